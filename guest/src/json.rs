@@ -1,0 +1,507 @@
+//! A strict RFC 8259 parser into a tree kept in RFC 8785 (JCS) canonical order, and the JCS
+//! serializer.
+//!
+//! Why not serde_json: JCS needs things a general parser does not give together — the byte
+//! offset of every rejection, duplicate member names reported rather than overwritten, lone
+//! surrogates refused, integer literals checked for a lossless round trip through a double, and
+//! member order by UTF-16 code units. Number *printing* is not written here: `ryu-js` prints
+//! doubles exactly as ECMAScript does.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+/// Inputs larger than this are refused (`too-large`).
+pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
+/// Arrays and objects nested deeper than this are refused (`too-deep`).
+pub const MAX_DEPTH: u32 = 128;
+
+/// The class of a rejection; mirrors the WIT `canon-error-kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Not RFC 8259 JSON.
+    Syntax,
+    /// Bytes that are not UTF-8.
+    InvalidUtf8,
+    /// A surrogate without its partner.
+    LoneSurrogate,
+    /// Two members with one name.
+    DuplicateKey,
+    /// A number beyond the range of a double.
+    NumberOverflow,
+    /// An integer literal a double cannot hold exactly.
+    InexactInteger,
+    /// Nesting beyond [`MAX_DEPTH`].
+    TooDeep,
+    /// Input beyond [`MAX_INPUT_BYTES`].
+    TooLarge,
+}
+
+/// A rejection: what, and at which byte offset of the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The class of the problem.
+    pub kind: ErrorKind,
+    /// 0-based byte offset of the first offending byte.
+    pub offset: usize,
+    /// A sentence for humans.
+    pub message: String,
+}
+
+impl Error {
+    fn new(kind: ErrorKind, offset: usize, message: impl Into<String>) -> Self {
+        Error { kind, offset, message: message.into() }
+    }
+}
+
+/// A parsed JSON value. Object members are sorted in JCS order and unique.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value<'a> {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A finite double (integer literals already checked for exactness).
+    Number(f64),
+    /// A string, borrowed from the input when it had no escapes.
+    String(Cow<'a, str>),
+    /// An array.
+    Array(Vec<Value<'a>>),
+    /// An object, members in JCS order (UTF-16 code units of the names), names unique.
+    Object(Vec<(Cow<'a, str>, Value<'a>)>),
+}
+
+/// Compare two member names by their UTF-16 code units, as RFC 8785 §3.2.3 requires.
+pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
+    // UTF-8 byte order equals code point order, which equals UTF-16 order except between a
+    // supplementary character and one in U+E000..=U+FFFF. Fast path for the common case.
+    if a.is_ascii() && b.is_ascii() {
+        return a.as_bytes().cmp(b.as_bytes());
+    }
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// Parse `text` (already known to be UTF-8) into a canonical tree.
+pub fn parse(text: &str) -> Result<Value<'_>, Error> {
+    if text.len() > MAX_INPUT_BYTES {
+        return Err(Error::new(
+            ErrorKind::TooLarge,
+            MAX_INPUT_BYTES,
+            format!("the document is {} bytes; the limit is {MAX_INPUT_BYTES} bytes", text.len()),
+        ));
+    }
+    let mut p = Parser { s: text.as_bytes(), text, i: 0 };
+    if p.s.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err(Error::new(ErrorKind::Syntax, 0, "a byte order mark is not allowed before JSON text"));
+    }
+    p.ws();
+    let v = p.value(0)?;
+    p.ws();
+    if p.i != p.s.len() {
+        return Err(p.err(ErrorKind::Syntax, "unexpected data after the JSON value"));
+    }
+    Ok(v)
+}
+
+/// Check raw bytes for UTF-8, telling a directly encoded surrogate (WTF-8 / CESU-8) apart from
+/// other invalid bytes.
+pub fn check_utf8(bytes: &[u8]) -> Result<&str, Error> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let rest = &bytes[at..];
+            if rest.len() >= 3 && rest[0] == 0xED && (0xA0..=0xBF).contains(&rest[1]) && (0x80..=0xBF).contains(&rest[2]) {
+                Err(Error::new(
+                    ErrorKind::LoneSurrogate,
+                    at,
+                    "a UTF-16 surrogate is encoded directly in the bytes (not valid UTF-8); its text has no canonical form",
+                ))
+            } else {
+                Err(Error::new(ErrorKind::InvalidUtf8, at, "the bytes are not valid UTF-8"))
+            }
+        }
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    i: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn err(&self, kind: ErrorKind, msg: impl Into<String>) -> Error {
+        Error::new(kind, self.i, msg)
+    }
+
+    fn unexpected(&self, wanted: &str) -> Error {
+        match self.s.get(self.i) {
+            None => self.err(ErrorKind::Syntax, format!("unexpected end of input; expected {wanted}")),
+            Some(_) => {
+                let c = self.text[self.i..].chars().next().unwrap_or('\u{fffd}');
+                self.err(ErrorKind::Syntax, format!("unexpected character {c:?}; expected {wanted}"))
+            }
+        }
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(&b) = self.s.get(self.i) {
+            if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn value(&mut self, depth: u32) -> Result<Value<'a>, Error> {
+        match self.s.get(self.i) {
+            Some(b'{') => self.object(depth + 1),
+            Some(b'[') => self.array(depth + 1),
+            Some(b'"') => Ok(Value::String(self.string()?.0)),
+            Some(b't') => self.literal("true", Value::Bool(true)),
+            Some(b'f') => self.literal("false", Value::Bool(false)),
+            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(self.unexpected("a JSON value")),
+        }
+    }
+
+    fn literal(&mut self, word: &'static str, v: Value<'a>) -> Result<Value<'a>, Error> {
+        if self.s[self.i..].starts_with(word.as_bytes()) {
+            self.i += word.len();
+            Ok(v)
+        } else {
+            Err(self.unexpected(&format!("`{word}`")))
+        }
+    }
+
+    fn enter(&self, depth: u32) -> Result<(), Error> {
+        if depth > MAX_DEPTH {
+            Err(self.err(ErrorKind::TooDeep, format!("arrays and objects are nested deeper than {MAX_DEPTH} levels")))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn array(&mut self, depth: u32) -> Result<Value<'a>, Error> {
+        self.enter(depth)?;
+        self.i += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.s.get(self.i) == Some(&b']') {
+            self.i += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.ws();
+            items.push(self.value(depth)?);
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b']') => {
+                    self.i += 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.unexpected("`,` or `]`")),
+            }
+        }
+    }
+
+    fn object(&mut self, depth: u32) -> Result<Value<'a>, Error> {
+        self.enter(depth)?;
+        self.i += 1;
+        let mut members: Vec<(Cow<'a, str>, usize, Value<'a>)> = Vec::new();
+        self.ws();
+        if self.s.get(self.i) == Some(&b'}') {
+            self.i += 1;
+            return Ok(Value::Object(Vec::new()));
+        }
+        loop {
+            self.ws();
+            if self.s.get(self.i) != Some(&b'"') {
+                return Err(self.unexpected("a member name (a string)"));
+            }
+            let (name, at) = self.string()?;
+            self.ws();
+            if self.s.get(self.i) != Some(&b':') {
+                return Err(self.unexpected("`:`"));
+            }
+            self.i += 1;
+            self.ws();
+            let v = self.value(depth)?;
+            members.push((name, at, v));
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    break;
+                }
+                _ => return Err(self.unexpected("`,` or `}`")),
+            }
+        }
+        members.sort_by(|a, b| cmp_utf16(&a.0, &b.0));
+        let dup = members
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0)
+            .map(|w| (w[0].1.max(w[1].1), w[0].0.clone()))
+            .min_by_key(|(at, _)| *at);
+        if let Some((at, name)) = dup {
+            return Err(Error::new(ErrorKind::DuplicateKey, at, format!("duplicate member name {name:?}")));
+        }
+        Ok(Value::Object(members.into_iter().map(|(k, _, v)| (k, v)).collect()))
+    }
+
+    /// Parse a string starting at `"`; returns it and the offset of its opening quote.
+    fn string(&mut self) -> Result<(Cow<'a, str>, usize), Error> {
+        let start = self.i;
+        self.i += 1;
+        let body = self.i;
+        // Fast path: scan to the closing quote; borrow when there is no escape.
+        loop {
+            match self.s.get(self.i) {
+                None => return Err(Error::new(ErrorKind::Syntax, start, "unterminated string")),
+                Some(b'"') => {
+                    let s = &self.text[body..self.i];
+                    self.i += 1;
+                    return Ok((Cow::Borrowed(s), start));
+                }
+                Some(b'\\') => break,
+                Some(&b) if b < 0x20 => {
+                    return Err(self.err(ErrorKind::Syntax, "a control character must be escaped inside a string"))
+                }
+                Some(_) => self.i += 1,
+            }
+        }
+        let mut out = String::with_capacity(self.i - body + 16);
+        out.push_str(&self.text[body..self.i]);
+        loop {
+            let run = self.i;
+            while let Some(&b) = self.s.get(self.i) {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.i += 1;
+            }
+            out.push_str(&self.text[run..self.i]);
+            match self.s.get(self.i) {
+                None => return Err(Error::new(ErrorKind::Syntax, start, "unterminated string")),
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok((Cow::Owned(out), start));
+                }
+                Some(b'\\') => {
+                    let esc = self.i;
+                    self.i += 1;
+                    let c = match self.s.get(self.i) {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.i += 1;
+                            let hi = self.hex4(esc)?;
+                            if (0xDC00..0xE000).contains(&hi) {
+                                return Err(Error::new(
+                                    ErrorKind::LoneSurrogate,
+                                    esc,
+                                    format!("\\u{hi:04x} is a low surrogate without a high surrogate before it"),
+                                ));
+                            }
+                            if (0xD800..0xDC00).contains(&hi) {
+                                let lo = if self.s[self.i..].starts_with(b"\\u") {
+                                    let save = self.i;
+                                    self.i += 2;
+                                    let lo = self.hex4(save)?;
+                                    if (0xDC00..0xE000).contains(&lo) {
+                                        Some(lo)
+                                    } else {
+                                        None
+                                    }
+                                } else {
+                                    None
+                                };
+                                let Some(lo) = lo else {
+                                    return Err(Error::new(
+                                        ErrorKind::LoneSurrogate,
+                                        esc,
+                                        format!("\\u{hi:04x} is a high surrogate not followed by a low surrogate"),
+                                    ));
+                                };
+                                let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                                out.push(char::from_u32(cp).expect("a surrogate pair is a scalar value"));
+                            } else {
+                                out.push(char::from_u32(hi).expect("a non-surrogate BMP code is a scalar value"));
+                            }
+                            continue;
+                        }
+                        _ => return Err(Error::new(ErrorKind::Syntax, esc, "invalid escape sequence")),
+                    };
+                    self.i += 1;
+                    out.push(c);
+                }
+                Some(_) => return Err(self.err(ErrorKind::Syntax, "a control character must be escaped inside a string")),
+            }
+        }
+    }
+
+    /// Four hex digits at `self.i`; `esc` is the offset of the escape, for errors.
+    fn hex4(&mut self, esc: usize) -> Result<u32, Error> {
+        let digits = self.s.get(self.i..self.i + 4).ok_or_else(|| Error::new(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
+        let mut v = 0u32;
+        for &d in digits {
+            let n = (d as char)
+                .to_digit(16)
+                .ok_or_else(|| Error::new(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
+            v = v * 16 + n;
+        }
+        self.i += 4;
+        Ok(v)
+    }
+
+    fn number(&mut self) -> Result<Value<'a>, Error> {
+        let start = self.i;
+        if self.s[self.i] == b'-' {
+            self.i += 1;
+        }
+        let int_start = self.i;
+        match self.s.get(self.i) {
+            Some(b'0') => self.i += 1,
+            Some(b'1'..=b'9') => {
+                while matches!(self.s.get(self.i), Some(b'0'..=b'9')) {
+                    self.i += 1;
+                }
+            }
+            _ => return Err(self.unexpected("a digit")),
+        }
+        let int_end = self.i;
+        let mut integer = true;
+        if self.s.get(self.i) == Some(&b'.') {
+            integer = false;
+            self.i += 1;
+            if !matches!(self.s.get(self.i), Some(b'0'..=b'9')) {
+                return Err(self.unexpected("a digit after the decimal point"));
+            }
+            while matches!(self.s.get(self.i), Some(b'0'..=b'9')) {
+                self.i += 1;
+            }
+        }
+        if matches!(self.s.get(self.i), Some(b'e' | b'E')) {
+            integer = false;
+            self.i += 1;
+            if matches!(self.s.get(self.i), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            if !matches!(self.s.get(self.i), Some(b'0'..=b'9')) {
+                return Err(self.unexpected("a digit in the exponent"));
+            }
+            while matches!(self.s.get(self.i), Some(b'0'..=b'9')) {
+                self.i += 1;
+            }
+        }
+        let lit = &self.text[start..self.i];
+        let v: f64 = lit.parse().map_err(|_| Error::new(ErrorKind::Syntax, start, "invalid number"))?;
+        if !v.is_finite() {
+            return Err(Error::new(ErrorKind::NumberOverflow, start, format!("the number {lit} is too large for a double")));
+        }
+        if integer && !crate::number::integer_survives(&self.text[int_start..int_end], v) {
+            return Err(Error::new(
+                ErrorKind::InexactInteger,
+                start,
+                format!(
+                    "the integer {lit} cannot be held exactly by a double (it would become {}); send it as a string",
+                    crate::number::format(v)
+                ),
+            ));
+        }
+        Ok(Value::Number(v))
+    }
+}
+
+/// Append the JCS form of `v` to `out`.
+pub fn write(v: &Value<'_>, out: &mut String) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) => crate::number::write(*n, out),
+        Value::String(s) => write_string(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            out.push('{');
+            for (i, (k, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(k, out);
+                out.push(':');
+                write(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// The JCS text of `v`.
+pub fn to_string(v: &Value<'_>) -> String {
+    let mut out = String::new();
+    write(v, &mut out);
+    out
+}
+
+/// A string with the minimal escapes of RFC 8785 §3.2.2.2.
+pub fn write_string(s: &str, out: &mut String) {
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            0x09 => "\\t",
+            0x0A => "\\n",
+            0x0C => "\\f",
+            0x0D => "\\r",
+            0x00..=0x1F => "",
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        if esc.is_empty() {
+            out.push_str("\\u00");
+            out.push(char::from_digit(u32::from(b >> 4), 16).expect("hex digit"));
+            out.push(char::from_digit(u32::from(b & 0xF), 16).expect("hex digit"));
+        } else {
+            out.push_str(esc);
+        }
+        run = i + 1;
+    }
+    out.push_str(&s[run..]);
+    out.push('"');
+}
+
+/// 1-based line and column (in Unicode scalar values) of a byte offset in `bytes`.
+pub fn line_col(bytes: &[u8], offset: usize) -> (u32, u32) {
+    let offset = offset.min(bytes.len());
+    let before = &bytes[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    // Count characters: every byte that is not a UTF-8 continuation byte starts one.
+    let column = before[line_start..].iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1;
+    (u32::try_from(line).unwrap_or(u32::MAX), u32::try_from(column).unwrap_or(u32::MAX))
+}
