@@ -1,0 +1,249 @@
+//! Key scheme v1 (`docs/key-scheme.md`): the idempotency key of an intent, its fingerprint, and
+//! `explain`, which says why two intents do or don't share a key.
+
+use crate::json::{self, Value};
+use crate::keys_wit::{
+    DerivedKey, Difference, DifferenceEffect, Explanation, Guest, Intent, IntentPart, KeyError, KeyErrorKind, KeyIdentity,
+    KeySpec, Verdict,
+};
+use crate::pointer::{self, Pointer};
+use sha2::{Digest, Sha256};
+use std::borrow::Cow;
+
+/// The scheme tag: first element of every preimage, and the key's prefix.
+pub const SCHEME: &str = "idem1";
+
+/// Lowercase hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(64);
+    for b in digest.iter() {
+        out.push(char::from_digit(u32::from(b >> 4), 16).expect("hex digit"));
+        out.push(char::from_digit(u32::from(b & 0xF), 16).expect("hex digit"));
+    }
+    out
+}
+
+/// The spec used when a policy declares none: all arguments, identity `step`.
+pub fn default_spec() -> KeySpec {
+    KeySpec { only: None, ignore: Vec::new(), identity: KeyIdentity::Step }
+}
+
+fn error(kind: KeyErrorKind, at: Option<&str>, message: String) -> KeyError {
+    KeyError { kind, at: at.map(str::to_string), canon: None, message }
+}
+
+/// The spec's pointers, parsed: `(only, ignore)`. `only` is sorted and de-duplicated.
+pub struct ParsedSpec {
+    only: Option<Vec<Pointer>>,
+    ignore: Vec<Pointer>,
+}
+
+/// Parse and check every pointer of a spec.
+pub fn parse_spec(spec: &KeySpec) -> Result<ParsedSpec, KeyError> {
+    let parse = |p: &String| pointer::parse(p).map_err(|m| error(KeyErrorKind::InvalidPointer, Some(p), m));
+    let only = match &spec.only {
+        None => None,
+        Some(list) => {
+            let mut ps = list.iter().map(parse).collect::<Result<Vec<_>, _>>()?;
+            ps.sort_by(|a, b| json::cmp_utf16(&a.text, &b.text));
+            ps.dedup();
+            Some(ps)
+        }
+    };
+    let ignore = spec.ignore.iter().map(parse).collect::<Result<Vec<_>, _>>()?;
+    Ok(ParsedSpec { only, ignore })
+}
+
+/// Parse the arguments and remove the ignored members.
+fn fingerprinted_args<'a>(args_json: &'a str, spec: &ParsedSpec) -> Result<Value<'a>, KeyError> {
+    let mut args = json::parse(args_json).map_err(|e| {
+        let canon = crate::canonical::to_wit_error(args_json.as_bytes(), e);
+        KeyError {
+            kind: KeyErrorKind::InvalidArgs,
+            at: None,
+            message: format!("the arguments are not acceptable JSON: {}", canon.message),
+            canon: Some(canon),
+        }
+    })?;
+    for p in &spec.ignore {
+        pointer::remove(&mut args, &p.tokens).map_err(|_| {
+            error(
+                KeyErrorKind::PointerIntoArray,
+                Some(&p.text),
+                format!("ignore pointer {:?} names an array element; only object members can be ignored", p.text),
+            )
+        })?;
+    }
+    Ok(args)
+}
+
+/// The part of the arguments the key is made of, and its mode tag.
+fn selected<'v, 'a>(args: &'v Value<'a>, spec: &ParsedSpec) -> Result<(&'static str, Cow<'v, Value<'a>>), KeyError> {
+    match &spec.only {
+        None => Ok(("args", Cow::Borrowed(args))),
+        Some(only) => {
+            let mut members = Vec::with_capacity(only.len());
+            for p in only {
+                let v = pointer::get(args, &p.tokens).ok_or_else(|| {
+                    error(
+                        KeyErrorKind::MissingMember,
+                        Some(&p.text),
+                        format!("the key uses {:?}, which the arguments do not have", p.text),
+                    )
+                })?;
+                members.push((Cow::Owned(p.text.clone()), v.clone()));
+            }
+            Ok(("only", Cow::Owned(Value::Object(members))))
+        }
+    }
+}
+
+fn check_intent(intent: &Intent, identity: KeyIdentity) -> Result<(), KeyError> {
+    let mut required = vec![("scope", &intent.scope), ("tool", &intent.tool)];
+    if matches!(identity, KeyIdentity::Step | KeyIdentity::Run) {
+        required.push(("run-id", &intent.run_id));
+    }
+    if matches!(identity, KeyIdentity::Step) {
+        required.push(("step-id", &intent.step_id));
+    }
+    for (name, value) in required {
+        if value.is_empty() {
+            return Err(error(KeyErrorKind::EmptyField, Some(name), format!("the intent's {name} is empty")));
+        }
+    }
+    Ok(())
+}
+
+/// Derive the key of an intent under a spec.
+pub fn derive(intent: &Intent, spec: &KeySpec) -> Result<DerivedKey, KeyError> {
+    check_intent(intent, spec.identity)?;
+    let parsed = parse_spec(spec)?;
+    let args = fingerprinted_args(&intent.args_json, &parsed)?;
+    let args_canonical = json::to_string(&args);
+    let fingerprint = sha256_hex(args_canonical.as_bytes());
+    let (mode, sel) = selected(&args, &parsed)?;
+
+    let mut preimage = String::with_capacity(args_canonical.len() + 128);
+    preimage.push('[');
+    json::write_string(SCHEME, &mut preimage);
+    preimage.push(',');
+    json::write_string(&intent.scope, &mut preimage);
+    preimage.push(',');
+    json::write_string(&intent.tool, &mut preimage);
+    preimage.push(',');
+    match spec.identity {
+        KeyIdentity::Step | KeyIdentity::Run => json::write_string(&intent.run_id, &mut preimage),
+        KeyIdentity::Scope => preimage.push_str("null"),
+    }
+    preimage.push(',');
+    match spec.identity {
+        KeyIdentity::Step => json::write_string(&intent.step_id, &mut preimage),
+        KeyIdentity::Run | KeyIdentity::Scope => preimage.push_str("null"),
+    }
+    preimage.push(',');
+    json::write_string(mode, &mut preimage);
+    preimage.push(',');
+    if mode == "args" {
+        preimage.push_str(&args_canonical);
+    } else {
+        json::write(&sel, &mut preimage);
+    }
+    preimage.push(']');
+
+    let key = format!("{SCHEME}:{}", sha256_hex(preimage.as_bytes()));
+    Ok(DerivedKey { key, preimage, fingerprint, args_canonical })
+}
+
+fn value_text(v: Option<&Value<'_>>) -> Option<String> {
+    v.map(json::to_string)
+}
+
+/// Why two intents do or don't share a key.
+pub fn explain(a: &Intent, b: &Intent, spec: &KeySpec) -> Result<Explanation, KeyError> {
+    let key_a = derive(a, spec)?;
+    let key_b = derive(b, spec)?;
+    let parsed = parse_spec(spec)?;
+    let mut differences = Vec::new();
+
+    let ids: [(IntentPart, &String, &String, bool); 4] = [
+        (IntentPart::Scope, &a.scope, &b.scope, true),
+        (IntentPart::Tool, &a.tool, &b.tool, true),
+        (IntentPart::RunId, &a.run_id, &b.run_id, !matches!(spec.identity, KeyIdentity::Scope)),
+        (IntentPart::StepId, &a.step_id, &b.step_id, matches!(spec.identity, KeyIdentity::Step)),
+    ];
+    for (part, x, y, in_key) in ids {
+        if x != y {
+            differences.push(Difference {
+                part,
+                pointer: None,
+                a: Some(x.clone()),
+                b: Some(y.clone()),
+                effect: if in_key { DifferenceEffect::Key } else { DifferenceEffect::None },
+            });
+        }
+    }
+
+    // Arguments: first difference in the key, first in the fingerprint only, first in neither.
+    let full_a = json::parse(&a.args_json).expect("derive parsed it");
+    let full_b = json::parse(&b.args_json).expect("derive parsed it");
+    let fp_a = fingerprinted_args(&a.args_json, &parsed)?;
+    let fp_b = fingerprinted_args(&b.args_json, &parsed)?;
+    let arg_diff = |pointer: &str, x: Option<&Value<'_>>, y: Option<&Value<'_>>, effect| Difference {
+        part: IntentPart::Args,
+        pointer: Some(pointer.to_string()),
+        a: value_text(x),
+        b: value_text(y),
+        effect,
+    };
+    let in_key = |p: &str| match &parsed.only {
+        None => true,
+        Some(only) => only.iter().any(|o| pointer::is_under(p, &o.text) || pointer::is_under(&o.text, p)),
+    };
+    let mut first_key = None;
+    let mut first_fp = None;
+    pointer::walk_differences(Some(&fp_a), Some(&fp_b), &mut String::new(), &mut |p, x, y| {
+        if in_key(p) {
+            first_key.get_or_insert_with(|| arg_diff(p, x, y, DifferenceEffect::Key));
+        } else {
+            first_fp.get_or_insert_with(|| arg_diff(p, x, y, DifferenceEffect::Fingerprint));
+        }
+        first_key.is_none() || first_fp.is_none()
+    });
+    let mut first_none = None;
+    pointer::walk_differences(Some(&full_a), Some(&full_b), &mut String::new(), &mut |p, x, y| {
+        if parsed.ignore.iter().any(|i| pointer::is_under(p, &i.text)) {
+            first_none = Some(arg_diff(p, x, y, DifferenceEffect::None));
+            return false;
+        }
+        true
+    });
+    differences.extend([first_key, first_fp, first_none].into_iter().flatten());
+
+    let verdict = if key_a.key != key_b.key {
+        Verdict::DifferentKeys
+    } else if key_a.fingerprint != key_b.fingerprint {
+        Verdict::Conflict
+    } else {
+        Verdict::SameIntent
+    };
+    Ok(Explanation { verdict, key_a, key_b, differences })
+}
+
+impl Guest for crate::Core {
+    fn derive(intent: Intent, spec: KeySpec) -> Result<DerivedKey, KeyError> {
+        derive(&intent, &spec)
+    }
+
+    fn derive_many(intents: Vec<Intent>, spec: KeySpec) -> Vec<Result<DerivedKey, KeyError>> {
+        intents.iter().map(|i| derive(i, &spec)).collect()
+    }
+
+    fn default_spec() -> KeySpec {
+        default_spec()
+    }
+
+    fn explain(a: Intent, b: Intent, spec: KeySpec) -> Result<Explanation, KeyError> {
+        explain(&a, &b, &spec)
+    }
+}

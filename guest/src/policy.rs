@@ -1,0 +1,453 @@
+//! Tool policy: effect classes, MCP annotation mapping, the policy JSON extension and the
+//! manifest check (the release gate).
+
+use crate::json::{self, Value};
+use crate::keys_wit::{KeyIdentity, KeySpec};
+use crate::policy_wit::{
+    ClassSource, EffectClass, Finding, Guest, ManifestReport, PolicyError, ReconcilePath, ResolvedTool, Severity,
+    ToolAnnotations, ToolPolicy,
+};
+use crate::pointer;
+
+/// The `_meta` member that carries a tool's idem policy.
+pub const META_KEY: &str = "idem/policy";
+
+/// Default lease: 60 s.
+pub const DEFAULT_LEASE_MS: u64 = 60_000;
+/// Default least time between reconciliations: 10 s.
+pub const DEFAULT_RECONCILE_AFTER_MS: u64 = 10_000;
+/// Default time in doubt before escalation: 1 h.
+pub const DEFAULT_ESCALATE_AFTER_MS: u64 = 3_600_000;
+/// Default retention of settled entries: 7 days.
+pub const DEFAULT_RETENTION_MS: u64 = 7 * 24 * 3_600_000;
+
+/// The class implied by MCP annotations, with the MCP spec's defaults.
+pub fn classify(a: &ToolAnnotations) -> EffectClass {
+    if a.read_only_hint.unwrap_or(false) {
+        EffectClass::ReadOnly
+    } else if a.idempotent_hint.unwrap_or(false) {
+        EffectClass::OverwritingWrite
+    } else if a.open_world_hint.unwrap_or(true) {
+        EffectClass::IrreversibleExternal
+    } else {
+        EffectClass::AccumulatingWrite
+    }
+}
+
+/// A class's policy with every field at its default.
+pub fn default_policy(class: EffectClass) -> ToolPolicy {
+    ToolPolicy {
+        class,
+        key: None,
+        reconcile: ReconcilePath::None,
+        lease_ms: DEFAULT_LEASE_MS,
+        reconcile_after_ms: DEFAULT_RECONCILE_AFTER_MS,
+        escalate_after_ms: DEFAULT_ESCALATE_AFTER_MS,
+        retention_ms: DEFAULT_RETENTION_MS,
+    }
+}
+
+/// Whether a class goes through the ledger.
+pub fn uses_ledger(class: EffectClass) -> bool {
+    matches!(class, EffectClass::AccumulatingWrite | EffectClass::IrreversibleExternal)
+}
+
+/// The class's name in policy JSON.
+pub fn class_name(c: EffectClass) -> &'static str {
+    match c {
+        EffectClass::ReadOnly => "read-only",
+        EffectClass::OverwritingWrite => "overwriting-write",
+        EffectClass::AccumulatingWrite => "accumulating-write",
+        EffectClass::IrreversibleExternal => "irreversible-external",
+    }
+}
+
+fn rank(c: EffectClass) -> u8 {
+    match c {
+        EffectClass::ReadOnly => 0,
+        EffectClass::OverwritingWrite => 1,
+        EffectClass::AccumulatingWrite => 2,
+        EffectClass::IrreversibleExternal => 3,
+    }
+}
+
+fn perr(at: &str, message: impl Into<String>) -> PolicyError {
+    PolicyError { at: at.to_string(), message: message.into() }
+}
+
+fn parse_doc(text: &str) -> Result<Value<'_>, PolicyError> {
+    json::parse(text).map_err(|e| perr("", crate::canonical::to_wit_error(text.as_bytes(), e).message))
+}
+
+fn member<'v, 'a>(v: &'v Value<'a>, name: &str) -> Option<&'v Value<'a>> {
+    match v {
+        Value::Object(m) => m.iter().find(|(k, _)| k == name).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+fn child(at: &str, name: &str) -> String {
+    let mut p = at.to_string();
+    pointer::push_token(&mut p, name);
+    p
+}
+
+fn as_str<'v>(v: &'v Value<'_>, at: &str) -> Result<&'v str, PolicyError> {
+    match v {
+        Value::String(s) => Ok(s),
+        _ => Err(perr(at, format!("{at} must be a string"))),
+    }
+}
+
+fn as_ms(v: &Value<'_>, at: &str) -> Result<u64, PolicyError> {
+    match v {
+        Value::Number(n) if *n >= 0.0 && n.fract() == 0.0 && *n <= 9_007_199_254_740_991.0 => Ok(*n as u64),
+        _ => Err(perr(at, format!("{at} must be a whole number of milliseconds, 0 or more"))),
+    }
+}
+
+fn string_list(v: &Value<'_>, at: &str) -> Result<Vec<String>, PolicyError> {
+    match v {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let at = child(at, &i.to_string());
+                let s = as_str(item, &at)?;
+                pointer::parse(s).map_err(|m| perr(&at, m))?;
+                Ok(s.to_string())
+            })
+            .collect(),
+        _ => Err(perr(at, format!("{at} must be an array of JSON pointers"))),
+    }
+}
+
+fn parse_class(v: &Value<'_>, at: &str) -> Result<EffectClass, PolicyError> {
+    match as_str(v, at)? {
+        "read-only" => Ok(EffectClass::ReadOnly),
+        "overwriting-write" => Ok(EffectClass::OverwritingWrite),
+        "accumulating-write" => Ok(EffectClass::AccumulatingWrite),
+        "irreversible-external" => Ok(EffectClass::IrreversibleExternal),
+        other => Err(perr(
+            at,
+            format!("unknown class {other:?}; expected read-only, overwriting-write, accumulating-write or irreversible-external"),
+        )),
+    }
+}
+
+fn parse_key(v: &Value<'_>, at: &str) -> Result<KeySpec, PolicyError> {
+    let Value::Object(members) = v else { return Err(perr(at, format!("{at} must be an object"))) };
+    let mut spec = crate::keys::default_spec();
+    for (name, value) in members {
+        let at = child(at, name);
+        match name.as_ref() {
+            "only" => spec.only = Some(string_list(value, &at)?),
+            "ignore" => spec.ignore = string_list(value, &at)?,
+            "identity" => {
+                spec.identity = match as_str(value, &at)? {
+                    "step" => KeyIdentity::Step,
+                    "run" => KeyIdentity::Run,
+                    "scope" => KeyIdentity::Scope,
+                    other => return Err(perr(&at, format!("unknown identity {other:?}; expected step, run or scope"))),
+                }
+            }
+            other => return Err(perr(&at, format!("unknown key spec field {other:?}; expected only, ignore, identity"))),
+        }
+    }
+    if spec.only.as_ref().is_some_and(Vec::is_empty) {
+        return Err(perr(&child(at, "only"), "\"only\" must name at least one member"));
+    }
+    Ok(spec)
+}
+
+fn parse_reconcile(v: &Value<'_>, at: &str) -> Result<ReconcilePath, PolicyError> {
+    match v {
+        Value::Null => Ok(ReconcilePath::None),
+        Value::String(s) => match s.as_ref() {
+            "none" => Ok(ReconcilePath::None),
+            "provider-idempotent" => Ok(ReconcilePath::ProviderIdempotent),
+            "manual" => Ok(ReconcilePath::Manual),
+            other => Err(perr(
+                at,
+                format!("unknown reconcile path {other:?}; expected \"provider-idempotent\", \"manual\", \"none\" or {{\"lookup\": TOOL}}"),
+            )),
+        },
+        Value::Object(m) if m.len() == 1 && m[0].0 == "lookup" => {
+            let tool = as_str(&m[0].1, &child(at, "lookup"))?;
+            if tool.is_empty() {
+                return Err(perr(&child(at, "lookup"), "the lookup tool's name is empty"));
+            }
+            Ok(ReconcilePath::Lookup(tool.to_string()))
+        }
+        _ => Err(perr(at, format!("{at} must be \"provider-idempotent\", \"manual\", \"none\" or {{\"lookup\": TOOL}}"))),
+    }
+}
+
+/// A policy object; `class` is the class to use when the object names none (`None`: required).
+fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Result<ToolPolicy, PolicyError> {
+    let Value::Object(members) = v else { return Err(perr(at, format!("the policy at {at:?} must be an object"))) };
+    let class = match member(v, "class") {
+        Some(c) => parse_class(c, &child(at, "class"))?,
+        None => class.ok_or_else(|| perr(at, "the policy must name its \"class\""))?,
+    };
+    let mut policy = default_policy(class);
+    for (name, value) in members {
+        let at = child(at, name);
+        match name.as_ref() {
+            "class" => {}
+            "key" => policy.key = Some(parse_key(value, &at)?),
+            "reconcile" => policy.reconcile = parse_reconcile(value, &at)?,
+            "leaseMs" => policy.lease_ms = as_ms(value, &at)?,
+            "reconcileAfterMs" => policy.reconcile_after_ms = as_ms(value, &at)?,
+            "escalateAfterMs" => policy.escalate_after_ms = as_ms(value, &at)?,
+            "retentionMs" => policy.retention_ms = as_ms(value, &at)?,
+            other => {
+                return Err(perr(
+                    &at,
+                    format!(
+                        "unknown policy field {other:?}; expected class, key, reconcile, leaseMs, reconcileAfterMs, escalateAfterMs, retentionMs"
+                    ),
+                ))
+            }
+        }
+    }
+    if policy.lease_ms == 0 {
+        return Err(perr(&child(at, "leaseMs"), "leaseMs must be more than 0"));
+    }
+    Ok(policy)
+}
+
+/// Read a standalone policy document.
+pub fn parse_policy(text: &str) -> Result<ToolPolicy, PolicyError> {
+    parse_policy_value(&parse_doc(text)?, "", None)
+}
+
+fn annotations_of(tool: &Value<'_>, at: &str) -> Result<Option<ToolAnnotations>, PolicyError> {
+    let Some(a) = member(tool, "annotations") else { return Ok(None) };
+    if !matches!(a, Value::Object(_)) {
+        return Err(perr(&child(at, "annotations"), "annotations must be an object"));
+    }
+    let hint = |name: &str| -> Result<Option<bool>, PolicyError> {
+        match member(a, name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(perr(&child(&child(at, "annotations"), name), format!("{name} must be true or false"))),
+        }
+    };
+    Ok(Some(ToolAnnotations {
+        read_only_hint: hint("readOnlyHint")?,
+        destructive_hint: hint("destructiveHint")?,
+        idempotent_hint: hint("idempotentHint")?,
+        open_world_hint: hint("openWorldHint")?,
+    }))
+}
+
+fn resolve_value(tool: &Value<'_>, at: &str) -> Result<ResolvedTool, PolicyError> {
+    if !matches!(tool, Value::Object(_)) {
+        return Err(perr(at, "a tool must be an object"));
+    }
+    let name = match member(tool, "name") {
+        Some(Value::String(s)) if !s.is_empty() => s.to_string(),
+        _ => return Err(perr(&child(at, "name"), "a tool must have a non-empty \"name\"")),
+    };
+    let annotations = annotations_of(tool, at)?;
+    let implied = annotations.as_ref().map(classify);
+    let meta_at = child(at, "_meta");
+    let explicit = match member(tool, "_meta").and_then(|m| member(m, META_KEY)) {
+        Some(p) => Some(parse_policy_value(p, &child(&meta_at, META_KEY), Some(implied.unwrap_or(EffectClass::IrreversibleExternal)))?),
+        None => None,
+    };
+    let policy_names_class = member(tool, "_meta").and_then(|m| member(m, META_KEY)).and_then(|p| member(p, "class")).is_some();
+    let class_source = if policy_names_class {
+        ClassSource::Policy
+    } else if implied.is_some() {
+        ClassSource::Annotations
+    } else {
+        ClassSource::Defaults
+    };
+    let policy = explicit.unwrap_or_else(|| default_policy(implied.unwrap_or(EffectClass::IrreversibleExternal)));
+    Ok(ResolvedTool { name, policy, class_source })
+}
+
+/// Resolve one MCP tool object.
+pub fn resolve_tool(text: &str) -> Result<ResolvedTool, PolicyError> {
+    resolve_value(&parse_doc(text)?, "")
+}
+
+fn finding(severity: Severity, tool: &str, code: &str, message: String) -> Finding {
+    Finding { severity, tool: Some(tool.to_string()), code: code.to_string(), message }
+}
+
+/// The release gate over a tool list.
+pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
+    let doc = parse_doc(text)?;
+    let (tools, at) = if let Value::Array(items) = &doc {
+        (items, String::new())
+    } else if let Some(Value::Array(items)) = member(&doc, "tools") {
+        (items, "/tools".to_string())
+    } else if let Some(Value::Array(items)) = member(&doc, "result").and_then(|r| member(r, "tools")) {
+        (items, "/result/tools".to_string())
+    } else {
+        return Err(perr("", "no tool list: expected {\"tools\": [...]}, a JSON-RPC response with result.tools, or an array"));
+    };
+
+    let mut findings = Vec::new();
+    let mut resolved: Vec<(ResolvedTool, &Value<'_>, Option<EffectClass>)> = Vec::new();
+    for (i, tool) in tools.iter().enumerate() {
+        let tool_at = child(&at, &i.to_string());
+        match resolve_value(tool, &tool_at) {
+            Ok(r) => {
+                if resolved.iter().any(|(o, _, _)| o.name == r.name) {
+                    findings.push(finding(Severity::Error, &r.name, "duplicate-tool", format!("two tools are named {:?}", r.name)));
+                    continue;
+                }
+                let implied = annotations_of(tool, &tool_at).ok().flatten().as_ref().map(classify);
+                resolved.push((r, tool, implied));
+            }
+            Err(e) => {
+                let name = match member(tool, "name") {
+                    Some(Value::String(s)) => Some(s.to_string()),
+                    _ => None,
+                };
+                findings.push(Finding {
+                    severity: Severity::Error,
+                    tool: name,
+                    code: "invalid-tool".into(),
+                    message: format!("{} (at {})", e.message, if e.at.is_empty() { "/" } else { &e.at }),
+                });
+            }
+        }
+    }
+
+    for (r, tool, implied) in &resolved {
+        let name = &r.name;
+        let p = &r.policy;
+        let class = class_name(p.class);
+        if r.class_source == ClassSource::Defaults {
+            findings.push(finding(
+                Severity::Warning,
+                name,
+                "class-from-defaults",
+                format!("{name:?} has neither annotations nor an idem policy; MCP's defaults make it irreversible-external"),
+            ));
+        }
+        if let (ClassSource::Policy, Some(implied)) = (r.class_source, implied) {
+            if rank(p.class) < rank(*implied) {
+                findings.push(finding(
+                    Severity::Warning,
+                    name,
+                    "policy-weaker-than-annotations",
+                    format!("{name:?}: the policy says {class} but its annotations say {}", class_name(*implied)),
+                ));
+            }
+        }
+        match p.class {
+            EffectClass::IrreversibleExternal => {
+                if p.key.is_none() {
+                    findings.push(finding(
+                        Severity::Error,
+                        name,
+                        "irreversible-without-key",
+                        format!("{name:?} is irreversible-external but declares no key spec; declare \"key\" (e.g. {{\"only\": [\"/charge_id\"]}} or {{\"ignore\": [\"/request_id\"]}})"),
+                    ));
+                }
+                match &p.reconcile {
+                    ReconcilePath::None => findings.push(finding(
+                        Severity::Error,
+                        name,
+                        "irreversible-without-reconcile",
+                        format!("{name:?} is irreversible-external but declares no way to reconcile an unknown outcome; declare \"reconcile\": \"provider-idempotent\", {{\"lookup\": TOOL}} or \"manual\""),
+                    )),
+                    ReconcilePath::Manual => findings.push(finding(
+                        Severity::Warning,
+                        name,
+                        "manual-reconcile",
+                        format!("{name:?} reconciles by hand only: every unknown outcome waits for a human"),
+                    )),
+                    _ => {}
+                }
+            }
+            EffectClass::AccumulatingWrite => {
+                if p.key.is_none() {
+                    findings.push(finding(
+                        Severity::Warning,
+                        name,
+                        "accumulating-without-key",
+                        format!("{name:?} is accumulating-write with no declared key spec; every argument, timestamps included, will be part of its key"),
+                    ));
+                }
+            }
+            EffectClass::ReadOnly | EffectClass::OverwritingWrite => {}
+        }
+        if let ReconcilePath::Lookup(lookup) = &p.reconcile {
+            match resolved.iter().find(|(o, _, _)| &o.name == lookup) {
+                None => findings.push(finding(
+                    Severity::Error,
+                    name,
+                    "unknown-lookup-tool",
+                    format!("{name:?} reconciles with {lookup:?}, which is not in the tool list"),
+                )),
+                Some((o, _, _)) if o.policy.class != EffectClass::ReadOnly => findings.push(finding(
+                    Severity::Warning,
+                    name,
+                    "lookup-tool-not-read-only",
+                    format!("{name:?} reconciles with {lookup:?}, which is {} rather than read-only", class_name(o.policy.class)),
+                )),
+                Some(_) => {}
+            }
+        }
+        if let Some(only) = p.key.as_ref().and_then(|k| k.only.as_ref()) {
+            let schema = member(tool, "inputSchema");
+            let props = schema.and_then(|s| member(s, "properties"));
+            let required: Vec<&str> = match schema.and_then(|s| member(s, "required")) {
+                Some(Value::Array(r)) => r.iter().filter_map(|v| if let Value::String(s) = v { Some(s.as_ref()) } else { None }).collect(),
+                _ => Vec::new(),
+            };
+            if let Some(Value::Object(props)) = props {
+                for p in only {
+                    let Ok(ptr) = pointer::parse(p) else { continue };
+                    let top = &ptr.tokens[0];
+                    if !props.iter().any(|(k, _)| k == top) {
+                        findings.push(finding(
+                            Severity::Warning,
+                            name,
+                            "key-member-not-in-schema",
+                            format!("{name:?}'s key uses {p:?} but its inputSchema has no property {top:?}"),
+                        ));
+                    } else if !required.contains(&top.as_str()) {
+                        findings.push(finding(
+                            Severity::Warning,
+                            name,
+                            "key-member-optional",
+                            format!("{name:?}'s key uses {p:?} but {top:?} is not required by its inputSchema; a call without it cannot be keyed"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let passed = !findings.iter().any(|f| f.severity == Severity::Error);
+    Ok(ManifestReport { passed, tools: resolved.into_iter().map(|(r, _, _)| r).collect(), findings })
+}
+
+impl Guest for crate::Core {
+    fn classify(annotations: ToolAnnotations) -> EffectClass {
+        classify(&annotations)
+    }
+
+    fn default_policy(class: EffectClass) -> ToolPolicy {
+        default_policy(class)
+    }
+
+    fn parse_policy(json: String) -> Result<ToolPolicy, PolicyError> {
+        parse_policy(&json)
+    }
+
+    fn resolve_tool(tool_json: String) -> Result<ResolvedTool, PolicyError> {
+        resolve_tool(&tool_json)
+    }
+
+    fn check_manifest(json: String) -> Result<ManifestReport, PolicyError> {
+        check_manifest(&json)
+    }
+}
