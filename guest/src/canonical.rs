@@ -2,6 +2,7 @@
 
 use crate::canonical_wit::{CanonError, CanonErrorKind, Guest};
 use crate::json::{self, ErrorKind};
+use crate::prelude::*;
 
 /// Map a parser error to the WIT error, adding line and column.
 pub fn to_wit_error(input: &[u8], e: json::Error) -> CanonError {

@@ -7,8 +7,9 @@
 //! member order by UTF-16 code units. Number *printing* is not written here: `ryu-js` prints
 //! doubles exactly as ECMAScript does.
 
-use std::borrow::Cow;
-use std::cmp::Ordering;
+use crate::prelude::*;
+use core::cmp::Ordering;
+use core::fmt;
 
 /// Inputs larger than this are refused (`too-large`).
 pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
@@ -105,7 +106,7 @@ pub fn parse(text: &str) -> Result<Value<'_>, Error> {
 /// Check raw bytes for UTF-8, telling a directly encoded surrogate (WTF-8 / CESU-8) apart from
 /// other invalid bytes.
 pub fn check_utf8(bytes: &[u8]) -> Result<&str, Error> {
-    match std::str::from_utf8(bytes) {
+    match core::str::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {
             let at = e.valid_up_to();
@@ -138,7 +139,8 @@ impl<'a> Parser<'a> {
         match self.s.get(self.i) {
             None => self.err(ErrorKind::Syntax, format!("unexpected end of input; expected {wanted}")),
             Some(_) => {
-                let c = self.text[self.i..].chars().next().unwrap_or('\u{fffd}');
+                let len = self.text[self.i..].chars().next().map_or(1, char::len_utf8);
+                let c = Q(&self.text[self.i..self.i + len]);
                 self.err(ErrorKind::Syntax, format!("unexpected character {c:?}; expected {wanted}"))
             }
         }
@@ -242,14 +244,14 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.unexpected("`,` or `}`")),
             }
         }
-        members.sort_by(|a, b| cmp_utf16(&a.0, &b.0));
+        members.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
         let dup = members
             .windows(2)
             .filter(|w| w[0].0 == w[1].0)
             .map(|w| (w[0].1.max(w[1].1), w[0].0.clone()))
             .min_by_key(|(at, _)| *at);
         if let Some((at, name)) = dup {
-            return Err(Error::new(ErrorKind::DuplicateKey, at, format!("duplicate member name {name:?}")));
+            return Err(Error::new(ErrorKind::DuplicateKey, at, format!("duplicate member name {:?}", Q(&name))));
         }
         Ok(Value::Object(members.into_iter().map(|(k, _, v)| (k, v)).collect()))
     }
@@ -335,9 +337,9 @@ impl<'a> Parser<'a> {
                                     ));
                                 };
                                 let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                                out.push(char::from_u32(cp).expect("a surrogate pair is a scalar value"));
+                                out.push(char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER));
                             } else {
-                                out.push(char::from_u32(hi).expect("a non-surrogate BMP code is a scalar value"));
+                                out.push(char::from_u32(hi).unwrap_or(char::REPLACEMENT_CHARACTER));
                             }
                             continue;
                         }
@@ -464,6 +466,9 @@ pub fn to_string(v: &Value<'_>) -> String {
     out
 }
 
+/// Lowercase hex digits.
+pub const HEX: &[u8; 16] = b"0123456789abcdef";
+
 /// A string with the minimal escapes of RFC 8785 §3.2.2.2.
 pub fn write_string(s: &str, out: &mut String) {
     out.push('"');
@@ -484,8 +489,8 @@ pub fn write_string(s: &str, out: &mut String) {
         out.push_str(&s[run..i]);
         if esc.is_empty() {
             out.push_str("\\u00");
-            out.push(char::from_digit(u32::from(b >> 4), 16).expect("hex digit"));
-            out.push(char::from_digit(u32::from(b & 0xF), 16).expect("hex digit"));
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xF)]));
         } else {
             out.push_str(esc);
         }
@@ -493,6 +498,24 @@ pub fn write_string(s: &str, out: &mut String) {
     }
     out.push_str(&s[run..]);
     out.push('"');
+}
+
+/// A string shown as its JSON literal in messages (`Debug` and `Display` alike). Used instead
+/// of `str`'s own `Debug`, whose Unicode tables would double the component's size.
+pub struct Q<'a>(pub &'a str);
+
+impl fmt::Debug for Q<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(self.0.len() + 2);
+        write_string(self.0, &mut s);
+        f.write_str(&s)
+    }
+}
+
+impl fmt::Display for Q<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
 }
 
 /// 1-based line and column (in Unicode scalar values) of a byte offset in `bytes`.

@@ -8,7 +8,8 @@ use crate::keys_wit::{
 };
 use crate::pointer::{self, Pointer};
 use sha2::{Digest, Sha256};
-use std::borrow::Cow;
+use crate::prelude::*;
+use crate::json::Q;
 
 /// The scheme tag: first element of every preimage, and the key's prefix.
 pub const SCHEME: &str = "idem1";
@@ -18,8 +19,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
     let mut out = String::with_capacity(64);
     for b in digest.iter() {
-        out.push(char::from_digit(u32::from(b >> 4), 16).expect("hex digit"));
-        out.push(char::from_digit(u32::from(b & 0xF), 16).expect("hex digit"));
+        out.push(char::from(json::HEX[usize::from(b >> 4)]));
+        out.push(char::from(json::HEX[usize::from(b & 0xF)]));
     }
     out
 }
@@ -45,9 +46,15 @@ pub fn parse_spec(spec: &KeySpec) -> Result<ParsedSpec, KeyError> {
     let only = match &spec.only {
         None => None,
         Some(list) => {
-            let mut ps = list.iter().map(parse).collect::<Result<Vec<_>, _>>()?;
-            ps.sort_by(|a, b| json::cmp_utf16(&a.text, &b.text));
-            ps.dedup();
+            // Sorted (JCS order of the pointer texts) and de-duplicated, by insertion: these lists
+            // are short.
+            let mut ps: Vec<Pointer> = Vec::with_capacity(list.len());
+            for p in list {
+                let p = parse(p)?;
+                if let Err(at) = ps.binary_search_by(|q| json::cmp_utf16(&q.text, &p.text)) {
+                    ps.insert(at, p);
+                }
+            }
             Some(ps)
         }
     };
@@ -57,7 +64,21 @@ pub fn parse_spec(spec: &KeySpec) -> Result<ParsedSpec, KeyError> {
 
 /// Parse the arguments and remove the ignored members.
 fn fingerprinted_args<'a>(args_json: &'a str, spec: &ParsedSpec) -> Result<Value<'a>, KeyError> {
-    let mut args = json::parse(args_json).map_err(|e| {
+    let mut args = parse_args(args_json)?;
+    for p in &spec.ignore {
+        pointer::remove(&mut args, &p.tokens).map_err(|_| {
+            error(
+                KeyErrorKind::PointerIntoArray,
+                Some(&p.text),
+                format!("ignore pointer {:?} names an array element; only object members can be ignored", Q(&p.text)),
+            )
+        })?;
+    }
+    Ok(args)
+}
+
+fn parse_args(args_json: &str) -> Result<Value<'_>, KeyError> {
+    json::parse(args_json).map_err(|e| {
         let canon = crate::canonical::to_wit_error(args_json.as_bytes(), e);
         KeyError {
             kind: KeyErrorKind::InvalidArgs,
@@ -65,17 +86,7 @@ fn fingerprinted_args<'a>(args_json: &'a str, spec: &ParsedSpec) -> Result<Value
             message: format!("the arguments are not acceptable JSON: {}", canon.message),
             canon: Some(canon),
         }
-    })?;
-    for p in &spec.ignore {
-        pointer::remove(&mut args, &p.tokens).map_err(|_| {
-            error(
-                KeyErrorKind::PointerIntoArray,
-                Some(&p.text),
-                format!("ignore pointer {:?} names an array element; only object members can be ignored", p.text),
-            )
-        })?;
-    }
-    Ok(args)
+    })
 }
 
 /// The part of the arguments the key is made of, and its mode tag.
@@ -89,7 +100,7 @@ fn selected<'v, 'a>(args: &'v Value<'a>, spec: &ParsedSpec) -> Result<(&'static 
                     error(
                         KeyErrorKind::MissingMember,
                         Some(&p.text),
-                        format!("the key uses {:?}, which the arguments do not have", p.text),
+                        format!("the key uses {:?}, which the arguments do not have", Q(&p.text)),
                     )
                 })?;
                 members.push((Cow::Owned(p.text.clone()), v.clone()));
@@ -185,8 +196,8 @@ pub fn explain(a: &Intent, b: &Intent, spec: &KeySpec) -> Result<Explanation, Ke
     }
 
     // Arguments: first difference in the key, first in the fingerprint only, first in neither.
-    let full_a = json::parse(&a.args_json).expect("derive parsed it");
-    let full_b = json::parse(&b.args_json).expect("derive parsed it");
+    let full_a = parse_args(&a.args_json)?;
+    let full_b = parse_args(&b.args_json)?;
     let fp_a = fingerprinted_args(&a.args_json, &parsed)?;
     let fp_b = fingerprinted_args(&b.args_json, &parsed)?;
     let arg_diff = |pointer: &str, x: Option<&Value<'_>>, y: Option<&Value<'_>>, effect| Difference {

@@ -10,7 +10,8 @@
 //! - a stale token cannot complete, fail or heartbeat;
 //! - key and fingerprint are fixed at claim.
 
-use crate::json;
+use crate::json::{self, Q};
+use crate::prelude::*;
 use crate::keys_wit::{Intent, KeyError, KeyErrorKind};
 use crate::ledger_wit::{
     Claim, ClaimToken, Completion, Conflict, Entry, EntryState, Escalation, Event, Failure, Guest, InProgress, LedgerError,
@@ -251,7 +252,7 @@ fn begin(current: Option<Entry>, c: Claim, now: u64) -> Result<Transition, Ledge
 fn lease_expired_reason(e: &Entry) -> String {
     format!(
         "the lease of attempt {} (owner {:?}) expired at {} before a result was recorded; the effect may have happened",
-        e.attempt, e.owner, e.lease_until
+        e.attempt, Q(&e.owner), e.lease_until
     )
 }
 
@@ -267,9 +268,9 @@ fn check_token(e: &Entry, t: &ClaimToken) -> Result<(), LedgerError> {
             format!(
                 "the token of attempt {} by {:?} is not the current claim (attempt {} by {:?}, {})",
                 t.attempt,
-                t.owner,
+                Q(&t.owner),
                 e.attempt,
-                e.owner,
+                Q(&e.owner),
                 state_name(e.state)
             ),
         ));

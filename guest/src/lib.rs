@@ -13,7 +13,19 @@
 //! What does not: any clock, randomness, storage or I/O. Time comes in as `now`; writes go out
 //! as values for the host to apply.
 
-#![allow(unsafe_code)] // only inside the code that wit-bindgen generates
+#![cfg_attr(all(target_arch = "wasm32", not(test)), no_std)]
+#![allow(unsafe_code)] // only inside the code that wit-bindgen generates and the wasm runtime glue
+
+// no_std + alloc keeps std's panic and formatting machinery out of the component (size).
+extern crate alloc;
+
+mod prelude {
+    pub use alloc::borrow::Cow;
+    pub use alloc::format;
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec;
+    pub use alloc::vec::Vec;
+}
 
 pub mod canonical;
 pub mod json;
@@ -28,6 +40,7 @@ mod bindings {
     wit_bindgen::generate!({
         world: "core",
         path: "../wit",
+        additional_derives: [PartialEq],
     });
 }
 
@@ -38,8 +51,21 @@ pub use bindings::exports::idem::core::{
 /// The component's implementation of every exported interface.
 pub struct Core;
 
+#[cfg(all(target_arch = "wasm32", not(test)))]
+mod wasm_runtime {
+    /// The allocator std would use on this target.
+    #[global_allocator]
+    static ALLOC: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
+
+    /// A panic is a bug in the core; it traps and the host reports the trap for that call.
+    #[panic_handler]
+    fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+        core::arch::wasm32::unreachable()
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 mod export {
-    use super::bindings;
-    bindings::export!(super::Core with_types_in bindings);
+    use super::{bindings, Core};
+    bindings::export!(Core with_types_in bindings);
 }

@@ -2,6 +2,8 @@
 //! literals that RFC 8785 hosts need so that `9007199254740993` never silently becomes
 //! `9007199254740992`.
 
+use crate::prelude::*;
+
 /// Append the ECMAScript `Number.prototype.toString` form of a finite double (RFC 8785
 /// §3.2.2.3). `-0` prints as `0`.
 pub fn write(v: f64, out: &mut String) {

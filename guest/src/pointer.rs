@@ -2,7 +2,8 @@
 //! place where two documents differ (in canonical order).
 
 use crate::json::{cmp_utf16, Value};
-use std::cmp::Ordering;
+use crate::prelude::*;
+use core::cmp::Ordering;
 
 /// A parsed pointer: its reference tokens, unescaped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub fn parse(text: &str) -> Result<Pointer, String> {
         return Err("the root pointer \"\" is not allowed here; name a member such as \"/id\"".into());
     }
     let Some(rest) = text.strip_prefix('/') else {
-        return Err(format!("{text:?} is not a JSON pointer: it must start with '/'"));
+        return Err(format!("{:?} is not a JSON pointer: it must start with '/'", crate::json::Q(text)));
     };
     let mut tokens = Vec::new();
     for raw in rest.split('/') {
@@ -31,7 +32,9 @@ pub fn parse(text: &str) -> Result<Pointer, String> {
                 match chars.next() {
                     Some('0') => tok.push('~'),
                     Some('1') => tok.push('/'),
-                    _ => return Err(format!("{text:?} is not a JSON pointer: '~' must be followed by '0' or '1'")),
+                    _ => {
+                        return Err(format!("{:?} is not a JSON pointer: '~' must be followed by '0' or '1'", crate::json::Q(text)))
+                    }
                 }
             } else {
                 tok.push(c);

@@ -1,7 +1,8 @@
 //! Tool policy: effect classes, MCP annotation mapping, the policy JSON extension and the
 //! manifest check (the release gate).
 
-use crate::json::{self, Value};
+use crate::json::{self, Value, Q};
+use crate::prelude::*;
 use crate::keys_wit::{KeyIdentity, KeySpec};
 use crate::policy_wit::{
     ClassSource, EffectClass, Finding, Guest, ManifestReport, PolicyError, ReconcilePath, ResolvedTool, Severity,
@@ -101,7 +102,7 @@ fn as_str<'v>(v: &'v Value<'_>, at: &str) -> Result<&'v str, PolicyError> {
 
 fn as_ms(v: &Value<'_>, at: &str) -> Result<u64, PolicyError> {
     match v {
-        Value::Number(n) if *n >= 0.0 && n.fract() == 0.0 && *n <= 9_007_199_254_740_991.0 => Ok(*n as u64),
+        Value::Number(n) if *n >= 0.0 && *n <= 9_007_199_254_740_991.0 && (*n as u64) as f64 == *n => Ok(*n as u64),
         _ => Err(perr(at, format!("{at} must be a whole number of milliseconds, 0 or more"))),
     }
 }
@@ -130,7 +131,7 @@ fn parse_class(v: &Value<'_>, at: &str) -> Result<EffectClass, PolicyError> {
         "irreversible-external" => Ok(EffectClass::IrreversibleExternal),
         other => Err(perr(
             at,
-            format!("unknown class {other:?}; expected read-only, overwriting-write, accumulating-write or irreversible-external"),
+            format!("unknown class {:?}; expected read-only, overwriting-write, accumulating-write or irreversible-external", Q(other)),
         )),
     }
 }
@@ -148,10 +149,10 @@ fn parse_key(v: &Value<'_>, at: &str) -> Result<KeySpec, PolicyError> {
                     "step" => KeyIdentity::Step,
                     "run" => KeyIdentity::Run,
                     "scope" => KeyIdentity::Scope,
-                    other => return Err(perr(&at, format!("unknown identity {other:?}; expected step, run or scope"))),
+                    other => return Err(perr(&at, format!("unknown identity {:?}; expected step, run or scope", Q(other)))),
                 }
             }
-            other => return Err(perr(&at, format!("unknown key spec field {other:?}; expected only, ignore, identity"))),
+            other => return Err(perr(&at, format!("unknown key spec field {:?}; expected only, ignore, identity", Q(other)))),
         }
     }
     if spec.only.as_ref().is_some_and(Vec::is_empty) {
@@ -169,7 +170,7 @@ fn parse_reconcile(v: &Value<'_>, at: &str) -> Result<ReconcilePath, PolicyError
             "manual" => Ok(ReconcilePath::Manual),
             other => Err(perr(
                 at,
-                format!("unknown reconcile path {other:?}; expected \"provider-idempotent\", \"manual\", \"none\" or {{\"lookup\": TOOL}}"),
+                format!("unknown reconcile path {:?}; expected \"provider-idempotent\", \"manual\", \"none\" or {{\"lookup\": TOOL}}", Q(other)),
             )),
         },
         Value::Object(m) if m.len() == 1 && m[0].0 == "lookup" => {
@@ -185,7 +186,7 @@ fn parse_reconcile(v: &Value<'_>, at: &str) -> Result<ReconcilePath, PolicyError
 
 /// A policy object; `class` is the class to use when the object names none (`None`: required).
 fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Result<ToolPolicy, PolicyError> {
-    let Value::Object(members) = v else { return Err(perr(at, format!("the policy at {at:?} must be an object"))) };
+    let Value::Object(members) = v else { return Err(perr(at, format!("the policy at {:?} must be an object", Q(at)))) };
     let class = match member(v, "class") {
         Some(c) => parse_class(c, &child(at, "class"))?,
         None => class.ok_or_else(|| perr(at, "the policy must name its \"class\""))?,
@@ -205,7 +206,8 @@ fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Re
                 return Err(perr(
                     &at,
                     format!(
-                        "unknown policy field {other:?}; expected class, key, reconcile, leaseMs, reconcileAfterMs, escalateAfterMs, retentionMs"
+                        "unknown policy field {:?}; expected class, key, reconcile, leaseMs, reconcileAfterMs, escalateAfterMs, retentionMs",
+                        Q(other)
                     ),
                 ))
             }
@@ -298,7 +300,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
         match resolve_value(tool, &tool_at) {
             Ok(r) => {
                 if resolved.iter().any(|(o, _, _)| o.name == r.name) {
-                    findings.push(finding(Severity::Error, &r.name, "duplicate-tool", format!("two tools are named {:?}", r.name)));
+                    findings.push(finding(Severity::Error, &r.name, "duplicate-tool", format!("two tools are named {:?}", Q(&r.name))));
                     continue;
                 }
                 let implied = annotations_of(tool, &tool_at).ok().flatten().as_ref().map(classify);
@@ -320,13 +322,15 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
     }
 
     for (r, tool, implied) in &resolved {
-        let name = &r.name;
+        let name = Q(&r.name);
+        let name = &name;
+        let tool_name = r.name.as_str();
         let p = &r.policy;
         let class = class_name(p.class);
         if r.class_source == ClassSource::Defaults {
             findings.push(finding(
                 Severity::Warning,
-                name,
+                tool_name,
                 "class-from-defaults",
                 format!("{name:?} has neither annotations nor an idem policy; MCP's defaults make it irreversible-external"),
             ));
@@ -335,7 +339,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
             if rank(p.class) < rank(*implied) {
                 findings.push(finding(
                     Severity::Warning,
-                    name,
+                    tool_name,
                     "policy-weaker-than-annotations",
                     format!("{name:?}: the policy says {class} but its annotations say {}", class_name(*implied)),
                 ));
@@ -346,7 +350,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                 if p.key.is_none() {
                     findings.push(finding(
                         Severity::Error,
-                        name,
+                        tool_name,
                         "irreversible-without-key",
                         format!("{name:?} is irreversible-external but declares no key spec; declare \"key\" (e.g. {{\"only\": [\"/charge_id\"]}} or {{\"ignore\": [\"/request_id\"]}})"),
                     ));
@@ -354,13 +358,13 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                 match &p.reconcile {
                     ReconcilePath::None => findings.push(finding(
                         Severity::Error,
-                        name,
+                        tool_name,
                         "irreversible-without-reconcile",
                         format!("{name:?} is irreversible-external but declares no way to reconcile an unknown outcome; declare \"reconcile\": \"provider-idempotent\", {{\"lookup\": TOOL}} or \"manual\""),
                     )),
                     ReconcilePath::Manual => findings.push(finding(
                         Severity::Warning,
-                        name,
+                        tool_name,
                         "manual-reconcile",
                         format!("{name:?} reconciles by hand only: every unknown outcome waits for a human"),
                     )),
@@ -371,7 +375,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                 if p.key.is_none() {
                     findings.push(finding(
                         Severity::Warning,
-                        name,
+                        tool_name,
                         "accumulating-without-key",
                         format!("{name:?} is accumulating-write with no declared key spec; every argument, timestamps included, will be part of its key"),
                     ));
@@ -383,15 +387,15 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
             match resolved.iter().find(|(o, _, _)| &o.name == lookup) {
                 None => findings.push(finding(
                     Severity::Error,
-                    name,
+                    tool_name,
                     "unknown-lookup-tool",
-                    format!("{name:?} reconciles with {lookup:?}, which is not in the tool list"),
+                    format!("{name:?} reconciles with {:?}, which is not in the tool list", Q(lookup)),
                 )),
                 Some((o, _, _)) if o.policy.class != EffectClass::ReadOnly => findings.push(finding(
                     Severity::Warning,
-                    name,
+                    tool_name,
                     "lookup-tool-not-read-only",
-                    format!("{name:?} reconciles with {lookup:?}, which is {} rather than read-only", class_name(o.policy.class)),
+                    format!("{name:?} reconciles with {:?}, which is {} rather than read-only", Q(lookup), class_name(o.policy.class)),
                 )),
                 Some(_) => {}
             }
@@ -410,16 +414,16 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                     if !props.iter().any(|(k, _)| k == top) {
                         findings.push(finding(
                             Severity::Warning,
-                            name,
+                            tool_name,
                             "key-member-not-in-schema",
-                            format!("{name:?}'s key uses {p:?} but its inputSchema has no property {top:?}"),
+                            format!("{name:?}'s key uses {:?} but its inputSchema has no property {:?}", Q(p), Q(top)),
                         ));
                     } else if !required.contains(&top.as_str()) {
                         findings.push(finding(
                             Severity::Warning,
-                            name,
+                            tool_name,
                             "key-member-optional",
-                            format!("{name:?}'s key uses {p:?} but {top:?} is not required by its inputSchema; a call without it cannot be keyed"),
+                            format!("{name:?}'s key uses {:?} but {:?} is not required by its inputSchema; a call without it cannot be keyed", Q(p), Q(top)),
                         ));
                     }
                 }

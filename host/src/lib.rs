@@ -1,1 +1,5 @@
-//! The idem host (stub): runs the core component; grows in its own issue.
+//! The idem host: runs the core component (built from `guest/` by `build.rs`) and wires it to
+//! storage. This first cut only carries the component's bytes.
+
+/// The core component, built from source by `build.rs`; it imports nothing.
+pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/idem_core.wasm"));
