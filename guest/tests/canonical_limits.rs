@@ -25,8 +25,8 @@ fn a_million_open_brackets_is_too_deep_not_a_stack_overflow() {
 #[test]
 fn errors_name_line_and_column_in_characters() {
     let e = canonicalize("{\"é\": 1,\n \"ü\": x}").unwrap_err();
-    assert_eq!((e.kind, e.line, e.column), (CanonErrorKind::Syntax, 2, 8));
-    assert!(e.message.contains("line 2, column 8"), "{}", e.message);
+    assert_eq!((e.kind, e.line, e.column), (CanonErrorKind::Syntax, 2, 7));
+    assert!(e.message.contains("line 2, column 7"), "{}", e.message);
 }
 
 #[test]
