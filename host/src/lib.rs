@@ -1,5 +1,22 @@
-//! The idem host: runs the core component (built from `guest/` by `build.rs`) and wires it to
-//! storage. This first cut only carries the component's bytes.
+//! The idem host: runs the core component (built from `guest/` by `build.rs`) with wasmtime and
+//! wires it to storage. It decides nothing itself: every rule — canonical JSON, keys, policy,
+//! ledger transitions — is asked of the component; this crate reads and writes rows, keeps the
+//! clock, calls tools and reconcilers, and retries lost races.
+//!
+//! - [`Runtime`]: the component in wasmtime (one engine per process, cached compilation,
+//!   pooled instances with memory limits).
+//! - [`store`]: the storage trait and its SQLite (default) and PostgreSQL backends.
+//! - [`Ledger`]: the driver — `ledger.effect(intent, policy).run(|key| async { … })` — plus
+//!   the explicit calls (begin, complete, fail), reconcilers, sweep, list, resolve and purge.
+//!
+//! Not here: an HTTP server, a scheduler, or any rule of the core.
 
-/// The core component, built from source by `build.rs`; it imports nothing.
-pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/idem_core.wasm"));
+pub mod error;
+pub mod ledger;
+pub mod runtime;
+pub mod store;
+pub mod wit;
+
+pub use error::{Error, StoreError};
+pub use ledger::{Effect, EffectResult, Ledger, Reconciler, SweepReport, ToolError};
+pub use runtime::Runtime;

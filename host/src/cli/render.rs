@@ -1,0 +1,115 @@
+//! JSON and text renderings of the core's records, for `--json` output and for humans.
+
+use idem::store::state_name;
+use idem::wit::keys::{DerivedKey, DifferenceEffect, Explanation, IntentPart, Verdict};
+use idem::wit::ledger::Entry;
+use idem::wit::policy::{ClassSource, EffectClass, ManifestReport, ReconcilePath, Severity};
+use serde_json::{json, Value};
+
+pub fn class(c: EffectClass) -> &'static str {
+    match c {
+        EffectClass::ReadOnly => "read-only",
+        EffectClass::OverwritingWrite => "overwriting-write",
+        EffectClass::AccumulatingWrite => "accumulating-write",
+        EffectClass::IrreversibleExternal => "irreversible-external",
+    }
+}
+
+pub fn reconcile(r: &ReconcilePath) -> Value {
+    match r {
+        ReconcilePath::None => json!("none"),
+        ReconcilePath::ProviderIdempotent => json!("provider-idempotent"),
+        ReconcilePath::Manual => json!("manual"),
+        ReconcilePath::Lookup(t) => json!({ "lookup": t }),
+    }
+}
+
+pub fn derived(d: &DerivedKey) -> Value {
+    json!({"key": d.key, "preimage": d.preimage, "fingerprint": d.fingerprint, "args_canonical": d.args_canonical})
+}
+
+pub fn explanation(e: &Explanation) -> Value {
+    json!({
+        "verdict": verdict(e.verdict),
+        "key_a": e.key_a.key,
+        "key_b": e.key_b.key,
+        "differences": e.differences.iter().map(|d| json!({
+            "part": part(d.part), "pointer": d.pointer, "a": d.a, "b": d.b, "effect": effect(d.effect),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+pub fn verdict(v: Verdict) -> &'static str {
+    match v {
+        Verdict::SameIntent => "same-intent",
+        Verdict::Conflict => "conflict",
+        Verdict::DifferentKeys => "different-keys",
+    }
+}
+
+pub fn part(p: IntentPart) -> &'static str {
+    match p {
+        IntentPart::Scope => "scope",
+        IntentPart::Tool => "tool",
+        IntentPart::RunId => "run-id",
+        IntentPart::StepId => "step-id",
+        IntentPart::Args => "args",
+    }
+}
+
+pub fn effect(e: DifferenceEffect) -> &'static str {
+    match e {
+        DifferenceEffect::Key => "changes the key",
+        DifferenceEffect::Fingerprint => "same key, different parameters: a conflict",
+        DifferenceEffect::None => "ignored",
+    }
+}
+
+pub fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+pub fn report(r: &ManifestReport) -> Value {
+    json!({
+        "passed": r.passed,
+        "tools": r.tools.iter().map(|t| json!({
+            "name": t.name,
+            "class": class(t.policy.class),
+            "class_source": match t.class_source { ClassSource::Policy => "policy", ClassSource::Annotations => "annotations", ClassSource::Defaults => "defaults" },
+            "key_declared": t.policy.key.is_some(),
+            "reconcile": reconcile(&t.policy.reconcile),
+        })).collect::<Vec<_>>(),
+        "findings": r.findings.iter().map(|f| json!({
+            "severity": severity(f.severity), "tool": f.tool, "code": f.code, "message": f.message,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+pub fn entry(e: &Entry) -> Value {
+    json!({
+        "scope": e.scope, "key": e.key, "tool": e.tool, "state": state_name(e.state),
+        "version": e.version, "attempt": e.attempt, "owner": e.owner,
+        "fingerprint": e.fingerprint, "args": e.args_canonical,
+        "created_at": e.created_at, "updated_at": e.updated_at, "lease_until": e.lease_until,
+        "in_doubt_since": e.in_doubt_since, "next_reconcile_at": e.next_reconcile_at,
+        "reconcile_attempts": e.reconcile_attempts, "result": e.result_json, "reason": e.reason,
+        "resolved_by": e.resolved_by, "reconcile": reconcile(&e.reconcile),
+    })
+}
+
+/// One line per entry for `idem ledger list`.
+pub fn entry_line(e: &Entry) -> String {
+    format!(
+        "{:<9}  {}  {}  attempt {}  {}{}",
+        state_name(e.state),
+        e.key,
+        e.tool,
+        e.attempt,
+        e.owner,
+        e.reason.as_deref().map(|r| format!("  — {r}")).unwrap_or_default()
+    )
+}

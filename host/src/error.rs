@@ -1,0 +1,93 @@
+//! The host's error type: the core's typed errors, storage errors, and the few ways the host
+//! itself can fail.
+
+use crate::wit::canonical::CanonError;
+use crate::wit::keys::KeyError;
+use crate::wit::ledger::{EntryState, LedgerError};
+use crate::wit::policy::PolicyError;
+
+/// Everything the host can report.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The JSON was refused by canonicalization (kind, byte offset, line, column).
+    #[error("{}", .0.message)]
+    Canon(CanonError),
+    /// The key could not be derived.
+    #[error("{}", .0.message)]
+    Key(KeyError),
+    /// A policy or manifest could not be read.
+    #[error("policy error at {:?}: {}", .0.at, .0.message)]
+    Policy(PolicyError),
+    /// The ledger refused the event (stale token, wrong state, …).
+    #[error("{}", .0.message)]
+    Ledger(LedgerError),
+    /// Storage failed (connection dropped, disk full, …). Nothing was recorded by this call.
+    #[error("storage: {0}")]
+    Storage(#[from] StoreError),
+    /// The key was claimed before with different parameters.
+    #[error("conflict on {key}: the key was first used with different parameters (first difference at {pointer:?})")]
+    Conflict {
+        /// The key.
+        key: String,
+        /// The first differing JSON pointer.
+        pointer: String,
+    },
+    /// Only a human can settle this effect now (`idem ledger resolve`).
+    #[error("escalated: {reason} (key {key}); settle it with `idem ledger resolve`")]
+    Escalated {
+        /// The key.
+        key: String,
+        /// Why.
+        reason: String,
+    },
+    /// The outcome is unknown and no reconciler could settle it yet; do not retry blindly.
+    #[error("in doubt: the outcome of {key} is unknown ({reason}); it will be reconciled or escalated, never re-executed blindly")]
+    InDoubt {
+        /// The key.
+        key: String,
+        /// Why.
+        reason: String,
+    },
+    /// Another worker holds the claim and did not finish while we waited.
+    #[error("in progress: {owner} holds {key} (entry {state:?})")]
+    InProgress {
+        /// The key.
+        key: String,
+        /// The holder.
+        owner: String,
+        /// Pending or in-doubt.
+        state: EntryState,
+    },
+    /// The tool reported a definite failure (the effect did not happen); it was recorded.
+    #[error("the tool failed: {0}")]
+    ToolFailed(String),
+    /// Lost compare-and-swap races too many times in a row.
+    #[error("gave up after {0} lost races on the same key")]
+    Contention(u32),
+    /// A result could not be (de)serialized as JSON.
+    #[error("result JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The core component trapped: a bug in the core. This call failed; the instance was dropped.
+    #[error("the core component trapped (a bug in idem): {0:#}")]
+    Trap(wasmtime::Error),
+    /// The component could not be compiled or instantiated.
+    #[error("loading the core component: {0:#}")]
+    Load(wasmtime::Error),
+}
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database driver failed.
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    /// Migrations failed.
+    #[error("migrating the ledger schema: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored row does not hold a valid entry.
+    #[error("corrupt ledger row ({0})")]
+    Corrupt(String),
+    /// The location is not a SQLite path or a postgres:// URL.
+    #[error("unsupported ledger location {0:?}: use a file path or postgres://")]
+    Location(String),
+}

@@ -1,0 +1,238 @@
+//! The core component inside wasmtime: one `Engine` per process, the compiled component cached
+//! on disk, a small pool of instances, a memory limit per instance, and a typed method per
+//! exported function. A trap fails that call only: the instance is dropped, never reused.
+
+use crate::error::Error;
+use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
+use crate::wit::ledger::{Claim, Entry, Event, LedgerError, Transition};
+use crate::wit::policy::{EffectClass, ManifestReport, ResolvedTool, ToolAnnotations, ToolPolicy};
+use crate::wit::Core;
+use sha2::{Digest, Sha256};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder};
+
+/// The core component's bytes, built from `guest/` by `build.rs`.
+pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/idem_core.wasm"));
+
+/// Largest linear memory one instance may grow to: room for the 16 MiB input limit several
+/// times over, and a ceiling on what hostile input can make the host allocate.
+pub const MEMORY_LIMIT_BYTES: usize = 256 << 20;
+
+/// Instances kept warm for reuse.
+const POOL_SIZE: usize = 16;
+
+struct State {
+    limits: StoreLimits,
+}
+
+struct Slot {
+    store: Store<State>,
+    core: Core,
+}
+
+struct Inner {
+    engine: Engine,
+    component: Component,
+    linker: Linker<State>,
+    pool: Mutex<Vec<Slot>>,
+}
+
+/// A handle on the core component. Cheap to clone; share one per process ([`Runtime::shared`]).
+#[derive(Clone)]
+pub struct Runtime {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime").finish_non_exhaustive()
+    }
+}
+
+/// Where compiled components are cached: `$IDEM_CACHE_DIR`, else `$XDG_CACHE_HOME/idem`, else
+/// `~/.cache/idem`. `IDEM_CACHE_DIR=off` disables the cache.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("IDEM_CACHE_DIR") {
+        return (d != "off").then(|| PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("idem"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/idem"))
+}
+
+impl Runtime {
+    /// The process-wide runtime (one `Engine`, compiled once).
+    pub fn shared() -> Result<Runtime, Error> {
+        static SHARED: OnceLock<Runtime> = OnceLock::new();
+        if let Some(rt) = SHARED.get() {
+            return Ok(rt.clone());
+        }
+        let rt = Runtime::new()?;
+        Ok(SHARED.get_or_init(|| rt).clone())
+    }
+
+    /// A new runtime with its own engine (tests; most callers want [`Runtime::shared`]).
+    pub fn new() -> Result<Runtime, Error> {
+        let mut config = Config::new();
+        config.wasm_component_model(true);
+        let engine = Engine::new(&config).map_err(Error::Load)?;
+        let component = load_component(&engine)?;
+        let linker = Linker::new(&engine);
+        Ok(Runtime { inner: Arc::new(Inner { engine, component, linker, pool: Mutex::new(Vec::new()) }) })
+    }
+
+    fn instantiate(&self) -> Result<Slot, Error> {
+        let limits = StoreLimitsBuilder::new().memory_size(MEMORY_LIMIT_BYTES).instances(4).build();
+        let mut store = Store::new(&self.inner.engine, State { limits });
+        store.limiter(|s| &mut s.limits);
+        let core = Core::instantiate(&mut store, &self.inner.component, &self.inner.linker).map_err(Error::Load)?;
+        Ok(Slot { store, core })
+    }
+
+    /// Run `f` on a pooled instance. A trap drops the instance and fails this call only.
+    fn with<R>(&self, f: impl FnOnce(&mut Store<State>, &Core) -> wasmtime::Result<R>) -> Result<R, Error> {
+        let slot = self.inner.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let mut slot = match slot {
+            Some(s) => s,
+            None => self.instantiate()?,
+        };
+        match f(&mut slot.store, &slot.core) {
+            Ok(r) => {
+                let mut pool = self.inner.pool.lock().unwrap_or_else(|p| p.into_inner());
+                if pool.len() < POOL_SIZE {
+                    pool.push(slot);
+                }
+                Ok(r)
+            }
+            Err(trap) => Err(Error::Trap(trap)),
+        }
+    }
+
+    /// RFC 8785 canonical form of JSON text.
+    pub fn canonicalize(&self, json: &str) -> Result<String, Error> {
+        self.with(|s, c| c.idem_core_canonical().call_canonicalize(s, json))?.map_err(Error::Canon)
+    }
+
+    /// Canonical form of bytes that should be UTF-8 (lone surrogates reported as such).
+    pub fn canonicalize_bytes(&self, json: &[u8]) -> Result<String, Error> {
+        self.with(|s, c| c.idem_core_canonical().call_canonicalize_bytes(s, json))?.map_err(Error::Canon)
+    }
+
+    /// The key of an intent under a key spec.
+    pub fn derive(&self, intent: &Intent, spec: &KeySpec) -> Result<DerivedKey, Error> {
+        self.with(|s, c| c.idem_core_keys().call_derive(s, intent, spec))?.map_err(Error::Key)
+    }
+
+    /// Keys of many intents in one call; each result stands alone.
+    pub fn derive_many(&self, intents: &[Intent], spec: &KeySpec) -> Result<Vec<Result<DerivedKey, KeyError>>, Error> {
+        self.with(|s, c| c.idem_core_keys().call_derive_many(s, intents, spec))
+    }
+
+    /// The spec used when a policy declares none.
+    pub fn default_spec(&self) -> Result<KeySpec, Error> {
+        self.with(|s, c| c.idem_core_keys().call_default_spec(s))
+    }
+
+    /// Why two intents do or don't share a key.
+    pub fn explain(&self, a: &Intent, b: &Intent, spec: &KeySpec) -> Result<Explanation, Error> {
+        self.with(|s, c| c.idem_core_keys().call_explain(s, a, b, spec))?.map_err(Error::Key)
+    }
+
+    /// The class MCP annotations imply.
+    pub fn classify(&self, a: ToolAnnotations) -> Result<EffectClass, Error> {
+        self.with(|s, c| c.idem_core_policy().call_classify(s, a))
+    }
+
+    /// A class's default policy.
+    pub fn default_policy(&self, class: EffectClass) -> Result<ToolPolicy, Error> {
+        self.with(|s, c| c.idem_core_policy().call_default_policy(s, class))
+    }
+
+    /// Read an idem policy document.
+    pub fn parse_policy(&self, json: &str) -> Result<ToolPolicy, Error> {
+        self.with(|s, c| c.idem_core_policy().call_parse_policy(s, json))?.map_err(Error::Policy)
+    }
+
+    /// Resolve one MCP tool object to its effective policy.
+    pub fn resolve_tool(&self, json: &str) -> Result<ResolvedTool, Error> {
+        self.with(|s, c| c.idem_core_policy().call_resolve_tool(s, json))?.map_err(Error::Policy)
+    }
+
+    /// The release gate over a tool list.
+    pub fn check_manifest(&self, json: &str) -> Result<ManifestReport, Error> {
+        self.with(|s, c| c.idem_core_policy().call_check_manifest(s, json))?.map_err(Error::Policy)
+    }
+
+    /// The claim for an intent under a policy.
+    pub fn prepare(&self, intent: &Intent, policy: &ToolPolicy, owner: &str) -> Result<Claim, Error> {
+        self.with(|s, c| c.idem_core_ledger().call_prepare(s, intent, policy, owner))?.map_err(Error::Key)
+    }
+
+    /// The ledger's transition rule.
+    pub fn handle(&self, current: Option<&Entry>, event: &Event, now: u64) -> Result<Result<Transition, LedgerError>, Error> {
+        self.with(|s, c| c.idem_core_ledger().call_handle(s, current, event, now))
+    }
+
+    /// The engine, for embedders that run more components beside this one.
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+}
+
+/// Compile the component, or load it from the on-disk cache keyed by the component's hash and
+/// the engine's configuration.
+fn load_component(engine: &Engine) -> Result<Component, Error> {
+    let Some(dir) = cache_dir() else {
+        return Component::new(engine, COMPONENT).map_err(Error::Load);
+    };
+    let mut h = Sha256::new();
+    h.update(COMPONENT);
+    std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut HashWriter(&mut h));
+    let name: String = h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
+    let path = dir.join(format!("core-{name}.cwasm"));
+    if path.is_file() {
+        // SAFETY: wasmtime requires that the file be a compiled artifact this version of wasmtime
+        // produced and that it not change while loaded. The cache directory is private to the
+        // user (0700), every file in it is written by `precompile_component` below under a name
+        // derived from the component's hash and the engine's configuration, and written through
+        // a temporary file and an atomic rename, so a reader never sees a partial file.
+        #[allow(unsafe_code)]
+        match unsafe { Component::deserialize_file(engine, &path) } {
+            Ok(c) => return Ok(c),
+            Err(_) => {
+                // Stale or damaged: recompile and replace it below.
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+    let bytes = engine.precompile_component(COMPONENT).map_err(Error::Load)?;
+    if create_private_dir(&dir).is_ok() {
+        let tmp = dir.join(format!(".core-{name}.{}.tmp", std::process::id()));
+        if std::fs::write(&tmp, &bytes).is_ok() && std::fs::rename(&tmp, &path).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+    // SAFETY: the bytes were produced just now by this engine's `precompile_component`.
+    #[allow(unsafe_code)]
+    unsafe { Component::deserialize(engine, &bytes) }.map_err(Error::Load)
+}
+
+fn create_private_dir(dir: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
+}
+
+/// Feeds `Hash` output into SHA-256.
+struct HashWriter<'a>(&'a mut Sha256);
+
+impl std::hash::Hasher for HashWriter<'_> {
+    fn finish(&self) -> u64 {
+        0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+}

@@ -1,0 +1,392 @@
+//! Ledger storage: one small trait, two real backends (`sqlite`, `postgres`).
+//!
+//! The storage contract is the one `wit/ledger.wit` asks of a host: `insert` is
+//! insert-if-absent, `update` and `delete` are compare-and-swap on `version`, and every query
+//! names the scope. Storage never decides anything; the core does.
+
+mod postgres;
+mod sqlite;
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+use crate::error::StoreError;
+use crate::wit::ledger::{Entry, EntryState};
+use crate::wit::policy::ReconcilePath;
+
+/// What `list` returns.
+#[derive(Debug, Clone, Default)]
+pub struct ListFilter {
+    /// Only this state.
+    pub state: Option<EntryState>,
+    /// Only this tool.
+    pub tool: Option<String>,
+    /// At most this many rows (newest first); 0 means 100.
+    pub limit: u32,
+}
+
+/// The storage a ledger needs.
+#[allow(async_fn_in_trait)]
+pub trait Store {
+    /// The entry for `(scope, key)`, if any.
+    async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError>;
+    /// Insert if absent; `false` if a row for `(scope, key)` already exists.
+    async fn insert(&self, entry: &Entry) -> Result<bool, StoreError>;
+    /// Replace the row if its version is still `expected_version`; `false` if not.
+    async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError>;
+    /// Delete the row if its version is still `expected_version`; `false` if not.
+    async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError>;
+    /// Entries of one scope, newest first.
+    async fn list(&self, scope: &str, filter: &ListFilter) -> Result<Vec<Entry>, StoreError>;
+    /// Entries that time may act on (pending, in-doubt), oldest first; all scopes when `None`.
+    async fn unsettled(&self, scope: Option<&str>, limit: u32) -> Result<Vec<Entry>, StoreError>;
+    /// Settled entries whose retention has passed at `now`; all scopes when `None`.
+    async fn expired(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError>;
+}
+
+/// Either backend, chosen by location: a `postgres://` URL or a SQLite file path.
+#[derive(Debug, Clone)]
+pub enum AnyStore {
+    /// Embedded SQLite (the default).
+    Sqlite(SqliteStore),
+    /// PostgreSQL, for many workers on many machines.
+    Postgres(PostgresStore),
+}
+
+impl AnyStore {
+    /// Open (and migrate) the ledger at `location`.
+    pub async fn open(location: &str) -> Result<AnyStore, StoreError> {
+        if location.starts_with("postgres://") || location.starts_with("postgresql://") {
+            Ok(AnyStore::Postgres(PostgresStore::connect(location).await?))
+        } else if location.contains("://") {
+            Err(StoreError::Location(location.to_string()))
+        } else {
+            Ok(AnyStore::Sqlite(SqliteStore::open(location).await?))
+        }
+    }
+}
+
+macro_rules! dispatch {
+    ($self:ident, $s:ident => $e:expr) => {
+        match $self {
+            AnyStore::Sqlite($s) => $e,
+            AnyStore::Postgres($s) => $e,
+        }
+    };
+}
+
+impl Store for AnyStore {
+    async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError> {
+        dispatch!(self, s => s.get(scope, key).await)
+    }
+    async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
+        dispatch!(self, s => s.insert(entry).await)
+    }
+    async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError> {
+        dispatch!(self, s => s.update(expected_version, entry).await)
+    }
+    async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
+        dispatch!(self, s => s.delete(scope, key, expected_version).await)
+    }
+    async fn list(&self, scope: &str, filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
+        dispatch!(self, s => s.list(scope, filter).await)
+    }
+    async fn unsettled(&self, scope: Option<&str>, limit: u32) -> Result<Vec<Entry>, StoreError> {
+        dispatch!(self, s => s.unsettled(scope, limit).await)
+    }
+    async fn expired(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
+        dispatch!(self, s => s.expired(scope, now, limit).await)
+    }
+}
+
+/// The column list shared by both dialects, in bind order.
+pub(crate) const COLUMNS: &str = "scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner, \
+     created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts, result_json, \
+     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms";
+
+/// One row as plain column values: the only place entries and rows are converted.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(crate) struct Row {
+    pub scope: String,
+    pub key: String,
+    pub tool: String,
+    pub fingerprint: String,
+    pub args_canonical: String,
+    pub state: String,
+    pub version: i64,
+    pub attempt: i64,
+    pub owner: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub lease_until: i64,
+    pub in_doubt_since: Option<i64>,
+    pub next_reconcile_at: Option<i64>,
+    pub reconcile_attempts: i64,
+    pub result_json: Option<String>,
+    pub reason: Option<String>,
+    pub resolved_by: Option<String>,
+    pub reconcile_kind: String,
+    pub reconcile_tool: Option<String>,
+    pub lease_ms: i64,
+    pub reconcile_after_ms: i64,
+    pub escalate_after_ms: i64,
+    pub retention_ms: i64,
+}
+
+/// The stored name of a state (the same words as the WIT enum).
+pub fn state_name(s: EntryState) -> &'static str {
+    match s {
+        EntryState::Pending => "pending",
+        EntryState::Done => "done",
+        EntryState::Failed => "failed",
+        EntryState::InDoubt => "in-doubt",
+        EntryState::Escalated => "escalated",
+    }
+}
+
+/// The state named `s`.
+pub fn parse_state(s: &str) -> Option<EntryState> {
+    Some(match s {
+        "pending" => EntryState::Pending,
+        "done" => EntryState::Done,
+        "failed" => EntryState::Failed,
+        "in-doubt" => EntryState::InDoubt,
+        "escalated" => EntryState::Escalated,
+        _ => return None,
+    })
+}
+
+fn i(v: u64) -> i64 {
+    // Times and counters are far below 2^63; saturate rather than wrap if one is not.
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn u(v: i64, col: &str) -> Result<u64, StoreError> {
+    u64::try_from(v).map_err(|_| StoreError::Corrupt(format!("{col} is negative")))
+}
+
+impl Row {
+    pub(crate) fn from_entry(e: &Entry) -> Row {
+        let (kind, tool) = match &e.reconcile {
+            ReconcilePath::None => ("none", None),
+            ReconcilePath::ProviderIdempotent => ("provider-idempotent", None),
+            ReconcilePath::Lookup(t) => ("lookup", Some(t.clone())),
+            ReconcilePath::Manual => ("manual", None),
+        };
+        Row {
+            scope: e.scope.clone(),
+            key: e.key.clone(),
+            tool: e.tool.clone(),
+            fingerprint: e.fingerprint.clone(),
+            args_canonical: e.args_canonical.clone(),
+            state: state_name(e.state).to_string(),
+            version: i(e.version),
+            attempt: i64::from(e.attempt),
+            owner: e.owner.clone(),
+            created_at: i(e.created_at),
+            updated_at: i(e.updated_at),
+            lease_until: i(e.lease_until),
+            in_doubt_since: e.in_doubt_since.map(i),
+            next_reconcile_at: e.next_reconcile_at.map(i),
+            reconcile_attempts: i64::from(e.reconcile_attempts),
+            result_json: e.result_json.clone(),
+            reason: e.reason.clone(),
+            resolved_by: e.resolved_by.clone(),
+            reconcile_kind: kind.to_string(),
+            reconcile_tool: tool,
+            lease_ms: i(e.lease_ms),
+            reconcile_after_ms: i(e.reconcile_after_ms),
+            escalate_after_ms: i(e.escalate_after_ms),
+            retention_ms: i(e.retention_ms),
+        }
+    }
+
+    pub(crate) fn into_entry(self) -> Result<Entry, StoreError> {
+        let corrupt = |what: &str| StoreError::Corrupt(format!("{what} of ({}, {})", self.scope, self.key));
+        let reconcile = match (self.reconcile_kind.as_str(), &self.reconcile_tool) {
+            ("none", _) => ReconcilePath::None,
+            ("provider-idempotent", _) => ReconcilePath::ProviderIdempotent,
+            ("manual", _) => ReconcilePath::Manual,
+            ("lookup", Some(t)) => ReconcilePath::Lookup(t.clone()),
+            _ => return Err(corrupt("reconcile_kind")),
+        };
+        Ok(Entry {
+            state: parse_state(&self.state).ok_or_else(|| corrupt("state"))?,
+            version: u(self.version, "version")?,
+            attempt: u32::try_from(self.attempt).map_err(|_| corrupt("attempt"))?,
+            created_at: u(self.created_at, "created_at")?,
+            updated_at: u(self.updated_at, "updated_at")?,
+            lease_until: u(self.lease_until, "lease_until")?,
+            in_doubt_since: self.in_doubt_since.map(|v| u(v, "in_doubt_since")).transpose()?,
+            next_reconcile_at: self.next_reconcile_at.map(|v| u(v, "next_reconcile_at")).transpose()?,
+            reconcile_attempts: u32::try_from(self.reconcile_attempts).map_err(|_| corrupt("reconcile_attempts"))?,
+            lease_ms: u(self.lease_ms, "lease_ms")?,
+            reconcile_after_ms: u(self.reconcile_after_ms, "reconcile_after_ms")?,
+            escalate_after_ms: u(self.escalate_after_ms, "escalate_after_ms")?,
+            retention_ms: u(self.retention_ms, "retention_ms")?,
+            reconcile,
+            scope: self.scope,
+            key: self.key,
+            tool: self.tool,
+            fingerprint: self.fingerprint,
+            args_canonical: self.args_canonical,
+            owner: self.owner,
+            result_json: self.result_json,
+            reason: self.reason,
+            resolved_by: self.resolved_by,
+        })
+    }
+}
+
+/// Bind every column of a row, in `COLUMNS` order, to a query of any dialect.
+macro_rules! bind_row {
+    ($q:expr, $r:expr) => {{
+        let r = $r;
+        $q.bind(r.scope)
+            .bind(r.key)
+            .bind(r.tool)
+            .bind(r.fingerprint)
+            .bind(r.args_canonical)
+            .bind(r.state)
+            .bind(r.version)
+            .bind(r.attempt)
+            .bind(r.owner)
+            .bind(r.created_at)
+            .bind(r.updated_at)
+            .bind(r.lease_until)
+            .bind(r.in_doubt_since)
+            .bind(r.next_reconcile_at)
+            .bind(r.reconcile_attempts)
+            .bind(r.result_json)
+            .bind(r.reason)
+            .bind(r.resolved_by)
+            .bind(r.reconcile_kind)
+            .bind(r.reconcile_tool)
+            .bind(r.lease_ms)
+            .bind(r.reconcile_after_ms)
+            .bind(r.escalate_after_ms)
+            .bind(r.retention_ms)
+    }};
+}
+pub(crate) use bind_row;
+
+/// Every statement of a backend, built once from its table name and placeholder sigil (`?` for
+/// SQLite, `$` for PostgreSQL; both number their parameters). The SQL text is ours alone —
+/// no value is ever spliced into it — which is what `AssertSqlSafe` asserts.
+#[derive(Debug)]
+pub(crate) struct Statements {
+    pub get: sqlx::SqlStr,
+    pub insert: sqlx::SqlStr,
+    pub update: sqlx::SqlStr,
+    pub delete: sqlx::SqlStr,
+    pub list: sqlx::SqlStr,
+    pub unsettled: sqlx::SqlStr,
+    pub expired: sqlx::SqlStr,
+}
+
+impl Statements {
+    pub(crate) fn new(table: &str, sigil: char) -> Statements {
+        use sqlx::SqlSafeStr;
+        let p = |n: usize| format!("{sigil}{n}");
+        let n = COLUMNS.split(", ").count();
+        let values = (1..=n).map(p).collect::<Vec<_>>().join(", ");
+        let sets = COLUMNS.split(", ").enumerate().map(|(i, c)| format!("{c} = {}", p(i + 1))).collect::<Vec<_>>().join(", ");
+        let sql = |s: String| sqlx::AssertSqlSafe(s).into_sql_str();
+        Statements {
+            get: sql(format!("SELECT {COLUMNS} FROM {table} WHERE scope = {} AND key = {}", p(1), p(2))),
+            insert: sql(format!("INSERT INTO {table} ({COLUMNS}) VALUES ({values}) ON CONFLICT (scope, key) DO NOTHING")),
+            update: sql(format!(
+                "UPDATE {table} SET {sets} WHERE scope = {} AND key = {} AND version = {}",
+                p(n + 1),
+                p(n + 2),
+                p(n + 3)
+            )),
+            delete: sql(format!("DELETE FROM {table} WHERE scope = {} AND key = {} AND version = {}", p(1), p(2), p(3))),
+            list: sql(format!(
+                "SELECT {COLUMNS} FROM {table} WHERE scope = {p1} AND (CAST({p2} AS TEXT) IS NULL OR state = {p2}) \
+                 AND (CAST({p3} AS TEXT) IS NULL OR tool = {p3}) ORDER BY updated_at DESC, key LIMIT {p4}",
+                p1 = p(1),
+                p2 = p(2),
+                p3 = p(3),
+                p4 = p(4)
+            )),
+            unsettled: sql(format!(
+                "SELECT {COLUMNS} FROM {table} WHERE state IN ('pending', 'in-doubt') \
+                 AND (CAST({p1} AS TEXT) IS NULL OR scope = {p1}) ORDER BY updated_at, scope, key LIMIT {p2}",
+                p1 = p(1),
+                p2 = p(2)
+            )),
+            expired: sql(format!(
+                "SELECT {COLUMNS} FROM {table} WHERE state IN ('done', 'failed') \
+                 AND (CAST({p1} AS TEXT) IS NULL OR scope = {p1}) AND updated_at + retention_ms <= {p2} \
+                 ORDER BY updated_at, scope, key LIMIT {p3}",
+                p1 = p(1),
+                p2 = p(2),
+                p3 = p(3)
+            )),
+        }
+    }
+}
+
+fn i64_of(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// The `Store` implementation, identical for both backends (each has `pool` and `sql`).
+macro_rules! impl_store {
+    ($ty:ty) => {
+        impl $crate::store::Store for $ty {
+            async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError> {
+                let row: Option<$crate::store::Row> =
+                    sqlx::query_as(self.sql.get.clone()).bind(scope).bind(key).fetch_optional(&self.pool).await?;
+                row.map($crate::store::Row::into_entry).transpose()
+            }
+
+            async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
+                let q = $crate::store::bind_row!(sqlx::query(self.sql.insert.clone()), $crate::store::Row::from_entry(entry));
+                Ok(q.execute(&self.pool).await?.rows_affected() == 1)
+            }
+
+            async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError> {
+                let q = $crate::store::bind_row!(sqlx::query(self.sql.update.clone()), $crate::store::Row::from_entry(entry))
+                    .bind(&entry.scope)
+                    .bind(&entry.key)
+                    .bind($crate::store::i64_of(expected_version));
+                Ok(q.execute(&self.pool).await?.rows_affected() == 1)
+            }
+
+            async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
+                let q = sqlx::query(self.sql.delete.clone()).bind(scope).bind(key).bind($crate::store::i64_of(expected_version));
+                Ok(q.execute(&self.pool).await?.rows_affected() == 1)
+            }
+
+            async fn list(&self, scope: &str, filter: &$crate::store::ListFilter) -> Result<Vec<Entry>, StoreError> {
+                let rows: Vec<$crate::store::Row> = sqlx::query_as(self.sql.list.clone())
+                    .bind(scope)
+                    .bind(filter.state.map($crate::store::state_name))
+                    .bind(filter.tool.as_deref())
+                    .bind(if filter.limit == 0 { 100 } else { i64::from(filter.limit) })
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.into_iter().map($crate::store::Row::into_entry).collect()
+            }
+
+            async fn unsettled(&self, scope: Option<&str>, limit: u32) -> Result<Vec<Entry>, StoreError> {
+                let rows: Vec<$crate::store::Row> =
+                    sqlx::query_as(self.sql.unsettled.clone()).bind(scope).bind(i64::from(limit)).fetch_all(&self.pool).await?;
+                rows.into_iter().map($crate::store::Row::into_entry).collect()
+            }
+
+            async fn expired(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
+                let rows: Vec<$crate::store::Row> = sqlx::query_as(self.sql.expired.clone())
+                    .bind(scope)
+                    .bind($crate::store::i64_of(now))
+                    .bind(i64::from(limit))
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.into_iter().map($crate::store::Row::into_entry).collect()
+            }
+        }
+    };
+}
+pub(crate) use impl_store;

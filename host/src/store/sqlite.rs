@@ -1,0 +1,52 @@
+//! SQLite backend: the embedded default. One file; WAL journal; `synchronous = FULL`, so a
+//! commit that returned is on disk (durability is on by default; `docs/reliability.md`). Many
+//! processes may share the file: a claim is one `INSERT … ON CONFLICT DO NOTHING` and every
+//! later write one `UPDATE … WHERE version = ?`, each atomic under SQLite's write lock.
+
+use super::{impl_store, Statements};
+use crate::error::StoreError;
+use crate::wit::ledger::Entry;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A ledger in a SQLite file.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+    sql: Arc<Statements>,
+}
+
+impl SqliteStore {
+    /// Open (creating if needed) and migrate the ledger at `path`.
+    pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(Duration::from_secs(30));
+        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        // Several processes may open a fresh file at once: the migration is idempotent
+        // (IF NOT EXISTS), and a lost race on sqlx's bookkeeping row is retried.
+        let mut tries = 0;
+        loop {
+            match sqlx::migrate!("./migrations/sqlite").run(&pool).await {
+                Ok(()) => break,
+                Err(_) if tries < 20 => {
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(25 * tries)).await;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(SqliteStore { pool, sql: Arc::new(Statements::new("idem_effects", '?')) })
+    }
+
+    /// The connection pool, for embedders and benchmarks.
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+}
+
+impl_store!(SqliteStore);

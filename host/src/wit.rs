@@ -1,0 +1,12 @@
+//! Rust types and bindings generated from `wit/` by wasmtime's `bindgen!`: the host's view of
+//! the contract. Re-exported per interface so callers write `idem::wit::ledger::Entry`.
+
+#![allow(missing_docs)]
+
+wasmtime::component::bindgen!({
+    world: "core",
+    path: "../wit",
+    additional_derives: [PartialEq],
+});
+
+pub use exports::idem::core::{canonical, keys, ledger, policy};
