@@ -169,6 +169,10 @@ enum LedgerCommand {
         #[arg(long, default_value = "")]
         note: String,
     },
+    /// Test helper (hidden): run one effect through the ledger whose "tool" appends a line to
+    /// MARKER (so tests can count executions across processes and languages).
+    #[command(hide = true)]
+    Exec(ExecArgs),
     /// Delete settled entries whose retention has passed (one KEY, or all of a scope, or all).
     Purge {
         /// Only this scope.
@@ -177,6 +181,37 @@ enum LedgerCommand {
         /// Only this key (needs --scope).
         key: Option<String>,
     },
+}
+
+#[derive(Args)]
+struct ExecArgs {
+    #[arg(long)]
+    scope: String,
+    #[arg(long)]
+    run: String,
+    #[arg(long)]
+    step: String,
+    #[arg(long)]
+    tool: String,
+    #[arg(long)]
+    args: String,
+    /// Policy document (JSON text).
+    #[arg(long)]
+    policy: String,
+    #[arg(long)]
+    owner: String,
+    /// The file the tool appends "<key> <owner>" to.
+    #[arg(long)]
+    marker: PathBuf,
+    /// Hold the call this long before returning.
+    #[arg(long, default_value_t = 0)]
+    sleep_ms: u64,
+    /// Die (exit 137) right after the effect, before its result is recorded.
+    #[arg(long)]
+    crash_after_call: bool,
+    /// How long to wait for another worker's claim (ms).
+    #[arg(long, default_value_t = 30_000)]
+    wait_ms: u64,
 }
 
 fn main() -> ExitCode {
@@ -491,6 +526,33 @@ async fn ledger(a: LedgerArgs) -> Result<ExitCode> {
             if let Outcome::Recorded(s) = o {
                 writeln!(out, "{key}: {}", idem::store::state_name(s))?;
             }
+        }
+        LedgerCommand::Exec(x) => {
+            let ledger = ledger.with_owner(x.owner.clone());
+            let policy = ledger.runtime().parse_policy(&x.policy)?;
+            let intent = Intent { scope: x.scope, run_id: x.run, step_id: x.step, tool: x.tool, args_json: x.args };
+            let (marker, owner, sleep, crash) = (x.marker, x.owner, x.sleep_ms, x.crash_after_call);
+            let r = ledger
+                .effect(&intent, &policy)
+                .wait(std::time::Duration::from_millis(x.wait_ms))
+                .run(|key| {
+                    let (marker, owner) = (marker.clone(), owner.clone());
+                    async move {
+                        use std::io::Write as _;
+                        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&marker).map_err(|e| idem::ToolError::definite(e.to_string()))?;
+                        f.write_all(format!("{key} {owner}\n").as_bytes()).map_err(|e| idem::ToolError::ambiguous(e.to_string()))?;
+                        f.sync_all().ok();
+                        if sleep > 0 {
+                            tokio::time::sleep(std::time::Duration::from_millis(sleep)).await;
+                        }
+                        if crash {
+                            std::process::exit(137);
+                        }
+                        Ok(serde_json::json!({"by": owner}))
+                    }
+                })
+                .await?;
+            writeln!(out, "{}", serde_json::json!({"key": r.key, "replayed": r.replayed, "reconciled": r.reconciled, "value": r.value}))?;
         }
         LedgerCommand::Purge { scope, key } => match (scope, key) {
             (Some(scope), Some(key)) => {
