@@ -1,0 +1,161 @@
+//! Shared test support: the repository's vector files, a fresh PostgreSQL database per test,
+//! a fresh SQLite file per test, and a settable clock.
+
+#![allow(dead_code)]
+
+use idem::store::{AnyStore, PostgresStore, SqliteStore};
+use idem::wit::keys::Intent;
+use idem::wit::ledger::{ClaimToken, Completion, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
+use idem::wit::policy::ToolPolicy;
+use idem::Runtime;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+pub fn vectors(name: &str) -> serde_json::Value {
+    let p = repo().join("tests/vectors").join(name);
+    serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))).unwrap()
+}
+
+pub fn shared_vectors() -> PathBuf {
+    [std::env::var_os("IDEM_SHARED_VECTORS").map(PathBuf::from), Some(repo().join("../shared/vectors")), Some("/work/shared/vectors".into())]
+        .into_iter()
+        .flatten()
+        .find(|p| p.join("jcs").is_dir())
+        .expect("the shared RFC 8785 vectors were not found: set IDEM_SHARED_VECTORS")
+}
+
+/// A settable clock for ledgers under test.
+#[derive(Clone, Default)]
+pub struct TestClock(pub Arc<AtomicU64>);
+
+impl TestClock {
+    pub fn at(ms: u64) -> TestClock {
+        TestClock(Arc::new(AtomicU64::new(ms)))
+    }
+    pub fn set(&self, ms: u64) {
+        self.0.store(ms, Ordering::SeqCst);
+    }
+    pub fn advance(&self, ms: u64) {
+        self.0.fetch_add(ms, Ordering::SeqCst);
+    }
+    pub fn clock(&self) -> idem::ledger::Clock {
+        let c = self.0.clone();
+        Arc::new(move || c.load(Ordering::SeqCst))
+    }
+}
+
+/// The server's base URL: `IDEM_TEST_POSTGRES_URL`, else a throwaway cluster started once for
+/// this test process (stopped when it exits). `None` (with a loud message) only outside CI.
+pub fn postgres_base() -> Option<String> {
+    static BASE: OnceLock<Option<String>> = OnceLock::new();
+    BASE.get_or_init(|| {
+        if let Ok(url) = std::env::var("IDEM_TEST_POSTGRES_URL") {
+            return Some(url);
+        }
+        let out = std::process::Command::new(repo().join("tests/pg/start.sh")).arg(std::process::id().to_string()).output();
+        match out {
+            Ok(o) if o.status.success() => Some(String::from_utf8_lossy(&o.stdout).trim().to_string()),
+            other => {
+                let why = match other {
+                    Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
+                    Err(e) => e.to_string(),
+                };
+                let required = std::env::var_os("CI").is_some() || std::env::var_os("IDEM_REQUIRE_POSTGRES").is_some();
+                assert!(!required, "PostgreSQL is required here (CI / IDEM_REQUIRE_POSTGRES) but could not be started: {why}");
+                eprintln!("\n*** SKIPPING PostgreSQL tests: no IDEM_TEST_POSTGRES_URL and no server could be started: {why} ***\n");
+                None
+            }
+        }
+    })
+    .clone()
+}
+
+/// A fresh, empty database on the test server, as a URL.
+pub async fn postgres_db() -> Option<String> {
+    let base = postgres_base()?;
+    static N: AtomicU64 = AtomicU64::new(0);
+    let name = format!("idem_test_{}_{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst));
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(&base).await.expect("connect to the test server");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await.expect("create database");
+    let (head, _) = base.rsplit_once('/').expect("a URL with a database name");
+    Some(format!("{head}/{name}"))
+}
+
+/// A fresh SQLite ledger file (the directory lives as long as the returned guard).
+pub fn sqlite_path() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("ledger.db").to_str().unwrap().to_string();
+    (dir, p)
+}
+
+/// Both backends, fresh: SQLite always; PostgreSQL when a server is available.
+pub async fn stores() -> Vec<(&'static str, AnyStore, Option<tempfile::TempDir>)> {
+    let (dir, path) = sqlite_path();
+    let mut v = vec![("sqlite", AnyStore::Sqlite(SqliteStore::open(&path).await.unwrap()), Some(dir))];
+    if let Some(url) = postgres_db().await {
+        v.push(("postgres", AnyStore::Postgres(PostgresStore::connect(&url).await.unwrap()), None));
+    }
+    v
+}
+
+/// Locations (path or URL) of fresh ledgers of both kinds, for multi-process tests.
+pub async fn locations() -> Vec<(&'static str, String, Option<tempfile::TempDir>)> {
+    let (dir, path) = sqlite_path();
+    let mut v = vec![("sqlite", path, Some(dir))];
+    if let Some(url) = postgres_db().await {
+        v.push(("postgres", url, None));
+    }
+    v
+}
+
+fn s(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}")).to_string()
+}
+
+fn token(v: &Value) -> ClaimToken {
+    ClaimToken { attempt: v["attempt"].as_u64().unwrap() as u32, owner: s(&v["owner"]) }
+}
+
+/// The event a ledger.json step describes.
+pub fn event(rt: &Runtime, step: &Value, base: &Intent, pol: &ToolPolicy) -> Event {
+    let ev = &step["event"];
+    if let Some(name) = ev.as_str() {
+        return if name == "sweep" { Event::Sweep } else { Event::Purge };
+    }
+    let (name, b) = ev.as_object().unwrap().iter().next().unwrap();
+    match name.as_str() {
+        "begin" => {
+            let mut i = base.clone();
+            if let Some(a) = b.get("args") {
+                i.args_json = s(a);
+            }
+            Event::Begin(rt.prepare(&i, pol, &s(&b["owner"])).unwrap())
+        }
+        "heartbeat" => Event::Heartbeat(token(b)),
+        "complete" => Event::Complete(Completion { token: token(b), result_json: s(&b["result"]) }),
+        "fail_definite" => Event::FailDefinite(Failure { token: token(b), reason: s(&b["reason"]) }),
+        "fail_ambiguous" => Event::FailAmbiguous(Failure { token: token(b), reason: s(&b["reason"]) }),
+        "reconciled" => Event::Reconciled(Reconciliation {
+            attempt: b["attempt"].as_u64().unwrap() as u32,
+            verdict: match (b.get("happened"), b.get("not_happened")) {
+                (Some(r), _) => ReconcileVerdict::Happened(s(r)),
+                (None, Some(_)) => ReconcileVerdict::NotHappened,
+                _ => ReconcileVerdict::Unknown(s(&b["unknown"])),
+            },
+        }),
+        "resolve" => Event::Resolve(Resolution {
+            settlement: b.get("happened").map_or(Settlement::NotHappened, |r| Settlement::Happened(s(r))),
+            by: s(&b["by"]),
+            note: s(&b["note"]),
+        }),
+        other => panic!("unknown event {other}"),
+    }
+}
+

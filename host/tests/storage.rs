@@ -1,0 +1,142 @@
+//! One storage conformance suite, run on SQLite and on a real PostgreSQL: the store contract
+//! (insert-if-absent, compare-and-swap, scope in every query), every ledger scenario of
+//! `tests/vectors/ledger.json` driven through a real store, and scope isolation.
+
+mod common;
+
+use common::{stores, vectors, TestClock};
+use idem::store::{AnyStore, ListFilter, Store};
+use idem::wit::keys::Intent;
+use idem::wit::ledger::{Entry, EntryState, Event, Outcome};
+use idem::{Error, Ledger, Runtime, ToolError};
+use serde_json::Value;
+
+fn s(v: &Value) -> String {
+    v.as_str().unwrap().to_string()
+}
+
+async fn claimed_entry(store: &AnyStore, scope: &str, key_args: &str) -> Entry {
+    let rt = Runtime::shared().unwrap();
+    let p = rt.parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":"manual"}"#).unwrap();
+    let i = Intent { scope: scope.into(), run_id: "r".into(), step_id: "s".into(), tool: "t".into(), args_json: key_args.into() };
+    let c = rt.prepare(&i, &p, "w1").unwrap();
+    let t = rt.handle(None, &Event::Begin(c), 1000).unwrap().unwrap();
+    let Some(idem::wit::ledger::Write::Insert(e)) = t.write else { panic!() };
+    assert!(store.insert(&e).await.unwrap());
+    e
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn store_contract() {
+    for (name, store, _guard) in stores().await {
+        let e = claimed_entry(&store, "acme", "{\"n\":1}").await;
+        // Insert-if-absent: a second claim of the same (scope, key) does not insert.
+        assert!(!store.insert(&e).await.unwrap(), "{name}: insert over an existing row");
+        assert_eq!(store.get("acme", &e.key).await.unwrap().as_ref(), Some(&e), "{name}: round trip");
+        // Compare-and-swap: only from the current version.
+        let mut next = e.clone();
+        next.version = 2;
+        next.state = EntryState::Done;
+        next.result_json = Some("{\"ok\":true}".into());
+        assert!(!store.update(7, &next).await.unwrap(), "{name}: update from a wrong version");
+        assert!(store.update(1, &next).await.unwrap(), "{name}");
+        assert!(!store.update(1, &next).await.unwrap(), "{name}: the same CAS twice");
+        assert_eq!(store.get("acme", &e.key).await.unwrap().unwrap().state, EntryState::Done);
+        assert!(!store.delete("acme", &e.key, 1).await.unwrap(), "{name}: delete from a wrong version");
+        // Lists, unsettled and expired are scoped.
+        let pending = claimed_entry(&store, "acme", "{\"n\":2}").await;
+        assert_eq!(store.list("acme", &ListFilter::default()).await.unwrap().len(), 2, "{name}");
+        assert_eq!(store.list("other", &ListFilter::default()).await.unwrap().len(), 0, "{name}");
+        let f = ListFilter { state: Some(EntryState::Pending), ..Default::default() };
+        assert_eq!(store.list("acme", &f).await.unwrap(), vec![pending.clone()], "{name}");
+        assert_eq!(store.unsettled(Some("acme"), 10).await.unwrap(), vec![pending.clone()], "{name}");
+        assert!(store.unsettled(Some("other"), 10).await.unwrap().is_empty(), "{name}");
+        assert!(store.expired(None, next.updated_at + next.retention_ms - 1, 10).await.unwrap().is_empty(), "{name}");
+        assert_eq!(store.expired(Some("acme"), next.updated_at + next.retention_ms, 10).await.unwrap().len(), 1, "{name}");
+        assert!(store.delete("acme", &e.key, 2).await.unwrap(), "{name}");
+        assert!(store.get("acme", &e.key).await.unwrap().is_none(), "{name}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_ledger_scenario_through_real_storage() {
+    let rt = Runtime::shared().unwrap();
+    for (name, store, _guard) in stores().await {
+        for sc in vectors("ledger.json")["scenarios"].as_array().unwrap() {
+            let scenario = format!("{name}: {}", s(&sc["name"]));
+            let pol = rt.parse_policy(&sc["policy"].to_string()).unwrap();
+            let mut base = Intent {
+                scope: s(&sc["intent"]["scope"]),
+                run_id: s(&sc["intent"]["run"]),
+                step_id: s(&sc["intent"]["step"]),
+                tool: s(&sc["intent"]["tool"]),
+                args_json: s(&sc["intent"]["args"]),
+            };
+            // Each scenario starts from no entry: give it its own scope.
+            base.scope = format!("{}-{}", base.scope, s(&sc["name"]).len() + sc["steps"].as_array().unwrap().len() * 1000);
+            let key = rt.prepare(&base, &pol, "probe").unwrap().key;
+            let clock = TestClock::default();
+            let ledger = Ledger::with_store(rt.clone(), store.clone()).with_clock(clock.clock());
+            for (i, step) in sc["steps"].as_array().unwrap().iter().enumerate() {
+                clock.set(step["now"].as_u64().unwrap());
+                let mut ev = common::event(&rt, step, &base, &pol);
+                // Steps that override args keep the scenario's scope.
+                if let Event::Begin(c) = &mut ev {
+                    c.scope = base.scope.clone();
+                }
+                let got = match ledger.drive(&base.scope, &key, &ev).await {
+                    Ok(o) => Ok(o),
+                    Err(Error::Ledger(e)) => Err(e),
+                    Err(e) => panic!("{scenario} step {i}: {e}"),
+                };
+                let want = &step["expect"];
+                check(&scenario, i, want, &got);
+                let e = store.get(&base.scope, &key).await.unwrap();
+                assert_eq!(e.as_ref().map_or("absent", |e| idem::store::state_name(e.state)), s(&want["state"]), "{scenario} step {i}");
+                if let Some(v) = want.get("version") {
+                    assert_eq!(e.as_ref().map(|e| e.version), v.as_u64(), "{scenario} step {i}");
+                }
+            }
+        }
+    }
+}
+
+fn check(scenario: &str, i: usize, want: &Value, got: &Result<Outcome, idem::wit::ledger::LedgerError>) {
+    match got {
+        Ok(o) => {
+            let kind = match o {
+                Outcome::Execute(_) => "execute",
+                Outcome::Replay(_) => "replay",
+                Outcome::InProgress(_) => "in-progress",
+                Outcome::Reconcile(_) => "reconcile",
+                Outcome::Escalated(_) => "escalated",
+                Outcome::Conflict(_) => "conflict",
+                Outcome::PassThrough => "pass-through",
+                Outcome::Recorded(_) => "recorded",
+                Outcome::Purged => "purged",
+                Outcome::Idle(_) => "idle",
+            };
+            assert_eq!(Some(kind), want["outcome"].as_str(), "{scenario} step {i}: {o:?}");
+        }
+        Err(e) => assert!(want.get("error").is_some(), "{scenario} step {i}: unexpected {}", e.message),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_scope_never_reads_or_replays_another_scopes_result() {
+    let rt = Runtime::shared().unwrap();
+    let policy = rt.parse_policy(r#"{"class":"irreversible-external","key":{"only":["/charge"],"identity":"run"},"reconcile":"provider-idempotent"}"#).unwrap();
+    for (name, store, _guard) in stores().await {
+        let ledger = Ledger::with_store(rt.clone(), store.clone());
+        let mk = |scope: &str| Intent { scope: scope.into(), run_id: "r".into(), step_id: "s".into(), tool: "refund".into(), args_json: "{\"charge\":\"ch_1\"}".into() };
+        let (a, b) = (mk("tenant-a"), mk("tenant-b"));
+        let ra = ledger.effect(&a, &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!("a's secret")) }).await.unwrap();
+        let rb = ledger.effect(&b, &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!("b's result")) }).await.unwrap();
+        assert!(!ra.replayed && !rb.replayed, "{name}: tenant b must execute its own effect");
+        assert_ne!(ra.key, rb.key, "{name}: the scope is part of the key");
+        assert_eq!(rb.value, "b's result", "{name}");
+        // Even asking for a's key under b's scope finds nothing.
+        assert!(ledger.get("tenant-b", &ra.key).await.unwrap().is_none(), "{name}");
+        assert_eq!(ledger.list("tenant-b", &ListFilter::default()).await.unwrap().len(), 1, "{name}");
+    }
+}

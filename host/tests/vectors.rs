@@ -1,0 +1,287 @@
+//! Every golden vector in `tests/vectors/`, and the shared RFC 8785 data, replayed through the
+//! component in wasmtime: the host must see exactly what the native tests of the core see.
+
+mod common;
+
+use common::{event, shared_vectors, vectors};
+use idem::wit::keys::{Intent, KeySpec};
+use idem::wit::ledger::{Entry, Outcome, Write};
+use idem::wit::policy::ToolPolicy;
+use idem::{store::state_name, Error, Runtime};
+use serde_json::{json, Value};
+
+fn s(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}")).to_string()
+}
+
+fn intent(v: &Value) -> Intent {
+    Intent { scope: s(&v["scope"]), run_id: s(&v["run"]), step_id: s(&v["step"]), tool: s(&v["tool"]), args_json: s(&v["args"]) }
+}
+
+fn rt() -> Runtime {
+    Runtime::shared().unwrap()
+}
+
+fn policy(v: &Value) -> ToolPolicy {
+    rt().parse_policy(&v.to_string()).unwrap()
+}
+
+fn spec(p: &ToolPolicy) -> KeySpec {
+    p.key.clone().unwrap_or_else(|| rt().default_spec().unwrap())
+}
+
+/// The kind names the vectors use are the WIT case names; the bindings' Debug shows the Rust
+/// variant names, so map by turning `CamelCase` into `kebab-case`.
+fn kebab(debug: &str) -> String {
+    let word = debug.split(['(', ' ', '{']).next().unwrap();
+    let word = word.rsplit("::").next().unwrap();
+    let mut out = String::new();
+    for (i, c) in word.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push('-');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+#[test]
+fn canonical_vectors_through_the_component() {
+    for c in vectors("canonical.json")["cases"].as_array().unwrap() {
+        let name = s(&c["name"]);
+        let got = match c.get("input_hex") {
+            Some(h) => {
+                let h = h.as_str().unwrap();
+                let bytes: Vec<u8> = (0..h.len()).step_by(2).map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap()).collect();
+                rt().canonicalize_bytes(&bytes)
+            }
+            None => rt().canonicalize(c["input"].as_str().unwrap()),
+        };
+        match (got, c.get("output")) {
+            (Ok(out), Some(want)) => assert_eq!(out, s(want), "{name}"),
+            (Err(Error::Canon(e)), None) => {
+                let want = &c["error"];
+                assert_eq!(kebab(&format!("{:?}", e.kind)), s(&want["kind"]), "{name}");
+                assert_eq!(e.offset, want["offset"].as_u64().unwrap(), "{name}");
+                if let Some(line) = want.get("line") {
+                    assert_eq!((u64::from(e.line), u64::from(e.column)), (line.as_u64().unwrap(), want["column"].as_u64().unwrap()), "{name}");
+                }
+            }
+            (got, _) => panic!("{name}: {got:?}"),
+        }
+    }
+}
+
+#[test]
+fn shared_jcs_vectors_through_the_component() {
+    let dir = shared_vectors().join("jcs");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir.join("input")).unwrap() {
+        let name = e.unwrap().file_name();
+        let input = std::fs::read(dir.join("input").join(&name)).unwrap();
+        let want = std::fs::read(dir.join("output").join(&name)).unwrap();
+        assert_eq!(rt().canonicalize_bytes(&input).unwrap().as_bytes(), &want[..], "{name:?}");
+        n += 1;
+    }
+    assert!(n >= 6);
+    let text = std::fs::read_to_string(dir.join("es6-numbers-100k.txt")).unwrap();
+    let mut lines = 0;
+    for line in text.lines() {
+        let (hex, want) = line.split_once(',').unwrap();
+        // Feed the double as JSON through the component: its shortest round-trip text from
+        // Rust's formatter (a different printer), which must come back in ECMAScript form.
+        let v = f64::from_bits(u64::from_str_radix(hex, 16).unwrap());
+        assert_eq!(rt().canonicalize(&format!("{v:e}")).unwrap(), want, "{hex}");
+        lines += 1;
+    }
+    assert_eq!(lines, 100_000);
+}
+
+#[test]
+fn key_vectors_through_the_component() {
+    for c in vectors("keys.json")["cases"].as_array().unwrap() {
+        let name = s(&c["name"]);
+        let p = policy(&c["policy"]);
+        match (rt().derive(&intent(&c["intent"]), &spec(&p)), c.get("error")) {
+            (Ok(d), None) => {
+                assert_eq!(
+                    (&d.key, &d.preimage, &d.fingerprint, &d.args_canonical),
+                    (&s(&c["key"]), &s(&c["preimage"]), &s(&c["fingerprint"]), &s(&c["args_canonical"])),
+                    "{name}"
+                );
+            }
+            (Err(Error::Key(e)), Some(want)) => {
+                assert_eq!(kebab(&format!("{:?}", e.kind)), s(&want["kind"]), "{name}");
+                if let Some(at) = want.get("at") {
+                    assert_eq!(e.at.as_deref(), at.as_str(), "{name}");
+                }
+                if let Some(kind) = want.get("canon") {
+                    let canon = e.canon.as_ref().unwrap();
+                    assert_eq!(kebab(&format!("{:?}", canon.kind)), s(kind), "{name}");
+                    assert_eq!(canon.offset, want["offset"].as_u64().unwrap(), "{name}");
+                }
+            }
+            (got, _) => panic!("{name}: {got:?}"),
+        }
+    }
+    // derive-many gives the same answers in one call.
+    let cases = vectors("keys.json");
+    let ok: Vec<&Value> = cases["cases"].as_array().unwrap().iter().filter(|c| c.get("key").is_some() && c["policy"]["key"] == json!({})).collect();
+    let intents: Vec<Intent> = ok.iter().map(|c| intent(&c["intent"])).collect();
+    let many = rt().derive_many(&intents, &rt().default_spec().unwrap()).unwrap();
+    for (c, r) in ok.iter().zip(many) {
+        assert_eq!(r.unwrap().key, s(&c["key"]));
+    }
+}
+
+#[test]
+fn explain_vectors_through_the_component() {
+    for c in vectors("explain.json")["cases"].as_array().unwrap() {
+        let name = s(&c["name"]);
+        let e = rt().explain(&intent(&c["a"]), &intent(&c["b"]), &spec(&policy(&c["policy"]))).unwrap();
+        assert_eq!(kebab(&format!("{:?}", e.verdict)), s(&c["verdict"]), "{name}");
+        let diffs: Vec<Value> = e
+            .differences
+            .iter()
+            .map(|d| {
+                let effect = match kebab(&format!("{:?}", d.effect)).as_str() {
+                    "key" => "key",
+                    "fingerprint" => "fingerprint",
+                    _ => "none",
+                };
+                json!({"part": kebab(&format!("{:?}", d.part)), "pointer": d.pointer, "a": d.a, "b": d.b, "effect": effect})
+            })
+            .collect();
+        assert_eq!(Value::Array(diffs), c["differences"], "{name}");
+    }
+}
+
+#[test]
+fn policy_vectors_through_the_component() {
+    let doc = vectors("policy.json");
+    for c in doc["resolve"].as_array().unwrap() {
+        match (rt().resolve_tool(&c["tool"].to_string()), c.get("error_at")) {
+            (Ok(r), None) => {
+                assert_eq!(kebab(&format!("{:?}", r.policy.class)), s(&c["class"]), "{}", c["tool"]);
+                assert_eq!(kebab(&format!("{:?}", r.class_source)), s(&c["class_source"]), "{}", c["tool"]);
+            }
+            (Err(Error::Policy(e)), Some(at)) => assert_eq!(e.at, s(at), "{}", c["tool"]),
+            (got, _) => panic!("{}: {got:?}", c["tool"]),
+        }
+    }
+    for c in doc["policies"].as_array().unwrap() {
+        let text = c.get("policy_text").map(s).unwrap_or_else(|| c["policy"].to_string());
+        match (rt().parse_policy(&text), c.get("error_at")) {
+            (Ok(p), None) => {
+                let want = &c["expect"];
+                assert_eq!(kebab(&format!("{:?}", p.class)), s(&want["class"]), "{text}");
+                assert_eq!(p.lease_ms, want["lease_ms"].as_u64().unwrap(), "{text}");
+                assert_eq!(p.retention_ms, want["retention_ms"].as_u64().unwrap(), "{text}");
+                assert_eq!(p.key.is_some(), !want["key"].is_null(), "{text}");
+            }
+            (Err(Error::Policy(e)), Some(at)) => assert_eq!(e.at, s(at), "{text}"),
+            (got, _) => panic!("{text}: {got:?}"),
+        }
+    }
+    for c in doc["manifests"].as_array().unwrap() {
+        let name = s(&c["name"]);
+        match (rt().check_manifest(&c["manifest"].to_string()), c.get("error_at")) {
+            (Ok(r), None) => {
+                let got: Vec<Value> = r
+                    .findings
+                    .iter()
+                    .map(|f| json!({"severity": kebab(&format!("{:?}", f.severity)), "tool": f.tool, "code": f.code}))
+                    .collect();
+                assert_eq!(Value::Array(got), c["findings"], "{name}");
+                assert_eq!(r.passed, c["passed"].as_bool().unwrap(), "{name}");
+            }
+            (Err(Error::Policy(e)), Some(at)) => assert_eq!(e.at, s(at), "{name}"),
+            (got, _) => panic!("{name}: {got:?}"),
+        }
+    }
+}
+
+fn outcome_json(o: &Outcome) -> Value {
+    match o {
+        Outcome::Execute(t) => json!({"outcome": "execute", "attempt": t.attempt, "owner": t.owner}),
+        Outcome::Replay(r) => json!({"outcome": "replay", "result": r.result_json, "attempt": r.attempt}),
+        Outcome::InProgress(p) => json!({"outcome": "in-progress", "owner": p.owner, "in_state": state_name(p.state), "retry_after_ms": p.retry_after_ms}),
+        Outcome::Reconcile(r) => json!({"outcome": "reconcile", "attempt": r.attempt, "escalate_at": r.escalate_at}),
+        Outcome::Escalated(e) => json!({"outcome": "escalated", "attempt": e.attempt}),
+        Outcome::Conflict(c) => json!({"outcome": "conflict", "pointer": c.pointer}),
+        Outcome::PassThrough => json!({"outcome": "pass-through"}),
+        Outcome::Recorded(st) => json!({"outcome": "recorded", "state": state_name(*st)}),
+        Outcome::Purged => json!({"outcome": "purged"}),
+        Outcome::Idle(n) => json!({"outcome": "idle", "next": n}),
+    }
+}
+
+/// Check a step's expectation against an outcome (or a ledger error kind).
+pub fn check_step(name: &str, i: usize, want: &Value, got: Result<&Outcome, String>) {
+    match got {
+        Ok(o) => {
+            assert!(want.get("error").is_none(), "{name} step {i}: expected an error, got {o:?}");
+            let got = outcome_json(o);
+            assert_eq!(got["outcome"], want["outcome"], "{name} step {i}");
+            for (k, v) in got.as_object().unwrap() {
+                if let Some(expected) = want.get(k) {
+                    assert_eq!(v, expected, "{name} step {i}: {k}");
+                }
+            }
+        }
+        Err(kind) => assert_eq!(want.get("error").and_then(Value::as_str), Some(kind.as_str()), "{name} step {i}"),
+    }
+}
+
+#[test]
+fn ledger_vectors_through_the_component() {
+    let rt = rt();
+    for sc in vectors("ledger.json")["scenarios"].as_array().unwrap() {
+        let name = s(&sc["name"]);
+        let pol = policy(&sc["policy"]);
+        let base = intent(&sc["intent"]);
+        let mut store: Option<Entry> = None;
+        for (i, step) in sc["steps"].as_array().unwrap().iter().enumerate() {
+            let want = &step["expect"];
+            match rt.handle(store.as_ref(), &event(&rt, step, &base, &pol), step["now"].as_u64().unwrap()).unwrap() {
+                Ok(t) => {
+                    match t.write.clone() {
+                        Some(Write::Insert(e)) => store = Some(e),
+                        Some(Write::Update(u)) => {
+                            assert_eq!(store.as_ref().unwrap().version, u.expected_version);
+                            store = Some(u.entry);
+                        }
+                        Some(Write::Delete(_)) => store = None,
+                        None => {}
+                    }
+                    check_step(&name, i, want, Ok(&t.outcome));
+                }
+                Err(e) => check_step(&name, i, want, Err(kebab(&format!("{:?}", e.kind)))),
+            }
+            assert_eq!(store.as_ref().map_or("absent", |e| state_name(e.state)), s(&want["state"]), "{name} step {i}");
+            if let Some(v) = want.get("version") {
+                assert_eq!(store.as_ref().map(|e| e.version), v.as_u64(), "{name} step {i}");
+            }
+        }
+    }
+}
+
+#[test]
+fn hostile_input_fails_one_call_and_the_runtime_lives_on() {
+    let rt = Runtime::new().unwrap();
+    // Over the input limit: a typed error.
+    let big = format!("[{}1]", "1,".repeat(9_000_000));
+    assert!(matches!(rt.canonicalize(&big), Err(Error::Canon(ref e)) if format!("{:?}", e.kind).contains("TooLarge")));
+    // Deeper than the limit: a typed error, no stack overflow.
+    let deep = "[".repeat(5_000_000);
+    assert!(matches!(rt.canonicalize(&deep), Err(Error::Canon(_))));
+    // Within the input limit but past the instance's memory limit (8 million array elements
+    // need more than 256 MiB of parse tree): that call fails with a trap, nothing else does.
+    let wide = format!("[{}1]", "1,".repeat(8_300_000));
+    assert!(wide.len() < 16 << 20);
+    match rt.canonicalize(&wide) {
+        Err(Error::Trap(_)) => {}
+        other => panic!("expected the memory limit to stop this call, got {:?}", other.map(|s| s.len())),
+    }
+    assert_eq!(rt.canonicalize("[1, 2]").unwrap(), "[1,2]");
+}
