@@ -1,0 +1,221 @@
+//! The `idem` CLI on real files: output bytes, exit codes (0 ok, 1 "no", 2 error), and the
+//! 100,000-line modes.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn idem(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_idem"));
+    c.args(args).env("IDEM_CACHE_DIR", std::env::temp_dir().join(format!("idem-cli-cache-{}", std::process::id())));
+    c
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = idem(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&data));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().ok();
+    out
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn canon_prints_exact_bytes_from_file_and_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("doc.json");
+    std::fs::write(&f, "{ \"b\": 1e21, \"a\": [1.0, \"\\u00e9\"] }\n").unwrap();
+    let o = run(&["canon", f.to_str().unwrap()], b"");
+    assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), "{\"a\":[1,\"é\"],\"b\":1e+21}".to_string()));
+    let o = run(&["canon"], b"[3, 2,1]");
+    assert_eq!(o.stdout, b"[3,2,1]");
+}
+
+#[test]
+fn canon_refuses_bad_input_with_position_and_writes_nothing() {
+    let o = run(&["canon"], b"{\"amount\": 9007199254740993}");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = text(&o.stderr);
+    assert!(err.contains("line 1, column 12") && err.contains("string"), "{err}");
+    let o = run(&["canon", "/nonexistent/doc.json"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("/nonexistent/doc.json"));
+}
+
+#[test]
+fn canon_lines_handles_100k_lines_and_names_bad_ones() {
+    let mut input = String::new();
+    for i in 0..100_000 {
+        if i == 4_242 {
+            input.push_str("{\"dup\":1,\"dup\":2}\n");
+        } else {
+            input.push_str(&format!("{{\"n\": {i}, \"a\": [true, null]}}\n"));
+        }
+    }
+    let o = run(&["canon", "--lines"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1), "an invalid line makes the exit non-zero");
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 99_999);
+    assert_eq!(lines[0], "{\"a\":[true,null],\"n\":0}");
+    assert_eq!(lines[99_998], "{\"a\":[true,null],\"n\":99999}");
+    assert!(text(&o.stderr).contains("line 4243"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn key_single_json_and_100k_lines_agree() {
+    let args = ["key", "--scope", "acme", "--run", "r:1", "--step", "s", "--tool", "refund", "--args", "{\"charge_id\":\"ch_1\"}"];
+    let o = run(&args, b"");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let key = text(&o.stdout).trim().to_string();
+    assert!(key.starts_with("idem1:") && key.len() == 70, "{key}");
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let j: serde_json::Value = serde_json::from_slice(&run(&with_json, b"").stdout).unwrap();
+    assert_eq!(j["key"], key);
+    assert_eq!(j["preimage"], "[\"idem1\",\"acme\",\"refund\",\"r:1\",\"s\",\"args\",{\"charge_id\":\"ch_1\"}]");
+
+    let mut input = String::new();
+    for i in 0..100_000 {
+        input.push_str(&format!("{{\"scope\":\"acme\",\"run\":\"r:1\",\"step\":\"s\",\"tool\":\"refund\",\"args\":{{\"charge_id\":\"ch_{i}\"}}}}\n"));
+    }
+    let o = run(&["key", "--lines"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let keys: Vec<String> = text(&o.stdout).lines().map(str::to_string).collect();
+    assert_eq!(keys.len(), 100_000);
+    assert_eq!(keys[1], key, "line 2 is the same intent as the single call");
+    assert_eq!(keys.iter().collect::<std::collections::HashSet<_>>().len(), 100_000, "distinct intents, distinct keys");
+}
+
+#[test]
+fn key_lines_reports_bad_lines_and_big_integers() {
+    let input = b"{\"scope\":\"a\",\"run\":\"r\",\"step\":\"s\",\"tool\":\"t\",\"args\":{\"n\":9007199254740993}}\nnot json\n{\"scope\":\"a\",\"run\":\"r\",\"step\":\"s\",\"tool\":\"t\",\"args\":{}}\n";
+    let o = run(&["key", "--lines"], input);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout).lines().count(), 1);
+    let err = text(&o.stderr);
+    assert!(err.contains("line 1") && err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn key_uses_the_policy_key_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("policy.json");
+    std::fs::write(&p, r#"{"class":"irreversible-external","key":{"only":["/charge_id"],"identity":"scope"},"reconcile":"manual"}"#).unwrap();
+    let k = |run_id: &str, amount: u32| {
+        let args = format!("{{\"charge_id\":\"ch_1\",\"amount\":{amount}}}");
+        let o = run(&["key", "--scope", "acme", "--run", run_id, "--step", "x", "--tool", "refund", "--args", &args, "--policy", p.to_str().unwrap()], b"");
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    assert_eq!(k("run-1", 5), k("run-2", 7), "natural key: one refund per charge, whatever the run");
+}
+
+#[test]
+fn explain_names_the_differing_pointer() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.json");
+    let b = dir.path().join("b.json");
+    let policy = r#"{"class":"irreversible-external","key":{"only":["/charge_id"]},"reconcile":"manual"}"#;
+    std::fs::write(&a, format!(r#"{{"scope":"acme","run":"r","step":"s","tool":"refund","args":{{"charge_id":"ch_1","amount":500}},"policy":{policy}}}"#)).unwrap();
+    std::fs::write(&b, r#"{"scope":"acme","run":"r","step":"s","tool":"refund","args":{"amount":700,"charge_id":"ch_1"}}"#).unwrap();
+    let o = run(&["explain", a.to_str().unwrap(), b.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("conflict") && out.contains("/amount") && out.contains("500 vs 700"), "{out}");
+    let o = run(&["explain", "--json", a.to_str().unwrap(), b.to_str().unwrap()], b"");
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["verdict"], "conflict");
+}
+
+#[test]
+fn check_is_a_release_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = common::vectors("policy.json");
+    for m in doc["manifests"].as_array().unwrap().iter().filter(|m| m.get("passed").is_some()) {
+        let f = dir.path().join("tools.json");
+        std::fs::write(&f, m["manifest"].to_string()).unwrap();
+        let o = run(&["check", f.to_str().unwrap()], b"");
+        let passed = m["passed"].as_bool().unwrap();
+        assert_eq!(o.status.code(), Some(if passed { 0 } else { 1 }), "{}: {}", m["name"], text(&o.stdout));
+        for finding in m["findings"].as_array().unwrap() {
+            assert!(text(&o.stdout).contains(finding["code"].as_str().unwrap()), "{}", m["name"]);
+        }
+        let o = run(&["check", "--json", f.to_str().unwrap()], b"");
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(j["passed"], passed);
+    }
+    let f = dir.path().join("bad.json");
+    std::fs::write(&f, "{\"jsonrpc\":\"2.0\"}").unwrap();
+    assert_eq!(run(&["check", f.to_str().unwrap()], b"").status.code(), Some(2));
+}
+
+#[test]
+fn ledger_commands_list_show_sweep_resolve_purge() {
+    let (_dir, db) = common::sqlite_path();
+    let marker = std::env::temp_dir().join(format!("idem-cli-marker-{}", std::process::id()));
+    let manual = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","leaseMs":1,"retentionMs":1}"#;
+    // A settled entry, through the hidden exec helper.
+    let o = run(&["ledger", "exec", "--db", &db, "--scope", "acme", "--run", "r", "--step", "1", "--tool", "refund", "--args", "{}", "--policy", manual, "--owner", "w", "--marker", marker.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let done_key = serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["key"].as_str().unwrap().to_string();
+
+    let o = run(&["ledger", "list", "--db", &db, "--scope", "acme", "--json"], b"");
+    let list: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0]["state"], "done");
+    let o = run(&["ledger", "show", "--db", &db, "--scope", "acme", &done_key], b"");
+    assert!(text(&o.stdout).contains("\"state\": \"done\""));
+    let o = run(&["ledger", "show", "--db", &db, "--scope", "other", &done_key], b"");
+    assert_eq!(o.status.code(), Some(2), "another scope does not see it");
+
+    // A crashed claim: the tool dies after the effect; lease 1 ms; the sweep escalates it
+    // (manual reconciliation); a human resolves it; purge clears what retention allows.
+    let o = run(&["ledger", "exec", "--db", &db, "--scope", "acme", "--run", "r", "--step", "2", "--tool", "refund", "--args", "{}", "--policy", manual, "--owner", "w", "--marker", marker.to_str().unwrap(), "--crash-after-call"], b"");
+    assert_eq!(o.status.code(), Some(137));
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let o = run(&["ledger", "sweep", "--db", &db, "--json"], b"");
+    let sweep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(sweep["escalated"].as_array().unwrap().len(), 1, "{sweep}");
+    let o = run(&["ledger", "list", "--db", &db, "--scope", "acme", "--state", "escalated", "--json"], b"");
+    let esc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let esc_key = esc[0]["key"].as_str().unwrap().to_string();
+    let o = run(&["ledger", "resolve", "--db", &db, "--scope", "acme", &esc_key, "--happened", "{not json", "--by", "ops"], b"");
+    assert_eq!(o.status.code(), Some(2), "a result must be JSON");
+    let o = run(&["ledger", "resolve", "--db", &db, "--scope", "acme", &esc_key, "--happened", "{\"refund\":\"re_9\"}", "--by", "ops", "--note", "seen in dashboard"], b"");
+    assert_eq!((o.status.code(), text(&o.stdout).trim().ends_with("done")), (Some(0), true), "{}", text(&o.stderr));
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let o = run(&["ledger", "purge", "--db", &db, "--scope", "acme"], b"");
+    assert_eq!(text(&o.stdout).trim(), "purged 2");
+    let o = run(&["ledger", "list", "--db", &db, "--scope", "acme", "--json"], b"");
+    assert_eq!(text(&o.stdout).trim(), "[]");
+    std::fs::remove_file(&marker).ok();
+}
+
+#[test]
+fn demo_charges_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo.db");
+    let o = run(&["demo", "--db", db.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("naive: ch_A 3×, ch_B 2×") && out.contains("idem: ch_A 1×, ch_B 1×"), "{out}");
+    assert!(out.contains("exactly once"));
+}
+
+#[test]
+fn component_out_writes_the_embedded_component() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("core.wasm");
+    let o = run(&["component", "--out", f.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(std::fs::read(&f).unwrap(), idem::runtime::COMPONENT);
+    assert_eq!(&idem::runtime::COMPONENT[..4], b"\0asm");
+}
