@@ -197,17 +197,33 @@ impl Ledger {
 
     /// The driver: read, ask the core, write atomically; on a lost race, read again.
     pub async fn drive(&self, scope: &str, key: &str, event: &Event) -> Result<Outcome, Error> {
+        Ok(self.drive_from(scope, key, event, None).await?.0)
+    }
+
+    /// The driver, starting from a row the caller believes current (`known`: `Some(None)` for
+    /// "absent", `Some(Some(e))` for the row it just wrote) to save a read; a wrong belief only
+    /// costs a lost compare-and-swap and a re-read. Returns the outcome and the row as written.
+    async fn drive_from(
+        &self,
+        scope: &str,
+        key: &str,
+        event: &Event,
+        mut known: Option<Option<Entry>>,
+    ) -> Result<(Outcome, Option<Entry>), Error> {
         for _ in 0..MAX_RACES {
-            let current = self.store.get(scope, key).await?;
+            let current = match known.take() {
+                Some(k) => k,
+                None => self.store.get(scope, key).await?,
+            };
             let t = self.rt.handle(current.as_ref(), event, self.now())?.map_err(Error::Ledger)?;
-            let applied = match &t.write {
-                None => true,
-                Some(Write::Insert(e)) => self.store.insert(e).await?,
-                Some(Write::Update(u)) => self.store.update(u.expected_version, &u.entry).await?,
-                Some(Write::Delete(d)) => self.store.delete(&d.scope, &d.key, d.expected_version).await?,
+            let (applied, row) = match t.write {
+                None => (true, current),
+                Some(Write::Insert(e)) => (self.store.insert(&e).await?, Some(e)),
+                Some(Write::Update(u)) => (self.store.update(u.expected_version, &u.entry).await?, Some(u.entry)),
+                Some(Write::Delete(d)) => (self.store.delete(&d.scope, &d.key, d.expected_version).await?, None),
             };
             if applied {
-                return Ok(t.outcome);
+                return Ok((t.outcome, row));
             }
         }
         Err(Error::Contention(MAX_RACES))
@@ -408,10 +424,12 @@ impl Effect<'_> {
         let mut executions = 0u32;
         let mut reconciled = false;
         let mut next: Option<Outcome> = None;
+        // First claim: assume no row yet (the common case) and insert directly.
+        let mut known: Option<Option<Entry>> = Some(None);
         loop {
-            let outcome = match next.take() {
-                Some(o) => o,
-                None => l.drive(&scope, &key, &Event::Begin(claim.clone())).await?,
+            let (outcome, row) = match next.take() {
+                Some(o) => (o, None),
+                None => l.drive_from(&scope, &key, &Event::Begin(claim.clone()), known.take()).await?,
             };
             match outcome {
                 Outcome::PassThrough => {
@@ -425,7 +443,7 @@ impl Effect<'_> {
                     match tool(key.clone()).await {
                         Ok(value) => {
                             let json = serde_json::to_string(&value)?;
-                            self.record_completion(&scope, &key, &token, &json).await?;
+                            self.record_completion(&scope, &key, &token, &json, row).await?;
                             return Ok(EffectResult { value, key, replayed: false, reconciled });
                         }
                         Err(ToolError::Definite(reason)) => {
@@ -484,10 +502,13 @@ impl Effect<'_> {
 
     /// Record a result, retrying transient storage failures: the effect already happened, so
     /// losing the record would leave it to reconciliation.
-    async fn record_completion(&self, scope: &str, key: &str, token: &ClaimToken, json: &str) -> Result<(), Error> {
+    async fn record_completion(&self, scope: &str, key: &str, token: &ClaimToken, json: &str, row: Option<Entry>) -> Result<(), Error> {
         let mut last = None;
+        let ev = Event::Complete(Completion { token: token.clone(), result_json: json.to_string() });
+        // Start from the row our claim wrote: no read needed unless someone changed it since.
+        let mut known = row.map(Some);
         for i in 0..5u64 {
-            match self.ledger.complete(scope, key, token, json).await {
+            match self.ledger.drive_from(scope, key, &ev, known.take()).await {
                 Ok(_) => return Ok(()),
                 Err(Error::Storage(e)) => {
                     last = Some(e);
