@@ -22,7 +22,10 @@ fn main() {
     let build_dir = target_dir.join("component-build");
     let mut cmd = Command::new(cargo);
     cmd.current_dir(&root)
-        .args(["build", "--release", "--locked", "-p", "idem-core", "--lib", "--target", TARGET, "--target-dir"])
+        .args(["build", "--release", "--locked", "-p", "idem-core", "--lib", "--target", TARGET])
+        // The component's release build: opt-level 3 and panic=abort from the profile, plus fat
+        // LTO and a single codegen unit (see the workspace Cargo.toml).
+        .args(["--config", "profile.release.lto=true", "--config", "profile.release.codegen-units=1", "--target-dir"])
         .arg(&build_dir);
     // The outer build's flags are for the host, not for wasm.
     for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WORKSPACE_WRAPPER"] {
@@ -37,6 +40,8 @@ fn main() {
         .module(&module)
         .expect("the core module carries its WIT type section")
         .validate(true)
+        // No name section: names help debuggers, and the component ships in every package.
+        .debug_names(false)
         .encode()
         .expect("wrapping the core module into a component");
 
