@@ -1,0 +1,140 @@
+"""idem: exactly-once effects for AI-agent tool calls.
+
+An idempotency key derived from intent (scope, run, step, tool and the RFC 8785 canonical JSON
+of the arguments, hashed with SHA-256) plus a write-ahead effect ledger: a call is claimed
+``pending`` before the tool runs and its result recorded after; a repeat replays the result;
+an unknown outcome is reconciled, never blindly retried.
+
+Every rule — canonicalization, key derivation, tool policy, ledger transitions — lives in ONE
+WebAssembly component shipped in this package and run with wasmtime, so Python computes the
+same keys and takes the same decisions as the Rust host and every other idem host, byte for
+byte. This package only calls the component, stores ledger rows (SQLite or PostgreSQL, the Rust
+host's schema), keeps the clock and calls tools and reconcilers.
+
+Quick start::
+
+    import idem
+
+    idem.canonicalize('{"b": 1, "a": [1.0, 2e3]}')        # '{"a":[1,2000],"b":1}'
+    idem.derive_key(scope="acme", run="run-7", step="refund-1", tool="refund",
+                    args={"charge_id": "ch_1", "amount": 500})
+
+    ledger = idem.Ledger.sqlite("ledger.db")
+
+    @ledger.tool(policy={"class": "irreversible-external",
+                         "key": {"only": ["/charge_id"], "identity": "scope"},
+                         "reconcile": "provider-idempotent"})
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict: ...
+
+    with idem.context(scope="acme", run="run-7", step="refund-1"):
+        refund("ch_1", 500)
+"""
+
+from idem._api import (
+    Args,
+    IntentLike,
+    JSONValue,
+    PolicyLike,
+    canonicalize,
+    canonicalize_value,
+    check_tools,
+    classify,
+    default_policy,
+    default_spec,
+    derive,
+    derive_key,
+    derive_keys,
+    derive_many,
+    explain,
+    key_spec,
+    limits,
+    parse_policy,
+    resolve_tool,
+)
+from idem.aio import AsyncLedger
+from idem.errors import (
+    AmbiguousFailure,
+    CanonError,
+    ConflictError,
+    ContentionError,
+    CoreTrap,
+    DefiniteFailure,
+    EscalatedError,
+    IdemError,
+    InDoubtError,
+    InProgressError,
+    KeyDerivationError,
+    LedgerError,
+    MigrationError,
+    PolicyError,
+    StorageError,
+    ToolFailedError,
+)
+from idem.ledger import (
+    EffectResult,
+    EffectSpec,
+    Ledger,
+    ResultNotSerializableWarning,
+    SweepReport,
+    happened,
+    system_clock,
+)
+from idem.store import ListFilter, Store
+from idem.tool import Tool, context, current_context
+from idem.types import *  # noqa: F403 - the WIT mirrors are part of the API
+from idem.types import __all__ as _types_all
+
+__version__ = "0.1.0"
+
+__all__ = [  # noqa: PLE0604
+    "AmbiguousFailure",
+    "Args",
+    "AsyncLedger",
+    "CanonError",
+    "ConflictError",
+    "ContentionError",
+    "CoreTrap",
+    "DefiniteFailure",
+    "EffectResult",
+    "EffectSpec",
+    "EscalatedError",
+    "IdemError",
+    "InDoubtError",
+    "InProgressError",
+    "IntentLike",
+    "JSONValue",
+    "KeyDerivationError",
+    "Ledger",
+    "LedgerError",
+    "ListFilter",
+    "MigrationError",
+    "PolicyError",
+    "PolicyLike",
+    "ResultNotSerializableWarning",
+    "StorageError",
+    "Store",
+    "SweepReport",
+    "Tool",
+    "ToolFailedError",
+    "__version__",
+    "canonicalize",
+    "canonicalize_value",
+    "check_tools",
+    "classify",
+    "context",
+    "current_context",
+    "default_policy",
+    "default_spec",
+    "derive",
+    "derive_key",
+    "derive_keys",
+    "derive_many",
+    "explain",
+    "happened",
+    "key_spec",
+    "limits",
+    "parse_policy",
+    "resolve_tool",
+    "system_clock",
+    *_types_all,
+]

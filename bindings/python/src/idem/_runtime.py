@@ -1,0 +1,196 @@
+"""The core component inside wasmtime: one engine per process, the compiled component cached on
+disk, a small pool of instances (a wasmtime store is not thread-safe; each thread borrows its
+own), a memory limit per instance, and one compiled :class:`~idem._codec.Function` per export.
+A trap fails that call only: the instance is dropped, never reused.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import importlib.metadata
+import importlib.resources
+import os
+import platform
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, cast
+
+import wasmtime
+from wasmtime import component as wc
+
+from idem import errors, types
+from idem._codec import Codec, CodecError, Function, Registry, Scratch, call
+
+MEMORY_LIMIT_BYTES = 256 << 20
+"""Largest linear memory one instance may grow to (as in the Rust host)."""
+
+POOL_SIZE = 16
+"""Instances kept warm for reuse."""
+
+INTERFACES = ("canonical", "keys", "policy", "ledger")
+
+PROJECTIONS = {
+    "keys.derive#key": ("keys.derive", "key"),
+    "keys.derive-many#key": ("keys.derive-many", "key"),
+}
+"""Extra entry points over the same exports that lift only one field of the answer."""
+PACKAGE = "idem:core"
+VERSION = "0.1.0"
+
+
+def component_bytes() -> bytes:
+    """The core component shipped in this package (``idem/_data/idem-core.wasm``), or the file
+    named by ``$IDEM_CORE_WASM``."""
+    override = os.environ.get("IDEM_CORE_WASM")
+    if override:
+        return Path(override).read_bytes()
+    return importlib.resources.files("idem").joinpath("_data/idem-core.wasm").read_bytes()
+
+
+def cache_dir() -> Path | None:
+    """Where compiled components are cached: ``$IDEM_CACHE_DIR``, else ``$XDG_CACHE_HOME/idem``,
+    else ``~/.cache/idem``. ``IDEM_CACHE_DIR=off`` disables the cache."""
+    d = os.environ.get("IDEM_CACHE_DIR")
+    if d is not None:
+        return None if d == "off" else Path(d)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg) / "idem"
+    home = os.environ.get("HOME")
+    return Path(home) / ".cache" / "idem" if home else None
+
+
+def _load_component(engine: wasmtime.Engine, wasm: bytes) -> wc.Component:
+    """Compile the component, or load it from the on-disk cache keyed by the component's hash,
+    the wasmtime version and the platform."""
+    d = cache_dir()
+    if d is None:
+        return wc.Component(engine, wasm)
+    h = hashlib.sha256(wasm)
+    h.update(importlib.metadata.version("wasmtime").encode())
+    h.update(f"{platform.system()}-{platform.machine()}".encode())
+    path = d / f"core-py-{h.hexdigest()[:32]}.cwasm"
+    if path.is_file():
+        # The cache directory is private to the user (0700) and every file in it is written
+        # below through a temporary file and an atomic rename, under a name derived from the
+        # component's hash and the engine: only artifacts this wasmtime produced are loaded.
+        try:
+            return wc.Component.deserialize_file(engine, str(path))
+        except wasmtime.WasmtimeError:
+            path.unlink(missing_ok=True)  # stale or damaged: recompile and replace it
+    component = wc.Component(engine, wasm)
+    try:
+        d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".core-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(component.serialize())
+        os.replace(tmp, path)
+    except OSError:
+        pass  # the cache is an optimisation only
+    return component
+
+
+class _Slot:
+    """One instance in its own store, with the raw function handles of every export."""
+
+    __slots__ = ("_keep", "context", "funcs", "scratch", "store")
+
+    def __init__(self, rt: Runtime) -> None:
+        self.store = wasmtime.Store(rt.engine)
+        self.store.set_limits(memory_size=MEMORY_LIMIT_BYTES, instances=4)
+        instance = rt.linker.instantiate(self.store, rt.component)
+        self.context = self.store._context()
+        self.scratch = Scratch()
+        self.funcs: dict[str, Any] = {}
+        for name, index in rt.indices.items():
+            func = instance.get_func(self.store, index)
+            if func is None:
+                raise errors.CoreTrap(f"the component does not export {name}")
+            self.funcs[name] = ctypes.byref(func._func)
+        self._keep = instance
+
+
+class Runtime:
+    """A handle on the core component: compiled once, instances pooled. Use :func:`shared`."""
+
+    def __init__(self, wasm: bytes | None = None) -> None:
+        self.engine = wasmtime.Engine()
+        self.component = _load_component(self.engine, component_bytes() if wasm is None else wasm)
+        self.linker = wc.Linker(self.engine)
+        registry = Registry(
+            records=(
+                *types.RECORDS,
+                errors.CanonError,
+                errors.KeyDerivationError,
+                errors.PolicyError,
+                errors.LedgerError,
+            ),
+            enums=types.ENUMS,
+            variants=types.VARIANTS,
+        )
+        codec = Codec(registry)
+        self.functions: dict[str, Function] = {}
+        self.indices: dict[str, wc.ExportIndex] = {}
+        exports = self.component.type.exports(self.engine)
+        types_by_name: dict[str, wc.FuncType] = {}
+        for iface in INTERFACES:
+            iname = f"{PACKAGE}/{iface}@{VERSION}"
+            ext = exports.get(iname)
+            if ext is None:
+                raise CodecError(f"the component does not export {iname}")
+            instance_index = self.component.get_export_index(iname)
+            assert instance_index is not None
+            iface_type = cast(wc.ComponentInstanceType, ext.ty)
+            for fname, item in iface_type.exports(self.engine).items():
+                fty = item.ty
+                if not isinstance(fty, wc.FuncType):
+                    continue  # a type export
+                key = f"{iface}.{fname}"
+                self.functions[key] = Function(key, fty, codec)
+                index = self.component.get_export_index(fname, instance_index)
+                assert index is not None
+                self.indices[key] = index
+                types_by_name[key] = fty
+        for alias, (target, field) in PROJECTIONS.items():
+            self.functions[alias] = Function(alias, types_by_name[target], codec, project=field)
+            self.indices[alias] = self.indices[target]
+        self._pool: list[_Slot] = []
+
+    def call(self, name: str, *args: Any) -> Any:
+        """Call the export ``name`` (``"interface.function"``) on a pooled instance."""
+        fn = self.functions[name]
+        pool = self._pool
+        try:
+            slot = pool.pop()  # list.pop is atomic under the GIL
+        except IndexError:
+            slot = _Slot(self)
+        try:
+            result = call(fn, slot.funcs[name], slot.context, slot.scratch, args)
+        except wasmtime.WasmtimeError as trap:
+            # The instance may be in any state after a trap: it is dropped, not pooled.
+            raise errors.CoreTrap(f"the core component trapped (a bug in idem): {trap}") from trap
+        except BaseException:
+            if len(pool) < POOL_SIZE:
+                pool.append(slot)
+            raise
+        if len(pool) < POOL_SIZE:
+            pool.append(slot)
+        return result
+
+
+_shared: Runtime | None = None
+_shared_lock = threading.Lock()
+
+
+def shared() -> Runtime:
+    """The process-wide runtime (one engine, the component compiled once)."""
+    global _shared
+    rt = _shared
+    if rt is not None:
+        return rt
+    with _shared_lock:
+        if _shared is None:
+            _shared = Runtime()
+        return _shared

@@ -1,0 +1,228 @@
+"""Exceptions. The core's typed errors arrive as exceptions that carry every field of the WIT
+error record; the ledger's outcomes that stop a call (conflict, escalation, unknown outcome…)
+are exceptions of their own. Everything idem raises derives from :class:`IdemError`.
+
+Tools signal failures to the ledger by raising :class:`DefiniteFailure` (the provider said no:
+the effect did NOT happen) or :class:`AmbiguousFailure` (you cannot tell whether it happened).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from idem.types import CanonErrorKind, EntryState, KeyErrorKind, LedgerErrorKind
+
+
+class IdemError(Exception):
+    """Base class of every error idem raises."""
+
+
+class CanonError(IdemError, ValueError):
+    """The JSON was refused by canonicalization (``canonical.canon-error``).
+
+    ``kind`` says what is wrong; ``offset`` is the 0-based byte offset of the first offending
+    byte in the UTF-8 input, ``line`` and ``column`` its 1-based position (columns count Unicode
+    scalar values); ``message`` is the core's sentence for humans.
+    """
+
+    _fields: ClassVar[tuple[str, ...]] = ("kind", "offset", "line", "column", "message")
+
+    def __init__(
+        self, kind: CanonErrorKind, offset: int, line: int, column: int, message: str
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.offset = offset
+        self.line = line
+        self.column = column
+        self.message = message
+
+    def __repr__(self) -> str:
+        return (
+            f"CanonError(kind={self.kind.value!r}, offset={self.offset}, line={self.line}, "
+            f"column={self.column}, message={self.message!r})"
+        )
+
+
+class KeyDerivationError(IdemError, ValueError):
+    """A key could not be derived (``keys.key-error``).
+
+    ``at`` names the pointer or field concerned, when there is one; ``canon`` carries the
+    canonicalization error for ``invalid-args``.
+    """
+
+    _fields: ClassVar[tuple[str, ...]] = ("kind", "at", "canon", "message")
+
+    def __init__(
+        self, kind: KeyErrorKind, at: str | None, canon: CanonError | None, message: str
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.at = at
+        self.canon = canon
+        self.message = message
+
+    @property
+    def pointer(self) -> str | None:
+        """The JSON pointer concerned (same as ``at``), when there is one."""
+        return self.at
+
+    def __repr__(self) -> str:
+        return (
+            f"KeyDerivationError(kind={self.kind.value!r}, at={self.at!r}, canon={self.canon!r}, "
+            f"message={self.message!r})"
+        )
+
+
+class PolicyError(IdemError, ValueError):
+    """A policy or tool list could not be read (``policy.policy-error``).
+
+    ``at`` is the JSON pointer (into the document given) of the offending value, ``""`` for the
+    root.
+    """
+
+    _fields: ClassVar[tuple[str, ...]] = ("at", "message")
+
+    def __init__(self, at: str, message: str) -> None:
+        super().__init__(f"policy error at {at!r}: {message}")
+        self.at = at
+        self.message = message
+
+    @property
+    def pointer(self) -> str:
+        """The JSON pointer of the offending value (same as ``at``)."""
+        return self.at
+
+    def __repr__(self) -> str:
+        return f"PolicyError(at={self.at!r}, message={self.message!r})"
+
+
+class LedgerError(IdemError):
+    """The ledger refused an event (``ledger.ledger-error``); nothing was written.
+
+    ``kind`` says why (stale token, wrong state…); ``state`` is the entry's state, when there is
+    an entry.
+    """
+
+    _fields: ClassVar[tuple[str, ...]] = ("kind", "state", "message")
+
+    def __init__(self, kind: LedgerErrorKind, state: EntryState | None, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.state = state
+        self.message = message
+
+    def __repr__(self) -> str:
+        state = self.state.value if self.state else None
+        return f"LedgerError(kind={self.kind.value!r}, state={state!r}, message={self.message!r})"
+
+
+class CoreTrap(IdemError):
+    """The core component trapped: a bug in idem. This call failed; the instance was dropped."""
+
+
+class StorageError(IdemError):
+    """The database failed (connection dropped, disk full…). The original error is the
+    ``__cause__``. Nothing was recorded by the write that failed."""
+
+
+class MigrationError(StorageError):
+    """The ledger schema could not be brought up to date (or a recorded migration differs)."""
+
+
+class ConflictError(IdemError):
+    """The key was claimed before with different parameters; the tool was not called."""
+
+    def __init__(self, key: str, pointer: str) -> None:
+        super().__init__(
+            f"conflict on {key}: the key was first used with different parameters "
+            f"(first difference at {pointer!r})"
+        )
+        self.key = key
+        self.pointer = pointer
+
+
+class EscalatedError(IdemError):
+    """Only a human can settle this effect now (``Ledger.resolve``); the tool was not called."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        super().__init__(f"escalated: {reason} (key {key}); settle it with Ledger.resolve")
+        self.key = key
+        self.reason = reason
+
+
+class InDoubtError(IdemError):
+    """The outcome is unknown and no reconciler could settle it yet. Do not retry blindly: it
+    will be reconciled by a sweep, or escalated."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        super().__init__(
+            f"in doubt: the outcome of {key} is unknown ({reason}); it will be reconciled or "
+            "escalated, never re-executed blindly"
+        )
+        self.key = key
+        self.reason = reason
+
+
+class InProgressError(IdemError):
+    """Another worker holds the claim and did not finish while we waited."""
+
+    def __init__(self, key: str, owner: str, state: EntryState) -> None:
+        super().__init__(f"in progress: {owner} holds {key} (entry {state.value})")
+        self.key = key
+        self.owner = owner
+        self.state = state
+
+
+class ToolFailedError(IdemError):
+    """The tool reported a definite failure (the effect did not happen); it was recorded."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the tool failed: {reason}")
+        self.reason = reason
+
+
+class ContentionError(IdemError):
+    """Lost compare-and-swap races too many times in a row on one key."""
+
+    def __init__(self, races: int) -> None:
+        super().__init__(f"gave up after {races} lost races on the same key")
+        self.races = races
+
+
+class DefiniteFailure(Exception):
+    """Raise from a tool when the provider says the effect did NOT happen (declined card,
+    validation error). The ledger records it; a later call may execute a new attempt."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class AmbiguousFailure(Exception):
+    """Raise from a tool when you cannot tell whether the effect happened (timeout, dropped
+    connection, 5xx after sending). The ledger reconciles before anything runs again."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+__all__ = [
+    "AmbiguousFailure",
+    "CanonError",
+    "ConflictError",
+    "ContentionError",
+    "CoreTrap",
+    "DefiniteFailure",
+    "EscalatedError",
+    "IdemError",
+    "InDoubtError",
+    "InProgressError",
+    "KeyDerivationError",
+    "LedgerError",
+    "MigrationError",
+    "PolicyError",
+    "StorageError",
+    "ToolFailedError",
+]

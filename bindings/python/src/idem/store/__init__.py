@@ -1,0 +1,61 @@
+"""Ledger storage: one small protocol, two real backends (SQLite, PostgreSQL).
+
+The storage contract is the one ``wit/ledger.wit`` asks of a host: ``insert`` is
+insert-if-absent, ``update`` and ``delete`` are compare-and-swap on ``version``, and every query
+names the scope. Storage never decides anything; the core does.
+
+The schema, the migration files and their bookkeeping (sqlx's ``_sqlx_migrations`` table) are
+the Rust host's, byte for byte, so a Python worker and a Rust worker share one ledger and either
+may open it first.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Protocol, runtime_checkable
+
+from idem.types import Entry, EntryState
+
+__all__ = ["ListFilter", "Store"]
+
+
+class ListFilter:
+    """What :meth:`Store.list` returns: only one state and/or tool, at most ``limit`` rows."""
+
+    __slots__ = ("limit", "state", "tool")
+
+    def __init__(
+        self, state: EntryState | str | None = None, tool: str | None = None, limit: int = 100
+    ) -> None:
+        self.state = EntryState(state) if state is not None else None
+        self.tool = tool
+        self.limit = limit if limit > 0 else 100
+
+
+@runtime_checkable
+class Store(Protocol):
+    """The storage a ledger needs. Every method is atomic on its own."""
+
+    def get(self, scope: str, key: str) -> Entry | None:
+        """The entry for ``(scope, key)``, if any."""
+
+    def insert(self, entry: Entry) -> bool:
+        """Insert if absent; ``False`` if a row for ``(scope, key)`` already exists."""
+
+    def update(self, expected_version: int, entry: Entry) -> bool:
+        """Replace the row if its version is still ``expected_version``; ``False`` if not."""
+
+    def delete(self, scope: str, key: str, expected_version: int) -> bool:
+        """Delete the row if its version is still ``expected_version``; ``False`` if not."""
+
+    def list(self, scope: str, filter: ListFilter) -> builtins.list[Entry]:
+        """Entries of one scope, newest first."""
+
+    def unsettled(self, scope: str | None, limit: int) -> builtins.list[Entry]:
+        """Entries time may act on (pending, in-doubt), oldest first; all scopes when ``None``."""
+
+    def expired(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
+        """Settled entries whose retention has passed at ``now``; all scopes when ``None``."""
+
+    def close(self) -> None:
+        """Release connections."""

@@ -1,0 +1,174 @@
+"""What both SQL backends share: the column list (the Rust host's ``COLUMNS``, in bind order),
+the conversion between entries and rows, and the statements."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from idem.errors import StorageError
+from idem.store import ListFilter
+from idem.types import (
+    Entry,
+    EntryState,
+    Lookup,
+    Manual,
+    ProviderIdempotent,
+    ReconcileNone,
+    ReconcilePath,
+)
+
+COLUMNS = (
+    "scope", "key", "tool", "fingerprint", "args_canonical", "state", "version", "attempt",
+    "owner", "created_at", "updated_at", "lease_until", "in_doubt_since", "next_reconcile_at",
+    "reconcile_attempts", "result_json", "reason", "resolved_by", "reconcile_kind",
+    "reconcile_tool", "lease_ms", "reconcile_after_ms", "escalate_after_ms", "retention_ms",
+)  # fmt: skip
+
+_I64_MAX = 2**63 - 1
+
+
+def _i(v: int) -> int:
+    # Times and counters are far below 2^63; saturate rather than wrap if one is not.
+    return v if v <= _I64_MAX else _I64_MAX
+
+
+_STATES = {s.value: s for s in EntryState}
+
+
+def to_row(e: Entry) -> tuple[Any, ...]:
+    """The column values of an entry, in :data:`COLUMNS` order."""
+    r = e.reconcile
+    if isinstance(r, Lookup):
+        kind, tool = "lookup", r.tool
+    elif isinstance(r, ProviderIdempotent):
+        kind, tool = "provider-idempotent", None
+    elif isinstance(r, Manual):
+        kind, tool = "manual", None
+    else:
+        kind, tool = "none", None
+    return (
+        e.scope, e.key, e.tool, e.fingerprint, e.args_canonical, e.state.value, _i(e.version),
+        e.attempt, e.owner, _i(e.created_at), _i(e.updated_at), _i(e.lease_until),
+        None if e.in_doubt_since is None else _i(e.in_doubt_since),
+        None if e.next_reconcile_at is None else _i(e.next_reconcile_at),
+        e.reconcile_attempts, e.result_json, e.reason, e.resolved_by, kind, tool,
+        _i(e.lease_ms), _i(e.reconcile_after_ms), _i(e.escalate_after_ms), _i(e.retention_ms),
+    )  # fmt: skip
+
+
+def from_row(row: Sequence[Any]) -> Entry:
+    """The entry a row holds; :class:`~idem.StorageError` if the row is not a valid entry."""
+    (
+        scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner,
+        created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at,
+        reconcile_attempts, result_json, reason, resolved_by, reconcile_kind, reconcile_tool,
+        lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms,
+    ) = row  # fmt: skip
+    reconcile: ReconcilePath
+    if reconcile_kind == "none":
+        reconcile = ReconcileNone()
+    elif reconcile_kind == "provider-idempotent":
+        reconcile = ProviderIdempotent()
+    elif reconcile_kind == "manual":
+        reconcile = Manual()
+    elif reconcile_kind == "lookup" and reconcile_tool is not None:
+        reconcile = Lookup(reconcile_tool)
+    else:
+        raise StorageError(f"corrupt ledger row (reconcile_kind of ({scope}, {key}))")
+    st = _STATES.get(state)
+    if st is None:
+        raise StorageError(f"corrupt ledger row (state of ({scope}, {key}))")
+    for name, v in (
+        ("version", version), ("attempt", attempt), ("created_at", created_at),
+        ("updated_at", updated_at), ("lease_until", lease_until),
+        ("reconcile_attempts", reconcile_attempts), ("lease_ms", lease_ms),
+        ("reconcile_after_ms", reconcile_after_ms), ("escalate_after_ms", escalate_after_ms),
+        ("retention_ms", retention_ms), ("in_doubt_since", in_doubt_since or 0),
+        ("next_reconcile_at", next_reconcile_at or 0),
+    ):  # fmt: skip
+        if v < 0:
+            raise StorageError(f"corrupt ledger row ({name} of ({scope}, {key}) is negative)")
+    return Entry(
+        scope, key, tool, fingerprint, args_canonical, st, version, attempt, owner, created_at,
+        updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts,
+        result_json, reason, resolved_by, reconcile, lease_ms, reconcile_after_ms,
+        escalate_after_ms, retention_ms,
+    )  # fmt: skip
+
+
+class Statements:
+    """Every statement of a backend, built once from its table name and placeholder. The SQL
+    text is ours alone: no value is ever spliced into it."""
+
+    def __init__(self, table: str, placeholder: str) -> None:
+        p = placeholder
+        cols = ", ".join(COLUMNS)
+        n = len(COLUMNS)
+        values = ", ".join([p] * n)
+        sets = ", ".join(f"{c} = {p}" for c in COLUMNS)
+        self.get = f"SELECT {cols} FROM {table} WHERE scope = {p} AND key = {p}"
+        self.insert = (
+            f"INSERT INTO {table} ({cols}) VALUES ({values}) ON CONFLICT (scope, key) DO NOTHING"
+        )
+        self.update = f"UPDATE {table} SET {sets} WHERE scope = {p} AND key = {p} AND version = {p}"
+        self.delete = f"DELETE FROM {table} WHERE scope = {p} AND key = {p} AND version = {p}"
+        self._select = f"SELECT {cols} FROM {table}"
+        self._p = p
+
+    def list(self, scope: str, f: ListFilter) -> tuple[str, tuple[Any, ...]]:
+        p = self._p
+        where, args = [f"scope = {p}"], [scope]
+        if f.state is not None:
+            where.append(f"state = {p}")
+            args.append(f.state.value)
+        if f.tool is not None:
+            where.append(f"tool = {p}")
+            args.append(f.tool)
+        sql = f"{self._select} WHERE {' AND '.join(where)} ORDER BY updated_at DESC, key LIMIT {p}"
+        return sql, (*args, f.limit)
+
+    def unsettled(self, scope: str | None, limit: int) -> tuple[str, tuple[Any, ...]]:
+        p = self._p
+        where, args = ["state IN ('pending', 'in-doubt')"], []
+        if scope is not None:
+            where.append(f"scope = {p}")
+            args.append(scope)
+        sql = (
+            f"{self._select} WHERE {' AND '.join(where)} ORDER BY updated_at, scope, key LIMIT {p}"
+        )
+        return sql, (*args, limit)
+
+    def expired(self, scope: str | None, now: int, limit: int) -> tuple[str, tuple[Any, ...]]:
+        p = self._p
+        where: list[str] = ["state IN ('done', 'failed')"]
+        args: list[Any] = []
+        if scope is not None:
+            where.append(f"scope = {p}")
+            args.append(scope)
+        where.append(f"updated_at + retention_ms <= {p}")
+        args.append(_i(now))
+        sql = (
+            f"{self._select} WHERE {' AND '.join(where)} ORDER BY updated_at, scope, key LIMIT {p}"
+        )
+        return sql, (*args, limit)
+
+
+def storage_errors(*kinds: type[BaseException]) -> Callable[[Callable[..., Any]], Any]:
+    """Wrap a store method so that the driver's errors become :class:`~idem.StorageError`."""
+
+    def deco(fn: Callable[..., Any]) -> Any:
+        import functools
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except StorageError:
+                raise
+            except kinds as e:
+                raise StorageError(f"storage: {e}") from e
+
+        return wrapper
+
+    return deco

@@ -1,0 +1,121 @@
+"""PostgreSQL backend (psycopg 3): one ledger shared by many workers on many machines.
+
+The table lives in its own schema (``idem.effects``). A claim is one ``INSERT … ON CONFLICT DO
+NOTHING``, every later write one ``UPDATE … WHERE version = %s``; PostgreSQL's row locks make
+both atomic at the default isolation level. Connections are in autocommit mode and pooled.
+"""
+
+from __future__ import annotations
+
+import builtins
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from idem.errors import MigrationError, StorageError
+from idem.store import ListFilter
+from idem.store._migrate import migrate_postgres
+from idem.store._sql import Statements, from_row, to_row
+from idem.types import Entry
+
+TABLE = "idem.effects"
+
+try:
+    import psycopg
+except ImportError:  # pragma: no cover - optional dependency
+    psycopg = None  # type: ignore[assignment]
+
+
+def _wrap(e: Exception) -> StorageError:
+    err = StorageError(f"storage: {e}")
+    err.__cause__ = e
+    return err
+
+
+class PostgresStore:
+    """A ledger in a PostgreSQL database (the schema is migrated on connect)."""
+
+    def __init__(self, dsn: str, *, max_connections: int = 16, connect_timeout: int = 30):
+        if psycopg is None:
+            raise ImportError("idem.Ledger.postgres needs psycopg 3: pip install 'idem[postgres]'")
+        self.dsn = dsn
+        self._max = max_connections
+        self._timeout = connect_timeout
+        self._pool: list[Any] = []
+        self._all: list[Any] = []
+        self._lock = threading.Lock()
+        self._sem = threading.BoundedSemaphore(max_connections)
+        self._sql = Statements(TABLE, "%s")
+        try:
+            with self._conn() as conn:
+                migrate_postgres(conn)
+        except MigrationError:
+            raise
+        except psycopg.Error as e:
+            raise MigrationError(f"migrating the ledger schema: {e}") from e
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self.dsn!r})"
+
+    @contextmanager
+    def _conn(self) -> Iterator[Any]:
+        self._sem.acquire()
+        try:
+            with self._lock:
+                conn = self._pool.pop() if self._pool else None
+            if conn is None or conn.closed:
+                conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=self._timeout)
+                with self._lock:
+                    self._all.append(conn)
+            healthy = True
+            try:
+                yield conn
+            except psycopg.OperationalError:
+                healthy = False  # a broken connection is not pooled again
+                raise
+            finally:
+                if healthy and not conn.closed:
+                    with self._lock:
+                        self._pool.append(conn)
+                else:
+                    conn.close()
+        finally:
+            self._sem.release()
+
+    def _run(self, sql: str, args: tuple[Any, ...]) -> Any:
+        try:
+            with self._conn() as c:
+                cur = c.execute(sql, args)
+                return cur.rowcount if cur.description is None else cur.fetchall()
+        except psycopg.Error as e:
+            raise _wrap(e) from e
+
+    def get(self, scope: str, key: str) -> Entry | None:
+        rows = self._run(self._sql.get, (scope, key))
+        return from_row(rows[0]) if rows else None
+
+    def insert(self, entry: Entry) -> bool:
+        return bool(self._run(self._sql.insert, to_row(entry)) == 1)
+
+    def update(self, expected_version: int, entry: Entry) -> bool:
+        args = (*to_row(entry), entry.scope, entry.key, expected_version)
+        return bool(self._run(self._sql.update, args) == 1)
+
+    def delete(self, scope: str, key: str, expected_version: int) -> bool:
+        return bool(self._run(self._sql.delete, (scope, key, expected_version)) == 1)
+
+    def list(self, scope: str, filter: ListFilter) -> builtins.list[Entry]:
+        return [from_row(r) for r in self._run(*self._sql.list(scope, filter))]
+
+    def unsettled(self, scope: str | None, limit: int) -> builtins.list[Entry]:
+        return [from_row(r) for r in self._run(*self._sql.unsettled(scope, limit))]
+
+    def expired(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
+        return [from_row(r) for r in self._run(*self._sql.expired(scope, now, limit))]
+
+    def close(self) -> None:
+        with self._lock:
+            conns, self._all, self._pool = self._all, [], []
+        for c in conns:
+            c.close()

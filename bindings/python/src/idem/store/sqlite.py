@@ -1,0 +1,131 @@
+"""SQLite backend (stdlib :mod:`sqlite3`): the embedded default.
+
+One file; WAL journal; ``synchronous = FULL``, so a commit that returned is on disk; a 30 s busy
+timeout. Many processes (Python or Rust) may share the file: a claim is one ``INSERT … ON
+CONFLICT DO NOTHING`` and every later write one ``UPDATE … WHERE version = ?``, each atomic
+under SQLite's write lock. Connections are pooled, one per thread at a time.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from idem.errors import MigrationError
+from idem.store import ListFilter
+from idem.store._migrate import migrate_sqlite
+from idem.store._sql import Statements, from_row, storage_errors, to_row
+from idem.types import Entry
+
+TABLE = "idem_effects"
+BUSY_TIMEOUT_S = 30.0
+
+_errors = storage_errors(sqlite3.Error)
+
+
+class SqliteStore:
+    """A ledger in a SQLite file (created and migrated on open)."""
+
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout: float = BUSY_TIMEOUT_S):
+        self.path = os.fspath(path)
+        self._busy_timeout = busy_timeout
+        self._pool: list[sqlite3.Connection] = []
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._sql = Statements(TABLE, "?")
+        self._migrate()
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({self.path!r})"
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path,
+            timeout=self._busy_timeout,
+            isolation_level=None,  # autocommit: every statement is its own transaction
+            check_same_thread=False,
+        )
+        conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        with self._lock:
+            self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def _conn(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            conn = self._pool.pop() if self._pool else None
+        if conn is None:
+            conn = self._connect()
+        try:
+            yield conn
+        finally:
+            with self._lock:
+                self._pool.append(conn)
+
+    def _migrate(self) -> None:
+        # Several processes may open a fresh file at once; the migration runs under SQLite's
+        # write lock, and a lost race on the bookkeeping (a Rust opener) is retried.
+        tries = 0
+        while True:
+            try:
+                with self._conn() as conn:
+                    migrate_sqlite(conn)
+                return
+            except sqlite3.Error as e:
+                tries += 1
+                if tries > 20:
+                    raise MigrationError(f"migrating the ledger schema: {e}") from e
+                time.sleep(0.025 * tries)
+
+    @_errors
+    def get(self, scope: str, key: str) -> Entry | None:
+        with self._conn() as c:
+            row = c.execute(self._sql.get, (scope, key)).fetchone()
+        return None if row is None else from_row(row)
+
+    @_errors
+    def insert(self, entry: Entry) -> bool:
+        with self._conn() as c:
+            return c.execute(self._sql.insert, to_row(entry)).rowcount == 1
+
+    @_errors
+    def update(self, expected_version: int, entry: Entry) -> bool:
+        with self._conn() as c:
+            args = (*to_row(entry), entry.scope, entry.key, expected_version)
+            return c.execute(self._sql.update, args).rowcount == 1
+
+    @_errors
+    def delete(self, scope: str, key: str, expected_version: int) -> bool:
+        with self._conn() as c:
+            return c.execute(self._sql.delete, (scope, key, expected_version)).rowcount == 1
+
+    @_errors
+    def list(self, scope: str, filter: ListFilter) -> builtins.list[Entry]:
+        sql, args = self._sql.list(scope, filter)
+        with self._conn() as c:
+            return [from_row(r) for r in c.execute(sql, args).fetchall()]
+
+    @_errors
+    def unsettled(self, scope: str | None, limit: int) -> builtins.list[Entry]:
+        sql, args = self._sql.unsettled(scope, limit)
+        with self._conn() as c:
+            return [from_row(r) for r in c.execute(sql, args).fetchall()]
+
+    @_errors
+    def expired(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
+        sql, args = self._sql.expired(scope, now, limit)
+        with self._conn() as c:
+            return [from_row(r) for r in c.execute(sql, args).fetchall()]
+
+    def close(self) -> None:
+        with self._lock:
+            conns, self._all, self._pool = self._all, [], []
+        for c in conns:
+            c.close()

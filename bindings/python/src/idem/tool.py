@@ -1,0 +1,226 @@
+"""The tool decorator, and the context that says which run and step a call belongs to.
+
+::
+
+    ledger = idem.Ledger.sqlite("ledger.db")
+
+    @ledger.tool(policy={"class": "irreversible-external",
+                         "key": {"only": ["/charge_id"], "identity": "scope"},
+                         "reconcile": "provider-idempotent"})
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict:
+        return payments.refund(charge_id, amount, idempotency_key=idempotency_key)
+
+    @refund.reconciler
+    def find_refund(req: idem.ReconcileRequest) -> idem.ReconcileVerdict:
+        found = payments.find_refund(idempotency_key=req.key)
+        return idem.happened(found) if found else idem.NotHappened()
+
+    with idem.context(scope="acme", run="run-7", step="refund-1"):
+        refund("ch_1", 500)        # runs once; a repeat returns the recorded result
+
+The tool's arguments (bound to its signature, defaults applied, the key parameter left out)
+are the intent's arguments; the wrapped function receives the idempotency key in the
+``idempotency_key`` parameter (configurable) to pass on to the provider. ``async def`` tools
+give an async callable that uses the asyncio API.
+
+Results are stored as JSON. A fresh call returns the tool's own return value; a replay returns
+the recorded JSON decoded with :func:`json.loads` (so a tuple comes back as a list, a dataclass
+must be encoded by you). Give ``encode``/``decode`` to store other types. A result that cannot
+be encoded still settles the effect as done (it is never left to run again) with
+``repr(result)`` stored as a JSON string, and a :class:`~idem.ResultNotSerializableWarning` is
+issued; a replay then returns that string.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from idem import _api
+from idem.types import ToolPolicy
+
+if TYPE_CHECKING:
+    from idem.ledger import EffectResult, Ledger, Reconciler
+
+T = TypeVar("T")
+
+_current: ContextVar[Mapping[str, str]] = ContextVar("idem_context", default=MappingProxyType({}))
+
+
+@contextmanager
+def context(
+    *, scope: str | None = None, run: str | None = None, step: str | None = None
+) -> Iterator[None]:
+    """Set the scope, run and/or step of the tool calls made inside the block (nested blocks
+    override only what they name). Works across threads' and asyncio tasks' contexts
+    (:mod:`contextvars`).
+
+    - ``scope``: the tenant or namespace;
+    - ``run``: the agent run (conversation, workflow execution, job id);
+    - ``step``: the step that asks for the effect — a stable id such as the model's tool-call
+      id, never an attempt counter, so that a retry of the step is recognised as the same
+      intent.
+    """
+    new = dict(_current.get())
+    for name, value in (("scope", scope), ("run", run), ("step", step)):
+        if value is not None:
+            new[name] = value
+    token = _current.set(new)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def current_context() -> Mapping[str, str]:
+    """The scope, run and step set by the enclosing :func:`context` blocks."""
+    return dict(_current.get())
+
+
+class Tool(Generic[T]):
+    """A tool function guarded by a ledger (made by :meth:`Ledger.tool`)."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        fn: Callable[..., T],
+        *,
+        name: str,
+        policy: str | Mapping[str, Any] | ToolPolicy,
+        key_param: str,
+        options: dict[str, Any],
+    ) -> None:
+        self.ledger = ledger
+        self.fn = fn
+        self.name = name
+        self.policy = _api.parse_policy(policy)
+        """The tool's policy, as the core read it."""
+        self.key_param = key_param
+        self._options = options
+        self._signature = inspect.signature(fn)
+        if key_param not in self._signature.parameters:
+            raise TypeError(
+                f"{fn.__qualname__} must accept the idempotency key as a parameter named "
+                f"{key_param!r} (or pass key_param=...)"
+            )
+        self.is_async = inspect.iscoroutinefunction(fn)
+        functools.update_wrapper(self, fn)
+
+    def __repr__(self) -> str:
+        return f"<idem tool {self.name!r} ({self.policy.class_.value})>"
+
+    def reconciler(self, fn: Reconciler) -> Reconciler:
+        """Register ``fn`` as this tool's reconciler (decorator)."""
+        self.ledger.reconciler(self.name, fn)
+        return fn
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> inspect.BoundArguments:
+        bound = self._signature.bind(*args, **{self.key_param: "", **kwargs})
+        bound.apply_defaults()
+        return bound
+
+    def arguments(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The intent's arguments for a call with these arguments."""
+        bound = self._bind(args, kwargs)
+        out: dict[str, Any] = {}
+        for name, value in bound.arguments.items():
+            if name == self.key_param:
+                continue
+            if self._signature.parameters[name].kind is inspect.Parameter.VAR_KEYWORD:
+                out.update(value)
+            else:
+                out[name] = value
+        return out
+
+    def _intent(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        ctx = _current.get()
+        missing = [n for n in ("scope", "run", "step") if n not in ctx]
+        if missing:
+            raise LookupError(
+                f"calling the idem tool {self.name!r} needs {', '.join(missing)}: wrap the call "
+                "in `with idem.context(scope=..., run=..., step=...)`"
+            )
+        return {
+            "scope": ctx["scope"],
+            "run": ctx["run"],
+            "step": ctx["step"],
+            "tool": self.name,
+            "args": self.arguments(*args, **kwargs),
+            "policy": self.policy,
+        }
+
+    def _tool_fn(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[[str], Any]:
+        def call(key: str) -> Any:
+            return self.fn(*args, **{**kwargs, self.key_param: key})
+
+        return call
+
+    def key(self, *args: Any, **kwargs: Any) -> str:
+        """The idempotency key a call with these arguments has in the current context."""
+        i = self._intent(args, kwargs)
+        return _api.derive_key(
+            scope=i["scope"], run=i["run"], step=i["step"], tool=i["tool"], args=i["args"],
+            policy=self.policy,
+        )  # fmt: skip
+
+    def effect(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the tool through the ledger; returns an :class:`~idem.EffectResult` (value,
+        key, replayed, reconciled) — a coroutine of one for an ``async def`` tool."""
+        intent = self._intent(args, kwargs)
+        tool_fn = self._tool_fn(args, kwargs)
+        if self.is_async:
+            return self.ledger.aio.run(tool_fn, **intent, **self._options)
+        return self.ledger.run(tool_fn, **intent, **self._options)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the tool through the ledger; returns its result (fresh or replayed)."""
+        if self.is_async:
+            return _value_of(self.effect(*args, **kwargs))
+        result: EffectResult[T] = self.effect(*args, **kwargs)
+        return result.value
+
+
+async def _value_of(aw: Any) -> Any:
+    return (await aw).value
+
+
+def make_tool_decorator(
+    ledger: Ledger,
+    name: str | None,
+    *,
+    policy: str | Mapping[str, Any] | ToolPolicy,
+    key_param: str = "idempotency_key",
+    max_attempts: int = 3,
+    wait: float = 30.0,
+    definite: tuple[type[BaseException], ...] = (),
+    encode: Callable[[Any], str] | None = None,
+    decode: Callable[[str], Any] | None = None,
+) -> Callable[[Callable[..., T]], Tool[T]]:
+    """See :meth:`Ledger.tool`."""
+    options = {
+        "max_attempts": max_attempts,
+        "wait": wait,
+        "definite": definite,
+        "encode": encode,
+        "decode": decode,
+    }
+
+    def deco(fn: Callable[..., T]) -> Tool[T]:
+        return Tool(
+            ledger,
+            fn,
+            name=name or fn.__name__,
+            policy=policy,
+            key_param=key_param,
+            options=options,
+        )
+
+    return deco
+
+
+__all__ = ["Tool", "context", "current_context", "make_tool_decorator"]

@@ -1,0 +1,735 @@
+"""Typed mirrors of the core's WIT records, enums and variants (``wit/*.wit``).
+
+Every class here is plain data. Field order and names follow the WIT declarations (kebab-case
+becomes snake_case; the field ``class`` becomes ``class_``), and :mod:`idem._codec` checks them
+against the component's own type information when the component is loaded, so a change to the
+WIT that these classes do not follow fails loudly at import instead of misreading values.
+
+Enums are ``str`` enums whose values are the WIT names (``EntryState.IN_DOUBT == "in-doubt"``).
+A WIT variant is a union of small case classes, one per case, so that ``match`` works::
+
+    match outcome:
+        case Execute(token): ...
+        case Replay(result_json=text): ...
+        case InProgress(owner=owner): ...
+
+The error records of the WIT (``canon-error``, ``key-error``, ``policy-error``,
+``ledger-error``) are exceptions; see :mod:`idem.errors`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Union
+
+
+class WitEnum(str, Enum):
+    """Base of the WIT enums: a ``str`` whose value is the WIT case name."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+# --- canonical ------------------------------------------------------------------------------
+
+
+class CanonErrorKind(WitEnum):
+    """Why a document was rejected by canonicalization (``canonical.canon-error-kind``)."""
+
+    SYNTAX = "syntax"
+    INVALID_UTF8 = "invalid-utf8"
+    LONE_SURROGATE = "lone-surrogate"
+    DUPLICATE_KEY = "duplicate-key"
+    NUMBER_OVERFLOW = "number-overflow"
+    INEXACT_INTEGER = "inexact-integer"
+    TOO_DEEP = "too-deep"
+    TOO_LARGE = "too-large"
+
+
+# --- keys -----------------------------------------------------------------------------------
+
+
+class KeyIdentity(WitEnum):
+    """Which identifiers besides the arguments make a call distinct (``keys.key-identity``)."""
+
+    STEP = "step"
+    RUN = "run"
+    SCOPE = "scope"
+
+
+@dataclass(frozen=True, slots=True)
+class KeySpec:
+    """Which parts of an intent the key is made of (``keys.key-spec``)."""
+
+    only: list[str] | None
+    ignore: list[str]
+    identity: KeyIdentity
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """What an agent meant to do (``keys.intent``); ``args_json`` is JSON text."""
+
+    scope: str
+    run_id: str
+    step_id: str
+    tool: str
+    args_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedKey:
+    """A derived key and what it was derived from (``keys.derived-key``)."""
+
+    key: str
+    """``idem1:`` followed by 64 lowercase hex digits."""
+    preimage: str
+    """The exact bytes that were hashed."""
+    fingerprint: str
+    """SHA-256 (hex) of ``args_canonical``."""
+    args_canonical: str
+    """The canonical arguments with the ignored members removed."""
+
+
+class KeyErrorKind(WitEnum):
+    """Why a key could not be derived (``keys.key-error-kind``)."""
+
+    INVALID_ARGS = "invalid-args"
+    INVALID_POINTER = "invalid-pointer"
+    MISSING_MEMBER = "missing-member"
+    POINTER_INTO_ARRAY = "pointer-into-array"
+    EMPTY_FIELD = "empty-field"
+
+
+class IntentPart(WitEnum):
+    """A part of an intent (``keys.intent-part``)."""
+
+    SCOPE = "scope"
+    TOOL = "tool"
+    RUN_ID = "run-id"
+    STEP_ID = "step-id"
+    ARGS = "args"
+
+
+class DifferenceEffect(WitEnum):
+    """What a difference between two intents does (``keys.difference-effect``)."""
+
+    KEY = "key"
+    FINGERPRINT = "fingerprint"
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One way in which two intents differ (``keys.difference``)."""
+
+    part: IntentPart
+    pointer: str | None
+    a: str | None
+    b: str | None
+    effect: DifferenceEffect
+
+
+class Verdict(WitEnum):
+    """The overall answer of :func:`idem.explain` (``keys.verdict``)."""
+
+    SAME_INTENT = "same-intent"
+    CONFLICT = "conflict"
+    DIFFERENT_KEYS = "different-keys"
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Why two intents do or don't share a key (``keys.explanation``)."""
+
+    verdict: Verdict
+    key_a: DerivedKey
+    key_b: DerivedKey
+    differences: list[Difference]
+
+
+# --- policy ---------------------------------------------------------------------------------
+
+
+class EffectClass(WitEnum):
+    """What a call of the tool does to the world (``policy.effect-class``)."""
+
+    READ_ONLY = "read-only"
+    OVERWRITING_WRITE = "overwriting-write"
+    ACCUMULATING_WRITE = "accumulating-write"
+    IRREVERSIBLE_EXTERNAL = "irreversible-external"
+
+
+@dataclass(frozen=True, slots=True)
+class ReconcileNone:
+    """``reconcile-path.none``: no way to reconcile; an in-doubt call can only be escalated."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderIdempotent:
+    """``reconcile-path.provider-idempotent``: send the same call again with the same key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """``reconcile-path.lookup``: ask the named read-only tool whether the effect happened."""
+
+    tool: str
+
+
+@dataclass(frozen=True, slots=True)
+class Manual:
+    """``reconcile-path.manual``: only a human can tell."""
+
+
+ReconcilePath = Union[ReconcileNone, ProviderIdempotent, Lookup, Manual]
+"""How an unknown outcome of a tool is found out (``policy.reconcile-path``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolPolicy:
+    """How one tool is guarded (``policy.tool-policy``). Build it with :func:`idem.parse_policy`."""
+
+    class_: EffectClass
+    key: KeySpec | None
+    reconcile: ReconcilePath
+    lease_ms: int
+    reconcile_after_ms: int
+    escalate_after_ms: int
+    retention_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ToolAnnotations:
+    """MCP ``ToolAnnotations`` hints (``policy.tool-annotations``); ``None`` means not given."""
+
+    read_only_hint: bool | None = None
+    destructive_hint: bool | None = None
+    idempotent_hint: bool | None = None
+    open_world_hint: bool | None = None
+
+
+class ClassSource(WitEnum):
+    """Where a resolved tool's class came from (``policy.class-source``)."""
+
+    POLICY = "policy"
+    ANNOTATIONS = "annotations"
+    DEFAULTS = "defaults"
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedTool:
+    """A tool of a manifest with its effective policy (``policy.resolved-tool``)."""
+
+    name: str
+    policy: ToolPolicy
+    class_source: ClassSource
+
+
+class Severity(WitEnum):
+    """How serious a finding is (``policy.severity``)."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One finding of :func:`idem.check_tools` (``policy.finding``)."""
+
+    severity: Severity
+    tool: str | None
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestReport:
+    """The result of :func:`idem.check_tools` (``policy.manifest-report``)."""
+
+    passed: bool
+    tools: list[ResolvedTool]
+    findings: list[Finding]
+
+
+# --- ledger ---------------------------------------------------------------------------------
+
+
+class EntryState(WitEnum):
+    """The state of a ledger entry (``ledger.entry-state``)."""
+
+    PENDING = "pending"
+    DONE = "done"
+    FAILED = "failed"
+    IN_DOUBT = "in-doubt"
+    ESCALATED = "escalated"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimToken:
+    """Proof that the holder's attempt is the current one (``ledger.claim-token``)."""
+
+    attempt: int
+    owner: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One row of the ledger (``ledger.entry``). Hosts store every field unchanged."""
+
+    scope: str
+    key: str
+    tool: str
+    fingerprint: str
+    args_canonical: str
+    state: EntryState
+    version: int
+    attempt: int
+    owner: str
+    created_at: int
+    updated_at: int
+    lease_until: int
+    in_doubt_since: int | None
+    next_reconcile_at: int | None
+    reconcile_attempts: int
+    result_json: str | None
+    reason: str | None
+    resolved_by: str | None
+    reconcile: ReconcilePath
+    lease_ms: int
+    reconcile_after_ms: int
+    escalate_after_ms: int
+    retention_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What ``begin`` asks for; built by the core's ``prepare`` (``ledger.claim``)."""
+
+    scope: str
+    tool: str
+    key: str
+    fingerprint: str
+    args_canonical: str
+    owner: str
+    policy: ToolPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A result reported by the attempt that executed (``ledger.completion``)."""
+
+    token: ClaimToken
+    result_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A failure reported by the attempt that executed (``ledger.failure``)."""
+
+    token: ClaimToken
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Happened:
+    """The effect happened; ``result_json`` is its result (verdict or settlement case)."""
+
+    result_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class NotHappened:
+    """The effect did not happen: a new attempt may execute (verdict or settlement case)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """Still unknown (the provider could not tell, or could not be reached): why."""
+
+    reason: str
+
+
+ReconcileVerdict = Union[Happened, NotHappened, Unknown]
+"""What a reconciler found out (``ledger.reconcile-verdict``)."""
+
+Settlement = Union[Happened, NotHappened]
+"""A human's verdict (``ledger.settlement``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciliation:
+    """A reconciler's answer about one attempt (``ledger.reconciliation``)."""
+
+    attempt: int
+    verdict: ReconcileVerdict
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """A human settling an entry (``ledger.resolution``)."""
+
+    settlement: Settlement
+    by: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """``event.begin``: claim the key before calling the tool."""
+
+    claim: Claim
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """``event.heartbeat``: extend the lease of a pending claim."""
+
+    token: ClaimToken
+
+
+@dataclass(frozen=True, slots=True)
+class Complete:
+    """``event.complete``: the tool returned a result."""
+
+    completion: Completion
+
+
+@dataclass(frozen=True, slots=True)
+class FailDefinite:
+    """``event.fail-definite``: the tool definitely failed; the effect did not happen."""
+
+    failure: Failure
+
+
+@dataclass(frozen=True, slots=True)
+class FailAmbiguous:
+    """``event.fail-ambiguous``: the outcome is unknown (timeout, dropped connection, crash)."""
+
+    failure: Failure
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """``event.sweep``: time passed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciled:
+    """``event.reconciled``: a reconciler's answer."""
+
+    reconciliation: Reconciliation
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve:
+    """``event.resolve``: a human's verdict."""
+
+    resolution: Resolution
+
+
+@dataclass(frozen=True, slots=True)
+class Purge:
+    """``event.purge``: delete a settled entry whose retention has passed."""
+
+
+Event = Union[
+    Begin, Heartbeat, Complete, FailDefinite, FailAmbiguous, Sweep, Reconciled, Resolve, Purge
+]
+"""Everything that can happen to an entry (``ledger.event``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Insert:
+    """``write.insert``: insert if absent (the claim)."""
+
+    entry: Entry
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """``write.update`` (``ledger.update``): replace the row if its version still matches."""
+
+    expected_version: int
+    entry: Entry
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """``write.delete`` (``ledger.removal``): delete the row if its version still matches."""
+
+    scope: str
+    key: str
+    expected_version: int
+
+
+Write = Union[Insert, Update, Removal]
+"""What the host must write atomically before acting on the outcome (``ledger.write``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Execute:
+    """``outcome.execute``: the claim is granted; call the tool with the key."""
+
+    token: ClaimToken
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """``outcome.replay`` (``ledger.replay``): return the recorded result; do not call the tool."""
+
+    result_json: str
+    attempt: int
+    recorded_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class InProgress:
+    """``outcome.in-progress`` (``ledger.in-progress``): someone else is working on this key."""
+
+    owner: str
+    state: EntryState
+    retry_after_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReconcileRequest:
+    """``outcome.reconcile`` (``ledger.reconcile-request``): find out if an attempt happened."""
+
+    scope: str
+    key: str
+    tool: str
+    args_canonical: str
+    attempt: int
+    path: ReconcilePath
+    in_doubt_since: int
+    escalate_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Escalation:
+    """``outcome.escalated`` (``ledger.escalation``): only a human can settle it now."""
+
+    scope: str
+    key: str
+    tool: str
+    attempt: int
+    reason: str
+    in_doubt_since: int
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """``outcome.conflict`` (``ledger.conflict``): the key was used with other parameters."""
+
+    key: str
+    pointer: str
+    stored_fingerprint: str
+    given_fingerprint: str
+
+
+@dataclass(frozen=True, slots=True)
+class PassThrough:
+    """``outcome.pass-through``: the class needs no ledger; call the tool."""
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """``outcome.recorded``: the event was recorded; the entry is now in ``state``."""
+
+    state: EntryState
+
+
+@dataclass(frozen=True, slots=True)
+class Purged:
+    """``outcome.purged``: the entry was deleted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Idle:
+    """``outcome.idle``: nothing to do now; when a sweep may next find work (``None``: never)."""
+
+    next: int | None
+
+
+Outcome = Union[
+    Execute,
+    Replay,
+    InProgress,
+    ReconcileRequest,
+    Escalation,
+    Conflict,
+    PassThrough,
+    Recorded,
+    Purged,
+    Idle,
+]
+"""What the host must do after applying the write (``ledger.outcome``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """The answer of the core's ``handle`` (``ledger.transition``)."""
+
+    write: Write | None
+    outcome: Outcome
+
+
+class LedgerErrorKind(WitEnum):
+    """Why an event was refused (``ledger.ledger-error-kind``)."""
+
+    NOT_FOUND = "not-found"
+    STALE_TOKEN = "stale-token"
+    INVALID_STATE = "invalid-state"
+    ALREADY_SETTLED = "already-settled"
+    RETENTION_NOT_REACHED = "retention-not-reached"
+    INVALID_REQUEST = "invalid-request"
+
+
+# Variant case tables: WIT case name -> Python class (read by the codec).
+VARIANTS: tuple[dict[str, type], ...] = (
+    {
+        "none": ReconcileNone,
+        "provider-idempotent": ProviderIdempotent,
+        "lookup": Lookup,
+        "manual": Manual,
+    },
+    {"happened": Happened, "not-happened": NotHappened, "unknown": Unknown},
+    {"happened": Happened, "not-happened": NotHappened},
+    {
+        "begin": Begin,
+        "heartbeat": Heartbeat,
+        "complete": Complete,
+        "fail-definite": FailDefinite,
+        "fail-ambiguous": FailAmbiguous,
+        "sweep": Sweep,
+        "reconciled": Reconciled,
+        "resolve": Resolve,
+        "purge": Purge,
+    },
+    {"insert": Insert, "update": Update, "delete": Removal},
+    {
+        "execute": Execute,
+        "replay": Replay,
+        "in-progress": InProgress,
+        "reconcile": ReconcileRequest,
+        "escalated": Escalation,
+        "conflict": Conflict,
+        "pass-through": PassThrough,
+        "recorded": Recorded,
+        "purged": Purged,
+        "idle": Idle,
+    },
+)
+
+ENUMS: tuple[type[WitEnum], ...] = (
+    CanonErrorKind,
+    KeyIdentity,
+    KeyErrorKind,
+    IntentPart,
+    DifferenceEffect,
+    Verdict,
+    EffectClass,
+    ClassSource,
+    Severity,
+    EntryState,
+    LedgerErrorKind,
+)
+
+RECORDS: tuple[type, ...] = (
+    KeySpec,
+    Intent,
+    DerivedKey,
+    Difference,
+    Explanation,
+    ToolPolicy,
+    ToolAnnotations,
+    ResolvedTool,
+    Finding,
+    ManifestReport,
+    ClaimToken,
+    Entry,
+    Claim,
+    Completion,
+    Failure,
+    Reconciliation,
+    Resolution,
+    Update,
+    Removal,
+    Replay,
+    InProgress,
+    ReconcileRequest,
+    Escalation,
+    Conflict,
+    Transition,
+)
+
+__all__ = [
+    "Begin",
+    "CanonErrorKind",
+    "Claim",
+    "ClaimToken",
+    "ClassSource",
+    "Complete",
+    "Completion",
+    "Conflict",
+    "DerivedKey",
+    "Difference",
+    "DifferenceEffect",
+    "EffectClass",
+    "Entry",
+    "EntryState",
+    "Escalation",
+    "Event",
+    "Execute",
+    "Explanation",
+    "FailAmbiguous",
+    "FailDefinite",
+    "Failure",
+    "Finding",
+    "Happened",
+    "Heartbeat",
+    "Idle",
+    "InProgress",
+    "Insert",
+    "Intent",
+    "IntentPart",
+    "KeyErrorKind",
+    "KeyIdentity",
+    "KeySpec",
+    "LedgerErrorKind",
+    "Lookup",
+    "Manual",
+    "ManifestReport",
+    "NotHappened",
+    "Outcome",
+    "PassThrough",
+    "ProviderIdempotent",
+    "Purge",
+    "Purged",
+    "ReconcileNone",
+    "ReconcilePath",
+    "ReconcileRequest",
+    "ReconcileVerdict",
+    "Reconciled",
+    "Reconciliation",
+    "Recorded",
+    "Removal",
+    "Replay",
+    "Resolution",
+    "Resolve",
+    "ResolvedTool",
+    "Settlement",
+    "Severity",
+    "Sweep",
+    "ToolAnnotations",
+    "ToolPolicy",
+    "Transition",
+    "Unknown",
+    "Update",
+    "Verdict",
+    "WitEnum",
+    "Write",
+]

@@ -1,0 +1,128 @@
+"""Fixtures: where the repository's vectors, the shared JCS vectors and the Rust CLI are, and
+fresh SQLite and PostgreSQL ledgers.
+
+The tests import the INSTALLED ``idem`` package (test.sh installs the built wheel into a clean
+virtual environment and runs pytest from outside ``src/``); ``test_installed.py`` checks it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import urllib.parse
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = Path(os.environ.get("IDEM_REPO_ROOT") or HERE.parent.parent.parent).resolve()
+
+
+def _truthy(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
+
+@pytest.fixture(scope="session")
+def repo() -> Path:
+    """The repository root."""
+    assert (REPO / "wit" / "ledger.wit").is_file(), f"{REPO} is not the idem repository"
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def vectors(repo: Path) -> Callable[[str], Any]:
+    """Load one of the golden vector files of ``tests/vectors/``."""
+
+    def load(name: str) -> Any:
+        return json.loads((repo / "tests" / "vectors" / name).read_text(encoding="utf-8"))
+
+    return load
+
+
+@pytest.fixture(scope="session")
+def shared_vectors(repo: Path) -> Path:
+    """The shared conformance vectors: ``$IDEM_SHARED_VECTORS``, else ``<repo>/../shared/vectors``,
+    else ``/work/shared/vectors``. Missing vectors FAIL the tests (never skip)."""
+    candidates = []
+    if os.environ.get("IDEM_SHARED_VECTORS"):
+        candidates.append(Path(os.environ["IDEM_SHARED_VECTORS"]))
+    candidates += [repo.parent / "shared" / "vectors", Path("/work/shared/vectors")]
+    for c in candidates:
+        if (c / "jcs" / "input").is_dir():
+            return c
+    pytest.fail(f"the shared JCS vectors are missing (looked in {[str(c) for c in candidates]})")
+
+
+@pytest.fixture(scope="session")
+def idem_cli(repo: Path) -> Path:
+    """The Rust CLI (``target/release/idem``, or ``$IDEM_CLI``). Missing = FAIL."""
+    path = Path(os.environ.get("IDEM_CLI") or repo / "target" / "release" / "idem")
+    if not path.is_file():
+        pytest.fail(f"the Rust CLI {path} is missing: run `cargo build --release -p idem-host`")
+    return path
+
+
+@pytest.fixture
+def sqlite_path(tmp_path: Path) -> str:
+    """A fresh SQLite ledger file path."""
+    return str(tmp_path / "ledger.db")
+
+
+# --- PostgreSQL -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> str:
+    """The throwaway server of ``$IDEM_TEST_POSTGRES_URL``. When it is unset or unreachable the
+    PostgreSQL tests FAIL under ``IDEM_REQUIRE_POSTGRES=1`` or ``CI``, and are skipped (with the
+    reason) otherwise."""
+    url = os.environ.get("IDEM_TEST_POSTGRES_URL", "")
+    required = _truthy("IDEM_REQUIRE_POSTGRES") or _truthy("CI")
+    reason = ""
+    if not url:
+        reason = "IDEM_TEST_POSTGRES_URL is not set (run the tests under scripts/with-postgres)"
+    else:
+        try:
+            import psycopg
+
+            with psycopg.connect(url, autocommit=True, connect_timeout=10) as c:
+                c.execute("SELECT 1")
+        except Exception as e:  # noqa: BLE001 - reported as the reason
+            reason = f"PostgreSQL at {url} is unreachable: {e}"
+    if reason:
+        if required:
+            pytest.fail(f"PostgreSQL is required here: {reason}")
+        pytest.skip(f"SKIPPED LOUDLY, PostgreSQL tests did not run: {reason}")
+    return url
+
+
+def _with_database(url: str, name: str) -> str:
+    """``url`` with its database replaced by ``name`` (a URL, so the Rust CLI can use it)."""
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@pytest.fixture
+def pg_dsn(pg_server: str) -> Iterator[str]:
+    """A fresh, empty database on the test server (dropped afterwards)."""
+    import psycopg
+
+    name = f"idem_py_{secrets.token_hex(6)}"
+    with psycopg.connect(pg_server, autocommit=True) as c:
+        c.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield _with_database(pg_server, name)
+    finally:
+        with psycopg.connect(pg_server, autocommit=True) as c:
+            c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def ledger_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh ledger location for each backend: a SQLite path, then a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "ledger.db")
+    return str(request.getfixturevalue("pg_dsn"))

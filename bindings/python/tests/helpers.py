@@ -1,0 +1,25 @@
+"""Helpers shared by the tests (subprocesses, the Rust CLI)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+
+
+def python_worker(script: str, *args: str) -> list[str]:
+    """A command line running ``script`` (a file in ``tests/workers/``) with this Python."""
+    return [sys.executable, str(HERE / "workers" / script), *args]
+
+
+def run(cmd: list[str], *, timeout: float = 120, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """Run a command, failing the test with its output if it fails."""
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kwargs)
+    if p.returncode != 0:
+        pytest.fail(f"{cmd} exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+    return p

@@ -1,0 +1,255 @@
+"""The fast component calls (``idem._codec``) against wasmtime-py's own public
+``component.Func.__call__``: the same inputs must give the same answers, for every export.
+
+Both answers are normalised, guided by the function's WIT type, to plain data
+(records → dicts, variants and results → ``{"tag", "payload"}``, enums → names)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from enum import Enum
+from typing import Any
+
+import pytest
+import wasmtime
+from scenarios import claim_for, event
+from wasmtime import component as wc
+from wasmtime.component import _types as wt
+
+import idem
+from idem import _runtime, types
+from idem._codec import Err, python_name
+
+Vectors = Callable[[str], Any]
+
+CASE_TAGS = {cls: tag for table in types.VARIANTS for tag, cls in table.items()}
+
+
+def norm_ours(ty: wt.ValType, v: Any) -> Any:
+    """Plain data from a value of the idem classes."""
+    if isinstance(ty, wt.RecordType):
+        return {python_name(n): norm_ours(t, getattr(v, python_name(n))) for n, t in ty.fields}
+    if isinstance(ty, wt.VariantType):
+        tag = CASE_TAGS[type(v)]
+        case_ty = dict(ty.cases)[tag]
+        if case_ty is None:
+            return {"tag": tag, "payload": None}
+        names = [f.name for f in dataclasses.fields(v)]
+        direct = isinstance(case_ty, wt.RecordType) and names == [
+            python_name(n) for n, _ in case_ty.fields
+        ]
+        payload = v if direct else getattr(v, names[0])
+        return {"tag": tag, "payload": norm_ours(case_ty, payload)}
+    if isinstance(ty, wt.ResultType):
+        if isinstance(v, Err):
+            return {"tag": "err", "payload": norm_ours(ty.err, v.error)}
+        return {"tag": "ok", "payload": norm_ours(ty.ok, v)}
+    if isinstance(ty, wt.OptionType):
+        return None if v is None else norm_ours(ty.payload, v)
+    if isinstance(ty, wt.ListType):
+        if isinstance(ty.element, wt.U8):
+            return bytes(v)
+        return [norm_ours(ty.element, x) for x in v]
+    if isinstance(ty, wt.EnumType):
+        assert isinstance(v, Enum)
+        return v.value
+    return v
+
+
+def norm_theirs(ty: wt.ValType, v: Any) -> Any:
+    """Plain data from a value as wasmtime-py lifts it."""
+    if isinstance(ty, wt.RecordType):
+        return {python_name(n): norm_theirs(t, getattr(v, n)) for n, t in ty.fields}
+    if isinstance(ty, wt.VariantType):
+        if ty._tagged():
+            assert isinstance(v, wc.Variant)
+            tag, payload = v.tag, v.payload
+        else:  # untagged: the case is told by the payload's Python class
+            tag, payload = _untagged_case(ty, v), v
+        case_ty = dict(ty.cases)[tag]
+        return {"tag": tag, "payload": None if case_ty is None else norm_theirs(case_ty, payload)}
+    if isinstance(ty, wt.ResultType):
+        if isinstance(v, wc.Variant):  # tagged: ok and err map to the same Python class
+            sub = ty.ok if v.tag == "ok" else ty.err
+            return {"tag": v.tag, "payload": norm_theirs(sub, v.payload)}
+        ok_classes: set[type] = set()
+        ty.ok.add_classes(ok_classes)
+        tag = "ok" if isinstance(v, tuple(ok_classes)) else "err"
+        return {"tag": tag, "payload": norm_theirs(ty.ok if tag == "ok" else ty.err, v)}
+    if isinstance(ty, wt.OptionType):
+        return None if v is None else norm_theirs(ty.payload, v)
+    if isinstance(ty, wt.ListType):
+        if isinstance(ty.element, wt.U8):
+            return bytes(v)
+        return [norm_theirs(ty.element, x) for x in v]
+    return v
+
+
+def _untagged_case(ty: wt.VariantType, v: Any) -> str:
+    for tag, case_ty in ty.cases:
+        if case_ty is None:
+            if v is None:
+                return tag
+            continue
+        classes: set[type] = set()
+        case_ty.add_classes(classes)
+        if isinstance(v, tuple(classes)):
+            return tag
+    raise AssertionError(f"{v!r} is no case of {ty.cases}")
+
+
+def to_theirs(ty: wt.ValType, v: Any) -> Any:
+    """A value of the idem classes as wasmtime-py takes it."""
+    if isinstance(ty, wt.RecordType):
+        r = wc.Record()
+        for n, t in ty.fields:
+            setattr(r, n, to_theirs(t, getattr(v, python_name(n))))
+        return r
+    if isinstance(ty, wt.VariantType):
+        plain = norm_ours(ty, v)
+        case_ty = dict(ty.cases)[plain["tag"]]
+        payload = None
+        if case_ty is not None:
+            payload = _from_plain(case_ty, plain["payload"])
+        return wc.Variant(plain["tag"], payload) if ty._tagged() else payload
+    if isinstance(ty, wt.OptionType):
+        return None if v is None else to_theirs(ty.payload, v)
+    if isinstance(ty, wt.ListType):
+        return v if isinstance(ty.element, wt.U8) else [to_theirs(ty.element, x) for x in v]
+    if isinstance(ty, wt.EnumType):
+        return v.value if isinstance(v, Enum) else v
+    return v
+
+
+def _from_plain(ty: wt.ValType, p: Any) -> Any:
+    if isinstance(ty, wt.RecordType):
+        r = wc.Record()
+        for n, t in ty.fields:
+            setattr(r, n, _from_plain(t, p[python_name(n)]))
+        return r
+    if isinstance(ty, wt.VariantType):
+        case_ty = dict(ty.cases)[p["tag"]]
+        payload = None if case_ty is None else _from_plain(case_ty, p["payload"])
+        return wc.Variant(p["tag"], payload) if ty._tagged() else payload
+    if isinstance(ty, wt.OptionType):
+        return None if p is None else _from_plain(ty.payload, p)
+    if isinstance(ty, wt.ListType):
+        return p if isinstance(ty.element, wt.U8) else [_from_plain(ty.element, x) for x in p]
+    return p
+
+
+class Reference:
+    """The component through wasmtime-py's public API only."""
+
+    def __init__(self) -> None:
+        rt = _runtime.shared()
+        self.store = wasmtime.Store(rt.engine)
+        self.instance = rt.linker.instantiate(self.store, rt.component)
+        self.rt = rt
+        self.types: dict[str, wc.FuncType] = {}
+        for iface_name, ext in rt.component.type.exports(rt.engine).items():
+            iface = iface_name.split("/")[1].split("@")[0]
+            for fname, item in ext.ty.exports(rt.engine).items():
+                if isinstance(item.ty, wc.FuncType):
+                    self.types[f"{iface}.{fname}"] = item.ty
+
+    def compare(self, name: str, *args: Any) -> Any:
+        fty = self.types[name]
+        func = self.instance.get_func(self.store, self.rt.indices[name])
+        assert func is not None
+        params = [t for _, t in fty.params]
+        theirs = func(self.store, *[to_theirs(t, a) for t, a in zip(params, args, strict=True)])
+        ours = self.rt.call(name, *args)
+        assert fty.result is not None
+        a, b = norm_ours(fty.result, ours), norm_theirs(fty.result, theirs)
+        assert a == b, f"{name}{args!r}:\nours   {a}\ntheirs {b}"
+        return ours
+
+
+@pytest.fixture(scope="module")
+def ref() -> Reference:
+    return Reference()
+
+
+def test_every_export_is_compiled(ref: Reference) -> None:
+    compiled = {name for name in _runtime.shared().functions if "#" not in name}
+    assert set(ref.types) == compiled
+    assert {name.split(".")[0] for name in compiled} == {"canonical", "keys", "policy", "ledger"}
+
+
+def test_pure_functions_match(ref: Reference, vectors: Vectors) -> None:
+    for c in vectors("canonical.json")["cases"][:20]:
+        if "input" in c:
+            ref.compare("canonical.canonicalize", c["input"])
+        ref.compare(
+            "canonical.canonicalize-bytes",
+            bytes.fromhex(c["input_hex"]) if "input_hex" in c else c["input"].encode(),
+        )
+    ref.compare("canonical.max-input-bytes")
+    ref.compare("canonical.max-depth")
+    spec = ref.compare("keys.default-spec")
+    for c in vectors("keys.json")["cases"]:
+        i = c["intent"]
+        intent = idem.Intent(i["scope"], i["run"], i["step"], i["tool"], i["args"])
+        kspec = idem.key_spec(c["policy"])
+        ref.compare("keys.derive", intent, kspec)
+        ref.compare("keys.derive-many", [intent, intent], kspec)
+    for c in vectors("explain.json")["cases"]:
+        a, b = (idem.Intent(x["scope"], x["run"], x["step"], x["tool"], x["args"])
+                for x in (c["a"], c["b"]))  # fmt: skip
+        ref.compare("keys.explain", a, b, idem.key_spec(c["policy"]))
+    doc = vectors("policy.json")
+    for c in doc["policies"]:
+        ref.compare("policy.parse-policy", c.get("policy_text") or json.dumps(c["policy"]))
+    for c in doc["resolve"]:
+        ref.compare("policy.resolve-tool", json.dumps(c["tool"]))
+    for c in doc["manifests"]:
+        ref.compare("policy.check-manifest", json.dumps(c["manifest"]))
+    for cls in idem.EffectClass:
+        ref.compare("policy.default-policy", cls)
+    ref.compare("policy.classify", idem.ToolAnnotations(True, None, None, None))
+    ref.compare("policy.classify", idem.ToolAnnotations(False, False, True, None))
+    assert spec == idem.default_spec()
+
+
+def test_ledger_functions_match(ref: Reference, vectors: Vectors) -> None:
+    """Every step of every ledger scenario: ``handle`` with records, variants and options in
+    both directions, and ``prepare``."""
+    for sc in vectors("ledger.json")["scenarios"]:
+        i = sc["intent"]
+        intent = idem.Intent(i["scope"], i["run"], i["step"], i["tool"], i["args"])
+        ref.compare("ledger.prepare", intent, idem.parse_policy(sc["policy"]), "w1")
+        ref.compare("ledger.prepare", intent, idem.parse_policy(sc["policy"]), "")
+        claim_for(sc, "w1")
+        entry: idem.Entry | None = None
+        for step in sc["steps"]:
+            ev, _ = event(sc, step)
+            t = ref.compare("ledger.handle", entry, ev, step["now"])
+            if not isinstance(t, Err) and t.write is not None:
+                w = t.write
+                entry = None if isinstance(w, idem.Removal) else w.entry
+
+
+def test_wrong_argument_types_are_refused_before_the_call() -> None:
+    rt = _runtime.shared()
+    with pytest.raises(TypeError):
+        rt.call("canonical.canonicalize", b"{}")
+    with pytest.raises(TypeError):
+        rt.call("keys.derive", {"scope": "a"}, idem.default_spec())
+    with pytest.raises(TypeError):
+        rt.call("ledger.handle", None, idem.Sweep(), -1)
+    with pytest.raises(TypeError):
+        rt.call("ledger.handle", None, idem.Sweep(), True)
+    # The instance is still usable afterwards.
+    assert rt.call("canonical.canonicalize", "[1.0]") == "[1]"
+
+
+def test_large_values_cross_intact() -> None:
+    big = {"s": "é" * 300_000, "n": list(range(2000))}
+    text = json.dumps(big, ensure_ascii=False, indent=1)
+    out = idem.canonicalize(text)
+    assert json.loads(out) == big
+    assert idem.canonicalize(out) == out
+    assert idem.canonicalize(text.encode()) == out

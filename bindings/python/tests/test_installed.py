@@ -1,0 +1,36 @@
+"""The package under test is the installed wheel, and it carries what it needs."""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+
+import idem
+
+
+def test_imported_from_an_installation_not_the_source_tree() -> None:
+    here = Path(__file__).resolve().parent.parent
+    location = Path(idem.__file__).resolve()
+    assert "site-packages" in location.parts, location
+    assert here / "src" not in location.parents, location
+
+
+def test_the_wheel_carries_the_component_and_the_migrations(repo: Path) -> None:
+    data = importlib.resources.files("idem").joinpath("_data")
+    wasm = data.joinpath("idem-core.wasm").read_bytes()
+    assert wasm[:4] == b"\0asm"
+    assert wasm == (repo / "target" / "wasm" / "idem-core.wasm").read_bytes()
+    for dialect in ("sqlite", "postgres"):
+        shipped = {
+            f.name: f.read_bytes()
+            for f in data.joinpath("migrations", dialect).iterdir()
+            if f.name.endswith(".sql")
+        }
+        source = {
+            p.name: p.read_bytes() for p in (repo / "host" / "migrations" / dialect).glob("*.sql")
+        }
+        assert shipped == source, dialect
+
+
+def test_typed_package() -> None:
+    assert importlib.resources.files("idem").joinpath("py.typed").is_file()

@@ -1,0 +1,365 @@
+"""The tool decorator and ``Ledger.run``: what each outcome does for the caller."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import idem
+
+REFUND = {
+    "class": "irreversible-external",
+    "key": {"only": ["/charge_id"], "identity": "scope"},
+    "reconcile": "provider-idempotent",
+}
+
+
+@pytest.fixture
+def ledger(ledger_location: str) -> Any:
+    with idem.Ledger.open(ledger_location, owner="w1") as ledger:
+        yield ledger
+
+
+class Provider:
+    """A payment provider that deduplicates by idempotency key, and can be told to fail."""
+
+    def __init__(self) -> None:
+        self.effects: dict[str, dict[str, Any]] = {}
+        self.calls = 0
+        self.fail_next: list[BaseException] = []
+        self.lose_response = 0
+
+    def refund(self, charge_id: str, amount: int, key: str) -> dict[str, Any]:
+        self.calls += 1
+        if self.fail_next:
+            raise self.fail_next.pop(0)
+        if key not in self.effects:
+            self.effects[key] = {"refund_id": f"re_{len(self.effects) + 1}", "amount": amount}
+        if self.lose_response:
+            self.lose_response -= 1
+            raise TimeoutError("read timed out")  # the effect happened; the answer was lost
+        return self.effects[key]
+
+
+def test_decorated_tool_runs_once_per_intent(ledger: idem.Ledger) -> None:
+    provider = Provider()
+
+    @ledger.tool(policy=REFUND)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        return provider.refund(charge_id, amount, idempotency_key)
+
+    with idem.context(scope="acme", run="run-7", step="refund-1"):
+        first = refund.effect("ch_1", 500)
+        again = refund.effect(charge_id="ch_1", amount=500)
+        key = refund.key("ch_1", 500)
+    assert not first.replayed and again.replayed
+    assert first.value == again.value == provider.effects[key]
+    assert first.key == again.key == key
+    assert provider.calls == 1
+    # identity scope + only /charge_id: another run asking for the same refund replays too.
+    with idem.context(scope="acme", run="run-8", step="other"):
+        assert refund("ch_1", 500) == first.value
+    assert provider.calls == 1
+    # Same charge, other amount: a conflict, reported with the pointer; nothing runs.
+    with idem.context(scope="acme", run="run-9", step="x"), pytest.raises(idem.ConflictError) as e:
+        refund("ch_1", 700)
+    assert e.value.pointer == "/amount"
+    assert provider.calls == 1
+    # Another tenant is another effect.
+    with idem.context(scope="globex", run="run-7", step="refund-1"):
+        assert refund("ch_1", 500)["refund_id"] == "re_2"
+    assert provider.calls == 2
+
+
+def test_the_key_is_the_cores(ledger: idem.Ledger) -> None:
+    @ledger.tool(policy=REFUND)
+    def refund(charge_id: str, amount: int = 100, *, idempotency_key: str) -> str:
+        return idempotency_key
+
+    with idem.context(scope="acme", run="r", step="s"):
+        got = refund("ch_9")
+    want = idem.derive_key(scope="acme", run="r", step="s", tool="refund",
+                           args={"charge_id": "ch_9", "amount": 100}, policy=REFUND)  # fmt: skip
+    assert got == want
+
+
+def test_a_lost_response_is_reconciled_not_repeated(ledger: idem.Ledger) -> None:
+    """The provider did the refund but the response was lost (timeout): the ledger records
+    the doubt and reconciles by asking the provider again with the SAME key."""
+    provider = Provider()
+    provider.lose_response = 1
+
+    @ledger.tool(policy=REFUND)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        return provider.refund(charge_id, amount, idempotency_key)
+
+    with idem.context(scope="acme", run="r", step="s"):
+        r = refund.effect("ch_1", 500)
+    assert r.reconciled and r.replayed
+    assert len(provider.effects) == 1
+    assert r.value == next(iter(provider.effects.values()))
+
+
+def test_definite_failure_then_a_new_attempt(ledger: idem.Ledger) -> None:
+    provider = Provider()
+    provider.fail_next = [idem.DefiniteFailure("card declined")]
+
+    @ledger.tool(policy=REFUND)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        return provider.refund(charge_id, amount, idempotency_key)
+
+    with idem.context(scope="acme", run="r", step="s"):
+        with pytest.raises(idem.ToolFailedError, match="card declined"):
+            refund("ch_1", 500)
+        entry = ledger.get("acme", refund.key("ch_1", 500))
+        assert entry is not None and entry.state is idem.EntryState.FAILED
+        r = refund.effect("ch_1", 500)
+    assert not r.replayed and r.value["refund_id"] == "re_1"
+    entry = ledger.get("acme", r.key)
+    assert entry is not None and entry.attempt == 2 and entry.state is idem.EntryState.DONE
+
+
+def test_definite_exception_types(ledger: idem.Ledger) -> None:
+    class Declined(Exception):
+        pass
+
+    @ledger.tool(policy=REFUND, definite=(Declined,))
+    def refund(charge_id: str, *, idempotency_key: str) -> None:
+        raise Declined("no")
+
+    with idem.context(scope="acme", run="r", step="s"), pytest.raises(idem.ToolFailedError):
+        refund("ch_1")
+    with idem.context(scope="acme", run="r", step="s"):
+        entry = ledger.get("acme", refund.key("ch_1"))
+    assert entry is not None and entry.state is idem.EntryState.FAILED
+
+
+def test_an_unknown_outcome_without_a_reconciler_is_never_retried(ledger: idem.Ledger) -> None:
+    calls = []
+    policy = {"class": "irreversible-external", "key": {}, "reconcile": "manual"}
+
+    @ledger.tool(policy=policy)
+    def send_email(to: str, *, idempotency_key: str) -> None:
+        calls.append(to)
+        raise idem.AmbiguousFailure("SMTP connection dropped after DATA")
+
+    with idem.context(scope="acme", run="r", step="s"):
+        with pytest.raises(idem.EscalatedError):
+            send_email("a@example.com")
+        with pytest.raises(idem.EscalatedError):
+            send_email("a@example.com")
+        key = send_email.key("a@example.com")
+    assert calls == ["a@example.com"]
+    # A human settles it; from then on the recorded result replays.
+    ledger.resolve("acme", key, idem.happened({"sent": True}), by="ops@acme", note="in the log")
+    with idem.context(scope="acme", run="r", step="s"):
+        assert send_email("a@example.com") == {"sent": True}
+    assert calls == ["a@example.com"]
+
+
+def test_lookup_reconciler(ledger: idem.Ledger) -> None:
+    provider = Provider()
+    provider.lose_response = 1
+    policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "get_refund"}}
+    asked: list[idem.ReconcileRequest] = []
+
+    @ledger.tool(policy=policy)
+    def refund(charge_id: str, *, idempotency_key: str) -> dict[str, Any]:
+        return provider.refund(charge_id, 1, idempotency_key)
+
+    @refund.reconciler
+    def get_refund(req: idem.ReconcileRequest) -> idem.ReconcileVerdict:
+        asked.append(req)
+        found = provider.effects.get(req.key)
+        return idem.happened(found) if found else idem.NotHappened()
+
+    with idem.context(scope="acme", run="r", step="s"):
+        r = refund.effect("ch_1")
+    assert r.reconciled and r.value == provider.effects[r.key]
+    assert provider.calls == 1
+    assert [a.key for a in asked] == [r.key]
+    assert json.loads(asked[0].args_canonical) == {"charge_id": "ch_1"}
+
+
+def test_not_happened_allows_a_retry_up_to_max_attempts(ledger: idem.Ledger) -> None:
+    policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "check"}}
+    calls = []
+
+    @ledger.tool(policy=policy, max_attempts=2)
+    def flaky(x: int, *, idempotency_key: str) -> int:
+        calls.append(x)
+        raise ConnectionError("reset by peer")
+
+    ledger.reconciler("flaky", lambda req: idem.NotHappened())
+    with idem.context(scope="acme", run="r", step="s"), pytest.raises(idem.ToolFailedError) as e:
+        flaky(1)
+    assert calls == [1, 1]
+    assert isinstance(e.value.__cause__, ConnectionError)
+
+
+def test_still_unknown_raises_in_doubt(ledger: idem.Ledger) -> None:
+    policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "check"}}
+
+    @ledger.tool(policy=policy)
+    def charge(x: int, *, idempotency_key: str) -> int:
+        raise TimeoutError("gateway timeout")
+
+    ledger.reconciler("charge", lambda req: idem.Unknown("provider unreachable"))
+    with idem.context(scope="acme", run="r", step="s"), pytest.raises(idem.InDoubtError) as e:
+        charge(1)
+    assert "provider unreachable" in str(e.value)
+    with idem.context(scope="acme", run="r", step="s"):
+        entry = ledger.get("acme", charge.key(1))
+    assert entry is not None and entry.state is idem.EntryState.IN_DOUBT
+
+
+def test_pass_through_classes_call_the_tool_every_time(ledger: idem.Ledger) -> None:
+    calls = []
+
+    @ledger.tool(policy={"class": "read-only"})
+    def lookup(q: str, *, idempotency_key: str) -> str:
+        calls.append(q)
+        return q.upper()
+
+    with idem.context(scope="acme", run="r", step="s"):
+        assert lookup("a") == "A"
+        assert lookup("a") == "A"
+    assert calls == ["a", "a"]
+    assert ledger.list("acme") == []
+
+
+def test_replay_returns_the_json_round_trip_and_unserialisable_results_warn(
+    ledger: idem.Ledger,
+) -> None:
+    @ledger.tool(policy={"class": "accumulating-write"})
+    def pair(x: int, *, idempotency_key: str) -> tuple[int, int]:
+        return (x, x)
+
+    with idem.context(scope="acme", run="r", step="s"):
+        assert pair(1) == (1, 1)
+        assert pair(1) == [1, 1]  # a replay is the recorded JSON, decoded
+
+    @dataclasses.dataclass
+    class Receipt:
+        n: int
+
+    @ledger.tool(policy={"class": "accumulating-write"})
+    def receipt(x: int, *, idempotency_key: str) -> Receipt:
+        return Receipt(x)
+
+    with idem.context(scope="acme", run="r", step="s"):
+        with pytest.warns(idem.ResultNotSerializableWarning):
+            assert receipt(2) == Receipt(2)
+        assert receipt(2) == repr(Receipt(2))  # recorded as done; never re-run
+
+    @ledger.tool(
+        policy={"class": "accumulating-write"},
+        encode=lambda r: json.dumps(dataclasses.asdict(r)),
+        decode=lambda t: Receipt(**json.loads(t)),
+    )
+    def receipt2(x: int, *, idempotency_key: str) -> Receipt:
+        return Receipt(x)
+
+    with idem.context(scope="acme", run="r", step="s"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert receipt2(3) == Receipt(3)
+        assert receipt2(3) == Receipt(3)
+
+
+def test_the_context_is_required_and_nests(ledger: idem.Ledger) -> None:
+    @ledger.tool(policy={"class": "accumulating-write"})
+    def add(x: int, *, idempotency_key: str) -> int:
+        return x
+
+    with pytest.raises(LookupError, match=r"idem\.context"):
+        add(1)
+    with idem.context(scope="acme", run="r"):
+        with idem.context(step="s1"):
+            k1 = add.key(1)
+            assert idem.current_context() == {"scope": "acme", "run": "r", "step": "s1"}
+        with idem.context(step="s2"):
+            k2 = add.key(1)
+    assert k1 != k2
+    with pytest.raises(TypeError, match="idempotency_key"):
+
+        @ledger.tool(policy={"class": "accumulating-write"})
+        def no_key(x: int) -> int:
+            return x
+
+
+def test_threads_calling_one_tool_execute_once(ledger: idem.Ledger, tmp_path: Path) -> None:
+    calls = []
+    gate = threading.Barrier(6)
+
+    @ledger.tool(policy=REFUND)
+    def refund(charge_id: str, *, idempotency_key: str) -> str:
+        calls.append(idempotency_key)
+        return "ok"
+
+    results = []
+
+    def worker() -> None:
+        gate.wait()
+        with idem.context(scope="acme", run="r", step="s"):
+            results.append(refund.effect("ch_1"))
+
+    threads = [threading.Thread(target=worker) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1
+    assert len(results) == 6 and sum(not r.replayed for r in results) == 1
+
+
+def test_async_tools_and_async_ledger(ledger: idem.Ledger) -> None:
+    calls = []
+
+    @ledger.tool(policy=REFUND)
+    async def refund(charge_id: str, *, idempotency_key: str) -> dict[str, str]:
+        calls.append(charge_id)
+        await asyncio.sleep(0.05)
+        return {"id": charge_id}
+
+    async def main() -> list[Any]:
+        with idem.context(scope="acme", run="r", step="s"):
+            return await asyncio.gather(*[refund("ch_1") for _ in range(5)])
+
+    assert asyncio.run(main()) == [{"id": "ch_1"}] * 5
+    assert calls == ["ch_1"]
+
+    async def sweep_and_list() -> tuple[idem.SweepReport, list[idem.Entry]]:
+        aio = ledger.aio
+        return await aio.sweep(), await aio.list("acme")
+
+    report, entries = asyncio.run(sweep_and_list())
+    assert report.examined == 0 and len(entries) == 1
+
+
+def test_async_run_with_async_reconciler(ledger: idem.Ledger) -> None:
+    policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "check"}}
+    done: dict[str, str] = {}
+
+    async def tool(key: str) -> str:
+        done[key] = "charged"
+        raise TimeoutError("lost")
+
+    async def check(req: idem.ReconcileRequest) -> idem.ReconcileVerdict:
+        await asyncio.sleep(0)
+        return idem.happened(done[req.key]) if req.key in done else idem.NotHappened()
+
+    ledger.reconciler("charge", check)
+
+    async def main() -> idem.EffectResult[str]:
+        return await ledger.aio.run(tool, scope="acme", run="r", step="s", tool="charge",
+                                    args={"n": 1}, policy=policy)  # fmt: skip
+
+    r = asyncio.run(main())
+    assert r.value == "charged" and r.reconciled
