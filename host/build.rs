@@ -11,7 +11,7 @@ const TARGET: &str = "wasm32-unknown-unknown";
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let root = manifest.parent().unwrap().to_path_buf();
-    for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml", "Cargo.lock"] {
+    for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml", "Cargo.lock", ".cargo/config.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
     let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));

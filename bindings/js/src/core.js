@@ -1,0 +1,308 @@
+// The facade over the core component: every rule (canonicalization, keys, policy, ledger
+// transitions) is the component's; this file only converts between JS values and the WIT
+// types, and turns the core's error records into exceptions.
+
+import { instantiate } from '../gen/core/idem-core.js';
+import coreModule from '#core-module';
+import {
+  CanonicalizationError,
+  CoreTrapError,
+  KeyDerivationError,
+  LedgerError,
+  PolicyError,
+} from './errors.js';
+import { isWellFormed, text, wtf8 } from './wtf8.js';
+
+// ---- the instance -----------------------------------------------------------------------------
+
+let core = null;
+
+function instance() {
+  if (core === null) core = instantiate(coreModule, {});
+  return core;
+}
+
+// Run `f` on the instance. A core error (a WIT `result` err, which jco throws with `payload`)
+// becomes `mapErr(payload)`. A trap fails this call only: the instance is dropped, never reused.
+function call(f, mapErr) {
+  const c = instance();
+  try {
+    return f(c);
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) {
+      if (core === c) core = null;
+      throw new CoreTrapError(e);
+    }
+    if (mapErr && e !== null && typeof e === 'object' && 'payload' in e) throw mapErr(e.payload);
+    throw e;
+  }
+}
+
+const canonErr = (e) => new CanonicalizationError(canonPlain(e));
+const keyErr = (e) => new KeyDerivationError(keyPlain(e));
+const policyErr = (e) => new PolicyError(e);
+const ledgerErr = (e) => new LedgerError(e);
+
+function canonPlain(e) {
+  return { kind: e.kind, offset: Number(e.offset), line: e.line, column: e.column, message: e.message };
+}
+
+function keyPlain(e) {
+  return { kind: e.kind, at: e.at ?? null, canon: e.canon ? canonPlain(e.canon) : null, message: e.message };
+}
+
+// ---- JSON text in -------------------------------------------------------------------------------
+
+/** JSON text of `v`: a string is taken as JSON text, anything else is serialized. */
+function jsonText(field, v) {
+  if (typeof v === 'string') return v;
+  if (v === undefined) throw new TypeError(`${field} is missing`);
+  const s = JSON.stringify(v);
+  if (s === undefined) throw new TypeError(`${field} cannot be serialized as JSON`);
+  return s;
+}
+
+// ---- canonical ----------------------------------------------------------------------------------
+
+/**
+ * The RFC 8785 canonical form of JSON text (a string, or UTF-8 bytes). Text holding a lone
+ * surrogate is sent as WTF-8 bytes, so the core reports `lone-surrogate` instead of a silent
+ * U+FFFD.
+ */
+export function canonicalize(json) {
+  if (typeof json === 'string') {
+    if (isWellFormed(json)) return call((c) => c.canonical.canonicalize(json), canonErr);
+    const bytes = wtf8(json);
+    return call((c) => c.canonical.canonicalizeBytes(bytes), canonErr);
+  }
+  if (json instanceof Uint8Array) return call((c) => c.canonical.canonicalizeBytes(json), canonErr);
+  if (json instanceof ArrayBuffer) return canonicalize(new Uint8Array(json));
+  throw new TypeError('canonicalize takes JSON text (a string) or its bytes (a Uint8Array)');
+}
+
+/** The core's limits: input bytes (16 MiB) and nesting depth (128). */
+export function limits() {
+  return call((c) => ({ maxInputBytes: Number(c.canonical.maxInputBytes()), maxDepth: c.canonical.maxDepth() }));
+}
+
+// ---- policy -------------------------------------------------------------------------------------
+
+const WIT = Symbol('idem.wit');
+
+function reconcileOut(r) {
+  return r.tag === 'lookup' ? { lookup: r.val } : r.tag;
+}
+
+/** A policy as the policy JSON document it is equivalent to, every field explicit. */
+function policyOut(p) {
+  const out = {
+    class: p.class,
+    key: p.key ? keySpecOut(p.key) : undefined,
+    reconcile: reconcileOut(p.reconcile),
+    leaseMs: Number(p.leaseMs),
+    reconcileAfterMs: Number(p.reconcileAfterMs),
+    escalateAfterMs: Number(p.escalateAfterMs),
+    retentionMs: Number(p.retentionMs),
+  };
+  if (out.key === undefined) delete out.key;
+  Object.defineProperty(out, WIT, { value: p });
+  return Object.freeze(out);
+}
+
+function keySpecOut(k) {
+  const out = { ignore: [...k.ignore], identity: k.identity };
+  if (k.only !== undefined) out.only = [...k.only];
+  return out;
+}
+
+const policyCache = new Map();
+const POLICY_CACHE_MAX = 256;
+
+/**
+ * Read an idem policy document (the value of `_meta["idem/policy"]`): an object or JSON text.
+ * Returns it with every field explicit (defaults filled in by the core), frozen.
+ */
+export function parsePolicy(doc) {
+  if (doc !== null && typeof doc === 'object' && doc[WIT]) return doc;
+  const t = text('policy', jsonText('policy', doc));
+  let p = policyCache.get(t);
+  if (p === undefined) {
+    p = policyOut(call((c) => c.policy.parsePolicy(t), policyErr));
+    if (policyCache.size >= POLICY_CACHE_MAX) policyCache.delete(policyCache.keys().next().value);
+    policyCache.set(t, p);
+  }
+  return p;
+}
+
+/** The WIT record of a policy (a parsed policy, a policy object or JSON text). */
+export function witPolicy(policy) {
+  return parsePolicy(policy)[WIT];
+}
+
+let defaultSpecCache = null;
+function defaultSpec() {
+  if (defaultSpecCache === null) defaultSpecCache = call((c) => c.keys.defaultSpec());
+  return defaultSpecCache;
+}
+
+/** The key spec of a policy (or the default spec: all arguments, identity step). */
+function specOf(policy) {
+  if (policy === undefined || policy === null) return defaultSpec();
+  return witPolicy(policy).key ?? defaultSpec();
+}
+
+/** The policy of a class with every field at its default. */
+export function defaultPolicy(cls) {
+  return policyOut(call((c) => c.policy.defaultPolicy(cls)));
+}
+
+/** The class MCP `ToolAnnotations` imply, with the MCP defaults for missing hints. */
+export function classify(annotations = {}) {
+  const a = {
+    readOnlyHint: annotations.readOnlyHint ?? undefined,
+    destructiveHint: annotations.destructiveHint ?? undefined,
+    idempotentHint: annotations.idempotentHint ?? undefined,
+    openWorldHint: annotations.openWorldHint ?? undefined,
+  };
+  return call((c) => c.policy.classify(a));
+}
+
+function resolvedOut(r) {
+  return { name: r.name, policy: policyOut(r.policy), classSource: r.classSource };
+}
+
+/** Resolve one MCP tool object (`{name, annotations, _meta: {"idem/policy": …}}`) to its policy. */
+export function resolveTool(tool) {
+  const t = text('tool', jsonText('tool', tool));
+  return resolvedOut(call((c) => c.policy.resolveTool(t), policyErr));
+}
+
+/**
+ * The release gate over a tool list: an MCP `tools/list` result (`{tools: […]}`), a JSON-RPC
+ * response carrying one, or an array of tools; an object or JSON text. `passed` is false when
+ * any finding is an error.
+ */
+export function checkTools(list) {
+  const t = text('tool list', jsonText('tool list', list));
+  const r = call((c) => c.policy.checkManifest(t), policyErr);
+  return {
+    passed: r.passed,
+    tools: r.tools.map(resolvedOut),
+    findings: r.findings.map((f) => ({ severity: f.severity, tool: f.tool ?? null, code: f.code, message: f.message })),
+  };
+}
+
+// ---- keys ---------------------------------------------------------------------------------------
+
+/**
+ * The WIT intent of `{scope, run, step, tool, args}` (args: a value or JSON text). Identity
+ * strings must be well-formed Unicode; args text holding a lone surrogate is reported by the
+ * core's `canonicalize-bytes` as the `invalid-args` error `derive` would give.
+ */
+export function witIntent(i) {
+  if (i === null || typeof i !== 'object') throw new TypeError('an intent is an object {scope, run, step, tool, args}');
+  const args = jsonText('args', i.args);
+  if (!isWellFormed(args)) {
+    const bytes = wtf8(args);
+    const canon = call((c) => {
+      try {
+        c.canonical.canonicalizeBytes(bytes);
+      } catch (e) {
+        if (e !== null && typeof e === 'object' && 'payload' in e) return canonPlain(e.payload);
+        throw e;
+      }
+      return null;
+    });
+    if (canon !== null) {
+      throw new KeyDerivationError({ kind: 'invalid-args', at: null, canon, message: `the arguments are not acceptable JSON: ${canon.message}` });
+    }
+  }
+  return {
+    scope: text('scope', i.scope),
+    runId: text('run', i.run ?? ''),
+    stepId: text('step', i.step ?? ''),
+    tool: text('tool', i.tool),
+    argsJson: args,
+  };
+}
+
+function derivedOut(d) {
+  return { key: d.key, preimage: d.preimage, fingerprint: d.fingerprint, argsCanonical: d.argsCanonical };
+}
+
+/**
+ * The idempotency key of an intent: `{scope, run, step, tool, args, policy}`. `args` is a value
+ * (serialized as JSON) or JSON text; `policy` an idem policy (its key spec is used; none: all
+ * arguments, identity step). Returns `{key, preimage, fingerprint, argsCanonical}`.
+ */
+export function deriveKey(intent) {
+  const i = witIntent(intent);
+  const spec = specOf(intent.policy);
+  return derivedOut(call((c) => c.keys.derive(i, spec), keyErr));
+}
+
+/**
+ * Keys of many intents under one policy in one call to the core. Each result stands alone: a
+ * DerivedKey, or the KeyDerivationError of that intent (returned, not thrown).
+ */
+export function deriveKeys(intents, { policy } = {}) {
+  const spec = specOf(policy);
+  const out = new Array(intents.length);
+  const batch = [];
+  const where = [];
+  intents.forEach((it, n) => {
+    try {
+      batch.push(witIntent(it));
+      where.push(n);
+    } catch (e) {
+      if (!(e instanceof KeyDerivationError)) throw e;
+      out[n] = e;
+    }
+  });
+  const results = call((c) => c.keys.deriveMany(batch, spec));
+  results.forEach((r, j) => {
+    out[where[j]] = r.tag === 'ok' ? derivedOut(r.val) : keyErr(r.val);
+  });
+  return out;
+}
+
+/**
+ * Why two intents do or don't share a key. The key spec is that of `options.policy`, else of
+ * `a.policy`, else the default. Returns `{verdict, keyA, keyB, differences}`; each difference
+ * names the part, the args pointer, both values (null when absent) and its effect.
+ */
+export function explain(a, b, options = {}) {
+  const spec = specOf(options.policy ?? a.policy);
+  const ia = witIntent(a);
+  const ib = witIntent(b);
+  const e = call((c) => c.keys.explain(ia, ib, spec), keyErr);
+  return {
+    verdict: e.verdict,
+    keyA: derivedOut(e.keyA),
+    keyB: derivedOut(e.keyB),
+    differences: e.differences.map((d) => ({
+      part: d.part,
+      pointer: d.pointer ?? null,
+      a: d.a ?? null,
+      b: d.b ?? null,
+      effect: d.effect,
+    })),
+  };
+}
+
+// ---- ledger (used by ledger.js) -----------------------------------------------------------------
+
+/** ledger.prepare: the claim for an intent under a policy (WIT records). */
+export function witPrepare(intent, policy, owner) {
+  const i = witIntent(intent);
+  const p = witPolicy(policy);
+  const o = text('owner', owner);
+  return call((c) => c.ledger.prepare(i, p, o), keyErr);
+}
+
+/** ledger.handle: the transition of a WIT entry (or undefined) under a WIT event at `now` (ms). */
+export function witHandle(current, event, now) {
+  return call((c) => c.ledger.handle(current, event, BigInt(now)), ledgerErr);
+}
+
+export { reconcileOut };

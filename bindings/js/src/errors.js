@@ -1,0 +1,144 @@
+// Errors: the core's typed errors as JS exceptions, and the few ways the host itself can fail.
+// Every error is an IdemError with a stable `code`; the core's own fields are kept as they are.
+
+export class IdemError extends Error {
+  constructor(code, message, options) {
+    super(message, options);
+    this.name = new.target.name;
+    /** A stable machine-readable code. */
+    this.code = code;
+  }
+}
+
+/** JSON refused by canonicalization: what is wrong (`kind`) and where (byte offset, line, column). */
+export class CanonicalizationError extends IdemError {
+  constructor(e) {
+    super('canon', e.message);
+    this.kind = e.kind;
+    this.offset = e.offset;
+    this.line = e.line;
+    this.column = e.column;
+  }
+}
+
+/** A key could not be derived (`kind`; `at` names the pointer or field; `canon` for invalid-args). */
+export class KeyDerivationError extends IdemError {
+  constructor(e) {
+    super('key', e.message);
+    this.kind = e.kind;
+    this.at = e.at;
+    this.canon = e.canon;
+  }
+}
+
+/** A policy or manifest document could not be read; `at` is the JSON pointer of the problem. */
+export class PolicyError extends IdemError {
+  constructor(e) {
+    super('policy', `policy error at ${JSON.stringify(e.at)}: ${e.message}`);
+    this.at = e.at;
+    this.reason = e.message;
+  }
+}
+
+/** The ledger refused an event (stale token, wrong state, …); nothing was written. */
+export class LedgerError extends IdemError {
+  constructor(e) {
+    super('ledger', e.message);
+    this.kind = e.kind;
+    this.state = e.state;
+  }
+}
+
+/** Storage failed (connection dropped, disk full, …). Nothing was recorded by this call. */
+export class StorageError extends IdemError {
+  constructor(message, cause) {
+    super('storage', `storage: ${message}`, { cause });
+  }
+}
+
+/** The key was claimed before with different parameters. */
+export class ConflictError extends IdemError {
+  constructor(key, pointer) {
+    super('conflict', `conflict on ${key}: the key was first used with different parameters (first difference at ${JSON.stringify(pointer)})`);
+    this.key = key;
+    this.pointer = pointer;
+  }
+}
+
+/** Only a human can settle this effect now (`ledger.resolve`, or `idem ledger resolve`). */
+export class EscalatedError extends IdemError {
+  constructor(key, reason) {
+    super('escalated', `escalated: ${reason} (key ${key}); settle it with \`idem ledger resolve\``);
+    this.key = key;
+    this.reason = reason;
+  }
+}
+
+/** The outcome is unknown and no reconciler could settle it yet; do not retry blindly. */
+export class InDoubtError extends IdemError {
+  constructor(key, reason, cause) {
+    super('in-doubt', `in doubt: the outcome of ${key} is unknown (${reason}); it will be reconciled or escalated, never re-executed blindly`, { cause });
+    this.key = key;
+    this.reason = reason;
+  }
+}
+
+/** Another worker holds the claim and did not finish while we waited. */
+export class InProgressError extends IdemError {
+  constructor(key, owner, state) {
+    super('in-progress', `in progress: ${owner} holds ${key} (entry ${state})`);
+    this.key = key;
+    this.owner = owner;
+    this.state = state;
+  }
+}
+
+/** The tool reported a definite failure (the effect did not happen); it was recorded. */
+export class ToolFailedError extends IdemError {
+  constructor(reason, cause) {
+    super('tool-failed', `the tool failed: ${reason}`, { cause });
+    this.reason = reason;
+  }
+}
+
+/** Lost compare-and-swap races too many times in a row. */
+export class ContentionError extends IdemError {
+  constructor(races) {
+    super('contention', `gave up after ${races} lost races on the same key`);
+    this.races = races;
+  }
+}
+
+/** The core component trapped: a bug in idem. This call failed; the instance was replaced. */
+export class CoreTrapError extends IdemError {
+  constructor(cause) {
+    super('trap', `the core component trapped (a bug in idem): ${cause?.message ?? cause}`, { cause });
+  }
+}
+
+/** A string cannot be handed to the core as Unicode text (it holds a lone surrogate). */
+export class EncodingError extends IdemError {
+  constructor(field, index) {
+    super('encoding', `${field} holds a lone UTF-16 surrogate at index ${index}; it is not Unicode text`);
+    this.field = field;
+    this.index = index;
+  }
+}
+
+/**
+ * Thrown by a tool to say how it failed. Anything else a tool throws is read as ambiguous:
+ * the effect may have happened.
+ */
+export class ToolError extends Error {
+  constructor(reason, options) {
+    super(reason, options);
+    this.name = new.target.name;
+    this.reason = reason;
+  }
+}
+
+/** The provider said no: the effect did NOT happen (declined card, validation error). */
+export class DefiniteFailure extends ToolError {}
+
+/** You cannot tell whether the effect happened (timeout, dropped connection, 5xx after sending). */
+export class AmbiguousFailure extends ToolError {}

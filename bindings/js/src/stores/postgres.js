@@ -1,0 +1,83 @@
+// PostgreSQL store over `pg`: one ledger shared by many workers on many machines, in the Rust
+// host's schema (`idem.effects`) and migration bookkeeping. A claim is one
+// `INSERT … ON CONFLICT DO NOTHING`, every later write one `UPDATE … WHERE version = $n`;
+// PostgreSQL's row locks make both atomic at the default isolation level.
+
+import pg from 'pg';
+import { migratePostgres, postgresMigrations } from './migrate.js';
+import { entryFromRow, listLimit, rowValues, statements } from './sql.js';
+
+const SQL = statements('idem.effects', (n) => `$${n}`);
+
+export class PostgresStore {
+  /**
+   * Connect to `url` (a pool of `max` connections, default 16) and migrate, holding sqlx's
+   * advisory lock so concurrent openers (in any language) are safe.
+   */
+  static async connect(url, { max = 16, ...poolOptions } = {}) {
+    const pool = new pg.Pool({ connectionString: url, max, ...poolOptions });
+    try {
+      await PostgresStore.migrate(pool);
+    } catch (e) {
+      await pool.end().catch(() => {});
+      throw e;
+    }
+    return new PostgresStore(pool);
+  }
+
+  /** Apply the migrations this package knows to the database behind `pool`. */
+  static async migrate(pool) {
+    const migrations = await postgresMigrations();
+    const client = await pool.connect();
+    try {
+      await migratePostgres(client, migrations);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** A store over a `pg.Pool` whose database is migrated. */
+  constructor(pool) {
+    this.pool = pool;
+  }
+
+  async #rows(name, text, values) {
+    return (await this.pool.query({ name: `idem_${name}`, text, values })).rows;
+  }
+
+  async get(scope, key) {
+    const rows = await this.#rows('get', SQL.get, [scope, key]);
+    return rows.length ? entryFromRow(rows[0]) : null;
+  }
+
+  async insert(entry) {
+    const r = await this.pool.query({ name: 'idem_insert', text: SQL.insert, values: rowValues(entry) });
+    return r.rowCount === 1;
+  }
+
+  async update(expectedVersion, entry) {
+    const r = await this.pool.query({ name: 'idem_update', text: SQL.update, values: [...rowValues(entry), entry.scope, entry.key, expectedVersion] });
+    return r.rowCount === 1;
+  }
+
+  async delete(scope, key, expectedVersion) {
+    const r = await this.pool.query({ name: 'idem_delete', text: SQL.delete, values: [scope, key, expectedVersion] });
+    return r.rowCount === 1;
+  }
+
+  async list(scope, filter = {}) {
+    return (await this.#rows('list', SQL.list, [scope, filter.state ?? null, filter.tool ?? null, listLimit(filter)])).map(entryFromRow);
+  }
+
+  async unsettled(scope, limit) {
+    return (await this.#rows('unsettled', SQL.unsettled, [scope ?? null, limit])).map(entryFromRow);
+  }
+
+  async expired(scope, now, limit) {
+    return (await this.#rows('expired', SQL.expired, [scope ?? null, now, limit])).map(entryFromRow);
+  }
+
+  async close() {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,132 @@
+// Conversions between the core's WIT records (u64 as BigInt, options as undefined, variants as
+// {tag, val}) and the JS shapes the ledger API and the stores use (milliseconds and counters as
+// numbers, absent values as null, the reconcile path as in policy JSON). Conversions only.
+
+import { reconcileOut } from './core.js';
+
+function reconcileIn(r) {
+  if (typeof r === 'string') return { tag: r };
+  if (r !== null && typeof r === 'object' && typeof r.lookup === 'string') return { tag: 'lookup', val: r.lookup };
+  throw new TypeError(`not a reconcile path: ${JSON.stringify(r)}`);
+}
+
+const n = (v) => Number(v);
+const nOpt = (v) => (v === undefined ? null : Number(v));
+const bOpt = (v) => (v === null || v === undefined ? undefined : BigInt(v));
+const sOpt = (v) => (v === undefined ? null : v);
+const uOpt = (v) => (v === null ? undefined : v);
+
+/** A WIT entry as a JS entry. */
+export function entryOut(e) {
+  return {
+    scope: e.scope,
+    key: e.key,
+    tool: e.tool,
+    fingerprint: e.fingerprint,
+    argsCanonical: e.argsCanonical,
+    state: e.state,
+    version: n(e.version),
+    attempt: e.attempt,
+    owner: e.owner,
+    createdAt: n(e.createdAt),
+    updatedAt: n(e.updatedAt),
+    leaseUntil: n(e.leaseUntil),
+    inDoubtSince: nOpt(e.inDoubtSince),
+    nextReconcileAt: nOpt(e.nextReconcileAt),
+    reconcileAttempts: e.reconcileAttempts,
+    resultJson: sOpt(e.resultJson),
+    reason: sOpt(e.reason),
+    resolvedBy: sOpt(e.resolvedBy),
+    reconcile: reconcileOut(e.reconcile),
+    leaseMs: n(e.leaseMs),
+    reconcileAfterMs: n(e.reconcileAfterMs),
+    escalateAfterMs: n(e.escalateAfterMs),
+    retentionMs: n(e.retentionMs),
+  };
+}
+
+/** A JS entry as a WIT entry. */
+export function entryIn(e) {
+  return {
+    scope: e.scope,
+    key: e.key,
+    tool: e.tool,
+    fingerprint: e.fingerprint,
+    argsCanonical: e.argsCanonical,
+    state: e.state,
+    version: BigInt(e.version),
+    attempt: e.attempt,
+    owner: e.owner,
+    createdAt: BigInt(e.createdAt),
+    updatedAt: BigInt(e.updatedAt),
+    leaseUntil: BigInt(e.leaseUntil),
+    inDoubtSince: bOpt(e.inDoubtSince),
+    nextReconcileAt: bOpt(e.nextReconcileAt),
+    reconcileAttempts: e.reconcileAttempts,
+    resultJson: uOpt(e.resultJson),
+    reason: uOpt(e.reason),
+    resolvedBy: uOpt(e.resolvedBy),
+    reconcile: reconcileIn(e.reconcile),
+    leaseMs: BigInt(e.leaseMs),
+    reconcileAfterMs: BigInt(e.reconcileAfterMs),
+    escalateAfterMs: BigInt(e.escalateAfterMs),
+    retentionMs: BigInt(e.retentionMs),
+  };
+}
+
+/** A WIT write as {tag, val} with a JS entry. */
+export function writeOut(w) {
+  switch (w.tag) {
+    case 'insert':
+      return { tag: 'insert', val: entryOut(w.val) };
+    case 'update':
+      return { tag: 'update', val: { expectedVersion: n(w.val.expectedVersion), entry: entryOut(w.val.entry) } };
+    case 'delete':
+      return { tag: 'delete', val: { scope: w.val.scope, key: w.val.key, expectedVersion: n(w.val.expectedVersion) } };
+    default:
+      throw new TypeError(`unknown write ${w.tag}`);
+  }
+}
+
+/** A WIT outcome as {tag, val} with numbers for times. */
+export function outcomeOut(o) {
+  const v = o.val;
+  switch (o.tag) {
+    case 'execute':
+      return { tag: 'execute', val: { attempt: v.attempt, owner: v.owner } };
+    case 'replay':
+      return { tag: 'replay', val: { resultJson: v.resultJson, attempt: v.attempt, recordedAt: n(v.recordedAt) } };
+    case 'in-progress':
+      return { tag: 'in-progress', val: { owner: v.owner, state: v.state, retryAfterMs: n(v.retryAfterMs) } };
+    case 'reconcile':
+      return {
+        tag: 'reconcile',
+        val: {
+          scope: v.scope,
+          key: v.key,
+          tool: v.tool,
+          argsCanonical: v.argsCanonical,
+          attempt: v.attempt,
+          path: reconcileOut(v.path),
+          inDoubtSince: n(v.inDoubtSince),
+          escalateAt: n(v.escalateAt),
+        },
+      };
+    case 'escalated':
+      return {
+        tag: 'escalated',
+        val: { scope: v.scope, key: v.key, tool: v.tool, attempt: v.attempt, reason: v.reason, inDoubtSince: n(v.inDoubtSince) },
+      };
+    case 'conflict':
+      return { tag: 'conflict', val: { key: v.key, pointer: v.pointer, storedFingerprint: v.storedFingerprint, givenFingerprint: v.givenFingerprint } };
+    case 'recorded':
+      return { tag: 'recorded', val: v };
+    case 'idle':
+      return { tag: 'idle', val: nOpt(v) };
+    case 'pass-through':
+    case 'purged':
+      return { tag: o.tag };
+    default:
+      throw new TypeError(`unknown outcome ${o.tag}`);
+  }
+}

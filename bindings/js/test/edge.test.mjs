@@ -1,0 +1,262 @@
+// The edge example in the real workerd binary (npm package `workerd`, started directly, serving
+// on 127.0.0.1 only): its keys, canonical forms, explanations and checks equal the Rust CLI's;
+// its refund runs once through a ledger in a Durable Object, with the same key and decisions as
+// the Rust host's ledger; and the Durable Object store passes the ledger conformance scenarios.
+// workerd is stopped at the end. The package bundled is IDEM_JS_PACKAGE (the installed tarball
+// under test.sh) or bindings/js.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import * as esbuild from 'esbuild';
+import { Ledger } from '@idem-dev/idem';
+import { build, bundleWorker } from '../../../examples/edge/build.mjs';
+import { REFUND_POLICY } from '../../../examples/edge/policy.js';
+import { cliCanon, cliCheck, cliExec, cliExplain, cliKey, cliKeysLines } from './helpers/cli.mjs';
+import { PACKAGE_DIR, REPO, vectors } from './helpers/env.mjs';
+import { replayLedgerVectors } from './helpers/ledger-vectors.mjs';
+import { randomIntents, seed } from './helpers/random.mjs';
+import { tempDir } from './helpers/tmp.mjs';
+
+const WORKERD = fileURLToPath(new URL('../node_modules/.bin/workerd', import.meta.url));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+let workerd = null;
+let logs = '';
+let base;
+let pay;
+let stores;
+
+before(async () => {
+  const dir = tempDir('edge');
+  const [port, payPort, storePort] = [await freePort(), await freePort(), await freePort()];
+  const storeWorker = await bundleWorker(fileURLToPath(new URL('./edge/store-worker.js', import.meta.url)), dir, { esbuild, packageDir: PACKAGE_DIR });
+  const { config } = await build({
+    outDir: dir,
+    port,
+    payPort,
+    esbuild,
+    packageDir: PACKAGE_DIR,
+    extra: {
+      services: ['(name = "stores", worker = .stores)'],
+      sockets: [`(name = "stores-http", address = "127.0.0.1:${storePort}", http = (), service = "stores")`],
+      definitions: [
+        `const stores :Workerd.Worker = (
+  modules = [ (name = "${storeWorker.module}", esModule = embed "${storeWorker.module}"), ${storeWorker.wasm.map((w) => `(name = "${w}", wasm = embed "${w}")`).join(', ')} ],
+  compatibilityDate = "2025-09-01",
+  durableObjectNamespaces = [ (className = "StoreObject", uniqueKey = "idem-test-stores", enableSql = true) ],
+  durableObjectStorage = (localDisk = "storage"),
+  bindings = [ (name = "STORES", durableObjectNamespace = "StoreObject") ],
+);`,
+      ],
+    },
+  });
+  workerd = spawn(WORKERD, ['serve', config], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Backstop: never leave workerd behind, whatever ends this process.
+  process.on('exit', () => {
+    if (workerd.exitCode === null) workerd.kill('SIGKILL');
+  });
+  workerd.stdout.on('data', (d) => (logs += d));
+  workerd.stderr.on('data', (d) => (logs += d));
+  const exited = new Promise((resolve) => workerd.once('exit', (code) => resolve(code)));
+  base = `http://127.0.0.1:${port}`;
+  pay = `http://127.0.0.1:${payPort}`;
+  stores = `http://127.0.0.1:${storePort}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const state = await Promise.race([exited.then((code) => ({ code })), fetch(`${base}/ready`).then(() => 'up', () => 'down')]);
+    if (state === 'up') break;
+    if (typeof state === 'object') throw new Error(`workerd exited (${state.code}) before serving:\n${logs}`);
+    if (Date.now() > deadline) throw new Error(`workerd did not answer within 30 s:\n${logs}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+});
+
+after(async () => {
+  if (workerd && workerd.exitCode === null) {
+    const gone = new Promise((r) => workerd.once('exit', r));
+    workerd.kill('SIGTERM');
+    const t = setTimeout(() => workerd.kill('SIGKILL'), 5000);
+    await gone;
+    clearTimeout(t);
+  }
+});
+
+async function post(path, body, raw = false) {
+  const r = await fetch(`${base}${path}`, { method: 'POST', body: raw ? body : JSON.stringify(body) });
+  const text = await r.text();
+  return { status: r.status, body: r.headers.get('content-type')?.includes('json') && !raw ? JSON.parse(text) : text, text };
+}
+
+const fromWorker = (r) => (r.error ? { error: r.error.message } : r);
+
+test('workerd: keys of the golden vectors and of random intents equal the CLI\'s', async () => {
+  const { cases } = vectors('keys.json');
+  for (const c of cases) {
+    const { status, body } = await post('/keys', { intents: [c.intent], policy: c.policy });
+    assert.equal(status, 200);
+    assert.deepEqual(fromWorker(body.results[0]), cliKey(c.intent, c.policy), c.name);
+    if (c.key) assert.equal(body.results[0].key, c.key, c.name);
+  }
+  const s = seed();
+  console.log(`random intents: seed ${s}`);
+  const intents = randomIntents(s, 300);
+  const want = cliKeysLines(intents);
+  const { body } = await post('/keys', { intents });
+  assert.deepEqual(body.results.map(fromWorker), want, `seed ${s}`);
+  assert.ok(want.filter((w) => !w.error).length > 200);
+});
+
+test('workerd: canonical forms, explanations and checks equal the CLI\'s', async () => {
+  for (const c of vectors('canonical.json').cases) {
+    const bytes = c.input_hex !== undefined ? Buffer.from(c.input_hex, 'hex') : Buffer.from(c.input, 'utf8');
+    const r = await post('/canonicalize', bytes, true);
+    const got = r.status === 200 ? r.text : { error: JSON.parse(r.text).error.message };
+    assert.deepEqual(got, cliCanon(bytes), c.name);
+  }
+  for (const c of vectors('explain.json').cases) {
+    const { body } = await post('/explain', { a: c.a, b: c.b, policy: c.policy });
+    const want = cliExplain(c.a, c.b, c.policy);
+    assert.deepEqual(
+      [body.verdict, body.keyA.key, body.keyB.key, body.differences.map(({ part, pointer, a, b }) => ({ part, pointer, a, b }))],
+      [want.verdict, want.key_a, want.key_b, want.differences.map(({ part, pointer, a, b }) => ({ part, pointer, a, b }))],
+      c.name,
+    );
+  }
+  for (const c of vectors('policy.json').manifests) {
+    const want = cliCheck(c.manifest);
+    const { status, body } = await post('/check', c.manifest);
+    if (want.error) {
+      assert.equal(status, 400, c.name);
+      continue;
+    }
+    assert.deepEqual([body.passed, body.findings], [want.passed, want.findings], c.name);
+  }
+});
+
+test('workerd: the refund runs once through the Durable Object ledger, as in the Rust host', async () => {
+  const dir = tempDir('edge-rust');
+  const db = join(dir, 'rust.db');
+  const refund = (extra) => post('/refund', { scope: 'edge', run: 'run-1', step: 'refund-1', charge_id: 'ch_1', amount: 500, ...extra });
+  const rust = (extra = {}) =>
+    cliExec({ db, scope: 'edge', run: 'run-1', step: 'refund-1', tool: 'refund', args: JSON.stringify({ charge_id: 'ch_1', amount: 500 }), policy: REFUND_POLICY, owner: 'rust', marker: join(dir, 'marker'), ...extra });
+
+  // First call executes; a retry from another run replays. The Rust host decides the same, with the same key.
+  const a = await refund();
+  const b = await refund({ run: 'run-2', step: 'retry' });
+  const ra = rust();
+  const rb = rust({ run: 'run-2', step: 'retry' });
+  assert.equal(a.status, 200, a.text);
+  assert.equal(ra.status, 0, ra.stderr);
+  assert.deepEqual([a.body.key, a.body.replayed, a.body.reconciled], [ra.result.key, ra.result.replayed, ra.result.reconciled]);
+  assert.deepEqual([b.body.key, b.body.replayed, b.body.reconciled], [rb.result.key, rb.result.replayed, rb.result.reconciled]);
+  assert.deepEqual(b.body.value, a.body.value);
+  assert.equal(a.body.key, cliKey({ scope: 'edge', run: 'run-1', step: 'refund-1', tool: 'refund', args: JSON.stringify({ charge_id: 'ch_1', amount: 500 }) }, REFUND_POLICY).key);
+  // Same charge, another amount: a conflict at /amount, in both hosts.
+  const c = await refund({ amount: 999 });
+  const rc = rust({ args: JSON.stringify({ charge_id: 'ch_1', amount: 999 }) });
+  assert.deepEqual([c.status, c.body.error.code, c.body.error.pointer], [409, 'conflict', '/amount']);
+  assert.equal(rc.status, 2);
+  assert.match(rc.stderr, /conflict on .* \(first difference at "\/amount"\)/);
+  assert.equal(c.body.error.message, rc.stderr.replace(/^idem: /, '').trim());
+
+  // The provider loses its reply: the outcome is reconciled by lookup, not retried.
+  const l = await refund({ charge_id: 'ch_2', simulate: 'lose-reply' });
+  assert.deepEqual([l.status, l.body.replayed, l.body.reconciled], [200, true, true], l.text);
+  // The provider declines: recorded as failed; the next request makes a new attempt.
+  const d = await refund({ charge_id: 'ch_3', simulate: 'decline' });
+  assert.deepEqual([d.status, d.body.error.code], [402, 'tool-failed']);
+  const d2 = await refund({ charge_id: 'ch_3' });
+  assert.deepEqual([d2.status, d2.body.replayed], [200, false]);
+  const made = await (await fetch(`${pay}/refunds`)).json();
+  assert.deepEqual(
+    ['ch_1', 'ch_2', 'ch_3'].map((ch) => made.filter((m) => m.charge_id === ch).length),
+    [1, 1, 1],
+    'FlakyPay made each refund once',
+  );
+
+  // Ledger operations over HTTP.
+  const entries = await (await fetch(`${base}/ledger/edge`)).json();
+  assert.deepEqual(entries.map((e) => e.state).sort(), ['done', 'done', 'done']);
+  assert.equal(entries.find((e) => e.key === l.body.key).reconcileAttempts, 1);
+  assert.equal(entries.find((e) => e.key === d2.body.key).attempt, 2);
+  const sweep = await post('/ledger/edge/sweep', {});
+  assert.deepEqual([sweep.body.examined, sweep.body.errors], [0, []]);
+  const purge = await post('/ledger/edge/purge', {});
+  assert.deepEqual(purge.body, { purged: 0 });
+  const res = await post('/ledger/edge/resolve', { key: a.body.key, notHappened: true, by: 'ops' });
+  assert.deepEqual([res.status, res.body.error.kind], [400, 'invalid-state']);
+});
+
+/** The store in a Durable Object, reached over HTTP. */
+class RemoteStore {
+  constructor(name) {
+    this.name = name;
+  }
+  async call(method, args) {
+    const r = await fetch(stores, { method: 'POST', body: JSON.stringify({ name: this.name, method, args }) });
+    const b = await r.json();
+    if (b.error) throw new Error(b.error);
+    return b.ok;
+  }
+  get(s, k) {
+    return this.call('get', [s, k]);
+  }
+  insert(e) {
+    return this.call('insert', [e]);
+  }
+  update(v, e) {
+    return this.call('update', [v, e]);
+  }
+  delete(s, k, v) {
+    return this.call('delete', [s, k, v]);
+  }
+  list(s, f) {
+    return this.call('list', [s, f]);
+  }
+  unsettled(s, l) {
+    return this.call('unsettled', [s, l]);
+  }
+  expired(s, n, l) {
+    return this.call('expired', [s, n, l]);
+  }
+}
+
+test('workerd: the Durable Object store passes ledger.json, races once, keeps sqlx\'s bookkeeping', async () => {
+  let n = 0;
+  const steps = await replayLedgerVectors(() => new RemoteStore(`vectors-${n++}`));
+  assert.ok(steps > 50);
+  // Racing ledgers over one Durable Object: the tool runs once.
+  const store = new RemoteStore('race');
+  let runs = 0;
+  const intent = { scope: 'edge', run: 'r', step: 's', tool: 'charge', args: { charge_id: 'ch_race' } };
+  const results = await Promise.all(
+    Array.from({ length: 6 }, (_, i) =>
+      new Ledger(store, { owner: `w${i}` }).effect(intent, REFUND_POLICY, async () => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 30));
+        return { by: i };
+      }),
+    ),
+  );
+  assert.equal(runs, 1);
+  assert.equal(results.filter((r) => !r.replayed).length, 1);
+  // The migration bookkeeping is sqlx's, checksum included.
+  const m = await new RemoteStore('race').call('migrations', []);
+  const sql = readFileSync(join(REPO, 'host/migrations/sqlite/20261130000000_effects.sql'));
+  assert.deepEqual(m, [{ version: 20261130000000, description: 'effects', success: 1, checksum: createHash('sha384').update(sql).digest('hex').toUpperCase() }]);
+});

@@ -1,0 +1,95 @@
+// The Rust CLI as the reference: keys, canonical forms, explanations and checks computed by
+// `target/release/idem`, for comparison with what the JS package (or the Worker) computes.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { requireCli } from './env.mjs';
+import { tempDir } from './tmp.mjs';
+
+const dir = () => (dir.d ??= tempDir('cli'));
+let n = 0;
+function file(name, content) {
+  const p = join(dir(), `${n++}-${name}`);
+  writeFileSync(p, content);
+  return p;
+}
+
+function run(args, input) {
+  const r = spawnSync(requireCli(), args, { input, encoding: 'utf8', maxBuffer: 256 << 20 });
+  if (r.error) throw r.error;
+  return r;
+}
+
+/** An intent as one JSON object line; `args` (JSON text) is embedded raw, as the CLI reads it. */
+function intentLine(i) {
+  return `{"scope":${JSON.stringify(i.scope)},"run":${JSON.stringify(i.run)},"step":${JSON.stringify(i.step)},"tool":${JSON.stringify(i.tool)},"args":${i.args}}`;
+}
+
+const policyFile = (policy) => (policy === undefined ? [] : ['--policy', file('policy.json', typeof policy === 'string' ? policy : JSON.stringify(policy))]);
+
+const derived = (d) => ({ key: d.key, preimage: d.preimage, fingerprint: d.fingerprint, argsCanonical: d.args_canonical });
+
+/**
+ * Keys of many intents (args: JSON text without line breaks) in one `idem key --lines --json`
+ * run: one entry per intent, a derived key or `{error: message}`.
+ */
+export function cliKeysLines(intents, policy) {
+  for (const i of intents) if (/[\r\n]/.test(i.args)) throw new Error('cliKeysLines: args must be one line');
+  const r = run(['key', '--lines', '--json', ...policyFile(policy)], intents.map(intentLine).join('\n') + '\n');
+  if (r.status !== 0 && r.status !== 1) throw new Error(`idem key --lines failed (${r.status}): ${r.stderr}`);
+  const errors = new Map();
+  for (const line of r.stderr.split('\n')) {
+    const m = /^idem: line (\d+): (.*)$/.exec(line);
+    if (m) errors.set(Number(m[1]) - 1, m[2]);
+  }
+  const out = r.stdout.split('\n').filter((l) => l.length > 0);
+  let k = 0;
+  return intents.map((_, i) => (errors.has(i) ? { error: errors.get(i) } : derived(JSON.parse(out[k++]))));
+}
+
+/** The key of one intent (`args` any JSON text), by `idem key --args … --json`: a key or {error}. */
+export function cliKey(i, policy) {
+  const r = run(['key', `--scope=${i.scope}`, `--run=${i.run}`, `--step=${i.step}`, `--tool=${i.tool}`, `--args=${i.args}`, '--json', ...policyFile(policy)]);
+  if (r.status === 0) return derived(JSON.parse(r.stdout));
+  return { error: r.stderr.replace(/^idem: /, '').trimEnd() };
+}
+
+/** `idem canon FILE`: the canonical text, or {error: message}. */
+export function cliCanon(bytes) {
+  const r = spawnSync(requireCli(), ['canon', file('doc.json', bytes)], { maxBuffer: 256 << 20 });
+  if (r.status === 0) return r.stdout.toString('utf8');
+  return { error: r.stderr.toString('utf8').replace(/^idem: /, '').trimEnd() };
+}
+
+/** `idem explain A B --policy P --json` on intents whose args are JSON text. */
+export function cliExplain(a, b, policy) {
+  const r = run(['explain', file('a.json', intentLine(a)), file('b.json', intentLine(b)), '--json', ...policyFile(policy)]);
+  if (r.status !== 0) return { error: r.stderr.replace(/^idem: /, '').trimEnd() };
+  return JSON.parse(r.stdout);
+}
+
+/** `idem check FILE --json`: the report (exit 0 passed, 1 failed), or {error}. */
+export function cliCheck(list) {
+  const r = run(['check', file('tools.json', typeof list === 'string' ? list : JSON.stringify(list)), '--json']);
+  if (r.status !== 0 && r.status !== 1) return { error: r.stderr.replace(/^idem: /, '').trimEnd() };
+  return JSON.parse(r.stdout);
+}
+
+/**
+ * `idem ledger exec` (hidden test command): one effect through the Rust host's ledger whose tool
+ * appends "<key> <owner>" to `marker`. Returns {status, result, stderr} — or, with `spawn: true`,
+ * the arguments for an async spawn.
+ */
+export function execArgs({ db, scope, run: r, step, tool, args, policy, owner, marker, sleepMs, waitMs, crashAfterCall }) {
+  const a = ['ledger', 'exec', `--db=${db}`, `--scope=${scope}`, `--run=${r}`, `--step=${step}`, `--tool=${tool}`, `--args=${args}`];
+  a.push(`--policy=${typeof policy === 'string' ? policy : JSON.stringify(policy)}`, `--owner=${owner}`, `--marker=${marker}`);
+  if (sleepMs) a.push('--sleep-ms', String(sleepMs));
+  if (waitMs) a.push('--wait-ms', String(waitMs));
+  if (crashAfterCall) a.push('--crash-after-call');
+  return a;
+}
+
+export function cliExec(opts) {
+  const r = run(execArgs(opts));
+  return { status: r.status, result: r.status === 0 ? JSON.parse(r.stdout) : null, stderr: r.stderr };
+}

@@ -1,0 +1,173 @@
+// Replays tests/vectors/ledger.json through a real store with the package's ledger driver: each
+// step's event goes through Ledger (read the row, ask the core, write with insert-if-absent or
+// compare-and-swap) at the step's `now`, and the outcome, the stored state and version are
+// checked; every row written must read back field for field.
+import assert from 'node:assert/strict';
+import { deriveKey, Ledger, LedgerError } from '@idem-dev/idem';
+import { vectors } from './env.mjs';
+
+/** Wraps a store and remembers the last row written for each (scope, key). */
+class Recording {
+  constructor(inner) {
+    this.inner = inner;
+    this.last = new Map();
+    this.lost = 0;
+  }
+  get(s, k) {
+    return this.inner.get(s, k);
+  }
+  async insert(e) {
+    assert.equal(e.version, 1, 'an insert writes version 1');
+    const ok = await this.inner.insert(e);
+    if (!ok) this.lost++;
+    if (ok) this.last.set(`${e.scope}\u0000${e.key}`, structuredClone(e));
+    return ok;
+  }
+  async update(v, e) {
+    const cur = await this.inner.get(e.scope, e.key);
+    if (cur && cur.version === v) {
+      assert.equal(e.version, v + 1, 'an update writes the next version');
+      assert.deepEqual([e.fingerprint, e.argsCanonical, e.tool], [cur.fingerprint, cur.argsCanonical, cur.tool], 'key and fingerprint are fixed at claim');
+    }
+    const ok = await this.inner.update(v, e);
+    if (!ok) this.lost++;
+    if (ok) this.last.set(`${e.scope}\u0000${e.key}`, structuredClone(e));
+    return ok;
+  }
+  async delete(s, k, v) {
+    const ok = await this.inner.delete(s, k, v);
+    if (!ok) this.lost++;
+    if (ok) this.last.delete(`${s}\u0000${k}`);
+    return ok;
+  }
+  list(...a) {
+    return this.inner.list(...a);
+  }
+  unsettled(...a) {
+    return this.inner.unsettled(...a);
+  }
+  expired(...a) {
+    return this.inner.expired(...a);
+  }
+}
+
+function outcomeJson(o) {
+  const v = o.val;
+  switch (o.tag) {
+    case 'execute':
+      return { outcome: 'execute', attempt: v.attempt, owner: v.owner };
+    case 'replay':
+      return { outcome: 'replay', result: v.resultJson, attempt: v.attempt };
+    case 'in-progress':
+      return { outcome: 'in-progress', owner: v.owner, in_state: v.state, retry_after_ms: v.retryAfterMs };
+    case 'reconcile':
+      return { outcome: 'reconcile', attempt: v.attempt, escalate_at: v.escalateAt };
+    case 'escalated':
+      return { outcome: 'escalated', attempt: v.attempt };
+    case 'conflict':
+      return { outcome: 'conflict', pointer: v.pointer };
+    case 'recorded':
+      return { outcome: 'recorded', state: v };
+    case 'idle':
+      return { outcome: 'idle', next: v };
+    default:
+      return { outcome: o.tag };
+  }
+}
+
+const token = (b) => ({ attempt: b.attempt, owner: b.owner });
+
+/**
+ * Replay every scenario; `open(name)` returns a fresh store for one scenario (and `close()` on
+ * the store, if any, is called at the end). Returns the number of steps checked.
+ */
+export async function replayLedgerVectors(open) {
+  const doc = vectors('ledger.json');
+  assert.ok(doc.scenarios.length >= 15, 'expected the ledger scenarios');
+  let steps = 0;
+  for (const sc of doc.scenarios) {
+    const raw = await open(sc.name);
+    const store = new Recording(raw);
+    let now = 0;
+    const ledger = new Ledger(store, { owner: 'replay', clock: () => now });
+    const intent = { scope: sc.intent.scope, run: sc.intent.run, step: sc.intent.step, tool: sc.intent.tool, args: sc.intent.args };
+    const scope = intent.scope;
+    // The scenario's one entry: the key of its intent (what `begin` claims).
+    const key = deriveKey({ ...intent, policy: sc.policy }).key;
+    try {
+      for (const [i, step] of sc.steps.entries()) {
+        const at = `${sc.name} step ${i}`;
+        now = step.now;
+        const want = step.expect;
+        const before = await store.get(scope, key);
+        let outcome;
+        let error = null;
+        try {
+          const ev = step.event;
+          if (ev === 'sweep') outcome = await ledger.drive(scope, key, { tag: 'sweep' });
+          else if (ev === 'purge') outcome = await ledger.purge(scope, key);
+          else {
+            const [name, body] = Object.entries(ev)[0];
+            switch (name) {
+              case 'begin': {
+                const r = await ledger.withOwner(body.owner).begin(body.args === undefined ? intent : { ...intent, args: body.args }, sc.policy);
+                assert.equal(r.claim.key, key, `${at}: every begin of a scenario claims the one entry`);
+                outcome = r.outcome;
+                break;
+              }
+              case 'heartbeat':
+                outcome = await ledger.heartbeat(scope, key, token(body));
+                break;
+              case 'complete':
+                outcome = await ledger.completeJson(scope, key, token(body), body.result);
+                break;
+              case 'fail_definite':
+                outcome = await ledger.failDefinite(scope, key, token(body), body.reason);
+                break;
+              case 'fail_ambiguous':
+                outcome = await ledger.failAmbiguous(scope, key, token(body), body.reason);
+                break;
+              case 'reconciled': {
+                const verdict =
+                  'happened' in body ? { tag: 'happened', val: body.happened } : 'not_happened' in body ? { tag: 'not-happened' } : { tag: 'unknown', val: body.unknown };
+                outcome = await ledger.reconciled(scope, key, body.attempt, verdict);
+                break;
+              }
+              case 'resolve': {
+                const settlement = 'happened' in body ? { tag: 'happened', val: body.happened } : { tag: 'not-happened' };
+                outcome = await ledger.resolve(scope, key, settlement, { by: body.by, note: body.note });
+                break;
+              }
+              default:
+                throw new Error(`${at}: unknown event ${name}`);
+            }
+          }
+        } catch (e) {
+          if (!(e instanceof LedgerError)) throw e;
+          error = e;
+        }
+        if (error) {
+          assert.equal(want.error, error.kind, `${at}: ${error.message}`);
+          assert.deepEqual(await store.get(scope, key), before, `${at}: a refused event writes nothing`);
+        } else {
+          assert.equal(want.error, undefined, `${at}: expected the error ${want.error}, got ${JSON.stringify(outcome)}`);
+          const got = outcomeJson(outcome);
+          assert.equal(got.outcome, want.outcome, `${at}: outcome`);
+          for (const [k, v] of Object.entries(got)) {
+            if (k in want) assert.deepEqual(v, want[k], `${at}: ${k} of ${JSON.stringify(got)}`);
+          }
+        }
+        const e = await store.get(scope, key);
+        assert.equal(e ? e.state : 'absent', want.state, `${at}: state`);
+        if ('version' in want) assert.equal(e ? e.version : null, want.version, `${at}: version`);
+        if (e) assert.deepEqual(e, store.last.get(`${scope}\u0000${key}`), `${at}: the row reads back as written`);
+        // Alone on the store, every write the core asks for must apply at the first try.
+        assert.equal(store.lost, 0, `${at}: a write did not apply with no other writer`);
+        steps++;
+      }
+    } finally {
+      await raw.close?.();
+    }
+  }
+  return steps;
+}

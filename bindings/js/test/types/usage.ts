@@ -1,0 +1,36 @@
+// Compiled (not run) by types.test.mjs: the declarations describe the API as used.
+import {
+  canonicalize, checkTools, deriveKey, deriveKeys, explain, happened, notHappened, parsePolicy, unknown,
+  DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, MemoryStore,
+  type DerivedKey, type Entry, type Outcome, type Policy,
+} from '@idem-dev/idem';
+import { SqliteStore } from '@idem-dev/idem/sqlite';
+import { PostgresStore } from '@idem-dev/idem/postgres';
+
+const c: string = canonicalize('{"a":1}') + canonicalize(new Uint8Array([0x31]));
+const k: DerivedKey = deriveKey({ scope: 's', run: 'r', step: 't', tool: 'x', args: { a: 1 }, policy: { class: 'irreversible-external', key: { only: ['/a'] } } });
+const many = deriveKeys([{ scope: 's', tool: 'x', args: '{}' }]);
+for (const r of many) if (r instanceof KeyDerivationError) console.log(r.kind, r.canon?.offset);
+const e = explain({ scope: 's', tool: 'x', args: {} }, { scope: 's', tool: 'y', args: {} });
+const v: 'same-intent' | 'conflict' | 'different-keys' = e.verdict;
+const p: Policy = parsePolicy('{"class":"read-only"}');
+const ok: boolean = checkTools({ tools: [] }).passed;
+
+async function main() {
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1', clock: () => Date.now() });
+  ledger.reconciler('refund', async (req) => (req.attempt > 1 ? happened({ id: 1 }) : req.path === 'manual' ? unknown('?') : notHappened()));
+  const r = await ledger.effect({ scope: 's', run: 'r', step: 't', tool: 'refund', args: { charge: 'ch' } }, p, async (key: string) => {
+    if (!key) throw new DefiniteFailure('no');
+    return { refund: key };
+  });
+  const refund: string = r.value.refund;
+  const o: Outcome = (await ledger.begin({ scope: 's', tool: 't', args: 1 }, p)).outcome;
+  if (o.tag === 'execute') await ledger.complete('s', 'k', o.val, { ok: true });
+  const entries: Entry[] = await ledger.list('s', { state: 'done', limit: 5 });
+  const sqlite = await SqliteStore.open(':memory:');
+  const pg = await PostgresStore.connect('postgres://x', { max: 2 });
+  new Ledger(sqlite).sweep();
+  await pg.close();
+  console.log(c, k, v, ok, refund, entries, DurableObjectStore);
+}
+main();

@@ -1,0 +1,433 @@
+// Types of @idem-dev/idem: the facade over the idem core component (wit/*.wit). Names follow the
+// WIT contract; u64 times and counters are numbers (milliseconds since the Unix epoch).
+
+// ---- canonical ----------------------------------------------------------------------------------
+
+/** Why a document was rejected (wit: canonical.canon-error-kind). */
+export type CanonErrorKind =
+  | 'syntax'
+  | 'invalid-utf8'
+  | 'lone-surrogate'
+  | 'duplicate-key'
+  | 'number-overflow'
+  | 'inexact-integer'
+  | 'too-deep'
+  | 'too-large';
+
+/**
+ * The RFC 8785 canonical form of JSON text (a string, or its UTF-8 bytes). A string holding a
+ * lone surrogate is sent to the core as WTF-8 so that it reports `lone-surrogate`.
+ * @throws CanonicalizationError
+ */
+export function canonicalize(json: string | Uint8Array | ArrayBuffer): string;
+
+/** The core's limits: 16 MiB of input, 128 levels of nesting. */
+export function limits(): { maxInputBytes: number; maxDepth: number };
+
+// ---- policy -------------------------------------------------------------------------------------
+
+export type EffectClass = 'read-only' | 'overwriting-write' | 'accumulating-write' | 'irreversible-external';
+export type KeyIdentity = 'step' | 'run' | 'scope';
+/** How an unknown outcome is found out, as written in policy JSON. */
+export type ReconcilePath = 'none' | 'provider-idempotent' | 'manual' | { lookup: string };
+
+/** A key spec: `only` and `ignore` are RFC 6901 JSON pointers into the arguments. */
+export interface KeySpec {
+  only?: string[];
+  ignore: string[];
+  identity: KeyIdentity;
+}
+
+/** An idem policy document (the value of a tool's `_meta["idem/policy"]`). */
+export interface PolicyDocument {
+  class: EffectClass;
+  key?: Partial<KeySpec>;
+  reconcile?: ReconcilePath | null;
+  leaseMs?: number;
+  reconcileAfterMs?: number;
+  escalateAfterMs?: number;
+  retentionMs?: number;
+}
+
+/** A policy read by the core: every field explicit; itself a valid policy document. */
+export interface Policy {
+  readonly class: EffectClass;
+  readonly key?: KeySpec;
+  readonly reconcile: ReconcilePath;
+  readonly leaseMs: number;
+  readonly reconcileAfterMs: number;
+  readonly escalateAfterMs: number;
+  readonly retentionMs: number;
+}
+
+/** Anything a policy can be given as: a parsed Policy, a policy document, or its JSON text. */
+export type PolicyInput = Policy | PolicyDocument | string;
+
+/** @throws PolicyError */
+export function parsePolicy(doc: PolicyInput): Policy;
+export function defaultPolicy(cls: EffectClass): Policy;
+
+/** MCP ToolAnnotations hints. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean | null;
+  destructiveHint?: boolean | null;
+  idempotentHint?: boolean | null;
+  openWorldHint?: boolean | null;
+}
+export function classify(annotations?: ToolAnnotations): EffectClass;
+
+export interface ResolvedTool {
+  name: string;
+  policy: Policy;
+  classSource: 'policy' | 'annotations' | 'defaults';
+}
+/** @throws PolicyError */
+export function resolveTool(tool: object | string): ResolvedTool;
+
+export interface Finding {
+  severity: 'error' | 'warning' | 'info';
+  tool: string | null;
+  code: string;
+  message: string;
+}
+export interface ManifestReport {
+  passed: boolean;
+  tools: ResolvedTool[];
+  findings: Finding[];
+}
+/**
+ * The release gate over an MCP tool list (`{tools: […]}`, a JSON-RPC response, or an array).
+ * @throws PolicyError when the document holds no tool list
+ */
+export function checkTools(list: object | unknown[] | string): ManifestReport;
+
+// ---- keys ---------------------------------------------------------------------------------------
+
+/** What an agent meant to do. `args`: a JSON value, or JSON text. */
+export interface Intent {
+  scope: string;
+  run?: string;
+  step?: string;
+  tool: string;
+  args: unknown;
+}
+
+export interface DerivedKey {
+  /** `idem1:` + 64 lowercase hex digits. */
+  key: string;
+  preimage: string;
+  fingerprint: string;
+  argsCanonical: string;
+}
+
+/** @throws KeyDerivationError | EncodingError */
+export function deriveKey(intent: Intent & { policy?: PolicyInput }): DerivedKey;
+/** One call to the core for a batch; each result stands alone (errors are returned). */
+export function deriveKeys(intents: Intent[], options?: { policy?: PolicyInput }): Array<DerivedKey | KeyDerivationError>;
+
+export interface Difference {
+  part: 'scope' | 'tool' | 'run-id' | 'step-id' | 'args';
+  pointer: string | null;
+  a: string | null;
+  b: string | null;
+  effect: 'key' | 'fingerprint' | 'none';
+}
+export interface Explanation {
+  verdict: 'same-intent' | 'conflict' | 'different-keys';
+  keyA: DerivedKey;
+  keyB: DerivedKey;
+  differences: Difference[];
+}
+/** Why two intents do or don't share a key (spec: options.policy, else a.policy, else default). */
+export function explain(a: Intent & { policy?: PolicyInput }, b: Intent, options?: { policy?: PolicyInput }): Explanation;
+
+// ---- ledger -------------------------------------------------------------------------------------
+
+export type EntryState = 'pending' | 'done' | 'failed' | 'in-doubt' | 'escalated';
+
+/** One row of the ledger (wit: ledger.entry). Stores keep every field and hand it back unchanged. */
+export interface Entry {
+  scope: string;
+  key: string;
+  tool: string;
+  fingerprint: string;
+  argsCanonical: string;
+  state: EntryState;
+  version: number;
+  attempt: number;
+  owner: string;
+  createdAt: number;
+  updatedAt: number;
+  leaseUntil: number;
+  inDoubtSince: number | null;
+  nextReconcileAt: number | null;
+  reconcileAttempts: number;
+  resultJson: string | null;
+  reason: string | null;
+  resolvedBy: string | null;
+  reconcile: ReconcilePath;
+  leaseMs: number;
+  reconcileAfterMs: number;
+  escalateAfterMs: number;
+  retentionMs: number;
+}
+
+export interface ListFilter {
+  state?: EntryState | null;
+  tool?: string | null;
+  /** 0 or absent: 100. */
+  limit?: number;
+}
+
+/**
+ * The storage a ledger needs: insert-if-absent, compare-and-swap on `version`, every query by
+ * scope. Stores never decide anything.
+ */
+export interface Store {
+  get(scope: string, key: string): Promise<Entry | null>;
+  insert(entry: Entry): Promise<boolean>;
+  update(expectedVersion: number, entry: Entry): Promise<boolean>;
+  delete(scope: string, key: string, expectedVersion: number): Promise<boolean>;
+  list(scope: string, filter?: ListFilter): Promise<Entry[]>;
+  unsettled(scope: string | null, limit: number): Promise<Entry[]>;
+  expired(scope: string | null, now: number, limit: number): Promise<Entry[]>;
+  close?(): Promise<void>;
+}
+
+export class MemoryStore implements Store {
+  get(scope: string, key: string): Promise<Entry | null>;
+  insert(entry: Entry): Promise<boolean>;
+  update(expectedVersion: number, entry: Entry): Promise<boolean>;
+  delete(scope: string, key: string, expectedVersion: number): Promise<boolean>;
+  list(scope: string, filter?: ListFilter): Promise<Entry[]>;
+  unsettled(scope: string | null, limit: number): Promise<Entry[]>;
+  expired(scope: string | null, now: number, limit: number): Promise<Entry[]>;
+  close(): Promise<void>;
+}
+
+/** The slice of a Durable Object's `ctx.storage` the store uses. */
+export interface DurableObjectStorageLike {
+  sql: { exec(query: string, ...bindings: unknown[]): { toArray(): Record<string, unknown>[] } };
+  transactionSync<T>(fn: () => T): T;
+}
+
+/** A store in a Cloudflare Durable Object's SQLite storage (the Rust host's SQLite schema). */
+export class DurableObjectStore implements Store {
+  static open(storage: DurableObjectStorageLike): Promise<DurableObjectStore>;
+  constructor(storage: DurableObjectStorageLike);
+  get(scope: string, key: string): Promise<Entry | null>;
+  insert(entry: Entry): Promise<boolean>;
+  update(expectedVersion: number, entry: Entry): Promise<boolean>;
+  delete(scope: string, key: string, expectedVersion: number): Promise<boolean>;
+  list(scope: string, filter?: ListFilter): Promise<Entry[]>;
+  unsettled(scope: string | null, limit: number): Promise<Entry[]>;
+  expired(scope: string | null, now: number, limit: number): Promise<Entry[]>;
+  close(): Promise<void>;
+}
+
+export interface ClaimToken {
+  attempt: number;
+  owner: string;
+}
+
+export interface Claim {
+  scope: string;
+  tool: string;
+  key: string;
+  fingerprint: string;
+  argsCanonical: string;
+  owner: string;
+}
+
+export interface ReconcileRequest {
+  scope: string;
+  key: string;
+  tool: string;
+  argsCanonical: string;
+  attempt: number;
+  path: ReconcilePath;
+  inDoubtSince: number;
+  escalateAt: number;
+}
+
+export interface Escalation {
+  scope: string;
+  key: string;
+  tool: string;
+  attempt: number;
+  reason: string;
+  inDoubtSince: number;
+}
+
+/** What to do after an event (see wit/ledger.wit, "Call protocol"). */
+export type Outcome =
+  | { tag: 'execute'; val: ClaimToken }
+  | { tag: 'replay'; val: { resultJson: string; attempt: number; recordedAt: number } }
+  | { tag: 'in-progress'; val: { owner: string; state: EntryState; retryAfterMs: number } }
+  | { tag: 'reconcile'; val: ReconcileRequest }
+  | { tag: 'escalated'; val: Escalation }
+  | { tag: 'conflict'; val: { key: string; pointer: string; storedFingerprint: string; givenFingerprint: string } }
+  | { tag: 'pass-through' }
+  | { tag: 'recorded'; val: EntryState }
+  | { tag: 'purged' }
+  | { tag: 'idle'; val: number | null };
+
+/** A reconciler's verdict or a human's settlement. */
+export type Verdict = { tag: 'happened'; val: string } | { tag: 'not-happened' } | { tag: 'unknown'; val: string };
+export type Settlement = { tag: 'happened'; val: string } | { tag: 'not-happened' };
+
+/** The effect happened; `value` (serialized as JSON) is its result. */
+export function happened(value: unknown): { tag: 'happened'; val: string };
+/** The effect did not happen: a new attempt may execute. */
+export function notHappened(): { tag: 'not-happened' };
+/** Still unknown: the reason. */
+export function unknown(reason: string): { tag: 'unknown'; val: string };
+
+export type Reconciler = (request: ReconcileRequest) => Promise<Verdict> | Verdict;
+
+/** Raw ledger events, for `Ledger.drive` (the WIT event variant). */
+export type LedgerEvent = { tag: string; val?: unknown };
+
+export interface EffectResult<T> {
+  value: T;
+  key: string;
+  /** The result came from the ledger, not from calling the tool now. */
+  replayed: boolean;
+  /** This call settled an unknown outcome by reconciliation. */
+  reconciled: boolean;
+}
+
+export interface SweepReport {
+  examined: number;
+  leasesExpired: number;
+  reconciled: number;
+  happened: number;
+  notHappened: number;
+  unknown: number;
+  escalated: string[];
+  errors: string[];
+}
+
+export const systemClock: () => number;
+
+/** A ledger: the core's rules over a store. */
+export class Ledger {
+  constructor(store: Store, options?: { owner?: string; clock?: () => number });
+  readonly store: Store;
+  readonly owner: string;
+  withOwner(owner: string): Ledger;
+  now(): number;
+  /** Register the reconciler of `tool`. */
+  reconciler(tool: string, fn: Reconciler): this;
+  /** Read, ask the core, write atomically; on a lost race, read again. */
+  drive(scope: string, key: string, event: LedgerEvent): Promise<Outcome>;
+  begin(intent: Intent, policy: PolicyInput): Promise<{ claim: Claim; outcome: Outcome }>;
+  complete(scope: string, key: string, token: ClaimToken, value: unknown): Promise<Outcome>;
+  completeJson(scope: string, key: string, token: ClaimToken, resultJson: string): Promise<Outcome>;
+  failDefinite(scope: string, key: string, token: ClaimToken, reason: string): Promise<Outcome>;
+  failAmbiguous(scope: string, key: string, token: ClaimToken, reason: string): Promise<Outcome>;
+  heartbeat(scope: string, key: string, token: ClaimToken): Promise<Outcome>;
+  reconciled(scope: string, key: string, attempt: number, verdict: Verdict): Promise<Outcome>;
+  resolve(scope: string, key: string, settlement: Settlement, who: { by: string; note?: string }): Promise<Outcome>;
+  purge(scope: string, key: string): Promise<Outcome>;
+  purgeExpired(scope?: string | null): Promise<number>;
+  get(scope: string, key: string): Promise<Entry | null>;
+  list(scope: string, filter?: ListFilter): Promise<Entry[]>;
+  waitSettled(scope: string, key: string, options?: { everyMs?: number; timeoutMs?: number }): Promise<Entry | null>;
+  sweep(scope?: string | null): Promise<SweepReport>;
+  /**
+   * Run `tool` at most once per intent; `tool(key)` gets the idempotency key. Throw
+   * DefiniteFailure when the effect did not happen; anything else thrown is ambiguous.
+   */
+  effect<T>(
+    intent: Intent,
+    policy: PolicyInput,
+    tool: (key: string) => Promise<T> | T,
+    options?: { maxAttempts?: number; waitMs?: number },
+  ): Promise<EffectResult<T>>;
+}
+
+// ---- errors -------------------------------------------------------------------------------------
+
+export class IdemError extends Error {
+  readonly code: string;
+}
+export class CanonicalizationError extends IdemError {
+  readonly code: 'canon';
+  readonly kind: CanonErrorKind;
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+export interface CanonErrorInfo {
+  kind: CanonErrorKind;
+  offset: number;
+  line: number;
+  column: number;
+  message: string;
+}
+export class KeyDerivationError extends IdemError {
+  readonly code: 'key';
+  readonly kind: 'invalid-args' | 'invalid-pointer' | 'missing-member' | 'pointer-into-array' | 'empty-field';
+  readonly at: string | null;
+  readonly canon: CanonErrorInfo | null;
+}
+export class PolicyError extends IdemError {
+  readonly code: 'policy';
+  readonly at: string;
+  readonly reason: string;
+}
+export class LedgerError extends IdemError {
+  readonly code: 'ledger';
+  readonly kind: 'not-found' | 'stale-token' | 'invalid-state' | 'already-settled' | 'retention-not-reached' | 'invalid-request';
+  readonly state?: EntryState;
+}
+export class StorageError extends IdemError {
+  readonly code: 'storage';
+}
+export class ConflictError extends IdemError {
+  readonly code: 'conflict';
+  readonly key: string;
+  readonly pointer: string;
+}
+export class EscalatedError extends IdemError {
+  readonly code: 'escalated';
+  readonly key: string;
+  readonly reason: string;
+}
+export class InDoubtError extends IdemError {
+  readonly code: 'in-doubt';
+  readonly key: string;
+  readonly reason: string;
+}
+export class InProgressError extends IdemError {
+  readonly code: 'in-progress';
+  readonly key: string;
+  readonly owner: string;
+  readonly state: EntryState;
+}
+export class ToolFailedError extends IdemError {
+  readonly code: 'tool-failed';
+  readonly reason: string;
+}
+export class ContentionError extends IdemError {
+  readonly code: 'contention';
+  readonly races: number;
+}
+export class CoreTrapError extends IdemError {
+  readonly code: 'trap';
+}
+export class EncodingError extends IdemError {
+  readonly code: 'encoding';
+  readonly field: string;
+  readonly index: number;
+}
+/** Thrown by a tool to say how it failed. */
+export class ToolError extends Error {
+  constructor(reason: string, options?: { cause?: unknown });
+  readonly reason: string;
+}
+/** The effect did NOT happen. */
+export class DefiniteFailure extends ToolError {}
+/** You cannot tell whether the effect happened. */
+export class AmbiguousFailure extends ToolError {}
