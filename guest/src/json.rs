@@ -124,6 +124,13 @@ pub fn check_utf8(bytes: &[u8]) -> Result<&str, Error> {
     }
 }
 
+/// Length of the leading run of bytes that need no attention inside a string: everything but
+/// `"`, `\\` and control characters.
+#[inline]
+fn plain_run(s: &[u8]) -> usize {
+    s.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(s.len())
+}
+
 struct Parser<'a> {
     s: &'a [u8],
     text: &'a str,
@@ -261,32 +268,24 @@ impl<'a> Parser<'a> {
         let start = self.i;
         self.i += 1;
         let body = self.i;
-        // Fast path: scan to the closing quote; borrow when there is no escape.
-        loop {
-            match self.s.get(self.i) {
-                None => return Err(Error::new(ErrorKind::Syntax, start, "unterminated string")),
-                Some(b'"') => {
-                    let s = &self.text[body..self.i];
-                    self.i += 1;
-                    return Ok((Cow::Borrowed(s), start));
-                }
-                Some(b'\\') => break,
-                Some(&b) if b < 0x20 => {
-                    return Err(self.err(ErrorKind::Syntax, "a control character must be escaped inside a string"))
-                }
-                Some(_) => self.i += 1,
+        // Fast path: find the first byte that ends a plain run; borrow when it is the closing
+        // quote (no escape in the string).
+        self.i += plain_run(&self.s[self.i..]);
+        match self.s.get(self.i) {
+            None => return Err(Error::new(ErrorKind::Syntax, start, "unterminated string")),
+            Some(b'"') => {
+                let s = &self.text[body..self.i];
+                self.i += 1;
+                return Ok((Cow::Borrowed(s), start));
             }
+            Some(b'\\') => {}
+            Some(_) => return Err(self.err(ErrorKind::Syntax, "a control character must be escaped inside a string")),
         }
         let mut out = String::with_capacity(self.i - body + 16);
         out.push_str(&self.text[body..self.i]);
         loop {
             let run = self.i;
-            while let Some(&b) = self.s.get(self.i) {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.i += 1;
-            }
+            self.i += plain_run(&self.s[self.i..]);
             out.push_str(&self.text[run..self.i]);
             match self.s.get(self.i) {
                 None => return Err(Error::new(ErrorKind::Syntax, start, "unterminated string")),
@@ -408,11 +407,17 @@ impl<'a> Parser<'a> {
             }
         }
         let lit = &self.text[start..self.i];
+        let digits = &self.text[int_start..int_end];
+        if integer && digits.len() <= 15 {
+            // Exact in a double: skip the general decimal-to-binary conversion.
+            let n = digits.bytes().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64;
+            return Ok(Value::Number(if int_start > start { -n } else { n }));
+        }
         let v: f64 = lit.parse().map_err(|_| Error::new(ErrorKind::Syntax, start, "invalid number"))?;
         if !v.is_finite() {
             return Err(Error::new(ErrorKind::NumberOverflow, start, format!("the number {lit} is too large for a double")));
         }
-        if integer && !crate::number::integer_survives(&self.text[int_start..int_end], v) {
+        if integer && !crate::number::integer_survives(digits, v) {
             return Err(Error::new(
                 ErrorKind::InexactInteger,
                 start,

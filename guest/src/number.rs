@@ -7,6 +7,12 @@ use crate::prelude::*;
 /// Append the ECMAScript `Number.prototype.toString` form of a finite double (RFC 8785
 /// §3.2.2.3). `-0` prints as `0`.
 pub fn write(v: f64, out: &mut String) {
+    // Integers a double holds exactly print as their digits in ECMAScript (below 1e21); `itoa`
+    // does that without the shortest-float search. Everything else goes to `ryu-js`.
+    if v.abs() < 9_007_199_254_740_992.0 && v == (v as i64) as f64 {
+        out.push_str(itoa::Buffer::new().format(v as i64));
+        return;
+    }
     let mut buf = ryu_js::Buffer::new();
     out.push_str(buf.format_finite(v));
 }
