@@ -1,7 +1,13 @@
-//! Builds the core component from source: `guest/` for `wasm32-unknown-unknown` (release
-//! profile), wrapped into a component with `wit-component`. The component imports nothing.
+//! Builds the core component from source: `guest/` for `wasm32-unknown-unknown` (the
+//! `component` profile of the workspace Cargo.toml), shrunk by binaryen's `wasm-opt` when it is
+//! installed, and wrapped into a component with `wit-component`. The component imports nothing.
 //! Output: `$OUT_DIR/idem_core.wasm` (embedded by this crate) and a copy at
 //! `<target>/wasm/idem-core.wasm` for the Python and JavaScript packages.
+//!
+//! `wasm-opt` (Debian package `binaryen`; `scripts/setup` installs it) takes a tenth off the
+//! module. Without it the build still succeeds, with a warning, and the component is larger but
+//! behaves the same; `IDEM_REQUIRE_WASM_OPT=1` (set by `scripts/test`) turns the warning into an
+//! error. `WASM_OPT` names the binary when it is not `wasm-opt` on the PATH.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,6 +20,9 @@ fn main() {
     for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml", "Cargo.lock", ".cargo/config.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
+    for var in ["WASM_OPT", "IDEM_REQUIRE_WASM_OPT", "PATH"] {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
     let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
     let target_dir = if target_dir.is_absolute() { target_dir } else { root.join(target_dir) };
     ensure_target();
@@ -22,10 +31,7 @@ fn main() {
     let build_dir = target_dir.join("component-build");
     let mut cmd = Command::new(cargo);
     cmd.current_dir(&root)
-        .args(["build", "--release", "--locked", "-p", "idem-core", "--lib", "--target", TARGET])
-        // The component's release build: opt-level 3 and panic=abort from the profile, plus fat
-        // LTO and a single codegen unit (see the workspace Cargo.toml).
-        .args(["--config", "profile.release.lto=true", "--config", "profile.release.codegen-units=1", "--target-dir"])
+        .args(["build", "--profile", "component", "--locked", "-p", "idem-core", "--lib", "--target", TARGET, "--target-dir"])
         .arg(&build_dir);
     // The outer build's flags are for the host, not for wasm.
     for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WORKSPACE_WRAPPER"] {
@@ -34,8 +40,9 @@ fn main() {
     let status = cmd.status().expect("could not run cargo to build the core component");
     assert!(status.success(), "building the core component (guest/) for {TARGET} failed");
 
-    let module_path = build_dir.join(TARGET).join("release/idem_core.wasm");
-    let module = std::fs::read(&module_path).unwrap_or_else(|e| panic!("{}: {e}", module_path.display()));
+    let module_path = build_dir.join(TARGET).join("component/idem_core.wasm");
+    let (module, optimized) = optimize(&module_path);
+    println!("cargo:rustc-env=IDEM_COMPONENT_SIZE_OPTIMIZED={}", u8::from(optimized));
     let component = wit_component::ComponentEncoder::default()
         .module(&module)
         .expect("the core module carries its WIT type section")
@@ -44,12 +51,82 @@ fn main() {
         .debug_names(false)
         .encode()
         .expect("wrapping the core module into a component");
+    let component = without_name_sections(&component);
 
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("idem_core.wasm");
     std::fs::write(&out, &component).unwrap();
     let copy = target_dir.join("wasm");
     std::fs::create_dir_all(&copy).unwrap();
     write_if_changed(&copy.join("idem-core.wasm"), &component);
+}
+
+/// The core module, run through `wasm-opt -Oz` when binaryen is installed; and whether it was.
+fn optimize(module_path: &Path) -> (Vec<u8>, bool) {
+    let read = |p: &Path| std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let tool = std::env::var_os("WASM_OPT").map_or_else(|| PathBuf::from("wasm-opt"), PathBuf::from);
+    let out = module_path.with_extension("opt.wasm");
+    // The features the Rust target emits (its defaults plus simd128 from .cargo/config.toml);
+    // wasm-opt may use only these.
+    let features = [
+        "--enable-simd",
+        "--enable-bulk-memory",
+        "--enable-sign-ext",
+        "--enable-mutable-globals",
+        "--enable-nontrapping-float-to-int",
+        "--enable-multivalue",
+        "--enable-reference-types",
+    ];
+    match Command::new(&tool).arg("-Oz").args(features).arg(module_path).arg("-o").arg(&out).status() {
+        Ok(status) => {
+            assert!(status.success(), "{} -Oz failed on {}", tool.display(), module_path.display());
+            (read(&out), true)
+        }
+        Err(e) => {
+            let why = format!(
+                "{} could not be run ({e}): the core component is built without size optimization. \
+                 Install binaryen (`apt-get install binaryen`, or `scripts/setup`) for the shipped size.",
+                tool.display()
+            );
+            assert!(std::env::var_os("IDEM_REQUIRE_WASM_OPT").is_none_or(|v| v == "0"), "{why}");
+            println!("cargo:warning={why}");
+            (read(module_path), false)
+        }
+    }
+}
+
+/// The component without its `component-name` section: debug names of the internal shim
+/// components, which no host reads (exports are named by the export sections).
+fn without_name_sections(component: &[u8]) -> Vec<u8> {
+    use wasmparser::{Chunk, Parser, Payload};
+    let mut out = wasm_encoder::Component::new();
+    let mut parser = Parser::new(0);
+    let mut rest = component;
+    loop {
+        let Chunk::Parsed { consumed, payload } = parser.parse(rest, true).expect("parsing the encoded component") else {
+            unreachable!("the whole component is in memory")
+        };
+        rest = &rest[consumed..];
+        if let Payload::End(_) = payload {
+            break;
+        }
+        let Some((id, range)) = payload.as_section() else {
+            continue;
+        };
+        let data = &component[usize::try_from(range.start).unwrap()..usize::try_from(range.end).unwrap()];
+        match payload {
+            Payload::CustomSection(c) if c.name() == "component-name" => continue,
+            // Nested modules and components are copied whole, not parsed into: the parser has
+            // moved past them, the input slice must too.
+            Payload::ModuleSection { .. } | Payload::ComponentSection { .. } => rest = &rest[data.len()..],
+            _ => {}
+        }
+        out.section(&wasm_encoder::RawSection { id, data });
+    }
+    let bytes = out.finish();
+    wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all())
+        .validate_all(&bytes)
+        .expect("the component stays valid without its name section");
+    bytes
 }
 
 fn write_if_changed(path: &Path, bytes: &[u8]) {
@@ -61,7 +138,8 @@ fn write_if_changed(path: &Path, bytes: &[u8]) {
 /// Install the wasm target with rustup when it is missing, so a fresh machine needs no extra step.
 fn ensure_target() {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let sysroot = Command::new(rustc).args(["--print", "sysroot"]).output().ok().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let sysroot =
+        Command::new(rustc).args(["--print", "sysroot"]).output().ok().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
     let installed = sysroot.map(|s| Path::new(&s).join("lib/rustlib").join(TARGET).is_dir()).unwrap_or(false);
     if !installed {
         let ok = Command::new("rustup").args(["target", "add", TARGET]).status().map(|s| s.success()).unwrap_or(false);

@@ -21,7 +21,7 @@ pub fn to_wit_error(input: &[u8], e: json::Error) -> CanonError {
         offset: e.offset as u64,
         line,
         column,
-        message: format!("{} (line {line}, column {column}, byte {})", e.message, e.offset),
+        message: msg![e.message, " (line ", line, ", column ", column, ", byte ", e.offset, ")"],
     }
 }
 
@@ -40,7 +40,7 @@ pub fn canonicalize_bytes(bytes: &[u8]) -> Result<String, CanonError> {
         let e = json::Error {
             kind: ErrorKind::TooLarge,
             offset: json::MAX_INPUT_BYTES,
-            message: format!("the document is {} bytes; the limit is {} bytes", bytes.len(), json::MAX_INPUT_BYTES),
+            message: msg!["the document is ", bytes.len(), " bytes; the limit is ", json::MAX_INPUT_BYTES, " bytes"],
         };
         return Err(to_wit_error(bytes, e));
     }

@@ -8,8 +8,8 @@
 //! doubles exactly as ECMAScript does.
 
 use crate::prelude::*;
+use crate::text::{Hex4, Q};
 use core::cmp::Ordering;
-use core::fmt;
 
 /// Inputs larger than this are refused (`too-large`).
 pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
@@ -87,7 +87,7 @@ pub fn parse(text: &str) -> Result<Value<'_>, Error> {
         return Err(Error::new(
             ErrorKind::TooLarge,
             MAX_INPUT_BYTES,
-            format!("the document is {} bytes; the limit is {MAX_INPUT_BYTES} bytes", text.len()),
+            msg!["the document is ", text.len(), " bytes; the limit is ", MAX_INPUT_BYTES, " bytes"],
         ));
     }
     let mut p = Parser { s: text.as_bytes(), text, i: 0 };
@@ -124,11 +124,27 @@ pub fn check_utf8(bytes: &[u8]) -> Result<&str, Error> {
     }
 }
 
+/// `text[a..b]`, where the caller knows `a` and `b` fall on character boundaries (every cut the
+/// parser and printer make is next to an ASCII byte). `get` instead of indexing keeps the panic
+/// path of string slicing, and the `Debug` formatting it carries, out of the component.
+#[inline(always)]
+fn sub(text: &str, a: usize, b: usize) -> &str {
+    text.get(a..b).unwrap_or_default()
+}
+
 /// Length of the leading run of bytes that need no attention inside a string: everything but
 /// `"`, `\\` and control characters.
-#[inline]
+#[inline(always)]
 fn plain_run(s: &[u8]) -> usize {
-    s.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(s.len())
+    let mut i = 0;
+    while i < s.len() {
+        let b = s[i];
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 struct Parser<'a> {
@@ -144,16 +160,17 @@ impl<'a> Parser<'a> {
 
     fn unexpected(&self, wanted: &str) -> Error {
         match self.s.get(self.i) {
-            None => self.err(ErrorKind::Syntax, format!("unexpected end of input; expected {wanted}")),
+            None => self.err(ErrorKind::Syntax, msg!["unexpected end of input; expected ", wanted]),
             Some(_) => {
-                let len = self.text[self.i..].chars().next().map_or(1, char::len_utf8);
-                let c = Q(&self.text[self.i..self.i + len]);
-                self.err(ErrorKind::Syntax, format!("unexpected character {c:?}; expected {wanted}"))
+                let rest = sub(self.text, self.i, self.text.len());
+                let len = rest.chars().next().map_or(1, char::len_utf8);
+                let c = Q(sub(rest, 0, len));
+                self.err(ErrorKind::Syntax, msg!["unexpected character ", c, "; expected ", wanted])
             }
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ws(&mut self) {
         while let Some(&b) = self.s.get(self.i) {
             if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
@@ -182,13 +199,13 @@ impl<'a> Parser<'a> {
             self.i += word.len();
             Ok(v)
         } else {
-            Err(self.unexpected(&format!("`{word}`")))
+            Err(self.unexpected(&msg!["`", word, "`"]))
         }
     }
 
     fn enter(&self, depth: u32) -> Result<(), Error> {
         if depth > MAX_DEPTH {
-            Err(self.err(ErrorKind::TooDeep, format!("arrays and objects are nested deeper than {MAX_DEPTH} levels")))
+            Err(self.err(ErrorKind::TooDeep, msg!["arrays and objects are nested deeper than ", MAX_DEPTH, " levels"]))
         } else {
             Ok(())
         }
@@ -252,13 +269,9 @@ impl<'a> Parser<'a> {
             }
         }
         members.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
-        let dup = members
-            .windows(2)
-            .filter(|w| w[0].0 == w[1].0)
-            .map(|w| (w[0].1.max(w[1].1), w[0].0.clone()))
-            .min_by_key(|(at, _)| *at);
+        let dup = members.windows(2).filter(|w| w[0].0 == w[1].0).map(|w| (w[0].1.max(w[1].1), w[0].0.clone())).min_by_key(|(at, _)| *at);
         if let Some((at, name)) = dup {
-            return Err(Error::new(ErrorKind::DuplicateKey, at, format!("duplicate member name {:?}", Q(&name))));
+            return Err(Error::new(ErrorKind::DuplicateKey, at, msg!["duplicate member name ", Q(&name)]));
         }
         Ok(Value::Object(members.into_iter().map(|(k, _, v)| (k, v)).collect()))
     }
@@ -274,7 +287,7 @@ impl<'a> Parser<'a> {
         match self.s.get(self.i) {
             None => return Err(Error::new(ErrorKind::Syntax, start, "unterminated string")),
             Some(b'"') => {
-                let s = &self.text[body..self.i];
+                let s = sub(self.text, body, self.i);
                 self.i += 1;
                 return Ok((Cow::Borrowed(s), start));
             }
@@ -282,11 +295,11 @@ impl<'a> Parser<'a> {
             Some(_) => return Err(self.err(ErrorKind::Syntax, "a control character must be escaped inside a string")),
         }
         let mut out = String::with_capacity(self.i - body + 16);
-        out.push_str(&self.text[body..self.i]);
+        out.push_str(sub(self.text, body, self.i));
         loop {
             let run = self.i;
             self.i += plain_run(&self.s[self.i..]);
-            out.push_str(&self.text[run..self.i]);
+            out.push_str(sub(self.text, run, self.i));
             match self.s.get(self.i) {
                 None => return Err(Error::new(ErrorKind::Syntax, start, "unterminated string")),
                 Some(b'"') => {
@@ -312,7 +325,7 @@ impl<'a> Parser<'a> {
                                 return Err(Error::new(
                                     ErrorKind::LoneSurrogate,
                                     esc,
-                                    format!("\\u{hi:04x} is a low surrogate without a high surrogate before it"),
+                                    msg!["\\u", Hex4(hi), " is a low surrogate without a high surrogate before it"],
                                 ));
                             }
                             if (0xD800..0xDC00).contains(&hi) {
@@ -332,7 +345,7 @@ impl<'a> Parser<'a> {
                                     return Err(Error::new(
                                         ErrorKind::LoneSurrogate,
                                         esc,
-                                        format!("\\u{hi:04x} is a high surrogate not followed by a low surrogate"),
+                                        msg!["\\u", Hex4(hi), " is a high surrogate not followed by a low surrogate"],
                                     ));
                                 };
                                 let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
@@ -357,9 +370,7 @@ impl<'a> Parser<'a> {
         let digits = self.s.get(self.i..self.i + 4).ok_or_else(|| Error::new(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
         let mut v = 0u32;
         for &d in digits {
-            let n = (d as char)
-                .to_digit(16)
-                .ok_or_else(|| Error::new(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
+            let n = (d as char).to_digit(16).ok_or_else(|| Error::new(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
             v = v * 16 + n;
         }
         self.i += 4;
@@ -406,8 +417,8 @@ impl<'a> Parser<'a> {
                 self.i += 1;
             }
         }
-        let lit = &self.text[start..self.i];
-        let digits = &self.text[int_start..int_end];
+        let lit = sub(self.text, start, self.i);
+        let digits = sub(self.text, int_start, int_end);
         if integer && digits.len() <= 15 {
             // Exact in a double: skip the general decimal-to-binary conversion.
             let n = digits.bytes().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64;
@@ -415,16 +426,19 @@ impl<'a> Parser<'a> {
         }
         let v: f64 = lit.parse().map_err(|_| Error::new(ErrorKind::Syntax, start, "invalid number"))?;
         if !v.is_finite() {
-            return Err(Error::new(ErrorKind::NumberOverflow, start, format!("the number {lit} is too large for a double")));
+            return Err(Error::new(ErrorKind::NumberOverflow, start, msg!["the number ", lit, " is too large for a double"]));
         }
         if integer && !crate::number::integer_survives(digits, v) {
             return Err(Error::new(
                 ErrorKind::InexactInteger,
                 start,
-                format!(
-                    "the integer {lit} cannot be held exactly by a double (it would become {}); send it as a string",
-                    crate::number::format(v)
-                ),
+                msg![
+                    "the integer ",
+                    lit,
+                    " cannot be held exactly by a double (it would become ",
+                    crate::number::format(v),
+                    "); send it as a string"
+                ],
             ));
         }
         Ok(Value::Number(v))
@@ -491,7 +505,7 @@ pub fn write_string(s: &str, out: &mut String) {
             0x00..=0x1F => "",
             _ => continue,
         };
-        out.push_str(&s[run..i]);
+        out.push_str(sub(s, run, i));
         if esc.is_empty() {
             out.push_str("\\u00");
             out.push(char::from(HEX[usize::from(b >> 4)]));
@@ -501,26 +515,8 @@ pub fn write_string(s: &str, out: &mut String) {
         }
         run = i + 1;
     }
-    out.push_str(&s[run..]);
+    out.push_str(sub(s, run, s.len()));
     out.push('"');
-}
-
-/// A string shown as its JSON literal in messages (`Debug` and `Display` alike). Used instead
-/// of `str`'s own `Debug`, whose Unicode tables would double the component's size.
-pub struct Q<'a>(pub &'a str);
-
-impl fmt::Debug for Q<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::with_capacity(self.0.len() + 2);
-        write_string(self.0, &mut s);
-        f.write_str(&s)
-    }
-}
-
-impl fmt::Display for Q<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
 }
 
 /// 1-based line and column (in Unicode scalar values) of a byte offset in `bytes`.

@@ -3,13 +3,12 @@
 
 use crate::json::{self, Value};
 use crate::keys_wit::{
-    DerivedKey, Difference, DifferenceEffect, Explanation, Guest, Intent, IntentPart, KeyError, KeyErrorKind, KeyIdentity,
-    KeySpec, Verdict,
+    DerivedKey, Difference, DifferenceEffect, Explanation, Guest, Intent, IntentPart, KeyError, KeyErrorKind, KeyIdentity, KeySpec, Verdict,
 };
 use crate::pointer::{self, Pointer};
-use sha2::{Digest, Sha256};
 use crate::prelude::*;
-use crate::json::Q;
+use crate::text::Q;
+use sha2::{Digest, Sha256};
 
 /// The scheme tag: first element of every preimage, and the key's prefix.
 pub const SCHEME: &str = "idem1";
@@ -70,7 +69,7 @@ fn fingerprinted_args<'a>(args_json: &'a str, spec: &ParsedSpec) -> Result<Value
             error(
                 KeyErrorKind::PointerIntoArray,
                 Some(&p.text),
-                format!("ignore pointer {:?} names an array element; only object members can be ignored", Q(&p.text)),
+                msg!["ignore pointer ", Q(&p.text), " names an array element; only object members can be ignored"],
             )
         })?;
     }
@@ -83,7 +82,7 @@ fn parse_args(args_json: &str) -> Result<Value<'_>, KeyError> {
         KeyError {
             kind: KeyErrorKind::InvalidArgs,
             at: None,
-            message: format!("the arguments are not acceptable JSON: {}", canon.message),
+            message: msg!["the arguments are not acceptable JSON: ", canon.message],
             canon: Some(canon),
         }
     })
@@ -100,7 +99,7 @@ fn selected<'v, 'a>(args: &'v Value<'a>, spec: &ParsedSpec) -> Result<(&'static 
                     error(
                         KeyErrorKind::MissingMember,
                         Some(&p.text),
-                        format!("the key uses {:?}, which the arguments do not have", Q(&p.text)),
+                        msg!["the key uses ", Q(&p.text), ", which the arguments do not have"],
                     )
                 })?;
                 members.push((Cow::Owned(p.text.clone()), v.clone()));
@@ -120,7 +119,7 @@ fn check_intent(intent: &Intent, identity: KeyIdentity) -> Result<(), KeyError> 
     }
     for (name, value) in required {
         if value.is_empty() {
-            return Err(error(KeyErrorKind::EmptyField, Some(name), format!("the intent's {name} is empty")));
+            return Err(error(KeyErrorKind::EmptyField, Some(name), msg!["the intent's ", name, " is empty"]));
         }
     }
     Ok(())
@@ -162,7 +161,7 @@ pub fn derive(intent: &Intent, spec: &KeySpec) -> Result<DerivedKey, KeyError> {
     }
     preimage.push(']');
 
-    let key = format!("{SCHEME}:{}", sha256_hex(preimage.as_bytes()));
+    let key = msg![SCHEME, ":", sha256_hex(preimage.as_bytes())];
     Ok(DerivedKey { key, preimage, fingerprint, args_canonical })
 }
 

@@ -10,16 +10,17 @@
 //! - a stale token cannot complete, fail or heartbeat;
 //! - key and fingerprint are fixed at claim.
 
-use crate::json::{self, Q};
-use crate::prelude::*;
+use crate::json;
 use crate::keys_wit::{Intent, KeyError, KeyErrorKind};
 use crate::ledger_wit::{
     Claim, ClaimToken, Completion, Conflict, Entry, EntryState, Escalation, Event, Failure, Guest, InProgress, LedgerError,
-    LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Removal, Replay, Resolution, Settlement,
-    Transition, Update, Write,
+    LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Removal, Replay, Resolution, Settlement, Transition,
+    Update, Write,
 };
 use crate::policy::uses_ledger;
 use crate::policy_wit::{ReconcilePath, ToolPolicy};
+use crate::prelude::*;
+use crate::text::Q;
 
 /// The claim `begin` needs: derive the key under the policy's key spec (or the default one).
 pub fn prepare(intent: &Intent, policy: &ToolPolicy, owner: &str) -> Result<Claim, KeyError> {
@@ -63,13 +64,20 @@ fn ok(write: Option<Write>, outcome: Outcome) -> Result<Transition, LedgerError>
     Ok(Transition { write, outcome })
 }
 
-/// The next version of `e` at `now`, changed by `f`, as a compare-and-swap update.
-fn update(e: &Entry, now: u64, f: impl FnOnce(&mut Entry)) -> (Write, Entry) {
+/// The next version of `e` at `now`, to be changed by the caller and written with [`cas`].
+/// One function (not a generic over the change) so the 23-field copy exists once in the
+/// component.
+#[inline(never)]
+fn next_version(e: &Entry, now: u64) -> Entry {
     let mut next = e.clone();
     next.version = e.version + 1;
     next.updated_at = now;
-    f(&mut next);
-    (Write::Update(Update { expected_version: e.version, entry: next.clone() }), next)
+    next
+}
+
+/// The compare-and-swap write that replaces version `next.version - 1` by `next`.
+fn cas(next: Entry) -> Option<Write> {
+    Some(Write::Update(Update { expected_version: next.version - 1, entry: next }))
 }
 
 fn reconcilable(path: &ReconcilePath) -> bool {
@@ -105,52 +113,54 @@ fn escalation(e: &Entry) -> Escalation {
 }
 
 fn escalate(e: &Entry, now: u64, reason: String) -> Result<Transition, LedgerError> {
-    let (w, next) = update(e, now, |n| {
-        n.state = EntryState::Escalated;
-        n.in_doubt_since = Some(e.in_doubt_since.unwrap_or(now));
-        n.next_reconcile_at = None;
-        n.reason = Some(reason);
-    });
-    ok(Some(w), Outcome::Escalated(escalation(&next)))
+    let mut n = next_version(e, now);
+    n.state = EntryState::Escalated;
+    n.in_doubt_since = Some(e.in_doubt_since.unwrap_or(now));
+    n.next_reconcile_at = None;
+    n.reason = Some(reason);
+    let out = Outcome::Escalated(escalation(&n));
+    ok(cas(n), out)
 }
 
 /// Take the reconciliation slot of an in-doubt entry: the caller reconciles now; nobody else
 /// may start before `reconcile-after-ms` has passed.
 fn take_slot(e: &Entry, now: u64) -> Result<Transition, LedgerError> {
-    let (w, next) = update(e, now, |n| {
-        n.next_reconcile_at = Some(now.saturating_add(e.reconcile_after_ms));
-        n.reconcile_attempts = e.reconcile_attempts + 1;
-    });
-    ok(Some(w), Outcome::Reconcile(reconcile_request(&next)))
+    let mut n = next_version(e, now);
+    n.next_reconcile_at = Some(now.saturating_add(e.reconcile_after_ms));
+    n.reconcile_attempts = e.reconcile_attempts + 1;
+    let out = Outcome::Reconcile(reconcile_request(&n));
+    ok(cas(n), out)
 }
 
 /// Pending → in doubt: reconcile at once if the policy can, else escalate.
 fn into_doubt(e: &Entry, now: u64, reason: String) -> Result<Transition, LedgerError> {
     if !reconcilable(&e.reconcile) {
-        return escalate(e, now, format!("{reason}; the tool declares no automatic reconciliation, so only a human can settle it"));
+        return escalate(e, now, msg![reason, "; the tool declares no automatic reconciliation, so only a human can settle it"]);
     }
     if e.escalate_after_ms == 0 {
-        return escalate(e, now, format!("{reason}; escalateAfterMs is 0"));
+        return escalate(e, now, msg![reason, "; escalateAfterMs is 0"]);
     }
-    let (w, next) = update(e, now, |n| {
-        n.state = EntryState::InDoubt;
-        n.in_doubt_since = Some(now);
-        n.next_reconcile_at = Some(now.saturating_add(e.reconcile_after_ms));
-        n.reconcile_attempts = 1;
-        n.reason = Some(reason);
-    });
-    ok(Some(w), Outcome::Reconcile(reconcile_request(&next)))
+    let mut n = next_version(e, now);
+    n.state = EntryState::InDoubt;
+    n.in_doubt_since = Some(now);
+    n.next_reconcile_at = Some(now.saturating_add(e.reconcile_after_ms));
+    n.reconcile_attempts = 1;
+    n.reason = Some(reason);
+    let out = Outcome::Reconcile(reconcile_request(&n));
+    ok(cas(n), out)
 }
 
 /// An in-doubt entry, looked at by `begin` or `sweep`.
 fn in_doubt_step(e: &Entry, now: u64, for_sweep: bool) -> Result<Transition, LedgerError> {
     if now >= escalate_at(e) {
-        let reason = format!(
-            "still in doubt after {} ms and {} reconciliation(s): {}",
+        let reason = msg![
+            "still in doubt after ",
             e.escalate_after_ms,
+            " ms and ",
             e.reconcile_attempts,
+            " reconciliation(s): ",
             e.reason.clone().unwrap_or_default()
-        );
+        ];
         return escalate(e, now, reason);
     }
     let due = e.next_reconcile_at.unwrap_or(0);
@@ -164,21 +174,25 @@ fn in_doubt_step(e: &Entry, now: u64, for_sweep: bool) -> Result<Transition, Led
     }
 }
 
-fn begin(current: Option<Entry>, c: Claim, now: u64) -> Result<Transition, LedgerError> {
+fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, LedgerError> {
     if !uses_ledger(c.policy.class) {
         return ok(None, Outcome::PassThrough);
     }
     if c.owner.is_empty() || c.key.is_empty() || c.scope.is_empty() {
-        return Err(err(LedgerErrorKind::InvalidRequest, current.as_ref(), "a claim needs a scope, a key and an owner; build it with prepare".into()));
+        return Err(err(
+            LedgerErrorKind::InvalidRequest,
+            current,
+            "a claim needs a scope, a key and an owner; build it with prepare".into(),
+        ));
     }
     let p = &c.policy;
     let Some(e) = current else {
         let entry = Entry {
-            scope: c.scope,
-            key: c.key,
-            tool: c.tool,
-            fingerprint: c.fingerprint,
-            args_canonical: c.args_canonical,
+            scope: c.scope.clone(),
+            key: c.key.clone(),
+            tool: c.tool.clone(),
+            fingerprint: c.fingerprint.clone(),
+            args_canonical: c.args_canonical.clone(),
             state: EntryState::Pending,
             version: 1,
             attempt: 1,
@@ -198,10 +212,10 @@ fn begin(current: Option<Entry>, c: Claim, now: u64) -> Result<Transition, Ledge
             escalate_after_ms: p.escalate_after_ms,
             retention_ms: p.retention_ms,
         };
-        return ok(Some(Write::Insert(entry)), Outcome::Execute(ClaimToken { attempt: 1, owner: c.owner }));
+        return ok(Some(Write::Insert(entry)), Outcome::Execute(ClaimToken { attempt: 1, owner: c.owner.clone() }));
     };
     if e.scope != c.scope || e.key != c.key {
-        return Err(err(LedgerErrorKind::InvalidRequest, Some(&e), "the claim's scope or key is not the entry's".into()));
+        return Err(err(LedgerErrorKind::InvalidRequest, Some(e), "the claim's scope or key is not the entry's".into()));
     }
     if e.fingerprint != c.fingerprint {
         let pointer = match (json::parse(&e.args_canonical), json::parse(&c.args_canonical)) {
@@ -210,54 +224,67 @@ fn begin(current: Option<Entry>, c: Claim, now: u64) -> Result<Transition, Ledge
         };
         return ok(
             None,
-            Outcome::Conflict(Conflict { key: e.key, pointer, stored_fingerprint: e.fingerprint, given_fingerprint: c.fingerprint }),
+            Outcome::Conflict(Conflict {
+                key: e.key.clone(),
+                pointer,
+                stored_fingerprint: e.fingerprint.clone(),
+                given_fingerprint: c.fingerprint.clone(),
+            }),
         );
     }
     match e.state {
         EntryState::Done => ok(
             None,
-            Outcome::Replay(Replay { result_json: e.result_json.clone().unwrap_or_default(), attempt: e.attempt, recorded_at: e.updated_at }),
+            Outcome::Replay(Replay {
+                result_json: e.result_json.clone().unwrap_or_default(),
+                attempt: e.attempt,
+                recorded_at: e.updated_at,
+            }),
         ),
         EntryState::Failed => {
             let attempt = e.attempt + 1;
-            let (w, _) = update(&e, now, |n| {
-                n.state = EntryState::Pending;
-                n.attempt = attempt;
-                n.owner = c.owner.clone();
-                n.lease_until = now.saturating_add(p.lease_ms);
-                n.in_doubt_since = None;
-                n.next_reconcile_at = None;
-                n.reconcile_attempts = 0;
-                n.result_json = None;
-                n.reason = None;
-                n.resolved_by = None;
-                n.reconcile = p.reconcile.clone();
-                n.lease_ms = p.lease_ms;
-                n.reconcile_after_ms = p.reconcile_after_ms;
-                n.escalate_after_ms = p.escalate_after_ms;
-                n.retention_ms = p.retention_ms;
-            });
-            ok(Some(w), Outcome::Execute(ClaimToken { attempt, owner: c.owner }))
+            let mut n = next_version(e, now);
+            n.state = EntryState::Pending;
+            n.attempt = attempt;
+            n.owner = c.owner.clone();
+            n.lease_until = now.saturating_add(p.lease_ms);
+            n.in_doubt_since = None;
+            n.next_reconcile_at = None;
+            n.reconcile_attempts = 0;
+            n.result_json = None;
+            n.reason = None;
+            n.resolved_by = None;
+            n.reconcile = p.reconcile.clone();
+            n.lease_ms = p.lease_ms;
+            n.reconcile_after_ms = p.reconcile_after_ms;
+            n.escalate_after_ms = p.escalate_after_ms;
+            n.retention_ms = p.retention_ms;
+            ok(cas(n), Outcome::Execute(ClaimToken { attempt, owner: c.owner.clone() }))
         }
         EntryState::Pending if now < e.lease_until => ok(
             None,
             Outcome::InProgress(InProgress { owner: e.owner.clone(), state: EntryState::Pending, retry_after_ms: e.lease_until - now }),
         ),
-        EntryState::Pending => into_doubt(&e, now, lease_expired_reason(&e)),
-        EntryState::InDoubt => in_doubt_step(&e, now, false),
-        EntryState::Escalated => ok(None, Outcome::Escalated(escalation(&e))),
+        EntryState::Pending => into_doubt(e, now, lease_expired_reason(e)),
+        EntryState::InDoubt => in_doubt_step(e, now, false),
+        EntryState::Escalated => ok(None, Outcome::Escalated(escalation(e))),
     }
 }
 
 fn lease_expired_reason(e: &Entry) -> String {
-    format!(
-        "the lease of attempt {} (owner {:?}) expired at {} before a result was recorded; the effect may have happened",
-        e.attempt, Q(&e.owner), e.lease_until
-    )
+    msg![
+        "the lease of attempt ",
+        e.attempt,
+        " (owner ",
+        Q(&e.owner),
+        ") expired at ",
+        e.lease_until,
+        " before a result was recorded; the effect may have happened"
+    ]
 }
 
-fn existing(current: Option<Entry>, what: &str) -> Result<Entry, LedgerError> {
-    current.ok_or_else(|| err(LedgerErrorKind::NotFound, None, format!("{what}: there is no entry for this key")))
+fn existing<'e>(current: Option<&'e Entry>, what: &str) -> Result<&'e Entry, LedgerError> {
+    current.ok_or_else(|| err(LedgerErrorKind::NotFound, None, msg![what, ": there is no entry for this key"]))
 }
 
 fn check_token(e: &Entry, t: &ClaimToken) -> Result<(), LedgerError> {
@@ -265,215 +292,216 @@ fn check_token(e: &Entry, t: &ClaimToken) -> Result<(), LedgerError> {
         return Err(err(
             LedgerErrorKind::StaleToken,
             Some(e),
-            format!(
-                "the token of attempt {} by {:?} is not the current claim (attempt {} by {:?}, {})",
+            msg![
+                "the token of attempt ",
                 t.attempt,
+                " by ",
                 Q(&t.owner),
+                " is not the current claim (attempt ",
                 e.attempt,
+                " by ",
                 Q(&e.owner),
-                state_name(e.state)
-            ),
+                ", ",
+                state_name(e.state),
+                ")"
+            ],
         ));
     }
     Ok(())
 }
 
-fn complete(e: Entry, c: Completion, now: u64) -> Result<Transition, LedgerError> {
-    check_token(&e, &c.token)?;
+fn complete(e: &Entry, c: &Completion, now: u64) -> Result<Transition, LedgerError> {
+    check_token(e, &c.token)?;
     match e.state {
         EntryState::Pending | EntryState::InDoubt | EntryState::Escalated => {
             let was = e.state;
-            let (w, _) = update(&e, now, |n| {
-                n.state = EntryState::Done;
-                n.result_json = Some(c.result_json);
-                n.next_reconcile_at = None;
-                n.reason = (was != EntryState::Pending)
-                    .then(|| format!("completed by attempt {} after being {}", e.attempt, state_name(was)));
-            });
-            ok(Some(w), Outcome::Recorded(EntryState::Done))
+            let mut n = next_version(e, now);
+            n.state = EntryState::Done;
+            n.result_json = Some(c.result_json.clone());
+            n.next_reconcile_at = None;
+            n.reason = (was != EntryState::Pending).then(|| msg!["completed by attempt ", e.attempt, " after being ", state_name(was)]);
+            ok(cas(n), Outcome::Recorded(EntryState::Done))
         }
         EntryState::Done if e.result_json.as_deref() == Some(c.result_json.as_str()) => ok(None, Outcome::Recorded(EntryState::Done)),
-        EntryState::Done => Err(err(
-            LedgerErrorKind::AlreadySettled,
-            Some(&e),
-            format!("attempt {} already recorded a different result", e.attempt),
-        )),
+        EntryState::Done => {
+            Err(err(LedgerErrorKind::AlreadySettled, Some(e), msg!["attempt ", e.attempt, " already recorded a different result"]))
+        }
         EntryState::Failed => Err(err(
             LedgerErrorKind::AlreadySettled,
-            Some(&e),
-            format!(
-                "attempt {} was settled as failed ({}); a completion now contradicts it: the effect may have happened after all, investigate",
+            Some(e),
+            msg![
+                "attempt ",
                 e.attempt,
-                e.reason.clone().unwrap_or_default()
-            ),
+                " was settled as failed (",
+                e.reason.clone().unwrap_or_default(),
+                "); a completion now contradicts it: the effect may have happened after all, investigate"
+            ],
         )),
     }
 }
 
-fn fail_definite(e: Entry, f: Failure, now: u64) -> Result<Transition, LedgerError> {
-    check_token(&e, &f.token)?;
+fn fail_definite(e: &Entry, f: &Failure, now: u64) -> Result<Transition, LedgerError> {
+    check_token(e, &f.token)?;
     match e.state {
         EntryState::Pending | EntryState::InDoubt | EntryState::Escalated => {
-            let (w, _) = update(&e, now, |n| {
-                n.state = EntryState::Failed;
-                n.next_reconcile_at = None;
-                n.reason = Some(f.reason);
-            });
-            ok(Some(w), Outcome::Recorded(EntryState::Failed))
+            let mut n = next_version(e, now);
+            n.state = EntryState::Failed;
+            n.next_reconcile_at = None;
+            n.reason = Some(f.reason.clone());
+            ok(cas(n), Outcome::Recorded(EntryState::Failed))
         }
         EntryState::Failed => ok(None, Outcome::Recorded(EntryState::Failed)),
         EntryState::Done => Err(err(
             LedgerErrorKind::AlreadySettled,
-            Some(&e),
-            format!("attempt {} already recorded a result; a definite failure now contradicts it", e.attempt),
+            Some(e),
+            msg!["attempt ", e.attempt, " already recorded a result; a definite failure now contradicts it"],
         )),
     }
 }
 
-fn fail_ambiguous(e: Entry, f: Failure, now: u64) -> Result<Transition, LedgerError> {
-    check_token(&e, &f.token)?;
+fn fail_ambiguous(e: &Entry, f: &Failure, now: u64) -> Result<Transition, LedgerError> {
+    check_token(e, &f.token)?;
     match e.state {
-        EntryState::Pending => into_doubt(&e, now, format!("attempt {} failed ambiguously: {}", e.attempt, f.reason)),
+        EntryState::Pending => into_doubt(e, now, msg!["attempt ", e.attempt, " failed ambiguously: ", f.reason]),
         // Already unknown or already settled: an ambiguous report adds nothing.
         s => ok(None, Outcome::Recorded(s)),
     }
 }
 
-fn heartbeat(e: Entry, t: ClaimToken, now: u64) -> Result<Transition, LedgerError> {
-    check_token(&e, &t)?;
+fn heartbeat(e: &Entry, t: &ClaimToken, now: u64) -> Result<Transition, LedgerError> {
+    check_token(e, t)?;
     if e.state != EntryState::Pending {
-        return Err(err(
-            LedgerErrorKind::InvalidState,
-            Some(&e),
-            format!("the lease cannot be extended: the entry is {}", state_name(e.state)),
-        ));
+        return Err(err(LedgerErrorKind::InvalidState, Some(e), msg!["the lease cannot be extended: the entry is ", state_name(e.state)]));
     }
-    let (w, _) = update(&e, now, |n| n.lease_until = now.saturating_add(e.lease_ms));
-    ok(Some(w), Outcome::Recorded(EntryState::Pending))
+    let mut n = next_version(e, now);
+    n.lease_until = now.saturating_add(e.lease_ms);
+    ok(cas(n), Outcome::Recorded(EntryState::Pending))
 }
 
-fn sweep(e: Entry, now: u64) -> Result<Transition, LedgerError> {
+fn sweep(e: &Entry, now: u64) -> Result<Transition, LedgerError> {
     match e.state {
-        EntryState::Pending if now >= e.lease_until => into_doubt(&e, now, lease_expired_reason(&e)),
+        EntryState::Pending if now >= e.lease_until => into_doubt(e, now, lease_expired_reason(e)),
         EntryState::Pending => ok(None, Outcome::Idle(Some(e.lease_until))),
-        EntryState::InDoubt => in_doubt_step(&e, now, true),
+        EntryState::InDoubt => in_doubt_step(e, now, true),
         EntryState::Escalated => ok(None, Outcome::Idle(None)),
         EntryState::Done | EntryState::Failed => ok(None, Outcome::Idle(Some(e.updated_at.saturating_add(e.retention_ms)))),
     }
 }
 
-fn reconciled(e: Entry, r: Reconciliation, now: u64) -> Result<Transition, LedgerError> {
+fn reconciled(e: &Entry, r: &Reconciliation, now: u64) -> Result<Transition, LedgerError> {
     if r.attempt != e.attempt {
         return Err(err(
             LedgerErrorKind::StaleToken,
-            Some(&e),
-            format!("the reconciliation is about attempt {}, but the entry is at attempt {}", r.attempt, e.attempt),
+            Some(e),
+            msg!["the reconciliation is about attempt ", r.attempt, ", but the entry is at attempt ", e.attempt],
         ));
     }
-    match (e.state, r.verdict) {
+    match (e.state, &r.verdict) {
         (EntryState::InDoubt, ReconcileVerdict::Happened(result)) => {
-            let (w, _) = update(&e, now, |n| {
-                n.state = EntryState::Done;
-                n.result_json = Some(result);
-                n.next_reconcile_at = None;
-                n.reason = Some(format!("reconciled: attempt {} happened", e.attempt));
-            });
-            ok(Some(w), Outcome::Recorded(EntryState::Done))
+            let mut n = next_version(e, now);
+            n.state = EntryState::Done;
+            n.result_json = Some(result.clone());
+            n.next_reconcile_at = None;
+            n.reason = Some(msg!["reconciled: attempt ", e.attempt, " happened"]);
+            ok(cas(n), Outcome::Recorded(EntryState::Done))
         }
         (EntryState::InDoubt, ReconcileVerdict::NotHappened) => {
-            let (w, _) = update(&e, now, |n| {
-                n.state = EntryState::Failed;
-                n.next_reconcile_at = None;
-                n.reason = Some(format!("reconciled: attempt {} did not happen", e.attempt));
-            });
-            ok(Some(w), Outcome::Recorded(EntryState::Failed))
+            let mut n = next_version(e, now);
+            n.state = EntryState::Failed;
+            n.next_reconcile_at = None;
+            n.reason = Some(msg!["reconciled: attempt ", e.attempt, " did not happen"]);
+            ok(cas(n), Outcome::Recorded(EntryState::Failed))
         }
         (EntryState::InDoubt, ReconcileVerdict::Unknown(why)) => {
-            if now >= escalate_at(&e) {
+            if now >= escalate_at(e) {
                 return escalate(
-                    &e,
+                    e,
                     now,
-                    format!("still in doubt after {} ms and {} reconciliation(s): {why}", e.escalate_after_ms, e.reconcile_attempts),
+                    msg!["still in doubt after ", e.escalate_after_ms, " ms and ", e.reconcile_attempts, " reconciliation(s): ", why],
                 );
             }
-            let (w, _) = update(&e, now, |n| n.reason = Some(format!("reconciliation {} could not tell: {why}", e.reconcile_attempts)));
-            ok(Some(w), Outcome::Recorded(EntryState::InDoubt))
+            let mut n = next_version(e, now);
+            n.reason = Some(msg!["reconciliation ", e.reconcile_attempts, " could not tell: ", why]);
+            ok(cas(n), Outcome::Recorded(EntryState::InDoubt))
         }
         // A repeat of an answer that was already applied (e.g. after a dropped connection).
         (EntryState::Done, ReconcileVerdict::Happened(_)) => ok(None, Outcome::Recorded(EntryState::Done)),
         (EntryState::Failed, ReconcileVerdict::NotHappened) => ok(None, Outcome::Recorded(EntryState::Failed)),
         (EntryState::Done | EntryState::Failed, v) => Err(err(
             LedgerErrorKind::AlreadySettled,
-            Some(&e),
-            format!(
-                "attempt {} is already {} ({}); the reconciler now says {}: investigate",
+            Some(e),
+            msg![
+                "attempt ",
                 e.attempt,
+                " is already ",
                 state_name(e.state),
+                " (",
                 e.reason.clone().unwrap_or_default(),
+                "); the reconciler now says ",
                 match v {
                     ReconcileVerdict::Happened(_) => "it happened",
                     ReconcileVerdict::NotHappened => "it did not happen",
                     ReconcileVerdict::Unknown(_) => "it cannot tell",
-                }
-            ),
+                },
+                ": investigate"
+            ],
         )),
-        (EntryState::Escalated, _) => Err(err(
-            LedgerErrorKind::InvalidState,
-            Some(&e),
-            "the entry is escalated: only a human's resolve settles it now".into(),
-        )),
+        (EntryState::Escalated, _) => {
+            Err(err(LedgerErrorKind::InvalidState, Some(e), "the entry is escalated: only a human's resolve settles it now".into()))
+        }
         (EntryState::Pending, _) => Err(err(
             LedgerErrorKind::InvalidState,
-            Some(&e),
+            Some(e),
             "the entry is pending with its claim; only an in-doubt entry is reconciled".into(),
         )),
     }
 }
 
-fn resolve(e: Entry, r: Resolution, now: u64) -> Result<Transition, LedgerError> {
+fn resolve(e: &Entry, r: &Resolution, now: u64) -> Result<Transition, LedgerError> {
     if r.by.is_empty() {
-        return Err(err(LedgerErrorKind::InvalidRequest, Some(&e), "a resolution must say who decided (by)".into()));
+        return Err(err(LedgerErrorKind::InvalidRequest, Some(e), "a resolution must say who decided (by)".into()));
     }
     if !matches!(e.state, EntryState::InDoubt | EntryState::Escalated) {
         return Err(err(
             LedgerErrorKind::InvalidState,
-            Some(&e),
-            format!("only in-doubt or escalated entries are resolved by hand; this one is {}", state_name(e.state)),
+            Some(e),
+            msg!["only in-doubt or escalated entries are resolved by hand; this one is ", state_name(e.state)],
         ));
     }
-    let note = if r.note.is_empty() { String::new() } else { format!(": {}", r.note) };
-    let (state, result, verdict) = match r.settlement {
-        Settlement::Happened(result) => (EntryState::Done, Some(result), "happened"),
+    let note = if r.note.is_empty() { String::new() } else { msg![": ", r.note] };
+    let (state, result, verdict) = match &r.settlement {
+        Settlement::Happened(result) => (EntryState::Done, Some(result.clone()), "happened"),
         Settlement::NotHappened => (EntryState::Failed, None, "did not happen"),
     };
-    let (w, _) = update(&e, now, |n| {
-        n.state = state;
-        n.result_json = result;
-        n.next_reconcile_at = None;
-        n.resolved_by = Some(r.by.clone());
-        n.reason = Some(format!("resolved by {}: attempt {} {verdict}{note}", r.by, e.attempt));
-    });
-    ok(Some(w), Outcome::Recorded(state))
+    let mut n = next_version(e, now);
+    n.state = state;
+    n.result_json = result;
+    n.next_reconcile_at = None;
+    n.resolved_by = Some(r.by.clone());
+    n.reason = Some(msg!["resolved by ", r.by, ": attempt ", e.attempt, " ", verdict, note]);
+    ok(cas(n), Outcome::Recorded(state))
 }
 
-fn purge(e: Entry, now: u64) -> Result<Transition, LedgerError> {
+fn purge(e: &Entry, now: u64) -> Result<Transition, LedgerError> {
     if !matches!(e.state, EntryState::Done | EntryState::Failed) {
         return Err(err(
             LedgerErrorKind::InvalidState,
-            Some(&e),
-            format!("only settled entries are purged; this one is {}", state_name(e.state)),
+            Some(e),
+            msg!["only settled entries are purged; this one is ", state_name(e.state)],
         ));
     }
     let until = e.updated_at.saturating_add(e.retention_ms);
     if now < until {
-        return Err(err(LedgerErrorKind::RetentionNotReached, Some(&e), format!("the entry is kept until {until}")));
+        return Err(err(LedgerErrorKind::RetentionNotReached, Some(e), msg!["the entry is kept until ", until]));
     }
-    ok(Some(Write::Delete(Removal { scope: e.scope, key: e.key, expected_version: e.version })), Outcome::Purged)
+    ok(Some(Write::Delete(Removal { scope: e.scope.clone(), key: e.key.clone(), expected_version: e.version })), Outcome::Purged)
 }
 
 /// The transition rule (see the module doc and `wit/ledger.wit`).
 pub fn handle(current: Option<Entry>, event: Event, now: u64) -> Result<Transition, LedgerError> {
-    match event {
+    // By reference below: the entry and the event are dropped once, here.
+    let current = current.as_ref();
+    match &event {
         Event::Begin(c) => begin(current, c, now),
         Event::Heartbeat(t) => heartbeat(existing(current, "heartbeat")?, t, now),
         Event::Complete(c) => complete(existing(current, "complete")?, c, now),

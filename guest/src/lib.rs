@@ -19,9 +19,18 @@
 // no_std + alloc keeps std's panic and formatting machinery out of the component (size).
 extern crate alloc;
 
+/// `msg!["attempt ", n, " by ", Q(owner)]`: the pieces' text, in order, as a `String`; each
+/// piece implements [`text::Piece`]. Used instead of `format!` (see [`text`]).
+macro_rules! msg {
+    ($($piece:expr),* $(,)?) => {{
+        let mut out = alloc::string::String::new();
+        $( $crate::text::Piece::push_to(&$piece, &mut out); )*
+        out
+    }};
+}
+
 mod prelude {
     pub use alloc::borrow::Cow;
-    pub use alloc::format;
     pub use alloc::string::{String, ToString};
     pub use alloc::vec;
     pub use alloc::vec::Vec;
@@ -34,6 +43,7 @@ pub mod ledger;
 pub mod number;
 pub mod pointer;
 pub mod policy;
+pub mod text;
 
 #[allow(missing_docs, clippy::all)]
 mod bindings {
@@ -44,9 +54,7 @@ mod bindings {
     });
 }
 
-pub use bindings::exports::idem::core::{
-    canonical as canonical_wit, keys as keys_wit, ledger as ledger_wit, policy as policy_wit,
-};
+pub use bindings::exports::idem::core::{canonical as canonical_wit, keys as keys_wit, ledger as ledger_wit, policy as policy_wit};
 
 /// The component's implementation of every exported interface.
 pub struct Core;

@@ -3,6 +3,7 @@
 //! `9007199254740992`.
 
 use crate::prelude::*;
+use crate::text::Piece;
 
 /// Append the ECMAScript `Number.prototype.toString` form of a finite double (RFC 8785
 /// §3.2.2.3). `-0` prints as `0`.
@@ -67,9 +68,11 @@ fn exact_decimal(v: f64) -> String {
     while limbs.len() > 1 && limbs.last() == Some(&0) {
         limbs.pop();
     }
-    let mut out = limbs.last().map(u64::to_string).unwrap_or_default();
+    let mut out = limbs.last().map(|&l| crate::text::digits(l)).unwrap_or_default();
     for limb in limbs.iter().rev().skip(1) {
-        out.push_str(&format!("{limb:09}"));
+        let digits = itoa::Buffer::new().format(*limb).len();
+        out.extend(core::iter::repeat_n('0', 9 - digits));
+        limb.push_to(&mut out);
     }
     out
 }

@@ -21,7 +21,7 @@ pub fn parse(text: &str) -> Result<Pointer, String> {
         return Err("the root pointer \"\" is not allowed here; name a member such as \"/id\"".into());
     }
     let Some(rest) = text.strip_prefix('/') else {
-        return Err(format!("{:?} is not a JSON pointer: it must start with '/'", crate::json::Q(text)));
+        return Err(msg![crate::text::Q(text), " is not a JSON pointer: it must start with '/'"]);
     };
     let mut tokens = Vec::new();
     for raw in rest.split('/') {
@@ -32,9 +32,7 @@ pub fn parse(text: &str) -> Result<Pointer, String> {
                 match chars.next() {
                     Some('0') => tok.push('~'),
                     Some('1') => tok.push('/'),
-                    _ => {
-                        return Err(format!("{:?} is not a JSON pointer: '~' must be followed by '0' or '1'", crate::json::Q(text)))
-                    }
+                    _ => return Err(msg![crate::text::Q(text), " is not a JSON pointer: '~' must be followed by '0' or '1'"]),
                 }
             } else {
                 tok.push(c);
@@ -84,7 +82,9 @@ pub struct IntoArray;
 /// Remove the object member `tokens` point at. Absent: nothing happens (`Ok(false)`). A pointer
 /// whose last step is an array element is refused: removing it would renumber the rest.
 pub fn remove(v: &mut Value<'_>, tokens: &[String]) -> Result<bool, IntoArray> {
-    let Some((last, parents)) = tokens.split_last() else { return Ok(false) };
+    let Some((last, parents)) = tokens.split_last() else {
+        return Ok(false);
+    };
     let mut cur = v;
     for tok in parents {
         cur = match cur {
@@ -161,7 +161,7 @@ pub fn walk_differences<'v, 'a>(
         (Some(Value::Array(xa)), Some(Value::Array(xb))) => {
             for k in 0..xa.len().max(xb.len()) {
                 let len = path.len();
-                push_token(path, &k.to_string());
+                push_token(path, &msg![k]);
                 let go_on = walk_differences(xa.get(k), xb.get(k), path, visit);
                 path.truncate(len);
                 if !go_on {

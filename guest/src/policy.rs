@@ -1,14 +1,15 @@
 //! Tool policy: effect classes, MCP annotation mapping, the policy JSON extension and the
 //! manifest check (the release gate).
 
-use crate::json::{self, Value, Q};
-use crate::prelude::*;
+use crate::json::{self, Value};
 use crate::keys_wit::{KeyIdentity, KeySpec};
-use crate::policy_wit::{
-    ClassSource, EffectClass, Finding, Guest, ManifestReport, PolicyError, ReconcilePath, ResolvedTool, Severity,
-    ToolAnnotations, ToolPolicy,
-};
 use crate::pointer;
+use crate::policy_wit::{
+    ClassSource, EffectClass, Finding, Guest, ManifestReport, PolicyError, ReconcilePath, ResolvedTool, Severity, ToolAnnotations,
+    ToolPolicy,
+};
+use crate::prelude::*;
+use crate::text::Q;
 
 /// The `_meta` member that carries a tool's idem policy.
 pub const META_KEY: &str = "idem/policy";
@@ -96,14 +97,14 @@ fn child(at: &str, name: &str) -> String {
 fn as_str<'v>(v: &'v Value<'_>, at: &str) -> Result<&'v str, PolicyError> {
     match v {
         Value::String(s) => Ok(s),
-        _ => Err(perr(at, format!("{at} must be a string"))),
+        _ => Err(perr(at, msg![at, " must be a string"])),
     }
 }
 
 fn as_ms(v: &Value<'_>, at: &str) -> Result<u64, PolicyError> {
     match v {
         Value::Number(n) if *n >= 0.0 && *n <= 9_007_199_254_740_991.0 && (*n as u64) as f64 == *n => Ok(*n as u64),
-        _ => Err(perr(at, format!("{at} must be a whole number of milliseconds, 0 or more"))),
+        _ => Err(perr(at, msg![at, " must be a whole number of milliseconds, 0 or more"])),
     }
 }
 
@@ -113,13 +114,13 @@ fn string_list(v: &Value<'_>, at: &str) -> Result<Vec<String>, PolicyError> {
             .iter()
             .enumerate()
             .map(|(i, item)| {
-                let at = child(at, &i.to_string());
+                let at = child(at, &msg![i]);
                 let s = as_str(item, &at)?;
                 pointer::parse(s).map_err(|m| perr(&at, m))?;
                 Ok(s.to_string())
             })
             .collect(),
-        _ => Err(perr(at, format!("{at} must be an array of JSON pointers"))),
+        _ => Err(perr(at, msg![at, " must be an array of JSON pointers"])),
     }
 }
 
@@ -131,13 +132,15 @@ fn parse_class(v: &Value<'_>, at: &str) -> Result<EffectClass, PolicyError> {
         "irreversible-external" => Ok(EffectClass::IrreversibleExternal),
         other => Err(perr(
             at,
-            format!("unknown class {:?}; expected read-only, overwriting-write, accumulating-write or irreversible-external", Q(other)),
+            msg!["unknown class ", Q(other), "; expected read-only, overwriting-write, accumulating-write or irreversible-external"],
         )),
     }
 }
 
 fn parse_key(v: &Value<'_>, at: &str) -> Result<KeySpec, PolicyError> {
-    let Value::Object(members) = v else { return Err(perr(at, format!("{at} must be an object"))) };
+    let Value::Object(members) = v else {
+        return Err(perr(at, msg![at, " must be an object"]));
+    };
     let mut spec = crate::keys::default_spec();
     for (name, value) in members {
         let at = child(at, name);
@@ -149,10 +152,10 @@ fn parse_key(v: &Value<'_>, at: &str) -> Result<KeySpec, PolicyError> {
                     "step" => KeyIdentity::Step,
                     "run" => KeyIdentity::Run,
                     "scope" => KeyIdentity::Scope,
-                    other => return Err(perr(&at, format!("unknown identity {:?}; expected step, run or scope", Q(other)))),
+                    other => return Err(perr(&at, msg!["unknown identity ", Q(other), "; expected step, run or scope"])),
                 }
             }
-            other => return Err(perr(&at, format!("unknown key spec field {:?}; expected only, ignore, identity", Q(other)))),
+            other => return Err(perr(&at, msg!["unknown key spec field ", Q(other), "; expected only, ignore, identity"])),
         }
     }
     if spec.only.as_ref().is_some_and(Vec::is_empty) {
@@ -170,7 +173,7 @@ fn parse_reconcile(v: &Value<'_>, at: &str) -> Result<ReconcilePath, PolicyError
             "manual" => Ok(ReconcilePath::Manual),
             other => Err(perr(
                 at,
-                format!("unknown reconcile path {:?}; expected \"provider-idempotent\", \"manual\", \"none\" or {{\"lookup\": TOOL}}", Q(other)),
+                msg!["unknown reconcile path ", Q(other), "; expected \"provider-idempotent\", \"manual\", \"none\" or {\"lookup\": TOOL}"],
             )),
         },
         Value::Object(m) if m.len() == 1 && m[0].0 == "lookup" => {
@@ -180,13 +183,15 @@ fn parse_reconcile(v: &Value<'_>, at: &str) -> Result<ReconcilePath, PolicyError
             }
             Ok(ReconcilePath::Lookup(tool.to_string()))
         }
-        _ => Err(perr(at, format!("{at} must be \"provider-idempotent\", \"manual\", \"none\" or {{\"lookup\": TOOL}}"))),
+        _ => Err(perr(at, msg![at, " must be \"provider-idempotent\", \"manual\", \"none\" or {\"lookup\": TOOL}"])),
     }
 }
 
 /// A policy object; `class` is the class to use when the object names none (`None`: required).
 fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Result<ToolPolicy, PolicyError> {
-    let Value::Object(members) = v else { return Err(perr(at, format!("the policy at {:?} must be an object", Q(at)))) };
+    let Value::Object(members) = v else {
+        return Err(perr(at, msg!["the policy at ", Q(at), " must be an object"]));
+    };
     let class = match member(v, "class") {
         Some(c) => parse_class(c, &child(at, "class"))?,
         None => class.ok_or_else(|| perr(at, "the policy must name its \"class\""))?,
@@ -205,10 +210,11 @@ fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Re
             other => {
                 return Err(perr(
                     &at,
-                    format!(
-                        "unknown policy field {:?}; expected class, key, reconcile, leaseMs, reconcileAfterMs, escalateAfterMs, retentionMs",
-                        Q(other)
-                    ),
+                    msg![
+                        "unknown policy field ",
+                        Q(other),
+                        "; expected class, key, reconcile, leaseMs, reconcileAfterMs, escalateAfterMs, retentionMs"
+                    ],
                 ))
             }
         }
@@ -225,7 +231,9 @@ pub fn parse_policy(text: &str) -> Result<ToolPolicy, PolicyError> {
 }
 
 fn annotations_of(tool: &Value<'_>, at: &str) -> Result<Option<ToolAnnotations>, PolicyError> {
-    let Some(a) = member(tool, "annotations") else { return Ok(None) };
+    let Some(a) = member(tool, "annotations") else {
+        return Ok(None);
+    };
     if !matches!(a, Value::Object(_)) {
         return Err(perr(&child(at, "annotations"), "annotations must be an object"));
     }
@@ -233,7 +241,7 @@ fn annotations_of(tool: &Value<'_>, at: &str) -> Result<Option<ToolAnnotations>,
         match member(a, name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(_) => Err(perr(&child(&child(at, "annotations"), name), format!("{name} must be true or false"))),
+            Some(_) => Err(perr(&child(&child(at, "annotations"), name), msg![name, " must be true or false"])),
         }
     };
     Ok(Some(ToolAnnotations {
@@ -296,11 +304,11 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
     let mut findings = Vec::new();
     let mut resolved: Vec<(ResolvedTool, &Value<'_>, Option<EffectClass>)> = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let tool_at = child(&at, &i.to_string());
+        let tool_at = child(&at, &msg![i]);
         match resolve_value(tool, &tool_at) {
             Ok(r) => {
                 if resolved.iter().any(|(o, _, _)| o.name == r.name) {
-                    findings.push(finding(Severity::Error, &r.name, "duplicate-tool", format!("two tools are named {:?}", Q(&r.name))));
+                    findings.push(finding(Severity::Error, &r.name, "duplicate-tool", msg!["two tools are named ", Q(&r.name)]));
                     continue;
                 }
                 let implied = annotations_of(tool, &tool_at).ok().flatten().as_ref().map(classify);
@@ -315,7 +323,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                     severity: Severity::Error,
                     tool: name,
                     code: "invalid-tool".into(),
-                    message: format!("{} (at {})", e.message, if e.at.is_empty() { "/" } else { &e.at }),
+                    message: msg![e.message, " (at ", if e.at.is_empty() { "/" } else { &e.at }, ")"],
                 });
             }
         }
@@ -332,7 +340,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                 Severity::Warning,
                 tool_name,
                 "class-from-defaults",
-                format!("{name:?} has neither annotations nor an idem policy; MCP's defaults make it irreversible-external"),
+                msg![name, " has neither annotations nor an idem policy; MCP's defaults make it irreversible-external"],
             ));
         }
         if let (ClassSource::Policy, Some(implied)) = (r.class_source, implied) {
@@ -341,7 +349,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                     Severity::Warning,
                     tool_name,
                     "policy-weaker-than-annotations",
-                    format!("{name:?}: the policy says {class} but its annotations say {}", class_name(*implied)),
+                    msg![name, ": the policy says ", class, " but its annotations say ", class_name(*implied)],
                 ));
             }
         }
@@ -352,7 +360,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                         Severity::Error,
                         tool_name,
                         "irreversible-without-key",
-                        format!("{name:?} is irreversible-external but declares no key spec; declare \"key\" (e.g. {{\"only\": [\"/charge_id\"]}} or {{\"ignore\": [\"/request_id\"]}})"),
+                        msg![name, " is irreversible-external but declares no key spec; declare \"key\" (e.g. {\"only\": [\"/charge_id\"]} or {\"ignore\": [\"/request_id\"]})"],
                     ));
                 }
                 match &p.reconcile {
@@ -360,13 +368,13 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                         Severity::Error,
                         tool_name,
                         "irreversible-without-reconcile",
-                        format!("{name:?} is irreversible-external but declares no way to reconcile an unknown outcome; declare \"reconcile\": \"provider-idempotent\", {{\"lookup\": TOOL}} or \"manual\""),
+                        msg![name, " is irreversible-external but declares no way to reconcile an unknown outcome; declare \"reconcile\": \"provider-idempotent\", {\"lookup\": TOOL} or \"manual\""],
                     )),
                     ReconcilePath::Manual => findings.push(finding(
                         Severity::Warning,
                         tool_name,
                         "manual-reconcile",
-                        format!("{name:?} reconciles by hand only: every unknown outcome waits for a human"),
+                        msg![name, " reconciles by hand only: every unknown outcome waits for a human"],
                     )),
                     _ => {}
                 }
@@ -377,7 +385,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                         Severity::Warning,
                         tool_name,
                         "accumulating-without-key",
-                        format!("{name:?} is accumulating-write with no declared key spec; every argument, timestamps included, will be part of its key"),
+                        msg![name, " is accumulating-write with no declared key spec; every argument, timestamps included, will be part of its key"],
                     ));
                 }
             }
@@ -389,13 +397,13 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                     Severity::Error,
                     tool_name,
                     "unknown-lookup-tool",
-                    format!("{name:?} reconciles with {:?}, which is not in the tool list", Q(lookup)),
+                    msg![name, " reconciles with ", Q(lookup), ", which is not in the tool list"],
                 )),
                 Some((o, _, _)) if o.policy.class != EffectClass::ReadOnly => findings.push(finding(
                     Severity::Warning,
                     tool_name,
                     "lookup-tool-not-read-only",
-                    format!("{name:?} reconciles with {:?}, which is {} rather than read-only", Q(lookup), class_name(o.policy.class)),
+                    msg![name, " reconciles with ", Q(lookup), ", which is ", class_name(o.policy.class), " rather than read-only"],
                 )),
                 Some(_) => {}
             }
@@ -416,14 +424,21 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                             Severity::Warning,
                             tool_name,
                             "key-member-not-in-schema",
-                            format!("{name:?}'s key uses {:?} but its inputSchema has no property {:?}", Q(p), Q(top)),
+                            msg![name, "'s key uses ", Q(p), " but its inputSchema has no property ", Q(top)],
                         ));
                     } else if !required.contains(&top.as_str()) {
                         findings.push(finding(
                             Severity::Warning,
                             tool_name,
                             "key-member-optional",
-                            format!("{name:?}'s key uses {:?} but {:?} is not required by its inputSchema; a call without it cannot be keyed", Q(p), Q(top)),
+                            msg![
+                                name,
+                                "'s key uses ",
+                                Q(p),
+                                " but ",
+                                Q(top),
+                                " is not required by its inputSchema; a call without it cannot be keyed"
+                            ],
                         ));
                     }
                 }

@@ -16,6 +16,10 @@ use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder};
 /// The core component's bytes, built from `guest/` by `build.rs`.
 pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/idem_core.wasm"));
 
+/// Whether binaryen's `wasm-opt` shrank [`COMPONENT`] at build time (the shipped form); without
+/// it the component behaves the same and is about a tenth larger.
+pub const COMPONENT_SIZE_OPTIMIZED: bool = matches!(env!("IDEM_COMPONENT_SIZE_OPTIMIZED").as_bytes(), b"1");
+
 /// Largest linear memory one instance may grow to: room for the 16 MiB input limit several
 /// times over, and a ceiling on what hostile input can make the host allocate.
 pub const MEMORY_LIMIT_BYTES: usize = 256 << 20;
