@@ -52,7 +52,15 @@ impl Error {
     fn new(kind: ErrorKind, offset: usize, message: impl Into<String>) -> Self {
         Error { kind, offset, message: message.into() }
     }
+
+    fn boxed(kind: ErrorKind, offset: usize, message: impl Into<String>) -> Box<Self> {
+        Box::new(Error::new(kind, offset, message))
+    }
 }
+
+/// The parser's results. The error is boxed: it is rare, and a small `Result` keeps the values
+/// that move through every call of the recursive descent small.
+type Parsed<T> = Result<T, Box<Error>>;
 
 /// A parsed JSON value. Object members are sorted in JCS order and unique.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,13 +80,25 @@ pub enum Value<'a> {
 }
 
 /// Compare two member names by their UTF-16 code units, as RFC 8785 §3.2.3 requires.
+///
+/// UTF-8 byte order is code point order, and code point order is UTF-16 order except between a
+/// supplementary character (a surrogate pair, 0xD800.. in UTF-16; lead byte 0xF0..=0xF4 in UTF-8)
+/// and one in U+E000..=U+FFFF (lead byte 0xEE or 0xEF). So: compare bytes, and invert only when
+/// the first difference is between those two kinds of lead byte. Bytes before the first
+/// difference are equal, so both names have their character boundaries in the same places up to
+/// it: the differing bytes are either two lead bytes or two continuation bytes of characters
+/// with the same lead.
 pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
-    // UTF-8 byte order equals code point order, which equals UTF-16 order except between a
-    // supplementary character and one in U+E000..=U+FFFF. Fast path for the common case.
-    if a.is_ascii() && b.is_ascii() {
-        return a.as_bytes().cmp(b.as_bytes());
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let Some(k) = x.iter().zip(y).position(|(p, q)| p != q) else { return x.len().cmp(&y.len()) };
+    let (p, q) = (x[k], y[k]);
+    let supplementary = |c: u8| c >= 0xF0;
+    let bmp_top = |c: u8| c == 0xEE || c == 0xEF;
+    if (supplementary(p) && bmp_top(q)) || (bmp_top(p) && supplementary(q)) {
+        q.cmp(&p)
+    } else {
+        p.cmp(&q)
     }
-    a.encode_utf16().cmp(b.encode_utf16())
 }
 
 /// Parse `text` (already known to be UTF-8) into a canonical tree.
@@ -90,15 +110,15 @@ pub fn parse(text: &str) -> Result<Value<'_>, Error> {
             msg!["the document is ", text.len(), " bytes; the limit is ", MAX_INPUT_BYTES, " bytes"],
         ));
     }
-    let mut p = Parser { s: text.as_bytes(), text, i: 0 };
+    let mut p = Parser { s: text.as_bytes(), text, i: 0, members: Vec::new(), items: Vec::new() };
     if p.s.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(Error::new(ErrorKind::Syntax, 0, "a byte order mark is not allowed before JSON text"));
     }
     p.ws();
-    let v = p.value(0)?;
+    let v = p.value(0).map_err(|e| *e)?;
     p.ws();
     if p.i != p.s.len() {
-        return Err(p.err(ErrorKind::Syntax, "unexpected data after the JSON value"));
+        return Err(*p.err(ErrorKind::Syntax, "unexpected data after the JSON value"));
     }
     Ok(v)
 }
@@ -151,14 +171,18 @@ struct Parser<'a> {
     s: &'a [u8],
     text: &'a str,
     i: usize,
+    /// Members and items of the objects and arrays being read, innermost last: each container
+    /// gathers here and moves out into one exactly sized `Vec` (one allocation per container).
+    members: Vec<(Cow<'a, str>, Value<'a>)>,
+    items: Vec<Value<'a>>,
 }
 
 impl<'a> Parser<'a> {
-    fn err(&self, kind: ErrorKind, msg: impl Into<String>) -> Error {
-        Error::new(kind, self.i, msg)
+    fn err(&self, kind: ErrorKind, msg: impl Into<String>) -> Box<Error> {
+        Error::boxed(kind, self.i, msg)
     }
 
-    fn unexpected(&self, wanted: &str) -> Error {
+    fn unexpected(&self, wanted: &str) -> Box<Error> {
         match self.s.get(self.i) {
             None => self.err(ErrorKind::Syntax, msg!["unexpected end of input; expected ", wanted]),
             Some(_) => {
@@ -181,7 +205,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn value(&mut self, depth: u32) -> Result<Value<'a>, Error> {
+    fn value(&mut self, depth: u32) -> Parsed<Value<'a>> {
         match self.s.get(self.i) {
             Some(b'{') => self.object(depth + 1),
             Some(b'[') => self.array(depth + 1),
@@ -194,7 +218,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn literal(&mut self, word: &'static str, v: Value<'a>) -> Result<Value<'a>, Error> {
+    fn literal(&mut self, word: &'static str, v: Value<'a>) -> Parsed<Value<'a>> {
         if self.s[self.i..].starts_with(word.as_bytes()) {
             self.i += word.len();
             Ok(v)
@@ -203,7 +227,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn enter(&self, depth: u32) -> Result<(), Error> {
+    fn enter(&self, depth: u32) -> Parsed<()> {
         if depth > MAX_DEPTH {
             Err(self.err(ErrorKind::TooDeep, msg!["arrays and objects are nested deeper than ", MAX_DEPTH, " levels"]))
         } else {
@@ -211,53 +235,44 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn array(&mut self, depth: u32) -> Result<Value<'a>, Error> {
+    fn array(&mut self, depth: u32) -> Parsed<Value<'a>> {
         self.enter(depth)?;
         self.i += 1;
-        let mut items = Vec::new();
         self.ws();
         if self.s.get(self.i) == Some(&b']') {
             self.i += 1;
-            return Ok(Value::Array(items));
+            return Ok(Value::Array(Vec::new()));
         }
+        let base = self.items.len();
         loop {
             self.ws();
-            items.push(self.value(depth)?);
+            let v = self.value(depth)?;
+            self.items.push(v);
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => self.i += 1,
                 Some(b']') => {
                     self.i += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(Value::Array(self.items.drain(base..).collect()));
                 }
                 _ => return Err(self.unexpected("`,` or `]`")),
             }
         }
     }
 
-    fn object(&mut self, depth: u32) -> Result<Value<'a>, Error> {
+    fn object(&mut self, depth: u32) -> Parsed<Value<'a>> {
         self.enter(depth)?;
+        let start = self.i;
         self.i += 1;
-        let mut members: Vec<(Cow<'a, str>, usize, Value<'a>)> = Vec::new();
         self.ws();
         if self.s.get(self.i) == Some(&b'}') {
             self.i += 1;
             return Ok(Value::Object(Vec::new()));
         }
+        let base = self.members.len();
         loop {
-            self.ws();
-            if self.s.get(self.i) != Some(&b'"') {
-                return Err(self.unexpected("a member name (a string)"));
-            }
-            let (name, at) = self.string()?;
-            self.ws();
-            if self.s.get(self.i) != Some(&b':') {
-                return Err(self.unexpected("`:`"));
-            }
-            self.i += 1;
-            self.ws();
-            let v = self.value(depth)?;
-            members.push((name, at, v));
+            let member = self.member(depth)?;
+            self.members.push(member);
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => self.i += 1,
@@ -268,16 +283,58 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.unexpected("`,` or `}`")),
             }
         }
+        let mut members: Vec<_> = self.members.drain(base..).collect();
         members.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
-        let dup = members.windows(2).filter(|w| w[0].0 == w[1].0).map(|w| (w[0].1.max(w[1].1), w[0].0.clone())).min_by_key(|(at, _)| *at);
-        if let Some((at, name)) = dup {
-            return Err(Error::new(ErrorKind::DuplicateKey, at, msg!["duplicate member name ", Q(&name)]));
+        if members.windows(2).any(|w| w[0].0 == w[1].0) {
+            return Err(self.duplicate(start, depth, &members));
         }
-        Ok(Value::Object(members.into_iter().map(|(k, _, v)| (k, v)).collect()))
+        Ok(Value::Object(members))
+    }
+
+    /// One `"name": value` member, from the whitespace before the name.
+    fn member(&mut self, depth: u32) -> Parsed<(Cow<'a, str>, Value<'a>)> {
+        self.ws();
+        if self.s.get(self.i) != Some(&b'"') {
+            return Err(self.unexpected("a member name (a string)"));
+        }
+        let (name, _) = self.string()?;
+        self.ws();
+        if self.s.get(self.i) != Some(&b':') {
+            return Err(self.unexpected("`:`"));
+        }
+        self.i += 1;
+        self.ws();
+        Ok((name, self.value(depth)?))
+    }
+
+    /// The error for the object at `start` whose sorted `members` hold a name twice: it names
+    /// the first member, in document order, whose name came before. The object is read again
+    /// for the offsets (only on this error path, so the tree carries none).
+    fn duplicate(&self, start: usize, depth: u32, members: &[(Cow<'a, str>, Value<'a>)]) -> Box<Error> {
+        let mut again = Parser { s: self.s, text: self.text, i: start + 1, members: Vec::new(), items: Vec::new() };
+        let mut seen = vec![false; members.len()];
+        loop {
+            again.ws();
+            let at = again.i;
+            let Ok((name, _)) = again.member(depth) else { break };
+            // The first of the equal names in sorted order stands for all of them.
+            let mut k = members.partition_point(|m| cmp_utf16(&m.0, &name) == Ordering::Less);
+            k = k.min(members.len() - 1);
+            if seen[k] {
+                return Error::boxed(ErrorKind::DuplicateKey, at, msg!["duplicate member name ", Q(&name)]);
+            }
+            seen[k] = true;
+            again.ws();
+            if again.s.get(again.i) != Some(&b',') {
+                break;
+            }
+            again.i += 1;
+        }
+        Error::boxed(ErrorKind::DuplicateKey, start, "duplicate member name")
     }
 
     /// Parse a string starting at `"`; returns it and the offset of its opening quote.
-    fn string(&mut self) -> Result<(Cow<'a, str>, usize), Error> {
+    fn string(&mut self) -> Parsed<(Cow<'a, str>, usize)> {
         let start = self.i;
         self.i += 1;
         let body = self.i;
@@ -285,7 +342,7 @@ impl<'a> Parser<'a> {
         // quote (no escape in the string).
         self.i += plain_run(&self.s[self.i..]);
         match self.s.get(self.i) {
-            None => return Err(Error::new(ErrorKind::Syntax, start, "unterminated string")),
+            None => return Err(Error::boxed(ErrorKind::Syntax, start, "unterminated string")),
             Some(b'"') => {
                 let s = sub(self.text, body, self.i);
                 self.i += 1;
@@ -301,7 +358,7 @@ impl<'a> Parser<'a> {
             self.i += plain_run(&self.s[self.i..]);
             out.push_str(sub(self.text, run, self.i));
             match self.s.get(self.i) {
-                None => return Err(Error::new(ErrorKind::Syntax, start, "unterminated string")),
+                None => return Err(Error::boxed(ErrorKind::Syntax, start, "unterminated string")),
                 Some(b'"') => {
                     self.i += 1;
                     return Ok((Cow::Owned(out), start));
@@ -322,7 +379,7 @@ impl<'a> Parser<'a> {
                             self.i += 1;
                             let hi = self.hex4(esc)?;
                             if (0xDC00..0xE000).contains(&hi) {
-                                return Err(Error::new(
+                                return Err(Error::boxed(
                                     ErrorKind::LoneSurrogate,
                                     esc,
                                     msg!["\\u", Hex4(hi), " is a low surrogate without a high surrogate before it"],
@@ -342,7 +399,7 @@ impl<'a> Parser<'a> {
                                     None
                                 };
                                 let Some(lo) = lo else {
-                                    return Err(Error::new(
+                                    return Err(Error::boxed(
                                         ErrorKind::LoneSurrogate,
                                         esc,
                                         msg!["\\u", Hex4(hi), " is a high surrogate not followed by a low surrogate"],
@@ -355,7 +412,7 @@ impl<'a> Parser<'a> {
                             }
                             continue;
                         }
-                        _ => return Err(Error::new(ErrorKind::Syntax, esc, "invalid escape sequence")),
+                        _ => return Err(Error::boxed(ErrorKind::Syntax, esc, "invalid escape sequence")),
                     };
                     self.i += 1;
                     out.push(c);
@@ -366,18 +423,18 @@ impl<'a> Parser<'a> {
     }
 
     /// Four hex digits at `self.i`; `esc` is the offset of the escape, for errors.
-    fn hex4(&mut self, esc: usize) -> Result<u32, Error> {
-        let digits = self.s.get(self.i..self.i + 4).ok_or_else(|| Error::new(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
+    fn hex4(&mut self, esc: usize) -> Parsed<u32> {
+        let digits = self.s.get(self.i..self.i + 4).ok_or_else(|| Error::boxed(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
         let mut v = 0u32;
         for &d in digits {
-            let n = (d as char).to_digit(16).ok_or_else(|| Error::new(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
+            let n = (d as char).to_digit(16).ok_or_else(|| Error::boxed(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
             v = v * 16 + n;
         }
         self.i += 4;
         Ok(v)
     }
 
-    fn number(&mut self) -> Result<Value<'a>, Error> {
+    fn number(&mut self) -> Parsed<Value<'a>> {
         let start = self.i;
         if self.s[self.i] == b'-' {
             self.i += 1;
@@ -424,12 +481,12 @@ impl<'a> Parser<'a> {
             let n = digits.bytes().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64;
             return Ok(Value::Number(if int_start > start { -n } else { n }));
         }
-        let v: f64 = lit.parse().map_err(|_| Error::new(ErrorKind::Syntax, start, "invalid number"))?;
+        let v: f64 = lit.parse().map_err(|_| Error::boxed(ErrorKind::Syntax, start, "invalid number"))?;
         if !v.is_finite() {
-            return Err(Error::new(ErrorKind::NumberOverflow, start, msg!["the number ", lit, " is too large for a double"]));
+            return Err(Error::boxed(ErrorKind::NumberOverflow, start, msg!["the number ", lit, " is too large for a double"]));
         }
         if integer && !crate::number::integer_survives(digits, v) {
-            return Err(Error::new(
+            return Err(Error::boxed(
                 ErrorKind::InexactInteger,
                 start,
                 msg![

@@ -31,6 +31,7 @@ macro_rules! msg {
 
 mod prelude {
     pub use alloc::borrow::Cow;
+    pub use alloc::boxed::Box;
     pub use alloc::string::{String, ToString};
     pub use alloc::vec;
     pub use alloc::vec::Vec;

@@ -115,6 +115,9 @@ pub fn remove(v: &mut Value<'_>, tokens: &[String]) -> Result<bool, IntoArray> {
     }
 }
 
+/// What [`walk_differences`] calls at each difference: `(pointer, a side, b side) -> go on?`.
+pub type DifferenceVisitor<'f, 'v, 'a> = dyn FnMut(&str, Option<&'v Value<'a>>, Option<&'v Value<'a>>) -> bool + 'f;
+
 /// Walk `a` and `b` together in canonical order and call `visit(pointer, a, b)` for each place
 /// where they differ (a missing side is `None`); stop when `visit` returns false. Returns false
 /// if stopped early.
@@ -122,7 +125,7 @@ pub fn walk_differences<'v, 'a>(
     a: Option<&'v Value<'a>>,
     b: Option<&'v Value<'a>>,
     path: &mut String,
-    visit: &mut dyn FnMut(&str, Option<&'v Value<'a>>, Option<&'v Value<'a>>) -> bool,
+    visit: &mut DifferenceVisitor<'_, 'v, 'a>,
 ) -> bool {
     match (a, b) {
         (Some(Value::Object(ma)), Some(Value::Object(mb))) => {

@@ -35,3 +35,17 @@ fn an_inexact_integer_tells_the_caller_to_send_a_string() {
     assert_eq!(e.kind, CanonErrorKind::InexactInteger);
     assert!(e.message.contains("9007199254740992") && e.message.contains("string"), "{}", e.message);
 }
+
+#[test]
+fn a_duplicate_member_is_reported_where_the_name_repeats() {
+    // The offset is the first member, in document order, whose name came before.
+    let e = canonicalize(r#"{"b":1,"a":2,"b":3,"b":4}"#).unwrap_err();
+    assert_eq!((e.kind, e.offset), (CanonErrorKind::DuplicateKey, 13));
+    assert!(e.message.starts_with("duplicate member name \"b\""), "{}", e.message);
+    // Inside a nested object, after members whose values are themselves objects.
+    let e = canonicalize(r#"{"x":{"k":{"z":1,"y":2},"j":[1,{"q":0}],"k":0}}"#).unwrap_err();
+    assert_eq!((e.kind, e.offset), (CanonErrorKind::DuplicateKey, 40));
+    // Names equal after unescaping are duplicates.
+    let e = canonicalize(r#"{"\u00e9":1,"é":2}"#).unwrap_err();
+    assert_eq!((e.kind, e.offset), (CanonErrorKind::DuplicateKey, 12));
+}

@@ -15,13 +15,17 @@ const PUBLISHED: [(u64, &str); 4] = [
 
 fn shared_file() -> String {
     let repo = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    [std::env::var_os("IDEM_SHARED_VECTORS").map(std::path::PathBuf::from), Some(repo.join("../shared/vectors")), Some("/work/shared/vectors".into())]
-        .into_iter()
-        .flatten()
-        .map(|p| p.join("jcs/es6-numbers-100k.txt"))
-        .find(|p| p.is_file())
-        .map(|p| std::fs::read_to_string(p).unwrap())
-        .expect("es6-numbers-100k.txt not found: set IDEM_SHARED_VECTORS")
+    [
+        std::env::var_os("IDEM_SHARED_VECTORS").map(std::path::PathBuf::from),
+        Some(repo.join("../shared/vectors")),
+        Some("/work/shared/vectors".into()),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|p| p.join("jcs/es6-numbers-100k.txt"))
+    .find(|p| p.is_file())
+    .map(|p| std::fs::read_to_string(p).unwrap())
+    .expect("es6-numbers-100k.txt not found: set IDEM_SHARED_VECTORS")
 }
 
 #[test]

@@ -5,8 +5,7 @@
 use idem_core::canonical_wit::CanonErrorKind;
 use idem_core::keys_wit::{Intent, KeyErrorKind};
 use idem_core::ledger_wit::{
-    ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution,
-    Settlement, Write,
+    ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution, Settlement, Write,
 };
 use idem_core::policy_wit::{ClassSource, EffectClass, ReconcilePath, Severity};
 use idem_core::{canonical, keys, ledger, policy};

@@ -27,8 +27,7 @@ fn every_jcs_input_canonicalizes_to_its_output() {
     for name in &names {
         let input = std::fs::read(dir.join("input").join(name)).unwrap();
         let expected = std::fs::read(dir.join("output").join(name)).unwrap();
-        let got = idem_core::canonical::canonicalize_bytes(&input)
-            .unwrap_or_else(|e| panic!("{name:?} was rejected: {}", e.message));
+        let got = idem_core::canonical::canonicalize_bytes(&input).unwrap_or_else(|e| panic!("{name:?} was rejected: {}", e.message));
         assert_eq!(got.as_bytes(), &expected[..], "{name:?}");
         // The hex form must agree with the output file too (guards against a stray newline).
         let hex_name = PathBuf::from(name).with_extension("txt");

@@ -3,9 +3,7 @@
 //! over sequences; these tests name them one by one.
 
 use idem_core::keys_wit::Intent;
-use idem_core::ledger_wit::{
-    ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerErrorKind, Outcome, Transition, Write,
-};
+use idem_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerErrorKind, Outcome, Transition, Write};
 use idem_core::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
 use idem_core::{ledger, policy};
 

@@ -2,8 +2,7 @@
 
 use idem_core::keys_wit::{Intent, KeyIdentity, KeySpec};
 use idem_core::ledger_wit::{
-    ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution,
-    Settlement, Write,
+    ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution, Settlement, Write,
 };
 use idem_core::policy_wit::{EffectClass, ReconcilePath};
 use idem_core::{canonical, keys, ledger, policy};
@@ -14,9 +13,11 @@ fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        any::<i32>().prop_map(|n| Value::from(n)),
+        any::<i32>().prop_map(Value::from),
         // Finite doubles of every magnitude (serde_json prints them; canonicalize reprints).
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
         "[a-z:,\"\\\\ \u{e9}\u{1f600}\u{2028}\u{0}-\u{1f}]{0,8}".prop_map(Value::String),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
@@ -64,6 +65,15 @@ proptest! {
         prop_assert_eq!(&tuple[5], "args");
         prop_assert_eq!(canonical::canonicalize(&tuple[6].to_string()).unwrap(), canonical::canonicalize(&args_json).unwrap());
         prop_assert!(d.key.len() == 70 && d.key.starts_with("idem1:"));
+    }
+
+    /// Member names order by UTF-16 code units (RFC 8785 §3.2.3), which the byte comparison in
+    /// `cmp_utf16` must reproduce across ASCII, 2- and 3-byte characters, U+E000..=U+FFFF and
+    /// supplementary characters.
+    #[test]
+    fn member_order_is_utf16_order(a in "[a-b\u{7f}-\u{80}\u{e9}\u{d7ff}\u{e000}\u{fb33}\u{ffff}\u{10000}\u{1f600}]{0,4}",
+                                   b in "[a-b\u{7f}-\u{80}\u{e9}\u{d7ff}\u{e000}\u{fb33}\u{ffff}\u{10000}\u{1f600}]{0,4}") {
+        prop_assert_eq!(idem_core::json::cmp_utf16(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
     }
 
     /// Two intents share a key exactly when their preimages are equal.
