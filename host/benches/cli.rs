@@ -11,7 +11,19 @@ fn idem_key(c: &mut Criterion) {
     let cache = tempfile::tempdir().unwrap();
     let run = || {
         let o = Command::new(env!("CARGO_BIN_EXE_idem"))
-            .args(["key", "--scope", "acme", "--run", "run-7", "--step", "refund-1", "--tool", "refund", "--args", r#"{"charge_id":"ch_1","amount":500}"#])
+            .args([
+                "key",
+                "--scope",
+                "acme",
+                "--run",
+                "run-7",
+                "--step",
+                "refund-1",
+                "--tool",
+                "refund",
+                "--args",
+                r#"{"charge_id":"ch_1","amount":500}"#,
+            ])
             .env("IDEM_CACHE_DIR", cache.path())
             .output()
             .unwrap();

@@ -38,10 +38,26 @@ fn derive(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
     for size in [200usize, 4096, 65536] {
         let a = args(size);
-        let hi = HostIntent { scope: "acme".into(), run_id: "run-7".into(), step_id: "refund-1".into(), tool: "refund".into(), args_json: a.clone() };
+        let hi = HostIntent {
+            scope: "acme".into(),
+            run_id: "run-7".into(),
+            step_id: "refund-1".into(),
+            tool: "refund".into(),
+            args_json: a.clone(),
+        };
         let hs = HostSpec { only: None, ignore: vec!["/metadata/agent".into()], identity: idem::wit::keys::KeyIdentity::Step };
-        let ni = idem_core::keys_wit::Intent { scope: "acme".into(), run_id: "run-7".into(), step_id: "refund-1".into(), tool: "refund".into(), args_json: a.clone() };
-        let ns = idem_core::keys_wit::KeySpec { only: None, ignore: vec!["/metadata/agent".into()], identity: idem_core::keys_wit::KeyIdentity::Step };
+        let ni = idem_core::keys_wit::Intent {
+            scope: "acme".into(),
+            run_id: "run-7".into(),
+            step_id: "refund-1".into(),
+            tool: "refund".into(),
+            args_json: a.clone(),
+        };
+        let ns = idem_core::keys_wit::KeySpec {
+            only: None,
+            ignore: vec!["/metadata/agent".into()],
+            identity: idem_core::keys_wit::KeyIdentity::Step,
+        };
         assert_eq!(rt.derive(&hi, &hs).unwrap().key, idem_core::keys::derive(&ni, &ns).unwrap().key);
         g.throughput(Throughput::Bytes(a.len() as u64));
         g.bench_with_input(BenchmarkId::new("component", size), &size, |b, _| b.iter(|| rt.derive(&hi, &hs).unwrap()));

@@ -43,7 +43,13 @@ async fn idem_effects(ledger: &Ledger, n: u64) -> Duration {
         tasks.push(tokio::spawn(async move {
             for _ in 0..n {
                 let i = SEQ.fetch_add(1, Ordering::Relaxed);
-                let intent = Intent { scope: "bench".into(), run_id: "run".into(), step_id: format!("s{i}"), tool: "refund".into(), args_json: format!("{{\"charge\":\"ch_{i}\",\"cents\":500}}") };
+                let intent = Intent {
+                    scope: "bench".into(),
+                    run_id: "run".into(),
+                    step_id: format!("s{i}"),
+                    tool: "refund".into(),
+                    args_json: format!("{{\"charge\":\"ch_{i}\",\"cents\":500}}"),
+                };
                 ledger.effect(&intent, &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!({"refund":"re_1"})) }).await.unwrap();
             }
         }));
@@ -65,7 +71,16 @@ macro_rules! raw_effects {
                 for _ in 0..$n {
                     let i = SEQ.fetch_add(1, Ordering::Relaxed) as i64;
                     let key = format!("idem1:{i:064x}");
-                    sqlx::query($insert).bind("bench").bind(&key).bind("refund").bind("f".repeat(64)).bind(format!("{{\"cents\":500,\"charge\":\"ch_{i}\"}}")).bind(i).execute(&pool).await.unwrap();
+                    sqlx::query($insert)
+                        .bind("bench")
+                        .bind(&key)
+                        .bind("refund")
+                        .bind("f".repeat(64))
+                        .bind(format!("{{\"cents\":500,\"charge\":\"ch_{i}\"}}"))
+                        .bind(i)
+                        .execute(&pool)
+                        .await
+                        .unwrap();
                     sqlx::query($update).bind("{\"refund\":\"re_1\"}").bind(i).bind("bench").bind(&key).execute(&pool).await.unwrap();
                 }
             }));

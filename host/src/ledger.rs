@@ -29,8 +29,8 @@ use crate::runtime::Runtime;
 use crate::store::{AnyStore, ListFilter, Store};
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
-    Claim, ClaimToken, Completion, Entry, EntryState, Escalation, Event, Failure, Outcome, ReconcileRequest,
-    ReconcileVerdict, Reconciliation, Resolution, Settlement, Write,
+    Claim, ClaimToken, Completion, Entry, EntryState, Escalation, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict,
+    Reconciliation, Resolution, Settlement, Write,
 };
 use crate::wit::policy::{ReconcilePath, ToolPolicy};
 use serde::de::DeserializeOwned;
@@ -140,13 +140,7 @@ impl Ledger {
     /// A ledger over an open store.
     pub fn with_store(rt: Runtime, store: AnyStore) -> Ledger {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-        Ledger {
-            rt,
-            store,
-            owner: format!("pid{}-{nanos:08x}", std::process::id()),
-            clock: system_clock(),
-            reconcilers: Arc::default(),
-        }
+        Ledger { rt, store, owner: format!("pid{}-{nanos:08x}", std::process::id()), clock: system_clock(), reconcilers: Arc::default() }
     }
 
     /// Use `owner` as this worker's id in claims.

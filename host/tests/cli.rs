@@ -84,7 +84,9 @@ fn key_single_json_and_100k_lines_agree() {
 
     let mut input = String::new();
     for i in 0..100_000 {
-        input.push_str(&format!("{{\"scope\":\"acme\",\"run\":\"r:1\",\"step\":\"s\",\"tool\":\"refund\",\"args\":{{\"charge_id\":\"ch_{i}\"}}}}\n"));
+        input.push_str(&format!(
+            "{{\"scope\":\"acme\",\"run\":\"r:1\",\"step\":\"s\",\"tool\":\"refund\",\"args\":{{\"charge_id\":\"ch_{i}\"}}}}\n"
+        ));
     }
     let o = run(&["key", "--lines"], input.as_bytes());
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
@@ -108,10 +110,28 @@ fn key_lines_reports_bad_lines_and_big_integers() {
 fn key_uses_the_policy_key_spec() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("policy.json");
-    std::fs::write(&p, r#"{"class":"irreversible-external","key":{"only":["/charge_id"],"identity":"scope"},"reconcile":"manual"}"#).unwrap();
+    std::fs::write(&p, r#"{"class":"irreversible-external","key":{"only":["/charge_id"],"identity":"scope"},"reconcile":"manual"}"#)
+        .unwrap();
     let k = |run_id: &str, amount: u32| {
         let args = format!("{{\"charge_id\":\"ch_1\",\"amount\":{amount}}}");
-        let o = run(&["key", "--scope", "acme", "--run", run_id, "--step", "x", "--tool", "refund", "--args", &args, "--policy", p.to_str().unwrap()], b"");
+        let o = run(
+            &[
+                "key",
+                "--scope",
+                "acme",
+                "--run",
+                run_id,
+                "--step",
+                "x",
+                "--tool",
+                "refund",
+                "--args",
+                &args,
+                "--policy",
+                p.to_str().unwrap(),
+            ],
+            b"",
+        );
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
         text(&o.stdout)
     };
@@ -124,7 +144,11 @@ fn explain_names_the_differing_pointer() {
     let a = dir.path().join("a.json");
     let b = dir.path().join("b.json");
     let policy = r#"{"class":"irreversible-external","key":{"only":["/charge_id"]},"reconcile":"manual"}"#;
-    std::fs::write(&a, format!(r#"{{"scope":"acme","run":"r","step":"s","tool":"refund","args":{{"charge_id":"ch_1","amount":500}},"policy":{policy}}}"#)).unwrap();
+    std::fs::write(
+        &a,
+        format!(r#"{{"scope":"acme","run":"r","step":"s","tool":"refund","args":{{"charge_id":"ch_1","amount":500}},"policy":{policy}}}"#),
+    )
+    .unwrap();
     std::fs::write(&b, r#"{"scope":"acme","run":"r","step":"s","tool":"refund","args":{"amount":700,"charge_id":"ch_1"}}"#).unwrap();
     let o = run(&["explain", a.to_str().unwrap(), b.to_str().unwrap()], b"");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
@@ -163,7 +187,31 @@ fn ledger_commands_list_show_sweep_resolve_purge() {
     let marker = std::env::temp_dir().join(format!("idem-cli-marker-{}", std::process::id()));
     let manual = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","leaseMs":1,"retentionMs":1}"#;
     // A settled entry, through the hidden exec helper.
-    let o = run(&["ledger", "exec", "--db", &db, "--scope", "acme", "--run", "r", "--step", "1", "--tool", "refund", "--args", "{}", "--policy", manual, "--owner", "w", "--marker", marker.to_str().unwrap()], b"");
+    let o = run(
+        &[
+            "ledger",
+            "exec",
+            "--db",
+            &db,
+            "--scope",
+            "acme",
+            "--run",
+            "r",
+            "--step",
+            "1",
+            "--tool",
+            "refund",
+            "--args",
+            "{}",
+            "--policy",
+            manual,
+            "--owner",
+            "w",
+            "--marker",
+            marker.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let done_key = serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["key"].as_str().unwrap().to_string();
 
@@ -178,7 +226,32 @@ fn ledger_commands_list_show_sweep_resolve_purge() {
 
     // A crashed claim: the tool dies after the effect; lease 1 ms; the sweep escalates it
     // (manual reconciliation); a human resolves it; purge clears what retention allows.
-    let o = run(&["ledger", "exec", "--db", &db, "--scope", "acme", "--run", "r", "--step", "2", "--tool", "refund", "--args", "{}", "--policy", manual, "--owner", "w", "--marker", marker.to_str().unwrap(), "--crash-after-call"], b"");
+    let o = run(
+        &[
+            "ledger",
+            "exec",
+            "--db",
+            &db,
+            "--scope",
+            "acme",
+            "--run",
+            "r",
+            "--step",
+            "2",
+            "--tool",
+            "refund",
+            "--args",
+            "{}",
+            "--policy",
+            manual,
+            "--owner",
+            "w",
+            "--marker",
+            marker.to_str().unwrap(),
+            "--crash-after-call",
+        ],
+        b"",
+    );
     assert_eq!(o.status.code(), Some(137));
     std::thread::sleep(std::time::Duration::from_millis(5));
     let o = run(&["ledger", "sweep", "--db", &db, "--json"], b"");
@@ -189,7 +262,24 @@ fn ledger_commands_list_show_sweep_resolve_purge() {
     let esc_key = esc[0]["key"].as_str().unwrap().to_string();
     let o = run(&["ledger", "resolve", "--db", &db, "--scope", "acme", &esc_key, "--happened", "{not json", "--by", "ops"], b"");
     assert_eq!(o.status.code(), Some(2), "a result must be JSON");
-    let o = run(&["ledger", "resolve", "--db", &db, "--scope", "acme", &esc_key, "--happened", "{\"refund\":\"re_9\"}", "--by", "ops", "--note", "seen in dashboard"], b"");
+    let o = run(
+        &[
+            "ledger",
+            "resolve",
+            "--db",
+            &db,
+            "--scope",
+            "acme",
+            &esc_key,
+            "--happened",
+            "{\"refund\":\"re_9\"}",
+            "--by",
+            "ops",
+            "--note",
+            "seen in dashboard",
+        ],
+        b"",
+    );
     assert_eq!((o.status.code(), text(&o.stdout).trim().ends_with("done")), (Some(0), true), "{}", text(&o.stderr));
     std::thread::sleep(std::time::Duration::from_millis(5));
     let o = run(&["ledger", "purge", "--db", &db, "--scope", "acme"], b"");

@@ -16,10 +16,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 const CLAIMANTS: usize = 16;
-const POLICY: &str = r#"{"class":"irreversible-external","key":{"ignore":["/attempt_note"]},"reconcile":{"lookup":"find"},"leaseMs":60000}"#;
+const POLICY: &str =
+    r#"{"class":"irreversible-external","key":{"ignore":["/attempt_note"]},"reconcile":{"lookup":"find"},"leaseMs":60000}"#;
 
 fn intent(step: &str) -> Intent {
-    Intent { scope: "acme".into(), run_id: "run-1".into(), step_id: step.into(), tool: "refund".into(), args_json: "{\"charge\":\"ch_1\",\"cents\":500}".into() }
+    Intent {
+        scope: "acme".into(),
+        run_id: "run-1".into(),
+        step_id: step.into(),
+        tool: "refund".into(),
+        args_json: "{\"charge\":\"ch_1\",\"cents\":500}".into(),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -82,13 +89,23 @@ fn marker_lines(marker: &std::path::Path) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread")]
 async fn sixteen_processes_execute_once() {
     // Warm the compilation cache once so sixteen processes do not all compile at the same time.
-    let warm = idem().args(["key", "--scope", "s", "--run", "r", "--step", "t", "--tool", "x", "--args", "{}"]).env("IDEM_CACHE_DIR", cache_dir()).output().unwrap();
+    let warm = idem()
+        .args(["key", "--scope", "s", "--run", "r", "--step", "t", "--tool", "x", "--args", "{}"])
+        .env("IDEM_CACHE_DIR", cache_dir())
+        .output()
+        .unwrap();
     assert!(warm.status.success());
     for (name, location, _guard) in locations().await {
         let dir = tempfile::tempdir().unwrap();
         let marker = dir.path().join("executions.txt");
         let children: Vec<_> = (0..CLAIMANTS)
-            .map(|w| exec(&location, &format!("proc-{w}"), &marker, POLICY, &["--sleep-ms", "300"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap())
+            .map(|w| {
+                exec(&location, &format!("proc-{w}"), &marker, POLICY, &["--sleep-ms", "300"])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
             .collect();
         let mut outputs = Vec::new();
         for c in children {
@@ -104,7 +121,8 @@ async fn sixteen_processes_execute_once() {
 
 /// Kill a process after its effect happened and before it recorded the result.
 fn run_and_kill(location: &str, marker: &std::path::Path, policy: &str) {
-    let mut child = exec(location, "doomed", marker, policy, &["--sleep-ms", "60000"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let mut child =
+        exec(location, "doomed", marker, policy, &["--sleep-ms", "60000"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let start = std::time::Instant::now();
     while marker_lines(marker).is_empty() {
         assert!(start.elapsed() < Duration::from_secs(60), "the effect never happened");
@@ -135,7 +153,13 @@ async fn a_killed_process_is_reconciled_never_re_executed() {
         let m = marker.clone();
         ledger.reconciler("refund", move |req| {
             let found = marker_lines(&m).iter().any(|l| l.starts_with(&req.key));
-            async move { if found { ReconcileVerdict::Happened("{\"by\":\"doomed\"}".into()) } else { ReconcileVerdict::NotHappened } }
+            async move {
+                if found {
+                    ReconcileVerdict::Happened("{\"by\":\"doomed\"}".into())
+                } else {
+                    ReconcileVerdict::NotHappened
+                }
+            }
         });
         clock.advance(1_001);
         let report = ledger.sweep(Some("acme")).await.unwrap();

@@ -125,10 +125,18 @@ fn check(scenario: &str, i: usize, want: &Value, got: &Result<Outcome, idem::wit
 #[tokio::test(flavor = "multi_thread")]
 async fn one_scope_never_reads_or_replays_another_scopes_result() {
     let rt = Runtime::shared().unwrap();
-    let policy = rt.parse_policy(r#"{"class":"irreversible-external","key":{"only":["/charge"],"identity":"run"},"reconcile":"provider-idempotent"}"#).unwrap();
+    let policy = rt
+        .parse_policy(r#"{"class":"irreversible-external","key":{"only":["/charge"],"identity":"run"},"reconcile":"provider-idempotent"}"#)
+        .unwrap();
     for (name, store, _guard) in stores().await {
         let ledger = Ledger::with_store(rt.clone(), store.clone());
-        let mk = |scope: &str| Intent { scope: scope.into(), run_id: "r".into(), step_id: "s".into(), tool: "refund".into(), args_json: "{\"charge\":\"ch_1\"}".into() };
+        let mk = |scope: &str| Intent {
+            scope: scope.into(),
+            run_id: "r".into(),
+            step_id: "s".into(),
+            tool: "refund".into(),
+            args_json: "{\"charge\":\"ch_1\"}".into(),
+        };
         let (a, b) = (mk("tenant-a"), mk("tenant-b"));
         let ra = ledger.effect(&a, &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!("a's secret")) }).await.unwrap();
         let rb = ledger.effect(&b, &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!("b's result")) }).await.unwrap();

@@ -37,9 +37,11 @@ impl FlakyPay {
     /// The lookup a reconciler uses: the refund made with this key, if any.
     fn find_by_key(&self, key: &str) -> Option<Value> {
         let refunds = self.refunds.lock().unwrap_or_else(|p| p.into_inner());
-        refunds.iter().enumerate().find(|(_, r)| r.2.as_deref() == Some(key)).map(|(i, (charge, cents, _))| {
-            json!({"refund_id": format!("re_{}", i + 1), "charge": charge, "cents": cents})
-        })
+        refunds
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.2.as_deref() == Some(key))
+            .map(|(i, (charge, cents, _))| json!({"refund_id": format!("re_{}", i + 1), "charge": charge, "cents": cents}))
     }
 
     fn count(&self, charge: &str) -> usize {

@@ -295,12 +295,7 @@ impl Statements {
         Statements {
             get: sql(format!("SELECT {COLUMNS} FROM {table} WHERE scope = {} AND key = {}", p(1), p(2))),
             insert: sql(format!("INSERT INTO {table} ({COLUMNS}) VALUES ({values}) ON CONFLICT (scope, key) DO NOTHING")),
-            update: sql(format!(
-                "UPDATE {table} SET {sets} WHERE scope = {} AND key = {} AND version = {}",
-                p(n + 1),
-                p(n + 2),
-                p(n + 3)
-            )),
+            update: sql(format!("UPDATE {table} SET {sets} WHERE scope = {} AND key = {} AND version = {}", p(n + 1), p(n + 2), p(n + 3))),
             delete: sql(format!("DELETE FROM {table} WHERE scope = {} AND key = {} AND version = {}", p(1), p(2), p(3))),
             list: sql(format!(
                 "SELECT {COLUMNS} FROM {table} WHERE scope = {p1} AND (CAST({p2} AS TEXT) IS NULL OR state = {p2}) \

@@ -23,11 +23,15 @@ pub fn vectors(name: &str) -> serde_json::Value {
 }
 
 pub fn shared_vectors() -> PathBuf {
-    [std::env::var_os("IDEM_SHARED_VECTORS").map(PathBuf::from), Some(repo().join("../shared/vectors")), Some("/work/shared/vectors".into())]
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("jcs").is_dir())
-        .expect("the shared RFC 8785 vectors were not found: set IDEM_SHARED_VECTORS")
+    [
+        std::env::var_os("IDEM_SHARED_VECTORS").map(PathBuf::from),
+        Some(repo().join("../shared/vectors")),
+        Some("/work/shared/vectors".into()),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|p| p.join("jcs").is_dir())
+    .expect("the shared RFC 8785 vectors were not found: set IDEM_SHARED_VECTORS")
 }
 
 /// A settable clock for ledgers under test.
@@ -158,4 +162,3 @@ pub fn event(rt: &Runtime, step: &Value, base: &Intent, pol: &ToolPolicy) -> Eve
         other => panic!("unknown event {other}"),
     }
 }
-
