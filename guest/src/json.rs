@@ -144,6 +144,40 @@ pub fn check_utf8(bytes: &[u8]) -> Result<&str, Error> {
     }
 }
 
+/// An object's members in RFC 8785 order (stable: equal names keep document order).
+///
+/// Insertion sort up to 16 members (most objects), merge sort above: O(n log n) for huge
+/// objects. Written out rather than `sort_unstable_by` because `core`'s sort is built for speed
+/// on any input and costs ~4.4 KB of the component, a tenth of its headroom under 150 KB.
+fn sort_members<'a>(mut v: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a, str>, Value<'a>)> {
+    if v.len() <= 16 {
+        for i in 1..v.len() {
+            let mut j = i;
+            while j > 0 && cmp_utf16(&v[j - 1].0, &v[j].0) == Ordering::Greater {
+                v.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        return v;
+    }
+    let right = v.split_off(v.len() / 2);
+    let (left, right) = (sort_members(v), sort_members(right));
+    let mut out = Vec::with_capacity(left.len() + right.len());
+    let (mut a, mut b) = (left.into_iter().peekable(), right.into_iter().peekable());
+    loop {
+        // From the left run unless the right one's name is strictly smaller: stable.
+        let from_right = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => cmp_utf16(&y.0, &x.0) == Ordering::Less,
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => return out,
+        };
+        if let Some(m) = if from_right { b.next() } else { a.next() } {
+            out.push(m);
+        }
+    }
+}
+
 /// `text[a..b]`, where the caller knows `a` and `b` fall on character boundaries (every cut the
 /// parser and printer make is next to an ASCII byte). `get` instead of indexing keeps the panic
 /// path of string slicing, and the `Debug` formatting it carries, out of the component.
@@ -283,8 +317,7 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.unexpected("`,` or `}`")),
             }
         }
-        let mut members: Vec<_> = self.members.drain(base..).collect();
-        members.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
+        let members = sort_members(self.members.drain(base..).collect());
         if members.windows(2).any(|w| w[0].0 == w[1].0) {
             return Err(self.duplicate(start, depth, &members));
         }

@@ -135,25 +135,7 @@ pub fn derive(intent: &Intent, spec: &KeySpec) -> Result<DerivedKey, KeyError> {
     let (mode, sel) = selected(&args, &parsed)?;
 
     let mut preimage = String::with_capacity(args_canonical.len() + 128);
-    preimage.push('[');
-    json::write_string(SCHEME, &mut preimage);
-    preimage.push(',');
-    json::write_string(&intent.scope, &mut preimage);
-    preimage.push(',');
-    json::write_string(&intent.tool, &mut preimage);
-    preimage.push(',');
-    match spec.identity {
-        KeyIdentity::Step | KeyIdentity::Run => json::write_string(&intent.run_id, &mut preimage),
-        KeyIdentity::Scope => preimage.push_str("null"),
-    }
-    preimage.push(',');
-    match spec.identity {
-        KeyIdentity::Step => json::write_string(&intent.step_id, &mut preimage),
-        KeyIdentity::Run | KeyIdentity::Scope => preimage.push_str("null"),
-    }
-    preimage.push(',');
-    json::write_string(mode, &mut preimage);
-    preimage.push(',');
+    preimage_head(intent, spec.identity, mode, &mut preimage);
     if mode == "args" {
         preimage.push_str(&args_canonical);
     } else {
@@ -163,6 +145,43 @@ pub fn derive(intent: &Intent, spec: &KeySpec) -> Result<DerivedKey, KeyError> {
 
     let key = msg![SCHEME, ":", sha256_hex(preimage.as_bytes())];
     Ok(DerivedKey { key, preimage, fingerprint, args_canonical })
+}
+
+/// The key alone (`derive(..).key`): the same checks in the same order, no fingerprint, and
+/// the selected arguments written straight into the preimage.
+pub fn key(intent: &Intent, spec: &KeySpec) -> Result<String, KeyError> {
+    check_intent(intent, spec.identity)?;
+    let parsed = parse_spec(spec)?;
+    let args = fingerprinted_args(&intent.args_json, &parsed)?;
+    let (mode, sel) = selected(&args, &parsed)?;
+    let mut preimage = String::with_capacity(intent.args_json.len() + 128);
+    preimage_head(intent, spec.identity, mode, &mut preimage);
+    json::write(&sel, &mut preimage);
+    preimage.push(']');
+    Ok(msg![SCHEME, ":", sha256_hex(preimage.as_bytes())])
+}
+
+/// The preimage up to its last element: `["idem1",scope,tool,run|null,step|null,mode,`.
+fn preimage_head(intent: &Intent, identity: KeyIdentity, mode: &str, preimage: &mut String) {
+    preimage.push('[');
+    json::write_string(SCHEME, preimage);
+    preimage.push(',');
+    json::write_string(&intent.scope, preimage);
+    preimage.push(',');
+    json::write_string(&intent.tool, preimage);
+    preimage.push(',');
+    match identity {
+        KeyIdentity::Step | KeyIdentity::Run => json::write_string(&intent.run_id, preimage),
+        KeyIdentity::Scope => preimage.push_str("null"),
+    }
+    preimage.push(',');
+    match identity {
+        KeyIdentity::Step => json::write_string(&intent.step_id, preimage),
+        KeyIdentity::Run | KeyIdentity::Scope => preimage.push_str("null"),
+    }
+    preimage.push(',');
+    json::write_string(mode, preimage);
+    preimage.push(',');
 }
 
 fn value_text(v: Option<&Value<'_>>) -> Option<String> {
@@ -243,6 +262,10 @@ pub fn explain(a: &Intent, b: &Intent, spec: &KeySpec) -> Result<Explanation, Ke
 impl Guest for crate::Core {
     fn derive(intent: Intent, spec: KeySpec) -> Result<DerivedKey, KeyError> {
         derive(&intent, &spec)
+    }
+
+    fn key(intent: Intent, spec: KeySpec) -> Result<String, KeyError> {
+        key(&intent, &spec)
     }
 
     fn derive_many(intents: Vec<Intent>, spec: KeySpec) -> Vec<Result<DerivedKey, KeyError>> {

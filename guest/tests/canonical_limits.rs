@@ -48,4 +48,9 @@ fn a_duplicate_member_is_reported_where_the_name_repeats() {
     // Names equal after unescaping are duplicates.
     let e = canonicalize(r#"{"\u00e9":1,"é":2}"#).unwrap_err();
     assert_eq!((e.kind, e.offset), (CanonErrorKind::DuplicateKey, 12));
+    // In an object large enough for the merge sort.
+    let members: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
+    let text = format!("{{{},\"k7\":0}}", members.join(","));
+    let e = canonicalize(&text).unwrap_err();
+    assert_eq!((e.kind, e.offset), (CanonErrorKind::DuplicateKey, text.rfind("\"k7\"").unwrap() as u64));
 }

@@ -93,6 +93,8 @@ fn key_vectors() {
         let p = policy_of(&c["policy"]);
         let spec = p.key.clone().unwrap_or_else(keys::default_spec);
         let got = keys::derive(&intent(&c["intent"]), &spec);
+        // `keys::key` gives derive's key, or the very same error.
+        assert_eq!(keys::key(&intent(&c["intent"]), &spec), got.clone().map(|d| d.key), "{name}: key");
         match (got, c.get("error").cloned()) {
             (Ok(d), None) => {
                 if bless {

@@ -65,6 +65,7 @@ proptest! {
         prop_assert_eq!(&tuple[5], "args");
         prop_assert_eq!(canonical::canonicalize(&tuple[6].to_string()).unwrap(), canonical::canonicalize(&args_json).unwrap());
         prop_assert!(d.key.len() == 70 && d.key.starts_with("idem1:"));
+        prop_assert_eq!(keys::key(&i, &spec).unwrap(), d.key);
     }
 
     /// Member names order by UTF-16 code units (RFC 8785 §3.2.3), which the byte comparison in
@@ -74,6 +75,23 @@ proptest! {
     fn member_order_is_utf16_order(a in "[a-b\u{7f}-\u{80}\u{e9}\u{d7ff}\u{e000}\u{fb33}\u{ffff}\u{10000}\u{1f600}]{0,4}",
                                    b in "[a-b\u{7f}-\u{80}\u{e9}\u{d7ff}\u{e000}\u{fb33}\u{ffff}\u{10000}\u{1f600}]{0,4}") {
         prop_assert_eq!(idem_core::json::cmp_utf16(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
+    }
+
+    /// Objects of any size (insertion sort up to 16 members, merge sort above) come out with
+    /// their members in UTF-16 order.
+    #[test]
+    fn objects_of_any_size_are_sorted(names in prop::collection::btree_set("[a-c\u{e9}\u{fb33}\u{1f600}]{0,4}", 0..80), seed in any::<u64>()) {
+        let mut names: Vec<String> = names.into_iter().collect();
+        // A document order that is neither sorted nor reversed.
+        let n = names.len().max(1);
+        names.rotate_left((seed as usize) % n);
+        let text = format!("{{{}}}", names.iter().enumerate().map(|(i, k)| format!("{}:{i}", serde_json::to_string(k).unwrap())).collect::<Vec<_>>().join(","));
+        let c = canonical::canonicalize(&text).unwrap();
+        let back: serde_json::Map<String, Value> = serde_json::from_str(&c).unwrap();
+        let got: Vec<&String> = back.keys().collect();
+        let mut want: Vec<&String> = names.iter().collect();
+        want.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+        prop_assert_eq!(got, want);
     }
 
     /// Two intents share a key exactly when their preimages are equal.

@@ -361,12 +361,11 @@ fn key(a: KeyArgs) -> Result<ExitCode> {
         tool: a.tool.unwrap_or_default(),
         args_json,
     };
-    let d = rt.derive(&intent, &spec)?;
     let mut out = std::io::stdout().lock();
     if a.json {
-        writeln!(out, "{}", render::derived(&d))?;
+        writeln!(out, "{}", render::derived(&rt.derive(&intent, &spec)?))?;
     } else {
-        writeln!(out, "{}", d.key)?;
+        writeln!(out, "{}", rt.key(&intent, &spec)?)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -504,7 +503,13 @@ async fn ledger(a: LedgerArgs) -> Result<ExitCode> {
                 writeln!(
                     out,
                     "examined {}, leases expired {}, reconciled {} (happened {}, not happened {}, unknown {}), escalated {}",
-                    r.examined, r.leases_expired, r.reconciled, r.happened, r.not_happened, r.unknown, r.escalated.len()
+                    r.examined,
+                    r.leases_expired,
+                    r.reconciled,
+                    r.happened,
+                    r.not_happened,
+                    r.unknown,
+                    r.escalated.len()
                 )?;
                 for x in &r.escalated {
                     writeln!(out, "escalated: {x}")?;
@@ -539,7 +544,11 @@ async fn ledger(a: LedgerArgs) -> Result<ExitCode> {
                     let (marker, owner) = (marker.clone(), owner.clone());
                     async move {
                         use std::io::Write as _;
-                        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&marker).map_err(|e| idem::ToolError::definite(e.to_string()))?;
+                        let mut f = std::fs::OpenOptions::new()
+                            .create(true)
+                            .append(true)
+                            .open(&marker)
+                            .map_err(|e| idem::ToolError::definite(e.to_string()))?;
                         f.write_all(format!("{key} {owner}\n").as_bytes()).map_err(|e| idem::ToolError::ambiguous(e.to_string()))?;
                         f.sync_all().ok();
                         if sleep > 0 {

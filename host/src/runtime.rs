@@ -130,6 +130,11 @@ impl Runtime {
         self.with(|s, c| c.idem_core_keys().call_derive(s, intent, spec))?.map_err(Error::Key)
     }
 
+    /// The key alone (the `key` of [`Runtime::derive`], one SHA-256 pass instead of two).
+    pub fn key(&self, intent: &Intent, spec: &KeySpec) -> Result<String, Error> {
+        self.with(|s, c| c.idem_core_keys().call_key(s, intent, spec))?.map_err(Error::Key)
+    }
+
     /// Keys of many intents in one call; each result stands alone.
     pub fn derive_many(&self, intents: &[Intent], spec: &KeySpec) -> Result<Vec<Result<DerivedKey, KeyError>>, Error> {
         self.with(|s, c| c.idem_core_keys().call_derive_many(s, intents, spec))

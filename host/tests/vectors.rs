@@ -64,7 +64,11 @@ fn canonical_vectors_through_the_component() {
                 assert_eq!(kebab(&format!("{:?}", e.kind)), s(&want["kind"]), "{name}");
                 assert_eq!(e.offset, want["offset"].as_u64().unwrap(), "{name}");
                 if let Some(line) = want.get("line") {
-                    assert_eq!((u64::from(e.line), u64::from(e.column)), (line.as_u64().unwrap(), want["column"].as_u64().unwrap()), "{name}");
+                    assert_eq!(
+                        (u64::from(e.line), u64::from(e.column)),
+                        (line.as_u64().unwrap(), want["column"].as_u64().unwrap()),
+                        "{name}"
+                    );
                 }
             }
             (got, _) => panic!("{name}: {got:?}"),
@@ -102,7 +106,14 @@ fn key_vectors_through_the_component() {
     for c in vectors("keys.json")["cases"].as_array().unwrap() {
         let name = s(&c["name"]);
         let p = policy(&c["policy"]);
-        match (rt().derive(&intent(&c["intent"]), &spec(&p)), c.get("error")) {
+        let derived = rt().derive(&intent(&c["intent"]), &spec(&p));
+        // `key` gives derive's key, or the very same error.
+        match (&derived, rt().key(&intent(&c["intent"]), &spec(&p))) {
+            (Ok(d), Ok(k)) => assert_eq!(k, d.key, "{name}: key"),
+            (Err(Error::Key(a)), Err(Error::Key(b))) => assert_eq!(a, &b, "{name}: key"),
+            (d, k) => panic!("{name}: derive {d:?} but key {k:?}"),
+        }
+        match (derived, c.get("error")) {
             (Ok(d), None) => {
                 assert_eq!(
                     (&d.key, &d.preimage, &d.fingerprint, &d.args_canonical),
@@ -126,7 +137,8 @@ fn key_vectors_through_the_component() {
     }
     // derive-many gives the same answers in one call.
     let cases = vectors("keys.json");
-    let ok: Vec<&Value> = cases["cases"].as_array().unwrap().iter().filter(|c| c.get("key").is_some() && c["policy"]["key"] == json!({})).collect();
+    let ok: Vec<&Value> =
+        cases["cases"].as_array().unwrap().iter().filter(|c| c.get("key").is_some() && c["policy"]["key"] == json!({})).collect();
     let intents: Vec<Intent> = ok.iter().map(|c| intent(&c["intent"])).collect();
     let many = rt().derive_many(&intents, &rt().default_spec().unwrap()).unwrap();
     for (c, r) in ok.iter().zip(many) {
@@ -205,7 +217,9 @@ fn outcome_json(o: &Outcome) -> Value {
     match o {
         Outcome::Execute(t) => json!({"outcome": "execute", "attempt": t.attempt, "owner": t.owner}),
         Outcome::Replay(r) => json!({"outcome": "replay", "result": r.result_json, "attempt": r.attempt}),
-        Outcome::InProgress(p) => json!({"outcome": "in-progress", "owner": p.owner, "in_state": state_name(p.state), "retry_after_ms": p.retry_after_ms}),
+        Outcome::InProgress(p) => {
+            json!({"outcome": "in-progress", "owner": p.owner, "in_state": state_name(p.state), "retry_after_ms": p.retry_after_ms})
+        }
         Outcome::Reconcile(r) => json!({"outcome": "reconcile", "attempt": r.attempt, "escalate_at": r.escalate_at}),
         Outcome::Escalated(e) => json!({"outcome": "escalated", "attempt": e.attempt}),
         Outcome::Conflict(c) => json!({"outcome": "conflict", "pointer": c.pointer}),

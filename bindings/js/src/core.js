@@ -242,6 +242,16 @@ export function deriveKey(intent) {
 }
 
 /**
+ * The idempotency key alone (`deriveKey(intent).key`), from the core's `keys.key`: one SHA-256
+ * pass instead of two and only the key copied back. Same errors as `deriveKey`.
+ */
+export function intentKey(intent) {
+  const i = witIntent(intent);
+  const spec = specOf(intent.policy);
+  return call((c) => c.keys.key(i, spec), keyErr);
+}
+
+/**
  * Keys of many intents under one policy in one call to the core. Each result stands alone: a
  * DerivedKey, or the KeyDerivationError of that intent (returned, not thrown).
  */

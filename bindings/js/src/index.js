@@ -1,6 +1,6 @@
 // idem: exactly-once effects for AI-agent tool calls. Every rule lives in the core component
 // (gen/core, transpiled from target/wasm/idem-core.wasm by jco); this package is its JS host.
-export { canonicalize, checkTools, classify, defaultPolicy, deriveKey, deriveKeys, explain, limits, parsePolicy, resolveTool } from './core.js';
+export { canonicalize, checkTools, classify, defaultPolicy, deriveKey, deriveKeys, explain, intentKey, limits, parsePolicy, resolveTool } from './core.js';
 export { Ledger, happened, notHappened, unknown, systemClock } from './ledger.js';
 export { MemoryStore } from './stores/memory.js';
 export { DurableObjectStore } from './stores/durable-object.js';

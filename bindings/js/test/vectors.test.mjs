@@ -8,6 +8,7 @@ import {
   checkTools,
   deriveKey,
   explain,
+  intentKey,
   KeyDerivationError,
   MemoryStore,
   parsePolicy,
@@ -52,6 +53,10 @@ test('keys.json: key, preimage, fingerprint, canonical args, errors; declared eq
   const keys = [];
   for (const c of cases) {
     const r = attempt(() => deriveKey({ ...c.intent, policy: c.policy }));
+    // intentKey gives deriveKey's key, or the very same error.
+    const k = attempt(() => intentKey({ ...c.intent, policy: c.policy }));
+    if ('ok' in r) assert.equal(k.ok, r.ok.key, `${c.name}: intentKey`);
+    else assert.deepEqual([k.err?.constructor, k.err?.kind, k.err?.at, k.err?.message], [r.err.constructor, r.err.kind, r.err.at, r.err.message], `${c.name}: intentKey error`);
     if (!('error' in c)) {
       assert.ok('ok' in r, `${c.name}: ${r.err?.message}`);
       const d = r.ok;

@@ -122,6 +122,8 @@ export interface DerivedKey {
 
 /** @throws KeyDerivationError | EncodingError */
 export function deriveKey(intent: Intent & { policy?: PolicyInput }): DerivedKey;
+/** `deriveKey(intent).key`, computed without the fingerprint (one SHA-256 pass). @throws KeyDerivationError | EncodingError */
+export function intentKey(intent: Intent & { policy?: PolicyInput }): string;
 /** One call to the core for a batch; each result stands alone (errors are returned). */
 export function deriveKeys(intents: Intent[], options?: { policy?: PolicyInput }): Array<DerivedKey | KeyDerivationError>;
 

@@ -1,6 +1,6 @@
 // Compiled (not run) by types.test.mjs: the declarations describe the API as used.
 import {
-  canonicalize, checkTools, deriveKey, deriveKeys, explain, happened, notHappened, parsePolicy, unknown,
+  canonicalize, checkTools, deriveKey, deriveKeys, explain, intentKey, happened, notHappened, parsePolicy, unknown,
   DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, MemoryStore,
   type DerivedKey, type Entry, type Outcome, type Policy,
 } from '@idem-dev/idem';
@@ -10,6 +10,7 @@ import { PostgresStore } from '@idem-dev/idem/postgres';
 const c: string = canonicalize('{"a":1}') + canonicalize(new Uint8Array([0x31]));
 const k: DerivedKey = deriveKey({ scope: 's', run: 'r', step: 't', tool: 'x', args: { a: 1 }, policy: { class: 'irreversible-external', key: { only: ['/a'] } } });
 const many = deriveKeys([{ scope: 's', tool: 'x', args: '{}' }]);
+const justKey: string = intentKey({ scope: 's', run: 'r', step: 't', tool: 'x', args: { a: 1 } });
 for (const r of many) if (r instanceof KeyDerivationError) console.log(r.kind, r.canon?.offset);
 const e = explain({ scope: 's', tool: 'x', args: {} }, { scope: 's', tool: 'y', args: {} });
 const v: 'same-intent' | 'conflict' | 'different-keys' = e.verdict;

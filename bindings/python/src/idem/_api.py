@@ -221,7 +221,8 @@ def derive_key(
     Raises :class:`~idem.KeyDerivationError` (``invalid-args`` carries the
     :class:`~idem.CanonError`), or :class:`~idem.PolicyError` for a bad policy.
     """
-    return _derive("keys.derive#key", scope, run, step, tool, args, policy)  # type: ignore[no-any-return]
+    # The core's `keys.key`: derive's key with one SHA-256 pass and nothing else copied back.
+    return _derive("keys.key", scope, run, step, tool, args, policy)  # type: ignore[no-any-return]
 
 
 def _derive(

@@ -32,7 +32,6 @@ POOL_SIZE = 16
 INTERFACES = ("canonical", "keys", "policy", "ledger")
 
 PROJECTIONS = {
-    "keys.derive#key": ("keys.derive", "key"),
     "keys.derive-many#key": ("keys.derive-many", "key"),
 }
 """Extra entry points over the same exports that lift only one field of the answer."""
