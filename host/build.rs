@@ -76,22 +76,18 @@ fn optimize(module_path: &Path) -> (Vec<u8>, bool) {
         "--enable-multivalue",
         "--enable-reference-types",
     ];
-    match Command::new(&tool).arg("-Oz").args(features).arg(module_path).arg("-o").arg(&out).status() {
-        Ok(status) => {
-            assert!(status.success(), "{} -Oz failed on {}", tool.display(), module_path.display());
-            (read(&out), true)
-        }
-        Err(e) => {
-            let why = format!(
-                "{} could not be run ({e}): the core component is built without size optimization. \
-                 Install binaryen (`apt-get install binaryen`, or `scripts/setup`) for the shipped size.",
-                tool.display()
-            );
-            assert!(std::env::var_os("IDEM_REQUIRE_WASM_OPT").is_none_or(|v| v == "0"), "{why}");
-            println!("cargo:warning={why}");
-            (read(module_path), false)
-        }
-    }
+    let problem = match Command::new(&tool).arg("-Oz").args(features).arg(module_path).arg("-o").arg(&out).status() {
+        Ok(status) if status.success() => return (read(&out), true),
+        Ok(status) => format!("{} -Oz failed ({status}; an old binaryen?)", tool.display()),
+        Err(e) => format!("{} could not be run ({e})", tool.display()),
+    };
+    let why = format!(
+        "{problem}: the core component is built without size optimization; it behaves the same \
+         but is larger than shipped. Install binaryen (`apt-get install binaryen`, or `scripts/setup`)."
+    );
+    assert!(std::env::var_os("IDEM_REQUIRE_WASM_OPT").is_none_or(|v| v == "0"), "{why}");
+    println!("cargo:warning={why}");
+    (read(module_path), false)
 }
 
 /// The component without its `component-name` section: debug names of the internal shim
