@@ -77,6 +77,19 @@ proptest! {
         prop_assert_eq!(idem_core::json::cmp_utf16(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
     }
 
+    /// Strings of any length (the scanner reads eight bytes at a time) with escapes anywhere
+    /// come out exactly as RFC 8785 writes them, which for strings is what serde_json writes.
+    #[test]
+    fn long_strings_are_escaped_exactly(text in "[a-z \"\\\\\u{0}-\u{1f}\u{7f}\u{e9}\u{2028}\u{1f600}]{0,64}") {
+        let lit = serde_json::to_string(&text).unwrap();
+        prop_assert_eq!(canonical::canonicalize(&lit).unwrap(), lit.clone());
+        let obj = format!("{{{lit}:{lit}}}");
+        prop_assert_eq!(canonical::canonicalize(&obj).unwrap(), obj);
+        // Escaped in the input (every character as \uXXXX), the same canonical text.
+        let escaped: String = text.encode_utf16().map(|u| format!("\\u{u:04x}")).collect();
+        prop_assert_eq!(canonical::canonicalize(&format!("\"{escaped}\"")).unwrap(), lit);
+    }
+
     /// Objects of any size (insertion sort up to 16 members, merge sort above) come out with
     /// their members in UTF-16 order.
     #[test]
