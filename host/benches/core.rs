@@ -62,6 +62,10 @@ fn derive(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(a.len() as u64));
         g.bench_with_input(BenchmarkId::new("component", size), &size, |b, _| b.iter(|| rt.derive(&hi, &hs).unwrap()));
         g.bench_with_input(BenchmarkId::new("native", size), &size, |b, _| b.iter(|| idem_core::keys::derive(&ni, &ns).unwrap()));
+        // `keys.key`: the key alone (one SHA-256 pass, only the key copied back).
+        assert_eq!(rt.key(&hi, &hs).unwrap(), idem_core::keys::key(&ni, &ns).unwrap());
+        g.bench_with_input(BenchmarkId::new("key-component", size), &size, |b, _| b.iter(|| rt.key(&hi, &hs).unwrap()));
+        g.bench_with_input(BenchmarkId::new("key-native", size), &size, |b, _| b.iter(|| idem_core::keys::key(&ni, &ns).unwrap()));
     }
     g.finish();
 }
