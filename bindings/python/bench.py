@@ -10,7 +10,7 @@ What is timed, per shape and size (a JSON-compatible dict in, a hex digest out):
 
 - baseline: ``hashlib.sha256(rfc8785.dumps(args)).hexdigest()``;
 - ``idem.derive_key(..., args=args)``: serialise with ``json.dumps``, then ONE component
-  call that canonicalizes (RFC 8785), checks, and hashes the key preimage and the fingerprint;
+  call (``keys.key``) that canonicalizes (RFC 8785), checks, and hashes the key preimage;
 - ``idem.derive_keys`` on a batch of 64 intents (one component call for the batch), per key;
 - ``idem.canonicalize`` on the JSON text against ``rfc8785.dumps`` (canonical form only).
 
