@@ -4,7 +4,7 @@
 //! Output: `$OUT_DIR/idem_core.wasm` (embedded by this crate) and a copy at
 //! `<target>/wasm/idem-core.wasm` for the Python and JavaScript packages.
 //!
-//! `wasm-opt` (Debian package `binaryen`; `scripts/setup` installs it) takes a tenth off the
+//! `wasm-opt` (Debian package `binaryen`; `scripts/setup` installs it) shrinks the
 //! module. Without it the build still succeeds, with a warning, and the component is larger but
 //! behaves the same; `IDEM_REQUIRE_WASM_OPT=1` (set by `scripts/test`) turns the warning into an
 //! error. `WASM_OPT` names the binary when it is not `wasm-opt` on the PATH.

@@ -17,7 +17,7 @@ use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder};
 pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/idem_core.wasm"));
 
 /// Whether binaryen's `wasm-opt` shrank [`COMPONENT`] at build time (the shipped form); without
-/// it the component behaves the same and is about a tenth larger.
+/// it the component behaves the same and is larger (docs/performance.md gives both sizes).
 pub const COMPONENT_SIZE_OPTIMIZED: bool = matches!(env!("IDEM_COMPONENT_SIZE_OPTIMIZED").as_bytes(), b"1");
 
 /// Largest linear memory one instance may grow to: room for the 16 MiB input limit several

@@ -15,63 +15,47 @@ const nOpt = (v) => (v === undefined ? null : Number(v));
 const bOpt = (v) => (v === null || v === undefined ? undefined : BigInt(v));
 const sOpt = (v) => (v === undefined ? null : v);
 const uOpt = (v) => (v === null ? undefined : v);
+const same = (v) => v;
+
+// The WIT `entry` record, field by field in WIT order: [name, WIT → JS, JS → WIT].
+const U64 = [n, BigInt];
+const U64_OPT = [nOpt, bOpt];
+const STRING_OPT = [sOpt, uOpt];
+const AS_IS = [same, same];
+const ENTRY_FIELDS = Object.entries({
+  scope: AS_IS,
+  key: AS_IS,
+  tool: AS_IS,
+  fingerprint: AS_IS,
+  argsCanonical: AS_IS,
+  state: AS_IS,
+  version: U64,
+  attempt: AS_IS,
+  owner: AS_IS,
+  createdAt: U64,
+  updatedAt: U64,
+  leaseUntil: U64,
+  inDoubtSince: U64_OPT,
+  nextReconcileAt: U64_OPT,
+  reconcileAttempts: AS_IS,
+  resultJson: STRING_OPT,
+  reason: STRING_OPT,
+  resolvedBy: STRING_OPT,
+  reconcile: [(v) => reconcileOut(v), reconcileIn],
+  leaseMs: U64,
+  reconcileAfterMs: U64,
+  escalateAfterMs: U64,
+  retentionMs: U64,
+});
 
 /** A WIT entry as a JS entry. */
 export function entryOut(e) {
-  return {
-    scope: e.scope,
-    key: e.key,
-    tool: e.tool,
-    fingerprint: e.fingerprint,
-    argsCanonical: e.argsCanonical,
-    state: e.state,
-    version: n(e.version),
-    attempt: e.attempt,
-    owner: e.owner,
-    createdAt: n(e.createdAt),
-    updatedAt: n(e.updatedAt),
-    leaseUntil: n(e.leaseUntil),
-    inDoubtSince: nOpt(e.inDoubtSince),
-    nextReconcileAt: nOpt(e.nextReconcileAt),
-    reconcileAttempts: e.reconcileAttempts,
-    resultJson: sOpt(e.resultJson),
-    reason: sOpt(e.reason),
-    resolvedBy: sOpt(e.resolvedBy),
-    reconcile: reconcileOut(e.reconcile),
-    leaseMs: n(e.leaseMs),
-    reconcileAfterMs: n(e.reconcileAfterMs),
-    escalateAfterMs: n(e.escalateAfterMs),
-    retentionMs: n(e.retentionMs),
-  };
+  return Object.fromEntries(ENTRY_FIELDS.map(([name, [out]]) => [name, out(e[name])]));
 }
 
 /** A JS entry as a WIT entry. */
 export function entryIn(e) {
-  return {
-    scope: e.scope,
-    key: e.key,
-    tool: e.tool,
-    fingerprint: e.fingerprint,
-    argsCanonical: e.argsCanonical,
-    state: e.state,
-    version: BigInt(e.version),
-    attempt: e.attempt,
-    owner: e.owner,
-    createdAt: BigInt(e.createdAt),
-    updatedAt: BigInt(e.updatedAt),
-    leaseUntil: BigInt(e.leaseUntil),
-    inDoubtSince: bOpt(e.inDoubtSince),
-    nextReconcileAt: bOpt(e.nextReconcileAt),
-    reconcileAttempts: e.reconcileAttempts,
-    resultJson: uOpt(e.resultJson),
-    reason: uOpt(e.reason),
-    resolvedBy: uOpt(e.resolvedBy),
-    reconcile: reconcileIn(e.reconcile),
-    leaseMs: BigInt(e.leaseMs),
-    reconcileAfterMs: BigInt(e.reconcileAfterMs),
-    escalateAfterMs: BigInt(e.escalateAfterMs),
-    retentionMs: BigInt(e.retentionMs),
-  };
+  return Object.fromEntries(ENTRY_FIELDS.map(([name, [, into]]) => [name, into(e[name])]));
 }
 
 /** A WIT write as {tag, val} with a JS entry. */

@@ -196,16 +196,14 @@ export interface Store {
   close?(): Promise<void>;
 }
 
-export class MemoryStore implements Store {
-  get(scope: string, key: string): Promise<Entry | null>;
-  insert(entry: Entry): Promise<boolean>;
-  update(expectedVersion: number, entry: Entry): Promise<boolean>;
-  delete(scope: string, key: string, expectedVersion: number): Promise<boolean>;
-  list(scope: string, filter?: ListFilter): Promise<Entry[]>;
-  unsettled(scope: string | null, limit: number): Promise<Entry[]>;
-  expired(scope: string | null, now: number, limit: number): Promise<Entry[]>;
+/** The stores this package ships: every `Store` method, `close()` included. */
+export interface ShippedStore extends Store {
   close(): Promise<void>;
 }
+
+/** An in-memory store (tests, single-process demos). */
+export interface MemoryStore extends ShippedStore {}
+export class MemoryStore {}
 
 /** The slice of a Durable Object's `ctx.storage` the store uses. */
 export interface DurableObjectStorageLike {
@@ -214,17 +212,10 @@ export interface DurableObjectStorageLike {
 }
 
 /** A store in a Cloudflare Durable Object's SQLite storage (the Rust host's SQLite schema). */
-export class DurableObjectStore implements Store {
+export interface DurableObjectStore extends ShippedStore {}
+export class DurableObjectStore {
   static open(storage: DurableObjectStorageLike): Promise<DurableObjectStore>;
   constructor(storage: DurableObjectStorageLike);
-  get(scope: string, key: string): Promise<Entry | null>;
-  insert(entry: Entry): Promise<boolean>;
-  update(expectedVersion: number, entry: Entry): Promise<boolean>;
-  delete(scope: string, key: string, expectedVersion: number): Promise<boolean>;
-  list(scope: string, filter?: ListFilter): Promise<Entry[]>;
-  unsettled(scope: string | null, limit: number): Promise<Entry[]>;
-  expired(scope: string | null, now: number, limit: number): Promise<Entry[]>;
-  close(): Promise<void>;
 }
 
 export interface ClaimToken {

@@ -32,6 +32,10 @@ async function main() {
   const pg = await PostgresStore.connect('postgres://x', { max: 2 });
   new Ledger(sqlite).sweep();
   await pg.close();
-  console.log(c, k, v, ok, refund, entries, DurableObjectStore);
+  // Every shipped store has the Store methods and a required close().
+  const shipped: Array<import('@idem-dev/idem').ShippedStore> = [new MemoryStore(), sqlite, pg];
+  const first: Entry | null = await shipped[0].get('s', 'k');
+  await Promise.all(shipped.map((s) => s.close()));
+  console.log(c, k, v, ok, refund, entries, first, DurableObjectStore);
 }
 main();
