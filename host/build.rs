@@ -1,12 +1,12 @@
 //! Builds the core component from source: `guest/` for `wasm32-unknown-unknown` (the
 //! `component` profile of the workspace Cargo.toml), shrunk by binaryen's `wasm-opt` when it is
 //! installed, and wrapped into a component with `wit-component`. The component imports nothing.
-//! Output: `$OUT_DIR/idem_core.wasm` (embedded by this crate) and a copy at
-//! `<target>/wasm/idem-core.wasm` for the Python and JavaScript packages.
+//! Output: `$OUT_DIR/oncely_core.wasm` (embedded by this crate) and a copy at
+//! `<target>/wasm/oncely-core.wasm` for the Python and JavaScript packages.
 //!
 //! `wasm-opt` (Debian package `binaryen`; `scripts/setup` installs it) shrinks the
 //! module. Without it the build still succeeds, with a warning, and the component is larger but
-//! behaves the same; `IDEM_REQUIRE_WASM_OPT=1` (set by `scripts/test`) turns the warning into an
+//! behaves the same; `ONCELY_REQUIRE_WASM_OPT=1` (set by `scripts/test`) turns the warning into an
 //! error. `WASM_OPT` names the binary when it is not `wasm-opt` on the PATH.
 
 use std::path::{Path, PathBuf};
@@ -20,7 +20,7 @@ fn main() {
     for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml", "Cargo.lock", ".cargo/config.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
-    for var in ["WASM_OPT", "IDEM_REQUIRE_WASM_OPT", "PATH"] {
+    for var in ["WASM_OPT", "ONCELY_REQUIRE_WASM_OPT", "PATH"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
     let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
@@ -31,7 +31,7 @@ fn main() {
     let build_dir = target_dir.join("component-build");
     let mut cmd = Command::new(cargo);
     cmd.current_dir(&root)
-        .args(["build", "--profile", "component", "--locked", "-p", "idem-core", "--lib", "--target", TARGET, "--target-dir"])
+        .args(["build", "--profile", "component", "--locked", "-p", "oncely-core", "--lib", "--target", TARGET, "--target-dir"])
         .arg(&build_dir);
     // The outer build's flags are for the host, not for wasm.
     for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WORKSPACE_WRAPPER"] {
@@ -40,9 +40,9 @@ fn main() {
     let status = cmd.status().expect("could not run cargo to build the core component");
     assert!(status.success(), "building the core component (guest/) for {TARGET} failed");
 
-    let module_path = build_dir.join(TARGET).join("component/idem_core.wasm");
+    let module_path = build_dir.join(TARGET).join("component/oncely_core.wasm");
     let (module, optimized) = optimize(&module_path);
-    println!("cargo:rustc-env=IDEM_COMPONENT_SIZE_OPTIMIZED={}", u8::from(optimized));
+    println!("cargo:rustc-env=ONCELY_COMPONENT_SIZE_OPTIMIZED={}", u8::from(optimized));
     let component = wit_component::ComponentEncoder::default()
         .module(&module)
         .expect("the core module carries its WIT type section")
@@ -53,11 +53,11 @@ fn main() {
         .expect("wrapping the core module into a component");
     let component = without_name_sections(&component);
 
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("idem_core.wasm");
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("oncely_core.wasm");
     std::fs::write(&out, &component).unwrap();
     let copy = target_dir.join("wasm");
     std::fs::create_dir_all(&copy).unwrap();
-    write_if_changed(&copy.join("idem-core.wasm"), &component);
+    write_if_changed(&copy.join("oncely-core.wasm"), &component);
 }
 
 /// The core module, run through `wasm-opt -Oz` when binaryen is installed; and whether it was.
@@ -85,7 +85,7 @@ fn optimize(module_path: &Path) -> (Vec<u8>, bool) {
         "{problem}: the core component is built without size optimization; it behaves the same \
          but is larger than shipped. Install binaryen (`apt-get install binaryen`, or `scripts/setup`)."
     );
-    assert!(std::env::var_os("IDEM_REQUIRE_WASM_OPT").is_none_or(|v| v == "0"), "{why}");
+    assert!(std::env::var_os("ONCELY_REQUIRE_WASM_OPT").is_none_or(|v| v == "0"), "{why}");
     println!("cargo:warning={why}");
     (read(module_path), false)
 }

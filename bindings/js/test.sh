@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The JavaScript package, end to end (called by scripts/test from the repository root after
-# `cargo build --release -p idem-host` wrote target/release/idem and target/wasm/idem-core.wasm):
+# `cargo build --release -p oncely` wrote target/release/oncely and target/wasm/oncely-core.wasm):
 #
 #   1. dependencies (npm ci from package-lock.json; skipped while node_modules matches the lock)
 #   2. build: transpile the core component with the pinned jco; copy the SQL migrations
@@ -9,23 +9,23 @@
 #   5. the workerd test (the edge example, bundling the installed tarball) and the agent-loop
 #      example, from the installed tarball
 #
-# PostgreSQL tests use IDEM_TEST_POSTGRES_URL (scripts/with-postgres); without it they skip
-# loudly, or fail when IDEM_REQUIRE_POSTGRES=1 or CI is set. Exits non-zero on any failure.
+# PostgreSQL tests use ONCELY_TEST_POSTGRES_URL (scripts/with-postgres); without it they skip
+# loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set. Exits non-zero on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$here"
-export IDEM_REPO="$repo"
+export ONCELY_REPO="$repo"
 
-for f in "$repo/target/wasm/idem-core.wasm" "$repo/target/release/idem"; do
-    [ -f "$f" ] || { echo "bindings/js/test.sh: $f is missing; run \`cargo build --release -p idem-host\` first" >&2; exit 2; }
+for f in "$repo/target/wasm/oncely-core.wasm" "$repo/target/release/oncely"; do
+    [ -f "$f" ] || { echo "bindings/js/test.sh: $f is missing; run \`cargo build --release -p oncely\` first" >&2; exit 2; }
 done
 
 echo "== js: dependencies"
 lock=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat node_modules/.idem-lock 2>/dev/null || true)" != "$lock" ]; then
+if [ "$(cat node_modules/.oncely-lock 2>/dev/null || true)" != "$lock" ]; then
     npm ci --no-audit --no-fund
-    echo "$lock" > node_modules/.idem-lock
+    echo "$lock" > node_modules/.oncely-lock
 fi
 
 echo "== js: build (jco $(node -p 'require("./node_modules/@bytecodealliance/jco/package.json").version'))"
@@ -38,7 +38,7 @@ echo "== js: tests on the working tree"
 node --test --test-concurrency=1 "${suite[@]}"
 
 echo "== js: npm pack, install into a clean directory"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/idem-js-pack.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oncely-js-pack.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 npm pack --silent --pack-destination "$tmp" >/dev/null
 tarball=$(ls "$tmp"/*.tgz)
@@ -52,16 +52,16 @@ version() { node -p "require('$here/node_modules/$1/package.json').version"; }
 npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "typescript@$(version typescript)" >/dev/null
 ln -s "$here/node_modules/better-sqlite3" node_modules/better-sqlite3
 cp -r "$here/test" test
-installed="$tmp/app/node_modules/@idem-dev/idem"
-[ ! -e "$installed/test" ] && [ -f "$installed/gen/core/idem-core.core.wasm" ] || { echo "the packed package has the wrong files" >&2; exit 1; }
+installed="$tmp/app/node_modules/oncely"
+[ ! -e "$installed/test" ] && [ -f "$installed/gen/core/oncely-core.core.wasm" ] || { echo "the packed package has the wrong files" >&2; exit 1; }
 echo "installed $(basename "$tarball") ($(du -sh "$installed" | cut -f1)) into $tmp/app"
 
 echo "== js: tests on the installed tarball"
-IDEM_JS_PACKAGE="$installed" node --test --test-concurrency=1 "${suite[@]}"
+ONCELY_JS_PACKAGE="$installed" node --test --test-concurrency=1 "${suite[@]}"
 
 echo "== js: workerd (the edge example, bundling the installed tarball)"
 cd "$here"
-IDEM_JS_PACKAGE="$installed" node --test test/edge.test.mjs
+ONCELY_JS_PACKAGE="$installed" node --test test/edge.test.mjs
 
 echo "== js: the agent-loop example, on the installed tarball"
 cp "$repo/examples/js/agent-loop.mjs" "$tmp/app/"

@@ -1,4 +1,4 @@
-"""Key derivation speed: idem (the WebAssembly core through wasmtime) against the usual pure
+"""Key derivation speed: oncely (the WebAssembly core through wasmtime) against the usual pure
 Python way — the PyPI ``rfc8785`` package for the canonical JSON, plus ``hashlib.sha256`` —
 on arguments of about 200 B, 4 KiB and 64 KiB, measured in ONE run and printed as ratios.
 
@@ -9,12 +9,12 @@ booleans, nested objects and arrays) and "text" (a few fields and one long body,
 What is timed, per shape and size (a JSON-compatible dict in, a hex digest out):
 
 - baseline: ``hashlib.sha256(rfc8785.dumps(args)).hexdigest()``;
-- ``idem.derive_key(..., args=args)``: serialise with ``json.dumps``, then ONE component
+- ``oncely.derive_key(..., args=args)``: serialise with ``json.dumps``, then ONE component
   call (``keys.key``) that canonicalizes (RFC 8785), checks, and hashes the key preimage;
-- ``idem.derive_keys`` on a batch of 64 intents (one component call for the batch), per key;
-- ``idem.canonicalize`` on the JSON text against ``rfc8785.dumps`` (canonical form only).
+- ``oncely.derive_keys`` on a batch of 64 intents (one component call for the batch), per key;
+- ``oncely.canonicalize`` on the JSON text against ``rfc8785.dumps`` (canonical form only).
 
-The baseline's digest is exactly idem's fingerprint (SHA-256 of the canonical arguments); the
+The baseline's digest is exactly oncely's fingerprint (SHA-256 of the canonical arguments); the
 script checks that they agree before timing. Rounds alternate between the contenders and the
 median of the rounds is reported, which keeps the ratios meaningful on a noisy machine.
 """
@@ -36,7 +36,7 @@ from typing import Any
 
 import rfc8785
 
-import idem
+import oncely
 
 SIZES = (("200 B", 200), ("4 KiB", 4 << 10), ("64 KiB", 64 << 10))
 INTENT = {"scope": "acme", "run": "run-7", "step": "step-1", "tool": "create_ticket"}
@@ -115,13 +115,13 @@ def main() -> int:  # noqa: C901 - one report, several tables
     p.add_argument("--json", action="store_true", help="print the results as JSON too")
     p.add_argument(
         "--cli",
-        metavar="IDEM",
-        help="also time the Rust CLI (`IDEM key --lines`, the same component under the Rust "
+        metavar="ONCELY",
+        help="also time the Rust CLI (`ONCELY key --lines`, the same component under the Rust "
         "host) per key, for reference: the floor that the component's own work sets",
     )
     a = p.parse_args()
 
-    idem.derive_key(**INTENT, args={})  # load and compile the component before timing
+    oncely.derive_key(**INTENT, args={})  # load and compile the component before timing
     rows = []
     shapes = {"structured": make_args, "text": make_text_args}
     for (label, size), shape in [(s, sh) for sh in shapes for s in SIZES]:
@@ -130,41 +130,41 @@ def main() -> int:  # noqa: C901 - one report, several tables
         nbytes = len(text.encode())
         batch = [{**INTENT, "step": f"step-{i}", "args": args} for i in range(64)]
 
-        # Same work: the baseline digest is idem's fingerprint of the same arguments.
+        # Same work: the baseline digest is oncely's fingerprint of the same arguments.
         baseline_digest = hashlib.sha256(rfc8785.dumps(args)).hexdigest()
-        if idem.derive(**INTENT, args=args).fingerprint != baseline_digest:
-            print(f"{label}: idem and rfc8785 disagree on the canonical form", file=sys.stderr)
+        if oncely.derive(**INTENT, args=args).fingerprint != baseline_digest:
+            print(f"{label}: oncely and rfc8785 disagree on the canonical form", file=sys.stderr)
             return 1
-        if idem.canonicalize(text).encode() != rfc8785.dumps(args):
-            print(f"{label}: idem and rfc8785 disagree on the canonical form", file=sys.stderr)
+        if oncely.canonicalize(text).encode() != rfc8785.dumps(args):
+            print(f"{label}: oncely and rfc8785 disagree on the canonical form", file=sys.stderr)
             return 1
 
         contenders: dict[str, Callable[[], Any]] = {
             "rfc8785+sha256": lambda args=args: hashlib.sha256(rfc8785.dumps(args)).hexdigest(),
-            "idem.derive_key": lambda args=args: idem.derive_key(**INTENT, args=args),
-            "idem.derive_keys/64": lambda batch=batch: idem.derive_keys(batch),
+            "oncely.derive_key": lambda args=args: oncely.derive_key(**INTENT, args=args),
+            "oncely.derive_keys/64": lambda batch=batch: oncely.derive_keys(batch),
             "rfc8785.dumps": lambda args=args: rfc8785.dumps(args),
-            "idem.canonicalize": lambda text=text: idem.canonicalize(text),
+            "oncely.canonicalize": lambda text=text: oncely.canonicalize(text),
         }
         samples: dict[str, list[float]] = {k: [] for k in contenders}
         for _ in range(a.rounds):
             for name, fn in contenders.items():
                 samples[name].append(per_call(fn, a.min_time))
         t = {k: statistics.median(v) for k, v in samples.items()}
-        t["idem.derive_keys/64"] /= 64
+        t["oncely.derive_keys/64"] /= 64
         rows.append(
             {
                 "shape": shape,
                 "size": label,
                 "bytes": nbytes,
                 "baseline_s": t["rfc8785+sha256"],
-                "derive_key_s": t["idem.derive_key"],
-                "derive_keys_per_key_s": t["idem.derive_keys/64"],
+                "derive_key_s": t["oncely.derive_key"],
+                "derive_keys_per_key_s": t["oncely.derive_keys/64"],
                 "rfc8785_dumps_s": t["rfc8785.dumps"],
-                "canonicalize_s": t["idem.canonicalize"],
-                "ratio_derive_key": t["rfc8785+sha256"] / t["idem.derive_key"],
-                "ratio_derive_keys": t["rfc8785+sha256"] / t["idem.derive_keys/64"],
-                "ratio_canonicalize": t["rfc8785.dumps"] / t["idem.canonicalize"],
+                "canonicalize_s": t["oncely.canonicalize"],
+                "ratio_derive_key": t["rfc8785+sha256"] / t["oncely.derive_key"],
+                "ratio_derive_keys": t["rfc8785+sha256"] / t["oncely.derive_keys/64"],
+                "ratio_canonicalize": t["rfc8785.dumps"] / t["oncely.canonicalize"],
             }
         )
 
@@ -173,9 +173,9 @@ def main() -> int:  # noqa: C901 - one report, several tables
         f"{metadata.version('wasmtime')}, rfc8785 {metadata.version('rfc8785')}; "
         f"median of {a.rounds} alternating rounds"
     )
-    print("ratio = baseline time / idem time (above 1: idem is faster)\n")
-    head = ("args", "shape", "rfc8785+sha256", "idem.derive_key", "ratio", "derive_keys/key",
-            "ratio", "rfc8785.dumps", "idem.canonicalize", "ratio")  # fmt: skip
+    print("ratio = baseline time / oncely time (above 1: oncely is faster)\n")
+    head = ("args", "shape", "rfc8785+sha256", "oncely.derive_key", "ratio", "derive_keys/key",
+            "ratio", "rfc8785.dumps", "oncely.canonicalize", "ratio")  # fmt: skip
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join(["---"] * len(head)) + "|")
     for r in rows:
@@ -196,15 +196,15 @@ def main() -> int:  # noqa: C901 - one report, several tables
             f"({large:.1f}× {'met' if large >= 10 else 'NOT met'})"
         )
     calls = call_overhead(a.rounds, a.min_time)
-    print("\none component call: wasmtime-py's public Func.__call__ against idem's compiled codec")
-    print("| call | wasmtime-py Func.__call__ | idem | ratio |")
+    print("\none component call: wasmtime-py's public Func.__call__ against oncely's compiled codec")
+    print("| call | wasmtime-py Func.__call__ | oncely | ratio |")
     print("|---|---|---|---|")
     for name, (theirs, ours) in calls.items():
         print(f"| {name} | {fmt_us(theirs)} | {fmt_us(ours)} | {theirs / ours:.1f}× |")
     cli: dict[str, float] = {}
     if a.cli:
         cli = rust_cli_per_key(a.cli, shapes)
-        print("\nthe Rust host (`idem key --lines`: same component, wasmtime's Rust API), per key")
+        print("\nthe Rust host (`oncely key --lines`: same component, wasmtime's Rust API), per key")
         print("| args | shape | Rust CLI | rfc8785+sha256 / Rust CLI |")
         print("|---|---|---|---|")
         for r in rows:
@@ -249,11 +249,11 @@ def rust_cli_per_key(
 
 
 def call_overhead(rounds: int, min_time: float) -> dict[str, tuple[float, float]]:
-    """The same component call through wasmtime-py's public API and through idem's codec."""
+    """The same component call through wasmtime-py's public API and through oncely's codec."""
     import wasmtime
     from wasmtime import component as wc
 
-    from idem import _runtime
+    from oncely import _runtime
 
     rt = _runtime.shared()
     store = wasmtime.Store(rt.engine)
@@ -268,8 +268,8 @@ def call_overhead(rounds: int, min_time: float) -> dict[str, tuple[float, float]
         setattr(intent, k, v)
     spec = wc.Record()
     spec.only, spec.ignore, spec.identity = None, [], "step"
-    ours_intent = idem.Intent("acme", "r", "s", "t", args)
-    ours_spec = idem.default_spec()
+    ours_intent = oncely.Intent("acme", "r", "s", "t", args)
+    ours_spec = oncely.default_spec()
     pairs = {
         "canonicalize('[1]')": (
             lambda: canon(store, "[1]"),

@@ -1,8 +1,8 @@
 """Build hook: the wheel carries the core component and the ledger's SQL migrations.
 
 They are copied from the repository at build time (never committed here): the component from
-``$IDEM_CORE_WASM`` or ``target/wasm/idem-core.wasm`` (built by ``cargo build --release -p
-idem-host``), the migrations from ``host/migrations/`` — the very files the Rust host applies,
+``$ONCELY_CORE_WASM`` or ``target/wasm/oncely-core.wasm`` (built by ``cargo build --release -p
+oncely``), the migrations from ``host/migrations/`` — the very files the Rust host applies,
 so both hosts record the same checksums.
 """
 
@@ -20,18 +20,18 @@ REPO = HERE.parent.parent
 
 
 def _sources() -> list[tuple[Path, str]]:
-    wasm = Path(os.environ.get("IDEM_CORE_WASM") or REPO / "target" / "wasm" / "idem-core.wasm")
+    wasm = Path(os.environ.get("ONCELY_CORE_WASM") or REPO / "target" / "wasm" / "oncely-core.wasm")
     if not wasm.is_file():
         raise SystemExit(
-            f"idem: the core component {wasm} is missing; build it first with "
-            "`cargo build --release -p idem-host` (or set IDEM_CORE_WASM)"
+            f"oncely: the core component {wasm} is missing; build it first with "
+            "`cargo build --release -p oncely` (or set ONCELY_CORE_WASM)"
         )
-    files = [(wasm, "_data/idem-core.wasm")]
+    files = [(wasm, "_data/oncely-core.wasm")]
     for dialect in ("sqlite", "postgres"):
         src = REPO / "host" / "migrations" / dialect
         sql = sorted(src.glob("*.sql"))
         if not sql:
-            raise SystemExit(f"idem: no migrations in {src}")
+            raise SystemExit(f"oncely: no migrations in {src}")
         files += [(f, f"_data/migrations/{dialect}/{f.name}") for f in sql]
     return files
 
@@ -41,7 +41,7 @@ class BuildWithCore(build_py):
 
     def run(self) -> None:
         super().run()
-        target = Path(self.build_lib) / "idem"
+        target = Path(self.build_lib) / "oncely"
         shutil.rmtree(target / "_data", ignore_errors=True)
         for src, rel in _sources():
             dst = target / rel

@@ -4,8 +4,8 @@
 //   node build.mjs [--port 8787] [--pay-port 8788] [--out dist]
 //   node_modules/.bin/workerd serve dist/config.capnp      # then: curl -X POST 127.0.0.1:8787/keys …
 //
-// Needs `esbuild`, `workerd` and `@idem-dev/idem` installed next to it (npm i -D esbuild workerd
-// and the idem package). The bundle keeps the core's .wasm as its own module (Workers compile
+// Needs `esbuild`, `workerd` and `oncely` installed next to it (npm i -D esbuild workerd
+// and the oncely package). The bundle keeps the core's .wasm as its own module (Workers compile
 // WebAssembly only from modules, never from bytes at run time), resolved with the `workerd`
 // export condition, as wrangler does. With wrangler, `wrangler.toml` here does the same.
 
@@ -18,7 +18,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /**
  * Bundle one Worker entry into `outDir` (ESM; `.wasm` imports kept as sibling modules, whose
- * names are returned). `packageDir`, when given, is the idem package to bundle (else normal
+ * names are returned). `packageDir`, when given, is the oncely package to bundle (else normal
  * resolution from this folder).
  */
 export async function bundleWorker(entry, outDir, { esbuild, packageDir } = {}) {
@@ -28,8 +28,8 @@ export async function bundleWorker(entry, outDir, { esbuild, packageDir } = {}) 
   if (packageDir) {
     const mods = join(outDir, '.modules');
     rmSync(mods, { recursive: true, force: true });
-    mkdirSync(join(mods, '@idem-dev'), { recursive: true });
-    symlinkSync(resolve(packageDir), join(mods, '@idem-dev/idem'), 'dir');
+    mkdirSync(join(mods, '@oncely-dev'), { recursive: true });
+    symlinkSync(resolve(packageDir), join(mods, 'oncely'), 'dir');
     nodePaths.push(mods);
   }
   const wasm = new Set();
@@ -94,7 +94,7 @@ const edge :Workerd.Worker = (
     ${modules(main)}
   ],
   compatibilityDate = "2025-09-01",
-  durableObjectNamespaces = [ (className = "LedgerObject", uniqueKey = "idem-edge-example-ledger", enableSql = true) ],
+  durableObjectNamespaces = [ (className = "LedgerObject", uniqueKey = "oncely-edge-example-ledger", enableSql = true) ],
   durableObjectStorage = (localDisk = "storage"),
   bindings = [
     (name = "LEDGER", durableObjectNamespace = "LedgerObject"),

@@ -1,4 +1,4 @@
-/** The refund tool's idem policy: one refund per charge, ever; reconciled by a lookup. */
+/** The refund tool's oncely policy: one refund per charge, ever; reconciled by a lookup. */
 export const REFUND_POLICY = {
   class: 'irreversible-external',
   key: { only: ['/charge_id'], identity: 'scope' },

@@ -1,4 +1,4 @@
-// idem at the edge: a Cloudflare Worker (runs in workerd) that derives intent keys and runs a
+// oncely at the edge: a Cloudflare Worker (runs in workerd) that derives intent keys and runs a
 // refund tool exactly once through a ledger kept in a Durable Object's SQLite storage.
 //
 //   POST /keys            {intents: [{scope, run, step, tool, args}], policy?} → {results: [key | {error}]}
@@ -9,7 +9,7 @@
 //   GET  /ledger/SCOPE    the scope's ledger entries (?state=&tool=&limit=)
 //   POST /ledger/SCOPE/sweep | /resolve {key, happened | notHappened, by, note} | /purge
 //
-// Every rule comes from the idem core component (bundled as a .wasm module); the Worker only
+// Every rule comes from the oncely core component (bundled as a .wasm module); the Worker only
 // stores rows, keeps the clock and calls the provider. The provider here is FlakyPay
 // (flakypay.js), bound as the service `PAY`: it makes every refund it is asked for, and can be
 // told to lose its reply — the case a naive retry turns into a double refund.
@@ -24,17 +24,17 @@ import {
   DurableObjectStore,
   explain,
   happened,
-  IdemError,
+  OncelyError,
   Ledger,
   notHappened,
   unknown,
-} from '@idem-dev/idem';
+} from 'oncely';
 import { REFUND_POLICY } from './policy.js';
 
 const json = (body, status = 200) => Response.json(body, { status });
 
 function errorBody(e) {
-  if (e instanceof IdemError) {
+  if (e instanceof OncelyError) {
     const { code, message, kind, at, offset, line, column, key, pointer, reason, owner, state } = e;
     return { error: { code, message, kind, at, offset, line, column, key, pointer, reason, owner, state } };
   }

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // A scripted agent loop (no LLM) that retries a tool call after a timeout — the way agent
 // runtimes and models do — against a payment provider whose reply gets lost after it made the
-// refund. Run twice over the same script: with a naive retry, and with the tool wrapped by idem's
-// ledger. The naive loop refunds four times; idem refunds once.
+// refund. Run twice over the same script: with a naive retry, and with the tool wrapped by oncely's
+// ledger. The naive loop refunds four times; oncely refunds once.
 //
 //   node agent-loop.mjs [--db ledger.db]      (SQLite via better-sqlite3; default: in memory)
 //
-// Needs the idem package (`@idem-dev/idem`) installed next to it.
+// Needs the oncely package (`oncely`) installed next to it.
 import { parseArgs } from 'node:util';
-import { AmbiguousFailure, checkTools, happened, Ledger, MemoryStore, notHappened, resolveTool } from '@idem-dev/idem';
+import { AmbiguousFailure, checkTools, happened, Ledger, MemoryStore, notHappened, resolveTool } from 'oncely';
 
 // ---- the provider: makes every refund it is asked for; loses the reply of the first one -------
 function flakyPay() {
@@ -33,13 +33,13 @@ function flakyPay() {
   };
 }
 
-// ---- the tool, as an MCP server would list it, with its idem policy -----------------------------
+// ---- the tool, as an MCP server would list it, with its oncely policy -----------------------------
 const REFUND_TOOL = {
   name: 'refund',
   description: 'Refund a charge',
   inputSchema: { type: 'object', properties: { charge_id: { type: 'string' }, amount_cents: { type: 'integer' }, reason: { type: 'string' } } },
   annotations: { destructiveHint: true, openWorldHint: true },
-  _meta: { 'idem/policy': { key: { only: ['/charge_id'], identity: 'scope' }, reconcile: { lookup: 'find_refund' }, leaseMs: 30000 } },
+  _meta: { 'oncely/policy': { key: { only: ['/charge_id'], identity: 'scope' }, reconcile: { lookup: 'find_refund' }, leaseMs: 30000 } },
 };
 const LOOKUP_TOOL = { name: 'find_refund', annotations: { readOnlyHint: true } };
 
@@ -97,22 +97,22 @@ if (!report.passed) {
 const naivePay = flakyPay();
 const naive = await agent((step, args) => withTimeout(naivePay.refund(args), 50));
 
-// 2. idem: the same tool, through the ledger.
-const idemPay = flakyPay();
+// 2. oncely: the same tool, through the ledger.
+const oncelyPay = flakyPay();
 let store;
 if (values.db) {
-  const { SqliteStore } = await import('@idem-dev/idem/sqlite');
+  const { SqliteStore } = await import('oncely/sqlite');
   store = await SqliteStore.open(values.db);
 } else store = new MemoryStore();
 const ledger = new Ledger(store, { owner: 'agent-worker-1' });
 ledger.reconciler('refund', async (req) => {
-  const found = idemPay.findByKey(req.key);
+  const found = oncelyPay.findByKey(req.key);
   return found ? happened(found) : notHappened();
 });
 const { policy } = resolveTool(REFUND_TOOL);
 const guarded = await agent(async (step, args) => {
   const r = await ledger.effect({ scope: 'shop-42', run: 'conv-7', step, tool: 'refund', args }, policy, (key) =>
-    withTimeout(idemPay.refund(args, key), 50),
+    withTimeout(oncelyPay.refund(args, key), 50),
   );
   return { ...r.value, replayed: r.replayed, reconciled: r.reconciled };
 });
@@ -123,10 +123,10 @@ console.log('scripted agent: refund $50.00 on ch_123, with a reply lost to a tim
 SCRIPT.forEach((t, i) => {
   console.log(`${i + 1}. ${t.note}`);
   console.log(`   naive : ${show(naive[i].result)}`);
-  console.log(`   idem  : ${show(guarded[i].result)}`);
+  console.log(`   oncely  : ${show(guarded[i].result)}`);
 });
 const dollars = (n) => `$${(n * 50).toFixed(2)}`;
-console.log(`\nrefunds made   naive: ${naivePay.refunds.length} (${dollars(naivePay.refunds.length)})   idem: ${idemPay.refunds.length} (${dollars(idemPay.refunds.length)})`);
-const ok = idemPay.refunds.length === 1 && guarded.every((g) => !g.result.error);
-console.log(ok ? 'idem: refunded exactly once.' : 'idem: REFUNDED MORE THAN ONCE (bug)');
+console.log(`\nrefunds made   naive: ${naivePay.refunds.length} (${dollars(naivePay.refunds.length)})   oncely: ${oncelyPay.refunds.length} (${dollars(oncelyPay.refunds.length)})`);
+const ok = oncelyPay.refunds.length === 1 && guarded.every((g) => !g.result.error);
+console.log(ok ? 'oncely: refunded exactly once.' : 'oncely: REFUNDED MORE THAN ONCE (bug)');
 process.exit(ok ? 0 : 1);

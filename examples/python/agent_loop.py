@@ -4,13 +4,13 @@ charges the card but the response times out, and the model — as models do — 
 Run it twice in one go:
 
 1. a naive loop that just calls the tool: the customer is charged on every retry;
-2. the same loop with the tool decorated by idem: the timed-out call is recorded as "outcome
+2. the same loop with the tool decorated by oncely: the timed-out call is recorded as "outcome
    unknown" and reconciled with the provider (never blindly retried), and the model's retry —
    a NEW tool-call id, the same order — gets the first charge back. Charged ONCE.
 
     python examples/python/agent_loop.py [--db ledger.db]
 
-Exits non-zero if the idem loop charges more than once.
+Exits non-zero if the oncely loop charges more than once.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import idem
+import oncely
 
 
 @dataclass
@@ -78,7 +78,7 @@ def agent_loop(model: ScriptedModel, tools: dict[str, Any], log: list[str]) -> N
     result: str | None = None
     while (call := model.next_tool_call(result)) is not None:
         tool = tools[call["name"]]
-        with idem.context(step=call["id"]):
+        with oncely.context(step=call["id"]):
             try:
                 result = f"ok: {tool(**call['arguments'])}"
             except Exception as e:  # noqa: BLE001 - reported to the model, as agents do
@@ -96,7 +96,7 @@ def naive(provider: PaymentProvider) -> list[str]:
     return log
 
 
-def with_idem(provider: PaymentProvider, ledger: idem.Ledger) -> list[str]:
+def with_oncely(provider: PaymentProvider, ledger: oncely.Ledger) -> list[str]:
     log: list[str] = []
 
     # Declared next to the tool: an irreversible external effect, keyed by the order (one
@@ -114,16 +114,16 @@ def with_idem(provider: PaymentProvider, ledger: idem.Ledger) -> list[str]:
         return provider.charge(order_id, amount)
 
     @charge.reconciler
-    def find_charge(req: idem.ReconcileRequest) -> idem.ReconcileVerdict:
+    def find_charge(req: oncely.ReconcileRequest) -> oncely.ReconcileVerdict:
         import json
 
         try:
             found = provider.find_charge(json.loads(req.args_canonical)["order_id"])
         except ConnectionError as e:
-            return idem.Unknown(str(e))
-        return idem.happened(found) if found else idem.NotHappened()
+            return oncely.Unknown(str(e))
+        return oncely.happened(found) if found else oncely.NotHappened()
 
-    with idem.context(scope="shop", run="conversation-7"):
+    with oncely.context(scope="shop", run="conversation-7"):
         agent_loop(ScriptedModel(), {"charge": charge}, log)
     return log
 
@@ -138,18 +138,18 @@ def main() -> int:
     print("\n".join(naive(p1)))
     print(f"  => the customer was charged {len(p1.charges)} time(s)\n")
 
-    print("the same loop, tool decorated with idem:")
+    print("the same loop, tool decorated with oncely:")
     p2 = PaymentProvider(outage=2)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or str(Path(tmp) / "ledger.db")
-        with idem.Ledger.sqlite(db) as ledger:
-            print("\n".join(with_idem(p2, ledger)))
+        with oncely.Ledger.sqlite(db) as ledger:
+            print("\n".join(with_oncely(p2, ledger)))
             [entry] = ledger.list("shop")
             print(f"  ledger: {entry.key} {entry.state.value} (attempt {entry.attempt})")
     print(f"  => the customer was charged {len(p2.charges)} time(s)")
 
     if len(p2.charges) != 1:
-        print("FAIL: idem let the charge happen more than once", file=sys.stderr)
+        print("FAIL: oncely let the charge happen more than once", file=sys.stderr)
         return 1
     return 0
 

@@ -11,7 +11,7 @@ use crate::text::Q;
 use sha2::{Digest, Sha256};
 
 /// The scheme tag: first element of every preimage, and the key's prefix.
-pub const SCHEME: &str = "idem1";
+pub const SCHEME: &str = "oncely1";
 
 /// Lowercase hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -161,7 +161,7 @@ pub fn key(intent: &Intent, spec: &KeySpec) -> Result<String, KeyError> {
     Ok(msg![SCHEME, ":", sha256_hex(preimage.as_bytes())])
 }
 
-/// The preimage up to its last element: `["idem1",scope,tool,run|null,step|null,mode,`.
+/// The preimage up to its last element: `["oncely1",scope,tool,run|null,step|null,mode,`.
 fn preimage_head(intent: &Intent, identity: KeyIdentity, mode: &str, preimage: &mut String) {
     preimage.push('[');
     json::write_string(SCHEME, preimage);

@@ -1,4 +1,4 @@
-//! The idem core: every rule of exactly-once tool effects, as pure functions.
+//! The oncely core: every rule of exactly-once tool effects, as pure functions.
 //!
 //! This crate is compiled twice: natively (unit tests, benchmarks) and for
 //! `wasm32-unknown-unknown`, where `host/build.rs` wraps it into the one WebAssembly component
@@ -55,7 +55,7 @@ mod bindings {
     });
 }
 
-pub use bindings::exports::idem::core::{canonical as canonical_wit, keys as keys_wit, ledger as ledger_wit, policy as policy_wit};
+pub use bindings::exports::oncely::core::{canonical as canonical_wit, keys as keys_wit, ledger as ledger_wit, policy as policy_wit};
 
 /// The component's implementation of every exported interface.
 pub struct Core;

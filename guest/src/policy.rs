@@ -11,8 +11,8 @@ use crate::policy_wit::{
 use crate::prelude::*;
 use crate::text::Q;
 
-/// The `_meta` member that carries a tool's idem policy.
-pub const META_KEY: &str = "idem/policy";
+/// The `_meta` member that carries a tool's oncely policy.
+pub const META_KEY: &str = "oncely/policy";
 
 /// Default lease: 60 s.
 pub const DEFAULT_LEASE_MS: u64 = 60_000;
@@ -340,7 +340,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                 Severity::Warning,
                 tool_name,
                 "class-from-defaults",
-                msg![name, " has neither annotations nor an idem policy; MCP's defaults make it irreversible-external"],
+                msg![name, " has neither annotations nor an oncely policy; MCP's defaults make it irreversible-external"],
             ));
         }
         if let (ClassSource::Policy, Some(implied)) = (r.class_source, implied) {

@@ -1,11 +1,11 @@
 //! Huge and deep documents get a typed error, never a crash.
 
-use idem_core::canonical::{canonicalize, canonicalize_bytes};
-use idem_core::canonical_wit::CanonErrorKind;
+use oncely_core::canonical::{canonicalize, canonicalize_bytes};
+use oncely_core::canonical_wit::CanonErrorKind;
 
 #[test]
 fn a_document_over_16_mib_is_too_large() {
-    let limit = idem_core::json::MAX_INPUT_BYTES;
+    let limit = oncely_core::json::MAX_INPUT_BYTES;
     let big = format!("\"{}\"", "a".repeat(limit - 1));
     assert_eq!(canonicalize(&big).unwrap_err().kind, CanonErrorKind::TooLarge);
     assert_eq!(canonicalize_bytes(big.as_bytes()).unwrap_err().kind, CanonErrorKind::TooLarge);

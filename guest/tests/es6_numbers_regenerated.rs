@@ -1,8 +1,8 @@
 //! Opt-in: regenerate the ES6 number sequence of the RFC 8785 reference data and check the
 //! published SHA-256 of its prefix (`../shared/vectors/README.md` gives the algorithm and the
 //! figures). Run with
-//! `cargo test -p idem-core --release --test es6_numbers_regenerated -- --ignored`;
-//! `IDEM_ES6_LINES` picks the prefix: 1000000 (default), 10000000 or 100000000.
+//! `cargo test -p oncely-core --release --test es6_numbers_regenerated -- --ignored`;
+//! `ONCELY_ES6_LINES` picks the prefix: 1000000 (default), 10000000 or 100000000.
 
 use sha2::{Digest, Sha256};
 
@@ -16,7 +16,7 @@ const PUBLISHED: [(u64, &str); 4] = [
 fn shared_file() -> String {
     let repo = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     [
-        std::env::var_os("IDEM_SHARED_VECTORS").map(std::path::PathBuf::from),
+        std::env::var_os("ONCELY_SHARED_VECTORS").map(std::path::PathBuf::from),
         Some(repo.join("../shared/vectors")),
         Some("/work/shared/vectors".into()),
     ]
@@ -25,14 +25,14 @@ fn shared_file() -> String {
     .map(|p| p.join("jcs/es6-numbers-100k.txt"))
     .find(|p| p.is_file())
     .map(|p| std::fs::read_to_string(p).unwrap())
-    .expect("es6-numbers-100k.txt not found: set IDEM_SHARED_VECTORS")
+    .expect("es6-numbers-100k.txt not found: set ONCELY_SHARED_VECTORS")
 }
 
 #[test]
 #[ignore = "opt-in: regenerates at least 1,000,000 numbers; run with --ignored (release build advised)"]
 fn regenerated_sequence_matches_the_published_hash() {
-    let lines: u64 = std::env::var("IDEM_ES6_LINES").ok().map_or(1_000_000, |v| v.parse().expect("IDEM_ES6_LINES"));
-    let expected = PUBLISHED.iter().find(|(n, _)| *n == lines).expect("IDEM_ES6_LINES must be one of the published prefixes").1;
+    let lines: u64 = std::env::var("ONCELY_ES6_LINES").ok().map_or(1_000_000, |v| v.parse().expect("ONCELY_ES6_LINES"));
+    let expected = PUBLISHED.iter().find(|(n, _)| *n == lines).expect("ONCELY_ES6_LINES must be one of the published prefixes").1;
     let file = shared_file();
     // The 168 fixed patterns of the reference generator are the file's first 168 lines.
     let fixed: Vec<u64> = file.lines().take(168).map(|l| u64::from_str_radix(l.split(',').next().unwrap(), 16).unwrap()).collect();
@@ -41,7 +41,7 @@ fn regenerated_sequence_matches_the_published_hash() {
     let mut produced = 0u64;
     let mut file_lines = file.lines();
     let mut emit = |bits: u64, produced: &mut u64| -> bool {
-        let line = format!("{bits:x},{}\n", idem_core::number::format(f64::from_bits(bits)));
+        let line = format!("{bits:x},{}\n", oncely_core::number::format(f64::from_bits(bits)));
         if let Some(want) = file_lines.next() {
             assert_eq!(&line[..line.len() - 1], want, "line {}", *produced + 1);
         }

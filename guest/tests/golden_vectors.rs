@@ -1,14 +1,14 @@
 //! Replays every golden vector in `tests/vectors/` against the native build of the core. The
 //! hosts (Rust via wasmtime, Python, JavaScript) replay the same files through the component.
-//! `IDEM_BLESS=1` fills in the derived key fields of `keys.json` (then review the diff).
+//! `ONCELY_BLESS=1` fills in the derived key fields of `keys.json` (then review the diff).
 
-use idem_core::canonical_wit::CanonErrorKind;
-use idem_core::keys_wit::{Intent, KeyErrorKind};
-use idem_core::ledger_wit::{
+use oncely_core::canonical_wit::CanonErrorKind;
+use oncely_core::keys_wit::{Intent, KeyErrorKind};
+use oncely_core::ledger_wit::{
     ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution, Settlement, Write,
 };
-use idem_core::policy_wit::{ClassSource, EffectClass, ReconcilePath, Severity};
-use idem_core::{canonical, keys, ledger, policy};
+use oncely_core::policy_wit::{ClassSource, EffectClass, ReconcilePath, Severity};
+use oncely_core::{canonical, keys, ledger, policy};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -26,7 +26,7 @@ fn intent(v: &Value) -> Intent {
     Intent { scope: s(&v["scope"]), run_id: s(&v["run"]), step_id: s(&v["step"]), tool: s(&v["tool"]), args_json: s(&v["args"]) }
 }
 
-fn policy_of(v: &Value) -> idem_core::policy_wit::ToolPolicy {
+fn policy_of(v: &Value) -> oncely_core::policy_wit::ToolPolicy {
     policy::parse_policy(&v.to_string()).unwrap_or_else(|e| panic!("policy {v}: {}", e.message))
 }
 
@@ -86,7 +86,7 @@ fn canonical_vectors() {
 #[test]
 fn key_vectors() {
     let (path, mut doc) = vectors("keys.json");
-    let bless = std::env::var_os("IDEM_BLESS").is_some();
+    let bless = std::env::var_os("ONCELY_BLESS").is_some();
     let mut derived_keys: Vec<Option<String>> = Vec::new();
     for c in doc["cases"].as_array_mut().unwrap() {
         let name = s(&c["name"]);
@@ -107,7 +107,7 @@ fn key_vectors() {
                 assert_eq!(d.preimage, s(&c["preimage"]), "{name}");
                 assert_eq!(d.fingerprint, s(&c["fingerprint"]), "{name}");
                 assert_eq!(d.args_canonical, s(&c["args_canonical"]), "{name}");
-                assert!(d.key.len() <= 255 && d.key.starts_with("idem1:") && d.key.bytes().all(|b| b.is_ascii_graphic()));
+                assert!(d.key.len() <= 255 && d.key.starts_with("oncely1:") && d.key.bytes().all(|b| b.is_ascii_graphic()));
                 if let Some(i) = c.get("same_key_as") {
                     let other = derived_keys[i.as_u64().unwrap() as usize].clone().expect("case with a key");
                     assert_eq!(d.key, other, "{name}");
@@ -152,9 +152,9 @@ fn explain_vectors() {
         let spec = policy_of(&c["policy"]).key.unwrap_or_else(keys::default_spec);
         let e = keys::explain(&intent(&c["a"]), &intent(&c["b"]), &spec).unwrap();
         let verdict = match e.verdict {
-            idem_core::keys_wit::Verdict::SameIntent => "same-intent",
-            idem_core::keys_wit::Verdict::Conflict => "conflict",
-            idem_core::keys_wit::Verdict::DifferentKeys => "different-keys",
+            oncely_core::keys_wit::Verdict::SameIntent => "same-intent",
+            oncely_core::keys_wit::Verdict::Conflict => "conflict",
+            oncely_core::keys_wit::Verdict::DifferentKeys => "different-keys",
         };
         assert_eq!(verdict, c["verdict"], "{name}");
         let diffs: Vec<Value> = e
@@ -163,17 +163,17 @@ fn explain_vectors() {
             .map(|d| {
                 json!({
                     "part": match d.part {
-                        idem_core::keys_wit::IntentPart::Scope => "scope",
-                        idem_core::keys_wit::IntentPart::Tool => "tool",
-                        idem_core::keys_wit::IntentPart::RunId => "run-id",
-                        idem_core::keys_wit::IntentPart::StepId => "step-id",
-                        idem_core::keys_wit::IntentPart::Args => "args",
+                        oncely_core::keys_wit::IntentPart::Scope => "scope",
+                        oncely_core::keys_wit::IntentPart::Tool => "tool",
+                        oncely_core::keys_wit::IntentPart::RunId => "run-id",
+                        oncely_core::keys_wit::IntentPart::StepId => "step-id",
+                        oncely_core::keys_wit::IntentPart::Args => "args",
                     },
                     "pointer": d.pointer, "a": d.a, "b": d.b,
                     "effect": match d.effect {
-                        idem_core::keys_wit::DifferenceEffect::Key => "key",
-                        idem_core::keys_wit::DifferenceEffect::Fingerprint => "fingerprint",
-                        idem_core::keys_wit::DifferenceEffect::None => "none",
+                        oncely_core::keys_wit::DifferenceEffect::Key => "key",
+                        oncely_core::keys_wit::DifferenceEffect::Fingerprint => "fingerprint",
+                        oncely_core::keys_wit::DifferenceEffect::None => "none",
                     },
                 })
             })
@@ -226,9 +226,9 @@ fn policy_vectors() {
                     "key": p.key.as_ref().map(|k| json!({
                         "only": k.only, "ignore": k.ignore,
                         "identity": match k.identity {
-                            idem_core::keys_wit::KeyIdentity::Step => "step",
-                            idem_core::keys_wit::KeyIdentity::Run => "run",
-                            idem_core::keys_wit::KeyIdentity::Scope => "scope",
+                            oncely_core::keys_wit::KeyIdentity::Step => "step",
+                            oncely_core::keys_wit::KeyIdentity::Run => "run",
+                            oncely_core::keys_wit::KeyIdentity::Scope => "scope",
                         },
                     })),
                     "reconcile": reconcile_json(&p.reconcile),
@@ -273,7 +273,7 @@ fn token(v: &Value) -> ClaimToken {
 }
 
 /// Build the event a step describes.
-fn event(step: &Value, base: &Intent, pol: &idem_core::policy_wit::ToolPolicy) -> Event {
+fn event(step: &Value, base: &Intent, pol: &oncely_core::policy_wit::ToolPolicy) -> Event {
     let ev = &step["event"];
     if let Some(name) = ev.as_str() {
         return match name {
@@ -399,8 +399,8 @@ fn ledger_vectors() {
     }
 }
 
-fn ledger_error_kind(k: idem_core::ledger_wit::LedgerErrorKind) -> &'static str {
-    use idem_core::ledger_wit::LedgerErrorKind as K;
+fn ledger_error_kind(k: oncely_core::ledger_wit::LedgerErrorKind) -> &'static str {
+    use oncely_core::ledger_wit::LedgerErrorKind as K;
     match k {
         K::NotFound => "not-found",
         K::StaleToken => "stale-token",

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 fn shared_vectors() -> PathBuf {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let candidates = [
-        std::env::var_os("IDEM_SHARED_VECTORS").map(PathBuf::from),
+        std::env::var_os("ONCELY_SHARED_VECTORS").map(PathBuf::from),
         Some(repo.join("../shared/vectors")),
         Some(PathBuf::from("/work/shared/vectors")),
     ];
@@ -15,7 +15,7 @@ fn shared_vectors() -> PathBuf {
         .into_iter()
         .flatten()
         .find(|p| p.join("jcs").is_dir())
-        .expect("the shared RFC 8785 vectors were not found: set IDEM_SHARED_VECTORS to the folder holding jcs/")
+        .expect("the shared RFC 8785 vectors were not found: set ONCELY_SHARED_VECTORS to the folder holding jcs/")
 }
 
 #[test]
@@ -27,7 +27,7 @@ fn every_jcs_input_canonicalizes_to_its_output() {
     for name in &names {
         let input = std::fs::read(dir.join("input").join(name)).unwrap();
         let expected = std::fs::read(dir.join("output").join(name)).unwrap();
-        let got = idem_core::canonical::canonicalize_bytes(&input).unwrap_or_else(|e| panic!("{name:?} was rejected: {}", e.message));
+        let got = oncely_core::canonical::canonicalize_bytes(&input).unwrap_or_else(|e| panic!("{name:?} was rejected: {}", e.message));
         assert_eq!(got.as_bytes(), &expected[..], "{name:?}");
         // The hex form must agree with the output file too (guards against a stray newline).
         let hex_name = PathBuf::from(name).with_extension("txt");
@@ -36,7 +36,7 @@ fn every_jcs_input_canonicalizes_to_its_output() {
         let got_hex: String = got.bytes().map(|b| format!("{b:02x}")).collect();
         assert_eq!(got_hex, hex.to_lowercase(), "{name:?} (outhex)");
         // Idempotent on its own output.
-        assert_eq!(idem_core::canonical::canonicalize(&got).unwrap(), got, "{name:?} twice");
+        assert_eq!(oncely_core::canonical::canonicalize(&got).unwrap(), got, "{name:?} twice");
     }
 }
 
@@ -47,10 +47,10 @@ fn es6_numbers_100k() {
     for (i, line) in text.lines().enumerate() {
         let (hex, expected) = line.split_once(',').unwrap_or_else(|| panic!("line {}: no comma", i + 1));
         let v = f64::from_bits(u64::from_str_radix(hex, 16).unwrap());
-        assert_eq!(idem_core::number::format(v), expected, "line {}: {hex}", i + 1);
+        assert_eq!(oncely_core::number::format(v), expected, "line {}: {hex}", i + 1);
         // And through the parser: the printed form must read back to the same double and print
         // identically (the round trip a host relies on).
-        let again = idem_core::canonical::canonicalize(expected).unwrap();
+        let again = oncely_core::canonical::canonicalize(expected).unwrap();
         assert_eq!(again, expected, "line {}: canonicalize({expected})", i + 1);
         n += 1;
     }

@@ -2,10 +2,10 @@
 //! `tests/vectors/ledger.json` and the property test in `properties.rs` cover the same rules
 //! over sequences; these tests name them one by one.
 
-use idem_core::keys_wit::Intent;
-use idem_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerErrorKind, Outcome, Transition, Write};
-use idem_core::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
-use idem_core::{ledger, policy};
+use oncely_core::keys_wit::Intent;
+use oncely_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerErrorKind, Outcome, Transition, Write};
+use oncely_core::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
+use oncely_core::{ledger, policy};
 
 fn pol() -> ToolPolicy {
     let mut p = policy::default_policy(EffectClass::IrreversibleExternal);
@@ -134,7 +134,7 @@ fn a_conflict_names_the_first_differing_pointer() {
     let c = ledger::prepare(&intent("{\"charge\":\"ch_1\",\"amount\":5}"), &pol(), "w2").unwrap();
     // The default spec keys all arguments, so these differ in key too; force the same key to
     // model a natural-key tool whose other parameters changed.
-    let c = idem_core::ledger_wit::Claim { key: e.key.clone(), ..c };
+    let c = oncely_core::ledger_wit::Claim { key: e.key.clone(), ..c };
     let t = ledger::handle(Some(e), Event::Begin(c), 5).unwrap();
     let Outcome::Conflict(conflict) = t.outcome else { panic!("{:?}", t.outcome) };
     assert_eq!(conflict.pointer, "/amount");

@@ -1,11 +1,11 @@
 //! Property tests of the rules that must always hold.
 
-use idem_core::keys_wit::{Intent, KeyIdentity, KeySpec};
-use idem_core::ledger_wit::{
+use oncely_core::keys_wit::{Intent, KeyIdentity, KeySpec};
+use oncely_core::ledger_wit::{
     ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution, Settlement, Write,
 };
-use idem_core::policy_wit::{EffectClass, ReconcilePath};
-use idem_core::{canonical, keys, ledger, policy};
+use oncely_core::policy_wit::{EffectClass, ReconcilePath};
+use oncely_core::{canonical, keys, ledger, policy};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -57,14 +57,14 @@ proptest! {
         let d = keys::derive(&i, &spec).unwrap();
         let tuple: Vec<Value> = serde_json::from_str(&d.preimage).unwrap();
         prop_assert_eq!(tuple.len(), 7);
-        prop_assert_eq!(&tuple[0], "idem1");
+        prop_assert_eq!(&tuple[0], "oncely1");
         prop_assert_eq!(&tuple[1], &Value::String(scope));
         prop_assert_eq!(&tuple[2], &Value::String(tool));
         prop_assert_eq!(&tuple[3], &if identity == KeyIdentity::Scope { Value::Null } else { Value::String(run) });
         prop_assert_eq!(&tuple[4], &if identity == KeyIdentity::Step { Value::String(step) } else { Value::Null });
         prop_assert_eq!(&tuple[5], "args");
         prop_assert_eq!(canonical::canonicalize(&tuple[6].to_string()).unwrap(), canonical::canonicalize(&args_json).unwrap());
-        prop_assert!(d.key.len() == 70 && d.key.starts_with("idem1:"));
+        prop_assert!(d.key.len() == 72 && d.key.starts_with("oncely1:"));
         prop_assert_eq!(keys::key(&i, &spec).unwrap(), d.key);
     }
 
@@ -74,7 +74,7 @@ proptest! {
     #[test]
     fn member_order_is_utf16_order(a in "[a-b\u{7f}-\u{80}\u{e9}\u{d7ff}\u{e000}\u{fb33}\u{ffff}\u{10000}\u{1f600}]{0,4}",
                                    b in "[a-b\u{7f}-\u{80}\u{e9}\u{d7ff}\u{e000}\u{fb33}\u{ffff}\u{10000}\u{1f600}]{0,4}") {
-        prop_assert_eq!(idem_core::json::cmp_utf16(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
+        prop_assert_eq!(oncely_core::json::cmp_utf16(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
     }
 
     /// Strings of any length (the scanner reads eight bytes at a time) with escapes anywhere
@@ -210,7 +210,7 @@ proptest! {
             if let (Some(t), Some(cur)) = (&token_of_event, &before) {
                 if t.attempt != cur.attempt || t.owner != cur.owner {
                     let err = result.as_ref().err().map(|e| e.kind);
-                    prop_assert_eq!(err, Some(idem_core::ledger_wit::LedgerErrorKind::StaleToken), "{:?} on {:?}", e, cur.state);
+                    prop_assert_eq!(err, Some(oncely_core::ledger_wit::LedgerErrorKind::StaleToken), "{:?} on {:?}", e, cur.state);
                     continue;
                 }
             }

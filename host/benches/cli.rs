@@ -1,4 +1,4 @@
-//! Whole-process `idem key` with a warm compilation cache (goal: ≤ 20 ms per process),
+//! Whole-process `oncely key` with a warm compilation cache (goal: ≤ 20 ms per process),
 //! measured by spawning the binary.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
@@ -7,10 +7,10 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::process::Command;
 use std::time::Duration;
 
-fn idem_key(c: &mut Criterion) {
+fn oncely_key(c: &mut Criterion) {
     let cache = tempfile::tempdir().unwrap();
     let run = || {
-        let o = Command::new(env!("CARGO_BIN_EXE_idem"))
+        let o = Command::new(env!("CARGO_BIN_EXE_oncely"))
             .args([
                 "key",
                 "--scope",
@@ -24,7 +24,7 @@ fn idem_key(c: &mut Criterion) {
                 "--args",
                 r#"{"charge_id":"ch_1","amount":500}"#,
             ])
-            .env("IDEM_CACHE_DIR", cache.path())
+            .env("ONCELY_CACHE_DIR", cache.path())
             .output()
             .unwrap();
         assert!(o.status.success());
@@ -33,9 +33,9 @@ fn idem_key(c: &mut Criterion) {
     run(); // fills the cache
     let mut g = c.benchmark_group("cli");
     g.sample_size(30).measurement_time(Duration::from_secs(5));
-    g.bench_function("idem-key-warm-cache", |b| b.iter(run));
+    g.bench_function("oncely-key-warm-cache", |b| b.iter(run));
     g.finish();
 }
 
-criterion_group!(benches, idem_key);
+criterion_group!(benches, oncely_key);
 criterion_main!(benches);

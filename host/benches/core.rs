@@ -5,8 +5,8 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use idem::wit::keys::{Intent as HostIntent, KeySpec as HostSpec};
-use idem::Runtime;
+use oncely::wit::keys::{Intent as HostIntent, KeySpec as HostSpec};
+use oncely::Runtime;
 use std::time::Duration;
 
 /// Arguments of about `n` bytes: a refund with a note padded to size.
@@ -45,27 +45,27 @@ fn derive(c: &mut Criterion) {
             tool: "refund".into(),
             args_json: a.clone(),
         };
-        let hs = HostSpec { only: None, ignore: vec!["/metadata/agent".into()], identity: idem::wit::keys::KeyIdentity::Step };
-        let ni = idem_core::keys_wit::Intent {
+        let hs = HostSpec { only: None, ignore: vec!["/metadata/agent".into()], identity: oncely::wit::keys::KeyIdentity::Step };
+        let ni = oncely_core::keys_wit::Intent {
             scope: "acme".into(),
             run_id: "run-7".into(),
             step_id: "refund-1".into(),
             tool: "refund".into(),
             args_json: a.clone(),
         };
-        let ns = idem_core::keys_wit::KeySpec {
+        let ns = oncely_core::keys_wit::KeySpec {
             only: None,
             ignore: vec!["/metadata/agent".into()],
-            identity: idem_core::keys_wit::KeyIdentity::Step,
+            identity: oncely_core::keys_wit::KeyIdentity::Step,
         };
-        assert_eq!(rt.derive(&hi, &hs).unwrap().key, idem_core::keys::derive(&ni, &ns).unwrap().key);
+        assert_eq!(rt.derive(&hi, &hs).unwrap().key, oncely_core::keys::derive(&ni, &ns).unwrap().key);
         g.throughput(Throughput::Bytes(a.len() as u64));
         g.bench_with_input(BenchmarkId::new("component", size), &size, |b, _| b.iter(|| rt.derive(&hi, &hs).unwrap()));
-        g.bench_with_input(BenchmarkId::new("native", size), &size, |b, _| b.iter(|| idem_core::keys::derive(&ni, &ns).unwrap()));
+        g.bench_with_input(BenchmarkId::new("native", size), &size, |b, _| b.iter(|| oncely_core::keys::derive(&ni, &ns).unwrap()));
         // `keys.key`: the key alone (one SHA-256 pass, only the key copied back).
-        assert_eq!(rt.key(&hi, &hs).unwrap(), idem_core::keys::key(&ni, &ns).unwrap());
+        assert_eq!(rt.key(&hi, &hs).unwrap(), oncely_core::keys::key(&ni, &ns).unwrap());
         g.bench_with_input(BenchmarkId::new("key-component", size), &size, |b, _| b.iter(|| rt.key(&hi, &hs).unwrap()));
-        g.bench_with_input(BenchmarkId::new("key-native", size), &size, |b, _| b.iter(|| idem_core::keys::key(&ni, &ns).unwrap()));
+        g.bench_with_input(BenchmarkId::new("key-native", size), &size, |b, _| b.iter(|| oncely_core::keys::key(&ni, &ns).unwrap()));
     }
     g.finish();
 }
@@ -73,12 +73,12 @@ fn derive(c: &mut Criterion) {
 fn canonicalize(c: &mut Criterion) {
     let rt = Runtime::shared().unwrap();
     let doc = mib_document();
-    assert_eq!(rt.canonicalize(&doc).unwrap(), idem_core::canonical::canonicalize(&doc).unwrap());
+    assert_eq!(rt.canonicalize(&doc).unwrap(), oncely_core::canonical::canonicalize(&doc).unwrap());
     let mut g = c.benchmark_group("canonicalize-1MiB");
     g.measurement_time(Duration::from_secs(5)).sample_size(30);
     g.throughput(Throughput::Bytes(doc.len() as u64));
     g.bench_function("component", |b| b.iter(|| rt.canonicalize(&doc).unwrap()));
-    g.bench_function("native", |b| b.iter(|| idem_core::canonical::canonicalize(&doc).unwrap()));
+    g.bench_function("native", |b| b.iter(|| oncely_core::canonical::canonicalize(&doc).unwrap()));
     g.finish();
 }
 

@@ -1,14 +1,14 @@
 //! Ledger throughput: effects per second (claim + complete, through the core and the driver)
 //! against a raw SQL insert + update of the same row shape with the same durability, 8 workers,
 //! on SQLite (WAL, synchronous=FULL) and on PostgreSQL (goal: ≥ 0.8× raw). PostgreSQL comes
-//! from IDEM_TEST_POSTGRES_URL or a throwaway cluster (tests/pg/start.sh).
+//! from ONCELY_TEST_POSTGRES_URL or a throwaway cluster (tests/pg/start.sh).
 
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use idem::store::{AnyStore, PostgresStore, SqliteStore};
-use idem::wit::keys::Intent;
-use idem::{Ledger, Runtime, ToolError};
+use oncely::store::{AnyStore, PostgresStore, SqliteStore};
+use oncely::wit::keys::Intent;
+use oncely::{Ledger, Runtime, ToolError};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -16,7 +16,7 @@ const WORKERS: u64 = 8;
 static SEQ: AtomicU64 = AtomicU64::new(0);
 
 fn postgres_base() -> String {
-    if let Ok(u) = std::env::var("IDEM_TEST_POSTGRES_URL") {
+    if let Ok(u) = std::env::var("ONCELY_TEST_POSTGRES_URL") {
         return u;
     }
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/pg/start.sh");
@@ -33,8 +33,8 @@ async fn fresh_pg_db(base: &str, name: &str) -> String {
     format!("{}/{name}", base.rsplit_once('/').unwrap().0)
 }
 
-/// idem: `WORKERS` tasks each run `n` effects with distinct keys.
-async fn idem_effects(ledger: &Ledger, n: u64) -> Duration {
+/// oncely: `WORKERS` tasks each run `n` effects with distinct keys.
+async fn oncely_effects(ledger: &Ledger, n: u64) -> Duration {
     let policy = ledger.runtime().parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":"provider-idempotent"}"#).unwrap();
     let start = Instant::now();
     let mut tasks = Vec::new();
@@ -70,7 +70,7 @@ macro_rules! raw_effects {
             tasks.push(tokio::spawn(async move {
                 for _ in 0..$n {
                     let i = SEQ.fetch_add(1, Ordering::Relaxed) as i64;
-                    let key = format!("idem1:{i:064x}");
+                    let key = format!("oncely1:{i:064x}");
                     sqlx::query($insert)
                         .bind("bench")
                         .bind(&key)
@@ -103,13 +103,13 @@ fn ledger_throughput(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(1));
     g.throughput(Throughput::Elements(WORKERS));
 
-    // SQLite: the idem store and a raw table, both WAL + synchronous=FULL.
+    // SQLite: the oncely store and a raw table, both WAL + synchronous=FULL.
     let sqlite_path = dir.path().join("ledger.db");
     let store = rt.block_on(SqliteStore::open(sqlite_path.to_str().unwrap())).unwrap();
     let raw_pool = store.pool().clone();
     rt.block_on(sqlx::query(RAW_TABLE).execute(&raw_pool)).unwrap();
     let ledger = Ledger::with_store(runtime.clone(), AnyStore::Sqlite(store));
-    g.bench_function(BenchmarkId::new("sqlite", "idem"), |b| b.to_async(&rt).iter_custom(|n| idem_effects(&ledger, n)));
+    g.bench_function(BenchmarkId::new("sqlite", "oncely"), |b| b.to_async(&rt).iter_custom(|n| oncely_effects(&ledger, n)));
     g.bench_function(BenchmarkId::new("sqlite", "raw-sql"), |b| {
         b.to_async(&rt).iter_custom(|n| {
             let raw_pool = raw_pool.clone();
@@ -121,12 +121,12 @@ fn ledger_throughput(c: &mut Criterion) {
 
     // PostgreSQL: the same, on one server.
     let base = postgres_base();
-    let url = rt.block_on(fresh_pg_db(&base, "idem_bench"));
+    let url = rt.block_on(fresh_pg_db(&base, "oncely_bench"));
     let store = rt.block_on(PostgresStore::connect(&url)).unwrap();
     let raw_pool = store.pool().clone();
     rt.block_on(sqlx::query(RAW_TABLE).execute(&raw_pool)).unwrap();
     let ledger = Ledger::with_store(runtime, AnyStore::Postgres(store));
-    g.bench_function(BenchmarkId::new("postgres", "idem"), |b| b.to_async(&rt).iter_custom(|n| idem_effects(&ledger, n)));
+    g.bench_function(BenchmarkId::new("postgres", "oncely"), |b| b.to_async(&rt).iter_custom(|n| oncely_effects(&ledger, n)));
     g.bench_function(BenchmarkId::new("postgres", "raw-sql"), |b| {
         b.to_async(&rt).iter_custom(|n| {
             let raw_pool = raw_pool.clone();

@@ -32,8 +32,8 @@ pub enum Error {
         /// The first differing JSON pointer.
         pointer: String,
     },
-    /// Only a human can settle this effect now (`idem ledger resolve`).
-    #[error("escalated: {reason} (key {key}); settle it with `idem ledger resolve`")]
+    /// Only a human can settle this effect now (`oncely ledger resolve`).
+    #[error("escalated: {reason} (key {key}); settle it with `oncely ledger resolve`")]
     Escalated {
         /// The key.
         key: String,
@@ -68,7 +68,7 @@ pub enum Error {
     #[error("result JSON: {0}")]
     Json(#[from] serde_json::Error),
     /// The core component trapped: a bug in the core. This call failed; the instance was dropped.
-    #[error("the core component trapped (a bug in idem): {0:#}")]
+    #[error("the core component trapped (a bug in oncely): {0:#}")]
     Trap(wasmtime::Error),
     /// The component could not be compiled or instantiated.
     #[error("loading the core component: {0:#}")]

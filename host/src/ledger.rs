@@ -2,9 +2,9 @@
 //! applies the write atomically and retries on a lost race — and the API built on it.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), idem::Error> {
-//! use idem::{Ledger, ToolError};
-//! use idem::wit::keys::Intent;
+//! # async fn demo() -> Result<(), oncely::Error> {
+//! use oncely::{Ledger, ToolError};
+//! use oncely::wit::keys::Intent;
 //! let ledger = Ledger::open("ledger.db").await?;
 //! let policy = ledger.runtime().parse_policy(
 //!     r#"{"class":"irreversible-external","key":{"only":["/charge_id"]},"reconcile":"provider-idempotent"}"#,

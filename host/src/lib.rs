@@ -1,4 +1,4 @@
-//! The idem host: runs the core component (built from `guest/` by `build.rs`) with wasmtime and
+//! The oncely host: runs the core component (built from `guest/` by `build.rs`) with wasmtime and
 //! wires it to storage. It decides nothing itself: every rule — canonical JSON, keys, policy,
 //! ledger transitions — is asked of the component; this crate reads and writes rows, keeps the
 //! clock, calls tools and reconcilers, and retries lost races.

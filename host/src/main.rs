@@ -1,4 +1,4 @@
-//! `idem`: canonical JSON, intent keys, the release gate over MCP tool lists, the effect
+//! `oncely`: canonical JSON, intent keys, the release gate over MCP tool lists, the effect
 //! ledger for humans, and a demo. Exit codes: 0 success; 1 the command ran and the answer is
 //! "no" (a failed check, invalid lines in `--lines` mode); 2 an error (bad input, usage,
 //! storage). Errors go to stderr; stdout never carries half an answer.
@@ -8,11 +8,11 @@ mod cli;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use cli::render;
-use idem::store::{parse_state, ListFilter};
-use idem::wit::keys::{Intent, KeySpec};
-use idem::wit::ledger::{Outcome, Settlement};
-use idem::wit::policy::ToolPolicy;
-use idem::{Error, Ledger, Runtime};
+use oncely::store::{parse_state, ListFilter};
+use oncely::wit::keys::{Intent, KeySpec};
+use oncely::wit::ledger::{Outcome, Settlement};
+use oncely::wit::policy::ToolPolicy;
+use oncely::{Error, Ledger, Runtime};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::io::{BufRead, BufWriter, Read, Write};
@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "idem", version, about = "Exactly-once effects for AI-agent tool calls")]
+#[command(name = "oncely", version, about = "Exactly-once effects for AI-agent tool calls")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -51,7 +51,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Release gate: check an MCP tool list with idem policies; exit 1 on any error finding.
+    /// Release gate: check an MCP tool list with oncely policies; exit 1 on any error finding.
     Check {
         /// A tools/list result ({"tools":[…]}), a JSON-RPC response, or an array of tools.
         tools: PathBuf,
@@ -61,7 +61,7 @@ enum Command {
     },
     /// Inspect and settle the effect ledger.
     Ledger(LedgerArgs),
-    /// The main job: a flaky refund provider, a naive retry loop, and idem, side by side.
+    /// The main job: a flaky refund provider, a naive retry loop, and oncely, side by side.
     Demo {
         /// The SQLite ledger to use (default: a fresh file in a temporary directory).
         #[arg(long)]
@@ -108,7 +108,7 @@ struct KeyArgs {
 
 #[derive(Args)]
 struct LedgerArgs {
-    /// The ledger: a SQLite file path or a postgres:// URL ($IDEM_DB, else ./idem.db).
+    /// The ledger: a SQLite file path or a postgres:// URL ($ONCELY_DB, else ./oncely.db).
     #[arg(long, global = true)]
     db: Option<String>,
     /// Machine-readable output.
@@ -140,7 +140,7 @@ enum LedgerCommand {
         /// The scope.
         #[arg(long)]
         scope: String,
-        /// The key (idem1:…).
+        /// The key (oncely1:…).
         key: String,
     },
     /// Expire leases, escalate what is past its deadline (no reconcilers run from the CLI).
@@ -224,7 +224,7 @@ fn main() -> ExitCode {
                     return ExitCode::SUCCESS;
                 }
             }
-            eprintln!("idem: {e:#}");
+            eprintln!("oncely: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -239,7 +239,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Ledger(args) => tokio_main(ledger(args)),
         Command::Demo { db } => tokio_main(cli::demo::run(db)),
         Command::Component { out } => {
-            write_atomically(&out, idem::runtime::COMPONENT)?;
+            write_atomically(&out, oncely::runtime::COMPONENT)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -289,14 +289,14 @@ fn canon(file: Option<PathBuf>, lines: bool) -> Result<ExitCode> {
             }
             Err(Error::Canon(e)) => {
                 bad += 1;
-                eprintln!("idem: line {}: {}", n + 1, e.message);
+                eprintln!("oncely: line {}: {}", n + 1, e.message);
             }
             Err(e) => return Err(e.into()),
         }
     }
     out.flush()?;
     if bad > 0 {
-        eprintln!("idem: {bad} invalid line(s)");
+        eprintln!("oncely: {bad} invalid line(s)");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
@@ -383,7 +383,7 @@ fn key_lines(rt: &Runtime, spec: &KeySpec, json: bool) -> Result<ExitCode> {
                 Ok(d) => writeln!(out, "{}", d.key)?,
                 Err(e) => {
                     *bad += 1;
-                    eprintln!("idem: line {n}: {}", e.message);
+                    eprintln!("oncely: line {n}: {}", e.message);
                 }
             }
         }
@@ -401,7 +401,7 @@ fn key_lines(rt: &Runtime, spec: &KeySpec, json: bool) -> Result<ExitCode> {
                 // Keep output lines in input order: finish the batch before reporting.
                 flush(&mut batch, &mut out, &mut bad)?;
                 bad += 1;
-                eprintln!("idem: line {}: not an intent object: {e}", i + 1);
+                eprintln!("oncely: line {}: not an intent object: {e}", i + 1);
             }
         }
         if batch.len() >= 1024 {
@@ -411,7 +411,7 @@ fn key_lines(rt: &Runtime, spec: &KeySpec, json: bool) -> Result<ExitCode> {
     flush(&mut batch, &mut out, &mut bad)?;
     out.flush()?;
     if bad > 0 {
-        eprintln!("idem: {bad} invalid line(s)");
+        eprintln!("oncely: {bad} invalid line(s)");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
@@ -473,8 +473,8 @@ fn check(tools: &std::path::Path, json: bool) -> Result<ExitCode> {
 }
 
 async fn ledger(a: LedgerArgs) -> Result<ExitCode> {
-    let db = a.db.or_else(|| std::env::var("IDEM_DB").ok()).unwrap_or_else(|| "idem.db".into());
-    let ledger = Ledger::open(&db).await.with_context(|| format!("opening the ledger {db}"))?.with_owner("idem-cli");
+    let db = a.db.or_else(|| std::env::var("ONCELY_DB").ok()).unwrap_or_else(|| "oncely.db".into());
+    let ledger = Ledger::open(&db).await.with_context(|| format!("opening the ledger {db}"))?.with_owner("oncely-cli");
     let mut out = std::io::stdout().lock();
     match a.command {
         LedgerCommand::List { scope, state, tool, limit } => {
@@ -529,7 +529,7 @@ async fn ledger(a: LedgerArgs) -> Result<ExitCode> {
             };
             let o = ledger.resolve(&scope, &key, settlement, &by, &note).await?;
             if let Outcome::Recorded(s) = o {
-                writeln!(out, "{key}: {}", idem::store::state_name(s))?;
+                writeln!(out, "{key}: {}", oncely::store::state_name(s))?;
             }
         }
         LedgerCommand::Exec(x) => {
@@ -548,8 +548,8 @@ async fn ledger(a: LedgerArgs) -> Result<ExitCode> {
                             .create(true)
                             .append(true)
                             .open(&marker)
-                            .map_err(|e| idem::ToolError::definite(e.to_string()))?;
-                        f.write_all(format!("{key} {owner}\n").as_bytes()).map_err(|e| idem::ToolError::ambiguous(e.to_string()))?;
+                            .map_err(|e| oncely::ToolError::definite(e.to_string()))?;
+                        f.write_all(format!("{key} {owner}\n").as_bytes()).map_err(|e| oncely::ToolError::ambiguous(e.to_string()))?;
                         f.sync_all().ok();
                         if sleep > 0 {
                             tokio::time::sleep(std::time::Duration::from_millis(sleep)).await;

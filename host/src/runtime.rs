@@ -14,11 +14,11 @@ use wasmtime::component::{Component, Linker};
 use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder};
 
 /// The core component's bytes, built from `guest/` by `build.rs`.
-pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/idem_core.wasm"));
+pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/oncely_core.wasm"));
 
 /// Whether binaryen's `wasm-opt` shrank [`COMPONENT`] at build time (the shipped form); without
 /// it the component behaves the same and is larger (docs/performance.md gives both sizes).
-pub const COMPONENT_SIZE_OPTIMIZED: bool = matches!(env!("IDEM_COMPONENT_SIZE_OPTIMIZED").as_bytes(), b"1");
+pub const COMPONENT_SIZE_OPTIMIZED: bool = matches!(env!("ONCELY_COMPONENT_SIZE_OPTIMIZED").as_bytes(), b"1");
 
 /// Largest linear memory one instance may grow to: room for the 16 MiB input limit several
 /// times over, and a ceiling on what hostile input can make the host allocate.
@@ -55,16 +55,16 @@ impl std::fmt::Debug for Runtime {
     }
 }
 
-/// Where compiled components are cached: `$IDEM_CACHE_DIR`, else `$XDG_CACHE_HOME/idem`, else
-/// `~/.cache/idem`. `IDEM_CACHE_DIR=off` disables the cache.
+/// Where compiled components are cached: `$ONCELY_CACHE_DIR`, else `$XDG_CACHE_HOME/oncely`, else
+/// `~/.cache/oncely`. `ONCELY_CACHE_DIR=off` disables the cache.
 pub fn cache_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("IDEM_CACHE_DIR") {
+    if let Some(d) = std::env::var_os("ONCELY_CACHE_DIR") {
         return (d != "off").then(|| PathBuf::from(d));
     }
     if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
-        return Some(PathBuf::from(d).join("idem"));
+        return Some(PathBuf::from(d).join("oncely"));
     }
-    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/idem"))
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/oncely"))
 }
 
 impl Runtime {
@@ -117,72 +117,72 @@ impl Runtime {
 
     /// RFC 8785 canonical form of JSON text.
     pub fn canonicalize(&self, json: &str) -> Result<String, Error> {
-        self.with(|s, c| c.idem_core_canonical().call_canonicalize(s, json))?.map_err(Error::Canon)
+        self.with(|s, c| c.oncely_core_canonical().call_canonicalize(s, json))?.map_err(Error::Canon)
     }
 
     /// Canonical form of bytes that should be UTF-8 (lone surrogates reported as such).
     pub fn canonicalize_bytes(&self, json: &[u8]) -> Result<String, Error> {
-        self.with(|s, c| c.idem_core_canonical().call_canonicalize_bytes(s, json))?.map_err(Error::Canon)
+        self.with(|s, c| c.oncely_core_canonical().call_canonicalize_bytes(s, json))?.map_err(Error::Canon)
     }
 
     /// The key of an intent under a key spec.
     pub fn derive(&self, intent: &Intent, spec: &KeySpec) -> Result<DerivedKey, Error> {
-        self.with(|s, c| c.idem_core_keys().call_derive(s, intent, spec))?.map_err(Error::Key)
+        self.with(|s, c| c.oncely_core_keys().call_derive(s, intent, spec))?.map_err(Error::Key)
     }
 
     /// The key alone (the `key` of [`Runtime::derive`], one SHA-256 pass instead of two).
     pub fn key(&self, intent: &Intent, spec: &KeySpec) -> Result<String, Error> {
-        self.with(|s, c| c.idem_core_keys().call_key(s, intent, spec))?.map_err(Error::Key)
+        self.with(|s, c| c.oncely_core_keys().call_key(s, intent, spec))?.map_err(Error::Key)
     }
 
     /// Keys of many intents in one call; each result stands alone.
     pub fn derive_many(&self, intents: &[Intent], spec: &KeySpec) -> Result<Vec<Result<DerivedKey, KeyError>>, Error> {
-        self.with(|s, c| c.idem_core_keys().call_derive_many(s, intents, spec))
+        self.with(|s, c| c.oncely_core_keys().call_derive_many(s, intents, spec))
     }
 
     /// The spec used when a policy declares none.
     pub fn default_spec(&self) -> Result<KeySpec, Error> {
-        self.with(|s, c| c.idem_core_keys().call_default_spec(s))
+        self.with(|s, c| c.oncely_core_keys().call_default_spec(s))
     }
 
     /// Why two intents do or don't share a key.
     pub fn explain(&self, a: &Intent, b: &Intent, spec: &KeySpec) -> Result<Explanation, Error> {
-        self.with(|s, c| c.idem_core_keys().call_explain(s, a, b, spec))?.map_err(Error::Key)
+        self.with(|s, c| c.oncely_core_keys().call_explain(s, a, b, spec))?.map_err(Error::Key)
     }
 
     /// The class MCP annotations imply.
     pub fn classify(&self, a: ToolAnnotations) -> Result<EffectClass, Error> {
-        self.with(|s, c| c.idem_core_policy().call_classify(s, a))
+        self.with(|s, c| c.oncely_core_policy().call_classify(s, a))
     }
 
     /// A class's default policy.
     pub fn default_policy(&self, class: EffectClass) -> Result<ToolPolicy, Error> {
-        self.with(|s, c| c.idem_core_policy().call_default_policy(s, class))
+        self.with(|s, c| c.oncely_core_policy().call_default_policy(s, class))
     }
 
-    /// Read an idem policy document.
+    /// Read an oncely policy document.
     pub fn parse_policy(&self, json: &str) -> Result<ToolPolicy, Error> {
-        self.with(|s, c| c.idem_core_policy().call_parse_policy(s, json))?.map_err(Error::Policy)
+        self.with(|s, c| c.oncely_core_policy().call_parse_policy(s, json))?.map_err(Error::Policy)
     }
 
     /// Resolve one MCP tool object to its effective policy.
     pub fn resolve_tool(&self, json: &str) -> Result<ResolvedTool, Error> {
-        self.with(|s, c| c.idem_core_policy().call_resolve_tool(s, json))?.map_err(Error::Policy)
+        self.with(|s, c| c.oncely_core_policy().call_resolve_tool(s, json))?.map_err(Error::Policy)
     }
 
     /// The release gate over a tool list.
     pub fn check_manifest(&self, json: &str) -> Result<ManifestReport, Error> {
-        self.with(|s, c| c.idem_core_policy().call_check_manifest(s, json))?.map_err(Error::Policy)
+        self.with(|s, c| c.oncely_core_policy().call_check_manifest(s, json))?.map_err(Error::Policy)
     }
 
     /// The claim for an intent under a policy.
     pub fn prepare(&self, intent: &Intent, policy: &ToolPolicy, owner: &str) -> Result<Claim, Error> {
-        self.with(|s, c| c.idem_core_ledger().call_prepare(s, intent, policy, owner))?.map_err(Error::Key)
+        self.with(|s, c| c.oncely_core_ledger().call_prepare(s, intent, policy, owner))?.map_err(Error::Key)
     }
 
     /// The ledger's transition rule.
     pub fn handle(&self, current: Option<&Entry>, event: &Event, now: u64) -> Result<Result<Transition, LedgerError>, Error> {
-        self.with(|s, c| c.idem_core_ledger().call_handle(s, current, event, now))
+        self.with(|s, c| c.oncely_core_ledger().call_handle(s, current, event, now))
     }
 
     /// The engine, for embedders that run more components beside this one.

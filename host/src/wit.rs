@@ -1,5 +1,5 @@
 //! Rust types and bindings generated from `wit/` by wasmtime's `bindgen!`: the host's view of
-//! the contract. Re-exported per interface so callers write `idem::wit::ledger::Entry`.
+//! the contract. Re-exported per interface so callers write `oncely::wit::ledger::Entry`.
 
 #![allow(missing_docs)]
 
@@ -9,4 +9,4 @@ wasmtime::component::bindgen!({
     additional_derives: [PartialEq],
 });
 
-pub use exports::idem::core::{canonical, keys, ledger, policy};
+pub use exports::oncely::core::{canonical, keys, ledger, policy};

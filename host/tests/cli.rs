@@ -1,4 +1,4 @@
-//! The `idem` CLI on real files: output bytes, exit codes (0 ok, 1 "no", 2 error), and the
+//! The `oncely` CLI on real files: output bytes, exit codes (0 ok, 1 "no", 2 error), and the
 //! 100,000-line modes.
 
 mod common;
@@ -6,14 +6,14 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn idem(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_idem"));
-    c.args(args).env("IDEM_CACHE_DIR", std::env::temp_dir().join(format!("idem-cli-cache-{}", std::process::id())));
+fn oncely(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_oncely"));
+    c.args(args).env("ONCELY_CACHE_DIR", std::env::temp_dir().join(format!("oncely-cli-cache-{}", std::process::id())));
     c
 }
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = idem(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = oncely(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut input = child.stdin.take().unwrap();
     let data = stdin.to_vec();
     let writer = std::thread::spawn(move || input.write_all(&data));
@@ -75,12 +75,12 @@ fn key_single_json_and_100k_lines_agree() {
     let o = run(&args, b"");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let key = text(&o.stdout).trim().to_string();
-    assert!(key.starts_with("idem1:") && key.len() == 70, "{key}");
+    assert!(key.starts_with("oncely1:") && key.len() == 72, "{key}");
     let mut with_json = args.to_vec();
     with_json.push("--json");
     let j: serde_json::Value = serde_json::from_slice(&run(&with_json, b"").stdout).unwrap();
     assert_eq!(j["key"], key);
-    assert_eq!(j["preimage"], "[\"idem1\",\"acme\",\"refund\",\"r:1\",\"s\",\"args\",{\"charge_id\":\"ch_1\"}]");
+    assert_eq!(j["preimage"], "[\"oncely1\",\"acme\",\"refund\",\"r:1\",\"s\",\"args\",{\"charge_id\":\"ch_1\"}]");
 
     let mut input = String::new();
     for i in 0..100_000 {
@@ -184,7 +184,7 @@ fn check_is_a_release_gate() {
 #[test]
 fn ledger_commands_list_show_sweep_resolve_purge() {
     let (_dir, db) = common::sqlite_path();
-    let marker = std::env::temp_dir().join(format!("idem-cli-marker-{}", std::process::id()));
+    let marker = std::env::temp_dir().join(format!("oncely-cli-marker-{}", std::process::id()));
     let manual = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","leaseMs":1,"retentionMs":1}"#;
     // A settled entry, through the hidden exec helper.
     let o = run(
@@ -296,7 +296,7 @@ fn demo_charges_once() {
     let o = run(&["demo", "--db", db.to_str().unwrap()], b"");
     assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
     let out = text(&o.stdout);
-    assert!(out.contains("naive: ch_A 3×, ch_B 2×") && out.contains("idem: ch_A 1×, ch_B 1×"), "{out}");
+    assert!(out.contains("naive: ch_A 3×, ch_B 2×") && out.contains("oncely: ch_A 1×, ch_B 1×"), "{out}");
     assert!(out.contains("exactly once"));
 }
 
@@ -306,6 +306,6 @@ fn component_out_writes_the_embedded_component() {
     let f = dir.path().join("core.wasm");
     let o = run(&["component", "--out", f.to_str().unwrap()], b"");
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(std::fs::read(&f).unwrap(), idem::runtime::COMPONENT);
-    assert_eq!(&idem::runtime::COMPONENT[..4], b"\0asm");
+    assert_eq!(std::fs::read(&f).unwrap(), oncely::runtime::COMPONENT);
+    assert_eq!(&oncely::runtime::COMPONENT[..4], b"\0asm");
 }

@@ -1,7 +1,7 @@
 //! The shipped core component: what issue 2's "Done when" asks of it, checked on the bytes this
 //! crate embeds (the same file the Python and JavaScript packages carry).
 
-use idem::runtime::{COMPONENT, COMPONENT_SIZE_OPTIMIZED};
+use oncely::runtime::{COMPONENT, COMPONENT_SIZE_OPTIMIZED};
 use wasmtime::component::Component;
 use wasmtime::{Config, Engine};
 
@@ -17,7 +17,7 @@ fn the_component_imports_nothing() {
     assert!(imports.is_empty(), "the core must import nothing; it imports {imports:?}");
     let exports: Vec<String> = ty.exports(&engine).map(|(name, _)| name.to_string()).collect();
     for interface in ["canonical", "keys", "policy", "ledger"] {
-        assert!(exports.contains(&format!("idem:core/{interface}@0.1.0")), "{interface} is not exported: {exports:?}");
+        assert!(exports.contains(&format!("oncely:core/{interface}@0.1.0")), "{interface} is not exported: {exports:?}");
     }
 }
 

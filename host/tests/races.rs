@@ -7,9 +7,9 @@
 mod common;
 
 use common::{locations, TestClock};
-use idem::wit::keys::Intent;
-use idem::wit::ledger::{EntryState, ReconcileVerdict};
-use idem::{Error, Ledger, ToolError};
+use oncely::wit::keys::Intent;
+use oncely::wit::ledger::{EntryState, ReconcileVerdict};
+use oncely::{Error, Ledger, ToolError};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -64,22 +64,22 @@ async fn sixteen_concurrent_claimants_execute_once() {
     }
 }
 
-fn idem() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_idem"))
+fn oncely() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_oncely"))
 }
 
 fn exec(location: &str, owner: &str, marker: &std::path::Path, policy: &str, extra: &[&str]) -> Command {
-    let mut c = idem();
+    let mut c = oncely();
     c.args(["ledger", "exec", "--db", location, "--scope", "acme", "--run", "run-1", "--step", "s1", "--tool", "refund"])
         .args(["--args", "{\"charge\":\"ch_1\",\"cents\":500}", "--policy", policy, "--owner", owner, "--marker"])
         .arg(marker)
         .args(extra)
-        .env("IDEM_CACHE_DIR", cache_dir());
+        .env("ONCELY_CACHE_DIR", cache_dir());
     c
 }
 
 fn cache_dir() -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("idem-test-cache-{}", std::process::id()))
+    std::env::temp_dir().join(format!("oncely-test-cache-{}", std::process::id()))
 }
 
 fn marker_lines(marker: &std::path::Path) -> Vec<String> {
@@ -89,9 +89,9 @@ fn marker_lines(marker: &std::path::Path) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread")]
 async fn sixteen_processes_execute_once() {
     // Warm the compilation cache once so sixteen processes do not all compile at the same time.
-    let warm = idem()
+    let warm = oncely()
         .args(["key", "--scope", "s", "--run", "r", "--step", "t", "--tool", "x", "--args", "{}"])
-        .env("IDEM_CACHE_DIR", cache_dir())
+        .env("ONCELY_CACHE_DIR", cache_dir())
         .output()
         .unwrap();
     assert!(warm.status.success());

@@ -5,10 +5,10 @@
 mod common;
 
 use common::{stores, vectors, TestClock};
-use idem::store::{AnyStore, ListFilter, Store};
-use idem::wit::keys::Intent;
-use idem::wit::ledger::{Entry, EntryState, Event, Outcome};
-use idem::{Error, Ledger, Runtime, ToolError};
+use oncely::store::{AnyStore, ListFilter, Store};
+use oncely::wit::keys::Intent;
+use oncely::wit::ledger::{Entry, EntryState, Event, Outcome};
+use oncely::{Error, Ledger, Runtime, ToolError};
 use serde_json::Value;
 
 fn s(v: &Value) -> String {
@@ -21,7 +21,7 @@ async fn claimed_entry(store: &AnyStore, scope: &str, key_args: &str) -> Entry {
     let i = Intent { scope: scope.into(), run_id: "r".into(), step_id: "s".into(), tool: "t".into(), args_json: key_args.into() };
     let c = rt.prepare(&i, &p, "w1").unwrap();
     let t = rt.handle(None, &Event::Begin(c), 1000).unwrap().unwrap();
-    let Some(idem::wit::ledger::Write::Insert(e)) = t.write else { panic!() };
+    let Some(oncely::wit::ledger::Write::Insert(e)) = t.write else { panic!() };
     assert!(store.insert(&e).await.unwrap());
     e
 }
@@ -92,7 +92,7 @@ async fn every_ledger_scenario_through_real_storage() {
                 let want = &step["expect"];
                 check(&scenario, i, want, &got);
                 let e = store.get(&base.scope, &key).await.unwrap();
-                assert_eq!(e.as_ref().map_or("absent", |e| idem::store::state_name(e.state)), s(&want["state"]), "{scenario} step {i}");
+                assert_eq!(e.as_ref().map_or("absent", |e| oncely::store::state_name(e.state)), s(&want["state"]), "{scenario} step {i}");
                 if let Some(v) = want.get("version") {
                     assert_eq!(e.as_ref().map(|e| e.version), v.as_u64(), "{scenario} step {i}");
                 }
@@ -101,7 +101,7 @@ async fn every_ledger_scenario_through_real_storage() {
     }
 }
 
-fn check(scenario: &str, i: usize, want: &Value, got: &Result<Outcome, idem::wit::ledger::LedgerError>) {
+fn check(scenario: &str, i: usize, want: &Value, got: &Result<Outcome, oncely::wit::ledger::LedgerError>) {
     match got {
         Ok(o) => {
             let kind = match o {

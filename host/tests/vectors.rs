@@ -4,10 +4,10 @@
 mod common;
 
 use common::{event, shared_vectors, vectors};
-use idem::wit::keys::{Intent, KeySpec};
-use idem::wit::ledger::{Entry, Outcome, Write};
-use idem::wit::policy::ToolPolicy;
-use idem::{store::state_name, Error, Runtime};
+use oncely::wit::keys::{Intent, KeySpec};
+use oncely::wit::ledger::{Entry, Outcome, Write};
+use oncely::wit::policy::ToolPolicy;
+use oncely::{store::state_name, Error, Runtime};
 use serde_json::{json, Value};
 
 fn s(v: &Value) -> String {

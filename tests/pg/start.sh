@@ -14,7 +14,7 @@ if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
     echo "tests/pg/start.sh: PostgreSQL server binaries not found (apt-get install -y postgresql)" >&2
     exit 3
 fi
-dir=$(mktemp -d "${TMPDIR:-/tmp}/idem-pg.XXXXXX")
+dir=$(mktemp -d "${TMPDIR:-/tmp}/oncely-pg.XXXXXX")
 chmod 755 "$dir"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 run() {

@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // Key derivation speed against the usual JS way: the npm `canonicalize` package (RFC 8785 in
 // JS) over JSON.parse, plus node:crypto SHA-256 — on 200 B, 4 KiB and 64 KiB arguments given as
-// JSON text, in one run, printing the ratio (baseline time / idem time; > 1 means idem is faster).
+// JSON text, in one run, printing the ratio (baseline time / oncely time; > 1 means oncely is faster).
 //
 //   node bench/bench.mjs [--quick]
 //
 // Both sides start from the same JSON text and end with a SHA-256 hex digest:
 //   baseline: sha256(canonicalize(JSON.parse(text)))
-//   idem:     intentKey({scope, run, step, tool, args: text})  (canonical args inside the key
+//   oncely:     intentKey({scope, run, step, tool, args: text})  (canonical args inside the key
 //             preimage + one SHA-256, in the core component): the like-for-like call, the one
 //             the goals are judged on;
 //             deriveKey({...}) is also timed: it adds the fingerprint (a second SHA-256) and
 //             copies back the preimage and the canonical arguments.
-// idem does more work (input checks, the preimage); the comparison is of the calls an agent
+// oncely does more work (input checks, the preimage); the comparison is of the calls an agent
 // host would actually make. Each case is timed in many short rounds alternating
 // between the two sides, and each side's fastest round is reported: on a shared, noisy machine
 // the fastest round is the one least disturbed by other processes, and both sides get the same
@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import jcs from 'canonicalize';
-import { canonicalize as idemCanonicalize, deriveKey, intentKey } from '@idem-dev/idem';
+import { canonicalize as oncelyCanonicalize, deriveKey, intentKey } from 'oncely';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 
@@ -38,9 +38,9 @@ function args(target) {
 
 const baseline = (text) => createHash('sha256').update(jcs(JSON.parse(text))).digest('hex');
 const intent = (text) => ({ scope: 'acme', run: 'run-7', step: 'refund-1', tool: 'refund', args: text });
-const idem = (text) => intentKey(intent(text));
-const idemDerive = (text) => deriveKey(intent(text)).key;
-const idemCanon = (text) => idemCanonicalize(text);
+const oncely = (text) => intentKey(intent(text));
+const oncelyDerive = (text) => deriveKey(intent(text)).key;
+const oncelyCanon = (text) => oncelyCanonicalize(text);
 const jsCanon = (text) => jcs(JSON.parse(text));
 
 function time(f, input, iters) {
@@ -76,17 +76,17 @@ const sizes = [
   ['64 KiB', 65536],
 ];
 const budget = values.quick ? 150 : 600;
-console.log(`node ${process.version}; idem core via jco; baseline: canonicalize@npm + node:crypto sha256`);
-console.log('size     baseline (JS)   idem intentKey   ratio   idem deriveKey   ratio   |  JS canonicalize   idem canonicalize   ratio');
+console.log(`node ${process.version}; oncely core via jco; baseline: canonicalize@npm + node:crypto sha256`);
+console.log('size     baseline (JS)   oncely intentKey   ratio   oncely deriveKey   ratio   |  JS canonicalize   oncely canonicalize   ratio');
 const results = [];
 for (const [label, n] of sizes) {
   const text = args(n);
-  if (idemCanon(text) !== jsCanon(text)) throw new Error(`${label}: the two canonical forms differ`);
-  if (idem(text) !== idemDerive(text)) throw new Error(`${label}: intentKey and deriveKey disagree`);
-  const [tb, ti] = compare(baseline, idem, text, budget);
-  const [tb2, td] = compare(baseline, idemDerive, text, budget);
-  const [cb, ci] = compare(jsCanon, idemCanon, text, budget);
-  results.push({ size: label, bytes: Buffer.byteLength(text), baselineNs: tb, idemNs: ti, ratio: tb / ti, deriveNs: td, deriveRatio: tb2 / td, canonRatio: cb / ci });
+  if (oncelyCanon(text) !== jsCanon(text)) throw new Error(`${label}: the two canonical forms differ`);
+  if (oncely(text) !== oncelyDerive(text)) throw new Error(`${label}: intentKey and deriveKey disagree`);
+  const [tb, ti] = compare(baseline, oncely, text, budget);
+  const [tb2, td] = compare(baseline, oncelyDerive, text, budget);
+  const [cb, ci] = compare(jsCanon, oncelyCanon, text, budget);
+  results.push({ size: label, bytes: Buffer.byteLength(text), baselineNs: tb, oncelyNs: ti, ratio: tb / ti, deriveNs: td, deriveRatio: tb2 / td, canonRatio: cb / ci });
   console.log(
     `${label.padEnd(8)} ${fmt(tb).padStart(12)}   ${fmt(ti).padStart(14)}   ${(tb / ti).toFixed(2).padStart(5)}×   ${fmt(td).padStart(14)}   ${(tb2 / td).toFixed(2).padStart(5)}×   |  ${fmt(cb).padStart(14)}   ${fmt(ci).padStart(16)}   ${(cb / ci).toFixed(2).padStart(5)}×`,
   );
@@ -94,4 +94,4 @@ for (const [label, n] of sizes) {
 const small = results[0].ratio;
 const large = results[2].ratio;
 console.log(`\ngoals: not slower at 200 B (ratio ≥ 1.00): ${small >= 1 ? 'met' : 'NOT met'} (${small.toFixed(2)}×); ≥ 2× faster at 64 KiB: ${large >= 2 ? 'met' : 'NOT met'} (${large.toFixed(2)}×)`);
-if (process.env.IDEM_BENCH_JSON) console.log(JSON.stringify(results));
+if (process.env.ONCELY_BENCH_JSON) console.log(JSON.stringify(results));

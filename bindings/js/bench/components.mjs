@@ -21,7 +21,7 @@ if (positionals.length !== 2) {
 const jco = fileURLToPath(new URL('../node_modules/@bytecodealliance/jco/src/jco.js', import.meta.url));
 
 async function load(component) {
-  const out = mkdtempSync(join(tmpdir(), 'idem-components-'));
+  const out = mkdtempSync(join(tmpdir(), 'oncely-components-'));
   execFileSync(process.execPath, [jco, 'transpile', resolve(component), '--name', 'c', '--instantiation', 'sync', '--no-nodejs-compat', '--no-typescript', '--quiet', '-o', out]);
   writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
   const { instantiate } = await import(pathToFileURL(join(out, 'c.js')).href);

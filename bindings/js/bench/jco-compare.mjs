@@ -2,8 +2,8 @@
 // Per-call speed of two jco transpilations of the same core component, in one process, in
 // alternating rounds (median reported): how the pinned jco version was chosen.
 //
-//   npx -y -p @bytecodealliance/jco@1.11.2 jco transpile target/wasm/idem-core.wasm -o /tmp/jco-a \
-//       --name idem-core --instantiation sync --no-nodejs-compat --no-typescript -q
+//   npx -y -p @bytecodealliance/jco@1.11.2 jco transpile target/wasm/oncely-core.wasm -o /tmp/jco-a \
+//       --name oncely-core --instantiation sync --no-nodejs-compat --no-typescript -q
 //   npx -y -p @bytecodealliance/jco@1.35.0 jco transpile … -o /tmp/jco-b …   (same flags)
 //   node bindings/js/bench/jco-compare.mjs /tmp/jco-a /tmp/jco-b
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ if (dirs.length !== 2) {
 
 async function load(dir) {
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-  const { instantiate } = await import(pathToFileURL(join(dir, 'idem-core.js')).href);
+  const { instantiate } = await import(pathToFileURL(join(dir, 'oncely-core.js')).href);
   return instantiate((p) => new WebAssembly.Module(readFileSync(join(dir, p))), {});
 }
 

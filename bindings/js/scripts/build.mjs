@@ -7,8 +7,8 @@
 //   gen/migrations.js the Rust host's SQL migration files, verbatim, with the version and
 //                    description sqlx derives from their names
 //
-// The component comes from $IDEM_COMPONENT, else <repo>/target/wasm/idem-core.wasm (written by
-// `cargo build --release -p idem-host`).
+// The component comes from $ONCELY_COMPONENT, else <repo>/target/wasm/oncely-core.wasm (written by
+// `cargo build --release -p oncely`).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -16,9 +16,9 @@ import { fileURLToPath } from 'node:url';
 
 const pkg = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = resolve(pkg, '../..');
-const component = process.env.IDEM_COMPONENT ?? join(repo, 'target/wasm/idem-core.wasm');
+const component = process.env.ONCELY_COMPONENT ?? join(repo, 'target/wasm/oncely-core.wasm');
 if (!existsSync(component)) {
-  console.error(`build: the core component ${component} is missing; run \`cargo build --release -p idem-host\` at the repository root (or set IDEM_COMPONENT)`);
+  console.error(`build: the core component ${component} is missing; run \`cargo build --release -p oncely\` at the repository root (or set ONCELY_COMPONENT)`);
   process.exit(2);
 }
 
@@ -33,7 +33,7 @@ if (!existsSync(jco)) {
 }
 execFileSync(process.execPath, [
   jco, 'transpile', component,
-  '--name', 'idem-core',
+  '--name', 'oncely-core',
   '--instantiation', 'sync',
   '--no-nodejs-compat',
   '--no-typescript',
@@ -44,11 +44,11 @@ execFileSync(process.execPath, [
 writeFileSync(join(out, 'core/package.json'), '{ "type": "module" }\n');
 const files = readdirSync(join(out, 'core')).sort();
 const wasm = files.filter((f) => f.endsWith('.wasm'));
-if (wasm.length !== 1 || wasm[0] !== 'idem-core.core.wasm') {
-  console.error(`build: expected exactly one core module idem-core.core.wasm, jco wrote ${files.join(', ')}`);
+if (wasm.length !== 1 || wasm[0] !== 'oncely-core.core.wasm') {
+  console.error(`build: expected exactly one core module oncely-core.core.wasm, jco wrote ${files.join(', ')}`);
   process.exit(2);
 }
-const glue = readFileSync(join(out, 'core/idem-core.js'), 'utf8');
+const glue = readFileSync(join(out, 'core/oncely-core.js'), 'utf8');
 if (/^\s*import\s/m.test(glue)) {
   console.error('build: the transpiled component imports something; the core must import nothing');
   process.exit(2);
@@ -80,5 +80,5 @@ writeFileSync(
     `export const postgres = ${JSON.stringify(all.postgres, null, 2)};\n`,
 );
 const jcoVersion = JSON.parse(readFileSync(join(pkg, 'node_modules/@bytecodealliance/jco/package.json'), 'utf8')).version;
-writeFileSync(join(out, 'build-info.json'), JSON.stringify({ jco: jcoVersion, component: 'idem-core.core.wasm' }, null, 2) + '\n');
+writeFileSync(join(out, 'build-info.json'), JSON.stringify({ jco: jcoVersion, component: 'oncely-core.core.wasm' }, null, 2) + '\n');
 console.log(`build: gen/ written (jco ${jcoVersion}; migrations: sqlite ${all.sqlite.map((m) => m.version)}, postgres ${all.postgres.map((m) => m.version)})`);

@@ -2,7 +2,7 @@
 // from the package and compiled once, synchronously, at import.
 import { readFileSync } from 'node:fs';
 
-const module = new WebAssembly.Module(readFileSync(new URL('../gen/core/idem-core.core.wasm', import.meta.url)));
+const module = new WebAssembly.Module(readFileSync(new URL('../gen/core/oncely-core.core.wasm', import.meta.url)));
 
 /** @returns {WebAssembly.Module} */
 export default function coreModule() {

@@ -2,7 +2,7 @@
 // transitions) is the component's; this file only converts between JS values and the WIT
 // types, and turns the core's error records into exceptions.
 
-import { instantiate } from '../gen/core/idem-core.js';
+import { instantiate } from '../gen/core/oncely-core.js';
 import coreModule from '#core-module';
 import {
   CanonicalizationError,
@@ -87,7 +87,7 @@ export function limits() {
 
 // ---- policy -------------------------------------------------------------------------------------
 
-const WIT = Symbol('idem.wit');
+const WIT = Symbol('oncely.wit');
 
 function reconcileOut(r) {
   return r.tag === 'lookup' ? { lookup: r.val } : r.tag;
@@ -119,7 +119,7 @@ const policyCache = new Map();
 const POLICY_CACHE_MAX = 256;
 
 /**
- * Read an idem policy document (the value of `_meta["idem/policy"]`): an object or JSON text.
+ * Read an oncely policy document (the value of `_meta["oncely/policy"]`): an object or JSON text.
  * Returns it with every field explicit (defaults filled in by the core), frozen.
  */
 export function parsePolicy(doc) {
@@ -171,7 +171,7 @@ function resolvedOut(r) {
   return { name: r.name, policy: policyOut(r.policy), classSource: r.classSource };
 }
 
-/** Resolve one MCP tool object (`{name, annotations, _meta: {"idem/policy": …}}`) to its policy. */
+/** Resolve one MCP tool object (`{name, annotations, _meta: {"oncely/policy": …}}`) to its policy. */
 export function resolveTool(tool) {
   const t = text('tool', jsonText('tool', tool));
   return resolvedOut(call((c) => c.policy.resolveTool(t), policyErr));
@@ -232,7 +232,7 @@ function derivedOut(d) {
 
 /**
  * The idempotency key of an intent: `{scope, run, step, tool, args, policy}`. `args` is a value
- * (serialized as JSON) or JSON text; `policy` an idem policy (its key spec is used; none: all
+ * (serialized as JSON) or JSON text; `policy` an oncely policy (its key spec is used; none: all
  * arguments, identity step). Returns `{key, preimage, fingerprint, argsCanonical}`.
  */
 export function deriveKey(intent) {

@@ -1,7 +1,7 @@
 // Errors: the core's typed errors as JS exceptions, and the few ways the host itself can fail.
-// Every error is an IdemError with a stable `code`; the core's own fields are kept as they are.
+// Every error is an OncelyError with a stable `code`; the core's own fields are kept as they are.
 
-export class IdemError extends Error {
+export class OncelyError extends Error {
   constructor(code, message, options) {
     super(message, options);
     this.name = new.target.name;
@@ -11,7 +11,7 @@ export class IdemError extends Error {
 }
 
 /** JSON refused by canonicalization: what is wrong (`kind`) and where (byte offset, line, column). */
-export class CanonicalizationError extends IdemError {
+export class CanonicalizationError extends OncelyError {
   constructor(e) {
     super('canon', e.message);
     this.kind = e.kind;
@@ -22,7 +22,7 @@ export class CanonicalizationError extends IdemError {
 }
 
 /** A key could not be derived (`kind`; `at` names the pointer or field; `canon` for invalid-args). */
-export class KeyDerivationError extends IdemError {
+export class KeyDerivationError extends OncelyError {
   constructor(e) {
     super('key', e.message);
     this.kind = e.kind;
@@ -32,7 +32,7 @@ export class KeyDerivationError extends IdemError {
 }
 
 /** A policy or manifest document could not be read; `at` is the JSON pointer of the problem. */
-export class PolicyError extends IdemError {
+export class PolicyError extends OncelyError {
   constructor(e) {
     super('policy', `policy error at ${JSON.stringify(e.at)}: ${e.message}`);
     this.at = e.at;
@@ -41,7 +41,7 @@ export class PolicyError extends IdemError {
 }
 
 /** The ledger refused an event (stale token, wrong state, …); nothing was written. */
-export class LedgerError extends IdemError {
+export class LedgerError extends OncelyError {
   constructor(e) {
     super('ledger', e.message);
     this.kind = e.kind;
@@ -50,14 +50,14 @@ export class LedgerError extends IdemError {
 }
 
 /** Storage failed (connection dropped, disk full, …). Nothing was recorded by this call. */
-export class StorageError extends IdemError {
+export class StorageError extends OncelyError {
   constructor(message, cause) {
     super('storage', `storage: ${message}`, { cause });
   }
 }
 
 /** The key was claimed before with different parameters. */
-export class ConflictError extends IdemError {
+export class ConflictError extends OncelyError {
   constructor(key, pointer) {
     super('conflict', `conflict on ${key}: the key was first used with different parameters (first difference at ${JSON.stringify(pointer)})`);
     this.key = key;
@@ -65,17 +65,17 @@ export class ConflictError extends IdemError {
   }
 }
 
-/** Only a human can settle this effect now (`ledger.resolve`, or `idem ledger resolve`). */
-export class EscalatedError extends IdemError {
+/** Only a human can settle this effect now (`ledger.resolve`, or `oncely ledger resolve`). */
+export class EscalatedError extends OncelyError {
   constructor(key, reason) {
-    super('escalated', `escalated: ${reason} (key ${key}); settle it with \`idem ledger resolve\``);
+    super('escalated', `escalated: ${reason} (key ${key}); settle it with \`oncely ledger resolve\``);
     this.key = key;
     this.reason = reason;
   }
 }
 
 /** The outcome is unknown and no reconciler could settle it yet; do not retry blindly. */
-export class InDoubtError extends IdemError {
+export class InDoubtError extends OncelyError {
   constructor(key, reason, cause) {
     super('in-doubt', `in doubt: the outcome of ${key} is unknown (${reason}); it will be reconciled or escalated, never re-executed blindly`, { cause });
     this.key = key;
@@ -84,7 +84,7 @@ export class InDoubtError extends IdemError {
 }
 
 /** Another worker holds the claim and did not finish while we waited. */
-export class InProgressError extends IdemError {
+export class InProgressError extends OncelyError {
   constructor(key, owner, state) {
     super('in-progress', `in progress: ${owner} holds ${key} (entry ${state})`);
     this.key = key;
@@ -94,7 +94,7 @@ export class InProgressError extends IdemError {
 }
 
 /** The tool reported a definite failure (the effect did not happen); it was recorded. */
-export class ToolFailedError extends IdemError {
+export class ToolFailedError extends OncelyError {
   constructor(reason, cause) {
     super('tool-failed', `the tool failed: ${reason}`, { cause });
     this.reason = reason;
@@ -102,22 +102,22 @@ export class ToolFailedError extends IdemError {
 }
 
 /** Lost compare-and-swap races too many times in a row. */
-export class ContentionError extends IdemError {
+export class ContentionError extends OncelyError {
   constructor(races) {
     super('contention', `gave up after ${races} lost races on the same key`);
     this.races = races;
   }
 }
 
-/** The core component trapped: a bug in idem. This call failed; the instance was replaced. */
-export class CoreTrapError extends IdemError {
+/** The core component trapped: a bug in oncely. This call failed; the instance was replaced. */
+export class CoreTrapError extends OncelyError {
   constructor(cause) {
-    super('trap', `the core component trapped (a bug in idem): ${cause?.message ?? cause}`, { cause });
+    super('trap', `the core component trapped (a bug in oncely): ${cause?.message ?? cause}`, { cause });
   }
 }
 
 /** A string cannot be handed to the core as Unicode text (it holds a lone surrogate). */
-export class EncodingError extends IdemError {
+export class EncodingError extends OncelyError {
   constructor(field, index) {
     super('encoding', `${field} holds a lone UTF-16 surrogate at index ${index}; it is not Unicode text`);
     this.field = field;

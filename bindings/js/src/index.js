@@ -1,5 +1,5 @@
-// idem: exactly-once effects for AI-agent tool calls. Every rule lives in the core component
-// (gen/core, transpiled from target/wasm/idem-core.wasm by jco); this package is its JS host.
+// oncely: exactly-once effects for AI-agent tool calls. Every rule lives in the core component
+// (gen/core, transpiled from target/wasm/oncely-core.wasm by jco); this package is its JS host.
 export { canonicalize, checkTools, classify, defaultPolicy, deriveKey, deriveKeys, explain, intentKey, limits, parsePolicy, resolveTool } from './core.js';
 export { Ledger, happened, notHappened, unknown, systemClock } from './ledger.js';
 export { MemoryStore } from './stores/memory.js';
@@ -13,7 +13,7 @@ export {
   DefiniteFailure,
   EncodingError,
   EscalatedError,
-  IdemError,
+  OncelyError,
   InDoubtError,
   InProgressError,
   KeyDerivationError,

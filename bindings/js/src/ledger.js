@@ -9,7 +9,7 @@ import {
   ContentionError,
   DefiniteFailure,
   EscalatedError,
-  IdemError,
+  OncelyError,
   InDoubtError,
   InProgressError,
   StorageError,
@@ -72,7 +72,7 @@ async function io(what, p) {
   try {
     return await p;
   } catch (e) {
-    if (e instanceof IdemError) throw e;
+    if (e instanceof OncelyError) throw e;
     throw new StorageError(`${what}: ${e?.message ?? e}`, e);
   }
 }
@@ -196,7 +196,7 @@ export class Ledger {
             progressed = true;
           }
         } catch (err) {
-          if (!(err instanceof IdemError) || err.code !== 'ledger') throw err;
+          if (!(err instanceof OncelyError) || err.code !== 'ledger') throw err;
         }
       }
       if (!progressed) return purged;

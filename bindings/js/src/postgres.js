@@ -1,2 +1,2 @@
-// `@idem-dev/idem/postgres`: the PostgreSQL store (needs pg 8.x).
+// `oncely/postgres`: the PostgreSQL store (needs pg 8.x).
 export { PostgresStore } from './stores/postgres.js';

@@ -1,2 +1,2 @@
-// `@idem-dev/idem/sqlite`: the SQLite store (needs better-sqlite3 12.x).
+// `oncely/sqlite`: the SQLite store (needs better-sqlite3 12.x).
 export { SqliteStore } from './stores/sqlite.js';

@@ -30,7 +30,7 @@ import {
   parsePolicy,
   ToolFailedError,
   unknown,
-} from '@idem-dev/idem';
+} from 'oncely';
 
 const intent = (args, extra = {}) => ({ scope: 'acme', run: 'run-1', step: 'step-1', tool: 'refund', args, ...extra });
 
@@ -319,5 +319,5 @@ test('heartbeat, stale tokens and the low-level protocol', async () => {
   assert.deepEqual(await ledger.complete(claim.scope, claim.key, token, { ok: 1 }), { tag: 'recorded', val: 'done' });
   const again = await ledger.withOwner('w3').begin(intent({ charge_id: 'ch_h' }), PAY);
   assert.deepEqual(again.outcome, { tag: 'replay', val: { resultJson: '{"ok":1}', attempt: 1, recordedAt: 900 } });
-  await assert.rejects(ledger.complete('acme', 'idem1:nope', token, {}), (e) => e.kind === 'not-found');
+  await assert.rejects(ledger.complete('acme', 'oncely1:nope', token, {}), (e) => e.kind === 'not-found');
 });

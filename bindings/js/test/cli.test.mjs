@@ -2,7 +2,7 @@
 // intents), canonical forms, explanations and manifest checks — same values, same errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalize, checkTools, deriveKey, deriveKeys, explain } from '@idem-dev/idem';
+import { canonicalize, checkTools, deriveKey, deriveKeys, explain } from 'oncely';
 import { cliCanon, cliCheck, cliExplain, cliKey, cliKeysLines } from './helpers/cli.mjs';
 import { vectors } from './helpers/env.mjs';
 import { randomIntents, seed } from './helpers/random.mjs';
@@ -32,7 +32,7 @@ test('keys.json: every intent gets the same key (or the same error) from the CLI
 
 test('random intents: keys equal the CLI\'s under several key specs', () => {
   const s = seed();
-  console.log(`random intents: seed ${s} (IDEM_TEST_SEED=${s} replays)`);
+  console.log(`random intents: seed ${s} (ONCELY_TEST_SEED=${s} replays)`);
   const intents = randomIntents(s, 400);
   const policies = [
     undefined,
@@ -53,14 +53,14 @@ test('random intents: keys equal the CLI\'s under several key specs', () => {
   assert.ok(ok > 800, `only ${ok} keys derived`);
 });
 
-test('canonical.json: the same canonical text (or error) as `idem canon`', () => {
+test('canonical.json: the same canonical text (or error) as `oncely canon`', () => {
   for (const c of vectors('canonical.json').cases) {
     const bytes = c.input_hex !== undefined ? unhex(c.input_hex) : Buffer.from(c.input, 'utf8');
     assert.deepEqual(js(() => canonicalize(new Uint8Array(bytes))), cliCanon(bytes), c.name);
   }
 });
 
-test('explain.json: the same verdict, keys and differences as `idem explain`', () => {
+test('explain.json: the same verdict, keys and differences as `oncely explain`', () => {
   for (const c of vectors('explain.json').cases) {
     const want = cliExplain(c.a, c.b, c.policy);
     const got = explain(c.a, c.b, { policy: c.policy });
@@ -75,7 +75,7 @@ test('explain.json: the same verdict, keys and differences as `idem explain`', (
   }
 });
 
-test('policy.json manifests: the same report as `idem check`', () => {
+test('policy.json manifests: the same report as `oncely check`', () => {
   for (const c of vectors('policy.json').manifests) {
     const want = cliCheck(c.manifest);
     const got = js(() => checkTools(c.manifest));

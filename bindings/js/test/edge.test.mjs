@@ -2,7 +2,7 @@
 // on 127.0.0.1 only): its keys, canonical forms, explanations and checks equal the Rust CLI's;
 // its refund runs once through a ledger in a Durable Object, with the same key and decisions as
 // the Rust host's ledger; and the Durable Object store passes the ledger conformance scenarios.
-// workerd is stopped at the end. The package bundled is IDEM_JS_PACKAGE (the installed tarball
+// workerd is stopped at the end. The package bundled is ONCELY_JS_PACKAGE (the installed tarball
 // under test.sh) or bindings/js.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import * as esbuild from 'esbuild';
-import { Ledger } from '@idem-dev/idem';
+import { Ledger } from 'oncely';
 import { build, bundleWorker } from '../../../examples/edge/build.mjs';
 import { REFUND_POLICY } from '../../../examples/edge/policy.js';
 import { cliCanon, cliCheck, cliExec, cliExplain, cliKey, cliKeysLines } from './helpers/cli.mjs';
@@ -58,7 +58,7 @@ before(async () => {
         `const stores :Workerd.Worker = (
   modules = [ (name = "${storeWorker.module}", esModule = embed "${storeWorker.module}"), ${storeWorker.wasm.map((w) => `(name = "${w}", wasm = embed "${w}")`).join(', ')} ],
   compatibilityDate = "2025-09-01",
-  durableObjectNamespaces = [ (className = "StoreObject", uniqueKey = "idem-test-stores", enableSql = true) ],
+  durableObjectNamespaces = [ (className = "StoreObject", uniqueKey = "oncely-test-stores", enableSql = true) ],
   durableObjectStorage = (localDisk = "storage"),
   bindings = [ (name = "STORES", durableObjectNamespace = "StoreObject") ],
 );`,
@@ -172,7 +172,7 @@ test('workerd: the refund runs once through the Durable Object ledger, as in the
   assert.deepEqual([c.status, c.body.error.code, c.body.error.pointer], [409, 'conflict', '/amount']);
   assert.equal(rc.status, 2);
   assert.match(rc.stderr, /conflict on .* \(first difference at "\/amount"\)/);
-  assert.equal(c.body.error.message, rc.stderr.replace(/^idem: /, '').trim());
+  assert.equal(c.body.error.message, rc.stderr.replace(/^oncely: /, '').trim());
 
   // The provider loses its reply: the outcome is reconciled by lookup, not retried.
   const l = await refund({ charge_id: 'ch_2', simulate: 'lose-reply' });

@@ -1,5 +1,5 @@
 // One ledger, two languages: JS workers (node processes running test/helpers/worker.mjs) and Rust
-// workers (`idem ledger exec`) share a SQLite file — or a PostgreSQL database — and an effect
+// workers (`oncely ledger exec`) share a SQLite file — or a PostgreSQL database — and an effect
 // still runs once. Each opens a ledger the other created (the migration bookkeeping must satisfy
 // sqlx), and a claim left pending by a crashed Rust worker is reconciled by a JS worker.
 import assert from 'node:assert/strict';
@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { happened, Ledger, notHappened } from '@idem-dev/idem';
-import { PostgresStore } from '@idem-dev/idem/postgres';
-import { SqliteStore } from '@idem-dev/idem/sqlite';
+import { happened, Ledger, notHappened } from 'oncely';
+import { PostgresStore } from 'oncely/postgres';
+import { SqliteStore } from 'oncely/sqlite';
 import { cliExec, execArgs } from './helpers/cli.mjs';
 import { requireCli } from './helpers/env.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';

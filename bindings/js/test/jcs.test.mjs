@@ -1,12 +1,12 @@
 // The shared RFC 8785 reference data, run as it is through the package: every input file must
 // canonicalize to its output file byte for byte, and every line of es6-numbers-100k.txt must
-// print as expected. The vectors are found via IDEM_SHARED_VECTORS, <repo>/../shared/vectors or
+// print as expected. The vectors are found via ONCELY_SHARED_VECTORS, <repo>/../shared/vectors or
 // /work/shared/vectors; missing is a failure, never a skip.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { canonicalize } from '@idem-dev/idem';
+import { canonicalize } from 'oncely';
 import { sharedVectors } from './helpers/env.mjs';
 
 test('every JCS input canonicalizes to its output, byte for byte', () => {

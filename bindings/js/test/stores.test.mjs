@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Ledger } from '@idem-dev/idem';
-import { PostgresStore } from '@idem-dev/idem/postgres';
-import { SqliteStore } from '@idem-dev/idem/sqlite';
+import { Ledger } from 'oncely';
+import { PostgresStore } from 'oncely/postgres';
+import { SqliteStore } from 'oncely/sqlite';
 import { REPO } from './helpers/env.mjs';
 import { replayLedgerVectors } from './helpers/ledger-vectors.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
@@ -70,8 +70,8 @@ describe('SQLite (better-sqlite3)', () => {
     const ref = new Database(':memory:');
     ref.exec(migrationFile('sqlite').toString('utf8'));
     const schema = (d, name) => d.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(name)?.sql;
-    assert.equal(schema(db, 'idem_effects'), schema(ref, 'idem_effects'));
-    assert.equal(schema(db, 'idem_effects_by_state'), schema(ref, 'idem_effects_by_state'));
+    assert.equal(schema(db, 'oncely_effects'), schema(ref, 'oncely_effects'));
+    assert.equal(schema(db, 'oncely_effects_by_state'), schema(ref, 'oncely_effects_by_state'));
     assert.match(schema(db, '_sqlx_migrations'), /checksum BLOB NOT NULL/);
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
     // A modified migration or a dirty one stops the open, as sqlx would.
@@ -128,12 +128,12 @@ describe('PostgreSQL (pg)', () => {
     if (db) await db.drop();
   });
 
-  test('ledger.json: every scenario through idem.effects', async (t) => {
+  test('ledger.json: every scenario through oncely.effects', async (t) => {
     if (skip) return t.skip(skip);
     const store = await PostgresStore.connect(db.url);
     try {
       const steps = await replayLedgerVectors(async () => {
-        await store.pool.query('TRUNCATE idem.effects');
+        await store.pool.query('TRUNCATE oncely.effects');
         return borrow(store);
       });
       assert.ok(steps > 50);
@@ -158,7 +158,7 @@ describe('PostgreSQL (pg)', () => {
         assert.equal(rows[0].success, true);
         assert.deepEqual(rows[0].checksum, sha384(migrationFile('postgres')));
         const cols = await c.query(
-          "SELECT column_name FROM information_schema.columns WHERE table_schema = 'idem' AND table_name = 'effects' ORDER BY ordinal_position",
+          "SELECT column_name FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'effects' ORDER BY ordinal_position",
         );
         assert.equal(cols.rows.length, 24);
         const types = await c.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '_sqlx_migrations' AND table_schema = 'public'");

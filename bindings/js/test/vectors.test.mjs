@@ -14,7 +14,7 @@ import {
   parsePolicy,
   PolicyError,
   resolveTool,
-} from '@idem-dev/idem';
+} from 'oncely';
 import { vectors } from './helpers/env.mjs';
 import { replayLedgerVectors } from './helpers/ledger-vectors.mjs';
 
@@ -64,7 +64,7 @@ test('keys.json: key, preimage, fingerprint, canonical args, errors; declared eq
       assert.equal(d.preimage, c.preimage, c.name);
       assert.equal(d.fingerprint, c.fingerprint, c.name);
       assert.equal(d.argsCanonical, c.args_canonical, c.name);
-      assert.match(d.key, /^idem1:[0-9a-f]{64}$/);
+      assert.match(d.key, /^oncely1:[0-9a-f]{64}$/);
       if ('same_key_as' in c) assert.equal(d.key, keys[c.same_key_as], `${c.name}: same key as case ${c.same_key_as}`);
       keys.push(d.key);
     } else {

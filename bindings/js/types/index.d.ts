@@ -1,4 +1,4 @@
-// Types of @idem-dev/idem: the facade over the idem core component (wit/*.wit). Names follow the
+// Types of oncely: the facade over the oncely core component (wit/*.wit). Names follow the
 // WIT contract; u64 times and counters are numbers (milliseconds since the Unix epoch).
 
 // ---- canonical ----------------------------------------------------------------------------------
@@ -38,7 +38,7 @@ export interface KeySpec {
   identity: KeyIdentity;
 }
 
-/** An idem policy document (the value of a tool's `_meta["idem/policy"]`). */
+/** An oncely policy document (the value of a tool's `_meta["oncely/policy"]`). */
 export interface PolicyDocument {
   class: EffectClass;
   key?: Partial<KeySpec>;
@@ -113,7 +113,7 @@ export interface Intent {
 }
 
 export interface DerivedKey {
-  /** `idem1:` + 64 lowercase hex digits. */
+  /** `oncely1:` + 64 lowercase hex digits. */
   key: string;
   preimage: string;
   fingerprint: string;
@@ -342,10 +342,10 @@ export class Ledger {
 
 // ---- errors -------------------------------------------------------------------------------------
 
-export class IdemError extends Error {
+export class OncelyError extends Error {
   readonly code: string;
 }
-export class CanonicalizationError extends IdemError {
+export class CanonicalizationError extends OncelyError {
   readonly code: 'canon';
   readonly kind: CanonErrorKind;
   readonly offset: number;
@@ -359,58 +359,58 @@ export interface CanonErrorInfo {
   column: number;
   message: string;
 }
-export class KeyDerivationError extends IdemError {
+export class KeyDerivationError extends OncelyError {
   readonly code: 'key';
   readonly kind: 'invalid-args' | 'invalid-pointer' | 'missing-member' | 'pointer-into-array' | 'empty-field';
   readonly at: string | null;
   readonly canon: CanonErrorInfo | null;
 }
-export class PolicyError extends IdemError {
+export class PolicyError extends OncelyError {
   readonly code: 'policy';
   readonly at: string;
   readonly reason: string;
 }
-export class LedgerError extends IdemError {
+export class LedgerError extends OncelyError {
   readonly code: 'ledger';
   readonly kind: 'not-found' | 'stale-token' | 'invalid-state' | 'already-settled' | 'retention-not-reached' | 'invalid-request';
   readonly state?: EntryState;
 }
-export class StorageError extends IdemError {
+export class StorageError extends OncelyError {
   readonly code: 'storage';
 }
-export class ConflictError extends IdemError {
+export class ConflictError extends OncelyError {
   readonly code: 'conflict';
   readonly key: string;
   readonly pointer: string;
 }
-export class EscalatedError extends IdemError {
+export class EscalatedError extends OncelyError {
   readonly code: 'escalated';
   readonly key: string;
   readonly reason: string;
 }
-export class InDoubtError extends IdemError {
+export class InDoubtError extends OncelyError {
   readonly code: 'in-doubt';
   readonly key: string;
   readonly reason: string;
 }
-export class InProgressError extends IdemError {
+export class InProgressError extends OncelyError {
   readonly code: 'in-progress';
   readonly key: string;
   readonly owner: string;
   readonly state: EntryState;
 }
-export class ToolFailedError extends IdemError {
+export class ToolFailedError extends OncelyError {
   readonly code: 'tool-failed';
   readonly reason: string;
 }
-export class ContentionError extends IdemError {
+export class ContentionError extends OncelyError {
   readonly code: 'contention';
   readonly races: number;
 }
-export class CoreTrapError extends IdemError {
+export class CoreTrapError extends OncelyError {
   readonly code: 'trap';
 }
-export class EncodingError extends IdemError {
+export class EncodingError extends OncelyError {
   readonly code: 'encoding';
   readonly field: string;
   readonly index: number;

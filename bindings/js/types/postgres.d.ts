@@ -1,6 +1,6 @@
 import type { ShippedStore } from './index.js';
 
-/** The PostgreSQL store (pg 8.x): the Rust host's `idem.effects` table and migrations. */
+/** The PostgreSQL store (pg 8.x): the Rust host's `oncely.effects` table and migrations. */
 export interface PostgresStore extends ShippedStore {}
 export class PostgresStore {
   /** Connect (a pool of `max` connections, default 16) and migrate under sqlx's advisory lock. */

@@ -1,7 +1,7 @@
 """Fixtures: where the repository's vectors, the shared JCS vectors and the Rust CLI are, and
 fresh SQLite and PostgreSQL ledgers.
 
-The tests import the INSTALLED ``idem`` package (test.sh installs the built wheel into a clean
+The tests import the INSTALLED ``oncely`` package (test.sh installs the built wheel into a clean
 virtual environment and runs pytest from outside ``src/``); ``test_installed.py`` checks it.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 HERE = Path(__file__).resolve().parent
-REPO = Path(os.environ.get("IDEM_REPO_ROOT") or HERE.parent.parent.parent).resolve()
+REPO = Path(os.environ.get("ONCELY_REPO_ROOT") or HERE.parent.parent.parent).resolve()
 
 
 def _truthy(name: str) -> bool:
@@ -28,7 +28,7 @@ def _truthy(name: str) -> bool:
 @pytest.fixture(scope="session")
 def repo() -> Path:
     """The repository root."""
-    assert (REPO / "wit" / "ledger.wit").is_file(), f"{REPO} is not the idem repository"
+    assert (REPO / "wit" / "ledger.wit").is_file(), f"{REPO} is not the oncely repository"
     return REPO
 
 
@@ -44,11 +44,11 @@ def vectors(repo: Path) -> Callable[[str], Any]:
 
 @pytest.fixture(scope="session")
 def shared_vectors(repo: Path) -> Path:
-    """The shared conformance vectors: ``$IDEM_SHARED_VECTORS``, else ``<repo>/../shared/vectors``,
+    """The shared conformance vectors: ``$ONCELY_SHARED_VECTORS``, else ``<repo>/../shared/vectors``,
     else ``/work/shared/vectors``. Missing vectors FAIL the tests (never skip)."""
     candidates = []
-    if os.environ.get("IDEM_SHARED_VECTORS"):
-        candidates.append(Path(os.environ["IDEM_SHARED_VECTORS"]))
+    if os.environ.get("ONCELY_SHARED_VECTORS"):
+        candidates.append(Path(os.environ["ONCELY_SHARED_VECTORS"]))
     candidates += [repo.parent / "shared" / "vectors", Path("/work/shared/vectors")]
     for c in candidates:
         if (c / "jcs" / "input").is_dir():
@@ -57,11 +57,11 @@ def shared_vectors(repo: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def idem_cli(repo: Path) -> Path:
-    """The Rust CLI (``target/release/idem``, or ``$IDEM_CLI``). Missing = FAIL."""
-    path = Path(os.environ.get("IDEM_CLI") or repo / "target" / "release" / "idem")
+def oncely_cli(repo: Path) -> Path:
+    """The Rust CLI (``target/release/oncely``, or ``$ONCELY_CLI``). Missing = FAIL."""
+    path = Path(os.environ.get("ONCELY_CLI") or repo / "target" / "release" / "oncely")
     if not path.is_file():
-        pytest.fail(f"the Rust CLI {path} is missing: run `cargo build --release -p idem-host`")
+        pytest.fail(f"the Rust CLI {path} is missing: run `cargo build --release -p oncely`")
     return path
 
 
@@ -76,14 +76,14 @@ def sqlite_path(tmp_path: Path) -> str:
 
 @pytest.fixture(scope="session")
 def pg_server() -> str:
-    """The throwaway server of ``$IDEM_TEST_POSTGRES_URL``. When it is unset or unreachable the
-    PostgreSQL tests FAIL under ``IDEM_REQUIRE_POSTGRES=1`` or ``CI``, and are skipped (with the
+    """The throwaway server of ``$ONCELY_TEST_POSTGRES_URL``. When it is unset or unreachable the
+    PostgreSQL tests FAIL under ``ONCELY_REQUIRE_POSTGRES=1`` or ``CI``, and are skipped (with the
     reason) otherwise."""
-    url = os.environ.get("IDEM_TEST_POSTGRES_URL", "")
-    required = _truthy("IDEM_REQUIRE_POSTGRES") or _truthy("CI")
+    url = os.environ.get("ONCELY_TEST_POSTGRES_URL", "")
+    required = _truthy("ONCELY_REQUIRE_POSTGRES") or _truthy("CI")
     reason = ""
     if not url:
-        reason = "IDEM_TEST_POSTGRES_URL is not set (run the tests under scripts/with-postgres)"
+        reason = "ONCELY_TEST_POSTGRES_URL is not set (run the tests under scripts/with-postgres)"
     else:
         try:
             import psycopg
@@ -110,7 +110,7 @@ def pg_dsn(pg_server: str) -> Iterator[str]:
     """A fresh, empty database on the test server (dropped afterwards)."""
     import psycopg
 
-    name = f"idem_py_{secrets.token_hex(6)}"
+    name = f"oncely_py_{secrets.token_hex(6)}"
     with psycopg.connect(pg_server, autocommit=True) as c:
         c.execute(f'CREATE DATABASE "{name}"')
     try:

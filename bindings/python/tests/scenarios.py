@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import idem
-from idem import (
+import oncely
+from oncely import (
     ClaimToken,
     Complete,
     Completion,
@@ -42,22 +42,22 @@ def token(body: dict[str, Any]) -> ClaimToken:
     return ClaimToken(body["attempt"], body["owner"])
 
 
-def claim_for(scenario: dict[str, Any], owner: str, args: str | None = None) -> idem.Claim:
+def claim_for(scenario: dict[str, Any], owner: str, args: str | None = None) -> oncely.Claim:
     """The claim of the scenario's intent (its args replaced when a step gives some), built
     by the core's ``prepare`` through a ledger-less call."""
-    from idem import _runtime
-    from idem._codec import Err
+    from oncely import _runtime
+    from oncely._codec import Err
 
     i = scenario["intent"]
-    intent = idem.Intent(i["scope"], i["run"], i["step"], i["tool"], args or i["args"])
+    intent = oncely.Intent(i["scope"], i["run"], i["step"], i["tool"], args or i["args"])
     r = _runtime.shared().call(
-        "ledger.prepare", intent, idem.parse_policy(scenario["policy"]), owner
+        "ledger.prepare", intent, oncely.parse_policy(scenario["policy"]), owner
     )
     assert not isinstance(r, Err), r
     return r  # type: ignore[no-any-return]
 
 
-def event(scenario: dict[str, Any], step: dict[str, Any]) -> tuple[Event, idem.Claim | None]:
+def event(scenario: dict[str, Any], step: dict[str, Any]) -> tuple[Event, oncely.Claim | None]:
     """The event a step describes (and the claim, for ``begin``)."""
     ev = step["event"]
     if isinstance(ev, str):
@@ -65,7 +65,7 @@ def event(scenario: dict[str, Any], step: dict[str, Any]) -> tuple[Event, idem.C
     ((name, body),) = ev.items()
     if name == "begin":
         claim = claim_for(scenario, body["owner"], body.get("args"))
-        return idem.Begin(claim), claim
+        return oncely.Begin(claim), claim
     if name == "heartbeat":
         return Heartbeat(token(body)), None
     if name == "complete":
@@ -75,7 +75,7 @@ def event(scenario: dict[str, Any], step: dict[str, Any]) -> tuple[Event, idem.C
     if name == "fail_ambiguous":
         return FailAmbiguous(Failure(token(body), body["reason"])), None
     if name == "reconciled":
-        verdict: idem.ReconcileVerdict
+        verdict: oncely.ReconcileVerdict
         if "happened" in body:
             verdict = Happened(body["happened"])
         elif "not_happened" in body:
@@ -84,7 +84,7 @@ def event(scenario: dict[str, Any], step: dict[str, Any]) -> tuple[Event, idem.C
             verdict = Unknown(body["unknown"])
         return Reconciled(Reconciliation(body["attempt"], verdict)), None
     if name == "resolve":
-        settlement: idem.Settlement = (
+        settlement: oncely.Settlement = (
             Happened(body["happened"]) if "happened" in body else NotHappened()
         )
         return Resolve(Resolution(settlement, body["by"], body["note"])), None
@@ -137,5 +137,5 @@ def check_outcome(where: str, o: Outcome, want: dict[str, Any]) -> None:
         assert got[k] == v, f"{where}: {k} of {got}: expected {v!r}"
 
 
-def check_error(where: str, err: idem.LedgerError, want: dict[str, Any]) -> None:
+def check_error(where: str, err: oncely.LedgerError, want: dict[str, Any]) -> None:
     assert want.get("error") == err.kind.value, f"{where}: unexpected error {err!r}"

@@ -1,4 +1,4 @@
-"""Python keys equal the Rust CLI's keys (``idem key --lines --json``) for the same intents: the
+"""Python keys equal the Rust CLI's keys (``oncely key --lines --json``) for the same intents: the
 golden key vectors and random intents generated here."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from helpers import run
 
-import idem
+import oncely
 
 Vectors = Callable[[str], Any]
 
@@ -33,9 +33,9 @@ def _line(scope: str, run_id: str, step: str, tool: str, args_text: str) -> str:
 
 
 def _cli_keys(
-    idem_cli: Path, tmp_path: Path, lines: list[str], policy: dict[str, Any] | None
+    oncely_cli: Path, tmp_path: Path, lines: list[str], policy: dict[str, Any] | None
 ) -> list[dict[str, str]]:
-    cmd = [str(idem_cli), "key", "--lines", "--json"]
+    cmd = [str(oncely_cli), "key", "--lines", "--json"]
     if policy is not None:
         pfile = tmp_path / "policy.json"
         pfile.write_text(json.dumps(policy))
@@ -47,20 +47,20 @@ def _cli_keys(
 
 
 def _compare(intents: list[dict[str, Any]], cli: list[dict[str, str]], policy: Any) -> None:
-    ours = idem.derive_many(intents, policy=policy)
+    ours = oncely.derive_many(intents, policy=policy)
     for intent, mine, theirs in zip(intents, ours, cli, strict=True):
-        assert isinstance(mine, idem.DerivedKey), (intent, mine)
+        assert isinstance(mine, oncely.DerivedKey), (intent, mine)
         got = {"key": mine.key, "preimage": mine.preimage, "fingerprint": mine.fingerprint,
                "args_canonical": mine.args_canonical}  # fmt: skip
         assert got == theirs, intent
-        one = idem.derive_key(
+        one = oncely.derive_key(
             scope=intent["scope"], run=intent["run"], step=intent["step"], tool=intent["tool"],
             args=intent["args"], policy=policy,
         )  # fmt: skip
         assert one == theirs["key"], intent
 
 
-def test_key_vectors_equal_the_cli(vectors: Vectors, idem_cli: Path, tmp_path: Path) -> None:
+def test_key_vectors_equal_the_cli(vectors: Vectors, oncely_cli: Path, tmp_path: Path) -> None:
     by_policy: dict[str, list[dict[str, Any]]] = {}
     for c in vectors("keys.json")["cases"]:
         if "error" not in c:
@@ -74,7 +74,7 @@ def test_key_vectors_equal_the_cli(vectors: Vectors, idem_cli: Path, tmp_path: P
             args = i["args"].replace("\n", " ").replace("\r", " ")
             intents.append({**{k: i[k] for k in ("scope", "run", "step", "tool")}, "args": args})
             lines.append(_line(i["scope"], i["run"], i["step"], i["tool"], args))
-        cli = _cli_keys(idem_cli, tmp_path, lines, policy)
+        cli = _cli_keys(oncely_cli, tmp_path, lines, policy)
         _compare(intents, cli, policy)
         assert [r["key"] for r in cli] == [c["key"] for c in cases]
 
@@ -106,7 +106,7 @@ def _value(rng: random.Random, depth: int) -> Any:
     return [_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
 
 
-def test_random_intents_equal_the_cli(idem_cli: Path, tmp_path: Path) -> None:
+def test_random_intents_equal_the_cli(oncely_cli: Path, tmp_path: Path) -> None:
     rng = random.Random(20261130)
     for policy in POLICIES:
         intents, lines = [], []
@@ -130,7 +130,7 @@ def test_random_intents_equal_the_cli(idem_cli: Path, tmp_path: Path) -> None:
             lines.append(
                 _line(intent["scope"], intent["run"], intent["step"], intent["tool"], text)
             )
-        cli = _cli_keys(idem_cli, tmp_path, lines, policy)
+        cli = _cli_keys(oncely_cli, tmp_path, lines, policy)
         _compare(intents, cli, policy)
         if policy is None:  # every part in the key: distinct intents, distinct keys
             assert len({r["key"] for r in cli}) == len(cli)

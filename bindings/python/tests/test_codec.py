@@ -1,4 +1,4 @@
-"""The fast component calls (``idem._codec``) against wasmtime-py's own public
+"""The fast component calls (``oncely._codec``) against wasmtime-py's own public
 ``component.Func.__call__``: the same inputs must give the same answers, for every export.
 
 Both answers are normalised, guided by the function's WIT type, to plain data
@@ -18,9 +18,9 @@ from scenarios import claim_for, event
 from wasmtime import component as wc
 from wasmtime.component import _types as wt
 
-import idem
-from idem import _runtime, types
-from idem._codec import Err, python_name
+import oncely
+from oncely import _runtime, types
+from oncely._codec import Err, python_name
 
 Vectors = Callable[[str], Any]
 
@@ -28,7 +28,7 @@ CASE_TAGS = {cls: tag for table in types.VARIANTS for tag, cls in table.items()}
 
 
 def norm_ours(ty: wt.ValType, v: Any) -> Any:
-    """Plain data from a value of the idem classes."""
+    """Plain data from a value of the oncely classes."""
     if isinstance(ty, wt.RecordType):
         return {python_name(n): norm_ours(t, getattr(v, python_name(n))) for n, t in ty.fields}
     if isinstance(ty, wt.VariantType):
@@ -101,7 +101,7 @@ def _untagged_case(ty: wt.VariantType, v: Any) -> str:
 
 
 def to_theirs(ty: wt.ValType, v: Any) -> Any:
-    """A value of the idem classes as wasmtime-py takes it."""
+    """A value of the oncely classes as wasmtime-py takes it."""
     if isinstance(ty, wt.RecordType):
         r = wc.Record()
         for n, t in ty.fields:
@@ -192,14 +192,14 @@ def test_pure_functions_match(ref: Reference, vectors: Vectors) -> None:
     spec = ref.compare("keys.default-spec")
     for c in vectors("keys.json")["cases"]:
         i = c["intent"]
-        intent = idem.Intent(i["scope"], i["run"], i["step"], i["tool"], i["args"])
-        kspec = idem.key_spec(c["policy"])
+        intent = oncely.Intent(i["scope"], i["run"], i["step"], i["tool"], i["args"])
+        kspec = oncely.key_spec(c["policy"])
         ref.compare("keys.derive", intent, kspec)
         ref.compare("keys.derive-many", [intent, intent], kspec)
     for c in vectors("explain.json")["cases"]:
-        a, b = (idem.Intent(x["scope"], x["run"], x["step"], x["tool"], x["args"])
+        a, b = (oncely.Intent(x["scope"], x["run"], x["step"], x["tool"], x["args"])
                 for x in (c["a"], c["b"]))  # fmt: skip
-        ref.compare("keys.explain", a, b, idem.key_spec(c["policy"]))
+        ref.compare("keys.explain", a, b, oncely.key_spec(c["policy"]))
     doc = vectors("policy.json")
     for c in doc["policies"]:
         ref.compare("policy.parse-policy", c.get("policy_text") or json.dumps(c["policy"]))
@@ -207,11 +207,11 @@ def test_pure_functions_match(ref: Reference, vectors: Vectors) -> None:
         ref.compare("policy.resolve-tool", json.dumps(c["tool"]))
     for c in doc["manifests"]:
         ref.compare("policy.check-manifest", json.dumps(c["manifest"]))
-    for cls in idem.EffectClass:
+    for cls in oncely.EffectClass:
         ref.compare("policy.default-policy", cls)
-    ref.compare("policy.classify", idem.ToolAnnotations(True, None, None, None))
-    ref.compare("policy.classify", idem.ToolAnnotations(False, False, True, None))
-    assert spec == idem.default_spec()
+    ref.compare("policy.classify", oncely.ToolAnnotations(True, None, None, None))
+    ref.compare("policy.classify", oncely.ToolAnnotations(False, False, True, None))
+    assert spec == oncely.default_spec()
 
 
 def test_ledger_functions_match(ref: Reference, vectors: Vectors) -> None:
@@ -219,17 +219,17 @@ def test_ledger_functions_match(ref: Reference, vectors: Vectors) -> None:
     both directions, and ``prepare``."""
     for sc in vectors("ledger.json")["scenarios"]:
         i = sc["intent"]
-        intent = idem.Intent(i["scope"], i["run"], i["step"], i["tool"], i["args"])
-        ref.compare("ledger.prepare", intent, idem.parse_policy(sc["policy"]), "w1")
-        ref.compare("ledger.prepare", intent, idem.parse_policy(sc["policy"]), "")
+        intent = oncely.Intent(i["scope"], i["run"], i["step"], i["tool"], i["args"])
+        ref.compare("ledger.prepare", intent, oncely.parse_policy(sc["policy"]), "w1")
+        ref.compare("ledger.prepare", intent, oncely.parse_policy(sc["policy"]), "")
         claim_for(sc, "w1")
-        entry: idem.Entry | None = None
+        entry: oncely.Entry | None = None
         for step in sc["steps"]:
             ev, _ = event(sc, step)
             t = ref.compare("ledger.handle", entry, ev, step["now"])
             if not isinstance(t, Err) and t.write is not None:
                 w = t.write
-                entry = None if isinstance(w, idem.Removal) else w.entry
+                entry = None if isinstance(w, oncely.Removal) else w.entry
 
 
 def test_wrong_argument_types_are_refused_before_the_call() -> None:
@@ -237,11 +237,11 @@ def test_wrong_argument_types_are_refused_before_the_call() -> None:
     with pytest.raises(TypeError):
         rt.call("canonical.canonicalize", b"{}")
     with pytest.raises(TypeError):
-        rt.call("keys.derive", {"scope": "a"}, idem.default_spec())
+        rt.call("keys.derive", {"scope": "a"}, oncely.default_spec())
     with pytest.raises(TypeError):
-        rt.call("ledger.handle", None, idem.Sweep(), -1)
+        rt.call("ledger.handle", None, oncely.Sweep(), -1)
     with pytest.raises(TypeError):
-        rt.call("ledger.handle", None, idem.Sweep(), True)
+        rt.call("ledger.handle", None, oncely.Sweep(), True)
     # The instance is still usable afterwards.
     assert rt.call("canonical.canonicalize", "[1.0]") == "[1]"
 
@@ -249,7 +249,7 @@ def test_wrong_argument_types_are_refused_before_the_call() -> None:
 def test_large_values_cross_intact() -> None:
     big = {"s": "é" * 300_000, "n": list(range(2000))}
     text = json.dumps(big, ensure_ascii=False, indent=1)
-    out = idem.canonicalize(text)
+    out = oncely.canonicalize(text)
     assert json.loads(out) == big
-    assert idem.canonicalize(out) == out
-    assert idem.canonicalize(text.encode()) == out
+    assert oncely.canonicalize(out) == out
+    assert oncely.canonicalize(text.encode()) == out

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from helpers import python_worker, run
 
-import idem
+import oncely
 
 # A short lease so the test does not wait a minute; reconcile at once.
 POLICY = {
@@ -23,10 +23,10 @@ POLICY = {
 }
 
 
-def _wait_past_lease(ledger: idem.Ledger, scope: str, key: str) -> None:
+def _wait_past_lease(ledger: oncely.Ledger, scope: str, key: str) -> None:
     entry = ledger.get(scope, key)
     assert entry is not None
-    time.sleep(max(0.0, (entry.lease_until - idem.system_clock()) / 1000) + 0.05)
+    time.sleep(max(0.0, (entry.lease_until - oncely.system_clock()) / 1000) + 0.05)
 
 
 def _marker_lines(marker: Path) -> list[str]:
@@ -49,9 +49,9 @@ def test_killed_after_the_call_is_reconciled_not_rerun(
     key, owner = line.split()
     assert owner == "doomed"
 
-    ledger = idem.Ledger.open(ledger_location, owner="sweeper")
+    ledger = oncely.Ledger.open(ledger_location, owner="sweeper")
     entry = ledger.get("acme", key)
-    assert entry is not None and entry.state is idem.EntryState.PENDING
+    assert entry is not None and entry.state is oncely.EntryState.PENDING
 
     # While the lease holds, another worker neither runs the tool nor steals the claim.
     busy = subprocess.run(
@@ -64,19 +64,19 @@ def test_killed_after_the_call_is_reconciled_not_rerun(
     assert len(_marker_lines(marker)) == 1
 
     # The provider's lookup: did the charge with this key happen? (It did: the marker.)
-    def find_charge(req: idem.ReconcileRequest) -> idem.ReconcileVerdict:
+    def find_charge(req: oncely.ReconcileRequest) -> oncely.ReconcileVerdict:
         for ln in _marker_lines(marker):
             k, who = ln.split()
             if k == req.key:
-                return idem.happened({"by": who})
-        return idem.NotHappened()
+                return oncely.happened({"by": who})
+        return oncely.NotHappened()
 
     ledger.reconciler("charge", find_charge)
     _wait_past_lease(ledger, "acme", key)
     report = ledger.sweep()
     assert (report.leases_expired, report.reconciled, report.happened) == (1, 1, 1), report
     entry = ledger.get("acme", key)
-    assert entry is not None and entry.state is idem.EntryState.DONE
+    assert entry is not None and entry.state is oncely.EntryState.DONE
     assert entry.attempt == 1
 
     # A new worker replays the reconciled result; the tool never ran a second time.
@@ -100,10 +100,10 @@ def test_a_sweep_without_a_reconciler_leaves_it_in_doubt(
     )
     assert crashed.returncode == 137
     [line] = _marker_lines(marker)
-    with idem.Ledger.open(ledger_location) as ledger:
+    with oncely.Ledger.open(ledger_location) as ledger:
         _wait_past_lease(ledger, "acme", line.split()[0])
         report = ledger.sweep()
         assert (report.leases_expired, report.unknown) == (1, 1), report
         [entry] = ledger.list("acme")
-        assert entry.state is idem.EntryState.IN_DOUBT
+        assert entry.state is oncely.EntryState.IN_DOUBT
     assert len(_marker_lines(marker)) == 1

@@ -1,6 +1,6 @@
 """A Rust worker and a Python worker on ONE ledger: same keys, one execution.
 
-The Rust side is the CLI's hidden test helper ``idem ledger exec`` (host/src/main.rs): it runs
+The Rust side is the CLI's hidden test helper ``oncely ledger exec`` (host/src/main.rs): it runs
 one effect whose "tool" appends ``"<key> <owner>"`` to a marker file and prints
 ``{"key", "replayed", "reconciled", "value"}``; ``tests/workers/exec_worker.py`` does the same
 through the Python package."""
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from helpers import python_worker, run
 
-import idem
+import oncely
 
 POLICY = {"class": "irreversible-external", "key": {"only": ["/charge_id"]},
           "reconcile": "provider-idempotent"}  # fmt: skip
@@ -30,22 +30,22 @@ def _exec_args(
             "--policy", json.dumps(policy), "--owner", owner, "--marker", str(marker)]  # fmt: skip
 
 
-def _rust(idem_cli: Path, *args: str) -> list[str]:
-    return [str(idem_cli), "ledger", "exec", *args]
+def _rust(oncely_cli: Path, *args: str) -> list[str]:
+    return [str(oncely_cli), "ledger", "exec", *args]
 
 
 def test_rust_and_python_workers_racing_execute_once(
-    idem_cli: Path, ledger_location: str, tmp_path: Path
+    oncely_cli: Path, ledger_location: str, tmp_path: Path
 ) -> None:
     for r in range(3):  # three races, each on a fresh intent
         args = json.dumps({"charge_id": f"ch_{r}", "amount": 500})
-        key = idem.derive_key(**{**INTENT, "args": args}, policy=POLICY)
+        key = oncely.derive_key(**{**INTENT, "args": args}, policy=POLICY)
         marker = tmp_path / f"marker-{r}.txt"
         procs = []
         for i in range(3):
             common = _exec_args(ledger_location, marker, f"rust{i}", POLICY, args)
             procs.append(("rust", subprocess.Popen(
-                _rust(idem_cli, *common, "--sleep-ms", "200"),
+                _rust(oncely_cli, *common, "--sleep-ms", "200"),
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             )))  # fmt: skip
             common = _exec_args(ledger_location, marker, f"py{i}", POLICY, args)
@@ -67,46 +67,46 @@ def test_rust_and_python_workers_racing_execute_once(
         assert all(o["value"] == {"by": winner} for o in outs)
 
 
-def test_keys_agree_with_the_rust_ledger(idem_cli: Path, sqlite_path: str, tmp_path: Path) -> None:
+def test_keys_agree_with_the_rust_ledger(oncely_cli: Path, sqlite_path: str, tmp_path: Path) -> None:
     marker = tmp_path / "m.txt"
     for policy in (POLICY, {"class": "accumulating-write"},
                    {"class": "irreversible-external", "key": {"identity": "scope"},
                     "reconcile": "manual"}):  # fmt: skip
-        out = run(_rust(idem_cli, *_exec_args(sqlite_path, marker, "rust", policy)))
-        assert json.loads(out.stdout)["key"] == idem.derive_key(**INTENT, policy=policy)
+        out = run(_rust(oncely_cli, *_exec_args(sqlite_path, marker, "rust", policy)))
+        assert json.loads(out.stdout)["key"] == oncely.derive_key(**INTENT, policy=policy)
 
 
 def test_a_crashed_rust_worker_is_reconciled_by_a_python_sweep(
-    idem_cli: Path, ledger_location: str, tmp_path: Path
+    oncely_cli: Path, ledger_location: str, tmp_path: Path
 ) -> None:
     policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "find"},
               "leaseMs": 1500, "reconcileAfterMs": 0}  # fmt: skip
     marker = tmp_path / "marker.txt"
     crashed = subprocess.run(
-        _rust(idem_cli, *_exec_args(ledger_location, marker, "rust", policy), "--crash-after-call"),
+        _rust(oncely_cli, *_exec_args(ledger_location, marker, "rust", policy), "--crash-after-call"),
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert crashed.returncode == 137, crashed.stderr
     [line] = marker.read_text().splitlines()
     key = line.split()[0]
 
-    ledger = idem.Ledger.open(ledger_location, owner="py-sweeper")
+    ledger = oncely.Ledger.open(ledger_location, owner="py-sweeper")
 
     @ledger.reconciler("charge")
-    def find(req: idem.ReconcileRequest) -> idem.ReconcileVerdict:
+    def find(req: oncely.ReconcileRequest) -> oncely.ReconcileVerdict:
         found = [
             ln.split()[1] for ln in marker.read_text().splitlines() if ln.split()[0] == req.key
         ]
-        return idem.happened({"by": found[0]}) if found else idem.NotHappened()
+        return oncely.happened({"by": found[0]}) if found else oncely.NotHappened()
 
     entry = ledger.get("acme", key)
-    assert entry is not None and entry.state is idem.EntryState.PENDING and entry.owner == "rust"
-    time.sleep(max(0.0, (entry.lease_until - idem.system_clock()) / 1000) + 0.05)
+    assert entry is not None and entry.state is oncely.EntryState.PENDING and entry.owner == "rust"
+    time.sleep(max(0.0, (entry.lease_until - oncely.system_clock()) / 1000) + 0.05)
     report = ledger.sweep()
     assert (report.leases_expired, report.happened) == (1, 1), report
     # The Rust worker, asked again, replays what Python reconciled; nothing ran twice.
     again = json.loads(
-        run(_rust(idem_cli, *_exec_args(ledger_location, marker, "rust2", policy))).stdout
+        run(_rust(oncely_cli, *_exec_args(ledger_location, marker, "rust2", policy))).stdout
     )
     assert again == {"key": key, "replayed": True, "reconciled": False, "value": {"by": "rust"}}
     assert len(marker.read_text().splitlines()) == 1
@@ -114,7 +114,7 @@ def test_a_crashed_rust_worker_is_reconciled_by_a_python_sweep(
 
 
 def test_a_python_holder_makes_rust_wait_then_replay(
-    idem_cli: Path, ledger_location: str, tmp_path: Path
+    oncely_cli: Path, ledger_location: str, tmp_path: Path
 ) -> None:
     marker = tmp_path / "marker.txt"
     holder = subprocess.Popen(
@@ -127,7 +127,7 @@ def test_a_python_holder_makes_rust_wait_then_replay(
         time.sleep(0.02)
     assert marker.exists()
     waiter = json.loads(
-        run(_rust(idem_cli, *_exec_args(ledger_location, marker, "rust", POLICY))).stdout
+        run(_rust(oncely_cli, *_exec_args(ledger_location, marker, "rust", POLICY))).stdout
     )
     out, err = holder.communicate(timeout=60)
     assert holder.returncode == 0, err

@@ -5,21 +5,21 @@ from __future__ import annotations
 import importlib.resources
 from pathlib import Path
 
-import idem
+import oncely
 
 
 def test_imported_from_an_installation_not_the_source_tree() -> None:
     here = Path(__file__).resolve().parent.parent
-    location = Path(idem.__file__).resolve()
+    location = Path(oncely.__file__).resolve()
     assert "site-packages" in location.parts, location
     assert here / "src" not in location.parents, location
 
 
 def test_the_wheel_carries_the_component_and_the_migrations(repo: Path) -> None:
-    data = importlib.resources.files("idem").joinpath("_data")
-    wasm = data.joinpath("idem-core.wasm").read_bytes()
+    data = importlib.resources.files("oncely").joinpath("_data")
+    wasm = data.joinpath("oncely-core.wasm").read_bytes()
     assert wasm[:4] == b"\0asm"
-    assert wasm == (repo / "target" / "wasm" / "idem-core.wasm").read_bytes()
+    assert wasm == (repo / "target" / "wasm" / "oncely-core.wasm").read_bytes()
     for dialect in ("sqlite", "postgres"):
         shipped = {
             f.name: f.read_bytes()
@@ -33,4 +33,4 @@ def test_the_wheel_carries_the_component_and_the_migrations(repo: Path) -> None:
 
 
 def test_typed_package() -> None:
-    assert importlib.resources.files("idem").joinpath("py.typed").is_file()
+    assert importlib.resources.files("oncely").joinpath("py.typed").is_file()

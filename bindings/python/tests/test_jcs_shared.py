@@ -7,7 +7,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-import idem
+import oncely
 
 
 def test_jcs_input_output_files(shared_vectors: Path) -> None:
@@ -15,11 +15,11 @@ def test_jcs_input_output_files(shared_vectors: Path) -> None:
     assert len(inputs) >= 6, inputs
     for path in inputs:
         expected = (shared_vectors / "jcs" / "output" / path.name).read_bytes()
-        got = idem.canonicalize(path.read_bytes()).encode("utf-8")
+        got = oncely.canonicalize(path.read_bytes()).encode("utf-8")
         assert got == expected, path.name
         # The same document given as text (not bytes) gives the same bytes.
         text = path.read_bytes().decode("utf-8")
-        assert idem.canonicalize(text).encode("utf-8") == expected, path.name
+        assert oncely.canonicalize(text).encode("utf-8") == expected, path.name
         hexed = (shared_vectors / "jcs" / "outhex" / (path.stem + ".txt")).read_text()
         assert got == bytes.fromhex("".join(hexed.split())), path.name
 
@@ -39,7 +39,7 @@ def test_es6_numbers_100k(shared_vectors: Path) -> None:
 
     def flush() -> None:
         doc = "[" + ",".join(repr(_double(bits)) for _, bits, _ in batch) + "]"
-        got = idem.canonicalize(doc)[1:-1].split(",")
+        got = oncely.canonicalize(doc)[1:-1].split(",")
         assert len(got) == len(batch)
         for (n, bits, want), text in zip(batch, got, strict=True):
             assert text == want, f"line {n}: {bits} gave {text}, expected {want}"

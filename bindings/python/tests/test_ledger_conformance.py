@@ -12,7 +12,7 @@ from typing import Any
 from helpers import python_worker, run
 from scenarios import check_error, check_outcome, claim_for, event
 
-import idem
+import oncely
 
 Vectors = Callable[[str], Any]
 
@@ -36,7 +36,7 @@ def test_scenarios_through_the_store(vectors: Vectors, ledger_location: str) -> 
             **original,
             "intent": {**original["intent"], "scope": f"{original['intent']['scope']}-{n}"},
         }
-        ledger = idem.Ledger.open(ledger_location, clock=clock, owner="unused")
+        ledger = oncely.Ledger.open(ledger_location, clock=clock, owner="unused")
         try:
             key = claim_for(sc, "w0").key
             scope = sc["intent"]["scope"]
@@ -49,7 +49,7 @@ def test_scenarios_through_the_store(vectors: Vectors, ledger_location: str) -> 
                     key = claim.key
                 try:
                     outcome = ledger.drive(scope, key, ev)
-                except idem.LedgerError as e:
+                except oncely.LedgerError as e:
                     check_error(where, e, want)
                 else:
                     check_outcome(where, outcome, want)
@@ -64,21 +64,21 @@ def test_scenarios_through_the_store(vectors: Vectors, ledger_location: str) -> 
 
 def test_a_row_round_trips_through_the_store(ledger_location: str) -> None:
     """Every field of an entry comes back from the store as it was written."""
-    ledger = idem.Ledger.open(ledger_location, owner="w1", clock=FakeClock(1_000))
+    ledger = oncely.Ledger.open(ledger_location, owner="w1", clock=FakeClock(1_000))
     policy = {"class": "irreversible-external", "key": {"ignore": ["/ts"]},
               "reconcile": {"lookup": "get_refund"}, "leaseMs": 100}  # fmt: skip
     claim = ledger.prepare(scope="s", run="r", step="t", tool="refund",
                            args={"a": "é", "ts": 1}, policy=policy)  # fmt: skip
     outcome = ledger.begin(claim)
-    assert isinstance(outcome, idem.Execute)
+    assert isinstance(outcome, oncely.Execute)
     ledger.clock = FakeClock(2_000)  # type: ignore[assignment]
     o = ledger.fail_ambiguous("s", claim.key, outcome.token, "timeout")
-    assert isinstance(o, idem.ReconcileRequest)
-    assert o.path == idem.Lookup("get_refund")
+    assert isinstance(o, oncely.ReconcileRequest)
+    assert o.path == oncely.Lookup("get_refund")
     entry = ledger.get("s", claim.key)
     assert entry is not None
-    assert entry.reconcile == idem.Lookup("get_refund")
-    assert entry.state is idem.EntryState.IN_DOUBT
+    assert entry.reconcile == oncely.Lookup("get_refund")
+    assert entry.state is oncely.EntryState.IN_DOUBT
     assert entry.in_doubt_since == 2_000
     assert entry.args_canonical == claim.args_canonical
     assert ledger.list("s") == [entry]
@@ -88,15 +88,15 @@ def test_a_row_round_trips_through_the_store(ledger_location: str) -> None:
     ledger.close()
 
 
-def _race_threads(location: str, n: int) -> tuple[list[idem.Outcome], list[str]]:
+def _race_threads(location: str, n: int) -> tuple[list[oncely.Outcome], list[str]]:
     policy = {"class": "irreversible-external", "key": {}, "reconcile": "provider-idempotent"}
     barrier = threading.Barrier(n)
-    outcomes: list[idem.Outcome] = []
+    outcomes: list[oncely.Outcome] = []
     owners: list[str] = []
     lock = threading.Lock()
 
     def worker(i: int) -> None:
-        ledger = idem.Ledger.open(location, owner=f"t{i}")
+        ledger = oncely.Ledger.open(location, owner=f"t{i}")
         claim = ledger.prepare(scope="race", run="r", step="s", tool="charge",
                                args={"amount": 1}, policy=policy)  # fmt: skip
         barrier.wait()
@@ -116,30 +116,30 @@ def _race_threads(location: str, n: int) -> tuple[list[idem.Outcome], list[str]]
 
 def test_threads_racing_on_one_key_claim_it_once(ledger_location: str) -> None:
     outcomes, _ = _race_threads(ledger_location, 8)
-    executes = [o for o in outcomes if isinstance(o, idem.Execute)]
+    executes = [o for o in outcomes if isinstance(o, oncely.Execute)]
     assert len(outcomes) == 8
     assert len(executes) == 1, outcomes
     winner = executes[0].token.owner
     for o in outcomes:
-        if not isinstance(o, idem.Execute):
-            assert isinstance(o, idem.InProgress), o
+        if not isinstance(o, oncely.Execute):
+            assert isinstance(o, oncely.InProgress), o
             assert o.owner == winner
 
 
 def test_compare_and_swap_refuses_a_stale_version(ledger_location: str) -> None:
     """Two writers computed from the same version: only the first update applies, and the
     driver re-reads and asks the core again for the second."""
-    ledger = idem.Ledger.open(ledger_location, owner="w1")
+    ledger = oncely.Ledger.open(ledger_location, owner="w1")
     policy = {"class": "accumulating-write"}
     claim = ledger.prepare(scope="cas", run="r", step="s", tool="append", args=[1], policy=policy)
     o = ledger.begin(claim)
-    assert isinstance(o, idem.Execute)
+    assert isinstance(o, oncely.Execute)
     entry = ledger.get("cas", claim.key)
     assert entry is not None
     store = ledger.store
     from dataclasses import replace
 
-    done = replace(entry, version=entry.version + 1, state=idem.EntryState.DONE, result_json="1")
+    done = replace(entry, version=entry.version + 1, state=oncely.EntryState.DONE, result_json="1")
     assert store.update(entry.version, done) is True
     assert store.update(entry.version, done) is False  # stale
     assert store.insert(entry) is False  # present
@@ -195,8 +195,8 @@ def test_processes_racing_execute_once(ledger_location: str, tmp_path: Path) -> 
 
 def test_opening_twice_is_idempotent(tmp_path: Path) -> None:
     path = str(tmp_path / "l.db")
-    a = idem.Ledger.sqlite(path)
-    b = idem.Ledger.sqlite(path)
+    a = oncely.Ledger.sqlite(path)
+    b = oncely.Ledger.sqlite(path)
     assert a.list("x") == b.list("x") == []
     a.close()
     b.close()

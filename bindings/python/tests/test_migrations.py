@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from helpers import python_worker, run
 
-import idem
+import oncely
 
 
 def _migration_file(repo: Path, dialect: str) -> Path:
@@ -40,16 +40,16 @@ def _expected_row(repo: Path, location: str) -> tuple[int, str, bool, bytes]:
 
 
 def test_python_first_then_rust(
-    repo: Path, idem_cli: Path, ledger_location: str, tmp_path: Path
+    repo: Path, oncely_cli: Path, ledger_location: str, tmp_path: Path
 ) -> None:
-    with idem.Ledger.open(ledger_location, owner="py") as ledger:
+    with oncely.Ledger.open(ledger_location, owner="py") as ledger:
         r = ledger.run(lambda key: {"ok": key[:10]}, scope="mig", run="r", step="s",
                        tool="t", args={"a": 1}, policy={"class": "accumulating-write"})  # fmt: skip
     [row] = _bookkeeping(ledger_location)
     assert row[:4] == _expected_row(repo, ledger_location)
     assert row[4] >= 0  # the execution time, recorded after the commit as sqlx does
     # The Rust host opens it without re-applying or complaining, and reads Python's row.
-    out = run([str(idem_cli), "ledger", "--db", ledger_location, "--json", "show",
+    out = run([str(oncely_cli), "ledger", "--db", ledger_location, "--json", "show",
                "--scope", "mig", r.key])  # fmt: skip
     shown = json.loads(out.stdout)
     assert shown["state"] == "done" and shown["owner"] == "py"
@@ -58,17 +58,17 @@ def test_python_first_then_rust(
 
 
 def test_rust_first_then_python(
-    repo: Path, idem_cli: Path, ledger_location: str, tmp_path: Path
+    repo: Path, oncely_cli: Path, ledger_location: str, tmp_path: Path
 ) -> None:
     marker = tmp_path / "marker.txt"
-    out = run([str(idem_cli), "ledger", "exec", "--db", ledger_location, "--scope", "mig",
+    out = run([str(oncely_cli), "ledger", "exec", "--db", ledger_location, "--scope", "mig",
                "--run", "r", "--step", "s", "--tool", "charge", "--args", '{"amount":1}',
                "--policy", '{"class":"accumulating-write"}', "--owner", "rust",
                "--marker", str(marker)])  # fmt: skip
     rust = json.loads(out.stdout)
     rows = _bookkeeping(ledger_location)
     assert [r[:4] for r in rows] == [_expected_row(repo, ledger_location)]
-    with idem.Ledger.open(ledger_location) as ledger:
+    with oncely.Ledger.open(ledger_location) as ledger:
         [entry] = ledger.list("mig")
         assert entry.key == rust["key"] and entry.owner == "rust"
         assert json.loads(entry.result_json or "") == rust["value"]
@@ -76,41 +76,41 @@ def test_rust_first_then_python(
 
 
 def test_a_modified_migration_is_refused(sqlite_path: str) -> None:
-    idem.Ledger.sqlite(sqlite_path).close()
+    oncely.Ledger.sqlite(sqlite_path).close()
     with sqlite3.connect(sqlite_path) as c:
         c.execute("UPDATE _sqlx_migrations SET checksum = ?", (b"\0" * 48,))
-    with pytest.raises(idem.MigrationError, match="modified"):
-        idem.Ledger.sqlite(sqlite_path)
+    with pytest.raises(oncely.MigrationError, match="modified"):
+        oncely.Ledger.sqlite(sqlite_path)
 
 
 def test_an_unknown_newer_migration_is_refused(sqlite_path: str) -> None:
-    idem.Ledger.sqlite(sqlite_path).close()
+    oncely.Ledger.sqlite(sqlite_path).close()
     with sqlite3.connect(sqlite_path) as c:
         c.execute(
             "INSERT INTO _sqlx_migrations (version, description, success, checksum, "
             "execution_time) VALUES (99991231000000, 'future', TRUE, X'00', 0)"
         )
-    with pytest.raises(idem.MigrationError, match="missing"):
-        idem.Ledger.sqlite(sqlite_path)
+    with pytest.raises(oncely.MigrationError, match="missing"):
+        oncely.Ledger.sqlite(sqlite_path)
 
 
 def test_a_dirty_migration_is_refused(sqlite_path: str) -> None:
-    idem.Ledger.sqlite(sqlite_path).close()
+    oncely.Ledger.sqlite(sqlite_path).close()
     with sqlite3.connect(sqlite_path) as c:
         c.execute("UPDATE _sqlx_migrations SET success = FALSE")
-    with pytest.raises(idem.MigrationError, match="partially applied"):
-        idem.Ledger.sqlite(sqlite_path)
+    with pytest.raises(oncely.MigrationError, match="partially applied"):
+        oncely.Ledger.sqlite(sqlite_path)
 
 
 def test_rust_and_python_opening_a_fresh_ledger_at_once(
-    repo: Path, idem_cli: Path, ledger_location: str, tmp_path: Path
+    repo: Path, oncely_cli: Path, ledger_location: str, tmp_path: Path
 ) -> None:
     """Several Rust and Python processes open (and so migrate) one fresh ledger together:
     all succeed, and the migration is recorded once."""
     procs = []
     for i in range(3):
         procs.append(subprocess.Popen(
-            [str(idem_cli), "ledger", "--db", ledger_location, "list", "--scope", f"s{i}"],
+            [str(oncely_cli), "ledger", "--db", ledger_location, "list", "--scope", f"s{i}"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         ))  # fmt: skip
         procs.append(subprocess.Popen(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import idem
+import oncely
 
 REFUND = {
     "class": "irreversible-external",
@@ -23,7 +23,7 @@ REFUND = {
 
 @pytest.fixture
 def ledger(ledger_location: str) -> Any:
-    with idem.Ledger.open(ledger_location, owner="w1") as ledger:
+    with oncely.Ledger.open(ledger_location, owner="w1") as ledger:
         yield ledger
 
 
@@ -48,14 +48,14 @@ class Provider:
         return self.effects[key]
 
 
-def test_decorated_tool_runs_once_per_intent(ledger: idem.Ledger) -> None:
+def test_decorated_tool_runs_once_per_intent(ledger: oncely.Ledger) -> None:
     provider = Provider()
 
     @ledger.tool(policy=REFUND)
     def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
         return provider.refund(charge_id, amount, idempotency_key)
 
-    with idem.context(scope="acme", run="run-7", step="refund-1"):
+    with oncely.context(scope="acme", run="run-7", step="refund-1"):
         first = refund.effect("ch_1", 500)
         again = refund.effect(charge_id="ch_1", amount=500)
         key = refund.key("ch_1", 500)
@@ -64,33 +64,33 @@ def test_decorated_tool_runs_once_per_intent(ledger: idem.Ledger) -> None:
     assert first.key == again.key == key
     assert provider.calls == 1
     # identity scope + only /charge_id: another run asking for the same refund replays too.
-    with idem.context(scope="acme", run="run-8", step="other"):
+    with oncely.context(scope="acme", run="run-8", step="other"):
         assert refund("ch_1", 500) == first.value
     assert provider.calls == 1
     # Same charge, other amount: a conflict, reported with the pointer; nothing runs.
-    with idem.context(scope="acme", run="run-9", step="x"), pytest.raises(idem.ConflictError) as e:
+    with oncely.context(scope="acme", run="run-9", step="x"), pytest.raises(oncely.ConflictError) as e:
         refund("ch_1", 700)
     assert e.value.pointer == "/amount"
     assert provider.calls == 1
     # Another tenant is another effect.
-    with idem.context(scope="globex", run="run-7", step="refund-1"):
+    with oncely.context(scope="globex", run="run-7", step="refund-1"):
         assert refund("ch_1", 500)["refund_id"] == "re_2"
     assert provider.calls == 2
 
 
-def test_the_key_is_the_cores(ledger: idem.Ledger) -> None:
+def test_the_key_is_the_cores(ledger: oncely.Ledger) -> None:
     @ledger.tool(policy=REFUND)
     def refund(charge_id: str, amount: int = 100, *, idempotency_key: str) -> str:
         return idempotency_key
 
-    with idem.context(scope="acme", run="r", step="s"):
+    with oncely.context(scope="acme", run="r", step="s"):
         got = refund("ch_9")
-    want = idem.derive_key(scope="acme", run="r", step="s", tool="refund",
+    want = oncely.derive_key(scope="acme", run="r", step="s", tool="refund",
                            args={"charge_id": "ch_9", "amount": 100}, policy=REFUND)  # fmt: skip
     assert got == want
 
 
-def test_a_lost_response_is_reconciled_not_repeated(ledger: idem.Ledger) -> None:
+def test_a_lost_response_is_reconciled_not_repeated(ledger: oncely.Ledger) -> None:
     """The provider did the refund but the response was lost (timeout): the ledger records
     the doubt and reconciles by asking the provider again with the SAME key."""
     provider = Provider()
@@ -100,33 +100,33 @@ def test_a_lost_response_is_reconciled_not_repeated(ledger: idem.Ledger) -> None
     def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
         return provider.refund(charge_id, amount, idempotency_key)
 
-    with idem.context(scope="acme", run="r", step="s"):
+    with oncely.context(scope="acme", run="r", step="s"):
         r = refund.effect("ch_1", 500)
     assert r.reconciled and r.replayed
     assert len(provider.effects) == 1
     assert r.value == next(iter(provider.effects.values()))
 
 
-def test_definite_failure_then_a_new_attempt(ledger: idem.Ledger) -> None:
+def test_definite_failure_then_a_new_attempt(ledger: oncely.Ledger) -> None:
     provider = Provider()
-    provider.fail_next = [idem.DefiniteFailure("card declined")]
+    provider.fail_next = [oncely.DefiniteFailure("card declined")]
 
     @ledger.tool(policy=REFUND)
     def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
         return provider.refund(charge_id, amount, idempotency_key)
 
-    with idem.context(scope="acme", run="r", step="s"):
-        with pytest.raises(idem.ToolFailedError, match="card declined"):
+    with oncely.context(scope="acme", run="r", step="s"):
+        with pytest.raises(oncely.ToolFailedError, match="card declined"):
             refund("ch_1", 500)
         entry = ledger.get("acme", refund.key("ch_1", 500))
-        assert entry is not None and entry.state is idem.EntryState.FAILED
+        assert entry is not None and entry.state is oncely.EntryState.FAILED
         r = refund.effect("ch_1", 500)
     assert not r.replayed and r.value["refund_id"] == "re_1"
     entry = ledger.get("acme", r.key)
-    assert entry is not None and entry.attempt == 2 and entry.state is idem.EntryState.DONE
+    assert entry is not None and entry.attempt == 2 and entry.state is oncely.EntryState.DONE
 
 
-def test_definite_exception_types(ledger: idem.Ledger) -> None:
+def test_definite_exception_types(ledger: oncely.Ledger) -> None:
     class Declined(Exception):
         pass
 
@@ -134,53 +134,53 @@ def test_definite_exception_types(ledger: idem.Ledger) -> None:
     def refund(charge_id: str, *, idempotency_key: str) -> None:
         raise Declined("no")
 
-    with idem.context(scope="acme", run="r", step="s"), pytest.raises(idem.ToolFailedError):
+    with oncely.context(scope="acme", run="r", step="s"), pytest.raises(oncely.ToolFailedError):
         refund("ch_1")
-    with idem.context(scope="acme", run="r", step="s"):
+    with oncely.context(scope="acme", run="r", step="s"):
         entry = ledger.get("acme", refund.key("ch_1"))
-    assert entry is not None and entry.state is idem.EntryState.FAILED
+    assert entry is not None and entry.state is oncely.EntryState.FAILED
 
 
-def test_an_unknown_outcome_without_a_reconciler_is_never_retried(ledger: idem.Ledger) -> None:
+def test_an_unknown_outcome_without_a_reconciler_is_never_retried(ledger: oncely.Ledger) -> None:
     calls = []
     policy = {"class": "irreversible-external", "key": {}, "reconcile": "manual"}
 
     @ledger.tool(policy=policy)
     def send_email(to: str, *, idempotency_key: str) -> None:
         calls.append(to)
-        raise idem.AmbiguousFailure("SMTP connection dropped after DATA")
+        raise oncely.AmbiguousFailure("SMTP connection dropped after DATA")
 
-    with idem.context(scope="acme", run="r", step="s"):
-        with pytest.raises(idem.EscalatedError):
+    with oncely.context(scope="acme", run="r", step="s"):
+        with pytest.raises(oncely.EscalatedError):
             send_email("a@example.com")
-        with pytest.raises(idem.EscalatedError):
+        with pytest.raises(oncely.EscalatedError):
             send_email("a@example.com")
         key = send_email.key("a@example.com")
     assert calls == ["a@example.com"]
     # A human settles it; from then on the recorded result replays.
-    ledger.resolve("acme", key, idem.happened({"sent": True}), by="ops@acme", note="in the log")
-    with idem.context(scope="acme", run="r", step="s"):
+    ledger.resolve("acme", key, oncely.happened({"sent": True}), by="ops@acme", note="in the log")
+    with oncely.context(scope="acme", run="r", step="s"):
         assert send_email("a@example.com") == {"sent": True}
     assert calls == ["a@example.com"]
 
 
-def test_lookup_reconciler(ledger: idem.Ledger) -> None:
+def test_lookup_reconciler(ledger: oncely.Ledger) -> None:
     provider = Provider()
     provider.lose_response = 1
     policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "get_refund"}}
-    asked: list[idem.ReconcileRequest] = []
+    asked: list[oncely.ReconcileRequest] = []
 
     @ledger.tool(policy=policy)
     def refund(charge_id: str, *, idempotency_key: str) -> dict[str, Any]:
         return provider.refund(charge_id, 1, idempotency_key)
 
     @refund.reconciler
-    def get_refund(req: idem.ReconcileRequest) -> idem.ReconcileVerdict:
+    def get_refund(req: oncely.ReconcileRequest) -> oncely.ReconcileVerdict:
         asked.append(req)
         found = provider.effects.get(req.key)
-        return idem.happened(found) if found else idem.NotHappened()
+        return oncely.happened(found) if found else oncely.NotHappened()
 
-    with idem.context(scope="acme", run="r", step="s"):
+    with oncely.context(scope="acme", run="r", step="s"):
         r = refund.effect("ch_1")
     assert r.reconciled and r.value == provider.effects[r.key]
     assert provider.calls == 1
@@ -188,7 +188,7 @@ def test_lookup_reconciler(ledger: idem.Ledger) -> None:
     assert json.loads(asked[0].args_canonical) == {"charge_id": "ch_1"}
 
 
-def test_not_happened_allows_a_retry_up_to_max_attempts(ledger: idem.Ledger) -> None:
+def test_not_happened_allows_a_retry_up_to_max_attempts(ledger: oncely.Ledger) -> None:
     policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "check"}}
     calls = []
 
@@ -197,30 +197,30 @@ def test_not_happened_allows_a_retry_up_to_max_attempts(ledger: idem.Ledger) -> 
         calls.append(x)
         raise ConnectionError("reset by peer")
 
-    ledger.reconciler("flaky", lambda req: idem.NotHappened())
-    with idem.context(scope="acme", run="r", step="s"), pytest.raises(idem.ToolFailedError) as e:
+    ledger.reconciler("flaky", lambda req: oncely.NotHappened())
+    with oncely.context(scope="acme", run="r", step="s"), pytest.raises(oncely.ToolFailedError) as e:
         flaky(1)
     assert calls == [1, 1]
     assert isinstance(e.value.__cause__, ConnectionError)
 
 
-def test_still_unknown_raises_in_doubt(ledger: idem.Ledger) -> None:
+def test_still_unknown_raises_in_doubt(ledger: oncely.Ledger) -> None:
     policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "check"}}
 
     @ledger.tool(policy=policy)
     def charge(x: int, *, idempotency_key: str) -> int:
         raise TimeoutError("gateway timeout")
 
-    ledger.reconciler("charge", lambda req: idem.Unknown("provider unreachable"))
-    with idem.context(scope="acme", run="r", step="s"), pytest.raises(idem.InDoubtError) as e:
+    ledger.reconciler("charge", lambda req: oncely.Unknown("provider unreachable"))
+    with oncely.context(scope="acme", run="r", step="s"), pytest.raises(oncely.InDoubtError) as e:
         charge(1)
     assert "provider unreachable" in str(e.value)
-    with idem.context(scope="acme", run="r", step="s"):
+    with oncely.context(scope="acme", run="r", step="s"):
         entry = ledger.get("acme", charge.key(1))
-    assert entry is not None and entry.state is idem.EntryState.IN_DOUBT
+    assert entry is not None and entry.state is oncely.EntryState.IN_DOUBT
 
 
-def test_pass_through_classes_call_the_tool_every_time(ledger: idem.Ledger) -> None:
+def test_pass_through_classes_call_the_tool_every_time(ledger: oncely.Ledger) -> None:
     calls = []
 
     @ledger.tool(policy={"class": "read-only"})
@@ -228,7 +228,7 @@ def test_pass_through_classes_call_the_tool_every_time(ledger: idem.Ledger) -> N
         calls.append(q)
         return q.upper()
 
-    with idem.context(scope="acme", run="r", step="s"):
+    with oncely.context(scope="acme", run="r", step="s"):
         assert lookup("a") == "A"
         assert lookup("a") == "A"
     assert calls == ["a", "a"]
@@ -236,13 +236,13 @@ def test_pass_through_classes_call_the_tool_every_time(ledger: idem.Ledger) -> N
 
 
 def test_replay_returns_the_json_round_trip_and_unserialisable_results_warn(
-    ledger: idem.Ledger,
+    ledger: oncely.Ledger,
 ) -> None:
     @ledger.tool(policy={"class": "accumulating-write"})
     def pair(x: int, *, idempotency_key: str) -> tuple[int, int]:
         return (x, x)
 
-    with idem.context(scope="acme", run="r", step="s"):
+    with oncely.context(scope="acme", run="r", step="s"):
         assert pair(1) == (1, 1)
         assert pair(1) == [1, 1]  # a replay is the recorded JSON, decoded
 
@@ -254,8 +254,8 @@ def test_replay_returns_the_json_round_trip_and_unserialisable_results_warn(
     def receipt(x: int, *, idempotency_key: str) -> Receipt:
         return Receipt(x)
 
-    with idem.context(scope="acme", run="r", step="s"):
-        with pytest.warns(idem.ResultNotSerializableWarning):
+    with oncely.context(scope="acme", run="r", step="s"):
+        with pytest.warns(oncely.ResultNotSerializableWarning):
             assert receipt(2) == Receipt(2)
         assert receipt(2) == repr(Receipt(2))  # recorded as done; never re-run
 
@@ -267,24 +267,24 @@ def test_replay_returns_the_json_round_trip_and_unserialisable_results_warn(
     def receipt2(x: int, *, idempotency_key: str) -> Receipt:
         return Receipt(x)
 
-    with idem.context(scope="acme", run="r", step="s"), warnings.catch_warnings():
+    with oncely.context(scope="acme", run="r", step="s"), warnings.catch_warnings():
         warnings.simplefilter("error")
         assert receipt2(3) == Receipt(3)
         assert receipt2(3) == Receipt(3)
 
 
-def test_the_context_is_required_and_nests(ledger: idem.Ledger) -> None:
+def test_the_context_is_required_and_nests(ledger: oncely.Ledger) -> None:
     @ledger.tool(policy={"class": "accumulating-write"})
     def add(x: int, *, idempotency_key: str) -> int:
         return x
 
-    with pytest.raises(LookupError, match=r"idem\.context"):
+    with pytest.raises(LookupError, match=r"oncely\.context"):
         add(1)
-    with idem.context(scope="acme", run="r"):
-        with idem.context(step="s1"):
+    with oncely.context(scope="acme", run="r"):
+        with oncely.context(step="s1"):
             k1 = add.key(1)
-            assert idem.current_context() == {"scope": "acme", "run": "r", "step": "s1"}
-        with idem.context(step="s2"):
+            assert oncely.current_context() == {"scope": "acme", "run": "r", "step": "s1"}
+        with oncely.context(step="s2"):
             k2 = add.key(1)
     assert k1 != k2
     with pytest.raises(TypeError, match="idempotency_key"):
@@ -294,7 +294,7 @@ def test_the_context_is_required_and_nests(ledger: idem.Ledger) -> None:
             return x
 
 
-def test_threads_calling_one_tool_execute_once(ledger: idem.Ledger, tmp_path: Path) -> None:
+def test_threads_calling_one_tool_execute_once(ledger: oncely.Ledger, tmp_path: Path) -> None:
     calls = []
     gate = threading.Barrier(6)
 
@@ -307,7 +307,7 @@ def test_threads_calling_one_tool_execute_once(ledger: idem.Ledger, tmp_path: Pa
 
     def worker() -> None:
         gate.wait()
-        with idem.context(scope="acme", run="r", step="s"):
+        with oncely.context(scope="acme", run="r", step="s"):
             results.append(refund.effect("ch_1"))
 
     threads = [threading.Thread(target=worker) for _ in range(6)]
@@ -319,7 +319,7 @@ def test_threads_calling_one_tool_execute_once(ledger: idem.Ledger, tmp_path: Pa
     assert len(results) == 6 and sum(not r.replayed for r in results) == 1
 
 
-def test_async_tools_and_async_ledger(ledger: idem.Ledger) -> None:
+def test_async_tools_and_async_ledger(ledger: oncely.Ledger) -> None:
     calls = []
 
     @ledger.tool(policy=REFUND)
@@ -329,13 +329,13 @@ def test_async_tools_and_async_ledger(ledger: idem.Ledger) -> None:
         return {"id": charge_id}
 
     async def main() -> list[Any]:
-        with idem.context(scope="acme", run="r", step="s"):
+        with oncely.context(scope="acme", run="r", step="s"):
             return await asyncio.gather(*[refund("ch_1") for _ in range(5)])
 
     assert asyncio.run(main()) == [{"id": "ch_1"}] * 5
     assert calls == ["ch_1"]
 
-    async def sweep_and_list() -> tuple[idem.SweepReport, list[idem.Entry]]:
+    async def sweep_and_list() -> tuple[oncely.SweepReport, list[oncely.Entry]]:
         aio = ledger.aio
         return await aio.sweep(), await aio.list("acme")
 
@@ -343,7 +343,7 @@ def test_async_tools_and_async_ledger(ledger: idem.Ledger) -> None:
     assert report.examined == 0 and len(entries) == 1
 
 
-def test_async_run_with_async_reconciler(ledger: idem.Ledger) -> None:
+def test_async_run_with_async_reconciler(ledger: oncely.Ledger) -> None:
     policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "check"}}
     done: dict[str, str] = {}
 
@@ -351,13 +351,13 @@ def test_async_run_with_async_reconciler(ledger: idem.Ledger) -> None:
         done[key] = "charged"
         raise TimeoutError("lost")
 
-    async def check(req: idem.ReconcileRequest) -> idem.ReconcileVerdict:
+    async def check(req: oncely.ReconcileRequest) -> oncely.ReconcileVerdict:
         await asyncio.sleep(0)
-        return idem.happened(done[req.key]) if req.key in done else idem.NotHappened()
+        return oncely.happened(done[req.key]) if req.key in done else oncely.NotHappened()
 
     ledger.reconciler("charge", check)
 
-    async def main() -> idem.EffectResult[str]:
+    async def main() -> oncely.EffectResult[str]:
         return await ledger.aio.run(tool, scope="acme", run="r", step="s", tool="charge",
                                     args={"n": 1}, policy=policy)  # fmt: skip
 

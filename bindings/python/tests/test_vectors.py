@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from scenarios import check_error, check_outcome, claim_for, event
 
-import idem
-from idem import _runtime
-from idem._codec import Err
+import oncely
+from oncely import _runtime
+from oncely._codec import Err
 
 Vectors = Callable[[str], Any]
 
@@ -23,11 +23,11 @@ def test_canonical_vectors(vectors: Vectors) -> None:
         name = c["name"]
         text: str | bytes = bytes.fromhex(c["input_hex"]) if "input_hex" in c else c["input"]
         if "output" in c:
-            assert idem.canonicalize(text) == c["output"], name
+            assert oncely.canonicalize(text) == c["output"], name
             continue
         want = c["error"]
-        with pytest.raises(idem.CanonError) as info:
-            idem.canonicalize(text)
+        with pytest.raises(oncely.CanonError) as info:
+            oncely.canonicalize(text)
         e = info.value
         assert e.kind.value == want["kind"], f"{name}: {e.message}"
         assert e.offset == want["offset"], f"{name}: {e.message}"
@@ -43,19 +43,19 @@ def test_key_vectors(vectors: Vectors) -> None:
         name, i = c["name"], c["intent"]
         intent = dict(scope=i["scope"], run=i["run"], step=i["step"], tool=i["tool"])
         if "error" not in c:
-            d = idem.derive(**intent, args=i["args"], policy=c["policy"])
+            d = oncely.derive(**intent, args=i["args"], policy=c["policy"])
             assert d.key == c["key"], name
             assert d.preimage == c["preimage"], name
             assert d.fingerprint == c["fingerprint"], name
             assert d.args_canonical == c["args_canonical"], name
-            assert idem.derive_key(**intent, args=i["args"], policy=c["policy"]) == c["key"], name
+            assert oncely.derive_key(**intent, args=i["args"], policy=c["policy"]) == c["key"], name
             if "same_key_as" in c:
                 assert d.key == keys[c["same_key_as"]], name
             keys.append(d.key)
             continue
         want = c["error"]
-        with pytest.raises(idem.KeyDerivationError) as info:
-            idem.derive_key(**intent, args=i["args"], policy=c["policy"])
+        with pytest.raises(oncely.KeyDerivationError) as info:
+            oncely.derive_key(**intent, args=i["args"], policy=c["policy"])
         e = info.value
         assert e.kind.value == want["kind"], f"{name}: {e.message}"
         if "at" in want:
@@ -79,23 +79,23 @@ def test_key_vectors_batch_equals_single(vectors: Vectors) -> None:
     cases = vectors("keys.json")["cases"]
     by_policy: dict[str, list[dict[str, Any]]] = {}
     for c in cases:
-        by_policy.setdefault(idem.parse_policy(c["policy"]).__repr__(), []).append(c)
+        by_policy.setdefault(oncely.parse_policy(c["policy"]).__repr__(), []).append(c)
     for group in by_policy.values():
         policy = group[0]["policy"]
-        results = idem.derive_many([c["intent"] for c in group], policy=policy)
+        results = oncely.derive_many([c["intent"] for c in group], policy=policy)
         for c, r in zip(group, results, strict=True):
             if "error" in c:
-                assert isinstance(r, idem.KeyDerivationError), c["name"]
+                assert isinstance(r, oncely.KeyDerivationError), c["name"]
                 assert r.kind.value == c["error"]["kind"], c["name"]
             else:
-                assert isinstance(r, idem.DerivedKey), c["name"]
+                assert isinstance(r, oncely.DerivedKey), c["name"]
                 assert r.key == c["key"], c["name"]
 
 
 def test_explain_vectors(vectors: Vectors) -> None:
     for c in vectors("explain.json")["cases"]:
         name = c["name"]
-        e = idem.explain(c["a"], c["b"], policy=c["policy"])
+        e = oncely.explain(c["a"], c["b"], policy=c["policy"])
         assert e.verdict.value == c["verdict"], name
         got = [
             {
@@ -111,13 +111,13 @@ def test_explain_vectors(vectors: Vectors) -> None:
         assert (e.key_a.key == e.key_b.key) == (c["verdict"] != "different-keys"), name
 
 
-def _reconcile_json(r: idem.ReconcilePath) -> Any:
-    if isinstance(r, idem.Lookup):
+def _reconcile_json(r: oncely.ReconcilePath) -> Any:
+    if isinstance(r, oncely.Lookup):
         return {"lookup": r.tool}
     return {
-        idem.ReconcileNone: "none",
-        idem.ProviderIdempotent: "provider-idempotent",
-        idem.Manual: "manual",
+        oncely.ReconcileNone: "none",
+        oncely.ProviderIdempotent: "provider-idempotent",
+        oncely.Manual: "manual",
     }[type(r)]
 
 
@@ -125,11 +125,11 @@ def test_policy_vectors(vectors: Vectors) -> None:
     doc = vectors("policy.json")
     for c in doc["resolve"]:
         if "error_at" in c:
-            with pytest.raises(idem.PolicyError) as info:
-                idem.resolve_tool(c["tool"])
+            with pytest.raises(oncely.PolicyError) as info:
+                oncely.resolve_tool(c["tool"])
             assert info.value.at == c["error_at"], c["tool"]
             continue
-        r = idem.resolve_tool(c["tool"])
+        r = oncely.resolve_tool(c["tool"])
         assert r.policy.class_.value == c["class"], c["tool"]
         assert r.class_source.value == c["class_source"], c["tool"]
         if "lease_ms" in c:
@@ -137,11 +137,11 @@ def test_policy_vectors(vectors: Vectors) -> None:
     for c in doc["policies"]:
         source = c["policy_text"] if "policy_text" in c else c["policy"]
         if "error_at" in c:
-            with pytest.raises(idem.PolicyError) as info:
-                idem.parse_policy(source)
+            with pytest.raises(oncely.PolicyError) as info:
+                oncely.parse_policy(source)
             assert info.value.at == c["error_at"], source
             continue
-        p = idem.parse_policy(source)
+        p = oncely.parse_policy(source)
         got = {
             "class": p.class_.value,
             "key": None
@@ -157,11 +157,11 @@ def test_policy_vectors(vectors: Vectors) -> None:
     for c in doc["manifests"]:
         name = c["name"]
         if "error_at" in c:
-            with pytest.raises(idem.PolicyError) as info:
-                idem.check_tools(c["manifest"])
+            with pytest.raises(oncely.PolicyError) as info:
+                oncely.check_tools(c["manifest"])
             assert info.value.at == c["error_at"], name
             continue
-        report = idem.check_tools(c["manifest"])
+        report = oncely.check_tools(c["manifest"])
         got = [
             {"severity": f.severity.value, "tool": f.tool, "code": f.code} for f in report.findings
         ]
@@ -176,7 +176,7 @@ def test_ledger_vectors_in_memory(vectors: Vectors) -> None:
     assert len(scenarios) >= 15
     rt = _runtime.shared()
     for sc in scenarios:
-        entry: idem.Entry | None = None
+        entry: oncely.Entry | None = None
         for n, step in enumerate(sc["steps"]):
             where = f"{sc['name']} step {n}"
             want = step["expect"]
@@ -193,14 +193,14 @@ def test_ledger_vectors_in_memory(vectors: Vectors) -> None:
                 assert (entry.version if entry else None) == want["version"], f"{where}: version"
 
 
-def _apply(where: str, entry: idem.Entry | None, w: idem.Write | None) -> idem.Entry | None:
+def _apply(where: str, entry: oncely.Entry | None, w: oncely.Write | None) -> oncely.Entry | None:
     if w is None:
         return entry
-    if isinstance(w, idem.Insert):
+    if isinstance(w, oncely.Insert):
         assert entry is None, f"{where}: insert over an existing entry"
         assert w.entry.version == 1, where
         return w.entry
-    if isinstance(w, idem.Update):
+    if isinstance(w, oncely.Update):
         assert entry is not None, f"{where}: update of a missing entry"
         assert entry.version == w.expected_version, f"{where}: update from a stale version"
         assert w.entry.version == w.expected_version + 1, where
@@ -216,7 +216,7 @@ def test_claims_come_from_the_core(vectors: Vectors) -> None:
     sc = vectors("ledger.json")["scenarios"][0]
     claim = claim_for(sc, "w1")
     i = sc["intent"]
-    key = idem.derive_key(
+    key = oncely.derive_key(
         scope=i["scope"], run=i["run"], step=i["step"], tool=i["tool"], args=i["args"],
         policy=sc["policy"],
     )  # fmt: skip

@@ -1,8 +1,8 @@
 -- The effect ledger (PostgreSQL), in its own schema. One row per (scope, key); every field of
 -- the core's `entry` record (wit/ledger.wit). Times are milliseconds since the Unix epoch.
-CREATE SCHEMA IF NOT EXISTS idem;
+CREATE SCHEMA IF NOT EXISTS oncely;
 
-CREATE TABLE IF NOT EXISTS idem.effects (
+CREATE TABLE IF NOT EXISTS oncely.effects (
     scope              TEXT   NOT NULL,
     key                TEXT   NOT NULL,
     tool               TEXT   NOT NULL,
@@ -30,4 +30,4 @@ CREATE TABLE IF NOT EXISTS idem.effects (
     PRIMARY KEY (scope, key)
 );
 
-CREATE INDEX IF NOT EXISTS effects_by_state ON idem.effects (state, updated_at);
+CREATE INDEX IF NOT EXISTS effects_by_state ON oncely.effects (state, updated_at);

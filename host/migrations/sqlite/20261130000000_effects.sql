@@ -1,6 +1,6 @@
 -- The effect ledger (SQLite). One row per (scope, key); every field of the core's `entry`
 -- record (wit/ledger.wit). Times are milliseconds since the Unix epoch.
-CREATE TABLE IF NOT EXISTS idem_effects (
+CREATE TABLE IF NOT EXISTS oncely_effects (
     scope              TEXT    NOT NULL,
     key                TEXT    NOT NULL,
     tool               TEXT    NOT NULL,
@@ -28,4 +28,4 @@ CREATE TABLE IF NOT EXISTS idem_effects (
     PRIMARY KEY (scope, key)
 ) WITHOUT ROWID;
 
-CREATE INDEX IF NOT EXISTS idem_effects_by_state ON idem_effects (state, updated_at);
+CREATE INDEX IF NOT EXISTS oncely_effects_by_state ON oncely_effects (state, updated_at);

@@ -1,13 +1,13 @@
-//! `idem demo`: two refunds on a flaky payment provider, run twice — by a naive retry loop and
-//! through idem — with the same failures: a reply that times out after the refund was made, a
+//! `oncely demo`: two refunds on a flaky payment provider, run twice — by a naive retry loop and
+//! through oncely — with the same failures: a reply that times out after the refund was made, a
 //! model retry, a redelivered queue message, and a worker that crashes mid-call. The provider
 //! is simulated in-process; the ledger is real (SQLite); time is simulated so leases expire at
 //! once.
 
 use anyhow::{Context, Result};
-use idem::wit::keys::Intent;
-use idem::wit::ledger::{Outcome, ReconcileVerdict};
-use idem::{Ledger, ToolError};
+use oncely::wit::keys::Intent;
+use oncely::wit::ledger::{Outcome, ReconcileVerdict};
+use oncely::{Ledger, ToolError};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -75,7 +75,7 @@ pub async fn run(db: Option<PathBuf>) -> Result<ExitCode> {
     let db = match db {
         Some(p) => p,
         None => {
-            let dir = std::env::temp_dir().join(format!("idem-demo-{}", std::process::id()));
+            let dir = std::env::temp_dir().join(format!("oncely-demo-{}", std::process::id()));
             std::fs::create_dir_all(&dir)?;
             dir.join("ledger.db")
         }
@@ -106,7 +106,7 @@ pub async fn run(db: Option<PathBuf>) -> Result<ExitCode> {
     naive.refund("ch_B", 5000, None).ok();
     naive_log.push("resumes: refunded again".to_string());
 
-    // --- idem ---------------------------------------------------------------------------------
+    // --- oncely ---------------------------------------------------------------------------------
     let pay = Arc::new(FlakyPay::default());
     let p = pay.clone();
     ledger.reconciler("refund", move |req| {
@@ -125,32 +125,32 @@ pub async fn run(db: Option<PathBuf>) -> Result<ExitCode> {
             async move { pay.refund(charge, 5000, Some(&key)) }
         }
     };
-    let mut idem_log = Vec::new();
+    let mut oncely_log = Vec::new();
 
     // 1. the reply times out after the refund was made.
     pay.lose_next_reply();
     let a = intent("ch_A", "refund-A");
     let r = ledger.effect(&a, &policy).run(call("ch_A")).await?;
-    idem_log.push(format!("refunded; reply lost → in doubt → reconciled: happened ({})", r.value["refund_id"].as_str().unwrap_or("?")));
+    oncely_log.push(format!("refunded; reply lost → in doubt → reconciled: happened ({})", r.value["refund_id"].as_str().unwrap_or("?")));
     // 2. the model retries the step.
     let r = ledger.effect(&a, &policy).run(call("ch_A")).await?;
-    idem_log.push(format!("{} — tool not called", if r.replayed { "replayed" } else { "EXECUTED AGAIN" }));
+    oncely_log.push(format!("{} — tool not called", if r.replayed { "replayed" } else { "EXECUTED AGAIN" }));
     // 3. the queue redelivers the message to another worker (and a new step id: the key is natural).
     let other = ledger.clone().with_owner("worker-2");
     let r = other.effect(&intent("ch_A", "refund-A-redelivered"), &policy).run(call("ch_A")).await?;
-    idem_log.push(format!("{} — tool not called", if r.replayed { "replayed" } else { "EXECUTED AGAIN" }));
+    oncely_log.push(format!("{} — tool not called", if r.replayed { "replayed" } else { "EXECUTED AGAIN" }));
     // 4. a worker claims, calls the provider, and dies before recording the result.
     let b = intent("ch_B", "refund-B");
     let (claim, outcome) = ledger.begin(&b, &policy).await?;
     if let Outcome::Execute(_) = outcome {
         pay.refund("ch_B", 5000, Some(&claim.key)).ok();
     }
-    idem_log.push("refunded, then the worker dies: claim left pending".to_string());
+    oncely_log.push("refunded, then the worker dies: claim left pending".to_string());
     // 5. the lease runs out; the sweeper reconciles; the resumed run replays.
     clock.fetch_add(policy.lease_ms + 1, Ordering::SeqCst);
     let sweep = ledger.sweep(None).await?;
     let r = ledger.clone().with_owner("worker-3").effect(&b, &policy).run(call("ch_B")).await?;
-    idem_log.push(format!(
+    oncely_log.push(format!(
         "sweep: lease expired → reconciled: {} ; resume {}",
         if sweep.happened == 1 { "happened" } else { "?" },
         if r.replayed { "replayed" } else { "EXECUTED AGAIN" }
@@ -164,22 +164,22 @@ pub async fn run(db: Option<PathBuf>) -> Result<ExitCode> {
         "4. refund ch_B; the worker crashes mid-call",
         "5. the run resumes from its checkpoint",
     ];
-    println!("idem demo: $50.00 refunds on FlakyPay, a provider that makes every refund it is asked for");
+    println!("oncely demo: $50.00 refunds on FlakyPay, a provider that makes every refund it is asked for");
     println!("ledger: {} (SQLite)\n", db.display());
     for (i, e) in events.iter().enumerate() {
         println!("{e}");
         println!("   naive retry loop : {}", naive_log[i]);
-        println!("   idem             : {}", idem_log[i]);
+        println!("   oncely             : {}", oncely_log[i]);
     }
     let (na, nb, ia, ib) = (naive.count("ch_A"), naive.count("ch_B"), pay.count("ch_A"), pay.count("ch_B"));
     println!();
     println!(
-        "refunds paid   naive: ch_A {na}×, ch_B {nb}× = ${:.2}   idem: ch_A {ia}×, ch_B {ib}× = ${:.2}",
+        "refunds paid   naive: ch_A {na}×, ch_B {nb}× = ${:.2}   oncely: ch_A {ia}×, ch_B {ib}× = ${:.2}",
         (na + nb) as f64 * 50.0,
         (ia + ib) as f64 * 50.0
     );
     let ok = ia == 1 && ib == 1;
-    println!("{}", if ok { "idem: each refund paid exactly once." } else { "idem: A REFUND WAS PAID TWICE (bug)" });
-    println!("\nsee the ledger: idem ledger list --db {} --scope acme", db.display());
+    println!("{}", if ok { "oncely: each refund paid exactly once." } else { "oncely: A REFUND WAS PAID TWICE (bug)" });
+    println!("\nsee the ledger: oncely ledger list --db {} --scope acme", db.display());
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

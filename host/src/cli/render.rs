@@ -1,9 +1,9 @@
 //! JSON and text renderings of the core's records, for `--json` output and for humans.
 
-use idem::store::state_name;
-use idem::wit::keys::{DerivedKey, DifferenceEffect, Explanation, IntentPart, Verdict};
-use idem::wit::ledger::Entry;
-use idem::wit::policy::{ClassSource, EffectClass, ManifestReport, ReconcilePath, Severity};
+use oncely::store::state_name;
+use oncely::wit::keys::{DerivedKey, DifferenceEffect, Explanation, IntentPart, Verdict};
+use oncely::wit::ledger::Entry;
+use oncely::wit::policy::{ClassSource, EffectClass, ManifestReport, ReconcilePath, Severity};
 use serde_json::{json, Value};
 
 pub fn class(c: EffectClass) -> &'static str {
@@ -101,7 +101,7 @@ pub fn entry(e: &Entry) -> Value {
     })
 }
 
-/// One line per entry for `idem ledger list`.
+/// One line per entry for `oncely ledger list`.
 pub fn entry_line(e: &Entry) -> String {
     format!(
         "{:<9}  {}  {}  attempt {}  {}{}",

@@ -1,5 +1,5 @@
 //! PostgreSQL backend: one ledger shared by many workers on many machines. The table lives in
-//! its own schema (`idem.effects`). A claim is one `INSERT … ON CONFLICT DO NOTHING`, every
+//! its own schema (`oncely.effects`). A claim is one `INSERT … ON CONFLICT DO NOTHING`, every
 //! later write one `UPDATE … WHERE version = $n`; PostgreSQL's row locks make both atomic at
 //! the default isolation level. Commits are as durable as the server is configured to make them.
 
@@ -22,7 +22,7 @@ impl PostgresStore {
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         let pool = PgPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(30)).connect(url).await?;
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;
-        Ok(PostgresStore { pool, sql: Arc::new(Statements::new("idem.effects", '$')) })
+        Ok(PostgresStore { pool, sql: Arc::new(Statements::new("oncely.effects", '$')) })
     }
 
     /// The connection pool, for embedders and benchmarks.

@@ -40,7 +40,7 @@ impl SqliteStore {
                 Err(e) => return Err(e.into()),
             }
         }
-        Ok(SqliteStore { pool, sql: Arc::new(Statements::new("idem_effects", '?')) })
+        Ok(SqliteStore { pool, sql: Arc::new(Statements::new("oncely_effects", '?')) })
     }
 
     /// The connection pool, for embedders and benchmarks.

@@ -3,11 +3,11 @@
 
 #![allow(dead_code)]
 
-use idem::store::{AnyStore, PostgresStore, SqliteStore};
-use idem::wit::keys::Intent;
-use idem::wit::ledger::{ClaimToken, Completion, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
-use idem::wit::policy::ToolPolicy;
-use idem::Runtime;
+use oncely::store::{AnyStore, PostgresStore, SqliteStore};
+use oncely::wit::keys::Intent;
+use oncely::wit::ledger::{ClaimToken, Completion, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
+use oncely::wit::policy::ToolPolicy;
+use oncely::Runtime;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,14 +24,14 @@ pub fn vectors(name: &str) -> serde_json::Value {
 
 pub fn shared_vectors() -> PathBuf {
     [
-        std::env::var_os("IDEM_SHARED_VECTORS").map(PathBuf::from),
+        std::env::var_os("ONCELY_SHARED_VECTORS").map(PathBuf::from),
         Some(repo().join("../shared/vectors")),
         Some("/work/shared/vectors".into()),
     ]
     .into_iter()
     .flatten()
     .find(|p| p.join("jcs").is_dir())
-    .expect("the shared RFC 8785 vectors were not found: set IDEM_SHARED_VECTORS")
+    .expect("the shared RFC 8785 vectors were not found: set ONCELY_SHARED_VECTORS")
 }
 
 /// A settable clock for ledgers under test.
@@ -48,18 +48,18 @@ impl TestClock {
     pub fn advance(&self, ms: u64) {
         self.0.fetch_add(ms, Ordering::SeqCst);
     }
-    pub fn clock(&self) -> idem::ledger::Clock {
+    pub fn clock(&self) -> oncely::ledger::Clock {
         let c = self.0.clone();
         Arc::new(move || c.load(Ordering::SeqCst))
     }
 }
 
-/// The server's base URL: `IDEM_TEST_POSTGRES_URL`, else a throwaway cluster started once for
+/// The server's base URL: `ONCELY_TEST_POSTGRES_URL`, else a throwaway cluster started once for
 /// this test process (stopped when it exits). `None` (with a loud message) only outside CI.
 pub fn postgres_base() -> Option<String> {
     static BASE: OnceLock<Option<String>> = OnceLock::new();
     BASE.get_or_init(|| {
-        if let Ok(url) = std::env::var("IDEM_TEST_POSTGRES_URL") {
+        if let Ok(url) = std::env::var("ONCELY_TEST_POSTGRES_URL") {
             return Some(url);
         }
         let out = std::process::Command::new(repo().join("tests/pg/start.sh")).arg(std::process::id().to_string()).output();
@@ -70,9 +70,9 @@ pub fn postgres_base() -> Option<String> {
                     Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
                     Err(e) => e.to_string(),
                 };
-                let required = std::env::var_os("CI").is_some() || std::env::var_os("IDEM_REQUIRE_POSTGRES").is_some();
-                assert!(!required, "PostgreSQL is required here (CI / IDEM_REQUIRE_POSTGRES) but could not be started: {why}");
-                eprintln!("\n*** SKIPPING PostgreSQL tests: no IDEM_TEST_POSTGRES_URL and no server could be started: {why} ***\n");
+                let required = std::env::var_os("CI").is_some() || std::env::var_os("ONCELY_REQUIRE_POSTGRES").is_some();
+                assert!(!required, "PostgreSQL is required here (CI / ONCELY_REQUIRE_POSTGRES) but could not be started: {why}");
+                eprintln!("\n*** SKIPPING PostgreSQL tests: no ONCELY_TEST_POSTGRES_URL and no server could be started: {why} ***\n");
                 None
             }
         }
@@ -84,7 +84,7 @@ pub fn postgres_base() -> Option<String> {
 pub async fn postgres_db() -> Option<String> {
     let base = postgres_base()?;
     static N: AtomicU64 = AtomicU64::new(0);
-    let name = format!("idem_test_{}_{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst));
+    let name = format!("oncely_test_{}_{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst));
     use sqlx::Connection;
     let mut conn = sqlx::PgConnection::connect(&base).await.expect("connect to the test server");
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await.expect("create database");

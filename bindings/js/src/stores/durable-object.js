@@ -15,7 +15,7 @@
 import { migrateSqlite, sqliteMigrations } from './migrate.js';
 import { anonymous, bind, entryFromRow, listLimit, rowValues, statements } from './sql.js';
 
-const SQL = anonymous(statements('idem_effects', (n) => `?${n}`));
+const SQL = anonymous(statements('oncely_effects', (n) => `?${n}`));
 // Count the rows a write touched by having it return them.
 const RET = ' RETURNING 1';
 

@@ -54,7 +54,7 @@ function plan(dirty, applied, migrations) {
   for (const a of applied) {
     const v = Number(a.version);
     const m = known.get(v);
-    if (!m) throw new MigrationError(`migration ${v} was previously applied but is missing in the resolved migrations (a newer idem wrote this ledger?)`);
+    if (!m) throw new MigrationError(`migration ${v} was previously applied but is missing in the resolved migrations (a newer oncely wrote this ledger?)`);
     if (!sameBytes(bytes(a.checksum), m.checksum)) throw new MigrationError(`migration ${v} was previously applied but has been modified`);
     done.add(v);
   }

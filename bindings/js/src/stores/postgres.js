@@ -1,5 +1,5 @@
 // PostgreSQL store over `pg`: one ledger shared by many workers on many machines, in the Rust
-// host's schema (`idem.effects`) and migration bookkeeping. A claim is one
+// host's schema (`oncely.effects`) and migration bookkeeping. A claim is one
 // `INSERT … ON CONFLICT DO NOTHING`, every later write one `UPDATE … WHERE version = $n`;
 // PostgreSQL's row locks make both atomic at the default isolation level.
 
@@ -7,7 +7,7 @@ import pg from 'pg';
 import { migratePostgres, postgresMigrations } from './migrate.js';
 import { entryFromRow, listLimit, rowValues, statements } from './sql.js';
 
-const SQL = statements('idem.effects', (n) => `$${n}`);
+const SQL = statements('oncely.effects', (n) => `$${n}`);
 
 export class PostgresStore {
   /**
@@ -42,7 +42,7 @@ export class PostgresStore {
   }
 
   async #rows(name, text, values) {
-    return (await this.pool.query({ name: `idem_${name}`, text, values })).rows;
+    return (await this.pool.query({ name: `oncely_${name}`, text, values })).rows;
   }
 
   async get(scope, key) {
@@ -51,17 +51,17 @@ export class PostgresStore {
   }
 
   async insert(entry) {
-    const r = await this.pool.query({ name: 'idem_insert', text: SQL.insert, values: rowValues(entry) });
+    const r = await this.pool.query({ name: 'oncely_insert', text: SQL.insert, values: rowValues(entry) });
     return r.rowCount === 1;
   }
 
   async update(expectedVersion, entry) {
-    const r = await this.pool.query({ name: 'idem_update', text: SQL.update, values: [...rowValues(entry), entry.scope, entry.key, expectedVersion] });
+    const r = await this.pool.query({ name: 'oncely_update', text: SQL.update, values: [...rowValues(entry), entry.scope, entry.key, expectedVersion] });
     return r.rowCount === 1;
   }
 
   async delete(scope, key, expectedVersion) {
-    const r = await this.pool.query({ name: 'idem_delete', text: SQL.delete, values: [scope, key, expectedVersion] });
+    const r = await this.pool.query({ name: 'oncely_delete', text: SQL.delete, values: [scope, key, expectedVersion] });
     return r.rowCount === 1;
   }
 

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { migrateSqlite, sqliteMigrations } from './migrate.js';
 import { anonymous, bind, entryFromRow, listLimit, rowValues, statements } from './sql.js';
 
-const SQL = anonymous(statements('idem_effects', (n) => `?${n}`));
+const SQL = anonymous(statements('oncely_effects', (n) => `?${n}`));
 
 const isBusy = (e) => e && typeof e.code === 'string' && e.code.startsWith('SQLITE_BUSY');
 

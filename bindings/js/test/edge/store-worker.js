@@ -1,7 +1,7 @@
 // Test-only Worker: a DurableObjectStore exposed over HTTP (one Durable Object per `name`), so
 // the node tests can run the ledger conformance scenarios against the store in real workerd.
 import { DurableObject } from 'cloudflare:workers';
-import { DurableObjectStore } from '@idem-dev/idem';
+import { DurableObjectStore } from 'oncely';
 
 const METHODS = new Set(['get', 'insert', 'update', 'delete', 'list', 'unsettled', 'expired']);
 

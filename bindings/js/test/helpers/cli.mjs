@@ -1,5 +1,5 @@
 // The Rust CLI as the reference: keys, canonical forms, explanations and checks computed by
-// `target/release/idem`, for comparison with what the JS package (or the Worker) computes.
+// `target/release/oncely`, for comparison with what the JS package (or the Worker) computes.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,16 +30,16 @@ const policyFile = (policy) => (policy === undefined ? [] : ['--policy', file('p
 const derived = (d) => ({ key: d.key, preimage: d.preimage, fingerprint: d.fingerprint, argsCanonical: d.args_canonical });
 
 /**
- * Keys of many intents (args: JSON text without line breaks) in one `idem key --lines --json`
+ * Keys of many intents (args: JSON text without line breaks) in one `oncely key --lines --json`
  * run: one entry per intent, a derived key or `{error: message}`.
  */
 export function cliKeysLines(intents, policy) {
   for (const i of intents) if (/[\r\n]/.test(i.args)) throw new Error('cliKeysLines: args must be one line');
   const r = run(['key', '--lines', '--json', ...policyFile(policy)], intents.map(intentLine).join('\n') + '\n');
-  if (r.status !== 0 && r.status !== 1) throw new Error(`idem key --lines failed (${r.status}): ${r.stderr}`);
+  if (r.status !== 0 && r.status !== 1) throw new Error(`oncely key --lines failed (${r.status}): ${r.stderr}`);
   const errors = new Map();
   for (const line of r.stderr.split('\n')) {
-    const m = /^idem: line (\d+): (.*)$/.exec(line);
+    const m = /^oncely: line (\d+): (.*)$/.exec(line);
     if (m) errors.set(Number(m[1]) - 1, m[2]);
   }
   const out = r.stdout.split('\n').filter((l) => l.length > 0);
@@ -47,36 +47,36 @@ export function cliKeysLines(intents, policy) {
   return intents.map((_, i) => (errors.has(i) ? { error: errors.get(i) } : derived(JSON.parse(out[k++]))));
 }
 
-/** The key of one intent (`args` any JSON text), by `idem key --args … --json`: a key or {error}. */
+/** The key of one intent (`args` any JSON text), by `oncely key --args … --json`: a key or {error}. */
 export function cliKey(i, policy) {
   const r = run(['key', `--scope=${i.scope}`, `--run=${i.run}`, `--step=${i.step}`, `--tool=${i.tool}`, `--args=${i.args}`, '--json', ...policyFile(policy)]);
   if (r.status === 0) return derived(JSON.parse(r.stdout));
-  return { error: r.stderr.replace(/^idem: /, '').trimEnd() };
+  return { error: r.stderr.replace(/^oncely: /, '').trimEnd() };
 }
 
-/** `idem canon FILE`: the canonical text, or {error: message}. */
+/** `oncely canon FILE`: the canonical text, or {error: message}. */
 export function cliCanon(bytes) {
   const r = spawnSync(requireCli(), ['canon', file('doc.json', bytes)], { maxBuffer: 256 << 20 });
   if (r.status === 0) return r.stdout.toString('utf8');
-  return { error: r.stderr.toString('utf8').replace(/^idem: /, '').trimEnd() };
+  return { error: r.stderr.toString('utf8').replace(/^oncely: /, '').trimEnd() };
 }
 
-/** `idem explain A B --policy P --json` on intents whose args are JSON text. */
+/** `oncely explain A B --policy P --json` on intents whose args are JSON text. */
 export function cliExplain(a, b, policy) {
   const r = run(['explain', file('a.json', intentLine(a)), file('b.json', intentLine(b)), '--json', ...policyFile(policy)]);
-  if (r.status !== 0) return { error: r.stderr.replace(/^idem: /, '').trimEnd() };
+  if (r.status !== 0) return { error: r.stderr.replace(/^oncely: /, '').trimEnd() };
   return JSON.parse(r.stdout);
 }
 
-/** `idem check FILE --json`: the report (exit 0 passed, 1 failed), or {error}. */
+/** `oncely check FILE --json`: the report (exit 0 passed, 1 failed), or {error}. */
 export function cliCheck(list) {
   const r = run(['check', file('tools.json', typeof list === 'string' ? list : JSON.stringify(list)), '--json']);
-  if (r.status !== 0 && r.status !== 1) return { error: r.stderr.replace(/^idem: /, '').trimEnd() };
+  if (r.status !== 0 && r.status !== 1) return { error: r.stderr.replace(/^oncely: /, '').trimEnd() };
   return JSON.parse(r.stdout);
 }
 
 /**
- * `idem ledger exec` (hidden test command): one effect through the Rust host's ledger whose tool
+ * `oncely ledger exec` (hidden test command): one effect through the Rust host's ledger whose tool
  * appends "<key> <owner>" to `marker`. Returns {status, result, stderr} — or, with `spawn: true`,
  * the arguments for an async spawn.
  */

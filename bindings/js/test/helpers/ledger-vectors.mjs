@@ -3,7 +3,7 @@
 // compare-and-swap) at the step's `now`, and the outcome, the stored state and version are
 // checked; every row written must read back field for field.
 import assert from 'node:assert/strict';
-import { deriveKey, Ledger, LedgerError } from '@idem-dev/idem';
+import { deriveKey, Ledger, LedgerError } from 'oncely';
 import { vectors } from './env.mjs';
 
 /** Wraps a store and remembers the last row written for each (scope, key). */

@@ -1,10 +1,10 @@
-// PostgreSQL for tests: a fresh database per test file on the server at IDEM_TEST_POSTGRES_URL
-// (scripts/with-postgres starts a throwaway one). Without it: a failure when IDEM_REQUIRE_POSTGRES=1
+// PostgreSQL for tests: a fresh database per test file on the server at ONCELY_TEST_POSTGRES_URL
+// (scripts/with-postgres starts a throwaway one). Without it: a failure when ONCELY_REQUIRE_POSTGRES=1
 // or CI is set, else a loud skip with the reason.
 import pg from 'pg';
 
-export const PG_URL = process.env.IDEM_TEST_POSTGRES_URL;
-const required = process.env.IDEM_REQUIRE_POSTGRES === '1' || !!process.env.CI;
+export const PG_URL = process.env.ONCELY_TEST_POSTGRES_URL;
+const required = process.env.ONCELY_REQUIRE_POSTGRES === '1' || !!process.env.CI;
 
 /**
  * Whether PostgreSQL tests can run. Returns a skip reason, or null. Throws when PostgreSQL is
@@ -12,7 +12,7 @@ const required = process.env.IDEM_REQUIRE_POSTGRES === '1' || !!process.env.CI;
  */
 export async function postgresUnavailable() {
   let reason = null;
-  if (!PG_URL) reason = 'IDEM_TEST_POSTGRES_URL is not set (run under scripts/with-postgres)';
+  if (!PG_URL) reason = 'ONCELY_TEST_POSTGRES_URL is not set (run under scripts/with-postgres)';
   else {
     const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 5000 });
     try {
@@ -24,14 +24,14 @@ export async function postgresUnavailable() {
       await c.end().catch(() => {});
     }
   }
-  if (reason && required) throw new Error(`PostgreSQL is required (IDEM_REQUIRE_POSTGRES=1 or CI) but ${reason}`);
+  if (reason && required) throw new Error(`PostgreSQL is required (ONCELY_REQUIRE_POSTGRES=1 or CI) but ${reason}`);
   if (reason) console.warn(`\n*** SKIPPING PostgreSQL tests: ${reason} ***\n`);
   return reason;
 }
 
 /** Create a fresh database; returns {url, drop()}. */
 export async function freshDatabase(tag) {
-  const name = `idem_js_${tag}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = `oncely_js_${tag}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

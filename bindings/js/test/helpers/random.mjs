@@ -1,9 +1,9 @@
 // Random intents for comparing keys across hosts: a seeded generator (the seed is printed, so a
-// failure can be replayed with IDEM_TEST_SEED) of JSON documents with nesting, shuffled members,
+// failure can be replayed with ONCELY_TEST_SEED) of JSON documents with nesting, shuffled members,
 // Unicode (astral characters, escapes, control characters), and numbers of every shape.
 
 export function seed() {
-  const s = process.env.IDEM_TEST_SEED ? Number(process.env.IDEM_TEST_SEED) : Math.floor(Math.random() * 2 ** 31);
+  const s = process.env.ONCELY_TEST_SEED ? Number(process.env.ONCELY_TEST_SEED) : Math.floor(Math.random() * 2 ** 31);
   return s;
 }
 

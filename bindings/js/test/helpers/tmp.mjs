@@ -9,7 +9,7 @@ process.on('exit', () => {
 });
 
 export function tempDir(tag) {
-  const d = mkdtempSync(join(tmpdir(), `idem-js-${tag}-`));
+  const d = mkdtempSync(join(tmpdir(), `oncely-js-${tag}-`));
   dirs.push(d);
   return d;
 }

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // A JS worker for the cross-process and cross-language tests, the twin of the Rust CLI's hidden
-// `idem ledger exec`: run one effect through the ledger at --db (a SQLite path or a postgres://
+// `oncely ledger exec`: run one effect through the ledger at --db (a SQLite path or a postgres://
 // URL) whose "tool" appends "<key> <owner>" to --marker; print {"key","replayed","reconciled","value"}.
 //
 //   worker.mjs --db DB --scope S --run R --step T --tool N --args JSON --policy JSON --owner O
 //              --marker FILE [--sleep-ms N] [--wait-ms N] [--crash-after-call]
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Ledger } from '@idem-dev/idem';
+import { Ledger } from 'oncely';
 
 const { values: a } = parseArgs({
   options: {
@@ -28,10 +28,10 @@ const { values: a } = parseArgs({
 
 async function open(db) {
   if (/^postgres(ql)?:\/\//.test(db)) {
-    const { PostgresStore } = await import('@idem-dev/idem/postgres');
+    const { PostgresStore } = await import('oncely/postgres');
     return PostgresStore.connect(db, { max: 2 });
   }
-  const { SqliteStore } = await import('@idem-dev/idem/sqlite');
+  const { SqliteStore } = await import('oncely/sqlite');
   return SqliteStore.open(db);
 }
 

@@ -3,9 +3,9 @@ import {
   canonicalize, checkTools, deriveKey, deriveKeys, explain, intentKey, happened, notHappened, parsePolicy, unknown,
   DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, MemoryStore,
   type DerivedKey, type Entry, type Outcome, type Policy,
-} from '@idem-dev/idem';
-import { SqliteStore } from '@idem-dev/idem/sqlite';
-import { PostgresStore } from '@idem-dev/idem/postgres';
+} from 'oncely';
+import { SqliteStore } from 'oncely/sqlite';
+import { PostgresStore } from 'oncely/postgres';
 
 const c: string = canonicalize('{"a":1}') + canonicalize(new Uint8Array([0x31]));
 const k: DerivedKey = deriveKey({ scope: 's', run: 'r', step: 't', tool: 'x', args: { a: 1 }, policy: { class: 'irreversible-external', key: { only: ['/a'] } } });
@@ -33,7 +33,7 @@ async function main() {
   new Ledger(sqlite).sweep();
   await pg.close();
   // Every shipped store has the Store methods and a required close().
-  const shipped: Array<import('@idem-dev/idem').ShippedStore> = [new MemoryStore(), sqlite, pg];
+  const shipped: Array<import('oncely').ShippedStore> = [new MemoryStore(), sqlite, pg];
   const first: Entry | null = await shipped[0].get('s', 'k');
   await Promise.all(shipped.map((s) => s.close()));
   console.log(c, k, v, ok, refund, entries, first, DurableObjectStore);

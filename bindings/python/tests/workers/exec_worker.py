@@ -1,5 +1,5 @@
 """A Python worker with the command line of the Rust CLI's hidden test helper
-``idem ledger exec``: run ONE effect through the ledger whose "tool" appends ``"<key> <owner>"``
+``oncely ledger exec``: run ONE effect through the ledger whose "tool" appends ``"<key> <owner>"``
 to MARKER (so tests can count executions across processes and languages), then print
 ``{"key", "replayed", "reconciled", "value"}``.
 
@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-import idem
+import oncely
 
 DEFAULT_POLICY = json.dumps(
     {"class": "irreversible-external", "key": {}, "reconcile": "provider-idempotent"}
@@ -38,7 +38,7 @@ def main() -> int:
     p.add_argument("--wait-ms", type=int, default=30_000)
     a = p.parse_args()
 
-    ledger = idem.Ledger.open(a.db, owner=a.owner)
+    ledger = oncely.Ledger.open(a.db, owner=a.owner)
 
     def tool(key: str) -> dict[str, str]:
         with open(a.marker, "a", encoding="utf-8") as f:

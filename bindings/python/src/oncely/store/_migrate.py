@@ -18,7 +18,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from idem.errors import MigrationError
+from oncely.errors import MigrationError
 
 TABLE = "_sqlx_migrations"
 
@@ -59,7 +59,7 @@ def migrations(dialect: str) -> list[Migration]:
     """The migrations shipped in this package for ``dialect`` (``sqlite`` or ``postgres``),
     in version order. Names are ``<VERSION>_<DESCRIPTION>.sql``, as sqlx reads them."""
     root = (
-        importlib.resources.files("idem").joinpath("_data").joinpath("migrations").joinpath(dialect)
+        importlib.resources.files("oncely").joinpath("_data").joinpath("migrations").joinpath(dialect)
     )
     out = []
     for entry in root.iterdir():
@@ -77,7 +77,7 @@ def migrations(dialect: str) -> list[Migration]:
             )
         )
     if not out:
-        raise MigrationError(f"no {dialect} migrations are packaged with idem")
+        raise MigrationError(f"no {dialect} migrations are packaged with oncely")
     return sorted(out, key=lambda m: m.version)
 
 
@@ -88,7 +88,7 @@ def _check_applied(applied: dict[int, bytes], known: list[Migration]) -> None:
         if m is None:
             raise MigrationError(
                 f"migration {version} was previously applied but is missing in the resolved "
-                "migrations (the ledger was created by a newer idem)"
+                "migrations (the ledger was created by a newer oncely)"
             )
         if bytes(checksum) != m.checksum:
             raise MigrationError(

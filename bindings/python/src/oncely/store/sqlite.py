@@ -16,13 +16,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from idem.errors import MigrationError
-from idem.store import ListFilter
-from idem.store._migrate import migrate_sqlite
-from idem.store._sql import Statements, from_row, storage_errors, to_row
-from idem.types import Entry
+from oncely.errors import MigrationError
+from oncely.store import ListFilter
+from oncely.store._migrate import migrate_sqlite
+from oncely.store._sql import Statements, from_row, storage_errors, to_row
+from oncely.types import Entry
 
-TABLE = "idem_effects"
+TABLE = "oncely_effects"
 BUSY_TIMEOUT_S = 30.0
 
 _errors = storage_errors(sqlite3.Error)

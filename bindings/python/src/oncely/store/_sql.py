@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from idem.errors import StorageError
-from idem.store import ListFilter
-from idem.types import (
+from oncely.errors import StorageError
+from oncely.store import ListFilter
+from oncely.types import (
     Entry,
     EntryState,
     Lookup,
@@ -58,7 +58,7 @@ def to_row(e: Entry) -> tuple[Any, ...]:
 
 
 def from_row(row: Sequence[Any]) -> Entry:
-    """The entry a row holds; :class:`~idem.StorageError` if the row is not a valid entry."""
+    """The entry a row holds; :class:`~oncely.StorageError` if the row is not a valid entry."""
     (
         scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner,
         created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at,
@@ -155,7 +155,7 @@ class Statements:
 
 
 def storage_errors(*kinds: type[BaseException]) -> Callable[[Callable[..., Any]], Any]:
-    """Wrap a store method so that the driver's errors become :class:`~idem.StorageError`."""
+    """Wrap a store method so that the driver's errors become :class:`~oncely.StorageError`."""
 
     def deco(fn: Callable[..., Any]) -> Any:
         import functools

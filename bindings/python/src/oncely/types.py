@@ -1,7 +1,7 @@
 """Typed mirrors of the core's WIT records, enums and variants (``wit/*.wit``).
 
 Every class here is plain data. Field order and names follow the WIT declarations (kebab-case
-becomes snake_case; the field ``class`` becomes ``class_``), and :mod:`idem._codec` checks them
+becomes snake_case; the field ``class`` becomes ``class_``), and :mod:`oncely._codec` checks them
 against the component's own type information when the component is loaded, so a change to the
 WIT that these classes do not follow fails loudly at import instead of misreading values.
 
@@ -14,7 +14,7 @@ A WIT variant is a union of small case classes, one per case, so that ``match`` 
         case InProgress(owner=owner): ...
 
 The error records of the WIT (``canon-error``, ``key-error``, ``policy-error``,
-``ledger-error``) are exceptions; see :mod:`idem.errors`.
+``ledger-error``) are exceptions; see :mod:`oncely.errors`.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class DerivedKey:
     """A derived key and what it was derived from (``keys.derived-key``)."""
 
     key: str
-    """``idem1:`` followed by 64 lowercase hex digits."""
+    """``oncely1:`` followed by 64 lowercase hex digits."""
     preimage: str
     """The exact bytes that were hashed."""
     fingerprint: str
@@ -132,7 +132,7 @@ class Difference:
 
 
 class Verdict(WitEnum):
-    """The overall answer of :func:`idem.explain` (``keys.verdict``)."""
+    """The overall answer of :func:`oncely.explain` (``keys.verdict``)."""
 
     SAME_INTENT = "same-intent"
     CONFLICT = "conflict"
@@ -189,7 +189,7 @@ ReconcilePath = Union[ReconcileNone, ProviderIdempotent, Lookup, Manual]
 
 @dataclass(frozen=True, slots=True)
 class ToolPolicy:
-    """How one tool is guarded (``policy.tool-policy``). Build it with :func:`idem.parse_policy`."""
+    """How one tool is guarded (``policy.tool-policy``). Build it with :func:`oncely.parse_policy`."""
 
     class_: EffectClass
     key: KeySpec | None
@@ -237,7 +237,7 @@ class Severity(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One finding of :func:`idem.check_tools` (``policy.finding``)."""
+    """One finding of :func:`oncely.check_tools` (``policy.finding``)."""
 
     severity: Severity
     tool: str | None
@@ -247,7 +247,7 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class ManifestReport:
-    """The result of :func:`idem.check_tools` (``policy.manifest-report``)."""
+    """The result of :func:`oncely.check_tools` (``policy.manifest-report``)."""
 
     passed: bool
     tools: list[ResolvedTool]

@@ -2,7 +2,7 @@
 
 ::
 
-    ledger = idem.Ledger.sqlite("ledger.db")
+    ledger = oncely.Ledger.sqlite("ledger.db")
 
     @ledger.tool(policy={"class": "irreversible-external",
                          "key": {"only": ["/charge_id"], "identity": "scope"},
@@ -11,11 +11,11 @@
         return payments.refund(charge_id, amount, idempotency_key=idempotency_key)
 
     @refund.reconciler
-    def find_refund(req: idem.ReconcileRequest) -> idem.ReconcileVerdict:
+    def find_refund(req: oncely.ReconcileRequest) -> oncely.ReconcileVerdict:
         found = payments.find_refund(idempotency_key=req.key)
-        return idem.happened(found) if found else idem.NotHappened()
+        return oncely.happened(found) if found else oncely.NotHappened()
 
-    with idem.context(scope="acme", run="run-7", step="refund-1"):
+    with oncely.context(scope="acme", run="run-7", step="refund-1"):
         refund("ch_1", 500)        # runs once; a repeat returns the recorded result
 
 The tool's arguments (bound to its signature, defaults applied, the key parameter left out)
@@ -27,7 +27,7 @@ Results are stored as JSON. A fresh call returns the tool's own return value; a 
 the recorded JSON decoded with :func:`json.loads` (so a tuple comes back as a list, a dataclass
 must be encoded by you). Give ``encode``/``decode`` to store other types. A result that cannot
 be encoded still settles the effect as done (it is never left to run again) with
-``repr(result)`` stored as a JSON string, and a :class:`~idem.ResultNotSerializableWarning` is
+``repr(result)`` stored as a JSON string, and a :class:`~oncely.ResultNotSerializableWarning` is
 issued; a replay then returns that string.
 """
 
@@ -41,15 +41,15 @@ from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from idem import _api
-from idem.types import ToolPolicy
+from oncely import _api
+from oncely.types import ToolPolicy
 
 if TYPE_CHECKING:
-    from idem.ledger import EffectResult, Ledger, Reconciler
+    from oncely.ledger import EffectResult, Ledger, Reconciler
 
 T = TypeVar("T")
 
-_current: ContextVar[Mapping[str, str]] = ContextVar("idem_context", default=MappingProxyType({}))
+_current: ContextVar[Mapping[str, str]] = ContextVar("oncely_context", default=MappingProxyType({}))
 
 
 @contextmanager
@@ -112,7 +112,7 @@ class Tool(Generic[T]):
         functools.update_wrapper(self, fn)
 
     def __repr__(self) -> str:
-        return f"<idem tool {self.name!r} ({self.policy.class_.value})>"
+        return f"<oncely tool {self.name!r} ({self.policy.class_.value})>"
 
     def reconciler(self, fn: Reconciler) -> Reconciler:
         """Register ``fn`` as this tool's reconciler (decorator)."""
@@ -142,8 +142,8 @@ class Tool(Generic[T]):
         missing = [n for n in ("scope", "run", "step") if n not in ctx]
         if missing:
             raise LookupError(
-                f"calling the idem tool {self.name!r} needs {', '.join(missing)}: wrap the call "
-                "in `with idem.context(scope=..., run=..., step=...)`"
+                f"calling the oncely tool {self.name!r} needs {', '.join(missing)}: wrap the call "
+                "in `with oncely.context(scope=..., run=..., step=...)`"
             )
         return {
             "scope": ctx["scope"],
@@ -169,7 +169,7 @@ class Tool(Generic[T]):
         )  # fmt: skip
 
     def effect(self, *args: Any, **kwargs: Any) -> Any:
-        """Call the tool through the ledger; returns an :class:`~idem.EffectResult` (value,
+        """Call the tool through the ledger; returns an :class:`~oncely.EffectResult` (value,
         key, replayed, reconciled) — a coroutine of one for an ``async def`` tool."""
         intent = self._intent(args, kwargs)
         tool_fn = self._tool_fn(args, kwargs)

@@ -1,4 +1,4 @@
-"""idem: exactly-once effects for AI-agent tool calls.
+"""oncely: exactly-once effects for AI-agent tool calls.
 
 An idempotency key derived from intent (scope, run, step, tool and the RFC 8785 canonical JSON
 of the arguments, hashed with SHA-256) plus a write-ahead effect ledger: a call is claimed
@@ -7,30 +7,30 @@ an unknown outcome is reconciled, never blindly retried.
 
 Every rule — canonicalization, key derivation, tool policy, ledger transitions — lives in ONE
 WebAssembly component shipped in this package and run with wasmtime, so Python computes the
-same keys and takes the same decisions as the Rust host and every other idem host, byte for
+same keys and takes the same decisions as the Rust host and every other oncely host, byte for
 byte. This package only calls the component, stores ledger rows (SQLite or PostgreSQL, the Rust
 host's schema), keeps the clock and calls tools and reconcilers.
 
 Quick start::
 
-    import idem
+    import oncely
 
-    idem.canonicalize('{"b": 1, "a": [1.0, 2e3]}')        # '{"a":[1,2000],"b":1}'
-    idem.derive_key(scope="acme", run="run-7", step="refund-1", tool="refund",
+    oncely.canonicalize('{"b": 1, "a": [1.0, 2e3]}')        # '{"a":[1,2000],"b":1}'
+    oncely.derive_key(scope="acme", run="run-7", step="refund-1", tool="refund",
                     args={"charge_id": "ch_1", "amount": 500})
 
-    ledger = idem.Ledger.sqlite("ledger.db")
+    ledger = oncely.Ledger.sqlite("ledger.db")
 
     @ledger.tool(policy={"class": "irreversible-external",
                          "key": {"only": ["/charge_id"], "identity": "scope"},
                          "reconcile": "provider-idempotent"})
     def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict: ...
 
-    with idem.context(scope="acme", run="run-7", step="refund-1"):
+    with oncely.context(scope="acme", run="run-7", step="refund-1"):
         refund("ch_1", 500)
 """
 
-from idem._api import (
+from oncely._api import (
     Args,
     IntentLike,
     JSONValue,
@@ -51,8 +51,8 @@ from idem._api import (
     parse_policy,
     resolve_tool,
 )
-from idem.aio import AsyncLedger
-from idem.errors import (
+from oncely.aio import AsyncLedger
+from oncely.errors import (
     AmbiguousFailure,
     CanonError,
     ConflictError,
@@ -60,7 +60,7 @@ from idem.errors import (
     CoreTrap,
     DefiniteFailure,
     EscalatedError,
-    IdemError,
+    OncelyError,
     InDoubtError,
     InProgressError,
     KeyDerivationError,
@@ -70,7 +70,7 @@ from idem.errors import (
     StorageError,
     ToolFailedError,
 )
-from idem.ledger import (
+from oncely.ledger import (
     EffectResult,
     EffectSpec,
     Ledger,
@@ -79,10 +79,10 @@ from idem.ledger import (
     happened,
     system_clock,
 )
-from idem.store import ListFilter, Store
-from idem.tool import Tool, context, current_context
-from idem.types import *  # noqa: F403 - the WIT mirrors are part of the API
-from idem.types import __all__ as _types_all
+from oncely.store import ListFilter, Store
+from oncely.tool import Tool, context, current_context
+from oncely.types import *  # noqa: F403 - the WIT mirrors are part of the API
+from oncely.types import __all__ as _types_all
 
 __version__ = "0.1.0"
 
@@ -98,7 +98,7 @@ __all__ = [  # noqa: PLE0604
     "EffectResult",
     "EffectSpec",
     "EscalatedError",
-    "IdemError",
+    "OncelyError",
     "InDoubtError",
     "InProgressError",
     "IntentLike",

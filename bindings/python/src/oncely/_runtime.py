@@ -1,6 +1,6 @@
 """The core component inside wasmtime: one engine per process, the compiled component cached on
 disk, a small pool of instances (a wasmtime store is not thread-safe; each thread borrows its
-own), a memory limit per instance, and one compiled :class:`~idem._codec.Function` per export.
+own), a memory limit per instance, and one compiled :class:`~oncely._codec.Function` per export.
 A trap fails that call only: the instance is dropped, never reused.
 """
 
@@ -20,8 +20,8 @@ from typing import Any, cast
 import wasmtime
 from wasmtime import component as wc
 
-from idem import errors, types
-from idem._codec import Codec, CodecError, Function, Registry, Scratch, call
+from oncely import errors, types
+from oncely._codec import Codec, CodecError, Function, Registry, Scratch, call
 
 MEMORY_LIMIT_BYTES = 256 << 20
 """Largest linear memory one instance may grow to (as in the Rust host)."""
@@ -35,30 +35,30 @@ PROJECTIONS = {
     "keys.derive-many#key": ("keys.derive-many", "key"),
 }
 """Extra entry points over the same exports that lift only one field of the answer."""
-PACKAGE = "idem:core"
+PACKAGE = "oncely:core"
 VERSION = "0.1.0"
 
 
 def component_bytes() -> bytes:
-    """The core component shipped in this package (``idem/_data/idem-core.wasm``), or the file
-    named by ``$IDEM_CORE_WASM``."""
-    override = os.environ.get("IDEM_CORE_WASM")
+    """The core component shipped in this package (``oncely/_data/oncely-core.wasm``), or the file
+    named by ``$ONCELY_CORE_WASM``."""
+    override = os.environ.get("ONCELY_CORE_WASM")
     if override:
         return Path(override).read_bytes()
-    return importlib.resources.files("idem").joinpath("_data/idem-core.wasm").read_bytes()
+    return importlib.resources.files("oncely").joinpath("_data/oncely-core.wasm").read_bytes()
 
 
 def cache_dir() -> Path | None:
-    """Where compiled components are cached: ``$IDEM_CACHE_DIR``, else ``$XDG_CACHE_HOME/idem``,
-    else ``~/.cache/idem``. ``IDEM_CACHE_DIR=off`` disables the cache."""
-    d = os.environ.get("IDEM_CACHE_DIR")
+    """Where compiled components are cached: ``$ONCELY_CACHE_DIR``, else ``$XDG_CACHE_HOME/oncely``,
+    else ``~/.cache/oncely``. ``ONCELY_CACHE_DIR=off`` disables the cache."""
+    d = os.environ.get("ONCELY_CACHE_DIR")
     if d is not None:
         return None if d == "off" else Path(d)
     xdg = os.environ.get("XDG_CACHE_HOME")
     if xdg:
-        return Path(xdg) / "idem"
+        return Path(xdg) / "oncely"
     home = os.environ.get("HOME")
-    return Path(home) / ".cache" / "idem" if home else None
+    return Path(home) / ".cache" / "oncely" if home else None
 
 
 def _load_component(engine: wasmtime.Engine, wasm: bytes) -> wc.Component:
@@ -169,7 +169,7 @@ class Runtime:
             result = call(fn, slot.funcs[name], slot.context, slot.scratch, args)
         except wasmtime.WasmtimeError as trap:
             # The instance may be in any state after a trap: it is dropped, not pooled.
-            raise errors.CoreTrap(f"the core component trapped (a bug in idem): {trap}") from trap
+            raise errors.CoreTrap(f"the core component trapped (a bug in oncely): {trap}") from trap
         except BaseException:
             if len(pool) < POOL_SIZE:
                 pool.append(slot)

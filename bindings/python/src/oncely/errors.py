@@ -1,6 +1,6 @@
 """Exceptions. The core's typed errors arrive as exceptions that carry every field of the WIT
 error record; the ledger's outcomes that stop a call (conflict, escalation, unknown outcome…)
-are exceptions of their own. Everything idem raises derives from :class:`IdemError`.
+are exceptions of their own. Everything oncely raises derives from :class:`OncelyError`.
 
 Tools signal failures to the ledger by raising :class:`DefiniteFailure` (the provider said no:
 the effect did NOT happen) or :class:`AmbiguousFailure` (you cannot tell whether it happened).
@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from idem.types import CanonErrorKind, EntryState, KeyErrorKind, LedgerErrorKind
+from oncely.types import CanonErrorKind, EntryState, KeyErrorKind, LedgerErrorKind
 
 
-class IdemError(Exception):
-    """Base class of every error idem raises."""
+class OncelyError(Exception):
+    """Base class of every error oncely raises."""
 
 
-class CanonError(IdemError, ValueError):
+class CanonError(OncelyError, ValueError):
     """The JSON was refused by canonicalization (``canonical.canon-error``).
 
     ``kind`` says what is wrong; ``offset`` is the 0-based byte offset of the first offending
@@ -44,7 +44,7 @@ class CanonError(IdemError, ValueError):
         )
 
 
-class KeyDerivationError(IdemError, ValueError):
+class KeyDerivationError(OncelyError, ValueError):
     """A key could not be derived (``keys.key-error``).
 
     ``at`` names the pointer or field concerned, when there is one; ``canon`` carries the
@@ -74,7 +74,7 @@ class KeyDerivationError(IdemError, ValueError):
         )
 
 
-class PolicyError(IdemError, ValueError):
+class PolicyError(OncelyError, ValueError):
     """A policy or tool list could not be read (``policy.policy-error``).
 
     ``at`` is the JSON pointer (into the document given) of the offending value, ``""`` for the
@@ -97,7 +97,7 @@ class PolicyError(IdemError, ValueError):
         return f"PolicyError(at={self.at!r}, message={self.message!r})"
 
 
-class LedgerError(IdemError):
+class LedgerError(OncelyError):
     """The ledger refused an event (``ledger.ledger-error``); nothing was written.
 
     ``kind`` says why (stale token, wrong state…); ``state`` is the entry's state, when there is
@@ -117,11 +117,11 @@ class LedgerError(IdemError):
         return f"LedgerError(kind={self.kind.value!r}, state={state!r}, message={self.message!r})"
 
 
-class CoreTrap(IdemError):
-    """The core component trapped: a bug in idem. This call failed; the instance was dropped."""
+class CoreTrap(OncelyError):
+    """The core component trapped: a bug in oncely. This call failed; the instance was dropped."""
 
 
-class StorageError(IdemError):
+class StorageError(OncelyError):
     """The database failed (connection dropped, disk full…). The original error is the
     ``__cause__``. Nothing was recorded by the write that failed."""
 
@@ -130,7 +130,7 @@ class MigrationError(StorageError):
     """The ledger schema could not be brought up to date (or a recorded migration differs)."""
 
 
-class ConflictError(IdemError):
+class ConflictError(OncelyError):
     """The key was claimed before with different parameters; the tool was not called."""
 
     def __init__(self, key: str, pointer: str) -> None:
@@ -142,7 +142,7 @@ class ConflictError(IdemError):
         self.pointer = pointer
 
 
-class EscalatedError(IdemError):
+class EscalatedError(OncelyError):
     """Only a human can settle this effect now (``Ledger.resolve``); the tool was not called."""
 
     def __init__(self, key: str, reason: str) -> None:
@@ -151,7 +151,7 @@ class EscalatedError(IdemError):
         self.reason = reason
 
 
-class InDoubtError(IdemError):
+class InDoubtError(OncelyError):
     """The outcome is unknown and no reconciler could settle it yet. Do not retry blindly: it
     will be reconciled by a sweep, or escalated."""
 
@@ -164,7 +164,7 @@ class InDoubtError(IdemError):
         self.reason = reason
 
 
-class InProgressError(IdemError):
+class InProgressError(OncelyError):
     """Another worker holds the claim and did not finish while we waited."""
 
     def __init__(self, key: str, owner: str, state: EntryState) -> None:
@@ -174,7 +174,7 @@ class InProgressError(IdemError):
         self.state = state
 
 
-class ToolFailedError(IdemError):
+class ToolFailedError(OncelyError):
     """The tool reported a definite failure (the effect did not happen); it was recorded."""
 
     def __init__(self, reason: str) -> None:
@@ -182,7 +182,7 @@ class ToolFailedError(IdemError):
         self.reason = reason
 
 
-class ContentionError(IdemError):
+class ContentionError(OncelyError):
     """Lost compare-and-swap races too many times in a row on one key."""
 
     def __init__(self, races: int) -> None:
@@ -216,7 +216,7 @@ __all__ = [
     "CoreTrap",
     "DefiniteFailure",
     "EscalatedError",
-    "IdemError",
+    "OncelyError",
     "InDoubtError",
     "InProgressError",
     "KeyDerivationError",

@@ -3,11 +3,11 @@
 Storage and the core run in worker threads (:func:`asyncio.to_thread`), one hop per ledger
 event, so the event loop never blocks on a database; tools and reconcilers may be ``async``
 functions and are awaited on the loop. The effect state machine is the one of
-:mod:`idem.ledger`, so both APIs behave identically.
+:mod:`oncely.ledger`, so both APIs behave identically.
 
 ::
 
-    ledger = idem.Ledger.sqlite("ledger.db").aio
+    ledger = oncely.Ledger.sqlite("ledger.db").aio
     r = await ledger.run(lambda key: refund(key), scope=..., run=..., step=..., tool="refund",
                          args={...}, policy={...})
 """
@@ -20,8 +20,8 @@ import inspect
 from collections.abc import Awaitable, Callable, Generator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from idem import _api
-from idem.types import (
+from oncely import _api
+from oncely.types import (
     Claim,
     ClaimToken,
     Entry,
@@ -37,13 +37,13 @@ from idem.types import (
 )
 
 if TYPE_CHECKING:
-    from idem.ledger import EffectResult, Ledger, Reconciler, SweepReport
+    from oncely.ledger import EffectResult, Ledger, Reconciler, SweepReport
 
 T = TypeVar("T")
 
 
 class AsyncLedger:
-    """An asyncio view of a :class:`~idem.Ledger` (``ledger.aio``)."""
+    """An asyncio view of a :class:`~oncely.Ledger` (``ledger.aio``)."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.sync = ledger
@@ -55,14 +55,14 @@ class AsyncLedger:
     @classmethod
     async def sqlite(cls, path: str, **kwargs: Any) -> AsyncLedger:
         """Open (and migrate) a SQLite ledger without blocking the loop."""
-        from idem.ledger import Ledger
+        from oncely.ledger import Ledger
 
         return cls(await asyncio.to_thread(Ledger.sqlite, path, **kwargs))
 
     @classmethod
     async def postgres(cls, dsn: str, **kwargs: Any) -> AsyncLedger:
         """Connect to (and migrate) a PostgreSQL ledger without blocking the loop."""
-        from idem.ledger import Ledger
+        from oncely.ledger import Ledger
 
         return cls(await asyncio.to_thread(Ledger.postgres, dsn, **kwargs))
 
@@ -158,7 +158,7 @@ class AsyncLedger:
 
     async def sweep(self, scope: str | None = None) -> SweepReport:
         """See :meth:`Ledger.sweep`; async reconcilers are awaited."""
-        from idem.ledger import SweepReport, _escalation_line, _sweep_verdict
+        from oncely.ledger import SweepReport, _escalation_line, _sweep_verdict
 
         s = self.sync
         report = SweepReport()
@@ -203,7 +203,7 @@ class AsyncLedger:
         decode: Callable[[str], Any] | None = None,
     ) -> EffectResult[T]:
         """Run ``tool_fn`` (sync or async) at most once per intent; see :meth:`Ledger.run`."""
-        from idem.ledger import EffectSpec, _effect
+        from oncely.ledger import EffectSpec, _effect
 
         claim = await self.prepare(
             scope=scope, run=run, step=step, tool=tool, args=args, policy=policy
@@ -213,7 +213,7 @@ class AsyncLedger:
 
 
 async def _await_verdict(aw: Awaitable[ReconcileVerdict]) -> ReconcileVerdict:
-    from idem.types import Unknown
+    from oncely.types import Unknown
 
     try:
         return await aw
@@ -227,7 +227,7 @@ async def run_async(
     tool_fn: Callable[[str], Any],
 ) -> EffectResult[Any]:
     """Run the effect state machine on the event loop (storage in worker threads)."""
-    from idem.ledger import _call_reconciler, _CallTool, _Drive, _Reconcile, _Record, _ToolOutcome
+    from oncely.ledger import _call_reconciler, _CallTool, _Drive, _Reconcile, _Record, _ToolOutcome
 
     send: Any = None
     while True:

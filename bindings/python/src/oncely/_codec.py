@@ -17,8 +17,8 @@ goes. Here:
 - results are read from wasmtime's C values with :func:`ctypes.string_at` snapshots and
   :mod:`struct`, and the whole result tree is freed with one ``wasmtime_component_val_delete``.
 
-Values crossing the boundary are the classes of :mod:`idem.types` (and the exceptions of
-:mod:`idem.errors` for the WIT error records). The mapping is checked against the component's
+Values crossing the boundary are the classes of :mod:`oncely.types` (and the exceptions of
+:mod:`oncely.errors` for the WIT error records). The mapping is checked against the component's
 own type information here: every record, enum and variant the component uses must have a
 Python class with exactly the WIT's fields or cases, in the WIT's order, or loading fails.
 
@@ -47,7 +47,7 @@ from wasmtime import _ffi as ffi
 from wasmtime.component import _types as wt
 
 if sys.byteorder != "little" or sizeof(c_void_p) != 8:  # pragma: no cover - layout guard
-    raise ImportError("idem's component calls need a little-endian 64-bit platform")
+    raise ImportError("oncely's component calls need a little-endian 64-bit platform")
 
 
 def _offset(struct: Any, field: str) -> int:
@@ -85,7 +85,7 @@ if not (
     and S == 32
     and (E, EV) == (48, 16)
 ):  # pragma: no cover - layout guard
-    raise ImportError("unexpected wasmtime component value layout; idem needs wasmtime 50")
+    raise ImportError("unexpected wasmtime component value layout; oncely needs wasmtime 50")
 
 # Value kinds (wasmtime_component_valkind_t).
 K_BOOL = ffi.WASMTIME_COMPONENT_BOOL.value

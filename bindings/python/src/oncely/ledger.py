@@ -7,9 +7,9 @@ whether an unknown outcome is reconciled or escalated — all of it is the core'
 
 ::
 
-    import idem
+    import oncely
 
-    ledger = idem.Ledger.sqlite("ledger.db")
+    ledger = oncely.Ledger.sqlite("ledger.db")
     policy = {"class": "irreversible-external", "key": {"only": ["/charge_id"]},
               "reconcile": "provider-idempotent"}
     r = ledger.run(
@@ -34,9 +34,9 @@ from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union
 
-from idem import _api, _runtime
-from idem._codec import Err
-from idem.errors import (
+from oncely import _api, _runtime
+from oncely._codec import Err
+from oncely.errors import (
     AmbiguousFailure,
     ConflictError,
     ContentionError,
@@ -47,8 +47,8 @@ from idem.errors import (
     StorageError,
     ToolFailedError,
 )
-from idem.store import ListFilter, Store
-from idem.types import (
+from oncely.store import ListFilter, Store
+from oncely.types import (
     Begin,
     Claim,
     ClaimToken,
@@ -91,7 +91,7 @@ from idem.types import (
 )
 
 if TYPE_CHECKING:
-    from idem.tool import Tool
+    from oncely.tool import Tool
 
 T = TypeVar("T")
 
@@ -191,15 +191,15 @@ class Ledger:
     def sqlite(cls, path: str | os.PathLike[str], **kwargs: Any) -> Ledger:
         """A ledger in a SQLite file (created and migrated if needed): WAL journal,
         ``synchronous=FULL``, 30 s busy timeout. The default backend."""
-        from idem.store.sqlite import SqliteStore
+        from oncely.store.sqlite import SqliteStore
 
         return cls(SqliteStore(path), **kwargs)
 
     @classmethod
     def postgres(cls, dsn: str, **kwargs: Any) -> Ledger:
-        """A ledger in a PostgreSQL database (``idem.effects``; migrated on connect); needs
-        psycopg 3 (``pip install 'idem[postgres]'``)."""
-        from idem.store.postgres import PostgresStore
+        """A ledger in a PostgreSQL database (``oncely.effects``; migrated on connect); needs
+        psycopg 3 (``pip install 'oncely[postgres]'``)."""
+        from oncely.store.postgres import PostgresStore
 
         return cls(PostgresStore(dsn), **kwargs)
 
@@ -229,7 +229,7 @@ class Ledger:
     @property
     def aio(self) -> AsyncLedger:
         """The same ledger with ``async`` methods (storage runs in worker threads)."""
-        from idem.aio import AsyncLedger
+        from oncely.aio import AsyncLedger
 
         return AsyncLedger(self)
 
@@ -262,8 +262,8 @@ class Ledger:
     def drive(self, scope: str, key: str, event: Event) -> Outcome:
         """Read the entry, ask the core, write atomically; on a lost race, read again.
 
-        Raises :class:`~idem.LedgerError` when the core refuses the event (nothing written),
-        :class:`~idem.StorageError`, or :class:`~idem.ContentionError`.
+        Raises :class:`~oncely.LedgerError` when the core refuses the event (nothing written),
+        :class:`~oncely.StorageError`, or :class:`~oncely.ContentionError`.
         """
         return self.drive_from(scope, key, event)[0]
 
@@ -346,7 +346,7 @@ class Ledger:
         self, scope: str, key: str, settlement: Settlement, *, by: str, note: str = ""
     ) -> Outcome:
         """A human's verdict on an in-doubt or escalated entry: :class:`Happened` (its result
-        JSON, e.g. ``idem.happened({...})``, is replayed from then on) or :class:`NotHappened`
+        JSON, e.g. ``oncely.happened({...})``, is replayed from then on) or :class:`NotHappened`
         (a new attempt may run)."""
         return self.drive(scope, key, Resolve(Resolution(settlement, by, note)))
 
@@ -487,10 +487,10 @@ class Ledger:
         decode: Callable[[str], Any] | None = None,
     ) -> Callable[[Callable[..., T]], Tool[T]]:
         """Decorate a tool function so that each intent runs at most once (see
-        :mod:`idem.tool`). ``policy`` is the tool's idem policy (class, key spec,
+        :mod:`oncely.tool`). ``policy`` is the tool's oncely policy (class, key spec,
         reconciliation, timings); ``name`` defaults to the function's name; the function gets
         the key in its ``key_param`` parameter. The other options are :class:`EffectSpec`'s."""
-        from idem.tool import make_tool_decorator
+        from oncely.tool import make_tool_decorator
 
         return make_tool_decorator(
             self,
@@ -578,9 +578,9 @@ class EffectSpec:
     - ``max_attempts``: how many times this call may execute the tool (new attempts only follow
       a definite "did not happen"). Default 3.
     - ``wait``: how long (s) to wait for another worker's claim before raising
-      :class:`~idem.InProgressError`. Default 30.
+      :class:`~oncely.InProgressError`. Default 30.
     - ``definite``: exception types that mean "the effect did NOT happen" (besides
-      :class:`~idem.DefiniteFailure`). Any other exception is read as an unknown outcome,
+      :class:`~oncely.DefiniteFailure`). Any other exception is read as an unknown outcome,
       the safe reading: the ledger reconciles it and never retries it blindly.
     - ``encode``/``decode``: result to JSON text and back (default: :mod:`json`).
 
@@ -591,7 +591,7 @@ class EffectSpec:
     happened returns the recorded result decoded (``replayed``); an unknown outcome is
     reconciled (the registered reconciler, or for ``provider-idempotent`` tools the same call
     again with the same key); a conflict, an escalation or a still-unknown outcome raise
-    :class:`~idem.ConflictError`, :class:`~idem.EscalatedError`, :class:`~idem.InDoubtError`.
+    :class:`~oncely.ConflictError`, :class:`~oncely.EscalatedError`, :class:`~oncely.InDoubtError`.
     """
 
     max_attempts: int = 3
@@ -809,7 +809,7 @@ def run_sync(
 
 
 # Imported at the end: aio.py needs the names above.
-from idem.aio import AsyncLedger  # noqa: E402
+from oncely.aio import AsyncLedger  # noqa: E402
 
 __all__ = [
     "MAX_RACES",

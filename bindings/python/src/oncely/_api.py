@@ -11,10 +11,10 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, Union
 
-from idem import _runtime
-from idem._codec import Err
-from idem.errors import CanonError, KeyDerivationError
-from idem.types import (
+from oncely import _runtime
+from oncely._codec import Err
+from oncely.errors import CanonError, KeyDerivationError
+from oncely.types import (
     DerivedKey,
     EffectClass,
     Explanation,
@@ -34,12 +34,12 @@ Args = Union[str, bytes, JSONValue, Mapping[str, Any]]
 """Tool arguments: JSON text (``str`` or UTF-8 ``bytes``) or a JSON-compatible object."""
 
 PolicyLike = Union[str, Mapping[str, Any], ToolPolicy, KeySpec, None]
-"""An idem policy: policy JSON text, a policy mapping (parsed by the core), a parsed
+"""An oncely policy: policy JSON text, a policy mapping (parsed by the core), a parsed
 :class:`ToolPolicy`, a bare :class:`KeySpec`, or ``None`` for the default spec."""
 
 IntentLike = Union[Intent, Mapping[str, Any]]
 """An :class:`Intent`, or a mapping with ``scope``, ``run``, ``step``, ``tool`` and ``args``
-(the shape the ``idem`` CLI reads)."""
+(the shape the ``oncely`` CLI reads)."""
 
 
 def _rt() -> _runtime.Runtime:
@@ -92,7 +92,7 @@ def canonicalize(text: str | bytes) -> str:
     WTF-8 bytes, so the core reports ``lone-surrogate`` itself instead of the text being
     silently altered; ``bytes`` are sent as they are (``invalid-utf8`` when they are not UTF-8).
 
-    Raises :class:`~idem.CanonError` with the kind, byte offset, line and column of the first
+    Raises :class:`~oncely.CanonError` with the kind, byte offset, line and column of the first
     offending byte.
     """
     rt = _rt()
@@ -120,11 +120,11 @@ _POLICY_CACHE_SIZE = 1024
 
 
 def parse_policy(policy: str | Mapping[str, Any] | ToolPolicy) -> ToolPolicy:
-    """Read an idem policy document (``policy.parse-policy``): JSON text or a mapping such as
+    """Read an oncely policy document (``policy.parse-policy``): JSON text or a mapping such as
     ``{"class": "irreversible-external", "key": {"only": ["/charge_id"]}, "reconcile":
     "provider-idempotent"}``. Parsed policies are cached by their JSON text.
 
-    Raises :class:`~idem.PolicyError` with the JSON pointer of the offending value.
+    Raises :class:`~oncely.PolicyError` with the JSON pointer of the offending value.
     """
     if isinstance(policy, ToolPolicy):
         return policy
@@ -211,15 +211,15 @@ def derive(
 def derive_key(
     *, scope: str, run: str, step: str, tool: str, args: Args, policy: PolicyLike = None
 ) -> str:
-    """The idempotency key (``idem1:`` + 64 hex digits) of a tool call's intent.
+    """The idempotency key (``oncely1:`` + 64 hex digits) of a tool call's intent.
 
     ``args`` is JSON text or a JSON-compatible object; member order and formatting do not
-    matter. ``policy`` is an idem policy (JSON text or mapping, parsed by the core) whose key
+    matter. ``policy`` is an oncely policy (JSON text or mapping, parsed by the core) whose key
     spec is used, or ``None`` for the default spec (all arguments, identity ``step``). Every
     host (Rust, Python, JavaScript) derives the same key for the same intent.
 
-    Raises :class:`~idem.KeyDerivationError` (``invalid-args`` carries the
-    :class:`~idem.CanonError`), or :class:`~idem.PolicyError` for a bad policy.
+    Raises :class:`~oncely.KeyDerivationError` (``invalid-args`` carries the
+    :class:`~oncely.CanonError`), or :class:`~oncely.PolicyError` for a bad policy.
     """
     # The core's `keys.key`: derive's key with one SHA-256 pass and nothing else copied back.
     return _derive("keys.key", scope, run, step, tool, args, policy)  # type: ignore[no-any-return]
@@ -248,7 +248,7 @@ def derive_many(
 ) -> list[DerivedKey | KeyDerivationError]:
     """Derive the keys of many intents in ONE call into the core (``keys.derive-many``).
 
-    Each result stands alone: a bad intent gives its :class:`~idem.KeyDerivationError` in its
+    Each result stands alone: a bad intent gives its :class:`~oncely.KeyDerivationError` in its
     place and does not fail the others.
     """
     spec = key_spec(policy)
@@ -289,7 +289,7 @@ def explain(a: IntentLike, b: IntentLike, *, policy: PolicyLike = None) -> Expla
     (``same-intent``, ``conflict``, ``different-keys``) and every difference with its effect.
 
     ``a`` and ``b`` are :class:`Intent` objects or ``{"scope","run","step","tool","args"}``
-    mappings. Raises :class:`~idem.KeyDerivationError` if either cannot be keyed.
+    mappings. Raises :class:`~oncely.KeyDerivationError` if either cannot be keyed.
     """
     ia, ib = _checked(intent_of(a)), _checked(intent_of(b))
     for i in (ia, ib):
@@ -303,7 +303,7 @@ def check_tools(tool_list: str | bytes | Mapping[str, Any] | list[Any]) -> Manif
     a JSON-RPC response carrying one, or a bare list of tools; JSON text or Python objects.
 
     ``report.passed`` is false when any finding has severity ``error``. Raises
-    :class:`~idem.PolicyError` only when the document is not JSON or holds no tool list.
+    :class:`~oncely.PolicyError` only when the document is not JSON or holds no tool list.
     """
     text = tool_list if isinstance(tool_list, str) else None
     if isinstance(tool_list, (bytes, bytearray)):

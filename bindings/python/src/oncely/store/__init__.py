@@ -14,7 +14,7 @@ from __future__ import annotations
 import builtins
 from typing import Protocol, runtime_checkable
 
-from idem.types import Entry, EntryState
+from oncely.types import Entry, EntryState
 
 __all__ = ["ListFilter", "Store"]
 

@@ -1,6 +1,6 @@
 """PostgreSQL backend (psycopg 3): one ledger shared by many workers on many machines.
 
-The table lives in its own schema (``idem.effects``). A claim is one ``INSERT … ON CONFLICT DO
+The table lives in its own schema (``oncely.effects``). A claim is one ``INSERT … ON CONFLICT DO
 NOTHING``, every later write one ``UPDATE … WHERE version = %s``; PostgreSQL's row locks make
 both atomic at the default isolation level. Connections are in autocommit mode and pooled.
 """
@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from idem.errors import MigrationError, StorageError
-from idem.store import ListFilter
-from idem.store._migrate import migrate_postgres
-from idem.store._sql import Statements, from_row, to_row
-from idem.types import Entry
+from oncely.errors import MigrationError, StorageError
+from oncely.store import ListFilter
+from oncely.store._migrate import migrate_postgres
+from oncely.store._sql import Statements, from_row, to_row
+from oncely.types import Entry
 
-TABLE = "idem.effects"
+TABLE = "oncely.effects"
 
 try:
     import psycopg
@@ -38,7 +38,7 @@ class PostgresStore:
 
     def __init__(self, dsn: str, *, max_connections: int = 16, connect_timeout: int = 30):
         if psycopg is None:
-            raise ImportError("idem.Ledger.postgres needs psycopg 3: pip install 'idem[postgres]'")
+            raise ImportError("oncely.Ledger.postgres needs psycopg 3: pip install 'oncely[postgres]'")
         self.dsn = dsn
         self._max = max_connections
         self._timeout = connect_timeout
