@@ -20,7 +20,7 @@ fn main() {
     for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml", "Cargo.lock", ".cargo/config.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
-    for var in ["WASM_OPT", "ONCELY_REQUIRE_WASM_OPT", "PATH"] {
+    for var in ["WASM_OPT", "ONCELY_REQUIRE_WASM_OPT", "PATH", "CARGO_HOME", "HOME"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
     let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
@@ -33,6 +33,14 @@ fn main() {
     cmd.current_dir(&root)
         .args(["build", "--profile", "component", "--locked", "-p", "oncely-core", "--lib", "--target", TARGET, "--target-dir"])
         .arg(&build_dir);
+    // Reproducible bytes on any machine: panic locations name dependency sources by path, so the
+    // Cargo home (`/home/<user>/.cargo/registry/…`) is written as `/cargo`. Workspace sources are
+    // already relative and the standard library's are remapped by rustc. (Cargo appends this to
+    // the simd128 flag of .cargo/config.toml.)
+    if let Some(home) = cargo_home() {
+        let flag = format!("--remap-path-prefix={}=/cargo", home.display());
+        cmd.arg("--config").arg(format!("target.{TARGET}.rustflags=[{}]", toml_string(&flag)));
+    }
     // The outer build's flags are for the host, not for wasm.
     for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WORKSPACE_WRAPPER"] {
         cmd.env_remove(var);
@@ -123,6 +131,29 @@ fn without_name_sections(component: &[u8]) -> Vec<u8> {
         .validate_all(&bytes)
         .expect("the component stays valid without its name section");
     bytes
+}
+
+/// Where Cargo keeps downloaded sources: `$CARGO_HOME` (rustup sets it for cargo's children),
+/// else `~/.cargo`.
+fn cargo_home() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .map(|p| p.canonicalize().unwrap_or(p))
+}
+
+/// A TOML basic string.
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn write_if_changed(path: &Path, bytes: &[u8]) {

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The JavaScript package, end to end (called by scripts/test from the repository root after
-# `cargo build --release -p oncely` wrote target/release/oncely and target/wasm/oncely-core.wasm):
+# `cargo build --release -p oncely` wrote target/release/oncely, the Rust CLI the tests compare
+# keys with and race against):
 #
 #   1. dependencies (npm ci from package-lock.json; skipped while node_modules matches the lock)
-#   2. build: transpile the core component with the pinned jco; copy the SQL migrations
+#   2. gen/ (committed: the transpiled core component and the SQL migrations) is exactly what the
+#      committed component bindings/oncely-core.wasm and host/migrations/ give with the pinned jco
 #   3. the tests, on the working tree
-#   4. npm pack; install the tarball into a clean temporary directory; the tests again, there
+#   4. with no Rust toolchain on the PATH (scripts/without-rust): npm pack; install the tarball
+#      into a clean temporary directory; the tests again, there; `npm install bindings/js` into
+#      another clean directory, and a golden key through it
 #   5. the workerd test (the edge example, bundling the installed tarball) and the agent-loop
 #      example, from the installed tarball
 #
@@ -17,9 +21,8 @@ repo=$(cd "$here/../.." && pwd)
 cd "$here"
 export ONCELY_REPO="$repo"
 
-for f in "$repo/target/wasm/oncely-core.wasm" "$repo/target/release/oncely"; do
-    [ -f "$f" ] || { echo "bindings/js/test.sh: $f is missing; run \`cargo build --release -p oncely\` first" >&2; exit 2; }
-done
+[ -f "$repo/target/release/oncely" ] || { echo "bindings/js/test.sh: $repo/target/release/oncely is missing; run \`cargo build --release -p oncely\` first" >&2; exit 2; }
+norust=$repo/scripts/without-rust
 
 echo "== js: dependencies"
 lock=$(sha256sum package-lock.json | cut -d' ' -f1)
@@ -28,8 +31,8 @@ if [ "$(cat node_modules/.oncely-lock 2>/dev/null || true)" != "$lock" ]; then
     echo "$lock" > node_modules/.oncely-lock
 fi
 
-echo "== js: build (jco $(node -p 'require("./node_modules/@bytecodealliance/jco/package.json").version'))"
-node scripts/build.mjs
+echo "== js: gen/ is what the committed component gives (jco $(node -p 'require("./node_modules/@bytecodealliance/jco/package.json").version'))"
+node scripts/build.mjs --check
 
 # Every test file but the workerd one (which bundles the installed tarball, step 5).
 mapfile -t suite < <(ls test/*.test.mjs | grep -v '/edge\.test\.mjs$')
@@ -37,10 +40,10 @@ mapfile -t suite < <(ls test/*.test.mjs | grep -v '/edge\.test\.mjs$')
 echo "== js: tests on the working tree"
 node --test --test-concurrency=1 "${suite[@]}"
 
-echo "== js: npm pack, install into a clean directory"
+echo "== js: npm pack, install into a clean directory (no Rust on the PATH)"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oncely-js-pack.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-npm pack --silent --pack-destination "$tmp" >/dev/null
+"$norust" npm pack --silent --pack-destination "$tmp" >/dev/null
 tarball=$(ls "$tmp"/*.tgz)
 mkdir "$tmp/app"
 cd "$tmp/app"
@@ -49,15 +52,27 @@ version() { node -p "require('$here/node_modules/$1/package.json').version"; }
 # The package from its tarball; its optional drivers and the test tools at the versions locked
 # here. better-sqlite3 is a native module: the one built by npm ci above is linked rather than
 # compiled a second time.
-npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "typescript@$(version typescript)" >/dev/null
+"$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "typescript@$(version typescript)" >/dev/null
 ln -s "$here/node_modules/better-sqlite3" node_modules/better-sqlite3
 cp -r "$here/test" test
 installed="$tmp/app/node_modules/oncely"
 [ ! -e "$installed/test" ] && [ -f "$installed/gen/core/oncely-core.core.wasm" ] || { echo "the packed package has the wrong files" >&2; exit 1; }
 echo "installed $(basename "$tarball") ($(du -sh "$installed" | cut -f1)) into $tmp/app"
 
-echo "== js: tests on the installed tarball"
-ONCELY_JS_PACKAGE="$installed" node --test --test-concurrency=1 "${suite[@]}"
+echo "== js: tests on the installed tarball (no Rust on the PATH)"
+ONCELY_JS_PACKAGE="$installed" "$norust" node --test --test-concurrency=1 "${suite[@]}"
+
+echo "== js: npm install bindings/js (from the checkout, no Rust on the PATH)"
+mkdir "$tmp/from-dir"
+(cd "$tmp/from-dir" && npm init -y >/dev/null && "$norust" npm install --no-audit --no-fund "$here" >/dev/null)
+(cd "$tmp/from-dir" && "$norust" node --input-type=module -e "
+import { readFileSync } from 'node:fs';
+import { intentKey } from 'oncely';
+const c = JSON.parse(readFileSync('$repo/tests/vectors/keys.json', 'utf8')).cases[0];
+const got = intentKey({ ...c.intent, policy: c.policy });
+if (got !== c.key) throw new Error(got + ' != ' + c.key);
+console.log('   oncely from', import.meta.resolve('oncely'), got.slice(0, 24) + '…');
+")
 
 echo "== js: workerd (the edge example, bundling the installed tarball)"
 cd "$here"

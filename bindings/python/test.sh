@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The Python package's tests, as a user gets the package: build the wheel (it carries the core
-# component and the SQL migrations), install it into a CLEAN virtual environment, run pytest
-# against the installed package, run the example agent loop.
+# The Python package's tests, as a user gets the package, with no Rust toolchain on the PATH
+# (scripts/without-rust): build the sdist and, from it, the wheel (both carry the committed core
+# component bindings/oncely-core.wasm and the SQL migrations); check the wheel is py3-none-any;
+# install it into a CLEAN virtual environment and run pytest against the installed package; run
+# the example agent loop; install straight from the checkout (`pip install bindings/python`) and,
+# in a git checkout, from git (`pip install "git+file://…#subdirectory=bindings/python"`).
 #
-# Needs, from `cargo build --release -p oncely`: target/wasm/oncely-core.wasm (packaged) and
-# target/release/oncely (the Rust CLI the tests compare keys with and race against).
+# The tests compare keys with the Rust CLI and race against it: target/release/oncely (from
+# `cargo build --release -p oncely`) must exist — a binary, not a toolchain.
 # PostgreSQL tests use $ONCELY_TEST_POSTGRES_URL (scripts/with-postgres sets it); with
 # ONCELY_REQUIRE_POSTGRES=1 or CI set, its absence fails the run. Exits non-zero on any failure.
 set -euo pipefail
@@ -13,12 +16,11 @@ repo=$(cd "$here/../.." && pwd)
 cd "$repo"
 
 python=${PYTHON:-python3}
-for f in target/wasm/oncely-core.wasm target/release/oncely; do
-    if [ ! -f "$f" ]; then
-        echo "bindings/python/test.sh: $f is missing: run cargo build --release -p oncely" >&2
-        exit 1
-    fi
-done
+if [ ! -f target/release/oncely ]; then
+    echo "bindings/python/test.sh: target/release/oncely is missing: run cargo build --release -p oncely" >&2
+    exit 1
+fi
+norust=$repo/scripts/without-rust
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oncely-py.XXXXXX")
 cleanup() {
@@ -28,24 +30,54 @@ trap cleanup EXIT
 export ONCELY_CACHE_DIR="$tmp/cache"   # compiled-component cache, private to this run
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
-echo "== python: build the wheel"
+echo "== python: build the sdist, and the wheel from it (no Rust on the PATH)"
 "$python" -m venv "$tmp/build-venv"
 "$tmp/build-venv/bin/pip" install --quiet "build>=1.2"
-"$tmp/build-venv/bin/python" -m build --wheel --outdir "$tmp/dist" "$here" >"$tmp/build.log" 2>&1 || {
+"$norust" "$tmp/build-venv/bin/python" -m build --outdir "$tmp/dist" "$here" >"$tmp/build.log" 2>&1 || {
     cat "$tmp/build.log" >&2
     exit 1
 }
 wheel=$(ls "$tmp"/dist/oncely-*.whl)
-echo "   $(basename "$wheel")"
+echo "   $(basename "$wheel") $(basename "$(ls "$tmp"/dist/oncely-*.tar.gz)")"
+case "$(basename "$wheel")" in
+    *-py3-none-any.whl) ;;
+    *) echo "the wheel must be pure Python (py3-none-any): $(basename "$wheel")" >&2; exit 1 ;;
+esac
 
-echo "== python: install it into a clean virtual environment"
+echo "== python: install it into a clean virtual environment (no Rust on the PATH)"
 "$python" -m venv "$tmp/venv"
-"$tmp/venv/bin/pip" install --quiet "$wheel" "wasmtime==50.*" "psycopg[binary]>=3.1,<4" \
+"$norust" "$tmp/venv/bin/pip" install --quiet "$wheel" "wasmtime==50.*" "psycopg[binary]>=3.1,<4" \
     "pytest>=8" "rfc8785>=0.1.4"
 "$tmp/venv/bin/python" -c 'import oncely, wasmtime; print("   oncely", oncely.__version__, "from", oncely.__file__)'
 
-echo "== python: pytest (against the installed package)"
-(cd "$here" && "$tmp/venv/bin/pytest" -p no:cacheprovider tests)
+echo "== python: pytest (against the installed package, no Rust on the PATH)"
+(cd "$here" && "$norust" "$tmp/venv/bin/pytest" -p no:cacheprovider tests)
 
 echo "== python: the example agent loop"
-"$tmp/venv/bin/python" examples/python/agent_loop.py
+"$norust" "$tmp/venv/bin/python" examples/python/agent_loop.py
+
+# What a user types, from a checkout and from git: each into its own clean environment, then the
+# first golden key vector through the installed package.
+smoke() {
+    "$norust" "$1/bin/python" - "$repo/tests/vectors/keys.json" <<'PY'
+import json, sys
+import oncely
+case = json.load(open(sys.argv[1]))["cases"][0]
+i = case["intent"]
+got = oncely.derive_key(scope=i["scope"], run=i["run"], step=i["step"], tool=i["tool"],
+                        args=i["args"], policy=case["policy"])
+assert got == case["key"], (got, case["key"])
+print("   ", oncely.__file__, got[:24] + "…")
+PY
+}
+echo "== python: pip install bindings/python (from the checkout, no Rust on the PATH)"
+"$python" -m venv "$tmp/venv-dir"
+"$norust" "$tmp/venv-dir/bin/pip" install --quiet "$here"
+smoke "$tmp/venv-dir"
+rm -rf "$here/build" "$here/src/oncely.egg-info"
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+    echo "== python: pip install git+file://…#subdirectory=bindings/python (the committed HEAD, no Rust on the PATH)"
+    "$python" -m venv "$tmp/venv-git"
+    "$norust" "$tmp/venv-git/bin/pip" install --quiet "git+file://$repo#subdirectory=bindings/python"
+    smoke "$tmp/venv-git"
+fi

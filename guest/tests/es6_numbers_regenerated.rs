@@ -1,5 +1,5 @@
 //! Opt-in: regenerate the ES6 number sequence of the RFC 8785 reference data and check the
-//! published SHA-256 of its prefix (`../shared/vectors/README.md` gives the algorithm and the
+//! published SHA-256 of its prefix (`tests/vectors/README.md` gives the algorithm and the
 //! figures). Run with
 //! `cargo test -p oncely-core --release --test es6_numbers_regenerated -- --ignored`;
 //! `ONCELY_ES6_LINES` picks the prefix: 1000000 (default), 10000000 or 100000000.
@@ -13,19 +13,9 @@ const PUBLISHED: [(u64, &str); 4] = [
     (100_000_000, "0f7dda6b0837dde083c5d6b896f7d62340c8a2415b0c7121d83145e08a755272"),
 ];
 
-fn shared_file() -> String {
-    let repo = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    [
-        std::env::var_os("ONCELY_SHARED_VECTORS").map(std::path::PathBuf::from),
-        Some(repo.join("../shared/vectors")),
-        Some("/work/shared/vectors".into()),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|p| p.join("jcs/es6-numbers-100k.txt"))
-    .find(|p| p.is_file())
-    .map(|p| std::fs::read_to_string(p).unwrap())
-    .expect("es6-numbers-100k.txt not found: set ONCELY_SHARED_VECTORS")
+fn reference_file() -> String {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/jcs/es6-numbers-100k.txt");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[test]
@@ -33,7 +23,7 @@ fn shared_file() -> String {
 fn regenerated_sequence_matches_the_published_hash() {
     let lines: u64 = std::env::var("ONCELY_ES6_LINES").ok().map_or(1_000_000, |v| v.parse().expect("ONCELY_ES6_LINES"));
     let expected = PUBLISHED.iter().find(|(n, _)| *n == lines).expect("ONCELY_ES6_LINES must be one of the published prefixes").1;
-    let file = shared_file();
+    let file = reference_file();
     // The 168 fixed patterns of the reference generator are the file's first 168 lines.
     let fixed: Vec<u64> = file.lines().take(168).map(|l| u64::from_str_radix(l.split(',').next().unwrap(), 16).unwrap()).collect();
 

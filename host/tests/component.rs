@@ -1,7 +1,10 @@
-//! The shipped core component: what issue 2's "Done when" asks of it, checked on the bytes this
-//! crate embeds (the same file the Python and JavaScript packages carry).
+//! The shipped core component, checked on the bytes this crate embeds (built from guest/ by
+//! build.rs): it imports nothing, it is at most 150 KB, and the copy committed for the Python and
+//! JavaScript packages (`bindings/oncely-core.wasm`, so they install without Rust) is byte for
+//! byte what the current sources build.
 
 use oncely::runtime::{COMPONENT, COMPONENT_SIZE_OPTIMIZED};
+use sha2::{Digest, Sha256};
 use wasmtime::component::Component;
 use wasmtime::{Config, Engine};
 
@@ -30,4 +33,25 @@ fn the_component_is_at_most_150_kb() {
         COMPONENT.len()
     );
     assert!(COMPONENT.len() <= SIZE_GOAL_BYTES, "the component is {} bytes; the goal is at most {SIZE_GOAL_BYTES}", COMPONENT.len());
+}
+
+#[test]
+fn the_committed_component_is_what_the_sources_build() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bindings/oncely-core.wasm");
+    let committed = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        COMPONENT_SIZE_OPTIMIZED,
+        "this build skipped binaryen's wasm-opt, so it cannot reproduce the committed component; \
+         install binaryen (scripts/setup does) and rebuild"
+    );
+    let sha = |b: &[u8]| Sha256::digest(b).iter().map(|x| format!("{x:02x}")).collect::<String>();
+    assert!(
+        committed == COMPONENT,
+        "bindings/oncely-core.wasm ({} bytes, sha256 {}) is not the component the current sources build ({} bytes, sha256 {}): \
+         run scripts/component and commit the result",
+        committed.len(),
+        sha(&committed),
+        COMPONENT.len(),
+        sha(COMPONENT)
+    );
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{event, shared_vectors, vectors};
+use common::{event, jcs_vectors, vectors};
 use oncely::wit::keys::{Intent, KeySpec};
 use oncely::wit::ledger::{Entry, Outcome, Write};
 use oncely::wit::policy::ToolPolicy;
@@ -78,7 +78,7 @@ fn canonical_vectors_through_the_component() {
 
 #[test]
 fn shared_jcs_vectors_through_the_component() {
-    let dir = shared_vectors().join("jcs");
+    let dir = jcs_vectors();
     let mut n = 0;
     for e in std::fs::read_dir(dir.join("input")).unwrap() {
         let name = e.unwrap().file_name();

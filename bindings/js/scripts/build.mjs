@@ -1,28 +1,36 @@
 #!/usr/bin/env node
-// Regenerates `gen/` from the repository's build outputs; nothing in `gen/` is committed.
+// Writes `gen/` — committed, so that the package installs from a checkout with no Rust and no
+// build step — from the committed core component and the Rust host's migrations:
 //
-//   gen/core/        the core component transpiled by the pinned jco
-//                    (--instantiation sync --no-nodejs-compat: no WASI shims, no Node-only code,
-//                    so the same output runs in Node and in workerd)
-//   gen/migrations.js the Rust host's SQL migration files, verbatim, with the version and
-//                    description sqlx derives from their names
+//   gen/core/          the core component (<repo>/bindings/oncely-core.wasm) transpiled by the
+//                      pinned jco (--instantiation sync --no-nodejs-compat: no WASI shims, no
+//                      Node-only code, so the same output runs in Node and in workerd)
+//   gen/migrations.js  the Rust host's SQL migration files (host/migrations/), verbatim, with the
+//                      version and description sqlx derives from their names
+//   gen/build-info.json the jco version and the component's SHA-256
 //
-// The component comes from $ONCELY_COMPONENT, else <repo>/target/wasm/oncely-core.wasm (written by
-// `cargo build --release -p oncely`).
+//   node scripts/build.mjs           rewrite gen/ (scripts/component runs it after a core change)
+//   node scripts/build.mjs --check   exit 1 unless the committed gen/ is exactly what the current
+//                                    component and migrations give (bindings/js/test.sh runs it)
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = resolve(pkg, '../..');
-const component = process.env.ONCELY_COMPONENT ?? join(repo, 'target/wasm/oncely-core.wasm');
+const check = process.argv.includes('--check');
+const component = join(repo, 'bindings/oncely-core.wasm');
 if (!existsSync(component)) {
-  console.error(`build: the core component ${component} is missing; run \`cargo build --release -p oncely\` at the repository root (or set ONCELY_COMPONENT)`);
+  console.error(`build: the core component ${component} is missing (it is committed; scripts/component rebuilds it)`);
   process.exit(2);
 }
 
-const out = join(pkg, 'gen');
+const gen = join(pkg, 'gen');
+const scratch = check ? mkdtempSync(join(tmpdir(), 'oncely-gen-')) : null;
+const out = check ? join(scratch, 'gen') : gen;
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'core'), { recursive: true });
 
@@ -80,5 +88,34 @@ writeFileSync(
     `export const postgres = ${JSON.stringify(all.postgres, null, 2)};\n`,
 );
 const jcoVersion = JSON.parse(readFileSync(join(pkg, 'node_modules/@bytecodealliance/jco/package.json'), 'utf8')).version;
-writeFileSync(join(out, 'build-info.json'), JSON.stringify({ jco: jcoVersion, component: 'oncely-core.core.wasm' }, null, 2) + '\n');
-console.log(`build: gen/ written (jco ${jcoVersion}; migrations: sqlite ${all.sqlite.map((m) => m.version)}, postgres ${all.postgres.map((m) => m.version)})`);
+const componentSha256 = createHash('sha256').update(readFileSync(component)).digest('hex');
+writeFileSync(
+  join(out, 'build-info.json'),
+  JSON.stringify({ jco: jcoVersion, component: 'bindings/oncely-core.wasm', componentSha256, coreModule: 'oncely-core.core.wasm' }, null, 2) + '\n',
+);
+
+if (!check) {
+  console.log(`build: gen/ written (jco ${jcoVersion}; migrations: sqlite ${all.sqlite.map((m) => m.version)}, postgres ${all.postgres.map((m) => m.version)})`);
+  process.exit(0);
+}
+
+// --check: the committed gen/ must be byte for byte what was just generated.
+function listFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile())
+    .map((f) => relative(dir, f))
+    .sort();
+}
+const want = listFiles(out);
+const have = listFiles(gen);
+const stale = [...new Set([...want, ...have])]
+  .filter((f) => !want.includes(f) || !have.includes(f) || !readFileSync(join(out, f)).equals(readFileSync(join(gen, f))))
+  .sort();
+rmSync(scratch, { recursive: true, force: true });
+if (stale.length > 0) {
+  console.error(`build --check: bindings/js/gen/ is not what bindings/oncely-core.wasm and host/migrations/ give (${stale.join(', ')}); run scripts/component and commit the result`);
+  process.exit(1);
+}
+console.log(`build --check: bindings/js/gen/ matches bindings/oncely-core.wasm (sha256 ${componentSha256.slice(0, 12)}…) and host/migrations/ (jco ${jcoVersion})`);

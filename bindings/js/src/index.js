@@ -1,5 +1,5 @@
 // oncely: exactly-once effects for AI-agent tool calls. Every rule lives in the core component
-// (gen/core, transpiled from target/wasm/oncely-core.wasm by jco); this package is its JS host.
+// (gen/core: bindings/oncely-core.wasm transpiled by jco, committed); this package is its JS host.
 export { canonicalize, checkTools, classify, defaultPolicy, deriveKey, deriveKeys, explain, intentKey, limits, parsePolicy, resolveTool } from './core.js';
 export { Ledger, happened, notHappened, unknown, systemClock } from './ledger.js';
 export { MemoryStore } from './stores/memory.js';

@@ -1,16 +1,15 @@
-// The shared RFC 8785 reference data, run as it is through the package: every input file must
-// canonicalize to its output file byte for byte, and every line of es6-numbers-100k.txt must
-// print as expected. The vectors are found via ONCELY_SHARED_VECTORS, <repo>/../shared/vectors or
-// /work/shared/vectors; missing is a failure, never a skip.
+// The RFC 8785 reference data (tests/vectors/jcs), run as it is through the package: every input
+// file must canonicalize to its output file byte for byte, and every line of es6-numbers-100k.txt
+// must print as expected. Missing data is a failure, never a skip.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { canonicalize } from 'oncely';
-import { sharedVectors } from './helpers/env.mjs';
+import { jcsVectors } from './helpers/env.mjs';
 
 test('every JCS input canonicalizes to its output, byte for byte', () => {
-  const dir = join(sharedVectors(), 'jcs');
+  const dir = jcsVectors();
   const names = readdirSync(join(dir, 'input')).sort();
   assert.ok(names.length >= 5, `expected the JCS reference inputs, found ${names.length}`);
   for (const name of names) {
@@ -28,7 +27,7 @@ test('every JCS input canonicalizes to its output, byte for byte', () => {
 });
 
 test('es6-numbers-100k: every double prints as ECMAScript prints it', () => {
-  const text = readFileSync(join(sharedVectors(), 'jcs/es6-numbers-100k.txt'), 'utf8');
+  const text = readFileSync(join(jcsVectors(), 'es6-numbers-100k.txt'), 'utf8');
   const lines = text.split('\n').filter((l) => l.length > 0);
   assert.equal(lines.length, 100_000);
   const view = new DataView(new ArrayBuffer(8));

@@ -1,4 +1,4 @@
-"""Fixtures: where the repository's vectors, the shared JCS vectors and the Rust CLI are, and
+"""Fixtures: where the repository's vectors, the RFC 8785 reference data and the Rust CLI are, and
 fresh SQLite and PostgreSQL ledgers.
 
 The tests import the INSTALLED ``oncely`` package (test.sh installs the built wheel into a clean
@@ -43,17 +43,13 @@ def vectors(repo: Path) -> Callable[[str], Any]:
 
 
 @pytest.fixture(scope="session")
-def shared_vectors(repo: Path) -> Path:
-    """The shared conformance vectors: ``$ONCELY_SHARED_VECTORS``, else ``<repo>/../shared/vectors``,
-    else ``/work/shared/vectors``. Missing vectors FAIL the tests (never skip)."""
-    candidates = []
-    if os.environ.get("ONCELY_SHARED_VECTORS"):
-        candidates.append(Path(os.environ["ONCELY_SHARED_VECTORS"]))
-    candidates += [repo.parent / "shared" / "vectors", Path("/work/shared/vectors")]
-    for c in candidates:
-        if (c / "jcs" / "input").is_dir():
-            return c
-    pytest.fail(f"the shared JCS vectors are missing (looked in {[str(c) for c in candidates]})")
+def jcs_vectors(repo: Path) -> Path:
+    """The RFC 8785 reference data, kept in the repository (``tests/vectors/jcs``). Missing data
+    FAILS the tests (never skips)."""
+    path = repo / "tests" / "vectors" / "jcs"
+    if not (path / "input").is_dir():
+        pytest.fail(f"{path} is missing: the RFC 8785 reference data is part of the repository")
+    return path
 
 
 @pytest.fixture(scope="session")

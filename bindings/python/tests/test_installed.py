@@ -19,7 +19,7 @@ def test_the_wheel_carries_the_component_and_the_migrations(repo: Path) -> None:
     data = importlib.resources.files("oncely").joinpath("_data")
     wasm = data.joinpath("oncely-core.wasm").read_bytes()
     assert wasm[:4] == b"\0asm"
-    assert wasm == (repo / "target" / "wasm" / "oncely-core.wasm").read_bytes()
+    assert wasm == (repo / "bindings" / "oncely-core.wasm").read_bytes()
     for dialect in ("sqlite", "postgres"):
         shipped = {
             f.name: f.read_bytes()

@@ -22,16 +22,11 @@ pub fn vectors(name: &str) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))).unwrap()
 }
 
-pub fn shared_vectors() -> PathBuf {
-    [
-        std::env::var_os("ONCELY_SHARED_VECTORS").map(PathBuf::from),
-        Some(repo().join("../shared/vectors")),
-        Some("/work/shared/vectors".into()),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| p.join("jcs").is_dir())
-    .expect("the shared RFC 8785 vectors were not found: set ONCELY_SHARED_VECTORS")
+/// The RFC 8785 reference data, kept in the repository (`tests/vectors/jcs`, Apache-2.0).
+pub fn jcs_vectors() -> PathBuf {
+    let dir = repo().join("tests/vectors/jcs");
+    assert!(dir.join("input").is_dir(), "{} is missing: the RFC 8785 reference data is part of the repository", dir.display());
+    dir
 }
 
 /// A settable clock for ledgers under test.

@@ -1,5 +1,5 @@
 // Where the tests find what they check against: the repository (golden vectors, the Rust CLI,
-// the examples) and the shared RFC 8785 vectors. Tests run from bindings/js, or from a clean
+// the examples, the RFC 8785 reference data). Tests run from bindings/js, or from a clean
 // directory where the packed tarball was installed (then ONCELY_REPO points at the repository).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -18,15 +18,11 @@ export function vectors(name) {
   return JSON.parse(readFileSync(join(REPO, 'tests/vectors', name), 'utf8'));
 }
 
-/**
- * The shared vectors folder (holding jcs/): $ONCELY_SHARED_VECTORS, else <repo>/../shared/vectors,
- * else /work/shared/vectors. Missing is a failure, never a skip.
- */
-export function sharedVectors() {
-  const candidates = [process.env.ONCELY_SHARED_VECTORS, join(REPO, '../shared/vectors'), '/work/shared/vectors'].filter(Boolean);
-  const found = candidates.find((p) => existsSync(join(p, 'jcs')));
-  if (!found) throw new Error(`the shared RFC 8785 vectors were not found (looked in ${candidates.join(', ')}): set ONCELY_SHARED_VECTORS to the folder holding jcs/`);
-  return found;
+/** The RFC 8785 reference data, kept in the repository: tests/vectors/jcs. Missing is a failure. */
+export function jcsVectors() {
+  const dir = join(REPO, 'tests/vectors/jcs');
+  if (!existsSync(join(dir, 'input'))) throw new Error(`${dir} is missing: the RFC 8785 reference data is part of the repository`);
+  return dir;
 }
 
 export function requireCli() {

@@ -1,4 +1,4 @@
-"""The shared JCS conformance vectors, through the installed package: every ``input/*`` file
+"""The RFC 8785 reference data (``tests/vectors/jcs``), through the installed package: every ``input/*`` file
 canonicalizes to its ``output/*`` file byte for byte, and every line of
 ``es6-numbers-100k.txt`` (an IEEE-754 double's bits → its ECMAScript text)."""
 
@@ -10,17 +10,17 @@ from pathlib import Path
 import oncely
 
 
-def test_jcs_input_output_files(shared_vectors: Path) -> None:
-    inputs = sorted((shared_vectors / "jcs" / "input").glob("*.json"))
+def test_jcs_input_output_files(jcs_vectors: Path) -> None:
+    inputs = sorted((jcs_vectors / "input").glob("*.json"))
     assert len(inputs) >= 6, inputs
     for path in inputs:
-        expected = (shared_vectors / "jcs" / "output" / path.name).read_bytes()
+        expected = (jcs_vectors / "output" / path.name).read_bytes()
         got = oncely.canonicalize(path.read_bytes()).encode("utf-8")
         assert got == expected, path.name
         # The same document given as text (not bytes) gives the same bytes.
         text = path.read_bytes().decode("utf-8")
         assert oncely.canonicalize(text).encode("utf-8") == expected, path.name
-        hexed = (shared_vectors / "jcs" / "outhex" / (path.stem + ".txt")).read_text()
+        hexed = (jcs_vectors / "outhex" / (path.stem + ".txt")).read_text()
         assert got == bytes.fromhex("".join(hexed.split())), path.name
 
 
@@ -29,11 +29,11 @@ def _double(bits_hex: str) -> float:
     return value
 
 
-def test_es6_numbers_100k(shared_vectors: Path) -> None:
+def test_es6_numbers_100k(jcs_vectors: Path) -> None:
     """Each double is written as JSON text that reads back to exactly that double (Python's
     shortest round-trip ``repr``), 1,000 per array, and the core's canonical text must be the
     expected ECMAScript serialization."""
-    lines = (shared_vectors / "jcs" / "es6-numbers-100k.txt").read_text().splitlines()
+    lines = (jcs_vectors / "es6-numbers-100k.txt").read_text().splitlines()
     assert len(lines) == 100_000
     batch: list[tuple[int, str, str]] = []
 

@@ -1,26 +1,18 @@
-//! The RFC 8785 reference data in `../shared/vectors/jcs`, run as it is: every input file must
+//! The RFC 8785 reference data in `tests/vectors/jcs` (Apache-2.0, kept in the repository), run as it is: every input file must
 //! canonicalize to its output file byte for byte, and every line of `es6-numbers-100k.txt` must
 //! print as expected. A missing vector directory fails the test; it never skips.
 
 use std::path::PathBuf;
 
-fn shared_vectors() -> PathBuf {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let candidates = [
-        std::env::var_os("ONCELY_SHARED_VECTORS").map(PathBuf::from),
-        Some(repo.join("../shared/vectors")),
-        Some(PathBuf::from("/work/shared/vectors")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("jcs").is_dir())
-        .expect("the shared RFC 8785 vectors were not found: set ONCELY_SHARED_VECTORS to the folder holding jcs/")
+fn jcs_vectors() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/jcs");
+    assert!(dir.join("input").is_dir(), "{} is missing: the RFC 8785 reference data is part of the repository", dir.display());
+    dir
 }
 
 #[test]
 fn every_jcs_input_canonicalizes_to_its_output() {
-    let dir = shared_vectors().join("jcs");
+    let dir = jcs_vectors();
     let mut names: Vec<_> = std::fs::read_dir(dir.join("input")).unwrap().map(|e| e.unwrap().file_name()).collect();
     names.sort();
     assert!(names.len() >= 5, "expected the JCS reference inputs, found {}", names.len());
@@ -42,7 +34,7 @@ fn every_jcs_input_canonicalizes_to_its_output() {
 
 #[test]
 fn es6_numbers_100k() {
-    let text = std::fs::read_to_string(shared_vectors().join("jcs/es6-numbers-100k.txt")).unwrap();
+    let text = std::fs::read_to_string(jcs_vectors().join("es6-numbers-100k.txt")).unwrap();
     let mut n = 0;
     for (i, line) in text.lines().enumerate() {
         let (hex, expected) = line.split_once(',').unwrap_or_else(|| panic!("line {}: no comma", i + 1));
