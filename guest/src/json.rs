@@ -124,12 +124,18 @@ pub fn parse(text: &str) -> Result<Value<'_>, Error> {
 }
 
 /// Check raw bytes for UTF-8, telling a directly encoded surrogate (WTF-8 / CESU-8) apart from
-/// other invalid bytes.
+/// other invalid bytes. Errors are reported at the first offending byte: when the valid text
+/// before the first bad byte already holds a JSON error, that error is the one returned.
 pub fn check_utf8(bytes: &[u8]) -> Result<&str, Error> {
     match core::str::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {
             let at = e.valid_up_to();
+            if let Err(first) = parse(core::str::from_utf8(&bytes[..at]).unwrap_or_default()) {
+                if first.offset < at {
+                    return Err(first);
+                }
+            }
             let rest = &bytes[at..];
             if rest.len() >= 3 && rest[0] == 0xED && (0xA0..=0xBF).contains(&rest[1]) && (0x80..=0xBF).contains(&rest[2]) {
                 Err(Error::new(
@@ -322,6 +328,22 @@ impl<'a> Parser<'a> {
             return Ok(Value::Object(Vec::new()));
         }
         let base = self.members.len();
+        let read = self.object_members(depth);
+        let members = sort_members(self.members.drain(base..).collect());
+        match read {
+            // Errors are reported at the first offending byte: a name that repeats one read
+            // before the error comes first. Looked for only on this error path.
+            Err(e) => Err(self.first_duplicate(start, depth, &members).filter(|d| d.offset < e.offset).unwrap_or(e)),
+            Ok(()) if members.windows(2).any(|w| w[0].0 == w[1].0) => {
+                let unplaced = || Error::boxed(ErrorKind::DuplicateKey, start, "duplicate member name");
+                Err(self.first_duplicate(start, depth, &members).unwrap_or_else(unplaced))
+            }
+            Ok(()) => Ok(Value::Object(members)),
+        }
+    }
+
+    /// The members of an object, from after its `{` through its `}`, gathered in `self.members`.
+    fn object_members(&mut self, depth: u32) -> Parsed<()> {
         loop {
             let member = self.member(depth)?;
             self.members.push(member);
@@ -330,16 +352,11 @@ impl<'a> Parser<'a> {
                 Some(b',') => self.i += 1,
                 Some(b'}') => {
                     self.i += 1;
-                    break;
+                    return Ok(());
                 }
                 _ => return Err(self.unexpected("`,` or `}`")),
             }
         }
-        let members = sort_members(self.members.drain(base..).collect());
-        if members.windows(2).any(|w| w[0].0 == w[1].0) {
-            return Err(self.duplicate(start, depth, &members));
-        }
-        Ok(Value::Object(members))
     }
 
     /// One `"name": value` member, from the whitespace before the name.
@@ -358,30 +375,45 @@ impl<'a> Parser<'a> {
         Ok((name, self.value(depth)?))
     }
 
-    /// The error for the object at `start` whose sorted `members` hold a name twice: it names
-    /// the first member, in document order, whose name came before. The object is read again
-    /// for the offsets (only on this error path, so the tree carries none).
-    fn duplicate(&self, start: usize, depth: u32, members: &[(Cow<'a, str>, Value<'a>)]) -> Box<Error> {
-        let mut again = Parser { s: self.s, text: self.text, i: start + 1, members: Vec::new(), items: Vec::new() };
+    /// The first name, in document order, that repeats an earlier one in the object at `start`,
+    /// among its `members` (sorted; the members read whole) and the name read after them, if
+    /// any (the member being read when an error came). The object is read again for the offsets
+    /// (only on error paths, so the tree carries none); the value after that last name is not,
+    /// so nested errors are not looked into twice.
+    fn first_duplicate(&self, start: usize, depth: u32, members: &[(Cow<'a, str>, Value<'a>)]) -> Option<Box<Error>> {
+        let mut again = Parser { s: self.s, text: self.text, i: start, members: Vec::new(), items: Vec::new() };
         let mut seen = vec![false; members.len()];
-        loop {
+        for n in 0..=members.len() {
+            again.i += 1; // past `{` or `,`
             again.ws();
             let at = again.i;
-            let Ok((name, _)) = again.member(depth) else { break };
-            // The first of the equal names in sorted order stands for all of them.
-            let mut k = members.partition_point(|m| cmp_utf16(&m.0, &name) == Ordering::Less);
-            k = k.min(members.len() - 1);
-            if seen[k] {
-                return Error::boxed(ErrorKind::DuplicateKey, at, msg!["duplicate member name ", Q(&name)]);
+            if again.s.get(at) != Some(&b'"') {
+                break;
             }
-            seen[k] = true;
+            let Ok((name, _)) = again.string() else { break };
+            // The first of the equal names in sorted order stands for all of them.
+            let k = members.partition_point(|m| cmp_utf16(&m.0, &name) == Ordering::Less);
+            if members.get(k).is_some_and(|m| m.0 == name) {
+                if seen[k] {
+                    return Some(Error::boxed(ErrorKind::DuplicateKey, at, msg!["duplicate member name ", Q(&name)]));
+                }
+                seen[k] = true;
+            }
+            again.ws();
+            if n == members.len() || again.s.get(again.i) != Some(&b':') {
+                break;
+            }
+            again.i += 1;
+            again.ws();
+            if again.value(depth).is_err() {
+                break;
+            }
             again.ws();
             if again.s.get(again.i) != Some(&b',') {
                 break;
             }
-            again.i += 1;
         }
-        Error::boxed(ErrorKind::DuplicateKey, start, "duplicate member name")
+        None
     }
 
     /// Parse a string starting at `"`; returns it and the offset of its opening quote.
@@ -393,7 +425,7 @@ impl<'a> Parser<'a> {
         // quote (no escape in the string).
         self.i += plain_run(&self.s[self.i..]);
         match self.s.get(self.i) {
-            None => return Err(Error::boxed(ErrorKind::Syntax, start, "unterminated string")),
+            None => return Err(self.unterminated(start)),
             Some(b'"') => {
                 let s = sub(self.text, body, self.i);
                 self.i += 1;
@@ -409,7 +441,7 @@ impl<'a> Parser<'a> {
             self.i += plain_run(&self.s[self.i..]);
             out.push_str(sub(self.text, run, self.i));
             match self.s.get(self.i) {
-                None => return Err(Error::boxed(ErrorKind::Syntax, start, "unterminated string")),
+                None => return Err(self.unterminated(start)),
                 Some(b'"') => {
                     self.i += 1;
                     return Ok((Cow::Owned(out), start));
@@ -471,6 +503,12 @@ impl<'a> Parser<'a> {
                 Some(_) => return Err(self.err(ErrorKind::Syntax, "a control character must be escaped inside a string")),
             }
         }
+    }
+
+    /// A string that the input ends inside: reported at the end of the input, where the closing
+    /// quote is missing (the first offending byte), naming where the string starts.
+    fn unterminated(&self, start: usize) -> Box<Error> {
+        self.err(ErrorKind::Syntax, msg!["unterminated string: the input ends before the closing quote of the string at byte ", start])
     }
 
     /// Four hex digits at `self.i`; `esc` is the offset of the escape, for errors.

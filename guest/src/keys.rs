@@ -39,11 +39,21 @@ pub struct ParsedSpec {
     ignore: Vec<Pointer>,
 }
 
-/// Parse and check every pointer of a spec.
+/// Parse and check every pointer of a spec, in the order of the key spec's canonical JSON
+/// members: `ignore` (each pointer in the order written), then `only` (not empty, then each
+/// pointer in the order written).
 pub fn parse_spec(spec: &KeySpec) -> Result<ParsedSpec, KeyError> {
     let parse = |p: &String| pointer::parse(p).map_err(|m| error(KeyErrorKind::InvalidPointer, Some(p), m));
+    let ignore = spec.ignore.iter().map(parse).collect::<Result<Vec<_>, _>>()?;
     let only = match &spec.only {
         None => None,
+        Some(list) if list.is_empty() => {
+            return Err(error(
+                KeyErrorKind::EmptyField,
+                Some("only"),
+                "the key spec's \"only\" is empty: a key made of no member would give every call one key; leave \"only\" out to key every argument".into(),
+            ))
+        }
         Some(list) => {
             // Sorted (JCS order of the pointer texts) and de-duplicated, by insertion: these lists
             // are short.
@@ -57,21 +67,27 @@ pub fn parse_spec(spec: &KeySpec) -> Result<ParsedSpec, KeyError> {
             Some(ps)
         }
     };
-    let ignore = spec.ignore.iter().map(parse).collect::<Result<Vec<_>, _>>()?;
     Ok(ParsedSpec { only, ignore })
 }
 
-/// Parse the arguments and remove the ignored members.
+/// Parse the arguments and remove the ignored members. Every `ignore` pointer is checked against
+/// the arguments as given (so whether a spec is accepted does not depend on the order of its
+/// pointers), the first in the order written that names an array element being the error.
 fn fingerprinted_args<'a>(args_json: &'a str, spec: &ParsedSpec) -> Result<Value<'a>, KeyError> {
     let mut args = parse_args(args_json)?;
     for p in &spec.ignore {
-        pointer::remove(&mut args, &p.tokens).map_err(|_| {
-            error(
+        let parent = p.tokens.split_last().map_or(&[][..], |(_, parent)| parent);
+        if let Some(Value::Array(_)) = pointer::get(&args, parent) {
+            return Err(error(
                 KeyErrorKind::PointerIntoArray,
                 Some(&p.text),
                 msg!["ignore pointer ", Q(&p.text), " names an array element; only object members can be ignored"],
-            )
-        })?;
+            ));
+        }
+    }
+    for p in &spec.ignore {
+        // Cannot name an array element: checked above, and removing members changes no type.
+        let _ = pointer::remove(&mut args, &p.tokens);
     }
     Ok(args)
 }
@@ -88,20 +104,27 @@ fn parse_args(args_json: &str) -> Result<Value<'_>, KeyError> {
     })
 }
 
-/// The part of the arguments the key is made of, and its mode tag.
-fn selected<'v, 'a>(args: &'v Value<'a>, spec: &ParsedSpec) -> Result<(&'static str, Cow<'v, Value<'a>>), KeyError> {
+/// The part of the arguments the key is made of, and its mode tag. An absent `only` pointer is
+/// an error: the first absent one in the order the spec writes them.
+fn selected<'v, 'a>(args: &'v Value<'a>, spec: &ParsedSpec, written: &KeySpec) -> Result<(&'static str, Cow<'v, Value<'a>>), KeyError> {
     match &spec.only {
         None => Ok(("args", Cow::Borrowed(args))),
         Some(only) => {
             let mut members = Vec::with_capacity(only.len());
             for p in only {
-                let v = pointer::get(args, &p.tokens).ok_or_else(|| {
-                    error(
+                let Some(v) = pointer::get(args, &p.tokens) else {
+                    // Error path: find the first absent pointer in the order written.
+                    let absent = |t: &String| match only.binary_search_by(|q| json::cmp_utf16(&q.text, t)) {
+                        Ok(i) => pointer::get(args, &only[i].tokens).is_none(),
+                        Err(_) => false,
+                    };
+                    let first = written.only.iter().flatten().find(|t| absent(t)).unwrap_or(&p.text);
+                    return Err(error(
                         KeyErrorKind::MissingMember,
-                        Some(&p.text),
-                        msg!["the key uses ", Q(&p.text), ", which the arguments do not have"],
-                    )
-                })?;
+                        Some(first),
+                        msg!["the key uses ", Q(first), ", which the arguments do not have"],
+                    ));
+                };
                 members.push((Cow::Owned(p.text.clone()), v.clone()));
             }
             Ok(("only", Cow::Owned(Value::Object(members))))
@@ -132,7 +155,7 @@ pub fn derive(intent: &Intent, spec: &KeySpec) -> Result<DerivedKey, KeyError> {
     let args = fingerprinted_args(&intent.args_json, &parsed)?;
     let args_canonical = json::to_string(&args);
     let fingerprint = sha256_hex(args_canonical.as_bytes());
-    let (mode, sel) = selected(&args, &parsed)?;
+    let (mode, sel) = selected(&args, &parsed, spec)?;
 
     let mut preimage = String::with_capacity(args_canonical.len() + 128);
     preimage_head(intent, spec.identity, mode, &mut preimage);
@@ -153,7 +176,7 @@ pub fn key(intent: &Intent, spec: &KeySpec) -> Result<String, KeyError> {
     check_intent(intent, spec.identity)?;
     let parsed = parse_spec(spec)?;
     let args = fingerprinted_args(&intent.args_json, &parsed)?;
-    let (mode, sel) = selected(&args, &parsed)?;
+    let (mode, sel) = selected(&args, &parsed, spec)?;
     let mut preimage = String::with_capacity(intent.args_json.len() + 128);
     preimage_head(intent, spec.identity, mode, &mut preimage);
     json::write(&sel, &mut preimage);

@@ -137,6 +137,8 @@ fn parse_class(v: &Value<'_>, at: &str) -> Result<EffectClass, PolicyError> {
     }
 }
 
+/// A key spec object. Members are checked in the order of their names in canonical JSON (the
+/// parsed object's order: `identity`, `ignore`, `only`), each in full before the next.
 fn parse_key(v: &Value<'_>, at: &str) -> Result<KeySpec, PolicyError> {
     let Value::Object(members) = v else {
         return Err(perr(at, msg![at, " must be an object"]));
@@ -145,7 +147,13 @@ fn parse_key(v: &Value<'_>, at: &str) -> Result<KeySpec, PolicyError> {
     for (name, value) in members {
         let at = child(at, name);
         match name.as_ref() {
-            "only" => spec.only = Some(string_list(value, &at)?),
+            "only" => {
+                let only = string_list(value, &at)?;
+                if only.is_empty() {
+                    return Err(perr(&at, "\"only\" must name at least one member"));
+                }
+                spec.only = Some(only);
+            }
             "ignore" => spec.ignore = string_list(value, &at)?,
             "identity" => {
                 spec.identity = match as_str(value, &at)? {
@@ -158,15 +166,11 @@ fn parse_key(v: &Value<'_>, at: &str) -> Result<KeySpec, PolicyError> {
             other => return Err(perr(&at, msg!["unknown key spec field ", Q(other), "; expected only, ignore, identity"])),
         }
     }
-    if spec.only.as_ref().is_some_and(Vec::is_empty) {
-        return Err(perr(&child(at, "only"), "\"only\" must name at least one member"));
-    }
     Ok(spec)
 }
 
 fn parse_reconcile(v: &Value<'_>, at: &str) -> Result<ReconcilePath, PolicyError> {
     match v {
-        Value::Null => Ok(ReconcilePath::None),
         Value::String(s) => match s.as_ref() {
             "none" => Ok(ReconcilePath::None),
             "provider-idempotent" => Ok(ReconcilePath::ProviderIdempotent),
@@ -188,22 +192,30 @@ fn parse_reconcile(v: &Value<'_>, at: &str) -> Result<ReconcilePath, PolicyError
 }
 
 /// A policy object; `class` is the class to use when the object names none (`None`: required).
+/// Members are checked in the order of their names in canonical JSON (the parsed object's
+/// order), each in full before the next; a missing `class` is reported after them. `null` is
+/// not a value of any member.
 fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Result<ToolPolicy, PolicyError> {
     let Value::Object(members) = v else {
         return Err(perr(at, msg!["the policy at ", Q(at), " must be an object"]));
     };
-    let class = match member(v, "class") {
-        Some(c) => parse_class(c, &child(at, "class"))?,
-        None => class.ok_or_else(|| perr(at, "the policy must name its \"class\""))?,
-    };
-    let mut policy = default_policy(class);
+    let mut named = false;
+    let mut policy = default_policy(class.unwrap_or(EffectClass::IrreversibleExternal));
     for (name, value) in members {
         let at = child(at, name);
         match name.as_ref() {
-            "class" => {}
+            "class" => {
+                policy.class = parse_class(value, &at)?;
+                named = true;
+            }
             "key" => policy.key = Some(parse_key(value, &at)?),
             "reconcile" => policy.reconcile = parse_reconcile(value, &at)?,
-            "leaseMs" => policy.lease_ms = as_ms(value, &at)?,
+            "leaseMs" => {
+                policy.lease_ms = as_ms(value, &at)?;
+                if policy.lease_ms == 0 {
+                    return Err(perr(&at, "leaseMs must be more than 0"));
+                }
+            }
             "reconcileAfterMs" => policy.reconcile_after_ms = as_ms(value, &at)?,
             "escalateAfterMs" => policy.escalate_after_ms = as_ms(value, &at)?,
             "retentionMs" => policy.retention_ms = as_ms(value, &at)?,
@@ -219,8 +231,8 @@ fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Re
             }
         }
     }
-    if policy.lease_ms == 0 {
-        return Err(perr(&child(at, "leaseMs"), "leaseMs must be more than 0"));
+    if !named && class.is_none() {
+        return Err(perr(at, "the policy must name its \"class\""));
     }
     Ok(policy)
 }
@@ -231,7 +243,8 @@ pub fn parse_policy(text: &str) -> Result<ToolPolicy, PolicyError> {
 }
 
 fn annotations_of(tool: &Value<'_>, at: &str) -> Result<Option<ToolAnnotations>, PolicyError> {
-    let Some(a) = member(tool, "annotations") else {
+    // MCP's own optional fields read `null` as absent (SDKs write unset fields so).
+    let Some(a) = member(tool, "annotations").filter(|a| !matches!(a, Value::Null)) else {
         return Ok(None);
     };
     if !matches!(a, Value::Object(_)) {
