@@ -4,12 +4,13 @@
 
 mod common;
 
-use common::{stores, vectors, TestClock};
-use oncely::store::{AnyStore, ListFilter, Store};
+use common::{postgres_db, sqlite_path, stores, vectors, TestClock};
+use oncely::store::{AnyStore, ListFilter, PostgresStore, SqliteStore, Store};
 use oncely::wit::keys::Intent;
 use oncely::wit::ledger::{Entry, EntryState, Event, Outcome};
 use oncely::{Error, Ledger, Runtime, ToolError};
 use serde_json::Value;
+use sqlx::SqlSafeStr;
 
 fn s(v: &Value) -> String {
     v.as_str().unwrap().to_string()
@@ -147,4 +148,139 @@ async fn one_scope_never_reads_or_replays_another_scopes_result() {
         assert!(ledger.get("tenant-b", &ra.key).await.unwrap().is_none(), "{name}");
         assert_eq!(ledger.list("tenant-b", &ListFilter::default()).await.unwrap().len(), 1, "{name}");
     }
+}
+
+// --- migration bookkeeping ------------------------------------------------------------------
+
+/// The one migration file of `dialect`: (version, description, SHA-384), as sqlx records it.
+fn migration_file(dialect: &str) -> (i64, Vec<u8>) {
+    let dir = common::repo().join("host/migrations").join(dialect);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let [f] = files.as_slice() else { panic!("{}: expected one migration file", dir.display()) };
+    let version = f.file_name().unwrap().to_str().unwrap().split('_').next().unwrap().parse().unwrap();
+    let m = sqlx::migrate::Migration::new(
+        version,
+        "x".into(),
+        sqlx::migrate::MigrationType::Simple,
+        sqlx::AssertSqlSafe(std::fs::read_to_string(f).unwrap()).into_sql_str(),
+        false,
+    );
+    (version, m.checksum.to_vec())
+}
+
+/// An application's own sqlx migrator: one migration, recorded in sqlx's default table
+/// (`_sqlx_migrations`; on PostgreSQL, in `public`).
+fn application_migrator() -> sqlx::migrate::Migrator {
+    sqlx::migrate::Migrator::with_migrations(vec![sqlx::migrate::Migration::new(
+        1,
+        "create users".into(),
+        sqlx::migrate::MigrationType::Simple,
+        sqlx::AssertSqlSafe("CREATE TABLE users (id BIGINT PRIMARY KEY)").into_sql_str(),
+        false,
+    )])
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn postgres_bookkeeping_lives_in_the_oncely_schema() {
+    let Some(url) = postgres_db().await else { return };
+    let store = PostgresStore::connect(&url).await.unwrap();
+    assert_eq!(PostgresStore::MIGRATIONS_TABLE, "oncely._sqlx_migrations");
+    let (public, ours): (Option<String>, Option<String>) =
+        sqlx::query_as("SELECT to_regclass('public._sqlx_migrations')::text, to_regclass('oncely._sqlx_migrations')::text")
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+    assert_eq!(public, None, "nothing lands in public, where an application's own sqlx migrations live");
+    assert_eq!(ours.as_deref(), Some("oncely._sqlx_migrations"));
+    let rows: Vec<(i64, String, bool, Vec<u8>)> =
+        sqlx::query_as("SELECT version, description, success, checksum FROM oncely._sqlx_migrations")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+    let (version, checksum) = migration_file("postgres");
+    assert_eq!(rows, vec![(version, "effects".to_string(), true, checksum)]);
+    // Not one table outside the oncely schema.
+    let elsewhere: Vec<(String, String)> = sqlx::query_as(
+        "SELECT table_schema::text, table_name::text FROM information_schema.tables \
+         WHERE table_schema NOT IN ('oncely', 'pg_catalog', 'information_schema')",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    assert_eq!(elsewhere, vec![]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sqlite_bookkeeping_is_oncelys_own_table() {
+    let (_dir, path) = sqlite_path();
+    let store = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(SqliteStore::MIGRATIONS_TABLE, "_oncely_migrations");
+    let tables: Vec<(String,)> =
+        sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetch_all(store.pool()).await.unwrap();
+    assert_eq!(tables, vec![("_oncely_migrations".to_string(),), ("oncely_effects".to_string(),)]);
+    let rows: Vec<(i64, String, bool, Vec<u8>)> =
+        sqlx::query_as("SELECT version, description, success, checksum FROM _oncely_migrations").fetch_all(store.pool()).await.unwrap();
+    let (version, checksum) = migration_file("sqlite");
+    assert_eq!(rows, vec![(version, "effects".to_string(), true, checksum)]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_applications_own_sqlx_migrations_are_left_alone() {
+    type Recorded = Vec<(i64, String, bool, Vec<u8>, i64)>;
+    const APP_ROWS: &str = "SELECT version, description, success, checksum, execution_time FROM _sqlx_migrations ORDER BY version";
+    const APP_ROWS_PG: &str =
+        "SELECT version, description, success, checksum, execution_time FROM public._sqlx_migrations ORDER BY version";
+    // SQLite: the application's migrations and the ledger in one file.
+    {
+        let (_dir, path) = sqlite_path();
+        let app = sqlx::SqlitePool::connect(&format!("sqlite://{path}?mode=rwc")).await.unwrap();
+        application_migrator().run(&app).await.unwrap();
+        let before: Recorded = sqlx::query_as(APP_ROWS).fetch_all(&app).await.unwrap();
+        assert_eq!(before.len(), 1);
+        for _ in 0..2 {
+            let store = SqliteStore::open(&path).await.unwrap();
+            store.pool().close().await;
+        }
+        // Neither migrator sees the other's rows: the application's still runs, and its table is as it was.
+        application_migrator().run(&app).await.unwrap();
+        let after: Recorded = sqlx::query_as(APP_ROWS).fetch_all(&app).await.unwrap();
+        assert_eq!(after, before);
+        let ours: Vec<(i64,)> = sqlx::query_as("SELECT version FROM _oncely_migrations").fetch_all(&app).await.unwrap();
+        assert_eq!(ours, vec![(migration_file("sqlite").0,)]);
+    }
+    // PostgreSQL: the application's bookkeeping in public._sqlx_migrations.
+    let Some(url) = postgres_db().await else { return };
+    let app = sqlx::PgPool::connect(&url).await.unwrap();
+    application_migrator().run(&app).await.unwrap();
+    let before: Recorded = sqlx::query_as(APP_ROWS_PG).fetch_all(&app).await.unwrap();
+    assert_eq!(before.len(), 1);
+    for _ in 0..2 {
+        let store = PostgresStore::connect(&url).await.unwrap();
+        store.pool().close().await;
+    }
+    application_migrator().run(&app).await.unwrap();
+    let after: Recorded = sqlx::query_as(APP_ROWS_PG).fetch_all(&app).await.unwrap();
+    assert_eq!(after, before);
+    let ours: Vec<(i64,)> = sqlx::query_as("SELECT version FROM oncely._sqlx_migrations").fetch_all(&app).await.unwrap();
+    assert_eq!(ours, vec![(migration_file("postgres").0,)]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn concurrent_postgres_openers_migrate_once() {
+    // sqlx's advisory lock is taken before the schema and the bookkeeping table are created, so
+    // openers racing on a fresh database queue instead of colliding on CREATE SCHEMA.
+    let Some(url) = postgres_db().await else { return };
+    let opens: Vec<_> = (0..8)
+        .map(|_| {
+            let url = url.clone();
+            tokio::spawn(async move { PostgresStore::connect(&url).await })
+        })
+        .collect();
+    let mut stores = Vec::new();
+    for o in opens {
+        stores.push(o.await.unwrap().unwrap());
+    }
+    let rows: Vec<(i64,)> = sqlx::query_as("SELECT version FROM oncely._sqlx_migrations").fetch_all(stores[0].pool()).await.unwrap();
+    assert_eq!(rows, vec![(migration_file("postgres").0,)]);
 }

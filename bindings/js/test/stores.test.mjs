@@ -1,6 +1,8 @@
 // The real stores pass the same conformance scenarios: ledger.json replayed through
 // better-sqlite3 and PostgreSQL, racing workers execute once, and the schema and migration
-// bookkeeping are the Rust host's (sqlx's `_sqlx_migrations`).
+// bookkeeping are the Rust host's (sqlx's layout, in oncely's own table: `_oncely_migrations` on
+// SQLite, `oncely._sqlx_migrations` on PostgreSQL; an application's own `_sqlx_migrations` is
+// never touched).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,6 +21,14 @@ import { tempDir } from './helpers/tmp.mjs';
 const MIGRATION = '20261130000000_effects.sql';
 const migrationFile = (dialect) => readFileSync(join(REPO, 'host/migrations', dialect, MIGRATION));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();
+
+/** An application's own sqlx migration, recorded where sqlx records it by default. */
+const APP_ROW = { version: 1, description: 'create users', checksum: Buffer.alloc(48, 7) };
+const APP_ROW_SQL = (table, [a, b, c]) => `INSERT INTO ${table} ( version, description, success, checksum, execution_time ) VALUES ( ${a}, ${b}, TRUE, ${c}, 42 )`;
+const APP_SQLX_TABLE_SQLITE = `CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL,
+  installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL, checksum BLOB NOT NULL, execution_time BIGINT NOT NULL)`;
+const APP_SQLX_TABLE_POSTGRES = `CREATE TABLE public._sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL,
+  installed_on TIMESTAMPTZ NOT NULL DEFAULT now(), success BOOLEAN NOT NULL, checksum BYTEA NOT NULL, execution_time BIGINT NOT NULL)`;
 
 const POLICY = { class: 'irreversible-external', key: { only: ['/charge_id'], identity: 'scope' }, reconcile: 'provider-idempotent', leaseMs: 60_000 };
 
@@ -53,12 +63,12 @@ describe('SQLite (better-sqlite3)', () => {
     assert.ok(steps > 50);
   });
 
-  test('schema and _sqlx_migrations bookkeeping are the Rust host\'s', async () => {
+  test('schema and _oncely_migrations bookkeeping are the Rust host\'s', async () => {
     const path = join(dir, 'bookkeeping.db');
     await (await SqliteStore.open(path)).close();
     await (await SqliteStore.open(path)).close(); // a second open skips what is recorded
     const db = new Database(path);
-    const rows = db.prepare('SELECT version, description, success, checksum, execution_time, installed_on FROM _sqlx_migrations').all();
+    const rows = db.prepare('SELECT version, description, success, checksum, execution_time, installed_on FROM _oncely_migrations').all();
     assert.equal(rows.length, 1);
     assert.equal(rows[0].version, 20261130000000);
     assert.equal(rows[0].description, 'effects');
@@ -72,15 +82,30 @@ describe('SQLite (better-sqlite3)', () => {
     const schema = (d, name) => d.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(name)?.sql;
     assert.equal(schema(db, 'oncely_effects'), schema(ref, 'oncely_effects'));
     assert.equal(schema(db, 'oncely_effects_by_state'), schema(ref, 'oncely_effects_by_state'));
-    assert.match(schema(db, '_sqlx_migrations'), /checksum BLOB NOT NULL/);
+    assert.match(schema(db, '_oncely_migrations'), /checksum BLOB NOT NULL/);
+    assert.equal(schema(db, '_sqlx_migrations'), undefined, 'the name an application\'s own sqlx migrations use stays free');
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
     // A modified migration or a dirty one stops the open, as sqlx would.
-    db.prepare('UPDATE _sqlx_migrations SET checksum = ?').run(Buffer.alloc(48));
+    db.prepare('UPDATE _oncely_migrations SET checksum = ?').run(Buffer.alloc(48));
     await assert.rejects(SqliteStore.open(path), /previously applied but has been modified/);
-    db.prepare('UPDATE _sqlx_migrations SET checksum = ?, success = FALSE').run(sha384(migrationFile('sqlite')));
+    db.prepare('UPDATE _oncely_migrations SET checksum = ?, success = FALSE').run(sha384(migrationFile('sqlite')));
     await assert.rejects(SqliteStore.open(path), /partially applied/);
     db.close();
     ref.close();
+  });
+
+  test('an application\'s own _sqlx_migrations in the same file is left alone', async () => {
+    const path = join(dir, 'shared-with-app.db');
+    const app = new Database(path);
+    app.exec(APP_SQLX_TABLE_SQLITE);
+    app.prepare(APP_ROW_SQL('_sqlx_migrations', ['?', '?', '?'])).run(APP_ROW.version, APP_ROW.description, APP_ROW.checksum);
+    const before = app.prepare('SELECT * FROM _sqlx_migrations').all();
+    await (await SqliteStore.open(path)).close();
+    await (await SqliteStore.open(path)).close();
+    assert.deepEqual(app.prepare('SELECT * FROM _sqlx_migrations').all(), before);
+    const ours = app.prepare('SELECT version, checksum FROM _oncely_migrations').all();
+    assert.deepEqual(ours, [{ version: 20261130000000, checksum: sha384(migrationFile('sqlite')) }]);
+    app.close();
   });
 
   test('racing workers on one file execute once', async () => {
@@ -151,7 +176,7 @@ describe('PostgreSQL (pg)', () => {
       const c = new pg.Client({ connectionString: fresh.url });
       await c.connect();
       try {
-        const { rows } = await c.query('SELECT version, description, success, checksum, execution_time FROM _sqlx_migrations');
+        const { rows } = await c.query('SELECT version, description, success, checksum, execution_time FROM oncely._sqlx_migrations');
         assert.equal(rows.length, 1);
         assert.equal(rows[0].version, '20261130000000');
         assert.equal(rows[0].description, 'effects');
@@ -161,7 +186,7 @@ describe('PostgreSQL (pg)', () => {
           "SELECT column_name FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'effects' ORDER BY ordinal_position",
         );
         assert.equal(cols.rows.length, 24);
-        const types = await c.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '_sqlx_migrations' AND table_schema = 'public'");
+        const types = await c.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '_sqlx_migrations' AND table_schema = 'oncely'");
         assert.deepEqual(Object.fromEntries(types.rows.map((r) => [r.column_name, r.data_type])), {
           version: 'bigint',
           description: 'text',
@@ -170,13 +195,63 @@ describe('PostgreSQL (pg)', () => {
           checksum: 'bytea',
           execution_time: 'bigint',
         });
-        await c.query('UPDATE _sqlx_migrations SET checksum = $1', [Buffer.alloc(48)]);
+        // Nothing lands in `public`, where an application's own sqlx migrations live.
+        const pub = await c.query("SELECT to_regclass('public._sqlx_migrations') AS public, to_regclass('oncely._sqlx_migrations') AS oncely");
+        assert.deepEqual(pub.rows[0], { public: null, oncely: 'oncely._sqlx_migrations' });
+        await c.query('UPDATE oncely._sqlx_migrations SET checksum = $1', [Buffer.alloc(48)]);
         await assert.rejects(PostgresStore.connect(fresh.url), /previously applied but has been modified/);
       } finally {
         await c.end();
       }
     } finally {
       await fresh.drop();
+    }
+  });
+
+  test('an application\'s own public._sqlx_migrations is left alone', async (t) => {
+    if (skip) return t.skip(skip);
+    const fresh = await freshDatabase('appsqlx');
+    try {
+      const c = new pg.Client({ connectionString: fresh.url });
+      await c.connect();
+      try {
+        await c.query(APP_SQLX_TABLE_POSTGRES);
+        await c.query(APP_ROW_SQL('public._sqlx_migrations', ['$1', '$2', '$3']), [APP_ROW.version, APP_ROW.description, APP_ROW.checksum]);
+        const before = (await c.query('SELECT * FROM public._sqlx_migrations')).rows;
+        for (let i = 0; i < 2; i++) await (await PostgresStore.connect(fresh.url, { max: 1 })).close();
+        assert.deepEqual((await c.query('SELECT * FROM public._sqlx_migrations')).rows, before);
+        const ours = (await c.query('SELECT version, checksum FROM oncely._sqlx_migrations')).rows;
+        assert.deepEqual(ours, [{ version: '20261130000000', checksum: sha384(migrationFile('postgres')) }]);
+      } finally {
+        await c.end();
+      }
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  test('a server that drops idle connections does not end the process (regression: no pool error listener)', async (t) => {
+    if (skip) return t.skip(skip);
+    const seen = [];
+    const store = await PostgresStore.connect(db.url, { max: 3, onError: (e) => seen.push(e) });
+    try {
+      await Promise.all([1, 2, 3].map(() => store.get('s', 'k'))); // three idle connections
+      const admin = new pg.Client({ connectionString: db.url });
+      await admin.connect();
+      try {
+        const { rows } = await admin.query(
+          "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = ''",
+        );
+        assert.ok(rows.length >= 1, 'no idle connection of the store was found to terminate');
+      } finally {
+        await admin.end();
+      }
+      for (let i = 0; i < 50 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(seen.length >= 1, 'the pool reported no error');
+      assert.match(String(seen[0].message), /terminat/);
+      assert.equal(await store.get('s', 'k'), null); // a new connection serves the next query
+    } finally {
+      await store.close();
     }
   });
 

@@ -1,6 +1,7 @@
 """One schema, one bookkeeping: Python applies the Rust host's migration files and records them
-in sqlx's ``_sqlx_migrations`` exactly as sqlx does, so either language may open a ledger first
-and the other accepts it."""
+exactly as sqlx does, in oncely's own table (``oncely._sqlx_migrations`` on PostgreSQL,
+``_oncely_migrations`` on SQLite), so either language may open a ledger first and the other
+accepts it; an application's own ``_sqlx_migrations`` is never read or written."""
 
 from __future__ import annotations
 
@@ -22,8 +23,13 @@ def _migration_file(repo: Path, dialect: str) -> Path:
     return f
 
 
-def _bookkeeping(location: str) -> list[tuple[Any, ...]]:
-    sql = "SELECT version, description, success, checksum, execution_time FROM _sqlx_migrations"
+PG_TABLE = "oncely._sqlx_migrations"
+SQLITE_TABLE = "_oncely_migrations"
+_COLUMNS = "version, description, success, checksum, execution_time"
+
+
+def _rows(location: str, table: str) -> list[tuple[Any, ...]]:
+    sql = f"SELECT {_COLUMNS} FROM {table} ORDER BY version"
     if location.startswith("postgres"):
         import psycopg
 
@@ -31,6 +37,33 @@ def _bookkeeping(location: str) -> list[tuple[Any, ...]]:
             return [(v, d, bool(s), bytes(cs), t) for v, d, s, cs, t in c.execute(sql)]
     with sqlite3.connect(location) as c:
         return [(v, d, bool(s), bytes(cs), t) for v, d, s, cs, t in c.execute(sql)]
+
+
+def _tables(location: str) -> set[str]:
+    """Every table of the ledger's database (``schema.name`` on PostgreSQL)."""
+    if location.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(location) as c:
+            return {
+                f"{s}.{n}"
+                for s, n in c.execute(
+                    "SELECT table_schema, table_name FROM information_schema.tables WHERE "
+                    "table_schema NOT IN ('pg_catalog', 'information_schema')"
+                )
+            }
+    with sqlite3.connect(location) as c:
+        return {n for (n,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _bookkeeping(location: str) -> list[tuple[Any, ...]]:
+    """oncely's bookkeeping rows; also checks nothing else was created (in particular no
+    ``public._sqlx_migrations``, where an application's own sqlx migrations live)."""
+    if location.startswith("postgres"):
+        assert _tables(location) == {PG_TABLE, "oncely.effects"}
+        return _rows(location, PG_TABLE)
+    assert _tables(location) == {SQLITE_TABLE, "oncely_effects"}
+    return _rows(location, SQLITE_TABLE)
 
 
 def _expected_row(repo: Path, location: str) -> tuple[int, str, bool, bytes]:
@@ -78,7 +111,7 @@ def test_rust_first_then_python(
 def test_a_modified_migration_is_refused(sqlite_path: str) -> None:
     oncely.Ledger.sqlite(sqlite_path).close()
     with sqlite3.connect(sqlite_path) as c:
-        c.execute("UPDATE _sqlx_migrations SET checksum = ?", (b"\0" * 48,))
+        c.execute("UPDATE _oncely_migrations SET checksum = ?", (b"\0" * 48,))
     with pytest.raises(oncely.MigrationError, match="modified"):
         oncely.Ledger.sqlite(sqlite_path)
 
@@ -87,7 +120,7 @@ def test_an_unknown_newer_migration_is_refused(sqlite_path: str) -> None:
     oncely.Ledger.sqlite(sqlite_path).close()
     with sqlite3.connect(sqlite_path) as c:
         c.execute(
-            "INSERT INTO _sqlx_migrations (version, description, success, checksum, "
+            "INSERT INTO _oncely_migrations (version, description, success, checksum, "
             "execution_time) VALUES (99991231000000, 'future', TRUE, X'00', 0)"
         )
     with pytest.raises(oncely.MigrationError, match="missing"):
@@ -97,7 +130,7 @@ def test_an_unknown_newer_migration_is_refused(sqlite_path: str) -> None:
 def test_a_dirty_migration_is_refused(sqlite_path: str) -> None:
     oncely.Ledger.sqlite(sqlite_path).close()
     with sqlite3.connect(sqlite_path) as c:
-        c.execute("UPDATE _sqlx_migrations SET success = FALSE")
+        c.execute("UPDATE _oncely_migrations SET success = FALSE")
     with pytest.raises(oncely.MigrationError, match="partially applied"):
         oncely.Ledger.sqlite(sqlite_path)
 
@@ -123,3 +156,55 @@ def test_rust_and_python_opening_a_fresh_ledger_at_once(
         assert p.returncode == 0, err
     assert [r[:4] for r in _bookkeeping(ledger_location)] == [_expected_row(repo, ledger_location)]
     assert len((tmp_path / "m.txt").read_text().splitlines()) == 3
+
+
+def test_postgres_bookkeeping_is_in_the_oncely_schema(pg_dsn: str) -> None:
+    import psycopg
+
+    oncely.Ledger.postgres(pg_dsn).close()
+    with psycopg.connect(pg_dsn) as c:
+        row = c.execute(
+            "SELECT to_regclass('public._sqlx_migrations')::text, "
+            "to_regclass('oncely._sqlx_migrations')::text"
+        ).fetchone()
+    assert row == (None, PG_TABLE)
+
+
+def test_an_applications_own_sqlx_migrations_are_left_alone(
+    repo: Path, oncely_cli: Path, ledger_location: str
+) -> None:
+    """An application keeps its own sqlx migrations in ``_sqlx_migrations`` (``public`` on
+    PostgreSQL), in the database the ledger shares. Python and Rust open the ledger: that table
+    keeps exactly its rows, and oncely's migrator is not confused by them (it would refuse a
+    recorded migration it does not know)."""
+    pg = ledger_location.startswith("postgres")
+    app_table = "public._sqlx_migrations" if pg else "_sqlx_migrations"
+    create = (
+        f"CREATE TABLE {app_table} (version BIGINT PRIMARY KEY, description TEXT NOT NULL, "
+        f"installed_on {'TIMESTAMPTZ' if pg else 'TIMESTAMP'} NOT NULL DEFAULT CURRENT_TIMESTAMP, "
+        f"success BOOLEAN NOT NULL, checksum {'BYTEA' if pg else 'BLOB'} NOT NULL, "
+        "execution_time BIGINT NOT NULL)"
+    )
+    p = "%s" if pg else "?"
+    insert = f"INSERT INTO {app_table} ({_COLUMNS}) VALUES ({p}, {p}, TRUE, {p}, 42)"
+    row = (1, "create users", b"\x07" * 48)
+    if pg:
+        import psycopg
+
+        with psycopg.connect(ledger_location) as c:
+            c.execute(create)
+            c.execute(insert, row)
+    else:
+        with sqlite3.connect(ledger_location) as c:
+            c.execute(create)
+            c.execute(insert, row)
+    before = _rows(ledger_location, app_table)
+    assert before == [(1, "create users", True, b"\x07" * 48, 42)]
+
+    oncely.Ledger.open(ledger_location).close()
+    run([str(oncely_cli), "ledger", "--db", ledger_location, "list", "--scope", "s"])
+    oncely.Ledger.open(ledger_location).close()
+
+    assert _rows(ledger_location, app_table) == before
+    ours = _rows(ledger_location, PG_TABLE if pg else SQLITE_TABLE)
+    assert [r[:4] for r in ours] == [_expected_row(repo, ledger_location)]

@@ -1,17 +1,27 @@
 // Schema migrations, kept the way the Rust host's sqlx keeps them so that hosts in any language
 // can open the same ledger in any order: the same SQL files (host/migrations/, copied verbatim
-// into gen/migrations.js), and the same bookkeeping table `_sqlx_migrations` (version = the file
+// into gen/migrations.js), and the same bookkeeping table, of sqlx's layout (version = the file
 // name's numeric prefix, description, success = true, checksum = SHA-384 of the file, execution
-// time in ns). A recorded migration is skipped (its checksum must match); a missing one is
-// applied and recorded in one transaction. As with sqlx, a partially applied (dirty) migration
-// or an applied migration this package does not know stops the open.
+// time in ns). That table is oncely's own, never the `_sqlx_migrations` an application's own sqlx
+// migrations use (two migrators sharing one table each refuse the other's rows):
+// `oncely._sqlx_migrations` on PostgreSQL (in the `oncely` schema, created first) and
+// `_oncely_migrations` on SQLite. A recorded migration is skipped (its checksum must match); a
+// missing one is applied and recorded in one transaction. As with sqlx, a partially applied
+// (dirty) migration or an applied migration this package does not know stops the open.
 
 import { postgres as PG_MIGRATIONS, sqlite as SQLITE_MIGRATIONS } from '../../gen/migrations.js';
 import { MigrationError, sameBytes, sha384 } from './sql.js';
 
+/** The SQLite bookkeeping table (the Rust host's `SqliteStore::MIGRATIONS_TABLE`). */
+export const SQLITE_MIGRATIONS_TABLE = '_oncely_migrations';
+/** The PostgreSQL schema of the ledger and of its bookkeeping table. */
+export const POSTGRES_SCHEMA = 'oncely';
+/** The PostgreSQL bookkeeping table (the Rust host's `PostgresStore::MIGRATIONS_TABLE`). */
+export const POSTGRES_MIGRATIONS_TABLE = `${POSTGRES_SCHEMA}._sqlx_migrations`;
+
 /** sqlx's bookkeeping table, SQLite flavour (sqlx-sqlite `ensure_migrations_table`). */
 export const SQLX_TABLE_SQLITE = `
-CREATE TABLE IF NOT EXISTS _sqlx_migrations (
+CREATE TABLE IF NOT EXISTS ${SQLITE_MIGRATIONS_TABLE} (
     version BIGINT PRIMARY KEY,
     description TEXT NOT NULL,
     installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -22,7 +32,7 @@ CREATE TABLE IF NOT EXISTS _sqlx_migrations (
 
 /** sqlx's bookkeeping table, PostgreSQL flavour (sqlx-postgres `ensure_migrations_table`). */
 export const SQLX_TABLE_POSTGRES = `
-CREATE TABLE IF NOT EXISTS _sqlx_migrations (
+CREATE TABLE IF NOT EXISTS ${POSTGRES_MIGRATIONS_TABLE} (
     version BIGINT PRIMARY KEY,
     description TEXT NOT NULL,
     installed_on TIMESTAMPTZ NOT NULL DEFAULT now(),
@@ -45,9 +55,9 @@ export const postgresMigrations = () => resolve(PG_MIGRATIONS);
 const bytes = (v) => (v instanceof Uint8Array ? v : new Uint8Array(v));
 
 /** Check recorded migrations against ours (sqlx's `validate_applied_migrations` and checksums). */
-function plan(dirty, applied, migrations) {
+function plan(table, dirty, applied, migrations) {
   if (dirty.length > 0) {
-    throw new MigrationError(`migration ${dirty[0].version} was partially applied (success = false in _sqlx_migrations); repair the schema and that row by hand`);
+    throw new MigrationError(`migration ${dirty[0].version} was partially applied (success = false in ${table}); repair the schema and that row by hand`);
   }
   const known = new Map(migrations.map((m) => [m.version, m]));
   const done = new Set();
@@ -72,13 +82,14 @@ const nowNs = () => (globalThis.performance ? globalThis.performance.now() : Dat
 export function migrateSqlite(db, migrations) {
   db.transaction(() => {
     db.exec(SQLX_TABLE_SQLITE);
-    const dirty = db.all('SELECT version FROM _sqlx_migrations WHERE success = false ORDER BY version LIMIT 1', []);
-    const applied = db.all('SELECT version, checksum FROM _sqlx_migrations ORDER BY version', []);
-    for (const m of plan(dirty, applied, migrations)) {
+    const T = SQLITE_MIGRATIONS_TABLE;
+    const dirty = db.all(`SELECT version FROM ${T} WHERE success = false ORDER BY version LIMIT 1`, []);
+    const applied = db.all(`SELECT version, checksum FROM ${T} ORDER BY version`, []);
+    for (const m of plan(T, dirty, applied, migrations)) {
       const t0 = nowNs();
       db.exec(m.sql);
       const ns = Math.max(0, Math.round(nowNs() - t0));
-      db.run('INSERT INTO _sqlx_migrations ( version, description, success, checksum, execution_time ) VALUES ( ?, ?, TRUE, ?, ? )', [
+      db.run(`INSERT INTO ${T} ( version, description, success, checksum, execution_time ) VALUES ( ?, ?, TRUE, ?, ? )`, [
         m.version,
         m.description,
         m.checksum,
@@ -110,23 +121,26 @@ function crc32(data) {
 
 /**
  * Migrate a PostgreSQL database on one `pg` client, holding sqlx's advisory lock (so concurrent
- * openers in any language wait for each other).
+ * openers in any language wait for each other). As sqlx's migrator does under that lock: create
+ * the schema, then the bookkeeping table in it.
  */
 export async function migratePostgres(client, migrations) {
   const { rows } = await client.query('SELECT current_database() AS name');
   const lock = advisoryLockId(rows[0].name).toString();
   await client.query('SELECT pg_advisory_lock($1)', [lock]);
   try {
+    const T = POSTGRES_MIGRATIONS_TABLE;
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${POSTGRES_SCHEMA};`);
     await client.query(SQLX_TABLE_POSTGRES);
-    const dirty = (await client.query('SELECT version FROM _sqlx_migrations WHERE success = false ORDER BY version LIMIT 1')).rows;
-    const applied = (await client.query('SELECT version, checksum FROM _sqlx_migrations ORDER BY version')).rows;
-    for (const m of plan(dirty, applied, migrations)) {
+    const dirty = (await client.query(`SELECT version FROM ${T} WHERE success = false ORDER BY version LIMIT 1`)).rows;
+    const applied = (await client.query(`SELECT version, checksum FROM ${T} ORDER BY version`)).rows;
+    for (const m of plan(T, dirty, applied, migrations)) {
       await client.query('BEGIN');
       try {
         const t0 = nowNs();
         await client.query(m.sql);
         const ns = Math.max(0, Math.round(nowNs() - t0));
-        await client.query('INSERT INTO _sqlx_migrations ( version, description, success, checksum, execution_time ) VALUES ( $1, $2, TRUE, $3, $4 )', [
+        await client.query(`INSERT INTO ${T} ( version, description, success, checksum, execution_time ) VALUES ( $1, $2, TRUE, $3, $4 )`, [
           m.version,
           m.description,
           Buffer.from(m.checksum),

@@ -1,5 +1,6 @@
 // PostgreSQL store over `pg`: one ledger shared by many workers on many machines, in the Rust
-// host's schema (`oncely.effects`) and migration bookkeeping. A claim is one
+// host's schema (`oncely.effects`) and migration bookkeeping (`oncely._sqlx_migrations`, never
+// `public._sqlx_migrations`, where an application's own sqlx migrations live). A claim is one
 // `INSERT … ON CONFLICT DO NOTHING`, every later write one `UPDATE … WHERE version = $n`;
 // PostgreSQL's row locks make both atomic at the default isolation level.
 
@@ -13,9 +14,16 @@ export class PostgresStore {
   /**
    * Connect to `url` (a pool of `max` connections, default 16) and migrate, holding sqlx's
    * advisory lock so concurrent openers (in any language) are safe.
+   *
+   * When the server drops an idle connection (a restart, a failover, `pg_terminate_backend`, a
+   * pooler's idle timeout), `pg` emits `'error'` on the pool, and an EventEmitter's `'error'`
+   * without a listener ends the process. The pool has already discarded that connection and the
+   * next query opens a new one, so nothing is lost: the store listens and passes the error to
+   * `onError` (default: ignore it). Queries in flight still fail, with a `StorageError`.
    */
-  static async connect(url, { max = 16, ...poolOptions } = {}) {
+  static async connect(url, { max = 16, onError = () => {}, ...poolOptions } = {}) {
     const pool = new pg.Pool({ connectionString: url, max, ...poolOptions });
+    pool.on('error', onError);
     try {
       await PostgresStore.migrate(pool);
     } catch (e) {

@@ -20,7 +20,7 @@ export class StoreObject extends DurableObject {
 
   async migrations() {
     return this.ctx.storage.sql
-      .exec('SELECT version, description, success, hex(checksum) AS checksum FROM _sqlx_migrations')
+      .exec('SELECT version, description, success, hex(checksum) AS checksum FROM _oncely_migrations')
       .toArray();
   }
 }

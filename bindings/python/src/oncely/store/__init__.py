@@ -4,9 +4,11 @@ The storage contract is the one ``wit/ledger.wit`` asks of a host: ``insert`` is
 insert-if-absent, ``update`` and ``delete`` are compare-and-swap on ``version``, and every query
 names the scope. Storage never decides anything; the core does.
 
-The schema, the migration files and their bookkeeping (sqlx's ``_sqlx_migrations`` table) are
-the Rust host's, byte for byte, so a Python worker and a Rust worker share one ledger and either
-may open it first.
+The schema, the migration files and their bookkeeping (a table of sqlx's layout: on PostgreSQL
+``oncely._sqlx_migrations``, in the ``oncely`` schema; on SQLite ``_oncely_migrations``) are the
+Rust host's, byte for byte, so a Python worker and a Rust worker share one ledger and either may
+open it first. An application's own sqlx migrations (``_sqlx_migrations``, in ``public`` on
+PostgreSQL) are never read or written.
 """
 
 from __future__ import annotations

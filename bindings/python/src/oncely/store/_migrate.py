@@ -1,11 +1,15 @@
 """Schema migrations, with the same files and the same bookkeeping as the Rust host.
 
 The Rust host applies ``host/migrations/{sqlite,postgres}/*.sql`` with sqlx, which records each
-applied migration in ``_sqlx_migrations`` (version = the file name's numeric prefix, description
-= the rest of the name, checksum = SHA-384 of the file's bytes). This module reads and writes
-that same table, so either language may open a ledger first: a migration already recorded is
-skipped (after checking its checksum, as sqlx does); one applied here is recorded in the same
-transaction as its statements. On PostgreSQL the same advisory lock as sqlx's is held.
+applied migration in a table of sqlx's layout (version = the file name's numeric prefix,
+description = the rest of the name, checksum = SHA-384 of the file's bytes). That table is
+oncely's own, never the ``_sqlx_migrations`` an application's own sqlx migrations use (two
+migrators sharing one table each refuse the other's rows): ``oncely._sqlx_migrations`` on
+PostgreSQL (in the ``oncely`` schema, created first) and ``_oncely_migrations`` on SQLite. This
+module reads and writes that same table, so either language may open a ledger first: a migration
+already recorded is skipped (after checking its checksum, as sqlx does); one applied here is
+recorded in the same transaction as its statements. On PostgreSQL the same advisory lock as
+sqlx's is held.
 """
 
 from __future__ import annotations
@@ -20,10 +24,17 @@ from typing import Any
 
 from oncely.errors import MigrationError
 
-TABLE = "_sqlx_migrations"
+SQLITE_TABLE = "_oncely_migrations"
+"""The SQLite bookkeeping table (the Rust host's ``SqliteStore::MIGRATIONS_TABLE``)."""
 
-_SQLITE_TABLE = f"""
-CREATE TABLE IF NOT EXISTS {TABLE} (
+POSTGRES_SCHEMA = "oncely"
+"""The PostgreSQL schema of the ledger and of its bookkeeping table."""
+
+POSTGRES_TABLE = f"{POSTGRES_SCHEMA}._sqlx_migrations"
+"""The PostgreSQL bookkeeping table (the Rust host's ``PostgresStore::MIGRATIONS_TABLE``)."""
+
+_SQLITE_CREATE = f"""
+CREATE TABLE IF NOT EXISTS {SQLITE_TABLE} (
     version BIGINT PRIMARY KEY,
     description TEXT NOT NULL,
     installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -33,8 +44,8 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
 );
 """
 
-_POSTGRES_TABLE = f"""
-CREATE TABLE IF NOT EXISTS {TABLE} (
+_POSTGRES_CREATE = f"""
+CREATE TABLE IF NOT EXISTS {POSTGRES_TABLE} (
     version BIGINT PRIMARY KEY,
     description TEXT NOT NULL,
     installed_on TIMESTAMPTZ NOT NULL DEFAULT now(),
@@ -112,13 +123,15 @@ def migrate_sqlite(conn: sqlite3.Connection) -> None:
     known = migrations("sqlite")
     conn.execute("BEGIN IMMEDIATE")  # one migrator at a time (SQLite's write lock)
     try:
-        conn.execute(_SQLITE_TABLE)
+        conn.execute(_SQLITE_CREATE)
         dirty = conn.execute(
-            f"SELECT version FROM {TABLE} WHERE success = false ORDER BY version LIMIT 1"
+            f"SELECT version FROM {SQLITE_TABLE} WHERE success = false ORDER BY version LIMIT 1"
         ).fetchone()
         if dirty is not None:
             raise MigrationError(f"migration {dirty[0]} is partially applied; fix and remove it")
-        applied = dict(conn.execute(f"SELECT version, checksum FROM {TABLE} ORDER BY version"))
+        applied = dict(
+            conn.execute(f"SELECT version, checksum FROM {SQLITE_TABLE} ORDER BY version")
+        )
         _check_applied(applied, known)
         done: list[tuple[int, int]] = []
         for m in known:
@@ -128,8 +141,8 @@ def migrate_sqlite(conn: sqlite3.Connection) -> None:
             for statement in _statements(m.sql):
                 conn.execute(statement)
             conn.execute(
-                f"INSERT INTO {TABLE} (version, description, success, checksum, execution_time) "
-                "VALUES (?, ?, TRUE, ?, -1)",
+                f"INSERT INTO {SQLITE_TABLE} (version, description, success, checksum, "
+                "execution_time) VALUES (?, ?, TRUE, ?, -1)",
                 (m.version, m.description, m.checksum),
             )
             done.append((m.version, start))
@@ -140,7 +153,7 @@ def migrate_sqlite(conn: sqlite3.Connection) -> None:
     for version, start in done:
         # As sqlx does: the execution time is recorded after the commit.
         conn.execute(
-            f"UPDATE {TABLE} SET execution_time = ? WHERE version = ?",
+            f"UPDATE {SQLITE_TABLE} SET execution_time = ? WHERE version = ?",
             (time.perf_counter_ns() - start, version),
         )
 
@@ -152,19 +165,23 @@ def advisory_lock_id(database: str) -> int:
 
 def migrate_postgres(conn: Any) -> None:
     """Bring a PostgreSQL ledger up to date. ``conn`` is a psycopg connection in autocommit
-    mode; sqlx's advisory lock is held throughout, so Rust and Python openers queue."""
+    mode; sqlx's advisory lock is held throughout, so Rust and Python openers queue. As sqlx's
+    migrator does under that lock: create the schema, then the bookkeeping table in it."""
     known = migrations("postgres")
     (database,) = conn.execute("SELECT current_database()").fetchone()
     lock = advisory_lock_id(database)
     conn.execute("SELECT pg_advisory_lock(%s)", (lock,))
     try:
-        conn.execute(_POSTGRES_TABLE)
+        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {POSTGRES_SCHEMA};")
+        conn.execute(_POSTGRES_CREATE)
         dirty = conn.execute(
-            f"SELECT version FROM {TABLE} WHERE success = false ORDER BY version LIMIT 1"
+            f"SELECT version FROM {POSTGRES_TABLE} WHERE success = false ORDER BY version LIMIT 1"
         ).fetchone()
         if dirty is not None:
             raise MigrationError(f"migration {dirty[0]} is partially applied; fix and remove it")
-        rows = conn.execute(f"SELECT version, checksum FROM {TABLE} ORDER BY version").fetchall()
+        rows = conn.execute(
+            f"SELECT version, checksum FROM {POSTGRES_TABLE} ORDER BY version"
+        ).fetchall()
         applied = {v: bytes(c) for v, c in rows}
         _check_applied(applied, known)
         for m in known:
@@ -174,12 +191,12 @@ def migrate_postgres(conn: Any) -> None:
             with conn.transaction():
                 conn.execute(m.sql)
                 conn.execute(
-                    f"INSERT INTO {TABLE} (version, description, success, checksum, "
+                    f"INSERT INTO {POSTGRES_TABLE} (version, description, success, checksum, "
                     "execution_time) VALUES (%s, %s, TRUE, %s, -1)",
                     (m.version, m.description, m.checksum),
                 )
             conn.execute(
-                f"UPDATE {TABLE} SET execution_time = %s WHERE version = %s",
+                f"UPDATE {POSTGRES_TABLE} SET execution_time = %s WHERE version = %s",
                 (time.perf_counter_ns() - start, m.version),
             )
     finally:

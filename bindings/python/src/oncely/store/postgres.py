@@ -1,8 +1,10 @@
 """PostgreSQL backend (psycopg 3): one ledger shared by many workers on many machines.
 
-The table lives in its own schema (``oncely.effects``). A claim is one ``INSERT … ON CONFLICT DO
-NOTHING``, every later write one ``UPDATE … WHERE version = %s``; PostgreSQL's row locks make
-both atomic at the default isolation level. Connections are in autocommit mode and pooled.
+The table lives in its own schema (``oncely.effects``), and so does the migration bookkeeping
+(``oncely._sqlx_migrations``, never ``public._sqlx_migrations``). A claim is one ``INSERT … ON
+CONFLICT DO NOTHING``, every later write one ``UPDATE … WHERE version = %s``; PostgreSQL's row
+locks make both atomic at the default isolation level. Connections are in autocommit mode and
+pooled.
 """
 
 from __future__ import annotations
