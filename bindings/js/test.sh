@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The JavaScript package, end to end (called by scripts/test from the repository root after
 # `cargo build --release -p oncely` wrote target/release/oncely, the Rust CLI the tests compare
-# keys with and race against):
+# keys with, and `cargo build --release -p oncely --features test-hooks --bin oncely-test-worker`
+# wrote target/release/oncely-test-worker, the test-only Rust worker they race against):
 #
 #   1. dependencies (npm ci from package-lock.json; skipped while node_modules matches the lock)
 #   2. gen/ (committed: the transpiled core component and the SQL migrations) is exactly what the
@@ -22,6 +23,7 @@ cd "$here"
 export ONCELY_REPO="$repo"
 
 [ -f "$repo/target/release/oncely" ] || { echo "bindings/js/test.sh: $repo/target/release/oncely is missing; run \`cargo build --release -p oncely\` first" >&2; exit 2; }
+[ -f "$repo/target/release/oncely-test-worker" ] || { echo "bindings/js/test.sh: $repo/target/release/oncely-test-worker (the Rust test worker) is missing; run \`cargo build --release -p oncely --features test-hooks --bin oncely-test-worker\` first" >&2; exit 2; }
 norust=$repo/scripts/without-rust
 
 echo "== js: dependencies"

@@ -181,78 +181,45 @@ fn check_is_a_release_gate() {
     assert_eq!(run(&["check", f.to_str().unwrap()], b"").status.code(), Some(2));
 }
 
+/// An intent of the ledger tests.
+fn intent(step: &str) -> oncely::wit::keys::Intent {
+    oncely::wit::keys::Intent {
+        scope: "acme".into(),
+        run_id: "r".into(),
+        step_id: step.into(),
+        tool: "refund".into(),
+        args_json: "{}".into(),
+    }
+}
+
 #[test]
 fn ledger_commands_list_show_sweep_resolve_purge() {
     let (_dir, db) = common::sqlite_path();
-    let marker = std::env::temp_dir().join(format!("oncely-cli-marker-{}", std::process::id()));
     let manual = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","leaseMs":1,"retentionMs":1}"#;
-    // A settled entry, through the hidden exec helper.
-    let o = run(
-        &[
-            "ledger",
-            "exec",
-            "--db",
-            &db,
-            "--scope",
-            "acme",
-            "--run",
-            "r",
-            "--step",
-            "1",
-            "--tool",
-            "refund",
-            "--args",
-            "{}",
-            "--policy",
-            manual,
-            "--owner",
-            "w",
-            "--marker",
-            marker.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    let done_key = serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["key"].as_str().unwrap().to_string();
+    // Through the library: a settled entry, and a claim whose worker died before recording the
+    // result (claimed, never completed; its lease of 1 ms runs out at once).
+    let done_key = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        let ledger = oncely::Ledger::open(&db).await.unwrap().with_owner("w");
+        let policy = ledger.runtime().parse_policy(manual).unwrap();
+        let tool = |_key| async { Ok::<_, oncely::ToolError>(serde_json::json!({"by": "w"})) };
+        let done = ledger.effect(&intent("1"), &policy).run(tool).await.unwrap();
+        let (_claim, outcome) = ledger.begin(&intent("2"), &policy).await.unwrap();
+        assert!(matches!(outcome, oncely::wit::ledger::Outcome::Execute(_)), "{outcome:?}");
+        done.key
+    });
 
     let o = run(&["ledger", "list", "--db", &db, "--scope", "acme", "--json"], b"");
     let list: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(list.as_array().unwrap().len(), 1);
-    assert_eq!(list[0]["state"], "done");
+    let states: Vec<&str> = list.as_array().unwrap().iter().map(|e| e["state"].as_str().unwrap()).collect();
+    assert_eq!(states.iter().filter(|s| **s == "done").count(), 1, "{list}");
+    assert_eq!(states.iter().filter(|s| **s == "pending").count(), 1, "{list}");
     let o = run(&["ledger", "show", "--db", &db, "--scope", "acme", &done_key], b"");
     assert!(text(&o.stdout).contains("\"state\": \"done\""));
     let o = run(&["ledger", "show", "--db", &db, "--scope", "other", &done_key], b"");
     assert_eq!(o.status.code(), Some(2), "another scope does not see it");
 
-    // A crashed claim: the tool dies after the effect; lease 1 ms; the sweep escalates it
-    // (manual reconciliation); a human resolves it; purge clears what retention allows.
-    let o = run(
-        &[
-            "ledger",
-            "exec",
-            "--db",
-            &db,
-            "--scope",
-            "acme",
-            "--run",
-            "r",
-            "--step",
-            "2",
-            "--tool",
-            "refund",
-            "--args",
-            "{}",
-            "--policy",
-            manual,
-            "--owner",
-            "w",
-            "--marker",
-            marker.to_str().unwrap(),
-            "--crash-after-call",
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(137));
+    // The crashed claim: the sweep escalates it (manual reconciliation); a human resolves it;
+    // purge clears what retention allows.
     std::thread::sleep(std::time::Duration::from_millis(5));
     let o = run(&["ledger", "sweep", "--db", &db, "--json"], b"");
     let sweep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -286,7 +253,26 @@ fn ledger_commands_list_show_sweep_resolve_purge() {
     assert_eq!(text(&o.stdout).trim(), "purged 2");
     let o = run(&["ledger", "list", "--db", &db, "--scope", "acme", "--json"], b"");
     assert_eq!(text(&o.stdout).trim(), "[]");
-    std::fs::remove_file(&marker).ok();
+}
+
+#[test]
+fn the_shipped_binary_has_no_test_hook() {
+    // The test worker (oncely-test-worker, `--features test-hooks`) is a binary of its own: the
+    // CLI neither runs nor lists `ledger exec`, and carries none of its code.
+    for args in [&["ledger", "exec", "--help"][..], &["ledger", "exec", "--db", "x.db", "--crash-after-call"]] {
+        let o = run(args, b"");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stdout));
+        assert!(text(&o.stderr).contains("unrecognized subcommand 'exec'"), "{}", text(&o.stderr));
+        assert!(o.stdout.is_empty());
+    }
+    let o = run(&["ledger", "--help"], b"");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!text(&o.stdout).contains("exec"), "{}", text(&o.stdout));
+    let bin = std::fs::read(env!("CARGO_BIN_EXE_oncely")).unwrap();
+    let bin = String::from_utf8_lossy(&bin);
+    for needle in ["crash-after-call", "crash_after_call"] {
+        assert!(!bin.contains(needle), "the CLI binary contains {needle:?}");
+    }
 }
 
 #[test]

@@ -68,9 +68,23 @@ fn oncely() -> Command {
     Command::new(env!("CARGO_BIN_EXE_oncely"))
 }
 
+/// The test worker (host/src/bin/oncely-test-worker.rs): one effect through the ledger, in a
+/// process of its own. It is built only with `--features test-hooks` (scripts/test passes it);
+/// without it the tests that need it are ignored, and fail here if run anyway.
+#[cfg(feature = "test-hooks")]
+const TEST_WORKER: Option<&str> = Some(env!("CARGO_BIN_EXE_oncely-test-worker"));
+#[cfg(not(feature = "test-hooks"))]
+const TEST_WORKER: Option<&str> = None;
+
+fn test_worker() -> Command {
+    let path = TEST_WORKER
+        .unwrap_or_else(|| panic!("oncely-test-worker is not built: run the tests with `cargo test --features oncely/test-hooks`"));
+    Command::new(path)
+}
+
 fn exec(location: &str, owner: &str, marker: &std::path::Path, policy: &str, extra: &[&str]) -> Command {
-    let mut c = oncely();
-    c.args(["ledger", "exec", "--db", location, "--scope", "acme", "--run", "run-1", "--step", "s1", "--tool", "refund"])
+    let mut c = test_worker();
+    c.args(["--db", location, "--scope", "acme", "--run", "run-1", "--step", "s1", "--tool", "refund"])
         .args(["--args", "{\"charge\":\"ch_1\",\"cents\":500}", "--policy", policy, "--owner", owner, "--marker"])
         .arg(marker)
         .args(extra)
@@ -86,6 +100,7 @@ fn marker_lines(marker: &std::path::Path) -> Vec<String> {
     std::fs::read_to_string(marker).unwrap_or_default().lines().map(str::to_string).collect()
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs oncely-test-worker: cargo test --features oncely/test-hooks")]
 #[tokio::test(flavor = "multi_thread")]
 async fn sixteen_processes_execute_once() {
     // Warm the compilation cache once so sixteen processes do not all compile at the same time.
@@ -132,6 +147,7 @@ fn run_and_kill(location: &str, marker: &std::path::Path, policy: &str) {
     child.wait().unwrap();
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs oncely-test-worker: cargo test --features oncely/test-hooks")]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_killed_process_is_reconciled_never_re_executed() {
     let short = r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find"},"leaseMs":1000,"reconcileAfterMs":0}"#;
@@ -175,6 +191,7 @@ async fn a_killed_process_is_reconciled_never_re_executed() {
     }
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs oncely-test-worker: cargo test --features oncely/test-hooks")]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_killed_process_without_a_reconciler_is_escalated_never_re_executed() {
     let manual = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","leaseMs":1000}"#;

@@ -172,7 +172,7 @@ test('workerd: the refund runs once through the Durable Object ledger, as in the
   assert.deepEqual([c.status, c.body.error.code, c.body.error.pointer], [409, 'conflict', '/amount']);
   assert.equal(rc.status, 2);
   assert.match(rc.stderr, /conflict on .* \(first difference at "\/amount"\)/);
-  assert.equal(c.body.error.message, rc.stderr.replace(/^oncely: /, '').trim());
+  assert.equal(c.body.error.message, rc.stderr.replace(/^oncely-test-worker: /, '').trim());
 
   // The provider loses its reply: the outcome is reconciled by lookup, not retried.
   const l = await refund({ charge_id: 'ch_2', simulate: 'lose-reply' });

@@ -1,9 +1,9 @@
 // One ledger, two languages: JS workers (node processes running test/helpers/worker.mjs) and Rust
-// workers (`oncely ledger exec`) share a SQLite file — or a PostgreSQL database — and an effect
+// workers (the test-only binary `oncely-test-worker`) share a SQLite file — or a PostgreSQL database — and an effect
 // still runs once. Each opens a ledger the other created (the migration bookkeeping must satisfy
 // sqlx), and a claim left pending by a crashed Rust worker is reconciled by a JS worker.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { happened, Ledger, notHappened } from 'oncely';
 import { PostgresStore } from 'oncely/postgres';
 import { SqliteStore } from 'oncely/sqlite';
 import { cliExec, execArgs } from './helpers/cli.mjs';
-import { requireCli } from './helpers/env.mjs';
+import { requireCli, requireTestWorker } from './helpers/env.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
@@ -37,7 +37,7 @@ const jsWorker = (o) =>
     `--db=${o.db}`, `--scope=${o.scope}`, `--run=${o.run}`, `--step=${o.step}`, `--tool=${o.tool}`, `--args=${o.args}`,
     `--policy=${o.policy}`, `--owner=${o.owner}`, `--marker=${o.marker}`, `--sleep-ms=${o.sleepMs ?? 0}`, `--wait-ms=${o.waitMs ?? 30000}`,
   ]);
-const rustWorker = (o) => run(requireCli(), execArgs(o));
+const rustWorker = (o) => run(requireTestWorker(), execArgs(o));
 
 const lines = (file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
@@ -60,6 +60,15 @@ async function race(db, dir, round, { js = 3, rust = 3, rustDelayMs = 0 } = {}) 
   assert.ok(answers.every((a) => a.value.by === owner), 'every worker got the executing worker\'s result');
   return owner;
 }
+
+test('the shipped CLI has no test hook: `oncely ledger exec` is not a command', () => {
+  for (const args of [['ledger', 'exec', '--help'], ['ledger', 'exec', '--crash-after-call']]) {
+    const r = spawnSync(requireCli(), args, { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stdout);
+    assert.match(r.stderr, /unrecognized subcommand 'exec'/);
+  }
+  assert.doesNotMatch(spawnSync(requireCli(), ['ledger', '--help'], { encoding: 'utf8' }).stdout, /exec/);
+});
 
 describe('SQLite shared by JS and Rust workers', () => {
   const dir = tempDir('interop');

@@ -1,5 +1,5 @@
-"""Fixtures: where the repository's vectors, the RFC 8785 reference data and the Rust CLI are, and
-fresh SQLite and PostgreSQL ledgers.
+"""Fixtures: where the repository's vectors, the RFC 8785 reference data, the Rust CLI and the
+Rust test worker are, and fresh SQLite and PostgreSQL ledgers.
 
 The tests import the INSTALLED ``oncely`` package (test.sh installs the built wheel into a clean
 virtual environment and runs pytest from outside ``src/``); ``test_installed.py`` checks it.
@@ -58,6 +58,22 @@ def oncely_cli(repo: Path) -> Path:
     path = Path(os.environ.get("ONCELY_CLI") or repo / "target" / "release" / "oncely")
     if not path.is_file():
         pytest.fail(f"the Rust CLI {path} is missing: run `cargo build --release -p oncely`")
+    return path
+
+
+@pytest.fixture(scope="session")
+def oncely_test_worker(repo: Path) -> Path:
+    """The Rust host's test worker (``target/release/oncely-test-worker``, or
+    ``$ONCELY_TEST_WORKER``): one effect through the Rust ledger, with the command line of
+    ``tests/workers/exec_worker.py``. A test-only binary, never shipped. Missing = FAIL."""
+    path = Path(
+        os.environ.get("ONCELY_TEST_WORKER") or repo / "target" / "release" / "oncely-test-worker"
+    )
+    if not path.is_file():
+        pytest.fail(
+            f"the Rust test worker {path} is missing: run `cargo build --release -p oncely "
+            "--features test-hooks --bin oncely-test-worker`"
+        )
     return path
 
 

@@ -1,9 +1,10 @@
 """A Rust worker and a Python worker on ONE ledger: same keys, one execution.
 
-The Rust side is the CLI's hidden test helper ``oncely ledger exec`` (host/src/main.rs): it runs
-one effect whose "tool" appends ``"<key> <owner>"`` to a marker file and prints
+The Rust side is the test-only binary ``oncely-test-worker``
+(host/src/bin/oncely-test-worker.rs, built with ``--features test-hooks``): it runs one effect whose
+"tool" appends ``"<key> <owner>"`` to a marker file and prints
 ``{"key", "replayed", "reconciled", "value"}``; ``tests/workers/exec_worker.py`` does the same
-through the Python package."""
+through the Python package. The shipped CLI has no such command."""
 
 from __future__ import annotations
 
@@ -30,12 +31,20 @@ def _exec_args(
             "--policy", json.dumps(policy), "--owner", owner, "--marker", str(marker)]  # fmt: skip
 
 
-def _rust(oncely_cli: Path, *args: str) -> list[str]:
-    return [str(oncely_cli), "ledger", "exec", *args]
+def _rust(oncely_test_worker: Path, *args: str) -> list[str]:
+    return [str(oncely_test_worker), *args]
+
+
+def test_the_shipped_cli_has_no_test_hook(oncely_cli: Path) -> None:
+    """The test worker is a binary of its own: ``oncely ledger exec`` is not a command."""
+    for args in (["ledger", "exec", "--help"], ["ledger", "exec", "--crash-after-call"]):
+        p = subprocess.run([str(oncely_cli), *args], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2 and "unrecognized subcommand 'exec'" in p.stderr, p
+    assert "exec" not in run([str(oncely_cli), "ledger", "--help"]).stdout
 
 
 def test_rust_and_python_workers_racing_execute_once(
-    oncely_cli: Path, ledger_location: str, tmp_path: Path
+    oncely_test_worker: Path, ledger_location: str, tmp_path: Path
 ) -> None:
     for r in range(3):  # three races, each on a fresh intent
         args = json.dumps({"charge_id": f"ch_{r}", "amount": 500})
@@ -45,7 +54,7 @@ def test_rust_and_python_workers_racing_execute_once(
         for i in range(3):
             common = _exec_args(ledger_location, marker, f"rust{i}", POLICY, args)
             procs.append(("rust", subprocess.Popen(
-                _rust(oncely_cli, *common, "--sleep-ms", "200"),
+                _rust(oncely_test_worker, *common, "--sleep-ms", "200"),
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             )))  # fmt: skip
             common = _exec_args(ledger_location, marker, f"py{i}", POLICY, args)
@@ -67,23 +76,26 @@ def test_rust_and_python_workers_racing_execute_once(
         assert all(o["value"] == {"by": winner} for o in outs)
 
 
-def test_keys_agree_with_the_rust_ledger(oncely_cli: Path, sqlite_path: str, tmp_path: Path) -> None:
+def test_keys_agree_with_the_rust_ledger(
+    oncely_test_worker: Path, sqlite_path: str, tmp_path: Path
+) -> None:
     marker = tmp_path / "m.txt"
     for policy in (POLICY, {"class": "accumulating-write"},
                    {"class": "irreversible-external", "key": {"identity": "scope"},
                     "reconcile": "manual"}):  # fmt: skip
-        out = run(_rust(oncely_cli, *_exec_args(sqlite_path, marker, "rust", policy)))
+        out = run(_rust(oncely_test_worker, *_exec_args(sqlite_path, marker, "rust", policy)))
         assert json.loads(out.stdout)["key"] == oncely.derive_key(**INTENT, policy=policy)
 
 
 def test_a_crashed_rust_worker_is_reconciled_by_a_python_sweep(
-    oncely_cli: Path, ledger_location: str, tmp_path: Path
+    oncely_test_worker: Path, ledger_location: str, tmp_path: Path
 ) -> None:
     policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "find"},
               "leaseMs": 1500, "reconcileAfterMs": 0}  # fmt: skip
     marker = tmp_path / "marker.txt"
     crashed = subprocess.run(
-        _rust(oncely_cli, *_exec_args(ledger_location, marker, "rust", policy), "--crash-after-call"),
+        _rust(oncely_test_worker, *_exec_args(ledger_location, marker, "rust", policy),
+              "--crash-after-call"),
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert crashed.returncode == 137, crashed.stderr
@@ -106,7 +118,7 @@ def test_a_crashed_rust_worker_is_reconciled_by_a_python_sweep(
     assert (report.leases_expired, report.happened) == (1, 1), report
     # The Rust worker, asked again, replays what Python reconciled; nothing ran twice.
     again = json.loads(
-        run(_rust(oncely_cli, *_exec_args(ledger_location, marker, "rust2", policy))).stdout
+        run(_rust(oncely_test_worker, *_exec_args(ledger_location, marker, "rust2", policy))).stdout
     )
     assert again == {"key": key, "replayed": True, "reconciled": False, "value": {"by": "rust"}}
     assert len(marker.read_text().splitlines()) == 1
@@ -114,7 +126,7 @@ def test_a_crashed_rust_worker_is_reconciled_by_a_python_sweep(
 
 
 def test_a_python_holder_makes_rust_wait_then_replay(
-    oncely_cli: Path, ledger_location: str, tmp_path: Path
+    oncely_test_worker: Path, ledger_location: str, tmp_path: Path
 ) -> None:
     marker = tmp_path / "marker.txt"
     holder = subprocess.Popen(
@@ -127,7 +139,7 @@ def test_a_python_holder_makes_rust_wait_then_replay(
         time.sleep(0.02)
     assert marker.exists()
     waiter = json.loads(
-        run(_rust(oncely_cli, *_exec_args(ledger_location, marker, "rust", POLICY))).stdout
+        run(_rust(oncely_test_worker, *_exec_args(ledger_location, marker, "rust", POLICY))).stdout
     )
     out, err = holder.communicate(timeout=60)
     assert holder.returncode == 0, err

@@ -91,10 +91,10 @@ def test_python_first_then_rust(
 
 
 def test_rust_first_then_python(
-    repo: Path, oncely_cli: Path, ledger_location: str, tmp_path: Path
+    repo: Path, oncely_test_worker: Path, ledger_location: str, tmp_path: Path
 ) -> None:
     marker = tmp_path / "marker.txt"
-    out = run([str(oncely_cli), "ledger", "exec", "--db", ledger_location, "--scope", "mig",
+    out = run([str(oncely_test_worker), "--db", ledger_location, "--scope", "mig",
                "--run", "r", "--step", "s", "--tool", "charge", "--args", '{"amount":1}',
                "--policy", '{"class":"accumulating-write"}', "--owner", "rust",
                "--marker", str(marker)])  # fmt: skip

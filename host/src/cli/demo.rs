@@ -5,6 +5,7 @@
 //! once.
 
 use anyhow::{Context, Result};
+use clap::Args;
 use oncely::wit::keys::Intent;
 use oncely::wit::ledger::{Outcome, ReconcileVerdict};
 use oncely::{Ledger, ToolError};
@@ -70,9 +71,16 @@ fn intent(charge: &str, step: &str) -> Intent {
     }
 }
 
-pub async fn run(db: Option<PathBuf>) -> Result<ExitCode> {
+#[derive(Args)]
+pub struct DemoArgs {
+    /// The SQLite ledger to use (default: a fresh file in a temporary directory).
+    #[arg(long)]
+    db: Option<PathBuf>,
+}
+
+pub async fn run(a: DemoArgs) -> Result<ExitCode> {
     // A fresh ledger each run (kept afterwards, so it can be inspected).
-    let db = match db {
+    let db = match a.db {
         Some(p) => p,
         None => {
             let dir = std::env::temp_dir().join(format!("oncely-demo-{}", std::process::id()));

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { requireCli } from './env.mjs';
+import { requireCli, requireTestWorker } from './env.mjs';
 import { tempDir } from './tmp.mjs';
 
 const dir = () => (dir.d ??= tempDir('cli'));
@@ -76,12 +76,12 @@ export function cliCheck(list) {
 }
 
 /**
- * `oncely ledger exec` (hidden test command): one effect through the Rust host's ledger whose tool
- * appends "<key> <owner>" to `marker`. Returns {status, result, stderr} — or, with `spawn: true`,
- * the arguments for an async spawn.
+ * The arguments of `oncely-test-worker` (the Rust host's test-only worker, run by `cliExec` or
+ * spawned with `requireTestWorker()`): one effect through the Rust host's ledger whose tool
+ * appends "<key> <owner>" to `marker`.
  */
 export function execArgs({ db, scope, run: r, step, tool, args, policy, owner, marker, sleepMs, waitMs, crashAfterCall }) {
-  const a = ['ledger', 'exec', `--db=${db}`, `--scope=${scope}`, `--run=${r}`, `--step=${step}`, `--tool=${tool}`, `--args=${args}`];
+  const a = [`--db=${db}`, `--scope=${scope}`, `--run=${r}`, `--step=${step}`, `--tool=${tool}`, `--args=${args}`];
   a.push(`--policy=${typeof policy === 'string' ? policy : JSON.stringify(policy)}`, `--owner=${owner}`, `--marker=${marker}`);
   if (sleepMs) a.push('--sleep-ms', String(sleepMs));
   if (waitMs) a.push('--wait-ms', String(waitMs));
@@ -89,7 +89,9 @@ export function execArgs({ db, scope, run: r, step, tool, args, policy, owner, m
   return a;
 }
 
+/** One effect through the Rust host's ledger, by `oncely-test-worker`: {status, result, stderr}. */
 export function cliExec(opts) {
-  const r = run(execArgs(opts));
+  const r = spawnSync(requireTestWorker(), execArgs(opts), { encoding: 'utf8', maxBuffer: 256 << 20 });
+  if (r.error) throw r.error;
   return { status: r.status, result: r.status === 0 ? JSON.parse(r.stdout) : null, stderr: r.stderr };
 }

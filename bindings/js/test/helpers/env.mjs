@@ -1,5 +1,5 @@
-// Where the tests find what they check against: the repository (golden vectors, the Rust CLI,
-// the examples, the RFC 8785 reference data). Tests run from bindings/js, or from a clean
+// Where the tests find what they check against: the repository (golden vectors, the Rust CLI and
+// the Rust test worker, the examples, the RFC 8785 reference data). Tests run from bindings/js, or from a clean
 // directory where the packed tarball was installed (then ONCELY_REPO points at the repository).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -12,6 +12,12 @@ export const REPO = process.env.ONCELY_REPO ? resolve(process.env.ONCELY_REPO) :
 
 /** The Rust CLI built by `cargo build --release -p oncely`. */
 export const ONCELY_CLI = process.env.ONCELY_CLI ?? join(REPO, 'target/release/oncely');
+
+/**
+ * The Rust host's test worker (host/src/bin/oncely-test-worker.rs), a test-only binary built by
+ * `cargo build --release -p oncely --features test-hooks --bin oncely-test-worker`; never shipped.
+ */
+export const ONCELY_TEST_WORKER = process.env.ONCELY_TEST_WORKER ?? join(REPO, 'target/release/oncely-test-worker');
 
 /** A golden vector file of tests/vectors/. */
 export function vectors(name) {
@@ -28,6 +34,13 @@ export function jcsVectors() {
 export function requireCli() {
   if (!existsSync(ONCELY_CLI)) throw new Error(`${ONCELY_CLI} is missing: run \`cargo build --release -p oncely\` at the repository root`);
   return ONCELY_CLI;
+}
+
+export function requireTestWorker() {
+  if (!existsSync(ONCELY_TEST_WORKER)) {
+    throw new Error(`${ONCELY_TEST_WORKER} is missing: run \`cargo build --release -p oncely --features test-hooks --bin oncely-test-worker\` at the repository root`);
+  }
+  return ONCELY_TEST_WORKER;
 }
 
 /** The directory of the package under test (bindings/js, or the installed tarball). */
