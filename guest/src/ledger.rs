@@ -14,8 +14,7 @@ use crate::json;
 use crate::keys_wit::{Intent, KeyError, KeyErrorKind};
 use crate::ledger_wit::{
     Claim, ClaimToken, Completion, Conflict, Entry, EntryState, Escalation, Event, Failure, Guest, InProgress, LedgerError,
-    LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Removal, Replay, Resolution, Settlement, Transition,
-    Update, Write,
+    LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Replay, Resolution, Settlement,
 };
 use crate::policy::uses_ledger;
 use crate::policy_wit::{ReconcilePath, ToolPolicy};
@@ -43,6 +42,46 @@ pub fn prepare(intent: &Intent, policy: &ToolPolicy, owner: &str) -> Result<Clai
         owner: owner.to_string(),
         policy: policy.clone(),
     })
+}
+
+/// A compare-and-swap replacement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Update {
+    /// Apply only if the stored version still equals this.
+    pub expected_version: u64,
+    /// The new row (its `version` is `expected_version + 1`).
+    pub entry: Entry,
+}
+
+/// A compare-and-swap deletion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Removal {
+    /// The tenant.
+    pub scope: String,
+    /// The key.
+    pub key: String,
+    /// Delete only if the stored version still equals this.
+    pub expected_version: u64,
+}
+
+/// What must be written, atomically, before acting on the outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Write {
+    /// Insert if absent (the claim). A present row means a lost race: re-read and retry.
+    Insert(Entry),
+    /// Compare-and-swap on the version.
+    Update(Update),
+    /// Compare-and-swap deletion.
+    Delete(Removal),
+}
+
+/// The answer of the transition rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transition {
+    /// The write to apply atomically first, if any.
+    pub write: Option<Write>,
+    /// What to do once it is applied.
+    pub outcome: Outcome,
 }
 
 /// The name of a state, as stored and printed.
@@ -75,9 +114,25 @@ fn next_version(e: &Entry, now: u64) -> Entry {
     next
 }
 
-/// The compare-and-swap write that replaces version `next.version - 1` by `next`.
-fn cas(next: Entry) -> Option<Write> {
+/// The compare-and-swap write that replaces version `next.version - 1` by `next` (its `due-at`
+/// recomputed).
+fn cas(mut next: Entry) -> Option<Write> {
+    next.due_at = due_at(&next);
     Some(Write::Update(Update { expected_version: next.version - 1, entry: next }))
+}
+
+/// When `e` next needs time-driven work (see `due-at` in wit/ledger.wit).
+pub fn due_at(e: &Entry) -> Option<u64> {
+    match e.state {
+        EntryState::Pending => Some(e.lease_until),
+        EntryState::InDoubt => Some(e.next_reconcile_at.map_or(escalate_at(e), |r| r.min(escalate_at(e)))),
+        EntryState::Done | EntryState::Failed => Some(retained_until(e)),
+        EntryState::Escalated => None,
+    }
+}
+
+fn retained_until(e: &Entry) -> u64 {
+    e.updated_at.saturating_add(e.retention_ms)
 }
 
 fn reconcilable(path: &ReconcilePath) -> bool {
@@ -211,7 +266,9 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
             reconcile_after_ms: p.reconcile_after_ms,
             escalate_after_ms: p.escalate_after_ms,
             retention_ms: p.retention_ms,
+            due_at: None,
         };
+        let entry = Entry { due_at: due_at(&entry), ..entry };
         return ok(Some(Write::Insert(entry)), Outcome::Execute(ClaimToken { attempt: 1, owner: c.owner.clone() }));
     };
     if e.scope != c.scope || e.key != c.key {
@@ -340,6 +397,26 @@ fn complete(e: &Entry, c: &Completion, now: u64) -> Result<Transition, LedgerErr
     }
 }
 
+fn complete_unrecordable(e: &Entry, f: &Failure, now: u64) -> Result<Transition, LedgerError> {
+    check_token(e, &f.token)?;
+    match e.state {
+        EntryState::Pending | EntryState::InDoubt | EntryState::Escalated => {
+            let mut n = next_version(e, now);
+            n.state = EntryState::Done;
+            n.result_json = None;
+            n.next_reconcile_at = None;
+            n.reason = Some(msg!["attempt ", e.attempt, " happened, but its result could not be recorded: ", f.reason]);
+            ok(cas(n), Outcome::Recorded(EntryState::Done))
+        }
+        EntryState::Done if e.result_json.is_none() => ok(None, Outcome::Recorded(EntryState::Done)),
+        EntryState::Done | EntryState::Failed => Err(err(
+            LedgerErrorKind::AlreadySettled,
+            Some(e),
+            msg!["attempt ", e.attempt, " is already ", state_name(e.state), "; an unrecordable completion now contradicts it"],
+        )),
+    }
+}
+
 fn fail_definite(e: &Entry, f: &Failure, now: u64) -> Result<Transition, LedgerError> {
     check_token(e, &f.token)?;
     match e.state {
@@ -379,13 +456,18 @@ fn heartbeat(e: &Entry, t: &ClaimToken, now: u64) -> Result<Transition, LedgerEr
 }
 
 fn sweep(e: &Entry, now: u64) -> Result<Transition, LedgerError> {
-    match e.state {
-        EntryState::Pending if now >= e.lease_until => into_doubt(e, now, lease_expired_reason(e)),
-        EntryState::Pending => ok(None, Outcome::Idle(Some(e.lease_until))),
-        EntryState::InDoubt => in_doubt_step(e, now, true),
-        EntryState::Escalated => ok(None, Outcome::Idle(None)),
-        EntryState::Done | EntryState::Failed => ok(None, Outcome::Idle(Some(e.updated_at.saturating_add(e.retention_ms)))),
+    let t = match e.state {
+        EntryState::Pending if now >= e.lease_until => return into_doubt(e, now, lease_expired_reason(e)),
+        EntryState::InDoubt => in_doubt_step(e, now, true)?,
+        EntryState::Done | EntryState::Failed if now >= retained_until(e) => return purge(e, now),
+        _ => Transition { write: None, outcome: Outcome::Idle(due_at(e)) },
+    };
+    // Nothing to do now. A row whose `due-at` is not what the core computes (written by an older
+    // host, or by hand) is corrected, so that it stops being selected as due.
+    if t.write.is_none() && e.due_at != due_at(e) {
+        return ok(cas(next_version(e, e.updated_at)), t.outcome);
     }
+    Ok(t)
 }
 
 fn reconciled(e: &Entry, r: &Reconciliation, now: u64) -> Result<Transition, LedgerError> {
@@ -511,6 +593,7 @@ pub fn handle(current: Option<Entry>, event: Event, now: u64) -> Result<Transiti
         Event::Reconciled(r) => reconciled(existing(current, "reconciled")?, r, now),
         Event::Resolve(r) => resolve(existing(current, "resolve")?, r, now),
         Event::Purge => purge(existing(current, "purge")?, now),
+        Event::CompleteUnrecordable(f) => complete_unrecordable(existing(current, "complete-unrecordable")?, f, now),
     }
 }
 
@@ -519,7 +602,4 @@ impl Guest for crate::Core {
         prepare(&intent, &policy, &owner)
     }
 
-    fn handle(current: Option<Entry>, event: Event, now: u64) -> Result<Transition, LedgerError> {
-        handle(current, event, now)
-    }
 }

@@ -7,8 +7,9 @@
 //! there is no second definition to keep in sync.
 //!
 //! What lives here: RFC 8785 canonical JSON ([`json`], [`number`]), JSON pointers ([`pointer`]),
-//! key scheme v1 ([`keys`]), tool policy and the manifest check ([`policy`]), and the ledger's
-//! state-transition rules ([`ledger`]).
+//! key scheme v1 ([`keys`]), tool policy and the manifest check ([`policy`]), the ledger's
+//! state-transition rules ([`ledger`]), and the machines that run an effect and every other
+//! ledger job one host action at a time ([`effect`]).
 //!
 //! What does not: any clock, randomness, storage or I/O. Time comes in as `now`; writes go out
 //! as values for the host to apply.
@@ -38,6 +39,7 @@ mod prelude {
 }
 
 pub mod canonical;
+pub mod effect;
 pub mod json;
 pub mod keys;
 pub mod ledger;
@@ -55,7 +57,9 @@ mod bindings {
     });
 }
 
-pub use bindings::exports::oncely::core::{canonical as canonical_wit, keys as keys_wit, ledger as ledger_wit, policy as policy_wit};
+pub use bindings::exports::oncely::core::{
+    canonical as canonical_wit, effect as effect_wit, keys as keys_wit, ledger as ledger_wit, policy as policy_wit,
+};
 
 /// The component's implementation of every exported interface.
 pub struct Core;

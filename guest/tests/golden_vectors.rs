@@ -4,9 +4,8 @@
 
 use oncely_core::canonical_wit::CanonErrorKind;
 use oncely_core::keys_wit::{Intent, KeyErrorKind};
-use oncely_core::ledger_wit::{
-    ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution, Settlement, Write,
-};
+use oncely_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution, Settlement};
+use oncely_core::ledger::{Write};
 use oncely_core::policy_wit::{ClassSource, EffectClass, ReconcilePath, Severity};
 use oncely_core::{canonical, keys, ledger, policy};
 use serde_json::{json, Value};

@@ -3,7 +3,8 @@
 //! over sequences; these tests name them one by one.
 
 use oncely_core::keys_wit::Intent;
-use oncely_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerErrorKind, Outcome, Transition, Write};
+use oncely_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerErrorKind, Outcome};
+use oncely_core::ledger::{Transition, Write};
 use oncely_core::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
 use oncely_core::{ledger, policy};
 
@@ -108,8 +109,12 @@ fn done_is_terminal_until_retention_purges_it() {
         let t = begin(Some(done.clone()), "w2", now);
         assert!(matches!(t.outcome, Outcome::Replay(ref r) if r.result_json == "{\"id\":1}"));
         assert!(t.write.is_none());
-        assert!(ledger::handle(Some(done.clone()), Event::Sweep, now).unwrap().write.is_none());
     }
+    // A sweep leaves it alone until its retention has passed, then purges it.
+    assert_eq!(done.due_at, Some(done.updated_at + done.retention_ms));
+    assert!(ledger::handle(Some(done.clone()), Event::Sweep, done.updated_at + done.retention_ms - 1).unwrap().write.is_none());
+    let t = ledger::handle(Some(done.clone()), Event::Sweep, done.updated_at + done.retention_ms).unwrap();
+    assert!(matches!(t.write, Some(Write::Delete(_))) && matches!(t.outcome, Outcome::Purged));
     let early = ledger::handle(Some(done.clone()), Event::Purge, done.updated_at + done.retention_ms - 1).unwrap_err();
     assert_eq!(early.kind, LedgerErrorKind::RetentionNotReached);
     let t = ledger::handle(Some(done.clone()), Event::Purge, done.updated_at + done.retention_ms).unwrap();

@@ -61,6 +61,19 @@ pub enum Error {
     /// The tool reported a definite failure (the effect did not happen); it was recorded.
     #[error("the tool failed: {0}")]
     ToolFailed(String),
+    /// The effect happened, but its result could not be encoded as JSON, so it was recorded
+    /// without one; every repeat of the intent gets this error, and the tool is never called
+    /// again for it.
+    #[error("the effect of {key} happened, but its result was not recorded: {reason}")]
+    ResultNotRecorded {
+        /// The key.
+        key: String,
+        /// Why.
+        reason: String,
+    },
+    /// The core and this host disagree on the machine protocol: a bug in oncely.
+    #[error("protocol error (a bug in oncely): {0}")]
+    Protocol(String),
     /// Lost compare-and-swap races too many times in a row.
     #[error("gave up after {0} lost races on the same key")]
     Contention(u32),
@@ -87,6 +100,9 @@ pub enum StoreError {
     /// A stored row does not hold a valid entry.
     #[error("corrupt ledger row ({0})")]
     Corrupt(String),
+    /// A storage failure known only by its message.
+    #[error("{0}")]
+    Other(String),
     /// The location is not a SQLite path or a postgres:// URL.
     #[error("unsupported ledger location {0:?}: use a file path or postgres://")]
     Location(String),

@@ -1,5 +1,8 @@
-//! The ledger driver: the small loop that reads an entry, asks the core for the transition,
-//! applies the write atomically and retries on a lost race — and the API built on it.
+//! The ledger: the interpreter of the core's machines (`wit/effect.wit`) over a store, and the
+//! API built on it. The interpreter (`Ledger::machine`) reads and writes rows, keeps the clock,
+//! calls tools and reconcilers, and returns or raises what the core says; every decision — how
+//! many attempts, how long to wait, how to retry recording a result, the order of reconciliation
+//! paths, what a failure means — is the core's.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), oncely::Error> {
@@ -24,22 +27,26 @@
 //! # Ok(()) }
 //! ```
 
-use crate::error::Error;
+use crate::error::{Error, StoreError};
 use crate::runtime::Runtime;
 use crate::store::{AnyStore, ListFilter, Store};
+use crate::wit::effect::{
+    Action, Command, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, ResultSource, RowWrite, Step, TendJob,
+    TendNote, TendStart, ToolFailure, VerdictKind, WaitStart, WriteOp,
+};
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
-    Claim, ClaimToken, Completion, Entry, EntryState, Escalation, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict,
-    Reconciliation, Resolution, Settlement, Write,
+    Claim, ClaimToken, Completion, Entry, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Resolution,
+    Settlement,
 };
-use crate::wit::policy::{ReconcilePath, ToolPolicy};
+use crate::wit::policy::ToolPolicy;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// How a tool call failed, as the tool wrapper tells the ledger.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,29 +83,26 @@ pub fn system_clock() -> Clock {
     Arc::new(|| SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64))
 }
 
-/// How many lost compare-and-swap races in a row before giving up.
-const MAX_RACES: u32 = 64;
-
-/// A ledger: the core's rules over a store.
+/// A ledger: the core's rules over a store (SQLite or PostgreSQL by default; any [`Store`]).
 #[derive(Clone)]
-pub struct Ledger {
+pub struct Ledger<S = AnyStore> {
     rt: Runtime,
-    store: AnyStore,
+    store: S,
     owner: String,
     clock: Clock,
     reconcilers: Arc<RwLock<HashMap<String, Reconciler>>>,
 }
 
-impl std::fmt::Debug for Ledger {
+impl<S: std::fmt::Debug> std::fmt::Debug for Ledger<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ledger").field("store", &self.store).field("owner", &self.owner).finish_non_exhaustive()
     }
 }
 
-/// What a sweep did.
+/// What a sweep did (a tally of the core's notes, one per due entry).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SweepReport {
-    /// Unsettled entries looked at.
+    /// Due entries looked at.
     pub examined: u32,
     /// Pending entries whose lease had expired (now in doubt).
     pub leases_expired: u32,
@@ -112,8 +116,32 @@ pub struct SweepReport {
     pub unknown: u32,
     /// Entries escalated to a human by this sweep.
     pub escalated: Vec<String>,
-    /// Entries the sweep could not process (and why); they are untouched.
+    /// Settled entries past their retention, deleted.
+    pub purged: u32,
+    /// Entries the core refused to tend (and why); they are untouched.
     pub errors: Vec<String>,
+}
+
+impl SweepReport {
+    fn add(&mut self, n: &TendNote) {
+        self.examined += 1;
+        self.leases_expired += u32::from(n.lease_expired);
+        self.purged += u32::from(n.purged);
+        if let Some(kind) = n.reconciled {
+            self.reconciled += 1;
+            *match kind {
+                VerdictKind::Happened => &mut self.happened,
+                VerdictKind::NotHappened => &mut self.not_happened,
+                VerdictKind::Unknown => &mut self.unknown,
+            } += 1;
+        }
+        if let Some(reason) = &n.escalated {
+            self.escalated.push(format!("{} {} ({}): {reason}", n.scope, n.key, n.tool));
+        }
+        if let Some(why) = &n.skipped {
+            self.errors.push(format!("{} {}: {why}", n.scope, n.key));
+        }
+    }
 }
 
 /// The result of an effect run through the ledger.
@@ -123,34 +151,48 @@ pub struct EffectResult<T> {
     pub value: T,
     /// The idempotency key the tool was (or would have been) given.
     pub key: String,
-    /// True when the result came from the ledger, not from calling the tool now.
+    /// True when no tool call of this run produced the result.
     pub replayed: bool,
     /// True when this call settled an unknown outcome by reconciliation.
     pub reconciled: bool,
 }
 
-impl Ledger {
+/// What a machine ended with: its finish, the tool's last value, and the row read last.
+struct Ended<T> {
+    finish: Finish,
+    value: Option<T>,
+    row: Option<Entry>,
+}
+
+/// The tool of machines that call none (the core never asks them to).
+fn no_tool(_key: String) -> std::future::Ready<Result<(), ToolError>> {
+    std::future::ready(Err(ToolError::Ambiguous("this machine calls no tool".into())))
+}
+
+impl Ledger<AnyStore> {
     /// Open the ledger at `location`: a SQLite file path (created if needed) or a
     /// `postgres://` URL. Migrations are applied on open.
     pub async fn open(location: &str) -> Result<Ledger, Error> {
         let store = AnyStore::open(location).await?;
         Ok(Ledger::with_store(Runtime::shared()?, store))
     }
+}
 
+impl<S: Store> Ledger<S> {
     /// A ledger over an open store.
-    pub fn with_store(rt: Runtime, store: AnyStore) -> Ledger {
+    pub fn with_store(rt: Runtime, store: S) -> Ledger<S> {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
         Ledger { rt, store, owner: format!("pid{}-{nanos:08x}", std::process::id()), clock: system_clock(), reconcilers: Arc::default() }
     }
 
     /// Use `owner` as this worker's id in claims.
-    pub fn with_owner(mut self, owner: impl Into<String>) -> Ledger {
+    pub fn with_owner(mut self, owner: impl Into<String>) -> Self {
         self.owner = owner.into();
         self
     }
 
     /// Use another clock (tests, simulations).
-    pub fn with_clock(mut self, clock: Clock) -> Ledger {
+    pub fn with_clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
         self
     }
@@ -166,7 +208,7 @@ impl Ledger {
     }
 
     /// The store.
-    pub fn store(&self) -> &AnyStore {
+    pub fn store(&self) -> &S {
         &self.store
     }
 
@@ -189,38 +231,71 @@ impl Ledger {
         self.reconcilers.read().unwrap_or_else(|p| p.into_inner()).get(tool).cloned()
     }
 
-    /// The driver: read, ask the core, write atomically; on a lost race, read again.
-    pub async fn drive(&self, scope: &str, key: &str, event: &Event) -> Result<Outcome, Error> {
-        Ok(self.drive_from(scope, key, event, None).await?.0)
+    /// The interpreter of `wit/effect.wit`: start the machine `command`, then do what each step
+    /// says — read, write, call, sleep — and send back what happened, until it finishes or
+    /// raises. It has no rule of its own.
+    async fn machine<T, F, Fut>(&self, command: Command, mut tool: F) -> Result<Ended<T>, Error>
+    where
+        T: Serialize,
+        F: FnMut(String) -> Fut,
+        Fut: Future<Output = Result<T, ToolError>>,
+    {
+        let mut step = self.rt.run(&[], &Input::Start(command), self.now())?.map_err(Error::Key)?;
+        let (mut value, mut row, mut store_error) = (None, None, None);
+        loop {
+            let Step { state, read, write, action } = step;
+            let input = 'input: {
+                if let Some(r) = read {
+                    match self.store.get(&r.scope, &r.key).await {
+                        Err(e) => break 'input failed(&mut store_error, e),
+                        Ok(found) => row = found,
+                    }
+                    if row.is_some() || write.is_none() {
+                        break 'input Input::Row(row.clone());
+                    }
+                }
+                if let Some(w) = &write {
+                    match self.apply(w).await {
+                        Err(e) => break 'input failed(&mut store_error, e),
+                        Ok(false) => break 'input Input::LostRace,
+                        Ok(true) => {}
+                    }
+                }
+                match action {
+                    Action::Report if write.is_none() => Input::Row(row.clone()),
+                    Action::Report => Input::Written,
+                    Action::CallTool(key) | Action::RecallTool(key) => call(&mut tool, key, &mut value).await,
+                    Action::CallReconciler(q) => Input::Verdict(match self.reconciler_of(&q.tool) {
+                        Some(r) => r(q).await,
+                        None => ReconcileVerdict::Unknown(format!("the reconciler of {:?} was unregistered", q.tool)),
+                    }),
+                    Action::SleepUntil(t) => {
+                        tokio::time::sleep(Duration::from_millis(t.saturating_sub(self.now()))).await;
+                        Input::Woke
+                    }
+                    Action::Finish(finish) => return Ok(Ended { finish, value, row }),
+                    Action::Raise(e) => return Err(error_of(e, store_error)),
+                }
+            };
+            step = self.rt.run(&state, &input, self.now())?.map_err(Error::Key)?;
+        }
     }
 
-    /// The driver, starting from a row the caller believes current (`known`: `Some(None)` for
-    /// "absent", `Some(Some(e))` for the row it just wrote) to save a read; a wrong belief only
-    /// costs a lost compare-and-swap and a re-read. Returns the outcome and the row as written.
-    async fn drive_from(
-        &self,
-        scope: &str,
-        key: &str,
-        event: &Event,
-        mut known: Option<Option<Entry>>,
-    ) -> Result<(Outcome, Option<Entry>), Error> {
-        for _ in 0..MAX_RACES {
-            let current = match known.take() {
-                Some(k) => k,
-                None => self.store.get(scope, key).await?,
-            };
-            let t = self.rt.handle(current.as_ref(), event, self.now())?.map_err(Error::Ledger)?;
-            let (applied, row) = match t.write {
-                None => (true, current),
-                Some(Write::Insert(e)) => (self.store.insert(&e).await?, Some(e)),
-                Some(Write::Update(u)) => (self.store.update(u.expected_version, &u.entry).await?, Some(u.entry)),
-                Some(Write::Delete(d)) => (self.store.delete(&d.scope, &d.key, d.expected_version).await?, None),
-            };
-            if applied {
-                return Ok((t.outcome, row));
-            }
+    async fn apply(&self, w: &RowWrite) -> Result<bool, StoreError> {
+        match w.op {
+            WriteOp::Insert => self.store.insert(&w.row).await,
+            WriteOp::Update => self.store.update(w.expected_version, &w.row).await,
+            WriteOp::Delete => self.store.delete(&w.row.scope, &w.row.key, w.expected_version).await,
         }
-        Err(Error::Contention(MAX_RACES))
+    }
+
+    /// Apply one event to `(scope, key)` and return the core's outcome (see `wit/ledger.wit`).
+    pub async fn drive(&self, scope: &str, key: &str, event: &Event) -> Result<Outcome, Error> {
+        let command = Command::Event(EventStart { scope: scope.to_string(), key: key.to_string(), event: event.clone() });
+        match self.machine(command, no_tool).await?.finish {
+            Finish::Event(outcome) => Ok(outcome),
+            other => Err(unexpected(&other)),
+        }
     }
 
     /// Claim the key of `intent` before calling the tool. Returns the claim (its key is what the
@@ -271,26 +346,42 @@ impl Ledger {
         self.drive(scope, key, &Event::Purge).await
     }
 
-    /// Delete every settled entry whose retention has passed (of one scope, or all).
+    /// Tend one due row with `job`; the core's note on what it did.
+    async fn tend(&self, row: &Entry, job: TendJob) -> Result<TendNote, Error> {
+        let has_reconciler = job == TendJob::Sweep && self.reconciler_of(&row.tool).is_some();
+        let command = Command::Tend(TendStart { scope: row.scope.clone(), key: row.key.clone(), job, has_reconciler });
+        match self.machine(command, no_tool).await?.finish {
+            Finish::Tended(note) => Ok(note),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// Delete every settled entry whose retention has passed (of one scope, or all). Entries
+    /// due for other work are left to `sweep`; a storage error ends the pass (run it again).
     pub async fn purge_expired(&self, scope: Option<&str>) -> Result<u32, Error> {
         let mut purged = 0;
         loop {
-            let batch = self.store.expired(scope, self.now(), 500).await?;
-            if batch.is_empty() {
-                return Ok(purged);
-            }
             let mut progressed = false;
-            for e in batch {
-                // Another process may purge it first, or a claim may revive it: not an error.
-                if let Ok(Outcome::Purged) = self.purge(&e.scope, &e.key).await {
-                    purged += 1;
-                    progressed = true;
-                }
+            for row in self.store.due(scope, self.now(), 10_000).await? {
+                let purged_now = u32::from(self.tend(&row, TendJob::Purge).await?.purged);
+                purged += purged_now;
+                progressed |= purged_now > 0;
             }
             if !progressed {
                 return Ok(purged);
             }
         }
+    }
+
+    /// Time-driven work on every due entry: expire leases, run the registered reconcilers of
+    /// in-doubt entries, escalate what is past its deadline, purge settled entries past their
+    /// retention. Never calls a tool. A storage error ends the pass (run it again).
+    pub async fn sweep(&self, scope: Option<&str>) -> Result<SweepReport, Error> {
+        let mut report = SweepReport::default();
+        for row in self.store.due(scope, self.now(), 10_000).await? {
+            report.add(&self.tend(&row, TendJob::Sweep).await?);
+        }
+        Ok(report)
     }
 
     /// One entry.
@@ -303,91 +394,84 @@ impl Ledger {
         Ok(self.store.list(scope, filter).await?)
     }
 
-    /// Wait until `(scope, key)` is settled (done or failed) or needs a human, polling every
+    /// Wait until `(scope, key)` is settled (done or failed), escalated or absent, looking every
     /// `every`, for at most `timeout`. Returns the entry as last seen.
     pub async fn wait_settled(&self, scope: &str, key: &str, every: Duration, timeout: Duration) -> Result<Option<Entry>, Error> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let e = self.store.get(scope, key).await?;
-            let settled = e.as_ref().is_none_or(|e| matches!(e.state, EntryState::Done | EntryState::Failed | EntryState::Escalated));
-            if settled || Instant::now() >= deadline {
-                return Ok(e);
-            }
-            tokio::time::sleep(every.min(deadline.saturating_duration_since(Instant::now()))).await;
-        }
-    }
-
-    /// Time-driven work: expire leases, run the registered reconcilers of in-doubt entries,
-    /// escalate what is past its deadline. Never re-executes a tool.
-    pub async fn sweep(&self, scope: Option<&str>) -> Result<SweepReport, Error> {
-        let mut report = SweepReport::default();
-        for e in self.store.unsettled(scope, 10_000).await? {
-            report.examined += 1;
-            match self.drive(&e.scope, &e.key, &Event::Sweep).await {
-                Ok(Outcome::Reconcile(req)) => {
-                    if e.state == EntryState::Pending {
-                        report.leases_expired += 1;
-                    }
-                    let verdict = match self.reconciler_of(&req.tool) {
-                        Some(r) => r(req.clone()).await,
-                        None => ReconcileVerdict::Unknown(format!("no reconciler is registered for {:?} in this process", req.tool)),
-                    };
-                    self.record_verdict(&req, verdict, &mut report).await;
-                }
-                Ok(Outcome::Escalated(x)) => {
-                    if e.state == EntryState::Pending {
-                        report.leases_expired += 1;
-                    }
-                    report.escalated.push(escalation_line(&x));
-                }
-                Ok(_) => {}
-                Err(err) => report.errors.push(format!("{} {}: {err}", e.scope, e.key)),
-            }
-        }
-        Ok(report)
-    }
-
-    async fn record_verdict(&self, req: &ReconcileRequest, verdict: ReconcileVerdict, report: &mut SweepReport) {
-        report.reconciled += 1;
-        let kind = match &verdict {
-            ReconcileVerdict::Happened(_) => 0,
-            ReconcileVerdict::NotHappened => 1,
-            ReconcileVerdict::Unknown(_) => 2,
-        };
-        match self.reconciled(&req.scope, &req.key, req.attempt, verdict).await {
-            Ok(Outcome::Escalated(x)) => report.escalated.push(escalation_line(&x)),
-            Ok(_) => match kind {
-                0 => report.happened += 1,
-                1 => report.not_happened += 1,
-                _ => report.unknown += 1,
-            },
-            Err(err) => report.errors.push(format!("{} {}: {err}", req.scope, req.key)),
-        }
+        let command = Command::Wait(WaitStart {
+            scope: scope.to_string(),
+            key: key.to_string(),
+            every_ms: every.as_millis() as u64,
+            timeout_ms: timeout.as_millis() as u64,
+        });
+        Ok(self.machine(command, no_tool).await?.row)
     }
 
     /// An effect to run through the ledger (see the module example).
-    pub fn effect<'a>(&'a self, intent: &'a Intent, policy: &'a ToolPolicy) -> Effect<'a> {
-        Effect { ledger: self, intent, policy, max_attempts: 3, wait: Duration::from_secs(30) }
+    pub fn effect<'a>(&'a self, intent: &'a Intent, policy: &'a ToolPolicy) -> Effect<'a, S> {
+        Effect { ledger: self, intent, policy, max_attempts: 0, wait: Duration::from_secs(30) }
     }
 }
 
-fn escalation_line(x: &Escalation) -> String {
-    format!("{} {} ({}): {}", x.scope, x.key, x.tool, x.reason)
+/// Mark a storage failure for the core, keeping the error itself for the caller.
+fn failed(keep: &mut Option<StoreError>, e: StoreError) -> Input {
+    let message = e.to_string();
+    *keep = Some(e);
+    Input::StoreFailed(message)
+}
+
+/// Call the tool and tell the core what it did (its value kept for a `tool-value` finish).
+async fn call<T, F, Fut>(tool: &mut F, key: String, value: &mut Option<T>) -> Input
+where
+    T: Serialize,
+    F: FnMut(String) -> Fut,
+    Fut: Future<Output = Result<T, ToolError>>,
+{
+    match tool(key).await {
+        Ok(v) => {
+            let input = match serde_json::to_string(&v) {
+                Ok(json) => Input::ToolReturned(json),
+                Err(e) => Input::ToolUnencodable(e.to_string()),
+            };
+            *value = Some(v);
+            input
+        }
+        Err(ToolError::Definite(reason)) => Input::ToolFailed(ToolFailure { definite: true, reason }),
+        Err(ToolError::Ambiguous(reason)) => Input::ToolFailed(ToolFailure { definite: false, reason }),
+    }
+}
+
+/// The host's error for what the core raised (a storage error as the store gave it).
+fn error_of(e: EffectError, store_error: Option<StoreError>) -> Error {
+    match e {
+        EffectError::Conflict(c) => Error::Conflict { key: c.key, pointer: c.pointer },
+        EffectError::InProgress(b) => Error::InProgress { key: b.key, owner: b.owner, state: b.state },
+        EffectError::InDoubt(k) => Error::InDoubt { key: k.key, reason: k.reason },
+        EffectError::Escalated(k) => Error::Escalated { key: k.key, reason: k.reason },
+        EffectError::ToolFailed(reason) => Error::ToolFailed(reason),
+        EffectError::ResultNotRecorded(k) => Error::ResultNotRecorded { key: k.key, reason: k.reason },
+        EffectError::Storage(message) => Error::Storage(store_error.unwrap_or(StoreError::Other(message))),
+        EffectError::Ledger(l) => Error::Ledger(l),
+        EffectError::Contention(n) => Error::Contention(n),
+    }
+}
+
+fn unexpected(f: &Finish) -> Error {
+    Error::Protocol(format!("the core finished a machine with {f:?}, which its start does not call for"))
 }
 
 /// A tool call guarded by the ledger; built by [`Ledger::effect`], run by [`Effect::run`].
 #[derive(Debug)]
-pub struct Effect<'a> {
-    ledger: &'a Ledger,
+pub struct Effect<'a, S = AnyStore> {
+    ledger: &'a Ledger<S>,
     intent: &'a Intent,
     policy: &'a ToolPolicy,
     max_attempts: u32,
     wait: Duration,
 }
 
-impl Effect<'_> {
+impl<S: Store> Effect<'_, S> {
     /// How many times this call may execute the tool (new attempts only follow a definite
-    /// "did not happen"). Default 3.
+    /// "did not happen" from reconciliation). Default: the core's, 3.
     pub fn max_attempts(mut self, n: u32) -> Self {
         self.max_attempts = n.max(1);
         self
@@ -405,118 +489,26 @@ impl Effect<'_> {
     /// (`replayed`); an unknown outcome is reconciled (the registered reconciler, or, for
     /// `provider-idempotent` tools, the same call again with the same key) and never retried
     /// blindly. Results are stored as JSON: `T` must serialize, and a replay deserializes it.
-    pub async fn run<T, F, Fut>(self, mut tool: F) -> Result<EffectResult<T>, Error>
+    pub async fn run<T, F, Fut>(self, tool: F) -> Result<EffectResult<T>, Error>
     where
         T: Serialize + DeserializeOwned,
         F: FnMut(String) -> Fut,
         Fut: Future<Output = Result<T, ToolError>>,
     {
         let l = self.ledger;
-        let claim = l.rt.prepare(self.intent, self.policy, &l.owner)?;
-        let (scope, key) = (claim.scope.clone(), claim.key.clone());
-        let deadline = Instant::now() + self.wait;
-        let mut executions = 0u32;
-        let mut reconciled = false;
-        let mut next: Option<Outcome> = None;
-        // First claim: assume no row yet (the common case) and insert directly.
-        let mut known: Option<Option<Entry>> = Some(None);
-        loop {
-            let (outcome, row) = match next.take() {
-                Some(o) => (o, None),
-                None => l.drive_from(&scope, &key, &Event::Begin(claim.clone()), known.take()).await?,
-            };
-            match outcome {
-                Outcome::PassThrough => {
-                    let value = tool(key.clone()).await.map_err(|e| match e {
-                        ToolError::Definite(r) | ToolError::Ambiguous(r) => Error::ToolFailed(r),
-                    })?;
-                    return Ok(EffectResult { value, key, replayed: false, reconciled: false });
-                }
-                Outcome::Execute(token) => {
-                    executions += 1;
-                    match tool(key.clone()).await {
-                        Ok(value) => {
-                            let json = serde_json::to_string(&value)?;
-                            self.record_completion(&scope, &key, &token, &json, row).await?;
-                            return Ok(EffectResult { value, key, replayed: false, reconciled });
-                        }
-                        Err(ToolError::Definite(reason)) => {
-                            l.fail_definite(&scope, &key, &token, &reason).await?;
-                            return Err(Error::ToolFailed(reason));
-                        }
-                        Err(ToolError::Ambiguous(reason)) => {
-                            next = Some(l.fail_ambiguous(&scope, &key, &token, &reason).await?);
-                        }
-                    }
-                }
-                Outcome::Replay(r) => {
-                    let value = serde_json::from_str(&r.result_json)?;
-                    return Ok(EffectResult { value, key, replayed: true, reconciled });
-                }
-                Outcome::Reconcile(req) => {
-                    reconciled = true;
-                    let verdict = match l.reconciler_of(&req.tool) {
-                        Some(r) => r(req.clone()).await,
-                        None if req.path == ReconcilePath::ProviderIdempotent => match tool(key.clone()).await {
-                            // The provider deduplicates by key: asking again is finding out.
-                            Ok(v) => ReconcileVerdict::Happened(serde_json::to_string(&v)?),
-                            Err(ToolError::Definite(_)) => ReconcileVerdict::NotHappened,
-                            Err(ToolError::Ambiguous(r)) => ReconcileVerdict::Unknown(r),
-                        },
-                        None => ReconcileVerdict::Unknown(format!("no reconciler is registered for {:?}", req.tool)),
-                    };
-                    let why = match &verdict {
-                        ReconcileVerdict::Unknown(r) => r.clone(),
-                        _ => String::new(),
-                    };
-                    match l.reconciled(&scope, &key, req.attempt, verdict).await? {
-                        Outcome::Recorded(EntryState::InDoubt) => return Err(Error::InDoubt { key, reason: why }),
-                        Outcome::Recorded(EntryState::Failed) if executions >= self.max_attempts => {
-                            return Err(Error::ToolFailed(format!("the effect did not happen after {executions} attempt(s)")));
-                        }
-                        Outcome::Escalated(x) => return Err(Error::Escalated { key, reason: x.reason }),
-                        // Done: the next begin replays it. Failed: the next begin executes anew.
-                        _ => {}
-                    }
-                }
-                Outcome::InProgress(p) => {
-                    if Instant::now() >= deadline {
-                        return Err(Error::InProgress { key, owner: p.owner, state: p.state });
-                    }
-                    let pause = Duration::from_millis(p.retry_after_ms.clamp(5, 250));
-                    tokio::time::sleep(pause.min(deadline.saturating_duration_since(Instant::now()))).await;
-                }
-                Outcome::Escalated(x) => return Err(Error::Escalated { key, reason: x.reason }),
-                Outcome::Conflict(c) => return Err(Error::Conflict { key, pointer: c.pointer }),
-                // Only after an event other than begin (nothing to do but ask again).
-                Outcome::Recorded(_) | Outcome::Purged | Outcome::Idle(_) => {}
-            }
-        }
-    }
-
-    /// Record a result, retrying transient storage failures: the effect already happened, so
-    /// losing the record would leave it to reconciliation.
-    async fn record_completion(&self, scope: &str, key: &str, token: &ClaimToken, json: &str, row: Option<Entry>) -> Result<(), Error> {
-        let mut last = None;
-        let ev = Event::Complete(Completion { token: token.clone(), result_json: json.to_string() });
-        // Start from the row our claim wrote: no read needed unless someone changed it since.
-        let mut known = row.map(Some);
-        for i in 0..5u64 {
-            match self.ledger.drive_from(scope, key, &ev, known.take()).await {
-                Ok(_) => return Ok(()),
-                Err(Error::Storage(e)) => {
-                    last = Some(e);
-                    tokio::time::sleep(Duration::from_millis(50 << i)).await;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        Err(Error::InDoubt {
-            key: key.to_string(),
-            reason: format!(
-                "the tool succeeded but its result could not be recorded ({}); the entry will be reconciled",
-                last.map(|e| e.to_string()).unwrap_or_default()
-            ),
-        })
+        let options = EffectOptions {
+            owner: l.owner.clone(),
+            max_attempts: self.max_attempts,
+            wait_ms: self.wait.as_millis() as u64,
+            has_reconciler: l.reconciler_of(&self.intent.tool).is_some(),
+        };
+        let command = Command::Effect(EffectStart { intent: self.intent.clone(), policy: self.policy.clone(), options });
+        let ended = l.machine(command, tool).await?;
+        let Finish::Effect(r) = ended.finish else { return Err(unexpected(&ended.finish)) };
+        let value = match r.source {
+            ResultSource::ToolValue => ended.value.ok_or_else(|| Error::Protocol("the core returned a tool value no tool gave".into()))?,
+            ResultSource::Recorded(json) => serde_json::from_str(&json)?,
+        };
+        Ok(EffectResult { value, key: r.key, replayed: r.replayed, reconciled: r.reconciled })
     }
 }

@@ -3,6 +3,7 @@
 //! exported function. A trap fails that call only: the instance is dropped, never reused.
 
 use crate::error::Error;
+use crate::wit::effect::{Input, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
 use crate::wit::ledger::{Claim, Entry, Event, LedgerError, Transition};
 use crate::wit::policy::{EffectClass, ManifestReport, ResolvedTool, ToolAnnotations, ToolPolicy};
@@ -183,6 +184,12 @@ impl Runtime {
     /// The ledger's transition rule.
     pub fn handle(&self, current: Option<&Entry>, event: &Event, now: u64) -> Result<Result<Transition, LedgerError>, Error> {
         self.with(|s, c| c.oncely_core_ledger().call_handle(s, current, event, now))
+    }
+
+    /// One step of a ledger machine (`wit/effect.wit`): start one with an empty state and a
+    /// `start` input, then send what each action did.
+    pub fn run(&self, state: &[u8], input: &Input, now: u64) -> Result<Result<Step, KeyError>, Error> {
+        self.with(|s, c| c.oncely_core_effect().call_run(s, state, input, now))
     }
 
     /// The engine, for embedders that run more components beside this one.

@@ -38,10 +38,10 @@ pub trait Store {
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError>;
     /// Entries of one scope, newest first.
     async fn list(&self, scope: &str, filter: &ListFilter) -> Result<Vec<Entry>, StoreError>;
-    /// Entries that time may act on (pending, in-doubt), oldest first; all scopes when `None`.
-    async fn unsettled(&self, scope: Option<&str>, limit: u32) -> Result<Vec<Entry>, StoreError>;
-    /// Settled entries whose retention has passed at `now`; all scopes when `None`.
-    async fn expired(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError>;
+    /// Entries due for time-driven work at `now` (`due_at <= now`, the time the core computed at
+    /// their last write), soonest first; all scopes when `None`. The core decides what, if
+    /// anything, each needs.
+    async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError>;
 }
 
 /// Either backend, chosen by location: a `postgres://` URL or a SQLite file path.
@@ -91,18 +91,15 @@ impl Store for AnyStore {
     async fn list(&self, scope: &str, filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
         dispatch!(self, s => s.list(scope, filter).await)
     }
-    async fn unsettled(&self, scope: Option<&str>, limit: u32) -> Result<Vec<Entry>, StoreError> {
-        dispatch!(self, s => s.unsettled(scope, limit).await)
-    }
-    async fn expired(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
-        dispatch!(self, s => s.expired(scope, now, limit).await)
+    async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
+        dispatch!(self, s => s.due(scope, now, limit).await)
     }
 }
 
 /// The column list shared by both dialects, in bind order.
 pub(crate) const COLUMNS: &str = "scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner, \
      created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts, result_json, \
-     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms";
+     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at";
 
 /// One row as plain column values: the only place entries and rows are converted.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -131,6 +128,7 @@ pub(crate) struct Row {
     pub reconcile_after_ms: i64,
     pub escalate_after_ms: i64,
     pub retention_ms: i64,
+    pub due_at: Option<i64>,
 }
 
 /// The stored name of a state (the same words as the WIT enum).
@@ -198,6 +196,7 @@ impl Row {
             reconcile_after_ms: i(e.reconcile_after_ms),
             escalate_after_ms: i(e.escalate_after_ms),
             retention_ms: i(e.retention_ms),
+            due_at: e.due_at.map(i),
         }
     }
 
@@ -224,6 +223,7 @@ impl Row {
             reconcile_after_ms: u(self.reconcile_after_ms, "reconcile_after_ms")?,
             escalate_after_ms: u(self.escalate_after_ms, "escalate_after_ms")?,
             retention_ms: u(self.retention_ms, "retention_ms")?,
+            due_at: self.due_at.map(|v| u(v, "due_at")).transpose()?,
             reconcile,
             scope: self.scope,
             key: self.key,
@@ -266,6 +266,7 @@ macro_rules! bind_row {
             .bind(r.reconcile_after_ms)
             .bind(r.escalate_after_ms)
             .bind(r.retention_ms)
+            .bind(r.due_at)
     }};
 }
 pub(crate) use bind_row;
@@ -280,8 +281,7 @@ pub(crate) struct Statements {
     pub update: sqlx::SqlStr,
     pub delete: sqlx::SqlStr,
     pub list: sqlx::SqlStr,
-    pub unsettled: sqlx::SqlStr,
-    pub expired: sqlx::SqlStr,
+    pub due: sqlx::SqlStr,
 }
 
 impl Statements {
@@ -305,16 +305,9 @@ impl Statements {
                 p3 = p(3),
                 p4 = p(4)
             )),
-            unsettled: sql(format!(
-                "SELECT {COLUMNS} FROM {table} WHERE state IN ('pending', 'in-doubt') \
-                 AND (CAST({p1} AS TEXT) IS NULL OR scope = {p1}) ORDER BY updated_at, scope, key LIMIT {p2}",
-                p1 = p(1),
-                p2 = p(2)
-            )),
-            expired: sql(format!(
-                "SELECT {COLUMNS} FROM {table} WHERE state IN ('done', 'failed') \
-                 AND (CAST({p1} AS TEXT) IS NULL OR scope = {p1}) AND updated_at + retention_ms <= {p2} \
-                 ORDER BY updated_at, scope, key LIMIT {p3}",
+            due: sql(format!(
+                "SELECT {COLUMNS} FROM {table} WHERE due_at <= {p2} AND (CAST({p1} AS TEXT) IS NULL OR scope = {p1}) \
+                 ORDER BY due_at, scope, key LIMIT {p3}",
                 p1 = p(1),
                 p2 = p(2),
                 p3 = p(3)
@@ -366,14 +359,8 @@ macro_rules! impl_store {
                 rows.into_iter().map($crate::store::Row::into_entry).collect()
             }
 
-            async fn unsettled(&self, scope: Option<&str>, limit: u32) -> Result<Vec<Entry>, StoreError> {
-                let rows: Vec<$crate::store::Row> =
-                    sqlx::query_as(self.sql.unsettled.clone()).bind(scope).bind(i64::from(limit)).fetch_all(&self.pool).await?;
-                rows.into_iter().map($crate::store::Row::into_entry).collect()
-            }
-
-            async fn expired(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
-                let rows: Vec<$crate::store::Row> = sqlx::query_as(self.sql.expired.clone())
+            async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
+                let rows: Vec<$crate::store::Row> = sqlx::query_as(self.sql.due.clone())
                     .bind(scope)
                     .bind($crate::store::i64_of(now))
                     .bind(i64::from(limit))

@@ -1,0 +1,642 @@
+//! Every ledger job a host runs — an effect, one event, tending a due row, waiting for a key to
+//! settle — as a machine that says what to do next: read a row, write one, call the tool or a
+//! reconciler, sleep, return, raise. The host does it and says what happened (`next`). The
+//! protocol, and the interpreter every host writes, are the doc comment of `wit/effect.wit`.
+//!
+//! The decisions that used to be written once per host live here, once:
+//! - a run executes the tool at most `max-attempts` times (default 3), and a new attempt only
+//!   follows a reconciliation's "did not happen";
+//! - another worker's live claim is polled every `retry-after-ms` clamped to 5–250 ms, until
+//!   `wait-ms` has passed;
+//! - recording what the tool did is tried 5 times, 50 ms apart and doubling, before the run gives
+//!   up (a result that was not recorded is left in doubt, to reconciliation);
+//! - reconciliation asks the registered reconciler; else, for a `provider-idempotent` tool, calls
+//!   it again with the same key; else the outcome stays unknown (sweeps never call the tool);
+//! - a pass-through tool's failure is `tool-failed`; a result that cannot be encoded as JSON is
+//!   recorded as "happened, result unknown" and raised as `result-not-recorded`, now and on every
+//!   repeat;
+//! - settled means done or failed; escalated and absent end a wait too;
+//! - storage errors end a run before the tool was called (nothing happened), and end a sweep or
+//!   purge pass (which is safe to run again);
+//! - 64 lost compare-and-swap races in a row end a run (`contention`).
+
+mod state;
+
+use crate::effect_wit::{
+    Action, Busy, Command, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, ReadRequest, ResultSource, RowWrite, Step,
+    TendJob, TendNote, VerdictKind, WriteOp,
+};
+use crate::keys_wit::{Intent, KeyError};
+use crate::ledger::{handle, prepare, Transition, Write};
+use crate::ledger_wit::{
+    Claim, ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerError, LedgerErrorKind, Outcome, ReconcileRequest,
+    ReconcileVerdict, Reconciliation,
+};
+use crate::policy::uses_ledger;
+use crate::policy_wit::{ReconcilePath, ToolPolicy};
+use crate::prelude::*;
+use crate::text::Q;
+
+/// How many times a run may execute the tool when the caller does not say.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+/// Lost compare-and-swap races in a row before a machine gives up.
+pub const MAX_RACES: u32 = 64;
+/// Polling another worker's claim: at least this often (ms)…
+pub const POLL_MIN_MS: u64 = 5;
+/// … and at most this long between looks (ms).
+pub const POLL_MAX_MS: u64 = 250;
+/// Tries at recording what the tool did before the run gives up.
+pub const RECORD_TRIES: u32 = 5;
+/// The pause after the first failed try (ms), doubling after each.
+pub const RECORD_BACKOFF_MS: u64 = 50;
+
+/// What a machine asks of the host, before it is put into a `step`.
+#[derive(Debug)]
+pub(crate) enum Act {
+    /// Read the row; when it is absent, this write and then this action (without asking again).
+    Read(Option<(RowWrite, Action)>),
+    /// Write the row, then (once applied) this action.
+    Write(RowWrite, Action),
+    /// Just this action.
+    Do(Action),
+}
+
+/// Which job a machine runs.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Mode {
+    Effect,
+    Event,
+    Tend(TendJob),
+    Wait,
+}
+
+/// The row as the machine believes it is.
+#[derive(Clone, Debug)]
+pub(crate) enum Known {
+    /// Read it before deciding.
+    Unknown,
+    /// As last read or written (none: absent).
+    Row(Option<Entry>),
+}
+
+/// A write the host was asked to apply, and what it means once applied.
+#[derive(Clone, Debug)]
+pub(crate) struct Pending {
+    row: Option<Entry>,
+    outcome: Outcome,
+}
+
+/// What the machine is waiting for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Phase {
+    Idle,
+    Reading,
+    Writing,
+    CallingTool,
+    PassingThrough,
+    Reconciling(u32),
+    Recalling(u32),
+    Sleeping,
+}
+
+/// A running machine (its bytes are the `state` the host keeps).
+#[derive(Clone, Debug)]
+pub(crate) struct Machine {
+    mode: Mode,
+    scope: String,
+    key: String,
+    /// The event being applied.
+    event: Event,
+    /// An effect's claim, for `begin` again.
+    claim: Option<Claim>,
+    row: Known,
+    pending: Option<Pending>,
+    phase: Phase,
+    /// Effect: when to stop waiting for another worker. Wait: when to stop looking.
+    deadline: u64,
+    every_ms: u64,
+    max_attempts: u32,
+    has_reconciler: bool,
+    executions: u32,
+    reconciled: bool,
+    /// The last reconciliation called the tool again, and it returned.
+    recalled: bool,
+    races: u32,
+    store_failures: u32,
+    token: Option<ClaimToken>,
+    /// The state the last transition started from.
+    before: Option<EntryState>,
+    /// Tending: what was done so far.
+    note: Option<TendNote>,
+}
+
+impl Machine {
+    fn new(mode: Mode, scope: String, key: String, event: Event) -> Machine {
+        Machine {
+            mode,
+            scope,
+            key,
+            event,
+            claim: None,
+            row: Known::Unknown,
+            pending: None,
+            phase: Phase::Idle,
+            deadline: 0,
+            every_ms: 0,
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+            has_reconciler: false,
+            executions: 0,
+            reconciled: false,
+            recalled: false,
+            races: 0,
+            store_failures: 0,
+            token: None,
+            before: None,
+            note: None,
+        }
+    }
+
+    /// Apply `event` from the row as known (reading it first when it is not).
+    fn apply(&mut self, event: Event, now: u64) -> Act {
+        if let (Mode::Tend(_), Event::Reconciled(r)) = (&self.mode, &event) {
+            let kind = verdict_kind(&r.verdict);
+            self.mark(|n| n.reconciled = Some(kind));
+        }
+        self.event = event;
+        self.apply_current(now)
+    }
+
+    fn apply_current(&mut self, now: u64) -> Act {
+        match self.row.clone() {
+            Known::Row(row) if self.mode != Mode::Wait => self.transition(row, now),
+            _ => {
+                // Read. Should the row be absent, what to do is known now: the host does it
+                // without asking again (the claim of a fresh effect: insert, then call the tool).
+                let mut if_absent = None;
+                if self.mode != Mode::Wait {
+                    let mut absent = self.clone();
+                    if let Act::Write(w, then) = absent.transition(None, now) {
+                        self.pending = absent.pending;
+                        if_absent = Some((w, then));
+                    }
+                }
+                self.phase = Phase::Reading;
+                Act::Read(if_absent)
+            }
+        }
+    }
+
+    fn transition(&mut self, row: Option<Entry>, now: u64) -> Act {
+        self.before = row.as_ref().map(|e| e.state);
+        if let Some(e) = &row {
+            let tool = e.tool.clone();
+            self.mark(|n| n.tool = tool);
+        }
+        match handle(row.clone(), self.event.clone(), now) {
+            Err(e) => Act::Do(self.refused(e)),
+            Ok(Transition { write: None, outcome }) => self.on_outcome(outcome, now),
+            Ok(Transition { write: Some(w), outcome }) => self.write_step(w, row, outcome, now),
+        }
+    }
+
+    /// Ask for `write` (computed from `current`); what follows once it applied is decided now,
+    /// so that the host does it without asking again when it can.
+    fn write_step(&mut self, write: Write, current: Option<Entry>, outcome: Outcome, now: u64) -> Act {
+        let (w, row) = match write {
+            Write::Insert(e) => (RowWrite { op: WriteOp::Insert, row: e.clone(), expected_version: 0 }, Some(e)),
+            Write::Update(u) => {
+                (RowWrite { op: WriteOp::Update, row: u.entry.clone(), expected_version: u.expected_version }, Some(u.entry))
+            }
+            Write::Delete(d) => match current {
+                Some(gone) => (RowWrite { op: WriteOp::Delete, row: gone, expected_version: d.expected_version }, None),
+                None => return Act::Do(host_error(self.phase, &Input::Written)),
+            },
+        };
+        let mut applied = self.clone();
+        applied.row = Known::Row(row.clone());
+        applied.pending = None;
+        let then = match applied.on_outcome(outcome.clone(), now) {
+            Act::Do(a) => a,
+            Act::Read(_) | Act::Write(..) => Action::Report,
+        };
+        self.pending = Some(Pending { row, outcome });
+        self.phase = Phase::Writing;
+        Act::Write(w, then)
+    }
+
+    /// What the host did.
+    fn input(&mut self, input: Input, now: u64) -> Act {
+        match input {
+            Input::LostRace if self.pending.is_some() => return self.lost_race(now),
+            Input::StoreFailed(why) if matches!(self.phase, Phase::Reading | Phase::Writing) => return self.store_failed(why, now),
+            Input::Row(row) if self.phase == Phase::Reading => {
+                self.pending = None;
+                self.row = Known::Row(row);
+                return self.on_row(now);
+            }
+            _ => {}
+        }
+        // Any other answer means the write applied: the host reports it (`written`) or went on
+        // with the action that followed it.
+        if let Some(p) = self.pending.take() {
+            self.row = Known::Row(p.row);
+            self.races = 0;
+            let next = self.on_outcome(p.outcome, now);
+            if matches!(input, Input::Written) {
+                return next;
+            }
+        }
+        let token = || ClaimToken { attempt: 0, owner: String::new() };
+        match (self.phase, input) {
+            (Phase::CallingTool, Input::ToolReturned(result_json)) => {
+                let token = self.token.clone().unwrap_or_else(token);
+                self.apply(Event::Complete(Completion { token, result_json }), now)
+            }
+            (Phase::CallingTool, Input::ToolUnencodable(why)) => {
+                let token = self.token.clone().unwrap_or_else(token);
+                let reason = msg!["the tool's result cannot be encoded as JSON: ", why];
+                self.apply(Event::CompleteUnrecordable(Failure { token, reason }), now)
+            }
+            (Phase::CallingTool, Input::ToolFailed(f)) => {
+                let failure = Failure { token: self.token.clone().unwrap_or_else(token), reason: f.reason };
+                self.apply(if f.definite { Event::FailDefinite(failure) } else { Event::FailAmbiguous(failure) }, now)
+            }
+            (Phase::PassingThrough, Input::ToolReturned(_) | Input::ToolUnencodable(_)) => self.finish_effect(ResultSource::ToolValue, false),
+            (Phase::PassingThrough, Input::ToolFailed(f)) => raise(EffectError::ToolFailed(f.reason)),
+            (Phase::Reconciling(attempt), Input::Verdict(verdict)) => self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now),
+            (Phase::Recalling(attempt), Input::ToolReturned(result)) => {
+                self.recalled = true;
+                self.apply(Event::Reconciled(Reconciliation { attempt, verdict: ReconcileVerdict::Happened(result) }), now)
+            }
+            (Phase::Recalling(attempt), Input::ToolFailed(f)) => {
+                let verdict = if f.definite { ReconcileVerdict::NotHappened } else { ReconcileVerdict::Unknown(f.reason) };
+                self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now)
+            }
+            (Phase::Recalling(attempt), Input::ToolUnencodable(why)) => {
+                let verdict = ReconcileVerdict::Unknown(msg!["called again, the tool returned a value that cannot be encoded as JSON: ", why]);
+                self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now)
+            }
+            (Phase::Sleeping, Input::Woke) => {
+                self.row = Known::Unknown;
+                self.apply_current(now)
+            }
+            (phase, input) => Act::Do(host_error(phase, &input)),
+        }
+    }
+
+    fn on_row(&mut self, now: u64) -> Act {
+        let Known::Row(row) = self.row.clone() else { return self.apply_current(now) };
+        if self.mode != Mode::Wait {
+            return self.transition(row, now);
+        }
+        let settled = row.as_ref().is_none_or(|e| matches!(e.state, EntryState::Done | EntryState::Failed | EntryState::Escalated));
+        if settled || now >= self.deadline {
+            return Act::Do(Action::Finish(Finish::Waited));
+        }
+        self.phase = Phase::Sleeping;
+        Act::Do(Action::SleepUntil(now.saturating_add(self.every_ms).min(self.deadline)))
+    }
+
+    fn lost_race(&mut self, now: u64) -> Act {
+        self.pending = None;
+        self.row = Known::Unknown;
+        self.races += 1;
+        if self.races >= MAX_RACES {
+            return raise(EffectError::Contention(self.races));
+        }
+        self.apply_current(now)
+    }
+
+    fn store_failed(&mut self, why: String, now: u64) -> Act {
+        self.pending = None;
+        self.row = Known::Unknown;
+        let recording = self.mode == Mode::Effect
+            && matches!(
+                self.event,
+                Event::Complete(_) | Event::CompleteUnrecordable(_) | Event::FailDefinite(_) | Event::FailAmbiguous(_) | Event::Reconciled(_)
+            );
+        if recording {
+            // The tool has run: what it did must not be lost to one storage hiccup.
+            self.store_failures += 1;
+            if self.store_failures < RECORD_TRIES {
+                self.phase = Phase::Sleeping;
+                return Act::Do(Action::SleepUntil(now.saturating_add(RECORD_BACKOFF_MS << (self.store_failures - 1))));
+            }
+            if matches!(self.event, Event::Complete(_) | Event::CompleteUnrecordable(_)) {
+                return raise(EffectError::InDoubt(Keyed {
+                    key: self.key.clone(),
+                    reason: msg!["the tool succeeded but its result could not be recorded (", why, "); the entry will be reconciled"],
+                }));
+            }
+        }
+        raise(EffectError::Storage(why))
+    }
+
+    fn refused(&mut self, e: LedgerError) -> Action {
+        match (&self.mode, self.note.as_mut()) {
+            (Mode::Tend(_), Some(note)) => {
+                note.skipped = Some(e.message);
+                Action::Finish(Finish::Tended(note.clone()))
+            }
+            _ => Action::Raise(EffectError::Ledger(e)),
+        }
+    }
+
+    fn on_outcome(&mut self, o: Outcome, now: u64) -> Act {
+        match self.mode {
+            Mode::Effect => self.effect_outcome(o, now),
+            Mode::Event => Act::Do(Action::Finish(Finish::Event(o))),
+            Mode::Tend(_) => self.tend_outcome(o, now),
+            Mode::Wait => Act::Do(host_error(self.phase, &Input::Written)),
+        }
+    }
+
+    fn effect_outcome(&mut self, o: Outcome, now: u64) -> Act {
+        match o {
+            Outcome::Execute(token) => {
+                self.executions += 1;
+                self.token = Some(token);
+                self.phase = Phase::CallingTool;
+                Act::Do(Action::CallTool(self.key.clone()))
+            }
+            Outcome::PassThrough => {
+                self.phase = Phase::PassingThrough;
+                Act::Do(Action::CallTool(self.key.clone()))
+            }
+            Outcome::Replay(r) => match self.current() {
+                Some(e) if e.result_json.is_none() => self.not_recorded(),
+                _ => self.finish_effect(ResultSource::Recorded(r.result_json), true),
+            },
+            Outcome::InProgress(p) => {
+                if now >= self.deadline {
+                    return raise(EffectError::InProgress(Busy { key: self.key.clone(), owner: p.owner, state: p.state }));
+                }
+                self.phase = Phase::Sleeping;
+                Act::Do(Action::SleepUntil(now.saturating_add(p.retry_after_ms.clamp(POLL_MIN_MS, POLL_MAX_MS)).min(self.deadline)))
+            }
+            Outcome::Reconcile(q) => {
+                self.reconciled = true;
+                self.reconcile(q, true, now)
+            }
+            Outcome::Escalated(x) => raise(EffectError::Escalated(Keyed { key: self.key.clone(), reason: x.reason })),
+            Outcome::Conflict(c) => raise(EffectError::Conflict(c)),
+            Outcome::Recorded(state) => self.recorded(state, now),
+            Outcome::Purged | Outcome::Idle(_) => self.begin_again(now),
+        }
+    }
+
+    /// An effect's event was recorded; the entry is now in `state`.
+    fn recorded(&mut self, state: EntryState, now: u64) -> Act {
+        match (&self.event, state) {
+            (Event::Complete(_), _) => self.finish_effect(ResultSource::ToolValue, false),
+            (Event::CompleteUnrecordable(_), _) => self.not_recorded(),
+            (Event::FailDefinite(f), _) => raise(EffectError::ToolFailed(f.reason.clone())),
+            (Event::Reconciled(r), EntryState::InDoubt) => {
+                let reason = match &r.verdict {
+                    ReconcileVerdict::Unknown(why) => why.clone(),
+                    _ => String::new(),
+                };
+                raise(EffectError::InDoubt(Keyed { key: self.key.clone(), reason }))
+            }
+            (Event::Reconciled(_), EntryState::Failed) if self.executions >= self.max_attempts => {
+                raise(EffectError::ToolFailed(msg!["the effect did not happen after ", self.executions, " attempt(s)"]))
+            }
+            (Event::Reconciled(_), EntryState::Done) if self.recalled => self.finish_effect(ResultSource::ToolValue, false),
+            (Event::Reconciled(_), EntryState::Done) => match self.current() {
+                Some(Entry { result_json: Some(json), .. }) => {
+                    let json = json.clone();
+                    self.finish_effect(ResultSource::Recorded(json), true)
+                }
+                _ => self.begin_again(now),
+            },
+            // A new attempt, or someone else settled it meanwhile: ask again.
+            _ => self.begin_again(now),
+        }
+    }
+
+    fn begin_again(&mut self, now: u64) -> Act {
+        match self.claim.clone() {
+            Some(c) => self.apply(Event::Begin(c), now),
+            None => Act::Do(host_error(self.phase, &Input::Woke)),
+        }
+    }
+
+    /// Find out what happened to `q.attempt`: the registered reconciler; else, when `may_recall`
+    /// and the provider deduplicates by key, the same call again; else it stays unknown.
+    fn reconcile(&mut self, q: ReconcileRequest, may_recall: bool, now: u64) -> Act {
+        if self.has_reconciler {
+            self.phase = Phase::Reconciling(q.attempt);
+            return Act::Do(Action::CallReconciler(q));
+        }
+        if may_recall && q.path == ReconcilePath::ProviderIdempotent {
+            self.phase = Phase::Recalling(q.attempt);
+            return Act::Do(Action::RecallTool(q.key));
+        }
+        let why = if may_recall {
+            msg!["no reconciler is registered for ", Q(&q.tool), ", and it is not provider-idempotent"]
+        } else {
+            msg!["no reconciler is registered for ", Q(&q.tool), " in this process"]
+        };
+        let attempt = q.attempt;
+        self.apply(Event::Reconciled(Reconciliation { attempt, verdict: ReconcileVerdict::Unknown(why) }), now)
+    }
+
+    fn tend_outcome(&mut self, o: Outcome, now: u64) -> Act {
+        let lease_expired = self.before == Some(EntryState::Pending);
+        match o {
+            Outcome::Reconcile(q) => {
+                self.mark(|n| n.lease_expired |= lease_expired);
+                return self.reconcile(q, false, now);
+            }
+            Outcome::Escalated(x) => self.mark(|n| {
+                n.lease_expired |= lease_expired;
+                n.escalated = Some(x.reason);
+            }),
+            Outcome::Purged => self.mark(|n| n.purged = true),
+            _ => {}
+        }
+        let note = self.note.clone().unwrap_or_else(|| note_for(&self.scope, &self.key, ""));
+        Act::Do(Action::Finish(Finish::Tended(note)))
+    }
+
+    fn mark(&mut self, f: impl FnOnce(&mut TendNote)) {
+        if let Some(n) = self.note.as_mut() {
+            f(n);
+        }
+    }
+
+    fn current(&self) -> Option<&Entry> {
+        match &self.row {
+            Known::Row(Some(e)) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn not_recorded(&self) -> Act {
+        let reason = self.current().and_then(|e| e.reason.clone()).unwrap_or_default();
+        raise(EffectError::ResultNotRecorded(Keyed { key: self.key.clone(), reason }))
+    }
+
+    fn finish_effect(&self, source: ResultSource, replayed: bool) -> Act {
+        Act::Do(Action::Finish(Finish::Effect(EffectResult { key: self.key.clone(), source, replayed, reconciled: self.reconciled })))
+    }
+}
+
+fn raise(e: EffectError) -> Act {
+    Act::Do(Action::Raise(e))
+}
+
+fn verdict_kind(v: &ReconcileVerdict) -> VerdictKind {
+    match v {
+        ReconcileVerdict::Happened(_) => VerdictKind::Happened,
+        ReconcileVerdict::NotHappened => VerdictKind::NotHappened,
+        ReconcileVerdict::Unknown(_) => VerdictKind::Unknown,
+    }
+}
+
+fn note_for(scope: &str, key: &str, tool: &str) -> TendNote {
+    TendNote {
+        scope: scope.into(),
+        key: key.into(),
+        tool: tool.into(),
+        lease_expired: false,
+        reconciled: None,
+        escalated: None,
+        purged: false,
+        skipped: None,
+    }
+}
+
+fn input_name(i: &Input) -> &'static str {
+    match i {
+        Input::Row(_) => "row",
+        Input::Written => "written",
+        Input::LostRace => "lost-race",
+        Input::StoreFailed(_) => "store-failed",
+        Input::ToolReturned(_) => "tool-returned",
+        Input::ToolUnencodable(_) => "tool-unencodable",
+        Input::ToolFailed(_) => "tool-failed",
+        Input::Verdict(_) => "verdict",
+        Input::Woke => "woke",
+        Input::Start(_) => "start",
+    }
+}
+
+fn expected(p: Phase) -> &'static str {
+    match p {
+        Phase::Idle => "nothing (the machine has ended)",
+        Phase::Reading => "row, or store-failed",
+        Phase::Writing => "written (or the answer of the action after it), lost-race or store-failed",
+        Phase::CallingTool | Phase::PassingThrough | Phase::Recalling(_) => "tool-returned, tool-unencodable or tool-failed",
+        Phase::Reconciling(_) => "verdict",
+        Phase::Sleeping => "woke",
+    }
+}
+
+/// A host sent an input the last action does not call for: a bug in the host.
+fn host_error(p: Phase, i: &Input) -> Action {
+    Action::Raise(EffectError::Ledger(LedgerError {
+        kind: LedgerErrorKind::InvalidRequest,
+        state: None,
+        message: msg!["the host sent ", input_name(i), " where the machine expected ", expected(p)],
+    }))
+}
+
+fn step(m: &Machine, act: Act) -> Step {
+    let (read, write, action) = match act {
+        Act::Read(None) => (true, None, Action::Report),
+        Act::Read(Some((w, then))) => (true, Some(w), then),
+        Act::Write(w, then) => (false, Some(w), then),
+        Act::Do(a) => (false, None, a),
+    };
+    let ended = !read && write.is_none() && matches!(action, Action::Finish(_) | Action::Raise(_));
+    Step {
+        state: if ended { Vec::new() } else { state::encode(m) },
+        read: read.then(|| ReadRequest { scope: m.scope.clone(), key: m.key.clone() }),
+        write,
+        action,
+    }
+}
+
+/// `effect.run` with `start(effect(…))`.
+pub fn start_effect(intent: &Intent, policy: &ToolPolicy, options: &EffectOptions, now: u64) -> Result<Step, KeyError> {
+    let claim = prepare(intent, policy, &options.owner)?;
+    let mut m = Machine::new(Mode::Effect, claim.scope.clone(), claim.key.clone(), Event::Begin(claim.clone()));
+    m.claim = Some(claim);
+    m.max_attempts = if options.max_attempts == 0 { DEFAULT_MAX_ATTEMPTS } else { options.max_attempts };
+    m.deadline = now.saturating_add(options.wait_ms);
+    m.has_reconciler = options.has_reconciler;
+    let act = if uses_ledger(policy.class) {
+        m.apply_current(now)
+    } else {
+        m.phase = Phase::PassingThrough;
+        Act::Do(Action::CallTool(m.key.clone()))
+    };
+    Ok(step(&m, act))
+}
+
+/// `effect.run` with `start(event(…))`.
+pub fn start_event(scope: String, key: String, event: Event, now: u64) -> Step {
+    let mut m = Machine::new(Mode::Event, scope, key, event);
+    let act = m.apply_current(now);
+    step(&m, act)
+}
+
+/// `effect.run` with `start(tend(…))`.
+pub fn start_tend(scope: String, key: String, job: TendJob, has_reconciler: bool, now: u64) -> Step {
+    let event = match job {
+        TendJob::Sweep => Event::Sweep,
+        TendJob::Purge => Event::Purge,
+    };
+    let mut m = Machine::new(Mode::Tend(job), scope, key, event);
+    m.note = Some(note_for(&m.scope, &m.key, ""));
+    m.has_reconciler = has_reconciler;
+    let act = m.apply_current(now);
+    step(&m, act)
+}
+
+/// `effect.run` with `start(wait(…))`.
+pub fn start_wait(scope: String, key: String, every_ms: u64, timeout_ms: u64, now: u64) -> Step {
+    let mut m = Machine::new(Mode::Wait, scope, key, Event::Sweep);
+    m.every_ms = every_ms.max(1);
+    m.deadline = now.saturating_add(timeout_ms);
+    let act = m.apply_current(now);
+    step(&m, act)
+}
+
+/// `effect.run` with any other input: the next step of the machine `state` holds.
+pub fn next(state: &[u8], input: Input, now: u64) -> Step {
+    match state::decode(state) {
+        Some(mut m) => {
+            let act = m.input(input, now);
+            step(&m, act)
+        }
+        None => Step {
+            state: Vec::new(),
+            read: None,
+            write: None,
+            action: Action::Raise(EffectError::Ledger(LedgerError {
+                kind: LedgerErrorKind::InvalidRequest,
+                state: None,
+                message: "the host sent a state this core did not write".into(),
+            })),
+        },
+    }
+}
+
+/// `effect.run`.
+pub fn run(state: &[u8], input: Input, now: u64) -> Result<Step, KeyError> {
+    match input {
+        Input::Start(Command::Effect(s)) => start_effect(&s.intent, &s.policy, &s.options, now),
+        Input::Start(Command::Event(s)) => Ok(start_event(s.scope, s.key, s.event, now)),
+        Input::Start(Command::Tend(s)) => Ok(start_tend(s.scope, s.key, s.job, s.has_reconciler, now)),
+        Input::Start(Command::Wait(s)) => Ok(start_wait(s.scope, s.key, s.every_ms, s.timeout_ms, now)),
+        input => Ok(next(state, input, now)),
+    }
+}
+
+impl crate::effect_wit::Guest for crate::Core {
+    fn run(state: Vec<u8>, input: Input, now: u64) -> Result<Step, KeyError> {
+        run(&state, input, now)
+    }
+}

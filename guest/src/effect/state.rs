@@ -1,0 +1,520 @@
+//! A machine's state as bytes: what `effect.next` gets back from the host, unchanged.
+//!
+//! A small private format (no interchange, no versioning across core builds beyond a leading
+//! tag): unsigned integers as LEB128, strings as their length and UTF-8 bytes, options and
+//! variants as a tag byte. Only the core writes and reads it; a state this core did not write
+//! decodes to `None`, which the machine reports as a host error.
+
+use super::{Known, Machine, Mode, Pending, Phase};
+use crate::effect_wit::{TendJob, TendNote, VerdictKind};
+use crate::ledger_wit::{
+    Claim, ClaimToken, Completion, Entry, EntryState, Escalation, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict,
+    Reconciliation, Resolution, Settlement,
+};
+use crate::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
+use crate::prelude::*;
+
+/// The first byte of every state this core writes.
+const TAG: u8 = 0xE1;
+
+/// `m` as bytes.
+pub fn encode(m: &Machine) -> Vec<u8> {
+    let mut w = W(Vec::with_capacity(256));
+    w.u8(TAG);
+    m.put(&mut w);
+    w.0
+}
+
+/// The machine `bytes` hold, if this core wrote them.
+pub fn decode(bytes: &[u8]) -> Option<Machine> {
+    let mut r = R(bytes);
+    (r.u8()? == TAG).then_some(())?;
+    let m = Machine::get(&mut r)?;
+    r.0.is_empty().then_some(m)
+}
+
+struct W(Vec<u8>);
+struct R<'a>(&'a [u8]);
+
+impl W {
+    fn u8(&mut self, b: u8) {
+        self.0.push(b);
+    }
+    fn u64(&mut self, mut n: u64) {
+        loop {
+            let b = (n & 0x7F) as u8;
+            n >>= 7;
+            if n == 0 {
+                return self.0.push(b);
+            }
+            self.0.push(b | 0x80);
+        }
+    }
+    fn str(&mut self, s: &str) {
+        self.u64(s.len() as u64);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+}
+
+impl R<'_> {
+    fn u8(&mut self) -> Option<u8> {
+        let (&b, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(b)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8()?;
+            n |= u64::from(b & 0x7F) << shift;
+            if b & 0x80 == 0 {
+                return Some(n);
+            }
+        }
+        None
+    }
+    fn u32(&mut self) -> Option<u32> {
+        u32::try_from(self.u64()?).ok()
+    }
+    fn str(&mut self) -> Option<String> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        let bytes = self.0.get(..n)?;
+        self.0 = &self.0[n..];
+        String::from_utf8(bytes.to_vec()).ok()
+    }
+    fn bool(&mut self) -> Option<bool> {
+        match self.u8()? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+}
+
+/// A value that goes into a state.
+trait Code: Sized {
+    fn put(&self, w: &mut W);
+    fn get(r: &mut R<'_>) -> Option<Self>;
+}
+
+impl Code for u64 {
+    fn put(&self, w: &mut W) {
+        w.u64(*self);
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        r.u64()
+    }
+}
+
+impl Code for u32 {
+    fn put(&self, w: &mut W) {
+        w.u64(u64::from(*self));
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        r.u32()
+    }
+}
+
+impl Code for bool {
+    fn put(&self, w: &mut W) {
+        w.u8(u8::from(*self));
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        r.bool()
+    }
+}
+
+impl Code for String {
+    fn put(&self, w: &mut W) {
+        w.str(self);
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        r.str()
+    }
+}
+
+impl<T: Code> Code for Option<T> {
+    fn put(&self, w: &mut W) {
+        match self {
+            None => w.u8(0),
+            Some(v) => {
+                w.u8(1);
+                v.put(w);
+            }
+        }
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        match r.u8()? {
+            0 => Some(None),
+            1 => Some(Some(T::get(r)?)),
+            _ => None,
+        }
+    }
+}
+
+impl<T: Code> Code for Box<T> {
+    fn put(&self, w: &mut W) {
+        (**self).put(w);
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        T::get(r).map(Box::new)
+    }
+}
+
+/// `Code` for a record: each field in order.
+macro_rules! record {
+    ($t:ident { $($f:ident),* $(,)? }) => {
+        impl Code for $t {
+            fn put(&self, w: &mut W) {
+                $( self.$f.put(w); )*
+            }
+            fn get(r: &mut R<'_>) -> Option<Self> {
+                Some($t { $( $f: Code::get(r)? ),* })
+            }
+        }
+    };
+}
+
+/// `Code` for a C-like enum: its index.
+macro_rules! enumeration {
+    ($t:ident { $($v:ident),* $(,)? }) => {
+        impl Code for $t {
+            fn put(&self, w: &mut W) {
+                let all = [$($t::$v),*];
+                w.u8(all.iter().position(|v| v == self).unwrap_or(0) as u8);
+            }
+            fn get(r: &mut R<'_>) -> Option<Self> {
+                [$($t::$v),*].get(usize::from(r.u8()?)).copied()
+            }
+        }
+    };
+}
+
+enumeration!(EntryState { Pending, Done, Failed, InDoubt, Escalated });
+enumeration!(EffectClass { ReadOnly, OverwritingWrite, AccumulatingWrite, IrreversibleExternal });
+enumeration!(TendJob { Sweep, Purge });
+enumeration!(VerdictKind { Happened, NotHappened, Unknown });
+
+impl Code for ReconcilePath {
+    fn put(&self, w: &mut W) {
+        match self {
+            ReconcilePath::None => w.u8(0),
+            ReconcilePath::ProviderIdempotent => w.u8(1),
+            ReconcilePath::Lookup(t) => {
+                w.u8(2);
+                w.str(t);
+            }
+            ReconcilePath::Manual => w.u8(3),
+        }
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        Some(match r.u8()? {
+            0 => ReconcilePath::None,
+            1 => ReconcilePath::ProviderIdempotent,
+            2 => ReconcilePath::Lookup(r.str()?),
+            3 => ReconcilePath::Manual,
+            _ => return None,
+        })
+    }
+}
+
+impl Code for ReconcileVerdict {
+    fn put(&self, w: &mut W) {
+        match self {
+            ReconcileVerdict::Happened(s) => {
+                w.u8(0);
+                w.str(s);
+            }
+            ReconcileVerdict::NotHappened => w.u8(1),
+            ReconcileVerdict::Unknown(s) => {
+                w.u8(2);
+                w.str(s);
+            }
+        }
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        Some(match r.u8()? {
+            0 => ReconcileVerdict::Happened(r.str()?),
+            1 => ReconcileVerdict::NotHappened,
+            2 => ReconcileVerdict::Unknown(r.str()?),
+            _ => return None,
+        })
+    }
+}
+
+impl Code for Settlement {
+    fn put(&self, w: &mut W) {
+        match self {
+            Settlement::Happened(s) => {
+                w.u8(0);
+                w.str(s);
+            }
+            Settlement::NotHappened => w.u8(1),
+        }
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        Some(match r.u8()? {
+            0 => Settlement::Happened(r.str()?),
+            1 => Settlement::NotHappened,
+            _ => return None,
+        })
+    }
+}
+
+/// A policy as a machine keeps it: without its key spec, which only `prepare` reads.
+impl Code for ToolPolicy {
+    fn put(&self, w: &mut W) {
+        self.class.put(w);
+        self.reconcile.put(w);
+        w.u64(self.lease_ms);
+        w.u64(self.reconcile_after_ms);
+        w.u64(self.escalate_after_ms);
+        w.u64(self.retention_ms);
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        Some(ToolPolicy {
+            class: Code::get(r)?,
+            key: None,
+            reconcile: Code::get(r)?,
+            lease_ms: r.u64()?,
+            reconcile_after_ms: r.u64()?,
+            escalate_after_ms: r.u64()?,
+            retention_ms: r.u64()?,
+        })
+    }
+}
+
+record!(ClaimToken { attempt, owner });
+record!(Claim { scope, tool, key, fingerprint, args_canonical, owner, policy });
+record!(Completion { token, result_json });
+record!(Failure { token, reason });
+record!(Reconciliation { attempt, verdict });
+record!(Resolution { settlement, by, note });
+record!(ReconcileRequest { scope, key, tool, args_canonical, attempt, path, in_doubt_since, escalate_at });
+record!(Escalation { scope, key, tool, attempt, reason, in_doubt_since });
+record!(TendNote { scope, key, tool, lease_expired, reconciled, escalated, purged, skipped });
+record!(Entry {
+    scope,
+    key,
+    tool,
+    fingerprint,
+    args_canonical,
+    state,
+    version,
+    attempt,
+    owner,
+    created_at,
+    updated_at,
+    lease_until,
+    in_doubt_since,
+    next_reconcile_at,
+    reconcile_attempts,
+    result_json,
+    reason,
+    resolved_by,
+    reconcile,
+    lease_ms,
+    reconcile_after_ms,
+    escalate_after_ms,
+    retention_ms,
+    due_at,
+});
+
+impl Code for Event {
+    fn put(&self, w: &mut W) {
+        match self {
+            Event::Begin(c) => {
+                w.u8(0);
+                c.put(w);
+            }
+            Event::Heartbeat(t) => {
+                w.u8(1);
+                t.put(w);
+            }
+            Event::Complete(c) => {
+                w.u8(2);
+                c.put(w);
+            }
+            Event::FailDefinite(f) => {
+                w.u8(3);
+                f.put(w);
+            }
+            Event::FailAmbiguous(f) => {
+                w.u8(4);
+                f.put(w);
+            }
+            Event::Sweep => w.u8(5),
+            Event::Reconciled(x) => {
+                w.u8(6);
+                x.put(w);
+            }
+            Event::Resolve(x) => {
+                w.u8(7);
+                x.put(w);
+            }
+            Event::Purge => w.u8(8),
+            Event::CompleteUnrecordable(f) => {
+                w.u8(9);
+                f.put(w);
+            }
+        }
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        Some(match r.u8()? {
+            0 => Event::Begin(Code::get(r)?),
+            1 => Event::Heartbeat(Code::get(r)?),
+            2 => Event::Complete(Code::get(r)?),
+            3 => Event::FailDefinite(Code::get(r)?),
+            4 => Event::FailAmbiguous(Code::get(r)?),
+            5 => Event::Sweep,
+            6 => Event::Reconciled(Code::get(r)?),
+            7 => Event::Resolve(Code::get(r)?),
+            8 => Event::Purge,
+            9 => Event::CompleteUnrecordable(Code::get(r)?),
+            _ => return None,
+        })
+    }
+}
+
+/// The outcomes that come with a write (the others are acted on at once, never kept).
+impl Code for Outcome {
+    fn put(&self, w: &mut W) {
+        match self {
+            Outcome::Execute(t) => {
+                w.u8(0);
+                t.put(w);
+            }
+            Outcome::Reconcile(q) => {
+                w.u8(1);
+                q.put(w);
+            }
+            Outcome::Escalated(x) => {
+                w.u8(2);
+                x.put(w);
+            }
+            Outcome::Recorded(s) => {
+                w.u8(3);
+                s.put(w);
+            }
+            Outcome::Purged => w.u8(4),
+            Outcome::Idle(n) => {
+                w.u8(5);
+                n.put(w);
+            }
+            // Never written with a write; kept as "ask again".
+            _ => w.u8(6),
+        }
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        Some(match r.u8()? {
+            0 => Outcome::Execute(Code::get(r)?),
+            1 => Outcome::Reconcile(Code::get(r)?),
+            2 => Outcome::Escalated(Code::get(r)?),
+            3 => Outcome::Recorded(Code::get(r)?),
+            4 => Outcome::Purged,
+            5 => Outcome::Idle(Code::get(r)?),
+            6 => Outcome::Idle(None),
+            _ => return None,
+        })
+    }
+}
+
+impl Code for Mode {
+    fn put(&self, w: &mut W) {
+        match self {
+            Mode::Effect => w.u8(0),
+            Mode::Event => w.u8(1),
+            Mode::Tend(j) => {
+                w.u8(2);
+                j.put(w);
+            }
+            Mode::Wait => w.u8(3),
+        }
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        Some(match r.u8()? {
+            0 => Mode::Effect,
+            1 => Mode::Event,
+            2 => Mode::Tend(Code::get(r)?),
+            3 => Mode::Wait,
+            _ => return None,
+        })
+    }
+}
+
+impl Code for Phase {
+    fn put(&self, w: &mut W) {
+        match self {
+            Phase::Idle => w.u8(0),
+            Phase::Reading => w.u8(1),
+            Phase::CallingTool => w.u8(2),
+            Phase::PassingThrough => w.u8(3),
+            Phase::Reconciling(a) => {
+                w.u8(4);
+                a.put(w);
+            }
+            Phase::Recalling(a) => {
+                w.u8(5);
+                a.put(w);
+            }
+            Phase::Sleeping => w.u8(6),
+            Phase::Writing => w.u8(7),
+        }
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        Some(match r.u8()? {
+            0 => Phase::Idle,
+            1 => Phase::Reading,
+            2 => Phase::CallingTool,
+            3 => Phase::PassingThrough,
+            4 => Phase::Reconciling(Code::get(r)?),
+            5 => Phase::Recalling(Code::get(r)?),
+            6 => Phase::Sleeping,
+            7 => Phase::Writing,
+            _ => return None,
+        })
+    }
+}
+
+impl Code for Known {
+    fn put(&self, w: &mut W) {
+        match self {
+            Known::Unknown => w.u8(0),
+            Known::Row(row) => {
+                w.u8(1);
+                row.put(w);
+            }
+        }
+    }
+    fn get(r: &mut R<'_>) -> Option<Self> {
+        Some(match r.u8()? {
+            0 => Known::Unknown,
+            1 => Known::Row(Code::get(r)?),
+            _ => return None,
+        })
+    }
+}
+
+record!(Pending { row, outcome });
+record!(Machine {
+    mode,
+    scope,
+    key,
+    event,
+    claim,
+    row,
+    pending,
+    phase,
+    deadline,
+    every_ms,
+    max_attempts,
+    has_reconciler,
+    executions,
+    reconciled,
+    recalled,
+    races,
+    store_failures,
+    token,
+    before,
+    note,
+});
