@@ -5,7 +5,7 @@
 use crate::error::Error;
 use crate::wit::effect::{Input, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
-use crate::wit::ledger::{Claim, Entry, Event, LedgerError, Transition};
+use crate::wit::ledger::Claim;
 use crate::wit::policy::{EffectClass, ManifestReport, ResolvedTool, ToolAnnotations, ToolPolicy};
 use crate::wit::Core;
 use sha2::{Digest, Sha256};
@@ -179,11 +179,6 @@ impl Runtime {
     /// The claim for an intent under a policy.
     pub fn prepare(&self, intent: &Intent, policy: &ToolPolicy, owner: &str) -> Result<Claim, Error> {
         self.with(|s, c| c.oncely_core_ledger().call_prepare(s, intent, policy, owner))?.map_err(Error::Key)
-    }
-
-    /// The ledger's transition rule.
-    pub fn handle(&self, current: Option<&Entry>, event: &Event, now: u64) -> Result<Result<Transition, LedgerError>, Error> {
-        self.with(|s, c| c.oncely_core_ledger().call_handle(s, current, event, now))
     }
 
     /// One step of a ledger machine (`wit/effect.wit`): start one with an empty state and a

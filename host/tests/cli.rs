@@ -218,12 +218,13 @@ fn ledger_commands_list_show_sweep_resolve_purge() {
     let o = run(&["ledger", "show", "--db", &db, "--scope", "other", &done_key], b"");
     assert_eq!(o.status.code(), Some(2), "another scope does not see it");
 
-    // The crashed claim: the sweep escalates it (manual reconciliation); a human resolves it;
-    // purge clears what retention allows.
+    // The crashed claim: the sweep escalates it (manual reconciliation), and purges the settled
+    // entry past its retention; a human resolves the escalated one; purge clears it in turn.
     std::thread::sleep(std::time::Duration::from_millis(5));
     let o = run(&["ledger", "sweep", "--db", &db, "--json"], b"");
     let sweep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(sweep["escalated"].as_array().unwrap().len(), 1, "{sweep}");
+    assert_eq!(sweep["purged"], 1, "{sweep}");
     let o = run(&["ledger", "list", "--db", &db, "--scope", "acme", "--state", "escalated", "--json"], b"");
     let esc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let esc_key = esc[0]["key"].as_str().unwrap().to_string();
@@ -250,7 +251,7 @@ fn ledger_commands_list_show_sweep_resolve_purge() {
     assert_eq!((o.status.code(), text(&o.stdout).trim().ends_with("done")), (Some(0), true), "{}", text(&o.stderr));
     std::thread::sleep(std::time::Duration::from_millis(5));
     let o = run(&["ledger", "purge", "--db", &db, "--scope", "acme"], b"");
-    assert_eq!(text(&o.stdout).trim(), "purged 2");
+    assert_eq!(text(&o.stdout).trim(), "purged 1");
     let o = run(&["ledger", "list", "--db", &db, "--scope", "acme", "--json"], b"");
     assert_eq!(text(&o.stdout).trim(), "[]");
 }

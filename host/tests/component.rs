@@ -1,5 +1,5 @@
 //! The shipped core component, checked on the bytes this crate embeds (built from guest/ by
-//! build.rs): it imports nothing, it is at most 150 KB, and the copy committed for the Python and
+//! build.rs): it imports nothing, it is at most 200 KB, and the copy committed for the Python and
 //! JavaScript packages (`bindings/oncely-core.wasm`, so they install without Rust) is byte for
 //! byte what the current sources build.
 
@@ -8,8 +8,9 @@ use sha2::{Digest, Sha256};
 use wasmtime::component::Component;
 use wasmtime::{Config, Engine};
 
-/// 150 KB, read as 150,000 bytes (the stricter reading).
-const SIZE_GOAL_BYTES: usize = 150_000;
+/// 200 KB, read as 200,000 bytes (the stricter reading): the budget for a core that also runs
+/// every ledger job (`wit/effect.wit`); it was 150 KB before.
+const SIZE_GOAL_BYTES: usize = 200_000;
 
 #[test]
 fn the_component_imports_nothing() {
@@ -25,7 +26,7 @@ fn the_component_imports_nothing() {
 }
 
 #[test]
-fn the_component_is_at_most_150_kb() {
+fn the_component_is_at_most_200_kb() {
     assert!(
         COMPONENT_SIZE_OPTIMIZED,
         "this build skipped binaryen's wasm-opt, so the component is not in its shipped form \

@@ -20,11 +20,11 @@ async fn claimed_entry(store: &AnyStore, scope: &str, key_args: &str) -> Entry {
     let rt = Runtime::shared().unwrap();
     let p = rt.parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":"manual"}"#).unwrap();
     let i = Intent { scope: scope.into(), run_id: "r".into(), step_id: "s".into(), tool: "t".into(), args_json: key_args.into() };
-    let c = rt.prepare(&i, &p, "w1").unwrap();
-    let t = rt.handle(None, &Event::Begin(c), 1000).unwrap().unwrap();
-    let Some(oncely::wit::ledger::Write::Insert(e)) = t.write else { panic!() };
-    assert!(store.insert(&e).await.unwrap());
-    e
+    // The claim as the core writes it (through the ledger, at a fixed time).
+    let ledger = Ledger::with_store(rt, store.clone()).with_owner("w1").with_clock(std::sync::Arc::new(|| 1000));
+    let (c, outcome) = ledger.begin(&i, &p).await.unwrap();
+    assert!(matches!(outcome, Outcome::Execute(_)), "{outcome:?}");
+    store.get(scope, &c.key).await.unwrap().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -44,16 +44,19 @@ async fn store_contract() {
         assert!(!store.update(1, &next).await.unwrap(), "{name}: the same CAS twice");
         assert_eq!(store.get("acme", &e.key).await.unwrap().unwrap().state, EntryState::Done);
         assert!(!store.delete("acme", &e.key, 1).await.unwrap(), "{name}: delete from a wrong version");
-        // Lists, unsettled and expired are scoped.
+        // Lists and due rows are scoped.
         let pending = claimed_entry(&store, "acme", "{\"n\":2}").await;
         assert_eq!(store.list("acme", &ListFilter::default()).await.unwrap().len(), 2, "{name}");
         assert_eq!(store.list("other", &ListFilter::default()).await.unwrap().len(), 0, "{name}");
         let f = ListFilter { state: Some(EntryState::Pending), ..Default::default() };
         assert_eq!(store.list("acme", &f).await.unwrap(), vec![pending.clone()], "{name}");
-        assert_eq!(store.unsettled(Some("acme"), 10).await.unwrap(), vec![pending.clone()], "{name}");
-        assert!(store.unsettled(Some("other"), 10).await.unwrap().is_empty(), "{name}");
-        assert!(store.expired(None, next.updated_at + next.retention_ms - 1, 10).await.unwrap().is_empty(), "{name}");
-        assert_eq!(store.expired(Some("acme"), next.updated_at + next.retention_ms, 10).await.unwrap().len(), 1, "{name}");
+        // Due rows: selected by the due time the core wrote, per scope or across scopes.
+        let at = pending.due_at.expect("a pending claim is due when its lease ends");
+        assert_eq!(at, pending.lease_until, "{name}");
+        assert!(store.due(Some("acme"), at - 1, 10).await.unwrap().is_empty(), "{name}");
+        assert_eq!(store.due(Some("acme"), at, 10).await.unwrap().len(), 2, "{name}");
+        assert!(store.due(Some("other"), at, 10).await.unwrap().is_empty(), "{name}");
+        assert_eq!(store.due(None, at, 1).await.unwrap().len(), 1, "{name}: the limit");
         assert!(store.delete("acme", &e.key, 2).await.unwrap(), "{name}");
         assert!(store.get("acme", &e.key).await.unwrap().is_none(), "{name}");
     }
@@ -152,21 +155,34 @@ async fn one_scope_never_reads_or_replays_another_scopes_result() {
 
 // --- migration bookkeeping ------------------------------------------------------------------
 
-/// The one migration file of `dialect`: (version, description, SHA-384), as sqlx records it.
-fn migration_file(dialect: &str) -> (i64, Vec<u8>) {
+/// The migration files of `dialect`, in order: (version, description, success, SHA-384), the
+/// rows sqlx records for them.
+fn migration_rows(dialect: &str) -> Vec<(i64, String, bool, Vec<u8>)> {
     let dir = common::repo().join("host/migrations").join(dialect);
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
-    let [f] = files.as_slice() else { panic!("{}: expected one migration file", dir.display()) };
-    let version = f.file_name().unwrap().to_str().unwrap().split('_').next().unwrap().parse().unwrap();
-    let m = sqlx::migrate::Migration::new(
-        version,
-        "x".into(),
-        sqlx::migrate::MigrationType::Simple,
-        sqlx::AssertSqlSafe(std::fs::read_to_string(f).unwrap()).into_sql_str(),
-        false,
-    );
-    (version, m.checksum.to_vec())
+    assert!(!files.is_empty(), "{}: no migration files", dir.display());
+    files
+        .iter()
+        .map(|f| {
+            let name = f.file_stem().unwrap().to_str().unwrap();
+            let (version, description) = name.split_once('_').unwrap();
+            let version = version.parse().unwrap();
+            let m = sqlx::migrate::Migration::new(
+                version,
+                "x".into(),
+                sqlx::migrate::MigrationType::Simple,
+                sqlx::AssertSqlSafe(std::fs::read_to_string(f).unwrap()).into_sql_str(),
+                false,
+            );
+            (version, description.replace('_', " "), true, m.checksum.to_vec())
+        })
+        .collect()
+}
+
+/// The versions of `dialect`'s migrations.
+fn versions(dialect: &str) -> Vec<(i64,)> {
+    migration_rows(dialect).into_iter().map(|r| (r.0,)).collect()
 }
 
 /// An application's own sqlx migrator: one migration, recorded in sqlx's default table
@@ -194,12 +210,11 @@ async fn postgres_bookkeeping_lives_in_the_oncely_schema() {
     assert_eq!(public, None, "nothing lands in public, where an application's own sqlx migrations live");
     assert_eq!(ours.as_deref(), Some("oncely._sqlx_migrations"));
     let rows: Vec<(i64, String, bool, Vec<u8>)> =
-        sqlx::query_as("SELECT version, description, success, checksum FROM oncely._sqlx_migrations")
+        sqlx::query_as("SELECT version, description, success, checksum FROM oncely._sqlx_migrations ORDER BY version")
             .fetch_all(store.pool())
             .await
             .unwrap();
-    let (version, checksum) = migration_file("postgres");
-    assert_eq!(rows, vec![(version, "effects".to_string(), true, checksum)]);
+    assert_eq!(rows, migration_rows("postgres"));
     // Not one table outside the oncely schema.
     let elsewhere: Vec<(String, String)> = sqlx::query_as(
         "SELECT table_schema::text, table_name::text FROM information_schema.tables \
@@ -219,10 +234,13 @@ async fn sqlite_bookkeeping_is_oncelys_own_table() {
     let tables: Vec<(String,)> =
         sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetch_all(store.pool()).await.unwrap();
     assert_eq!(tables, vec![("_oncely_migrations".to_string(),), ("oncely_effects".to_string(),)]);
-    let rows: Vec<(i64, String, bool, Vec<u8>)> =
-        sqlx::query_as("SELECT version, description, success, checksum FROM _oncely_migrations").fetch_all(store.pool()).await.unwrap();
-    let (version, checksum) = migration_file("sqlite");
-    assert_eq!(rows, vec![(version, "effects".to_string(), true, checksum)]);
+    let rows: Vec<(i64, String, bool, Vec<u8>)> = sqlx::query_as(
+        "SELECT version, description, success, checksum FROM _oncely_migrations ORDER BY version",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    assert_eq!(rows, migration_rows("sqlite"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -246,8 +264,8 @@ async fn an_applications_own_sqlx_migrations_are_left_alone() {
         application_migrator().run(&app).await.unwrap();
         let after: Recorded = sqlx::query_as(APP_ROWS).fetch_all(&app).await.unwrap();
         assert_eq!(after, before);
-        let ours: Vec<(i64,)> = sqlx::query_as("SELECT version FROM _oncely_migrations").fetch_all(&app).await.unwrap();
-        assert_eq!(ours, vec![(migration_file("sqlite").0,)]);
+        let ours: Vec<(i64,)> = sqlx::query_as("SELECT version FROM _oncely_migrations ORDER BY version").fetch_all(&app).await.unwrap();
+        assert_eq!(ours, versions("sqlite"));
     }
     // PostgreSQL: the application's bookkeeping in public._sqlx_migrations.
     let Some(url) = postgres_db().await else { return };
@@ -262,8 +280,8 @@ async fn an_applications_own_sqlx_migrations_are_left_alone() {
     application_migrator().run(&app).await.unwrap();
     let after: Recorded = sqlx::query_as(APP_ROWS_PG).fetch_all(&app).await.unwrap();
     assert_eq!(after, before);
-    let ours: Vec<(i64,)> = sqlx::query_as("SELECT version FROM oncely._sqlx_migrations").fetch_all(&app).await.unwrap();
-    assert_eq!(ours, vec![(migration_file("postgres").0,)]);
+    let ours: Vec<(i64,)> = sqlx::query_as("SELECT version FROM oncely._sqlx_migrations ORDER BY version").fetch_all(&app).await.unwrap();
+    assert_eq!(ours, versions("postgres"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -281,6 +299,6 @@ async fn concurrent_postgres_openers_migrate_once() {
     for o in opens {
         stores.push(o.await.unwrap().unwrap());
     }
-    let rows: Vec<(i64,)> = sqlx::query_as("SELECT version FROM oncely._sqlx_migrations").fetch_all(stores[0].pool()).await.unwrap();
-    assert_eq!(rows, vec![(migration_file("postgres").0,)]);
+    let rows: Vec<(i64,)> = sqlx::query_as("SELECT version FROM oncely._sqlx_migrations ORDER BY version").fetch_all(stores[0].pool()).await.unwrap();
+    assert_eq!(rows, versions("postgres"));
 }

@@ -114,14 +114,15 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
             } else {
                 writeln!(
                     out,
-                    "examined {}, leases expired {}, reconciled {} (happened {}, not happened {}, unknown {}), escalated {}",
+                    "examined {}, leases expired {}, reconciled {} (happened {}, not happened {}, unknown {}), escalated {}, purged {}",
                     r.examined,
                     r.leases_expired,
                     r.reconciled,
                     r.happened,
                     r.not_happened,
                     r.unknown,
-                    r.escalated.len()
+                    r.escalated.len(),
+                    r.purged
                 )?;
                 for x in &r.escalated {
                     writeln!(out, "escalated: {x}")?;
