@@ -141,6 +141,7 @@ pub fn event(rt: &Runtime, step: &Value, base: &Intent, pol: &ToolPolicy) -> Eve
         "complete" => Event::Complete(Completion { token: token(b), result_json: s(&b["result"]) }),
         "fail_definite" => Event::FailDefinite(Failure { token: token(b), reason: s(&b["reason"]) }),
         "fail_ambiguous" => Event::FailAmbiguous(Failure { token: token(b), reason: s(&b["reason"]) }),
+        "complete_unrecordable" => Event::CompleteUnrecordable(Failure { token: token(b), reason: s(&b["reason"]) }),
         "reconciled" => Event::Reconciled(Reconciliation {
             attempt: b["attempt"].as_u64().unwrap() as u32,
             verdict: match (b.get("happened"), b.get("not_happened")) {

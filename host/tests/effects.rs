@@ -1,0 +1,358 @@
+//! `tests/vectors/effects.json` through the Rust host's real interpreter (`Ledger::effect`,
+//! `sweep`, `purge_expired`, `wait_settled`) over a scripted store, tool, reconciler and clock:
+//! the same traces as the core's reference interpreter (guest/tests/effect_vectors.rs) and every
+//! other host. Time is tokio's paused clock, so a sleep of the core's moves the scripted clock.
+
+mod common;
+
+use oncely::store::{ListFilter, Store};
+use oncely::wit::keys::Intent;
+use oncely::wit::ledger::{Entry, Event, ReconcileVerdict};
+use oncely::wit::policy::ToolPolicy;
+use oncely::{Error, Ledger, Runtime, StoreError, ToolError};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+
+fn s(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}")).to_string()
+}
+
+/// The scripted world behind the store: rows, the store's script, and the trace.
+#[derive(Default)]
+struct World {
+    rows: BTreeMap<(String, String), Entry>,
+    hooks: Vec<Value>,
+    counts: HashMap<&'static str, u64>,
+    trace: Vec<String>,
+    /// The clock at the last traced operation: a jump since is the core's sleep.
+    seen: u64,
+}
+
+/// Everything a scenario shares.
+struct Script {
+    world: Mutex<World>,
+    rt: Runtime,
+    intent: Intent,
+    policy: ToolPolicy,
+    start: tokio::time::Instant,
+    base: u64,
+}
+
+impl Script {
+    fn now(&self) -> u64 {
+        self.base + self.start.elapsed().as_millis() as u64
+    }
+
+    fn trace(&self, what: String) {
+        let now = self.now();
+        let mut w = self.world.lock().unwrap();
+        if now > w.seen {
+            let slept = now - w.seen;
+            w.trace.push(format!("sleep {slept}"));
+        }
+        w.seen = now;
+        w.trace.push(what);
+    }
+
+    /// Someone else's doing: scripted events applied through a ledger whose store runs no hooks.
+    fn happen(self: &Arc<Self>, steps: Value) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            for st in steps.as_array().unwrap() {
+                let at = st["now"].as_u64().unwrap();
+                let ev = common::event(&self.rt, st, &self.intent, &self.policy);
+                let key = match &ev {
+                    Event::Begin(c) => c.key.clone(),
+                    _ => self.rt.prepare(&self.intent, &self.policy, "w").unwrap().key,
+                };
+                let quiet = ScriptedStore { script: self.clone(), hooks: false };
+                let other = Ledger::with_store(self.rt.clone(), quiet).with_clock(Arc::new(move || at));
+                other.drive(&self.intent.scope, &key, &ev).await.unwrap_or_else(|e| panic!("scripted {st}: {e}"));
+            }
+        })
+    }
+}
+
+#[derive(Clone)]
+struct ScriptedStore {
+    script: Arc<Script>,
+    hooks: bool,
+}
+
+impl std::fmt::Debug for ScriptedStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ScriptedStore")
+    }
+}
+
+impl ScriptedStore {
+    /// Count `op`, run its scripted `before` events, fail it when scripted to.
+    async fn op(&self, op: &'static str) -> Result<(), StoreError> {
+        if !self.hooks {
+            return Ok(());
+        }
+        let hooks: Vec<Value> = {
+            let mut w = self.script.world.lock().unwrap();
+            let n = {
+                let c = w.counts.entry(op).or_insert(0);
+                *c += 1;
+                *c
+            };
+            w.hooks.iter().filter(|h| h["op"] == op && h["nth"].as_u64() == Some(n)).cloned().collect()
+        };
+        for h in hooks {
+            if let Some(before) = h.get("before") {
+                self.script.happen(before.clone()).await;
+            }
+            if let Some(why) = h.get("fails") {
+                self.script.trace(format!("{op} failed"));
+                return Err(StoreError::Other(s(why)));
+            }
+        }
+        Ok(())
+    }
+
+    fn version(&self, scope: &str, key: &str) -> Option<u64> {
+        self.script.world.lock().unwrap().rows.get(&(scope.to_string(), key.to_string())).map(|e| e.version)
+    }
+
+    fn done(&self, op: &str, applied: bool) -> Result<bool, StoreError> {
+        if self.hooks {
+            self.script.trace(if applied { op.to_string() } else { format!("{op} lost") });
+        }
+        Ok(applied)
+    }
+}
+
+impl Store for ScriptedStore {
+    async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError> {
+        self.op("read").await?;
+        let row = self.script.world.lock().unwrap().rows.get(&(scope.to_string(), key.to_string())).cloned();
+        if self.hooks {
+            self.script.trace(format!("read {}", row.as_ref().map_or("absent", |e| oncely::store::state_name(e.state))));
+        }
+        Ok(row)
+    }
+    async fn insert(&self, e: &Entry) -> Result<bool, StoreError> {
+        self.op("insert").await?;
+        let applied = self.version(&e.scope, &e.key).is_none();
+        if applied {
+            self.script.world.lock().unwrap().rows.insert((e.scope.clone(), e.key.clone()), e.clone());
+        }
+        self.done("insert", applied)
+    }
+    async fn update(&self, expected: u64, e: &Entry) -> Result<bool, StoreError> {
+        self.op("update").await?;
+        let applied = self.version(&e.scope, &e.key) == Some(expected);
+        if applied {
+            self.script.world.lock().unwrap().rows.insert((e.scope.clone(), e.key.clone()), e.clone());
+        }
+        self.done("update", applied)
+    }
+    async fn delete(&self, scope: &str, key: &str, expected: u64) -> Result<bool, StoreError> {
+        self.op("delete").await?;
+        let applied = self.version(scope, key) == Some(expected);
+        if applied {
+            self.script.world.lock().unwrap().rows.remove(&(scope.to_string(), key.to_string()));
+        }
+        self.done("delete", applied)
+    }
+    async fn list(&self, _scope: &str, _filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
+        unreachable!("the machines never list")
+    }
+    async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
+        let mut due: Vec<Entry> = self
+            .script
+            .world
+            .lock()
+            .unwrap()
+            .rows
+            .values()
+            .filter(|e| scope.is_none_or(|s| s == e.scope) && e.due_at.is_some_and(|d| d <= now))
+            .cloned()
+            .collect();
+        due.sort_by_key(|e| e.due_at);
+        due.truncate(limit as usize);
+        self.script.trace(format!("due {}", due.len()));
+        Ok(due)
+    }
+}
+
+/// A value `serde_json` refuses to encode: a map with non-string keys.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+enum Out {
+    Json(Value),
+    Unencodable(BTreeMap<(u8, u8), u8>),
+}
+
+fn error_kind(e: &Error) -> &'static str {
+    match e {
+        Error::Conflict { .. } => "conflict",
+        Error::InProgress { .. } => "in-progress",
+        Error::InDoubt { .. } => "in-doubt",
+        Error::Escalated { .. } => "escalated",
+        Error::ToolFailed(_) => "tool-failed",
+        Error::ResultNotRecorded { .. } => "result-not-recorded",
+        Error::Storage(_) => "storage",
+        Error::Ledger(_) => "ledger",
+        Error::Contention(_) => "contention",
+        other => panic!("unexpected error {other}"),
+    }
+}
+
+async fn scenario(doc: &Value, sc: &Value) -> Value {
+    let rt = Runtime::shared().unwrap();
+    let intent_of = |i: &Value| Intent { scope: s(&i["scope"]), run_id: s(&i["run"]), step_id: s(&i["step"]), tool: s(&i["tool"]), args_json: s(&i["args"]) };
+    let base = intent_of(&doc["intent"]);
+    let intent = intent_of(sc.get("intent").unwrap_or(&doc["intent"]));
+    let policy = rt.parse_policy(&doc["policies"][s(&sc["policy"])].to_string()).unwrap();
+    let run = sc.get("run").cloned().unwrap_or(json!("effect"));
+    let now = if run == "effect" { sc["now"].as_u64().unwrap() } else { run.as_object().unwrap().values().next().unwrap()["now"].as_u64().unwrap() };
+    let script = Arc::new(Script {
+        world: Mutex::new(World { hooks: sc.get("store").and_then(Value::as_array).cloned().unwrap_or_default(), ..World::default() }),
+        rt: rt.clone(),
+        intent: base,
+        policy: policy.clone(),
+        start: tokio::time::Instant::now(),
+        base: now,
+    });
+    if let Some(p) = sc.get("prelude") {
+        script.happen(p.clone()).await;
+    }
+    script.world.lock().unwrap().seen = now;
+    let store = ScriptedStore { script: script.clone(), hooks: true };
+    let clock_script = script.clone();
+    let mut options = doc["options"].clone();
+    if let Some(o) = sc.get("options") {
+        for (k, v) in o.as_object().unwrap() {
+            options[k] = v.clone();
+        }
+    }
+    let ledger = Ledger::with_store(rt.clone(), store).with_owner(s(&options["owner"])).with_clock(Arc::new(move || clock_script.now()));
+    if let Some(verdicts) = sc.get("reconciler").and_then(Value::as_array) {
+        let queue = Arc::new(Mutex::new(verdicts.clone()));
+        let (q, sc2) = (queue.clone(), script.clone());
+        ledger.reconciler(&intent.tool, move |_req| {
+            let v = q.lock().unwrap().remove(0);
+            sc2.trace("reconciler".into());
+            async move {
+                if v == "not-happened" {
+                    ReconcileVerdict::NotHappened
+                } else if let Some(r) = v.get("happened") {
+                    ReconcileVerdict::Happened(r.to_string())
+                } else {
+                    ReconcileVerdict::Unknown(s(&v["unknown"]))
+                }
+            }
+        });
+    }
+    let result = if run == "effect" {
+        let tool_script = Arc::new(Mutex::new(sc.get("tool").and_then(Value::as_array).cloned().unwrap_or_default()));
+        let (own_scope, own_key) = (intent.scope.clone(), rt.prepare(&intent, &policy, "w").unwrap().key);
+        let tool = |_key: String| {
+            let (script, tool_script, own) = (script.clone(), tool_script.clone(), (own_scope.clone(), own_key.clone()));
+            async move {
+                // A call while the entry is in doubt is the reconciliation of a provider-idempotent tool.
+                let recall = script.world.lock().unwrap().rows.get(&own).is_some_and(|e| oncely::store::state_name(e.state) == "in-doubt");
+                script.trace(if recall { "recall".into() } else { "tool".into() });
+                let b = tool_script.lock().unwrap().remove(0);
+                if let Some(ms) = b.get("takes_ms") {
+                    tokio::time::sleep(std::time::Duration::from_millis(ms.as_u64().unwrap())).await;
+                }
+                if let Some(m) = b.get("meanwhile") {
+                    script.happen(m.clone()).await;
+                }
+                script.world.lock().unwrap().seen = script.now();
+                if let Some(v) = b.get("returns") {
+                    Ok(Out::Json(v.clone()))
+                } else if b.get("unencodable").is_some() {
+                    Ok(Out::Unencodable(BTreeMap::from([((1, 2), 3)])))
+                } else if b["definite"] == true {
+                    Err(ToolError::definite(s(&b["fails"])))
+                } else {
+                    Err(ToolError::ambiguous(s(&b["fails"])))
+                }
+            }
+        };
+        let opts_wait = std::time::Duration::from_millis(options["wait_ms"].as_u64().unwrap());
+        let mut effect = ledger.effect(&intent, &policy).wait(opts_wait);
+        if options["max_attempts"].as_u64().unwrap() > 0 {
+            effect = effect.max_attempts(options["max_attempts"].as_u64().unwrap() as u32);
+        }
+        match effect.run(tool).await {
+            Ok(r) => {
+                let mut out = json!({"replayed": r.replayed, "reconciled": r.reconciled});
+                // A recorded value comes back decoded; the tool's own value is returned as it was.
+                let fresh = !r.replayed;
+                out["source"] = json!(if fresh { "tool-value" } else { "recorded" });
+                if !fresh {
+                    let Out::Json(v) = r.value else { panic!("a recorded value decodes as JSON") };
+                    out["value"] = v;
+                }
+                json!({ "return": out })
+            }
+            Err(e) => json!({ "raise": error_kind(&e) }),
+        }
+    } else {
+        let (job, b) = run.as_object().unwrap().iter().next().unwrap();
+        match job.as_str() {
+            "wait" => {
+                let key = rt.prepare(&intent, &policy, "w").unwrap().key;
+                let every = std::time::Duration::from_millis(b["every_ms"].as_u64().unwrap());
+                let timeout = std::time::Duration::from_millis(b["timeout_ms"].as_u64().unwrap());
+                let row = ledger.wait_settled(&intent.scope, &key, every, timeout).await.unwrap();
+                json!({"waited": row.map_or("absent", |e| oncely::store::state_name(e.state))})
+            }
+            "sweep" => {
+                let r = ledger.sweep(None).await.unwrap();
+                let notes: Vec<Value> = (0..r.examined)
+                    .map(|_| {
+                        json!({
+                            "lease_expired": r.leases_expired > 0,
+                            "reconciled": if r.happened > 0 { json!("happened") } else if r.not_happened > 0 { json!("not-happened") } else if r.unknown > 0 { json!("unknown") } else { Value::Null },
+                            "escalated": !r.escalated.is_empty(),
+                            "purged": r.purged > 0,
+                            "skipped": !r.errors.is_empty(),
+                        })
+                    })
+                    .collect();
+                json!({ "tended": notes })
+            }
+            _ => {
+                let purged = ledger.purge_expired(None).await.unwrap();
+                let w = script.world.lock().unwrap();
+                let examined = w.trace.iter().filter(|t| t.starts_with("due ")).map(|t| t[4..].parse::<usize>().unwrap()).next().unwrap_or(0);
+                drop(w);
+                let notes: Vec<Value> = (0..examined)
+                    .map(|_| json!({"lease_expired": false, "reconciled": null, "escalated": false, "purged": purged > 0, "skipped": purged == 0}))
+                    .collect();
+                json!({ "tended": notes })
+            }
+        }
+    };
+    let key = rt.prepare(&intent, &policy, "w").unwrap().key;
+    let w = script.world.lock().unwrap();
+    let row = w.rows.get(&(intent.scope.clone(), key)).map_or(json!("absent"), |e| {
+        json!({"state": oncely::store::state_name(e.state), "version": e.version, "attempt": e.attempt})
+    });
+    let mut trace = w.trace.clone();
+    // A purge pass selects due rows until a pass purges nothing: the reference's single pass.
+    if let Some(n) = trace.iter().skip(1).position(|t| t.starts_with("due ")) {
+        trace.truncate(n + 1);
+    }
+    json!({ "trace": trace, "result": result, "row": row })
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_effect_scenario_gives_the_reference_trace() {
+    let doc = common::vectors("effects.json");
+    let scenarios = doc["scenarios"].as_array().unwrap();
+    assert!(scenarios.len() >= 30);
+    for sc in scenarios {
+        let got = scenario(&doc, sc).await;
+        assert_eq!(got, sc["expect"], "{}", s(&sc["name"]));
+    }
+}
