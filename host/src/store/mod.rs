@@ -97,7 +97,7 @@ impl Store for AnyStore {
 }
 
 /// The column list shared by both dialects, in bind order.
-pub(crate) const COLUMNS: &str = "scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner, \
+pub const COLUMNS: &str = "scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner, \
      created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts, result_json, \
      reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at";
 
