@@ -601,5 +601,4 @@ impl Guest for crate::Core {
     fn prepare(intent: Intent, policy: ToolPolicy, owner: String) -> Result<Claim, KeyError> {
         prepare(&intent, &policy, &owner)
     }
-
 }

@@ -3,27 +3,21 @@
 //! interpreter and must give the same traces. `ONCELY_BLESS=1` writes `expect` from this run
 //! (then review the diff).
 
+mod common;
+
+use common::s;
 use oncely_core::effect;
 use oncely_core::effect_wit::{
-    Action, EffectError, EffectOptions, Finish, Input, ResultSource, RowWrite, Step, TendJob, TendNote, ToolFailure, VerdictKind,
-    WriteOp,
+    Action, EffectError, EffectOptions, Finish, Input, ResultSource, RowWrite, Step, TendJob, TendNote, ToolFailure, VerdictKind, WriteOp,
 };
 use oncely_core::keys_wit::Intent;
-use oncely_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, ReconcileVerdict, Reconciliation};
-use oncely_core::ledger::{Write};
+use oncely_core::ledger::Write;
+use oncely_core::ledger_wit::{Entry, EntryState, Event, ReconcileVerdict};
 use oncely_core::policy_wit::ToolPolicy;
 use oncely_core::{ledger, policy};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::PathBuf;
-
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}")).to_string()
-}
-
-fn token(v: &Value) -> ClaimToken {
-    ClaimToken { attempt: v["attempt"].as_u64().unwrap() as u32, owner: s(&v["owner"]) }
-}
 
 fn state_name(s: EntryState) -> &'static str {
     ledger::state_name(s)
@@ -43,41 +37,10 @@ struct World {
 }
 
 impl World {
-    fn event(&self, ev: &Value) -> Event {
-        if let Some(name) = ev.as_str() {
-            return if name == "sweep" { Event::Sweep } else { Event::Purge };
-        }
-        let (name, b) = ev.as_object().unwrap().iter().next().unwrap();
-        match name.as_str() {
-            "begin" => {
-                let mut i = self.intent.clone();
-                if let Some(a) = b.get("args") {
-                    i.args_json = s(a);
-                }
-                Event::Begin(ledger::prepare(&i, &self.policy, &s(&b["owner"])).unwrap())
-            }
-            "complete" => Event::Complete(Completion { token: token(b), result_json: s(&b["result"]) }),
-            "complete_unrecordable" => Event::CompleteUnrecordable(Failure { token: token(b), reason: s(&b["reason"]) }),
-            "fail_definite" => Event::FailDefinite(Failure { token: token(b), reason: s(&b["reason"]) }),
-            "fail_ambiguous" => Event::FailAmbiguous(Failure { token: token(b), reason: s(&b["reason"]) }),
-            "reconciled" => Event::Reconciled(Reconciliation {
-                attempt: b["attempt"].as_u64().unwrap() as u32,
-                verdict: if let Some(r) = b.get("happened") {
-                    ReconcileVerdict::Happened(s(r))
-                } else if b.get("not_happened").is_some() {
-                    ReconcileVerdict::NotHappened
-                } else {
-                    ReconcileVerdict::Unknown(s(&b["unknown"]))
-                },
-            }),
-            other => panic!("unknown event {other}"),
-        }
-    }
-
     /// Apply scripted events (someone else's doing) straight to the row.
     fn happen(&mut self, steps: &Value) {
         for st in steps.as_array().unwrap() {
-            let ev = self.event(&st["event"]);
+            let ev = common::event(st, &self.intent, &self.policy);
             let at = match &ev {
                 Event::Begin(c) => (c.scope.clone(), c.key.clone()),
                 _ => own_key(&self.intent, &self.policy),
@@ -283,7 +246,13 @@ fn effect_vectors() {
     for sc in scenarios.iter_mut() {
         let name = s(&sc["name"]);
         eprintln!("scenario: {name}");
-        let intent_of = |i: &Value| Intent { scope: s(&i["scope"]), run_id: s(&i["run"]), step_id: s(&i["step"]), tool: s(&i["tool"]), args_json: s(&i["args"]) };
+        let intent_of = |i: &Value| Intent {
+            scope: s(&i["scope"]),
+            run_id: s(&i["run"]),
+            step_id: s(&i["step"]),
+            tool: s(&i["tool"]),
+            args_json: s(&i["args"]),
+        };
         // Scripted events are about the base intent; the run may be another's.
         let base = intent_of(&base_intent);
         let intent = intent_of(sc.get("intent").unwrap_or(&base_intent));
@@ -325,13 +294,7 @@ fn effect_vectors() {
             match job.as_str() {
                 "wait" => {
                     let (scope, key) = own_key(&intent, &pol);
-                    let first = effect::start_wait(
-                        scope,
-                        key,
-                        b["every_ms"].as_u64().unwrap(),
-                        b["timeout_ms"].as_u64().unwrap(),
-                        w.clock,
-                    );
+                    let first = effect::start_wait(scope, key, b["every_ms"].as_u64().unwrap(), b["timeout_ms"].as_u64().unwrap(), w.clock);
                     result_json(w.run(first))
                 }
                 job => {

@@ -2,10 +2,13 @@
 //! hosts (Rust via wasmtime, Python, JavaScript) replay the same files through the component.
 //! `ONCELY_BLESS=1` fills in the derived key fields of `keys.json` (then review the diff).
 
+mod common;
+
+use common::{event, s};
 use oncely_core::canonical_wit::CanonErrorKind;
 use oncely_core::keys_wit::{Intent, KeyErrorKind};
-use oncely_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution, Settlement};
-use oncely_core::ledger::{Write};
+use oncely_core::ledger::Write;
+use oncely_core::ledger_wit::{Entry, EntryState, Outcome};
 use oncely_core::policy_wit::{ClassSource, EffectClass, ReconcilePath, Severity};
 use oncely_core::{canonical, keys, ledger, policy};
 use serde_json::{json, Value};
@@ -15,10 +18,6 @@ fn vectors(name: &str) -> (PathBuf, Value) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     (path, serde_json::from_str(&text).unwrap())
-}
-
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}")).to_string()
 }
 
 fn intent(v: &Value) -> Intent {
@@ -265,55 +264,6 @@ fn policy_vectors() {
 
 fn state_name(s: EntryState) -> &'static str {
     ledger::state_name(s)
-}
-
-fn token(v: &Value) -> ClaimToken {
-    ClaimToken { attempt: v["attempt"].as_u64().unwrap() as u32, owner: s(&v["owner"]) }
-}
-
-/// Build the event a step describes.
-fn event(step: &Value, base: &Intent, pol: &oncely_core::policy_wit::ToolPolicy) -> Event {
-    let ev = &step["event"];
-    if let Some(name) = ev.as_str() {
-        return match name {
-            "sweep" => Event::Sweep,
-            "purge" => Event::Purge,
-            other => panic!("unknown event {other}"),
-        };
-    }
-    let (name, body) = ev.as_object().unwrap().iter().next().unwrap();
-    match name.as_str() {
-        "begin" => {
-            let mut i = base.clone();
-            if let Some(a) = body.get("args") {
-                i.args_json = s(a);
-            }
-            Event::Begin(ledger::prepare(&i, pol, &s(&body["owner"])).unwrap())
-        }
-        "heartbeat" => Event::Heartbeat(token(body)),
-        "complete" => Event::Complete(Completion { token: token(body), result_json: s(&body["result"]) }),
-        "fail_definite" => Event::FailDefinite(Failure { token: token(body), reason: s(&body["reason"]) }),
-        "fail_ambiguous" => Event::FailAmbiguous(Failure { token: token(body), reason: s(&body["reason"]) }),
-        "reconciled" => Event::Reconciled(Reconciliation {
-            attempt: body["attempt"].as_u64().unwrap() as u32,
-            verdict: if let Some(r) = body.get("happened") {
-                ReconcileVerdict::Happened(s(r))
-            } else if body.get("not_happened").is_some() {
-                ReconcileVerdict::NotHappened
-            } else {
-                ReconcileVerdict::Unknown(s(&body["unknown"]))
-            },
-        }),
-        "resolve" => Event::Resolve(Resolution {
-            settlement: match body.get("happened") {
-                Some(r) => Settlement::Happened(s(r)),
-                None => Settlement::NotHappened,
-            },
-            by: s(&body["by"]),
-            note: s(&body["note"]),
-        }),
-        other => panic!("unknown event {other}"),
-    }
 }
 
 fn outcome_json(o: &Outcome) -> Value {

@@ -205,12 +205,22 @@ fn error_kind(e: &Error) -> &'static str {
 
 async fn scenario(doc: &Value, sc: &Value) -> Value {
     let rt = Runtime::shared().unwrap();
-    let intent_of = |i: &Value| Intent { scope: s(&i["scope"]), run_id: s(&i["run"]), step_id: s(&i["step"]), tool: s(&i["tool"]), args_json: s(&i["args"]) };
+    let intent_of = |i: &Value| Intent {
+        scope: s(&i["scope"]),
+        run_id: s(&i["run"]),
+        step_id: s(&i["step"]),
+        tool: s(&i["tool"]),
+        args_json: s(&i["args"]),
+    };
     let base = intent_of(&doc["intent"]);
     let intent = intent_of(sc.get("intent").unwrap_or(&doc["intent"]));
     let policy = rt.parse_policy(&doc["policies"][s(&sc["policy"])].to_string()).unwrap();
     let run = sc.get("run").cloned().unwrap_or(json!("effect"));
-    let now = if run == "effect" { sc["now"].as_u64().unwrap() } else { run.as_object().unwrap().values().next().unwrap()["now"].as_u64().unwrap() };
+    let now = if run == "effect" {
+        sc["now"].as_u64().unwrap()
+    } else {
+        run.as_object().unwrap().values().next().unwrap()["now"].as_u64().unwrap()
+    };
     let script = Arc::new(Script {
         world: Mutex::new(World { hooks: sc.get("store").and_then(Value::as_array).cloned().unwrap_or_default(), ..World::default() }),
         rt: rt.clone(),
@@ -324,7 +334,8 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
             _ => {
                 let purged = ledger.purge_expired(None).await.unwrap();
                 let w = script.world.lock().unwrap();
-                let examined = w.trace.iter().filter(|t| t.starts_with("due ")).map(|t| t[4..].parse::<usize>().unwrap()).next().unwrap_or(0);
+                let examined =
+                    w.trace.iter().filter(|t| t.starts_with("due ")).map(|t| t[4..].parse::<usize>().unwrap()).next().unwrap_or(0);
                 drop(w);
                 let notes: Vec<Value> = (0..examined)
                     .map(|_| json!({"lease_expired": false, "reconciled": null, "escalated": false, "purged": purged > 0, "skipped": purged == 0}))
@@ -335,9 +346,10 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
     };
     let key = rt.prepare(&intent, &policy, "w").unwrap().key;
     let w = script.world.lock().unwrap();
-    let row = w.rows.get(&(intent.scope.clone(), key)).map_or(json!("absent"), |e| {
-        json!({"state": oncely::store::state_name(e.state), "version": e.version, "attempt": e.attempt})
-    });
+    let row = w
+        .rows
+        .get(&(intent.scope.clone(), key))
+        .map_or(json!("absent"), |e| json!({"state": oncely::store::state_name(e.state), "version": e.version, "attempt": e.attempt}));
     let mut trace = w.trace.clone();
     // A purge pass selects due rows until a pass purges nothing: the reference's single pass.
     if let Some(n) = trace.iter().skip(1).position(|t| t.starts_with("due ")) {

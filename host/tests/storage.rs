@@ -234,12 +234,11 @@ async fn sqlite_bookkeeping_is_oncelys_own_table() {
     let tables: Vec<(String,)> =
         sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetch_all(store.pool()).await.unwrap();
     assert_eq!(tables, vec![("_oncely_migrations".to_string(),), ("oncely_effects".to_string(),)]);
-    let rows: Vec<(i64, String, bool, Vec<u8>)> = sqlx::query_as(
-        "SELECT version, description, success, checksum FROM _oncely_migrations ORDER BY version",
-    )
-    .fetch_all(store.pool())
-    .await
-    .unwrap();
+    let rows: Vec<(i64, String, bool, Vec<u8>)> =
+        sqlx::query_as("SELECT version, description, success, checksum FROM _oncely_migrations ORDER BY version")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
     assert_eq!(rows, migration_rows("sqlite"));
 }
 
@@ -299,6 +298,7 @@ async fn concurrent_postgres_openers_migrate_once() {
     for o in opens {
         stores.push(o.await.unwrap().unwrap());
     }
-    let rows: Vec<(i64,)> = sqlx::query_as("SELECT version FROM oncely._sqlx_migrations ORDER BY version").fetch_all(stores[0].pool()).await.unwrap();
+    let rows: Vec<(i64,)> =
+        sqlx::query_as("SELECT version FROM oncely._sqlx_migrations ORDER BY version").fetch_all(stores[0].pool()).await.unwrap();
     assert_eq!(rows, versions("postgres"));
 }

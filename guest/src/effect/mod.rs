@@ -261,9 +261,13 @@ impl Machine {
                 let failure = Failure { token: self.token.clone().unwrap_or_else(token), reason: f.reason };
                 self.apply(if f.definite { Event::FailDefinite(failure) } else { Event::FailAmbiguous(failure) }, now)
             }
-            (Phase::PassingThrough, Input::ToolReturned(_) | Input::ToolUnencodable(_)) => self.finish_effect(ResultSource::ToolValue, false),
+            (Phase::PassingThrough, Input::ToolReturned(_) | Input::ToolUnencodable(_)) => {
+                self.finish_effect(ResultSource::ToolValue, false)
+            }
             (Phase::PassingThrough, Input::ToolFailed(f)) => raise(EffectError::ToolFailed(f.reason)),
-            (Phase::Reconciling(attempt), Input::Verdict(verdict)) => self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now),
+            (Phase::Reconciling(attempt), Input::Verdict(verdict)) => {
+                self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now)
+            }
             (Phase::Recalling(attempt), Input::ToolReturned(result)) => {
                 self.recalled = true;
                 self.apply(Event::Reconciled(Reconciliation { attempt, verdict: ReconcileVerdict::Happened(result) }), now)
@@ -273,7 +277,8 @@ impl Machine {
                 self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now)
             }
             (Phase::Recalling(attempt), Input::ToolUnencodable(why)) => {
-                let verdict = ReconcileVerdict::Unknown(msg!["called again, the tool returned a value that cannot be encoded as JSON: ", why]);
+                let verdict =
+                    ReconcileVerdict::Unknown(msg!["called again, the tool returned a value that cannot be encoded as JSON: ", why]);
                 self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now)
             }
             (Phase::Sleeping, Input::Woke) => {
@@ -313,7 +318,11 @@ impl Machine {
         let recording = self.mode == Mode::Effect
             && matches!(
                 self.event,
-                Event::Complete(_) | Event::CompleteUnrecordable(_) | Event::FailDefinite(_) | Event::FailAmbiguous(_) | Event::Reconciled(_)
+                Event::Complete(_)
+                    | Event::CompleteUnrecordable(_)
+                    | Event::FailDefinite(_)
+                    | Event::FailAmbiguous(_)
+                    | Event::Reconciled(_)
             );
         if recording {
             // The tool has run: what it did must not be lost to one storage hiccup.
