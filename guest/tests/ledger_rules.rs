@@ -3,8 +3,8 @@
 //! over sequences; these tests name them one by one.
 
 use oncely_core::keys_wit::Intent;
-use oncely_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerErrorKind, Outcome};
 use oncely_core::ledger::{Transition, Write};
+use oncely_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerErrorKind, Outcome};
 use oncely_core::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
 use oncely_core::{ledger, policy};
 

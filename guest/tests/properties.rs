@@ -1,8 +1,10 @@
 //! Property tests of the rules that must always hold.
 
 use oncely_core::keys_wit::{Intent, KeyIdentity, KeySpec};
-use oncely_core::ledger_wit::{ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution, Settlement};
-use oncely_core::ledger::{Write};
+use oncely_core::ledger::Write;
+use oncely_core::ledger_wit::{
+    ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileVerdict, Reconciliation, Resolution, Settlement,
+};
 use oncely_core::policy_wit::{EffectClass, ReconcilePath};
 use oncely_core::{canonical, keys, ledger, policy};
 use proptest::prelude::*;
