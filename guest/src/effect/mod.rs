@@ -72,6 +72,7 @@ pub(crate) enum Mode {
 
 /// The row as the machine believes it is.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // one per machine, moved rarely; a box would cost a copy per step
 pub(crate) enum Known {
     /// Read it before deciding.
     Unknown,
