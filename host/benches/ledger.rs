@@ -150,7 +150,6 @@ fn ledger_throughput(c: &mut Criterion) {
     g.finish();
 }
 
-
 // --- Ledger cost per effect: oncely against the simplest correct hand-written ledger --------
 
 const BASELINE_SQLITE: &str = "CREATE TABLE IF NOT EXISTS baseline_effects (scope TEXT NOT NULL, key TEXT NOT NULL, \
@@ -193,7 +192,15 @@ fn settled(state: &str, result: Option<String>, key: &str) -> serde_json::Value 
 /// INSERT) and takes its shortest path on each measure (`assume_new`). Returns (value, replayed).
 macro_rules! baseline_effect {
     ($name:ident, $pool:ty, $insert:expr, $update:expr, $select:expr) => {
-        async fn $name(pool: &$pool, scope: &str, run: &str, step: &str, tool: &str, args: &str, assume_new: bool) -> (serde_json::Value, bool) {
+        async fn $name(
+            pool: &$pool,
+            scope: &str,
+            run: &str,
+            step: &str,
+            tool: &str,
+            args: &str,
+            assume_new: bool,
+        ) -> (serde_json::Value, bool) {
             use sqlx::Row;
             let key = baseline_key(scope, run, step, tool, args);
             if !assume_new {
@@ -243,18 +250,28 @@ fn args_of(i: u64) -> String {
     format!("{{\"amount\":500,\"charge_id\":\"ch_{i}\",\"currency\":\"usd\"}}")
 }
 
-/// One effect of either side; panics unless `replayed` is what the measure expects.
-async fn one_effect(who: Side, ledger: &Ledger, policy: &oncely::wit::policy::ToolPolicy, pool: &Pool, run: &str, step: String, i: u64, fresh: bool) {
-    let args = args_of(i);
+/// What both sides run against: oncely's ledger and the baseline's pool (the same database),
+/// the policy, and the run id of this comparison's intents.
+#[derive(Clone)]
+struct Setup {
+    ledger: Ledger,
+    policy: oncely::wit::policy::ToolPolicy,
+    pool: Pool,
+    run: String,
+}
+
+/// Effect `i` of worker `w` on either side; panics unless `replayed` is what the measure expects.
+async fn one_effect(s: &Setup, who: Side, w: usize, i: u64, fresh: bool) {
+    let (step, args) = (format!("w{w}-s{i}"), args_of(i));
     let replayed = match who {
         Side::Oncely => {
-            let intent = Intent { scope: SCOPE.into(), run_id: run.into(), step_id: step, tool: TOOL.into(), args_json: args };
-            let r = ledger.effect(&intent, policy).run(|_key| async { Ok::<_, ToolError>(tool_result()) }).await.unwrap();
+            let intent = Intent { scope: SCOPE.into(), run_id: s.run.clone(), step_id: step, tool: TOOL.into(), args_json: args };
+            let r = s.ledger.effect(&intent, &s.policy).run(|_key| async { Ok::<_, ToolError>(tool_result()) }).await.unwrap();
             r.replayed
         }
-        Side::Baseline => match pool {
-            Pool::Sqlite(p) => baseline_sqlite(p, SCOPE, run, &step, TOOL, &args, fresh).await.1,
-            Pool::Postgres(p) => baseline_postgres(p, SCOPE, run, &step, TOOL, &args, fresh).await.1,
+        Side::Baseline => match &s.pool {
+            Pool::Sqlite(p) => baseline_sqlite(p, SCOPE, &s.run, &step, TOOL, &args, fresh).await.1,
+            Pool::Postgres(p) => baseline_postgres(p, SCOPE, &s.run, &step, TOOL, &args, fresh).await.1,
         },
     };
     assert_eq!(replayed, !fresh, "{who:?}: replayed = {replayed} on a {} effect", if fresh { "fresh" } else { "replay" });
@@ -284,14 +301,14 @@ struct Made {
 }
 
 /// Run one side with `workers` tasks for `secs`; returns (effects, elapsed s, CPU s).
-async fn batch(who: Side, fresh: bool, workers: usize, secs: f64, ledger: &Ledger, pool: &Pool, run: &str, m: &mut Made) -> (u64, f64, f64) {
-    let policy = ledger.runtime().parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":"provider-idempotent"}"#).unwrap();
+async fn batch(s: &Setup, who: Side, fresh: bool, secs: f64, m: &mut Made) -> (u64, f64, f64) {
+    let workers = m.made.len();
     let c0 = cpu_seconds();
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(secs);
     let mut tasks = Vec::new();
     for w in 0..workers {
-        let (ledger, policy, pool, run) = (ledger.clone(), policy.clone(), pool.clone(), run.to_string());
+        let s = s.clone();
         let (mut made, mut cursor) = (m.made[w], m.cursor[w]);
         assert!(fresh || made > 0, "replay before any fresh effect");
         tasks.push(tokio::spawn(async move {
@@ -304,7 +321,7 @@ async fn batch(who: Side, fresh: bool, workers: usize, secs: f64, ledger: &Ledge
                     cursor += 1;
                     (cursor - 1) % made
                 };
-                one_effect(who, &ledger, &policy, &pool, &run, format!("w{w}-s{i}"), i, fresh).await;
+                one_effect(&s, who, w, i, fresh).await;
                 n += 1;
                 if Instant::now() >= deadline {
                     return (n, made, cursor);
@@ -349,12 +366,14 @@ fn median(xs: &[f64]) -> f64 {
 
 /// Fresh then replay, `rounds` alternating rounds each; one JSON row per measure.
 async fn compare(backend: &str, workers: usize, ledger: &Ledger, pool: &Pool, rounds: usize, secs: f64) -> Vec<serde_json::Value> {
+    let policy = ledger.runtime().parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":"provider-idempotent"}"#).unwrap();
     let run = format!("run-{}-w{workers}", std::process::id());
+    let setup = Setup { ledger: ledger.clone(), policy, pool: pool.clone(), run };
     let mut made = [Made { made: vec![0; workers], cursor: vec![0; workers] }, Made { made: vec![0; workers], cursor: vec![0; workers] }];
     let sides = [Side::Oncely, Side::Baseline];
     let before = done_rows(pool).await;
     for (k, who) in sides.iter().enumerate() {
-        batch(*who, true, workers, 0.2, ledger, pool, &run, &mut made[k]).await; // warm-up
+        batch(&setup, *who, true, 0.2, &mut made[k]).await; // warm-up
     }
     let mut rows = Vec::new();
     for (measure, fresh, goal) in [("fresh", true, 0.8), ("replay", false, 0.5)] {
@@ -364,7 +383,7 @@ async fn compare(backend: &str, workers: usize, ledger: &Ledger, pool: &Pool, ro
         for r in 0..rounds {
             let order = if r % 2 == 0 { [0, 1] } else { [1, 0] };
             for k in order {
-                let (c, dt, cs) = batch(sides[k], fresh, workers, secs, ledger, pool, &run, &mut made[k]).await;
+                let (c, dt, cs) = batch(&setup, sides[k], fresh, secs, &mut made[k]).await;
                 rates[k].push(c as f64 / dt);
                 n[k] += c;
                 cpu[k] += cs;
@@ -384,7 +403,11 @@ async fn compare(backend: &str, workers: usize, ledger: &Ledger, pool: &Pool, ro
             "{backend:9} {measure:7} {workers:>7} {o:>9.0} {b:>10.0} {:>5.2}x {:>6} {paired:>6.2}x  {:>15}  {:>16}",
             o / b,
             format!(">={goal}"),
-            format!("{:.0} / {:.0}", row["oncely_cpu_us"].as_f64().unwrap_or(f64::NAN), row["baseline_cpu_us"].as_f64().unwrap_or(f64::NAN)),
+            format!(
+                "{:.0} / {:.0}",
+                row["oncely_cpu_us"].as_f64().unwrap_or(f64::NAN),
+                row["baseline_cpu_us"].as_f64().unwrap_or(f64::NAN)
+            ),
             format!("{:.0} / {:.0}", row["oncely_best"].as_f64().unwrap(), row["baseline_best"].as_f64().unwrap()),
         );
         rows.push(row);

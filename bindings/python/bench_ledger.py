@@ -1,0 +1,440 @@
+#!/usr/bin/env python3
+"""Ledger cost per effect: oncely against the simplest correct hand-written ledger, in ONE run.
+
+    python bindings/python/bench_ledger.py [--postgres URL] [--procs 8] [--quick]
+                                           [--rounds N] [--seconds S] [--json PATH]
+                                           [--profile N]
+
+Needs the installed package (``pip install bindings/python``, plus psycopg for ``--postgres``);
+``scripts/bench`` installs it into ``target/bench/py-venv`` and runs this.
+
+Two measures per backend, each in effects per second:
+
+- **fresh**: distinct intents. oncely: ``ledger.run(tool, scope=, run=, step=, tool=, args=,
+  policy=)`` (claim ``pending`` → call the tool → record the result). Baseline: derive a key
+  (SHA-256 of a JSON string of the intent, arguments as sorted compact JSON), ``INSERT`` a
+  ``pending`` row under a unique ``(scope, key)``, call the same no-op tool, ``UPDATE`` the row
+  to ``done`` with the JSON result.
+- **replay**: the same intents again. oncely returns the recorded result (``replayed``);
+  baseline: ``SELECT`` by ``(scope, key)`` and ``json.loads`` the result.
+
+The baseline is correct (a conflicting ``INSERT`` falls back to the ``SELECT``; a ``SELECT``
+that finds nothing falls back to the ``INSERT``), and on each measure it takes its shortest path
+— as if it knew whether the intent was new — so it is the fastest a hand-written ledger of the
+same durability can be: stdlib ``sqlite3`` on its own file with oncely's settings (WAL,
+``synchronous=FULL``, autocommit, ``WITHOUT ROWID`` primary key), or ``psycopg`` in autocommit
+on the same server as oncely's ledger.
+
+SQLite runs in this process (one worker). PostgreSQL runs ``--procs`` worker processes (default
+8), each with its own oncely ``Ledger`` and its own baseline connection, started together.
+
+Method: rounds alternate between the contenders (the order flips every round); in each round
+each contender runs for ``--seconds`` and its rate is recorded; the figure reported for each is
+the **median** over the rounds (best also printed), and the ratio is oncely ÷ baseline of those
+medians ("paired": the median of the per-round ratios, a check on drift). The machine is
+shared: trust the ratios, not the absolute rates.
+
+``--profile N`` then runs N fresh SQLite effects, then their N replays, under cProfile and prints
+where oncely's time goes (top functions by own time, then by cumulative time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import platform
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import oncely
+
+SCOPE = "bench"
+RUN = "run-1"
+TOOL = "refund"
+POLICY_DOC = {
+    "class": "irreversible-external",
+    "key": {},
+    "reconcile": "provider-idempotent",
+}
+RESULT = {"refund_id": "re_1", "status": "succeeded"}
+
+
+def refund(idempotency_key: str) -> dict[str, str]:
+    """The tool: a no-op that returns a small JSON object (the same on both sides)."""
+    return RESULT
+
+
+def args_of(i: int) -> dict[str, Any]:
+    return {"charge_id": f"ch_{i}", "amount": 500, "currency": "usd"}
+
+
+def ms() -> int:
+    return int(time.time() * 1000)
+
+
+# --- the baseline: a hand-written ledger ------------------------------------------------------
+
+BASELINE_SQLITE = """CREATE TABLE IF NOT EXISTS baseline_effects (
+    scope TEXT NOT NULL, key TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL,
+    state TEXT NOT NULL, result TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, key)) WITHOUT ROWID"""
+BASELINE_POSTGRES = """CREATE TABLE IF NOT EXISTS baseline_effects (
+    scope TEXT NOT NULL, key TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL,
+    state TEXT NOT NULL, result TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+    PRIMARY KEY (scope, key))"""
+
+
+class Baseline:
+    """The simplest correct ledger by hand: one row per (scope, key), pending then done."""
+
+    def __init__(self, conn: Any, placeholder: str) -> None:
+        self.conn = conn
+        p = placeholder
+        self.insert = (
+            "INSERT INTO baseline_effects (scope, key, tool, args, state, created_at, updated_at) "
+            f"VALUES ({p}, {p}, {p}, {p}, 'pending', {p}, {p}) ON CONFLICT (scope, key) DO NOTHING"
+        )
+        self.update = (
+            f"UPDATE baseline_effects SET state = 'done', result = {p}, updated_at = {p} "
+            f"WHERE scope = {p} AND key = {p}"
+        )
+        self.select = f"SELECT state, result FROM baseline_effects WHERE scope = {p} AND key = {p}"
+
+    def effect(
+        self, fn: Callable[[str], Any], scope: str, run: str, step: str, tool: str,
+        args: dict[str, Any], *, assume_new: bool,
+    ) -> tuple[Any, bool]:
+        """Run ``fn`` at most once per intent; returns (value, replayed)."""
+        args_text = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        preimage = json.dumps([scope, run, step, tool, args_text], ensure_ascii=False)
+        key = hashlib.sha256(preimage.encode()).hexdigest()
+        c = self.conn
+        if not assume_new:
+            row = c.execute(self.select, (scope, key)).fetchone()
+            if row is not None:
+                return self._settled(row, key), True
+        now = ms()
+        if c.execute(self.insert, (scope, key, tool, args_text, now, now)).rowcount != 1:
+            row = c.execute(self.select, (scope, key)).fetchone()
+            return self._settled(row, key), True
+        value = fn(key)
+        c.execute(self.update, (json.dumps(value), ms(), scope, key))
+        return value, False
+
+    @staticmethod
+    def _settled(row: Any, key: str) -> Any:
+        state, result = row
+        if state != "done":
+            raise RuntimeError(f"{key} is {state}: in progress elsewhere")
+        return json.loads(result)
+
+
+def sqlite_baseline(path: str) -> Baseline:
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout = 30000")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute(BASELINE_SQLITE)
+    return Baseline(conn, "?")
+
+
+def postgres_baseline(url: str) -> Baseline:
+    import psycopg
+
+    return Baseline(psycopg.connect(url, autocommit=True), "%s")
+
+
+# --- one worker: both contenders, driven round by round ---------------------------------------
+
+
+class Worker:
+    """Runs batches of effects for either contender; keeps the keys it made for replays."""
+
+    def __init__(self, ledger: oncely.Ledger, baseline: Baseline, tag: str) -> None:
+        self.ledger = ledger
+        self.baseline = baseline
+        self.policy = oncely.parse_policy(POLICY_DOC)
+        self.tag = tag
+        self.made: dict[str, int] = {"oncely": 0, "baseline": 0}
+        self.cursor: dict[str, int] = {"oncely": 0, "baseline": 0}
+
+    def step(self, i: int) -> str:
+        return f"{self.tag}-s{i}"
+
+    def batch(self, who: str, measure: str, seconds: float) -> tuple[int, float, float]:
+        """Run effects for ``seconds``; returns (effects, elapsed, CPU seconds of this process)."""
+        fresh = measure == "fresh"
+        if not fresh and self.made[who] == 0:
+            raise RuntimeError("replay before any fresh effect")
+        ledger, base, policy = self.ledger, self.baseline, self.policy
+        n = 0
+        c0 = time.process_time()
+        t0 = time.perf_counter()
+        deadline = t0 + seconds
+        while True:
+            if fresh:
+                i = self.made[who]
+                self.made[who] = i + 1
+            else:
+                i = self.cursor[who] % self.made[who]
+                self.cursor[who] = i + 1
+            step, args = self.step(i), args_of(i)
+            if who == "oncely":
+                r = ledger.run(refund, scope=SCOPE, run=RUN, step=step, tool=TOOL, args=args,
+                               policy=policy)  # fmt: skip
+                replayed = r.replayed
+            else:
+                _, replayed = base.effect(refund, SCOPE, RUN, step, TOOL, args, assume_new=fresh)
+            if replayed == fresh:
+                raise RuntimeError(f"{who} {measure}: replayed={replayed} for step {step}")
+            n += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return n, now - t0, time.process_time() - c0
+
+
+Rates = dict[str, dict[str, Any]]
+
+
+def _rounds(
+    run_batch: Callable[[str, str], tuple[float, int, float]], measures: list[str], rounds: int
+) -> Rates:
+    """Alternate the contenders round by round (order flipped every round). Per measure and
+    contender: the rate of each round, and the effects and CPU seconds summed over rounds."""
+    out: Rates = {m: {w: {"rates": [], "n": 0, "cpu": 0.0} for w in ("oncely", "baseline")}
+                  for m in measures}  # fmt: skip
+    for m in measures:
+        for r in range(rounds):
+            order = ("oncely", "baseline") if r % 2 == 0 else ("baseline", "oncely")
+            for who in order:
+                rate, n, cpu = run_batch(who, m)
+                acc = out[m][who]
+                acc["rates"].append(rate)
+                acc["n"] += n
+                acc["cpu"] += cpu
+    return out
+
+
+# --- SQLite: one process -----------------------------------------------------------------------
+
+
+def bench_sqlite(rounds: int, seconds: float, tmp: Path) -> Rates:
+    ledger = oncely.Ledger.sqlite(tmp / "oncely.db")
+    w = Worker(ledger, sqlite_baseline(str(tmp / "baseline.db")), "p0")
+
+    def run_batch(who: str, measure: str) -> tuple[float, int, float]:
+        n, dt, cpu = w.batch(who, measure, seconds)
+        return n / dt, n, cpu
+
+    w.batch("oncely", "fresh", 0.2)  # warm-up: instances, statements, pages
+    w.batch("baseline", "fresh", 0.2)
+    rates = _rounds(run_batch, ["fresh", "replay"], rounds)
+    check_sqlite(tmp, w.made)
+    ledger.close()
+    return rates
+
+
+def check_sqlite(tmp: Path, made: dict[str, int]) -> None:
+    for file, table, who in (("oncely.db", "oncely_effects", "oncely"),
+                             ("baseline.db", "baseline_effects", "baseline")):  # fmt: skip
+        with sqlite3.connect(tmp / file) as c:
+            (n,) = c.execute(f"SELECT count(*) FROM {table} WHERE state = 'done'").fetchone()
+        if n != made[who]:
+            raise RuntimeError(f"{who}: {n} done rows for {made[who]} fresh effects")
+
+
+# --- PostgreSQL: N processes -------------------------------------------------------------------
+
+
+def _pg_worker(url: str, tag: str, conn: Any) -> None:
+    try:
+        ledger = oncely.Ledger.postgres(url)
+        w = Worker(ledger, postgres_baseline(url), tag)
+        w.batch("oncely", "fresh", 0.2)
+        w.batch("baseline", "fresh", 0.2)
+        conn.send(("ready", None))
+        while True:
+            msg = conn.recv()
+            if msg is None:
+                conn.send(("made", w.made))
+                break
+            who, measure, seconds = msg
+            conn.send(("done", w.batch(who, measure, seconds)))
+        ledger.close()
+    except BaseException as e:  # report, then die
+        conn.send(("error", repr(e)))
+        raise
+
+
+def fresh_database(base: str, name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(base, autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {name}")
+        c.execute(f"CREATE DATABASE {name}")
+    url = base.rsplit("/", 1)[0] + "/" + name
+    oncely.Ledger.postgres(url).close()  # migrate once, before the workers race to
+    with psycopg.connect(url, autocommit=True) as c:
+        c.execute(BASELINE_POSTGRES)
+    return url
+
+
+def bench_postgres(base: str, procs: int, rounds: int, seconds: float) -> Rates:
+    import psycopg
+
+    url = fresh_database(base, "oncely_bench_py")
+    ctx = mp.get_context("spawn")
+    pipes, workers = [], []
+    for k in range(procs):
+        parent, child = ctx.Pipe()
+        p = ctx.Process(target=_pg_worker, args=(url, f"p{k}", child), daemon=True)
+        p.start()
+        pipes.append(parent)
+        workers.append(p)
+
+    def recv(c: Any) -> Any:
+        kind, value = c.recv()
+        if kind == "error":
+            raise RuntimeError(f"a PostgreSQL worker failed: {value}")
+        return value
+
+    for c in pipes:
+        recv(c)
+
+    def run_batch(who: str, measure: str) -> tuple[float, int, float]:
+        for c in pipes:
+            c.send((who, measure, seconds))
+        # Every worker runs for `seconds` from the same start; the rate is the sum of theirs.
+        got = [recv(c) for c in pipes]
+        return sum(n / dt for n, dt, _ in got), sum(g[0] for g in got), sum(g[2] for g in got)
+
+    rates = _rounds(run_batch, ["fresh", "replay"], rounds)
+    made = {"oncely": 0, "baseline": 0}
+    for c in pipes:
+        c.send(None)
+        for who, n in recv(c).items():
+            made[who] += n
+    for p in workers:
+        p.join(30)
+    with psycopg.connect(url, autocommit=True) as c:
+        for table, who in (("oncely.effects", "oncely"), ("baseline_effects", "baseline")):
+            (n,) = c.execute(f"SELECT count(*) FROM {table} WHERE state = 'done'").fetchone()
+            if n != made[who]:
+                raise RuntimeError(f"{who}: {n} done rows for {made[who]} fresh effects")
+    return rates
+
+
+# --- report ------------------------------------------------------------------------------------
+
+GOALS = {"fresh": 0.8, "replay": 0.5}
+
+
+def summarize(backend: str, workers: int, rates: Rates) -> list[dict[str, Any]]:
+    rows = []
+    for measure, acc in rates.items():
+        by = {w: acc[w]["rates"] for w in acc}
+        cpu = {w: acc[w]["cpu"] / acc[w]["n"] * 1e6 for w in acc}  # µs per effect
+        o, b = statistics.median(by["oncely"]), statistics.median(by["baseline"])
+        paired = statistics.median(x / y for x, y in zip(by["oncely"], by["baseline"]))
+        rows.append({
+            "host": "python", "backend": backend, "measure": measure, "workers": workers,
+            "oncely": o, "baseline": b, "ratio": o / b, "goal": GOALS[measure],
+            "paired_ratio": paired,
+            "oncely_cpu_us": cpu["oncely"], "baseline_cpu_us": cpu["baseline"],
+            "oncely_best": max(by["oncely"]), "baseline_best": max(by["baseline"]),
+            "rounds": len(by["oncely"]), "stat": "median",
+        })  # fmt: skip
+    return rows
+
+
+def print_rows(rows: list[dict[str, Any]]) -> None:
+    print(f"{'backend':9} {'measure':7} {'workers':>7} {'oncely/s':>9} {'baseline/s':>10} "
+          f"{'ratio':>6} {'goal':>6} {'paired':>7}  {'CPU µs/effect':>15}  {'best /s':>16}")  # fmt: skip
+    for r in rows:
+        cpu = f"{r['oncely_cpu_us']:,.0f} / {r['baseline_cpu_us']:,.0f}"
+        best = f"{r['oncely_best']:,.0f} / {r['baseline_best']:,.0f}"
+        print(f"{r['backend']:9} {r['measure']:7} {r['workers']:>7} {r['oncely']:>9,.0f} "
+              f"{r['baseline']:>10,.0f} {r['ratio']:>5.2f}x {'>=' + str(r['goal']):>6} "
+              f"{r['paired_ratio']:>6.2f}x  {cpu:>15}  {best:>16}")  # fmt: skip
+    print("(oncely / baseline; ratio = median oncely rate / median baseline rate; paired = median"
+          " of per-round ratios; CPU = this host's processes, not the database server's)")
+
+
+def profile(n: int, tmp: Path) -> None:
+    """cProfile of n fresh effects, then of the n replays of the same intents (SQLite)."""
+    import cProfile
+    import pstats
+
+    ledger = oncely.Ledger.sqlite(tmp / "profile.db")
+    policy = oncely.parse_policy(POLICY_DOC)
+
+    def go(start: int) -> None:
+        for i in range(start, start + n):
+            ledger.run(refund, scope=SCOPE, run=RUN, step=f"prof-{i}", tool=TOOL, args=args_of(i),
+                       policy=policy)  # fmt: skip
+
+    go(10 * n)  # warm-up
+    for label in ("fresh", "replay"):
+        prof = cProfile.Profile()
+        t0 = time.perf_counter()
+        prof.enable()
+        go(0)
+        prof.disable()
+        dt = time.perf_counter() - t0
+        print(f"\ncProfile: {n} {label} oncely effects on SQLite ({n / dt:,.0f}/s under the profiler)")
+        st = pstats.Stats(prof, stream=sys.stdout).strip_dirs()
+        st.sort_stats("tottime").print_stats(12)
+        st.sort_stats("cumulative").print_stats(20)
+    ledger.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--postgres", metavar="URL", default=os.environ.get("ONCELY_TEST_POSTGRES_URL"),
+                    help="a PostgreSQL server (default: $ONCELY_TEST_POSTGRES_URL; none: SQLite only)")  # fmt: skip
+    ap.add_argument("--no-sqlite", action="store_true")
+    ap.add_argument("--procs", type=int, default=8, help="PostgreSQL worker processes (8)")
+    ap.add_argument("--rounds", type=int, default=None, help="rounds per measure (15; --quick 7)")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="seconds per contender per round (0.6; --quick 0.3)")  # fmt: skip
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="then profile N fresh SQLite effects and their replays")  # fmt: skip
+    a = ap.parse_args()
+    rounds = a.rounds or (7 if a.quick else 15)
+    seconds = a.seconds or (0.3 if a.quick else 0.6)
+
+    print(f"python {platform.python_version()}, oncely {oncely.__version__} from "
+          f"{Path(oncely.__file__).parent}; {rounds} rounds x {seconds} s per contender per "
+          f"measure, median kept; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")  # fmt: skip
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="oncely-bench-ledger-") as d:
+        tmp = Path(d)
+        if not a.no_sqlite:
+            rows += summarize("sqlite", 1, bench_sqlite(rounds, seconds, tmp))
+            print_rows(rows)
+        if a.postgres:
+            pg = summarize("postgres", a.procs, bench_postgres(a.postgres, a.procs, rounds, seconds))
+            print_rows(pg)
+            rows += pg
+        else:
+            print("postgres: skipped (no --postgres URL or $ONCELY_TEST_POSTGRES_URL)")
+        if a.json:
+            Path(a.json).write_text(json.dumps({"host": "python", "rows": rows}, indent=1))
+        if a.profile:
+            profile(a.profile, tmp)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
