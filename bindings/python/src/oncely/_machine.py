@@ -188,6 +188,8 @@ class SweepReport:
     """Entries escalated to a human by this sweep."""
     purged: int = 0
     """Settled entries past their retention, deleted."""
+    skipped: int = 0
+    """Due entries the core left as they were (not due for this job, or the event refused)."""
     errors: list[str] = field(default_factory=list)
     """Entries the sweep could not tend (and why)."""
 
@@ -201,6 +203,7 @@ def tally(report: SweepReport, note: TendNote) -> None:
     report.examined += 1
     report.leases_expired += note.lease_expired
     report.purged += note.purged
+    report.skipped += note.skipped is not None
     if note.reconciled is not None:
         report.reconciled += 1
         name = note.reconciled.value.replace("-", "_")
