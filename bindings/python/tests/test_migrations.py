@@ -90,7 +90,7 @@ def test_python_first_then_rust(
     shown = json.loads(out.stdout)
     assert shown["state"] == "done" and shown["owner"] == "py"
     assert json.loads(shown["result"]) == r.value
-    assert len(_bookkeeping(ledger_location)) == 1
+    assert len(_bookkeeping(ledger_location)) == len(_expected_rows(repo, ledger_location))
 
 
 def test_rust_first_then_python(
