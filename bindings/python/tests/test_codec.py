@@ -176,7 +176,7 @@ def ref() -> Reference:
 def test_every_export_is_compiled(ref: Reference) -> None:
     compiled = {name for name in _runtime.shared().functions if "#" not in name}
     assert set(ref.types) == compiled
-    assert {name.split(".")[0] for name in compiled} == {"canonical", "keys", "policy", "ledger"}
+    assert {name.split(".")[0] for name in compiled} == {"canonical", "keys", "policy", "ledger", "effect"}
 
 
 def test_pure_functions_match(ref: Reference, vectors: Vectors) -> None:
@@ -215,21 +215,26 @@ def test_pure_functions_match(ref: Reference, vectors: Vectors) -> None:
 
 
 def test_ledger_functions_match(ref: Reference, vectors: Vectors) -> None:
-    """Every step of every ledger scenario: ``handle`` with records, variants and options in
-    both directions, and ``prepare``."""
+    """Every step of every ledger scenario through the event machine (``effect.run``: records,
+    variants, options and bytes in both directions), and ``prepare``."""
     for sc in vectors("ledger.json")["scenarios"]:
         i = sc["intent"]
         intent = oncely.Intent(i["scope"], i["run"], i["step"], i["tool"], i["args"])
         ref.compare("ledger.prepare", intent, oncely.parse_policy(sc["policy"]), "w1")
         ref.compare("ledger.prepare", intent, oncely.parse_policy(sc["policy"]), "")
         claim_for(sc, "w1")
+        own = claim_for(sc, "w1")
         entry: oncely.Entry | None = None
         for step in sc["steps"]:
-            ev, _ = event(sc, step)
-            t = ref.compare("ledger.handle", entry, ev, step["now"])
-            if not isinstance(t, Err) and t.write is not None:
-                w = t.write
-                entry = None if isinstance(w, oncely.Removal) else w.entry
+            ev, claim = event(sc, step)
+            at = claim or own
+            start = oncely.types.Start(oncely.types.EventStart(at.scope, at.key, ev))
+            s = ref.compare("effect.run", b"", start, step["now"])
+            s = ref.compare("effect.run", s.state, oncely.types.RowInput(entry), step["now"])
+            if s.write is not None:
+                w = s.write
+                entry = None if w.op is oncely.types.WriteOp.DELETE else w.row
+                ref.compare("effect.run", s.state, oncely.types.Written(), step["now"])
 
 
 def test_wrong_argument_types_are_refused_before_the_call() -> None:
@@ -239,9 +244,9 @@ def test_wrong_argument_types_are_refused_before_the_call() -> None:
     with pytest.raises(TypeError):
         rt.call("keys.derive", {"scope": "a"}, oncely.default_spec())
     with pytest.raises(TypeError):
-        rt.call("ledger.handle", None, oncely.Sweep(), -1)
+        rt.call("effect.run", b"", oncely.types.Written(), -1)
     with pytest.raises(TypeError):
-        rt.call("ledger.handle", None, oncely.Sweep(), True)
+        rt.call("effect.run", b"", oncely.types.Written(), True)
     # The instance is still usable afterwards.
     assert rt.call("canonical.canonicalize", "[1.0]") == "[1]"
 

@@ -27,6 +27,10 @@ class Clock:
     def __call__(self) -> int:
         return self.now
 
+    def sleep(self, seconds: float) -> None:
+        """The core's pacing is by the ledger's clock: sleeping advances this one."""
+        self.now += round(seconds * 1000)
+
 
 @pytest.fixture
 def clock() -> Clock:
@@ -35,7 +39,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def ledger(ledger_location: str, clock: Clock) -> oncely.Ledger:
-    return oncely.Ledger.open(ledger_location, owner="w1", clock=clock)
+    return oncely.Ledger.open(ledger_location, owner="w1", clock=clock, sleep=clock.sleep)
 
 
 def _claim(ledger: oncely.Ledger, n: int = 1, policy: dict[str, object] = POLICY) -> oncely.Claim:

@@ -102,7 +102,9 @@ def test_a_lost_response_is_reconciled_not_repeated(ledger: oncely.Ledger) -> No
 
     with oncely.context(scope="acme", run="r", step="s"):
         r = refund.effect("ch_1", 500)
-    assert r.reconciled and r.replayed
+    # The recall (same key) produced the result in this run: reconciled, not a replay (the
+    # core's rule: replayed means no tool call of this run produced it).
+    assert r.reconciled and not r.replayed
     assert len(provider.effects) == 1
     assert r.value == next(iter(provider.effects.values()))
 
@@ -255,9 +257,12 @@ def test_replay_returns_the_json_round_trip_and_unserialisable_results_warn(
         return Receipt(x)
 
     with oncely.context(scope="acme", run="r", step="s"):
-        with pytest.warns(oncely.ResultNotSerializableWarning):
-            assert receipt(2) == Receipt(2)
-        assert receipt(2) == repr(Receipt(2))  # recorded as done; never re-run
+        # The core records it done without a result: this call and every repeat raise, and
+        # the tool is never called again.
+        with pytest.raises(oncely.ResultNotRecordedError):
+            receipt(2)
+        with pytest.raises(oncely.ResultNotRecordedError):
+            receipt(2)
 
     @ledger.tool(
         policy={"class": "accumulating-write"},

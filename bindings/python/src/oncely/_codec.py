@@ -417,6 +417,8 @@ class Codec:
         if isinstance(ty, wt.Bool):
             return _lift_bool
         if isinstance(ty, wt.ListType):
+            if isinstance(ty.element, wt.U8):
+                return _lift_bytes
             return _lift_list(self.lifter(ty.element))
         if isinstance(ty, wt.OptionType):
             return _lift_option(self.lifter(ty.payload))
@@ -612,6 +614,12 @@ def _lift_list(lift_element: Lift) -> Lift:
         return [lift_element(items, i * S) for i in range(size)]
 
     return lift
+
+
+def _lift_bytes(raw: bytes, off: int) -> bytes:
+    """``list<u8>``: one C value per byte; the byte of each is at ``OF``."""
+    size, addr = _unpack_qq(raw, off + OF + LIST_SIZE)
+    return _string_at(addr, size * S)[OF::S] if size else b""
 
 
 def _lift_option(lift_payload: Lift) -> Lift:

@@ -182,6 +182,18 @@ class ToolFailedError(OncelyError):
         self.reason = reason
 
 
+class ResultNotRecordedError(OncelyError):
+    """The effect happened, but the tool's result could not be encoded as JSON, so the ledger
+    recorded it done without a result: this call and every repeat of the intent raise this,
+    and the tool is never called again for it. Return JSON-compatible values (or give
+    ``encode``/``decode``)."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        super().__init__(f"result not recorded: {reason} (key {key})")
+        self.key = key
+        self.reason = reason
+
+
 class ContentionError(OncelyError):
     """Lost compare-and-swap races too many times in a row on one key."""
 
@@ -223,6 +235,7 @@ __all__ = [
     "LedgerError",
     "MigrationError",
     "PolicyError",
+    "ResultNotRecordedError",
     "StorageError",
     "ToolFailedError",
 ]

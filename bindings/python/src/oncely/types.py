@@ -302,6 +302,7 @@ class Entry:
     reconcile_after_ms: int
     escalate_after_ms: int
     retention_ms: int
+    due_at: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,38 +436,26 @@ class Purge:
     """``event.purge``: delete a settled entry whose retention has passed."""
 
 
+@dataclass(frozen=True, slots=True)
+class CompleteUnrecordable:
+    """``event.complete-unrecordable``: the tool returned a value that cannot be recorded."""
+
+    failure: Failure
+
+
 Event = Union[
-    Begin, Heartbeat, Complete, FailDefinite, FailAmbiguous, Sweep, Reconciled, Resolve, Purge
+    Begin,
+    Heartbeat,
+    Complete,
+    FailDefinite,
+    FailAmbiguous,
+    Sweep,
+    Reconciled,
+    Resolve,
+    Purge,
+    CompleteUnrecordable,
 ]
 """Everything that can happen to an entry (``ledger.event``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Insert:
-    """``write.insert``: insert if absent (the claim)."""
-
-    entry: Entry
-
-
-@dataclass(frozen=True, slots=True)
-class Update:
-    """``write.update`` (``ledger.update``): replace the row if its version still matches."""
-
-    expected_version: int
-    entry: Entry
-
-
-@dataclass(frozen=True, slots=True)
-class Removal:
-    """``write.delete`` (``ledger.removal``): delete the row if its version still matches."""
-
-    scope: str
-    key: str
-    expected_version: int
-
-
-Write = Union[Insert, Update, Removal]
-"""What the host must write atomically before acting on the outcome (``ledger.write``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -569,14 +558,6 @@ Outcome = Union[
 """What the host must do after applying the write (``ledger.outcome``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Transition:
-    """The answer of the core's ``handle`` (``ledger.transition``)."""
-
-    write: Write | None
-    outcome: Outcome
-
-
 class LedgerErrorKind(WitEnum):
     """Why an event was refused (``ledger.ledger-error-kind``)."""
 
@@ -586,6 +567,388 @@ class LedgerErrorKind(WitEnum):
     ALREADY_SETTLED = "already-settled"
     RETENTION_NOT_REACHED = "retention-not-reached"
     INVALID_REQUEST = "invalid-request"
+
+
+# --- effect (wit/effect.wit: the machines a host interprets) -------------------------------
+
+
+class TendJob(WitEnum):
+    """Time-driven work on a due row (``effect.tend-job``)."""
+
+    SWEEP = "sweep"
+    PURGE = "purge"
+
+
+class WriteOp(WitEnum):
+    """How to write a row (``effect.write-op``)."""
+
+    INSERT = "insert"
+    UPDATE = "update"
+    DELETE = "delete"
+
+
+class VerdictKind(WitEnum):
+    """A reconciler's answer, without its payload (``effect.verdict-kind``)."""
+
+    HAPPENED = "happened"
+    NOT_HAPPENED = "not-happened"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class EffectOptions:
+    """How one effect runs (``effect.effect-options``)."""
+
+    owner: str
+    max_attempts: int
+    wait_ms: int
+    has_reconciler: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReadRequest:
+    """A row to read (``effect.read-request``)."""
+
+    scope: str
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class RowWrite:
+    """A row to write atomically (``effect.row-write``)."""
+
+    op: WriteOp
+    row: Entry
+    expected_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFailure:
+    """How a tool call failed (``effect.tool-failure``); also ``input.tool-failed``."""
+
+    definite: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class EffectStart:
+    """``command.effect`` (``effect.effect-start``)."""
+
+    intent: Intent
+    policy: ToolPolicy
+    options: EffectOptions
+
+
+@dataclass(frozen=True, slots=True)
+class EventStart:
+    """``command.event`` (``effect.event-start``)."""
+
+    scope: str
+    key: str
+    event: Event
+
+
+@dataclass(frozen=True, slots=True)
+class TendStart:
+    """``command.tend`` (``effect.tend-start``)."""
+
+    scope: str
+    key: str
+    job: TendJob
+    has_reconciler: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WaitStart:
+    """``command.wait`` (``effect.wait-start``)."""
+
+    scope: str
+    key: str
+    every_ms: int
+    timeout_ms: int
+
+
+Command = Union[EffectStart, EventStart, TendStart, WaitStart]
+"""Which machine to start (``effect.command``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Busy:
+    """Another worker holds the claim (``effect.busy``)."""
+
+    key: str
+    owner: str
+    state: EntryState
+
+
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """The key and why (``effect.keyed``)."""
+
+    key: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolValue:
+    """``result-source.tool-value``: return the tool's own value."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedResult:
+    """``result-source.recorded``: a recorded result, as JSON text."""
+
+    json: str
+
+
+@dataclass(frozen=True, slots=True)
+class EffectReturn:
+    """``finish.effect`` (``effect.effect-result``)."""
+
+    key: str
+    source: ToolValue | RecordedResult
+    replayed: bool
+    reconciled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TendNote:
+    """``finish.tended`` (``effect.tend-note``): what tending one row did."""
+
+    scope: str
+    key: str
+    tool: str
+    lease_expired: bool
+    reconciled: VerdictKind | None
+    escalated: str | None
+    purged: bool
+    skipped: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventDone:
+    """``finish.event``: the event's outcome."""
+
+    outcome: Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Waited:
+    """``finish.waited``: return the row read last."""
+
+
+Finish = Union[EffectReturn, EventDone, TendNote, Waited]
+"""What a machine returns (``effect.finish``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ErrConflict:
+    """``effect-error.conflict``."""
+
+    conflict: Conflict
+
+
+@dataclass(frozen=True, slots=True)
+class ErrInProgress:
+    """``effect-error.in-progress``."""
+
+    busy: Busy
+
+
+@dataclass(frozen=True, slots=True)
+class ErrInDoubt:
+    """``effect-error.in-doubt``."""
+
+    keyed: Keyed
+
+
+@dataclass(frozen=True, slots=True)
+class ErrEscalated:
+    """``effect-error.escalated``."""
+
+    keyed: Keyed
+
+
+@dataclass(frozen=True, slots=True)
+class ErrToolFailed:
+    """``effect-error.tool-failed``."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrResultNotRecorded:
+    """``effect-error.result-not-recorded``."""
+
+    keyed: Keyed
+
+
+@dataclass(frozen=True, slots=True)
+class ErrStorage:
+    """``effect-error.storage``."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrLedger:
+    """``effect-error.ledger`` (the payload is a :class:`~oncely.LedgerError`)."""
+
+    error: Exception
+
+
+@dataclass(frozen=True, slots=True)
+class ErrContention:
+    """``effect-error.contention``."""
+
+    races: int
+
+
+EffectError = Union[
+    ErrConflict,
+    ErrInProgress,
+    ErrInDoubt,
+    ErrEscalated,
+    ErrToolFailed,
+    ErrResultNotRecorded,
+    ErrStorage,
+    ErrLedger,
+    ErrContention,
+]
+"""Why a machine ends without a result (``effect.effect-error``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """``action.report``: send what the read or write gave."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallTool:
+    """``action.call-tool``: call the tool with this key."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallReconciler:
+    """``action.call-reconciler``: call the registered reconciler."""
+
+    request: ReconcileRequest
+
+
+@dataclass(frozen=True, slots=True)
+class RecallTool:
+    """``action.recall-tool``: call the tool again with this key, as reconciliation."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class SleepUntil:
+    """``action.sleep-until``: sleep until this time (ms), then send ``woke``."""
+
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinishAction:
+    """``action.finish``: done, return this."""
+
+    finish: Finish
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseAction:
+    """``action.raise``: done, raise this."""
+
+    error: EffectError
+
+
+Action = Union[Report, CallTool, CallReconciler, RecallTool, SleepUntil, FinishAction, RaiseAction]
+"""What the host must do (``effect.action``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The next step of a machine (``effect.step``)."""
+
+    state: bytes
+    read: ReadRequest | None
+    write: RowWrite | None
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """``input.start``."""
+
+    command: Command
+
+
+@dataclass(frozen=True, slots=True)
+class RowInput:
+    """``input.row``: the row read (``None``: absent)."""
+
+    row: Entry | None
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """``input.written``."""
+
+
+@dataclass(frozen=True, slots=True)
+class LostRace:
+    """``input.lost-race``."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoreFailed:
+    """``input.store-failed``."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolReturned:
+    """``input.tool-returned``: the tool's value as JSON text."""
+
+    json: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUnencodable:
+    """``input.tool-unencodable``: why the value cannot be encoded."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictInput:
+    """``input.verdict``: the reconciler's answer."""
+
+    verdict: ReconcileVerdict
+
+
+@dataclass(frozen=True, slots=True)
+class Woke:
+    """``input.woke``."""
+
+
+Input = Union[
+    Start,
+    RowInput,
+    Written,
+    LostRace,
+    StoreFailed,
+    ToolReturned,
+    ToolUnencodable,
+    ToolFailure,
+    VerdictInput,
+    Woke,
+]
+"""What happened when the host did the last action (``effect.input``)."""
 
 
 # Variant case tables: WIT case name -> Python class (read by the codec).
@@ -608,8 +971,8 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "reconciled": Reconciled,
         "resolve": Resolve,
         "purge": Purge,
+        "complete-unrecordable": CompleteUnrecordable,
     },
-    {"insert": Insert, "update": Update, "delete": Removal},
     {
         "execute": Execute,
         "replay": Replay,
@@ -621,6 +984,41 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "recorded": Recorded,
         "purged": Purged,
         "idle": Idle,
+    },
+    {"effect": EffectStart, "event": EventStart, "tend": TendStart, "wait": WaitStart},
+    {"tool-value": ToolValue, "recorded": RecordedResult},
+    {"effect": EffectReturn, "event": EventDone, "tended": TendNote, "waited": Waited},
+    {
+        "conflict": ErrConflict,
+        "in-progress": ErrInProgress,
+        "in-doubt": ErrInDoubt,
+        "escalated": ErrEscalated,
+        "tool-failed": ErrToolFailed,
+        "result-not-recorded": ErrResultNotRecorded,
+        "storage": ErrStorage,
+        "ledger": ErrLedger,
+        "contention": ErrContention,
+    },
+    {
+        "report": Report,
+        "call-tool": CallTool,
+        "call-reconciler": CallReconciler,
+        "recall-tool": RecallTool,
+        "sleep-until": SleepUntil,
+        "finish": FinishAction,
+        "raise": RaiseAction,
+    },
+    {
+        "start": Start,
+        "row": RowInput,
+        "written": Written,
+        "lost-race": LostRace,
+        "store-failed": StoreFailed,
+        "tool-returned": ToolReturned,
+        "tool-unencodable": ToolUnencodable,
+        "tool-failed": ToolFailure,
+        "verdict": VerdictInput,
+        "woke": Woke,
     },
 )
 
@@ -636,6 +1034,9 @@ ENUMS: tuple[type[WitEnum], ...] = (
     Severity,
     EntryState,
     LedgerErrorKind,
+    TendJob,
+    WriteOp,
+    VerdictKind,
 )
 
 RECORDS: tuple[type, ...] = (
@@ -656,14 +1057,24 @@ RECORDS: tuple[type, ...] = (
     Failure,
     Reconciliation,
     Resolution,
-    Update,
-    Removal,
     Replay,
     InProgress,
     ReconcileRequest,
     Escalation,
     Conflict,
-    Transition,
+    EffectOptions,
+    ReadRequest,
+    RowWrite,
+    ToolFailure,
+    EffectStart,
+    EventStart,
+    TendStart,
+    WaitStart,
+    Busy,
+    Keyed,
+    EffectReturn,
+    TendNote,
+    Step,
 )
 
 __all__ = [
@@ -673,6 +1084,7 @@ __all__ = [
     "ClaimToken",
     "ClassSource",
     "Complete",
+    "CompleteUnrecordable",
     "Completion",
     "Conflict",
     "DerivedKey",
@@ -682,6 +1094,8 @@ __all__ = [
     "Entry",
     "EntryState",
     "Escalation",
+    "TendJob",
+    "TendNote",
     "Event",
     "Execute",
     "Explanation",
@@ -693,7 +1107,6 @@ __all__ = [
     "Heartbeat",
     "Idle",
     "InProgress",
-    "Insert",
     "Intent",
     "IntentPart",
     "KeyErrorKind",
@@ -716,7 +1129,6 @@ __all__ = [
     "Reconciled",
     "Reconciliation",
     "Recorded",
-    "Removal",
     "Replay",
     "Resolution",
     "Resolve",
@@ -726,10 +1138,7 @@ __all__ = [
     "Sweep",
     "ToolAnnotations",
     "ToolPolicy",
-    "Transition",
     "Unknown",
-    "Update",
     "Verdict",
     "WitEnum",
-    "Write",
 ]

@@ -53,11 +53,9 @@ class Store(Protocol):
     def list(self, scope: str, filter: ListFilter) -> builtins.list[Entry]:
         """Entries of one scope, newest first."""
 
-    def unsettled(self, scope: str | None, limit: int) -> builtins.list[Entry]:
-        """Entries time may act on (pending, in-doubt), oldest first; all scopes when ``None``."""
-
-    def expired(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
-        """Settled entries whose retention has passed at ``now``; all scopes when ``None``."""
+    def due(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
+        """Entries whose ``due_at`` is at or before ``now``, earliest first (at most
+        ``limit``; all scopes when ``None``). The core computes ``due_at`` at every write."""
 
     def close(self) -> None:
         """Release connections."""

@@ -23,6 +23,7 @@ COLUMNS = (
     "owner", "created_at", "updated_at", "lease_until", "in_doubt_since", "next_reconcile_at",
     "reconcile_attempts", "result_json", "reason", "resolved_by", "reconcile_kind",
     "reconcile_tool", "lease_ms", "reconcile_after_ms", "escalate_after_ms", "retention_ms",
+    "due_at",
 )  # fmt: skip
 
 _I64_MAX = 2**63 - 1
@@ -54,6 +55,7 @@ def to_row(e: Entry) -> tuple[Any, ...]:
         None if e.next_reconcile_at is None else _i(e.next_reconcile_at),
         e.reconcile_attempts, e.result_json, e.reason, e.resolved_by, kind, tool,
         _i(e.lease_ms), _i(e.reconcile_after_ms), _i(e.escalate_after_ms), _i(e.retention_ms),
+        None if e.due_at is None else _i(e.due_at),
     )  # fmt: skip
 
 
@@ -63,7 +65,7 @@ def from_row(row: Sequence[Any]) -> Entry:
         scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner,
         created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at,
         reconcile_attempts, result_json, reason, resolved_by, reconcile_kind, reconcile_tool,
-        lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms,
+        lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at,
     ) = row  # fmt: skip
     reconcile: ReconcilePath
     if reconcile_kind == "none":
@@ -85,7 +87,7 @@ def from_row(row: Sequence[Any]) -> Entry:
         ("reconcile_attempts", reconcile_attempts), ("lease_ms", lease_ms),
         ("reconcile_after_ms", reconcile_after_ms), ("escalate_after_ms", escalate_after_ms),
         ("retention_ms", retention_ms), ("in_doubt_since", in_doubt_since or 0),
-        ("next_reconcile_at", next_reconcile_at or 0),
+        ("next_reconcile_at", next_reconcile_at or 0), ("due_at", due_at or 0),
     ):  # fmt: skip
         if v < 0:
             raise StorageError(f"corrupt ledger row ({name} of ({scope}, {key}) is negative)")
@@ -93,7 +95,7 @@ def from_row(row: Sequence[Any]) -> Entry:
         scope, key, tool, fingerprint, args_canonical, st, version, attempt, owner, created_at,
         updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts,
         result_json, reason, resolved_by, reconcile, lease_ms, reconcile_after_ms,
-        escalate_after_ms, retention_ms,
+        escalate_after_ms, retention_ms, due_at,
     )  # fmt: skip
 
 
@@ -128,29 +130,16 @@ class Statements:
         sql = f"{self._select} WHERE {' AND '.join(where)} ORDER BY updated_at DESC, key LIMIT {p}"
         return sql, (*args, f.limit)
 
-    def unsettled(self, scope: str | None, limit: int) -> tuple[str, tuple[Any, ...]]:
+    def due(self, scope: str | None, now: int, limit: int) -> tuple[str, tuple[Any, ...]]:
+        """Rows whose ``due_at`` (computed by the core) is at or before ``now``, earliest
+        first."""
         p = self._p
-        where, args = ["state IN ('pending', 'in-doubt')"], []
+        where: list[str] = [f"due_at <= {p}"]
+        args: list[Any] = [_i(now)]
         if scope is not None:
             where.append(f"scope = {p}")
             args.append(scope)
-        sql = (
-            f"{self._select} WHERE {' AND '.join(where)} ORDER BY updated_at, scope, key LIMIT {p}"
-        )
-        return sql, (*args, limit)
-
-    def expired(self, scope: str | None, now: int, limit: int) -> tuple[str, tuple[Any, ...]]:
-        p = self._p
-        where: list[str] = ["state IN ('done', 'failed')"]
-        args: list[Any] = []
-        if scope is not None:
-            where.append(f"scope = {p}")
-            args.append(scope)
-        where.append(f"updated_at + retention_ms <= {p}")
-        args.append(_i(now))
-        sql = (
-            f"{self._select} WHERE {' AND '.join(where)} ORDER BY updated_at, scope, key LIMIT {p}"
-        )
+        sql = f"{self._select} WHERE {' AND '.join(where)} ORDER BY due_at, scope, key LIMIT {p}"
         return sql, (*args, limit)
 
 

@@ -110,11 +110,8 @@ class PostgresStore:
     def list(self, scope: str, filter: ListFilter) -> builtins.list[Entry]:
         return [from_row(r) for r in self._run(*self._sql.list(scope, filter))]
 
-    def unsettled(self, scope: str | None, limit: int) -> builtins.list[Entry]:
-        return [from_row(r) for r in self._run(*self._sql.unsettled(scope, limit))]
-
-    def expired(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
-        return [from_row(r) for r in self._run(*self._sql.expired(scope, now, limit))]
+    def due(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
+        return [from_row(r) for r in self._run(*self._sql.due(scope, now, limit))]
 
     def close(self) -> None:
         with self._lock:

@@ -113,14 +113,8 @@ class SqliteStore:
             return [from_row(r) for r in c.execute(sql, args).fetchall()]
 
     @_errors
-    def unsettled(self, scope: str | None, limit: int) -> builtins.list[Entry]:
-        sql, args = self._sql.unsettled(scope, limit)
-        with self._conn() as c:
-            return [from_row(r) for r in c.execute(sql, args).fetchall()]
-
-    @_errors
-    def expired(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
-        sql, args = self._sql.expired(scope, now, limit)
+    def due(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
+        sql, args = self._sql.due(scope, now, limit)
         with self._conn() as c:
             return [from_row(r) for r in c.execute(sql, args).fetchall()]
 

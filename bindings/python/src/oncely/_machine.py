@@ -1,0 +1,445 @@
+"""The one interpreter of the core's machines (``wit/effect.wit``), for the sync and the asyncio
+API alike.
+
+:func:`interpret` does exactly what each step of the core says and nothing else: it yields the
+I/O a step asks for (:class:`Read`, :class:`Write`, :class:`Tool`, :class:`Reconcile`,
+:class:`Sleep`) and receives what happened; :func:`drive_sync` and :func:`drive_async` perform
+that I/O. Every decision (attempts, waiting and polling, retries of a lost race or of recording
+a result, the order of reconciliation paths, which states are settled, what an unencodable
+result means) is the core's: no entry state, outcome, attempt or time is compared here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import time
+from collections.abc import Awaitable, Callable, Generator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar, Union
+
+from oncely import _api
+from oncely._codec import Err
+from oncely.errors import (
+    ConflictError,
+    ContentionError,
+    DefiniteFailure,
+    AmbiguousFailure,
+    EscalatedError,
+    InDoubtError,
+    InProgressError,
+    ResultNotRecordedError,
+    StorageError,
+    ToolFailedError,
+)
+from oncely.types import (
+    CallReconciler,
+    CallTool,
+    Command,
+    EffectOptions,
+    EffectReturn,
+    EffectStart,
+    Entry,
+    ErrConflict,
+    ErrContention,
+    ErrEscalated,
+    ErrInDoubt,
+    ErrInProgress,
+    ErrLedger,
+    ErrResultNotRecorded,
+    ErrStorage,
+    ErrToolFailed,
+    FinishAction,
+    Finish,
+    LostRace,
+    ReconcileRequest,
+    ReconcileVerdict,
+    RecallTool,
+    RecordedResult,
+    Report,
+    RowInput,
+    RowWrite,
+    SleepUntil,
+    Start,
+    StoreFailed,
+    TendNote,
+    ToolFailure,
+    ToolReturned,
+    ToolUnencodable,
+    Unknown,
+    VerdictInput,
+    Woke,
+    WriteOp,
+    Written,
+)
+
+if TYPE_CHECKING:
+    from oncely.store import Store
+
+T = TypeVar("T")
+
+Reconciler = Callable[[ReconcileRequest], Union[ReconcileVerdict, Awaitable[ReconcileVerdict]]]
+"""Asked whether the effect with a key happened; returns :class:`~oncely.Happened`,
+:class:`~oncely.NotHappened` or :class:`~oncely.Unknown` (or an awaitable of one)."""
+
+
+# --- what the interpreter asks a driver to do --------------------------------------------------
+
+
+class Read(NamedTuple):
+    """Read the row of ``(scope, key)``; send the entry or ``None`` (or :class:`Failed`)."""
+
+    scope: str
+    key: str
+
+
+class Write(NamedTuple):
+    """Apply ``write`` atomically; send whether it applied (or :class:`Failed`)."""
+
+    write: RowWrite
+
+
+class Tool(NamedTuple):
+    """Call the tool with ``key``; send a :class:`Called`."""
+
+    key: str
+
+
+class Reconcile(NamedTuple):
+    """Call the reconciler of ``request.tool``; send its verdict (a failure is ``Unknown``)."""
+
+    request: ReconcileRequest
+
+
+class Sleep(NamedTuple):
+    """Sleep until ``at`` (ms, by the ledger's clock); send ``None``."""
+
+    at: int
+
+
+class Failed(NamedTuple):
+    """A storage operation raised."""
+
+    error: StorageError
+
+
+class Called(NamedTuple):
+    """What a tool call did: its value, or what it raised."""
+
+    value: Any
+    error: BaseException | None
+
+
+Request = Union[Read, Write, Tool, Reconcile, Sleep]
+
+
+@dataclass(frozen=True)
+class EffectSpec:
+    """How an effect runs (the caller's options; the rules are the core's).
+
+    - ``max_attempts``: how many times this call may execute the tool (new attempts only follow
+      a definite "did not happen" from reconciliation). Default 3.
+    - ``wait``: how long (s) to wait for another worker's claim before raising
+      :class:`~oncely.InProgressError`. Default 30.
+    - ``definite``: exception types that mean "the effect did NOT happen" (besides
+      :class:`~oncely.DefiniteFailure`). Any other exception is read as an unknown outcome.
+    - ``encode``/``decode``: result to JSON text and back (default: :mod:`json`).
+    """
+
+    max_attempts: int = 3
+    wait: float = 30.0
+    definite: tuple[type[BaseException], ...] = ()
+    encode: Callable[[Any], str] | None = None
+    decode: Callable[[str], Any] | None = None
+
+
+@dataclass(frozen=True)
+class EffectResult(Generic[T]):
+    """The result of an effect run through the ledger."""
+
+    value: T
+    """The tool's result: fresh, or decoded from the ledger on a replay."""
+    key: str
+    """The idempotency key the tool was (or would have been) given."""
+    replayed: bool
+    """True when the result came from the ledger, not from calling the tool now."""
+    reconciled: bool
+    """True when this call settled an unknown outcome by reconciliation."""
+
+
+@dataclass
+class SweepReport:
+    """What a sweep did: the tally of the core's notes on every due row."""
+
+    examined: int = 0
+    """Due entries tended."""
+    leases_expired: int = 0
+    """Pending entries whose lease had expired (now in doubt)."""
+    reconciled: int = 0
+    """Reconciliations run."""
+    happened: int = 0
+    """… that found the effect happened (now done)."""
+    not_happened: int = 0
+    """… that found it did not happen (now failed: a new attempt may run)."""
+    unknown: int = 0
+    """… that could not tell (still in doubt)."""
+    escalated: list[str] = field(default_factory=list)
+    """Entries escalated to a human by this sweep."""
+    purged: int = 0
+    """Settled entries past their retention, deleted."""
+    skipped: int = 0
+    """Due entries the core left as they were (not due for this job, or the event refused)."""
+    errors: list[str] = field(default_factory=list)
+    """Entries the sweep could not tend (and why)."""
+
+
+SWEEP_BATCH = 10_000
+"""Due rows one sweep tends at most."""
+
+
+def tally(report: SweepReport, note: TendNote) -> None:
+    """Add the core's note on one tended row to a sweep report."""
+    report.examined += 1
+    report.leases_expired += note.lease_expired
+    report.purged += note.purged
+    report.skipped += note.skipped is not None
+    if note.reconciled is not None:
+        report.reconciled += 1
+        name = note.reconciled.value.replace("-", "_")
+        setattr(report, name, getattr(report, name) + 1)
+    if note.escalated is not None:
+        report.escalated.append(f"{note.scope} {note.key} ({note.tool}): {note.escalated}")
+
+
+def effect_command(ledger: Any, spec: EffectSpec, **intent: Any) -> EffectStart:
+    """The ``start(effect)`` command of an intent."""
+    policy = _api.parse_policy(intent.pop("policy"))
+    i = _api._checked(_api.make_intent(**intent))
+    if isinstance(i, bytes):
+        raise _api._invalid_args(i)
+    opts = EffectOptions(
+        ledger.owner, spec.max_attempts, max(0, int(spec.wait * 1000)), intent["tool"] in ledger._reconcilers
+    )
+    return EffectStart(i, policy, opts)
+
+
+def effect_result(spec: EffectSpec, done: Any) -> EffectResult[Any]:
+    """The caller's result from an effect machine's finish (tool value, or decoded record)."""
+    finish, _, value = done
+    assert isinstance(finish, EffectReturn)
+    if isinstance(finish.source, RecordedResult):
+        value = (spec.decode or json.loads)(finish.source.json)
+    return EffectResult(value, finish.key, finish.replayed, finish.reconciled)
+
+
+# --- the interpreter ---------------------------------------------------------------------------
+
+
+def _tool_input(called: Called, spec: EffectSpec) -> Any:
+    e = called.error
+    if e is None:
+        try:
+            return ToolReturned((spec.encode or _api.to_json_text)(called.value))
+        except (TypeError, ValueError) as why:
+            return ToolUnencodable(f"{type(called.value).__name__}: {why}")
+    definite = isinstance(e, DefiniteFailure) or bool(spec.definite) and isinstance(e, spec.definite)
+    reason = e.reason if isinstance(e, (DefiniteFailure, AmbiguousFailure)) else f"{type(e).__name__}: {e}"
+    return ToolFailure(definite, reason)
+
+
+def interpret(
+    run: Callable[..., Any], clock: Callable[[], int], command: Command, spec: EffectSpec
+) -> Generator[Request, Any, tuple[Finish, Entry | None, Any]]:
+    """Run one machine: returns its finish, the row read last and the tool's last value; raises
+    the typed error of a ``raise`` (with what the tool, reconciler or store raised as cause)."""
+    step, row, value, cause = _unwrap(run(b"", Start(command), clock())), None, None, None
+    while True:
+        inp: Any = None
+        if step.read is not None:
+            got = yield Read(step.read.scope, step.read.key)
+            if isinstance(got, Failed):
+                inp, cause = StoreFailed(str(got.error)), got.error
+            else:
+                row = got
+                if got is not None or step.write is None:
+                    inp = RowInput(got)
+        if inp is None and step.write is not None:
+            got = yield Write(step.write)
+            if isinstance(got, Failed):
+                inp, cause = StoreFailed(str(got.error)), got.error
+            elif not got:
+                inp = LostRace()
+        if inp is None:
+            a = step.action
+            if isinstance(a, Report):
+                inp = RowInput(row) if step.write is None else Written()
+            elif isinstance(a, (CallTool, RecallTool)):
+                called = yield Tool(a.key)
+                value, cause = called.value, called.error or cause
+                inp = _tool_input(called, spec)
+            elif isinstance(a, CallReconciler):
+                inp = VerdictInput((yield Reconcile(a.request)))
+            elif isinstance(a, SleepUntil):
+                yield Sleep(a.at)
+                inp = Woke()
+            elif isinstance(a, FinishAction):
+                return a.finish, row, value
+            else:
+                raise _error(a.error) from cause
+        step = _unwrap(run(step.state, inp, clock()))
+
+
+def _unwrap(r: Any) -> Any:
+    if isinstance(r, Err):
+        raise r.error
+    return r
+
+
+def _error(e: Any) -> Exception:  # noqa: PLR0911 - one case per effect-error
+    """The package's typed error for the core's ``effect-error``."""
+    if isinstance(e, ErrConflict):
+        return ConflictError(e.conflict.key, e.conflict.pointer)
+    if isinstance(e, ErrInProgress):
+        return InProgressError(e.busy.key, e.busy.owner, e.busy.state)
+    if isinstance(e, ErrInDoubt):
+        return InDoubtError(e.keyed.key, e.keyed.reason)
+    if isinstance(e, ErrEscalated):
+        return EscalatedError(e.keyed.key, e.keyed.reason)
+    if isinstance(e, ErrToolFailed):
+        return ToolFailedError(e.reason)
+    if isinstance(e, ErrResultNotRecorded):
+        return ResultNotRecordedError(e.keyed.key, e.keyed.reason)
+    if isinstance(e, ErrStorage):
+        return StorageError(e.reason)
+    if isinstance(e, ErrLedger):
+        return e.error
+    assert isinstance(e, ErrContention)
+    return ContentionError(e.races)
+
+
+# --- the drivers -------------------------------------------------------------------------------
+
+
+def _apply(store: Store, w: RowWrite) -> bool:
+    if w.op is WriteOp.INSERT:
+        return store.insert(w.row)
+    if w.op is WriteOp.UPDATE:
+        return store.update(w.expected_version, w.row)
+    return store.delete(w.row.scope, w.row.key, w.expected_version)
+
+
+def _storage(fn: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except StorageError as e:
+        return Failed(e)
+
+
+def _reconcile(reconciler: Reconciler | None, req: ReconcileRequest) -> Any:
+    if reconciler is None:
+        return Unknown(f"no reconciler is registered for {req.tool!r} in this process")
+    try:
+        return reconciler(req)
+    except Exception as e:  # noqa: BLE001 - a failing reconciler cannot tell
+        return Unknown(f"the reconciler failed: {e!r}")
+
+
+def drive_sync(
+    host: Any, steps: Generator[Request, Any, T], tool_fn: Callable[[str], Any] | None = None
+) -> T:
+    """Run a machine with blocking I/O."""
+    send: Any = None
+    while True:
+        try:
+            req = steps.send(send)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        if isinstance(req, Read):
+            send = _storage(host.store.get, req.scope, req.key)
+        elif isinstance(req, Write):
+            send = _storage(_apply, host.store, req.write)
+        elif isinstance(req, Tool):
+            send = _call_sync(tool_fn, req.key)
+        elif isinstance(req, Reconcile):
+            send = _reconcile(host.reconciler_of(req.request.tool), req.request)
+            if inspect.isawaitable(send):
+                send = _await_in_new_loop(send)
+        else:
+            (host.sleep or time.sleep)(max(0, req.at - host.clock()) / 1000)
+            send = None
+
+
+def _call_sync(tool_fn: Callable[[str], Any] | None, key: str) -> Called:
+    assert tool_fn is not None
+    try:
+        value = tool_fn(key)
+    except Exception as e:  # noqa: BLE001 - the core classifies it
+        return Called(None, e)
+    if inspect.isawaitable(value):
+        # A sync function returning an awaitable: its outcome is unknown to the ledger.
+        close = getattr(value, "close", None)
+        if close is not None:
+            close()
+        return Called(None, TypeError("the tool returned an awaitable; use ledger.aio"))
+    return Called(value, None)
+
+
+def _await_in_new_loop(aw: Awaitable[Any]) -> Any:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+
+        async def wrap() -> Any:
+            try:
+                return await aw
+            except Exception as e:  # noqa: BLE001 - a failing reconciler cannot tell
+                return Unknown(f"the reconciler failed: {e!r}")
+
+        return asyncio.run(wrap())
+    close = getattr(aw, "close", None)
+    if close is not None:
+        close()
+    raise TypeError(
+        "an async reconciler was called from a synchronous ledger call inside a running event "
+        "loop; use the asyncio API (ledger.aio)"
+    )
+
+
+async def drive_async(
+    host: Any, steps: Generator[Request, Any, T], tool_fn: Callable[[str], Any] | None = None
+) -> T:
+    """Run a machine on the event loop: storage in worker threads, async tools and reconcilers
+    awaited."""
+    send: Any = None
+    while True:
+        try:
+            req = steps.send(send)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        if isinstance(req, Read):
+            send = await asyncio.to_thread(_storage, host.store.get, req.scope, req.key)
+        elif isinstance(req, Write):
+            send = await asyncio.to_thread(_storage, _apply, host.store, req.write)
+        elif isinstance(req, Tool):
+            assert tool_fn is not None
+            try:
+                value = tool_fn(req.key)
+                if inspect.isawaitable(value):
+                    value = await value
+                send = Called(value, None)
+            except Exception as e:  # noqa: BLE001 - the core classifies it
+                send = Called(None, e)
+        elif isinstance(req, Reconcile):
+            send = _reconcile(host.reconciler_of(req.request.tool), req.request)
+            if inspect.isawaitable(send):
+                try:
+                    send = await send
+                except Exception as e:  # noqa: BLE001 - a failing reconciler cannot tell
+                    send = Unknown(f"the reconciler failed: {e!r}")
+        else:
+            seconds = max(0, req.at - host.clock()) / 1000
+            slept = host.sleep(seconds) if host.sleep else asyncio.sleep(seconds)
+            if inspect.isawaitable(slept):
+                await slept
+            send = None
