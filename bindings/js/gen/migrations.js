@@ -5,6 +5,12 @@ export const sqlite = [
     "description": "effects",
     "file": "20261130000000_effects.sql",
     "sql": "-- The effect ledger (SQLite). One row per (scope, key); every field of the core's `entry`\n-- record (wit/ledger.wit). Times are milliseconds since the Unix epoch.\nCREATE TABLE IF NOT EXISTS oncely_effects (\n    scope              TEXT    NOT NULL,\n    key                TEXT    NOT NULL,\n    tool               TEXT    NOT NULL,\n    fingerprint        TEXT    NOT NULL,\n    args_canonical     TEXT    NOT NULL,\n    state              TEXT    NOT NULL CHECK (state IN ('pending', 'done', 'failed', 'in-doubt', 'escalated')),\n    version            INTEGER NOT NULL CHECK (version >= 1),\n    attempt            INTEGER NOT NULL CHECK (attempt >= 1),\n    owner              TEXT    NOT NULL,\n    created_at         INTEGER NOT NULL,\n    updated_at         INTEGER NOT NULL,\n    lease_until        INTEGER NOT NULL,\n    in_doubt_since     INTEGER,\n    next_reconcile_at  INTEGER,\n    reconcile_attempts INTEGER NOT NULL,\n    result_json        TEXT,\n    reason             TEXT,\n    resolved_by        TEXT,\n    reconcile_kind     TEXT    NOT NULL CHECK (reconcile_kind IN ('none', 'provider-idempotent', 'lookup', 'manual')),\n    reconcile_tool     TEXT,\n    lease_ms           INTEGER NOT NULL,\n    reconcile_after_ms INTEGER NOT NULL,\n    escalate_after_ms  INTEGER NOT NULL,\n    retention_ms       INTEGER NOT NULL,\n    PRIMARY KEY (scope, key)\n) WITHOUT ROWID;\n\nCREATE INDEX IF NOT EXISTS oncely_effects_by_state ON oncely_effects (state, updated_at);\n"
+  },
+  {
+    "version": "20261201000000",
+    "description": "due at",
+    "file": "20261201000000_due_at.sql",
+    "sql": "-- When each entry next needs time-driven work (ms since the Unix epoch), computed by the core at\n-- every write (`due-at` in wit/ledger.wit): sweep and purge select `due_at <= now` and let the\n-- core decide, instead of re-expressing its rules in SQL. NULL: never by time alone (escalated).\n-- Rows written before this column existed are due at once: the next sweep tends each, and the\n-- core writes its real due time (or purges it).\nALTER TABLE oncely_effects ADD COLUMN due_at INTEGER;\nUPDATE oncely_effects SET due_at = 0;\nDROP INDEX IF EXISTS oncely_effects_by_state;\nCREATE INDEX IF NOT EXISTS oncely_effects_by_due ON oncely_effects (due_at) WHERE due_at IS NOT NULL;\n"
   }
 ];
 export const postgres = [
@@ -13,5 +19,11 @@ export const postgres = [
     "description": "effects",
     "file": "20261130000000_effects.sql",
     "sql": "-- The effect ledger (PostgreSQL), in its own schema. One row per (scope, key); every field of\n-- the core's `entry` record (wit/ledger.wit). Times are milliseconds since the Unix epoch.\nCREATE SCHEMA IF NOT EXISTS oncely;\n\nCREATE TABLE IF NOT EXISTS oncely.effects (\n    scope              TEXT   NOT NULL,\n    key                TEXT   NOT NULL,\n    tool               TEXT   NOT NULL,\n    fingerprint        TEXT   NOT NULL,\n    args_canonical     TEXT   NOT NULL,\n    state              TEXT   NOT NULL CHECK (state IN ('pending', 'done', 'failed', 'in-doubt', 'escalated')),\n    version            BIGINT NOT NULL CHECK (version >= 1),\n    attempt            BIGINT NOT NULL CHECK (attempt >= 1),\n    owner              TEXT   NOT NULL,\n    created_at         BIGINT NOT NULL,\n    updated_at         BIGINT NOT NULL,\n    lease_until        BIGINT NOT NULL,\n    in_doubt_since     BIGINT,\n    next_reconcile_at  BIGINT,\n    reconcile_attempts BIGINT NOT NULL,\n    result_json        TEXT,\n    reason             TEXT,\n    resolved_by        TEXT,\n    reconcile_kind     TEXT   NOT NULL CHECK (reconcile_kind IN ('none', 'provider-idempotent', 'lookup', 'manual')),\n    reconcile_tool     TEXT,\n    lease_ms           BIGINT NOT NULL,\n    reconcile_after_ms BIGINT NOT NULL,\n    escalate_after_ms  BIGINT NOT NULL,\n    retention_ms       BIGINT NOT NULL,\n    PRIMARY KEY (scope, key)\n);\n\nCREATE INDEX IF NOT EXISTS effects_by_state ON oncely.effects (state, updated_at);\n"
+  },
+  {
+    "version": "20261201000000",
+    "description": "due at",
+    "file": "20261201000000_due_at.sql",
+    "sql": "-- When each entry next needs time-driven work (ms since the Unix epoch), computed by the core at\n-- every write (`due-at` in wit/ledger.wit): sweep and purge select `due_at <= now` and let the\n-- core decide, instead of re-expressing its rules in SQL. NULL: never by time alone (escalated).\n-- Rows written before this column existed are due at once: the next sweep tends each, and the\n-- core writes its real due time (or purges it).\nALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS due_at BIGINT;\nUPDATE oncely.effects SET due_at = 0;\nDROP INDEX IF EXISTS oncely.effects_by_state;\nCREATE INDEX IF NOT EXISTS effects_by_due ON oncely.effects (due_at) WHERE due_at IS NOT NULL;\n"
   }
 ];

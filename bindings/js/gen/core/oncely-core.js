@@ -72,7 +72,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     postReturn8 = exports0['cabi_post_oncely:core/policy@0.1.0#resolve-tool'];
     postReturn9 = exports0['cabi_post_oncely:core/policy@0.1.0#check-manifest'];
     postReturn10 = exports0['cabi_post_oncely:core/ledger@0.1.0#prepare'];
-    postReturn11 = exports0['cabi_post_oncely:core/ledger@0.1.0#handle'];
+    postReturn11 = exports0['cabi_post_oncely:core/effect@0.1.0#run'];
     let canonical010MaxInputBytes;
     
     function maxInputBytes() {
@@ -2755,983 +2755,1018 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       }
       return retVal.val;
     }
-    let ledger010Handle;
+    let effect010Run;
     
-    function handle(arg0, arg1, arg2) {
-      var ptr0 = realloc0(0, 0, 8, 368);
-      var variant19 = arg0;
-      if (variant19 === null || variant19=== undefined) {
-        dataView(memory0).setInt8(ptr0 + 0, 0, true);
-      } else {
-        const e = variant19;
-        dataView(memory0).setInt8(ptr0 + 0, 1, true);
-        var {scope: v1_0, key: v1_1, tool: v1_2, fingerprint: v1_3, argsCanonical: v1_4, state: v1_5, version: v1_6, attempt: v1_7, owner: v1_8, createdAt: v1_9, updatedAt: v1_10, leaseUntil: v1_11, inDoubtSince: v1_12, nextReconcileAt: v1_13, reconcileAttempts: v1_14, resultJson: v1_15, reason: v1_16, resolvedBy: v1_17, reconcile: v1_18, leaseMs: v1_19, reconcileAfterMs: v1_20, escalateAfterMs: v1_21, retentionMs: v1_22 } = e;
-        var ptr2 = utf8Encode(v1_0, realloc0, memory0);
-        var len2 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 12, len2, true);
-        dataView(memory0).setInt32(ptr0 + 8, ptr2, true);
-        var ptr3 = utf8Encode(v1_1, realloc0, memory0);
-        var len3 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 20, len3, true);
-        dataView(memory0).setInt32(ptr0 + 16, ptr3, true);
-        var ptr4 = utf8Encode(v1_2, realloc0, memory0);
-        var len4 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 28, len4, true);
-        dataView(memory0).setInt32(ptr0 + 24, ptr4, true);
-        var ptr5 = utf8Encode(v1_3, realloc0, memory0);
-        var len5 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 36, len5, true);
-        dataView(memory0).setInt32(ptr0 + 32, ptr5, true);
-        var ptr6 = utf8Encode(v1_4, realloc0, memory0);
-        var len6 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 44, len6, true);
-        dataView(memory0).setInt32(ptr0 + 40, ptr6, true);
-        var val7 = v1_5;
-        let enum7;
-        switch (val7) {
-          case 'pending': {
-            enum7 = 0;
-            break;
-          }
-          case 'done': {
-            enum7 = 1;
-            break;
-          }
-          case 'failed': {
-            enum7 = 2;
-            break;
-          }
-          case 'in-doubt': {
-            enum7 = 3;
-            break;
-          }
-          case 'escalated': {
-            enum7 = 4;
-            break;
-          }
-          default: {
-            if ((v1_5) instanceof Error) {
-              console.error(v1_5);
-            }
-            
-            throw new TypeError(`"${val7}" is not one of the cases of entry-state`);
-          }
-        }
-        dataView(memory0).setInt8(ptr0 + 48, enum7, true);
-        dataView(memory0).setBigInt64(ptr0 + 56, toUint64(v1_6), true);
-        dataView(memory0).setInt32(ptr0 + 64, toUint32(v1_7), true);
-        var ptr8 = utf8Encode(v1_8, realloc0, memory0);
-        var len8 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 72, len8, true);
-        dataView(memory0).setInt32(ptr0 + 68, ptr8, true);
-        dataView(memory0).setBigInt64(ptr0 + 80, toUint64(v1_9), true);
-        dataView(memory0).setBigInt64(ptr0 + 88, toUint64(v1_10), true);
-        dataView(memory0).setBigInt64(ptr0 + 96, toUint64(v1_11), true);
-        var variant9 = v1_12;
-        if (variant9 === null || variant9=== undefined) {
-          dataView(memory0).setInt8(ptr0 + 104, 0, true);
-        } else {
-          const e = variant9;
-          dataView(memory0).setInt8(ptr0 + 104, 1, true);
-          dataView(memory0).setBigInt64(ptr0 + 112, toUint64(e), true);
-        }
-        var variant10 = v1_13;
-        if (variant10 === null || variant10=== undefined) {
-          dataView(memory0).setInt8(ptr0 + 120, 0, true);
-        } else {
-          const e = variant10;
-          dataView(memory0).setInt8(ptr0 + 120, 1, true);
-          dataView(memory0).setBigInt64(ptr0 + 128, toUint64(e), true);
-        }
-        dataView(memory0).setInt32(ptr0 + 136, toUint32(v1_14), true);
-        var variant12 = v1_15;
-        if (variant12 === null || variant12=== undefined) {
-          dataView(memory0).setInt8(ptr0 + 140, 0, true);
-        } else {
-          const e = variant12;
-          dataView(memory0).setInt8(ptr0 + 140, 1, true);
-          var ptr11 = utf8Encode(e, realloc0, memory0);
-          var len11 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 148, len11, true);
-          dataView(memory0).setInt32(ptr0 + 144, ptr11, true);
-        }
-        var variant14 = v1_16;
-        if (variant14 === null || variant14=== undefined) {
-          dataView(memory0).setInt8(ptr0 + 152, 0, true);
-        } else {
-          const e = variant14;
-          dataView(memory0).setInt8(ptr0 + 152, 1, true);
-          var ptr13 = utf8Encode(e, realloc0, memory0);
-          var len13 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 160, len13, true);
-          dataView(memory0).setInt32(ptr0 + 156, ptr13, true);
-        }
-        var variant16 = v1_17;
-        if (variant16 === null || variant16=== undefined) {
-          dataView(memory0).setInt8(ptr0 + 164, 0, true);
-        } else {
-          const e = variant16;
-          dataView(memory0).setInt8(ptr0 + 164, 1, true);
-          var ptr15 = utf8Encode(e, realloc0, memory0);
-          var len15 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 172, len15, true);
-          dataView(memory0).setInt32(ptr0 + 168, ptr15, true);
-        }
-        var variant18 = v1_18;
-        switch (variant18.tag) {
-          case 'none': {
-            dataView(memory0).setInt8(ptr0 + 176, 0, true);
-            break;
-          }
-          case 'provider-idempotent': {
-            dataView(memory0).setInt8(ptr0 + 176, 1, true);
-            break;
-          }
-          case 'lookup': {
-            const e = variant18.val;
-            dataView(memory0).setInt8(ptr0 + 176, 2, true);
-            var ptr17 = utf8Encode(e, realloc0, memory0);
-            var len17 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 184, len17, true);
-            dataView(memory0).setInt32(ptr0 + 180, ptr17, true);
-            break;
-          }
-          case 'manual': {
-            dataView(memory0).setInt8(ptr0 + 176, 3, true);
-            break;
-          }
-          default: {
-            throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant18.tag)}\` (received \`${variant18}\`) specified for \`ReconcilePath\``);
-          }
-        }
-        dataView(memory0).setBigInt64(ptr0 + 192, toUint64(v1_19), true);
-        dataView(memory0).setBigInt64(ptr0 + 200, toUint64(v1_20), true);
-        dataView(memory0).setBigInt64(ptr0 + 208, toUint64(v1_21), true);
-        dataView(memory0).setBigInt64(ptr0 + 216, toUint64(v1_22), true);
-      }
-      var variant62 = arg1;
-      switch (variant62.tag) {
-        case 'begin': {
-          const e = variant62.val;
-          dataView(memory0).setInt8(ptr0 + 224, 0, true);
-          var {scope: v20_0, tool: v20_1, key: v20_2, fingerprint: v20_3, argsCanonical: v20_4, owner: v20_5, policy: v20_6 } = e;
-          var ptr21 = utf8Encode(v20_0, realloc0, memory0);
-          var len21 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 236, len21, true);
-          dataView(memory0).setInt32(ptr0 + 232, ptr21, true);
-          var ptr22 = utf8Encode(v20_1, realloc0, memory0);
-          var len22 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 244, len22, true);
-          dataView(memory0).setInt32(ptr0 + 240, ptr22, true);
-          var ptr23 = utf8Encode(v20_2, realloc0, memory0);
-          var len23 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 252, len23, true);
-          dataView(memory0).setInt32(ptr0 + 248, ptr23, true);
-          var ptr24 = utf8Encode(v20_3, realloc0, memory0);
-          var len24 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 260, len24, true);
-          dataView(memory0).setInt32(ptr0 + 256, ptr24, true);
-          var ptr25 = utf8Encode(v20_4, realloc0, memory0);
-          var len25 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 268, len25, true);
-          dataView(memory0).setInt32(ptr0 + 264, ptr25, true);
-          var ptr26 = utf8Encode(v20_5, realloc0, memory0);
-          var len26 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 276, len26, true);
-          dataView(memory0).setInt32(ptr0 + 272, ptr26, true);
-          var {class: v27_0, key: v27_1, reconcile: v27_2, leaseMs: v27_3, reconcileAfterMs: v27_4, escalateAfterMs: v27_5, retentionMs: v27_6 } = v20_6;
-          var val28 = v27_0;
-          let enum28;
-          switch (val28) {
-            case 'read-only': {
-              enum28 = 0;
-              break;
-            }
-            case 'overwriting-write': {
-              enum28 = 1;
-              break;
-            }
-            case 'accumulating-write': {
-              enum28 = 2;
-              break;
-            }
-            case 'irreversible-external': {
-              enum28 = 3;
-              break;
-            }
-            default: {
-              if ((v27_0) instanceof Error) {
-                console.error(v27_0);
-              }
-              
-              throw new TypeError(`"${val28}" is not one of the cases of effect-class`);
-            }
-          }
-          dataView(memory0).setInt8(ptr0 + 280, enum28, true);
-          var variant36 = v27_1;
-          if (variant36 === null || variant36=== undefined) {
-            dataView(memory0).setInt8(ptr0 + 284, 0, true);
-          } else {
-            const e = variant36;
-            dataView(memory0).setInt8(ptr0 + 284, 1, true);
-            var {only: v29_0, ignore: v29_1, identity: v29_2 } = e;
-            var variant32 = v29_0;
-            if (variant32 === null || variant32=== undefined) {
-              dataView(memory0).setInt8(ptr0 + 288, 0, true);
-            } else {
-              const e = variant32;
-              dataView(memory0).setInt8(ptr0 + 288, 1, true);
-              var vec31 = e;
-              var len31 = vec31.length;
-              var result31 = realloc0(0, 0, 4, len31 * 8);
-              for (let i = 0; i < vec31.length; i++) {
-                const e = vec31[i];
-                const base = result31 + i * 8;var ptr30 = utf8Encode(e, realloc0, memory0);
-                var len30 = utf8EncodedLen;
-                dataView(memory0).setInt32(base + 4, len30, true);
-                dataView(memory0).setInt32(base + 0, ptr30, true);
-              }
-              dataView(memory0).setInt32(ptr0 + 296, len31, true);
-              dataView(memory0).setInt32(ptr0 + 292, result31, true);
-            }
-            var vec34 = v29_1;
-            var len34 = vec34.length;
-            var result34 = realloc0(0, 0, 4, len34 * 8);
-            for (let i = 0; i < vec34.length; i++) {
-              const e = vec34[i];
-              const base = result34 + i * 8;var ptr33 = utf8Encode(e, realloc0, memory0);
-              var len33 = utf8EncodedLen;
-              dataView(memory0).setInt32(base + 4, len33, true);
-              dataView(memory0).setInt32(base + 0, ptr33, true);
-            }
-            dataView(memory0).setInt32(ptr0 + 304, len34, true);
-            dataView(memory0).setInt32(ptr0 + 300, result34, true);
-            var val35 = v29_2;
-            let enum35;
-            switch (val35) {
-              case 'step': {
-                enum35 = 0;
-                break;
-              }
-              case 'run': {
-                enum35 = 1;
-                break;
-              }
-              case 'scope': {
-                enum35 = 2;
-                break;
-              }
-              default: {
-                if ((v29_2) instanceof Error) {
-                  console.error(v29_2);
-                }
-                
-                throw new TypeError(`"${val35}" is not one of the cases of key-identity`);
-              }
-            }
-            dataView(memory0).setInt8(ptr0 + 308, enum35, true);
-          }
-          var variant38 = v27_2;
-          switch (variant38.tag) {
-            case 'none': {
-              dataView(memory0).setInt8(ptr0 + 312, 0, true);
-              break;
-            }
-            case 'provider-idempotent': {
-              dataView(memory0).setInt8(ptr0 + 312, 1, true);
-              break;
-            }
-            case 'lookup': {
-              const e = variant38.val;
-              dataView(memory0).setInt8(ptr0 + 312, 2, true);
-              var ptr37 = utf8Encode(e, realloc0, memory0);
-              var len37 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 320, len37, true);
-              dataView(memory0).setInt32(ptr0 + 316, ptr37, true);
-              break;
-            }
-            case 'manual': {
-              dataView(memory0).setInt8(ptr0 + 312, 3, true);
-              break;
-            }
-            default: {
-              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant38.tag)}\` (received \`${variant38}\`) specified for \`ReconcilePath\``);
-            }
-          }
-          dataView(memory0).setBigInt64(ptr0 + 328, toUint64(v27_3), true);
-          dataView(memory0).setBigInt64(ptr0 + 336, toUint64(v27_4), true);
-          dataView(memory0).setBigInt64(ptr0 + 344, toUint64(v27_5), true);
-          dataView(memory0).setBigInt64(ptr0 + 352, toUint64(v27_6), true);
-          break;
-        }
-        case 'heartbeat': {
-          const e = variant62.val;
-          dataView(memory0).setInt8(ptr0 + 224, 1, true);
-          var {attempt: v39_0, owner: v39_1 } = e;
-          dataView(memory0).setInt32(ptr0 + 232, toUint32(v39_0), true);
-          var ptr40 = utf8Encode(v39_1, realloc0, memory0);
-          var len40 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 240, len40, true);
-          dataView(memory0).setInt32(ptr0 + 236, ptr40, true);
-          break;
-        }
-        case 'complete': {
-          const e = variant62.val;
-          dataView(memory0).setInt8(ptr0 + 224, 2, true);
-          var {token: v41_0, resultJson: v41_1 } = e;
-          var {attempt: v42_0, owner: v42_1 } = v41_0;
-          dataView(memory0).setInt32(ptr0 + 232, toUint32(v42_0), true);
-          var ptr43 = utf8Encode(v42_1, realloc0, memory0);
-          var len43 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 240, len43, true);
-          dataView(memory0).setInt32(ptr0 + 236, ptr43, true);
-          var ptr44 = utf8Encode(v41_1, realloc0, memory0);
-          var len44 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 248, len44, true);
-          dataView(memory0).setInt32(ptr0 + 244, ptr44, true);
-          break;
-        }
-        case 'fail-definite': {
-          const e = variant62.val;
-          dataView(memory0).setInt8(ptr0 + 224, 3, true);
-          var {token: v45_0, reason: v45_1 } = e;
-          var {attempt: v46_0, owner: v46_1 } = v45_0;
-          dataView(memory0).setInt32(ptr0 + 232, toUint32(v46_0), true);
-          var ptr47 = utf8Encode(v46_1, realloc0, memory0);
-          var len47 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 240, len47, true);
-          dataView(memory0).setInt32(ptr0 + 236, ptr47, true);
-          var ptr48 = utf8Encode(v45_1, realloc0, memory0);
-          var len48 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 248, len48, true);
-          dataView(memory0).setInt32(ptr0 + 244, ptr48, true);
-          break;
-        }
-        case 'fail-ambiguous': {
-          const e = variant62.val;
-          dataView(memory0).setInt8(ptr0 + 224, 4, true);
-          var {token: v49_0, reason: v49_1 } = e;
-          var {attempt: v50_0, owner: v50_1 } = v49_0;
-          dataView(memory0).setInt32(ptr0 + 232, toUint32(v50_0), true);
-          var ptr51 = utf8Encode(v50_1, realloc0, memory0);
-          var len51 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 240, len51, true);
-          dataView(memory0).setInt32(ptr0 + 236, ptr51, true);
-          var ptr52 = utf8Encode(v49_1, realloc0, memory0);
-          var len52 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 248, len52, true);
-          dataView(memory0).setInt32(ptr0 + 244, ptr52, true);
-          break;
-        }
-        case 'sweep': {
-          dataView(memory0).setInt8(ptr0 + 224, 5, true);
-          break;
-        }
-        case 'reconciled': {
-          const e = variant62.val;
-          dataView(memory0).setInt8(ptr0 + 224, 6, true);
-          var {attempt: v53_0, verdict: v53_1 } = e;
-          dataView(memory0).setInt32(ptr0 + 232, toUint32(v53_0), true);
-          var variant56 = v53_1;
-          switch (variant56.tag) {
-            case 'happened': {
-              const e = variant56.val;
-              dataView(memory0).setInt8(ptr0 + 236, 0, true);
-              var ptr54 = utf8Encode(e, realloc0, memory0);
-              var len54 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 244, len54, true);
-              dataView(memory0).setInt32(ptr0 + 240, ptr54, true);
-              break;
-            }
-            case 'not-happened': {
-              dataView(memory0).setInt8(ptr0 + 236, 1, true);
-              break;
-            }
-            case 'unknown': {
-              const e = variant56.val;
-              dataView(memory0).setInt8(ptr0 + 236, 2, true);
-              var ptr55 = utf8Encode(e, realloc0, memory0);
-              var len55 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 244, len55, true);
-              dataView(memory0).setInt32(ptr0 + 240, ptr55, true);
-              break;
-            }
-            default: {
-              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant56.tag)}\` (received \`${variant56}\`) specified for \`ReconcileVerdict\``);
-            }
-          }
-          break;
-        }
-        case 'resolve': {
-          const e = variant62.val;
-          dataView(memory0).setInt8(ptr0 + 224, 7, true);
-          var {settlement: v57_0, by: v57_1, note: v57_2 } = e;
-          var variant59 = v57_0;
-          switch (variant59.tag) {
-            case 'happened': {
-              const e = variant59.val;
-              dataView(memory0).setInt8(ptr0 + 232, 0, true);
-              var ptr58 = utf8Encode(e, realloc0, memory0);
-              var len58 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 240, len58, true);
-              dataView(memory0).setInt32(ptr0 + 236, ptr58, true);
-              break;
-            }
-            case 'not-happened': {
-              dataView(memory0).setInt8(ptr0 + 232, 1, true);
-              break;
-            }
-            default: {
-              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant59.tag)}\` (received \`${variant59}\`) specified for \`Settlement\``);
-            }
-          }
-          var ptr60 = utf8Encode(v57_1, realloc0, memory0);
-          var len60 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 248, len60, true);
-          dataView(memory0).setInt32(ptr0 + 244, ptr60, true);
-          var ptr61 = utf8Encode(v57_2, realloc0, memory0);
-          var len61 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 256, len61, true);
-          dataView(memory0).setInt32(ptr0 + 252, ptr61, true);
-          break;
-        }
-        case 'purge': {
-          dataView(memory0).setInt8(ptr0 + 224, 8, true);
-          break;
-        }
-        default: {
-          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant62.tag)}\` (received \`${variant62}\`) specified for \`Event\``);
-        }
-      }
-      dataView(memory0).setBigInt64(ptr0 + 360, toUint64(arg2), true);
-      const ret = ledger010Handle(ptr0);
-      let variant126;
-      switch (dataView(memory0).getUint8(ret + 0, true)) {
-        case 0: {
-          let variant100;
-          switch (dataView(memory0).getUint8(ret + 8, true)) {
-            case 0: {
-              variant100 = undefined;
-              break;
-            }
-            case 1: {
-              let variant99;
-              switch (dataView(memory0).getUint8(ret + 16, true)) {
-                case 0: {
-                  var ptr63 = dataView(memory0).getInt32(ret + 24, true);
-                  var len63 = dataView(memory0).getInt32(ret + 28, true);
-                  var result63 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr63, len63));
-                  var ptr64 = dataView(memory0).getInt32(ret + 32, true);
-                  var len64 = dataView(memory0).getInt32(ret + 36, true);
-                  var result64 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr64, len64));
-                  var ptr65 = dataView(memory0).getInt32(ret + 40, true);
-                  var len65 = dataView(memory0).getInt32(ret + 44, true);
-                  var result65 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr65, len65));
-                  var ptr66 = dataView(memory0).getInt32(ret + 48, true);
-                  var len66 = dataView(memory0).getInt32(ret + 52, true);
-                  var result66 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr66, len66));
-                  var ptr67 = dataView(memory0).getInt32(ret + 56, true);
-                  var len67 = dataView(memory0).getInt32(ret + 60, true);
-                  var result67 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr67, len67));
-                  let enum68;
-                  switch (dataView(memory0).getUint8(ret + 64, true)) {
-                    case 0: {
-                      enum68 = 'pending';
-                      break;
-                    }
-                    case 1: {
-                      enum68 = 'done';
-                      break;
-                    }
-                    case 2: {
-                      enum68 = 'failed';
-                      break;
-                    }
-                    case 3: {
-                      enum68 = 'in-doubt';
-                      break;
-                    }
-                    case 4: {
-                      enum68 = 'escalated';
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid discriminant specified for EntryState');
-                    }
-                  }
-                  var ptr69 = dataView(memory0).getInt32(ret + 84, true);
-                  var len69 = dataView(memory0).getInt32(ret + 88, true);
-                  var result69 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr69, len69));
-                  let variant70;
-                  switch (dataView(memory0).getUint8(ret + 120, true)) {
-                    case 0: {
-                      variant70 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      variant70 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true));
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant71;
-                  switch (dataView(memory0).getUint8(ret + 136, true)) {
-                    case 0: {
-                      variant71 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      variant71 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true));
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant73;
-                  switch (dataView(memory0).getUint8(ret + 156, true)) {
-                    case 0: {
-                      variant73 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      var ptr72 = dataView(memory0).getInt32(ret + 160, true);
-                      var len72 = dataView(memory0).getInt32(ret + 164, true);
-                      var result72 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr72, len72));
-                      variant73 = result72;
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant75;
-                  switch (dataView(memory0).getUint8(ret + 168, true)) {
-                    case 0: {
-                      variant75 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      var ptr74 = dataView(memory0).getInt32(ret + 172, true);
-                      var len74 = dataView(memory0).getInt32(ret + 176, true);
-                      var result74 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr74, len74));
-                      variant75 = result74;
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant77;
-                  switch (dataView(memory0).getUint8(ret + 180, true)) {
-                    case 0: {
-                      variant77 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      var ptr76 = dataView(memory0).getInt32(ret + 184, true);
-                      var len76 = dataView(memory0).getInt32(ret + 188, true);
-                      var result76 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr76, len76));
-                      variant77 = result76;
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant79;
-                  switch (dataView(memory0).getUint8(ret + 192, true)) {
-                    case 0: {
-                      variant79= {
-                        tag: 'none',
-                      };
-                      break;
-                    }
-                    case 1: {
-                      variant79= {
-                        tag: 'provider-idempotent',
-                      };
-                      break;
-                    }
-                    case 2: {
-                      var ptr78 = dataView(memory0).getInt32(ret + 196, true);
-                      var len78 = dataView(memory0).getInt32(ret + 200, true);
-                      var result78 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr78, len78));
-                      variant79= {
-                        tag: 'lookup',
-                        val: result78
-                      };
-                      break;
-                    }
-                    case 3: {
-                      variant79= {
-                        tag: 'manual',
-                      };
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for ReconcilePath');
-                    }
-                  }
-                  variant99= {
-                    tag: 'insert',
-                    val: {
-                      scope: result63,
-                      key: result64,
-                      tool: result65,
-                      fingerprint: result66,
-                      argsCanonical: result67,
-                      state: enum68,
-                      version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
-                      attempt: dataView(memory0).getInt32(ret + 80, true) >>> 0,
-                      owner: result69,
-                      createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 96, true)),
-                      updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 104, true)),
-                      leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
-                      inDoubtSince: variant70,
-                      nextReconcileAt: variant71,
-                      reconcileAttempts: dataView(memory0).getInt32(ret + 152, true) >>> 0,
-                      resultJson: variant73,
-                      reason: variant75,
-                      resolvedBy: variant77,
-                      reconcile: variant79,
-                      leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 208, true)),
-                      reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 216, true)),
-                      escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 224, true)),
-                      retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 232, true)),
-                    }
-                  };
+    function run(arg0, arg1, arg2) {
+      var ptr0 = realloc0(0, 0, 8, 264);
+      var val1 = arg0;
+      var len1 = val1.byteLength;
+      var ptr1 = realloc0(0, 0, 1, len1 * 1);
+      var src1 = new Uint8Array(val1.buffer || val1, val1.byteOffset, len1 * 1);
+      (new Uint8Array(memory0.buffer, ptr1, len1 * 1)).set(src1);
+      dataView(memory0).setInt32(ptr0 + 4, len1, true);
+      dataView(memory0).setInt32(ptr0 + 0, ptr1, true);
+      var variant109 = arg1;
+      switch (variant109.tag) {
+        case 'start': {
+          const e = variant109.val;
+          dataView(memory0).setInt8(ptr0 + 8, 0, true);
+          var variant80 = e;
+          switch (variant80.tag) {
+            case 'effect': {
+              const e = variant80.val;
+              dataView(memory0).setInt8(ptr0 + 16, 0, true);
+              var {intent: v2_0, policy: v2_1, options: v2_2 } = e;
+              var {scope: v3_0, runId: v3_1, stepId: v3_2, tool: v3_3, argsJson: v3_4 } = v2_0;
+              var ptr4 = utf8Encode(v3_0, realloc0, memory0);
+              var len4 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 28, len4, true);
+              dataView(memory0).setInt32(ptr0 + 24, ptr4, true);
+              var ptr5 = utf8Encode(v3_1, realloc0, memory0);
+              var len5 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 36, len5, true);
+              dataView(memory0).setInt32(ptr0 + 32, ptr5, true);
+              var ptr6 = utf8Encode(v3_2, realloc0, memory0);
+              var len6 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 44, len6, true);
+              dataView(memory0).setInt32(ptr0 + 40, ptr6, true);
+              var ptr7 = utf8Encode(v3_3, realloc0, memory0);
+              var len7 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 52, len7, true);
+              dataView(memory0).setInt32(ptr0 + 48, ptr7, true);
+              var ptr8 = utf8Encode(v3_4, realloc0, memory0);
+              var len8 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 60, len8, true);
+              dataView(memory0).setInt32(ptr0 + 56, ptr8, true);
+              var {class: v9_0, key: v9_1, reconcile: v9_2, leaseMs: v9_3, reconcileAfterMs: v9_4, escalateAfterMs: v9_5, retentionMs: v9_6 } = v2_1;
+              var val10 = v9_0;
+              let enum10;
+              switch (val10) {
+                case 'read-only': {
+                  enum10 = 0;
                   break;
                 }
-                case 1: {
-                  var ptr80 = dataView(memory0).getInt32(ret + 32, true);
-                  var len80 = dataView(memory0).getInt32(ret + 36, true);
-                  var result80 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr80, len80));
-                  var ptr81 = dataView(memory0).getInt32(ret + 40, true);
-                  var len81 = dataView(memory0).getInt32(ret + 44, true);
-                  var result81 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr81, len81));
-                  var ptr82 = dataView(memory0).getInt32(ret + 48, true);
-                  var len82 = dataView(memory0).getInt32(ret + 52, true);
-                  var result82 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr82, len82));
-                  var ptr83 = dataView(memory0).getInt32(ret + 56, true);
-                  var len83 = dataView(memory0).getInt32(ret + 60, true);
-                  var result83 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr83, len83));
-                  var ptr84 = dataView(memory0).getInt32(ret + 64, true);
-                  var len84 = dataView(memory0).getInt32(ret + 68, true);
-                  var result84 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr84, len84));
-                  let enum85;
-                  switch (dataView(memory0).getUint8(ret + 72, true)) {
-                    case 0: {
-                      enum85 = 'pending';
-                      break;
-                    }
-                    case 1: {
-                      enum85 = 'done';
-                      break;
-                    }
-                    case 2: {
-                      enum85 = 'failed';
-                      break;
-                    }
-                    case 3: {
-                      enum85 = 'in-doubt';
-                      break;
-                    }
-                    case 4: {
-                      enum85 = 'escalated';
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid discriminant specified for EntryState');
-                    }
-                  }
-                  var ptr86 = dataView(memory0).getInt32(ret + 92, true);
-                  var len86 = dataView(memory0).getInt32(ret + 96, true);
-                  var result86 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr86, len86));
-                  let variant87;
-                  switch (dataView(memory0).getUint8(ret + 128, true)) {
-                    case 0: {
-                      variant87 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      variant87 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true));
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant88;
-                  switch (dataView(memory0).getUint8(ret + 144, true)) {
-                    case 0: {
-                      variant88 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      variant88 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true));
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant90;
-                  switch (dataView(memory0).getUint8(ret + 164, true)) {
-                    case 0: {
-                      variant90 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      var ptr89 = dataView(memory0).getInt32(ret + 168, true);
-                      var len89 = dataView(memory0).getInt32(ret + 172, true);
-                      var result89 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr89, len89));
-                      variant90 = result89;
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant92;
-                  switch (dataView(memory0).getUint8(ret + 176, true)) {
-                    case 0: {
-                      variant92 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      var ptr91 = dataView(memory0).getInt32(ret + 180, true);
-                      var len91 = dataView(memory0).getInt32(ret + 184, true);
-                      var result91 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr91, len91));
-                      variant92 = result91;
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant94;
-                  switch (dataView(memory0).getUint8(ret + 188, true)) {
-                    case 0: {
-                      variant94 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      var ptr93 = dataView(memory0).getInt32(ret + 192, true);
-                      var len93 = dataView(memory0).getInt32(ret + 196, true);
-                      var result93 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr93, len93));
-                      variant94 = result93;
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  let variant96;
-                  switch (dataView(memory0).getUint8(ret + 200, true)) {
-                    case 0: {
-                      variant96= {
-                        tag: 'none',
-                      };
-                      break;
-                    }
-                    case 1: {
-                      variant96= {
-                        tag: 'provider-idempotent',
-                      };
-                      break;
-                    }
-                    case 2: {
-                      var ptr95 = dataView(memory0).getInt32(ret + 204, true);
-                      var len95 = dataView(memory0).getInt32(ret + 208, true);
-                      var result95 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr95, len95));
-                      variant96= {
-                        tag: 'lookup',
-                        val: result95
-                      };
-                      break;
-                    }
-                    case 3: {
-                      variant96= {
-                        tag: 'manual',
-                      };
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for ReconcilePath');
-                    }
-                  }
-                  variant99= {
-                    tag: 'update',
-                    val: {
-                      expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 24, true)),
-                      entry: {
-                        scope: result80,
-                        key: result81,
-                        tool: result82,
-                        fingerprint: result83,
-                        argsCanonical: result84,
-                        state: enum85,
-                        version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
-                        attempt: dataView(memory0).getInt32(ret + 88, true) >>> 0,
-                        owner: result86,
-                        createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 104, true)),
-                        updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
-                        leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
-                        inDoubtSince: variant87,
-                        nextReconcileAt: variant88,
-                        reconcileAttempts: dataView(memory0).getInt32(ret + 160, true) >>> 0,
-                        resultJson: variant90,
-                        reason: variant92,
-                        resolvedBy: variant94,
-                        reconcile: variant96,
-                        leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 216, true)),
-                        reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 224, true)),
-                        escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 232, true)),
-                        retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 240, true)),
-                      },
-                    }
-                  };
+                case 'overwriting-write': {
+                  enum10 = 1;
                   break;
                 }
-                case 2: {
-                  var ptr97 = dataView(memory0).getInt32(ret + 24, true);
-                  var len97 = dataView(memory0).getInt32(ret + 28, true);
-                  var result97 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr97, len97));
-                  var ptr98 = dataView(memory0).getInt32(ret + 32, true);
-                  var len98 = dataView(memory0).getInt32(ret + 36, true);
-                  var result98 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr98, len98));
-                  variant99= {
-                    tag: 'delete',
-                    val: {
-                      scope: result97,
-                      key: result98,
-                      expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
-                    }
-                  };
+                case 'accumulating-write': {
+                  enum10 = 2;
+                  break;
+                }
+                case 'irreversible-external': {
+                  enum10 = 3;
                   break;
                 }
                 default: {
-                  throw new TypeError('invalid variant discriminant for Write');
+                  if ((v9_0) instanceof Error) {
+                    console.error(v9_0);
+                  }
+                  
+                  throw new TypeError(`"${val10}" is not one of the cases of effect-class`);
                 }
               }
-              variant100 = variant99;
+              dataView(memory0).setInt8(ptr0 + 64, enum10, true);
+              var variant18 = v9_1;
+              if (variant18 === null || variant18=== undefined) {
+                dataView(memory0).setInt8(ptr0 + 68, 0, true);
+              } else {
+                const e = variant18;
+                dataView(memory0).setInt8(ptr0 + 68, 1, true);
+                var {only: v11_0, ignore: v11_1, identity: v11_2 } = e;
+                var variant14 = v11_0;
+                if (variant14 === null || variant14=== undefined) {
+                  dataView(memory0).setInt8(ptr0 + 72, 0, true);
+                } else {
+                  const e = variant14;
+                  dataView(memory0).setInt8(ptr0 + 72, 1, true);
+                  var vec13 = e;
+                  var len13 = vec13.length;
+                  var result13 = realloc0(0, 0, 4, len13 * 8);
+                  for (let i = 0; i < vec13.length; i++) {
+                    const e = vec13[i];
+                    const base = result13 + i * 8;var ptr12 = utf8Encode(e, realloc0, memory0);
+                    var len12 = utf8EncodedLen;
+                    dataView(memory0).setInt32(base + 4, len12, true);
+                    dataView(memory0).setInt32(base + 0, ptr12, true);
+                  }
+                  dataView(memory0).setInt32(ptr0 + 80, len13, true);
+                  dataView(memory0).setInt32(ptr0 + 76, result13, true);
+                }
+                var vec16 = v11_1;
+                var len16 = vec16.length;
+                var result16 = realloc0(0, 0, 4, len16 * 8);
+                for (let i = 0; i < vec16.length; i++) {
+                  const e = vec16[i];
+                  const base = result16 + i * 8;var ptr15 = utf8Encode(e, realloc0, memory0);
+                  var len15 = utf8EncodedLen;
+                  dataView(memory0).setInt32(base + 4, len15, true);
+                  dataView(memory0).setInt32(base + 0, ptr15, true);
+                }
+                dataView(memory0).setInt32(ptr0 + 88, len16, true);
+                dataView(memory0).setInt32(ptr0 + 84, result16, true);
+                var val17 = v11_2;
+                let enum17;
+                switch (val17) {
+                  case 'step': {
+                    enum17 = 0;
+                    break;
+                  }
+                  case 'run': {
+                    enum17 = 1;
+                    break;
+                  }
+                  case 'scope': {
+                    enum17 = 2;
+                    break;
+                  }
+                  default: {
+                    if ((v11_2) instanceof Error) {
+                      console.error(v11_2);
+                    }
+                    
+                    throw new TypeError(`"${val17}" is not one of the cases of key-identity`);
+                  }
+                }
+                dataView(memory0).setInt8(ptr0 + 92, enum17, true);
+              }
+              var variant20 = v9_2;
+              switch (variant20.tag) {
+                case 'none': {
+                  dataView(memory0).setInt8(ptr0 + 96, 0, true);
+                  break;
+                }
+                case 'provider-idempotent': {
+                  dataView(memory0).setInt8(ptr0 + 96, 1, true);
+                  break;
+                }
+                case 'lookup': {
+                  const e = variant20.val;
+                  dataView(memory0).setInt8(ptr0 + 96, 2, true);
+                  var ptr19 = utf8Encode(e, realloc0, memory0);
+                  var len19 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 104, len19, true);
+                  dataView(memory0).setInt32(ptr0 + 100, ptr19, true);
+                  break;
+                }
+                case 'manual': {
+                  dataView(memory0).setInt8(ptr0 + 96, 3, true);
+                  break;
+                }
+                default: {
+                  throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant20.tag)}\` (received \`${variant20}\`) specified for \`ReconcilePath\``);
+                }
+              }
+              dataView(memory0).setBigInt64(ptr0 + 112, toUint64(v9_3), true);
+              dataView(memory0).setBigInt64(ptr0 + 120, toUint64(v9_4), true);
+              dataView(memory0).setBigInt64(ptr0 + 128, toUint64(v9_5), true);
+              dataView(memory0).setBigInt64(ptr0 + 136, toUint64(v9_6), true);
+              var {owner: v21_0, maxAttempts: v21_1, waitMs: v21_2, hasReconciler: v21_3 } = v2_2;
+              var ptr22 = utf8Encode(v21_0, realloc0, memory0);
+              var len22 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 148, len22, true);
+              dataView(memory0).setInt32(ptr0 + 144, ptr22, true);
+              dataView(memory0).setInt32(ptr0 + 152, toUint32(v21_1), true);
+              dataView(memory0).setBigInt64(ptr0 + 160, toUint64(v21_2), true);
+              dataView(memory0).setInt8(ptr0 + 168, v21_3 ? 1 : 0, true);
+              break;
+            }
+            case 'event': {
+              const e = variant80.val;
+              dataView(memory0).setInt8(ptr0 + 16, 1, true);
+              var {scope: v23_0, key: v23_1, event: v23_2 } = e;
+              var ptr24 = utf8Encode(v23_0, realloc0, memory0);
+              var len24 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 28, len24, true);
+              dataView(memory0).setInt32(ptr0 + 24, ptr24, true);
+              var ptr25 = utf8Encode(v23_1, realloc0, memory0);
+              var len25 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 36, len25, true);
+              dataView(memory0).setInt32(ptr0 + 32, ptr25, true);
+              var variant72 = v23_2;
+              switch (variant72.tag) {
+                case 'begin': {
+                  const e = variant72.val;
+                  dataView(memory0).setInt8(ptr0 + 40, 0, true);
+                  var {scope: v26_0, tool: v26_1, key: v26_2, fingerprint: v26_3, argsCanonical: v26_4, owner: v26_5, policy: v26_6 } = e;
+                  var ptr27 = utf8Encode(v26_0, realloc0, memory0);
+                  var len27 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 52, len27, true);
+                  dataView(memory0).setInt32(ptr0 + 48, ptr27, true);
+                  var ptr28 = utf8Encode(v26_1, realloc0, memory0);
+                  var len28 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 60, len28, true);
+                  dataView(memory0).setInt32(ptr0 + 56, ptr28, true);
+                  var ptr29 = utf8Encode(v26_2, realloc0, memory0);
+                  var len29 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 68, len29, true);
+                  dataView(memory0).setInt32(ptr0 + 64, ptr29, true);
+                  var ptr30 = utf8Encode(v26_3, realloc0, memory0);
+                  var len30 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 76, len30, true);
+                  dataView(memory0).setInt32(ptr0 + 72, ptr30, true);
+                  var ptr31 = utf8Encode(v26_4, realloc0, memory0);
+                  var len31 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 84, len31, true);
+                  dataView(memory0).setInt32(ptr0 + 80, ptr31, true);
+                  var ptr32 = utf8Encode(v26_5, realloc0, memory0);
+                  var len32 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 92, len32, true);
+                  dataView(memory0).setInt32(ptr0 + 88, ptr32, true);
+                  var {class: v33_0, key: v33_1, reconcile: v33_2, leaseMs: v33_3, reconcileAfterMs: v33_4, escalateAfterMs: v33_5, retentionMs: v33_6 } = v26_6;
+                  var val34 = v33_0;
+                  let enum34;
+                  switch (val34) {
+                    case 'read-only': {
+                      enum34 = 0;
+                      break;
+                    }
+                    case 'overwriting-write': {
+                      enum34 = 1;
+                      break;
+                    }
+                    case 'accumulating-write': {
+                      enum34 = 2;
+                      break;
+                    }
+                    case 'irreversible-external': {
+                      enum34 = 3;
+                      break;
+                    }
+                    default: {
+                      if ((v33_0) instanceof Error) {
+                        console.error(v33_0);
+                      }
+                      
+                      throw new TypeError(`"${val34}" is not one of the cases of effect-class`);
+                    }
+                  }
+                  dataView(memory0).setInt8(ptr0 + 96, enum34, true);
+                  var variant42 = v33_1;
+                  if (variant42 === null || variant42=== undefined) {
+                    dataView(memory0).setInt8(ptr0 + 100, 0, true);
+                  } else {
+                    const e = variant42;
+                    dataView(memory0).setInt8(ptr0 + 100, 1, true);
+                    var {only: v35_0, ignore: v35_1, identity: v35_2 } = e;
+                    var variant38 = v35_0;
+                    if (variant38 === null || variant38=== undefined) {
+                      dataView(memory0).setInt8(ptr0 + 104, 0, true);
+                    } else {
+                      const e = variant38;
+                      dataView(memory0).setInt8(ptr0 + 104, 1, true);
+                      var vec37 = e;
+                      var len37 = vec37.length;
+                      var result37 = realloc0(0, 0, 4, len37 * 8);
+                      for (let i = 0; i < vec37.length; i++) {
+                        const e = vec37[i];
+                        const base = result37 + i * 8;var ptr36 = utf8Encode(e, realloc0, memory0);
+                        var len36 = utf8EncodedLen;
+                        dataView(memory0).setInt32(base + 4, len36, true);
+                        dataView(memory0).setInt32(base + 0, ptr36, true);
+                      }
+                      dataView(memory0).setInt32(ptr0 + 112, len37, true);
+                      dataView(memory0).setInt32(ptr0 + 108, result37, true);
+                    }
+                    var vec40 = v35_1;
+                    var len40 = vec40.length;
+                    var result40 = realloc0(0, 0, 4, len40 * 8);
+                    for (let i = 0; i < vec40.length; i++) {
+                      const e = vec40[i];
+                      const base = result40 + i * 8;var ptr39 = utf8Encode(e, realloc0, memory0);
+                      var len39 = utf8EncodedLen;
+                      dataView(memory0).setInt32(base + 4, len39, true);
+                      dataView(memory0).setInt32(base + 0, ptr39, true);
+                    }
+                    dataView(memory0).setInt32(ptr0 + 120, len40, true);
+                    dataView(memory0).setInt32(ptr0 + 116, result40, true);
+                    var val41 = v35_2;
+                    let enum41;
+                    switch (val41) {
+                      case 'step': {
+                        enum41 = 0;
+                        break;
+                      }
+                      case 'run': {
+                        enum41 = 1;
+                        break;
+                      }
+                      case 'scope': {
+                        enum41 = 2;
+                        break;
+                      }
+                      default: {
+                        if ((v35_2) instanceof Error) {
+                          console.error(v35_2);
+                        }
+                        
+                        throw new TypeError(`"${val41}" is not one of the cases of key-identity`);
+                      }
+                    }
+                    dataView(memory0).setInt8(ptr0 + 124, enum41, true);
+                  }
+                  var variant44 = v33_2;
+                  switch (variant44.tag) {
+                    case 'none': {
+                      dataView(memory0).setInt8(ptr0 + 128, 0, true);
+                      break;
+                    }
+                    case 'provider-idempotent': {
+                      dataView(memory0).setInt8(ptr0 + 128, 1, true);
+                      break;
+                    }
+                    case 'lookup': {
+                      const e = variant44.val;
+                      dataView(memory0).setInt8(ptr0 + 128, 2, true);
+                      var ptr43 = utf8Encode(e, realloc0, memory0);
+                      var len43 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 136, len43, true);
+                      dataView(memory0).setInt32(ptr0 + 132, ptr43, true);
+                      break;
+                    }
+                    case 'manual': {
+                      dataView(memory0).setInt8(ptr0 + 128, 3, true);
+                      break;
+                    }
+                    default: {
+                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant44.tag)}\` (received \`${variant44}\`) specified for \`ReconcilePath\``);
+                    }
+                  }
+                  dataView(memory0).setBigInt64(ptr0 + 144, toUint64(v33_3), true);
+                  dataView(memory0).setBigInt64(ptr0 + 152, toUint64(v33_4), true);
+                  dataView(memory0).setBigInt64(ptr0 + 160, toUint64(v33_5), true);
+                  dataView(memory0).setBigInt64(ptr0 + 168, toUint64(v33_6), true);
+                  break;
+                }
+                case 'heartbeat': {
+                  const e = variant72.val;
+                  dataView(memory0).setInt8(ptr0 + 40, 1, true);
+                  var {attempt: v45_0, owner: v45_1 } = e;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v45_0), true);
+                  var ptr46 = utf8Encode(v45_1, realloc0, memory0);
+                  var len46 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len46, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr46, true);
+                  break;
+                }
+                case 'complete': {
+                  const e = variant72.val;
+                  dataView(memory0).setInt8(ptr0 + 40, 2, true);
+                  var {token: v47_0, resultJson: v47_1 } = e;
+                  var {attempt: v48_0, owner: v48_1 } = v47_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v48_0), true);
+                  var ptr49 = utf8Encode(v48_1, realloc0, memory0);
+                  var len49 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len49, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr49, true);
+                  var ptr50 = utf8Encode(v47_1, realloc0, memory0);
+                  var len50 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len50, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr50, true);
+                  break;
+                }
+                case 'fail-definite': {
+                  const e = variant72.val;
+                  dataView(memory0).setInt8(ptr0 + 40, 3, true);
+                  var {token: v51_0, reason: v51_1 } = e;
+                  var {attempt: v52_0, owner: v52_1 } = v51_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v52_0), true);
+                  var ptr53 = utf8Encode(v52_1, realloc0, memory0);
+                  var len53 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len53, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr53, true);
+                  var ptr54 = utf8Encode(v51_1, realloc0, memory0);
+                  var len54 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len54, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr54, true);
+                  break;
+                }
+                case 'fail-ambiguous': {
+                  const e = variant72.val;
+                  dataView(memory0).setInt8(ptr0 + 40, 4, true);
+                  var {token: v55_0, reason: v55_1 } = e;
+                  var {attempt: v56_0, owner: v56_1 } = v55_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v56_0), true);
+                  var ptr57 = utf8Encode(v56_1, realloc0, memory0);
+                  var len57 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len57, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr57, true);
+                  var ptr58 = utf8Encode(v55_1, realloc0, memory0);
+                  var len58 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len58, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr58, true);
+                  break;
+                }
+                case 'sweep': {
+                  dataView(memory0).setInt8(ptr0 + 40, 5, true);
+                  break;
+                }
+                case 'reconciled': {
+                  const e = variant72.val;
+                  dataView(memory0).setInt8(ptr0 + 40, 6, true);
+                  var {attempt: v59_0, verdict: v59_1 } = e;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v59_0), true);
+                  var variant62 = v59_1;
+                  switch (variant62.tag) {
+                    case 'happened': {
+                      const e = variant62.val;
+                      dataView(memory0).setInt8(ptr0 + 52, 0, true);
+                      var ptr60 = utf8Encode(e, realloc0, memory0);
+                      var len60 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 60, len60, true);
+                      dataView(memory0).setInt32(ptr0 + 56, ptr60, true);
+                      break;
+                    }
+                    case 'not-happened': {
+                      dataView(memory0).setInt8(ptr0 + 52, 1, true);
+                      break;
+                    }
+                    case 'unknown': {
+                      const e = variant62.val;
+                      dataView(memory0).setInt8(ptr0 + 52, 2, true);
+                      var ptr61 = utf8Encode(e, realloc0, memory0);
+                      var len61 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 60, len61, true);
+                      dataView(memory0).setInt32(ptr0 + 56, ptr61, true);
+                      break;
+                    }
+                    default: {
+                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant62.tag)}\` (received \`${variant62}\`) specified for \`ReconcileVerdict\``);
+                    }
+                  }
+                  break;
+                }
+                case 'resolve': {
+                  const e = variant72.val;
+                  dataView(memory0).setInt8(ptr0 + 40, 7, true);
+                  var {settlement: v63_0, by: v63_1, note: v63_2 } = e;
+                  var variant65 = v63_0;
+                  switch (variant65.tag) {
+                    case 'happened': {
+                      const e = variant65.val;
+                      dataView(memory0).setInt8(ptr0 + 48, 0, true);
+                      var ptr64 = utf8Encode(e, realloc0, memory0);
+                      var len64 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 56, len64, true);
+                      dataView(memory0).setInt32(ptr0 + 52, ptr64, true);
+                      break;
+                    }
+                    case 'not-happened': {
+                      dataView(memory0).setInt8(ptr0 + 48, 1, true);
+                      break;
+                    }
+                    default: {
+                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant65.tag)}\` (received \`${variant65}\`) specified for \`Settlement\``);
+                    }
+                  }
+                  var ptr66 = utf8Encode(v63_1, realloc0, memory0);
+                  var len66 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len66, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr66, true);
+                  var ptr67 = utf8Encode(v63_2, realloc0, memory0);
+                  var len67 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 72, len67, true);
+                  dataView(memory0).setInt32(ptr0 + 68, ptr67, true);
+                  break;
+                }
+                case 'purge': {
+                  dataView(memory0).setInt8(ptr0 + 40, 8, true);
+                  break;
+                }
+                case 'complete-unrecordable': {
+                  const e = variant72.val;
+                  dataView(memory0).setInt8(ptr0 + 40, 9, true);
+                  var {token: v68_0, reason: v68_1 } = e;
+                  var {attempt: v69_0, owner: v69_1 } = v68_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v69_0), true);
+                  var ptr70 = utf8Encode(v69_1, realloc0, memory0);
+                  var len70 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len70, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr70, true);
+                  var ptr71 = utf8Encode(v68_1, realloc0, memory0);
+                  var len71 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len71, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr71, true);
+                  break;
+                }
+                default: {
+                  throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant72.tag)}\` (received \`${variant72}\`) specified for \`Event\``);
+                }
+              }
+              break;
+            }
+            case 'tend': {
+              const e = variant80.val;
+              dataView(memory0).setInt8(ptr0 + 16, 2, true);
+              var {scope: v73_0, key: v73_1, job: v73_2, hasReconciler: v73_3 } = e;
+              var ptr74 = utf8Encode(v73_0, realloc0, memory0);
+              var len74 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 28, len74, true);
+              dataView(memory0).setInt32(ptr0 + 24, ptr74, true);
+              var ptr75 = utf8Encode(v73_1, realloc0, memory0);
+              var len75 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 36, len75, true);
+              dataView(memory0).setInt32(ptr0 + 32, ptr75, true);
+              var val76 = v73_2;
+              let enum76;
+              switch (val76) {
+                case 'sweep': {
+                  enum76 = 0;
+                  break;
+                }
+                case 'purge': {
+                  enum76 = 1;
+                  break;
+                }
+                default: {
+                  if ((v73_2) instanceof Error) {
+                    console.error(v73_2);
+                  }
+                  
+                  throw new TypeError(`"${val76}" is not one of the cases of tend-job`);
+                }
+              }
+              dataView(memory0).setInt8(ptr0 + 40, enum76, true);
+              dataView(memory0).setInt8(ptr0 + 41, v73_3 ? 1 : 0, true);
+              break;
+            }
+            case 'wait': {
+              const e = variant80.val;
+              dataView(memory0).setInt8(ptr0 + 16, 3, true);
+              var {scope: v77_0, key: v77_1, everyMs: v77_2, timeoutMs: v77_3 } = e;
+              var ptr78 = utf8Encode(v77_0, realloc0, memory0);
+              var len78 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 28, len78, true);
+              dataView(memory0).setInt32(ptr0 + 24, ptr78, true);
+              var ptr79 = utf8Encode(v77_1, realloc0, memory0);
+              var len79 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 36, len79, true);
+              dataView(memory0).setInt32(ptr0 + 32, ptr79, true);
+              dataView(memory0).setBigInt64(ptr0 + 40, toUint64(v77_2), true);
+              dataView(memory0).setBigInt64(ptr0 + 48, toUint64(v77_3), true);
+              break;
+            }
+            default: {
+              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant80.tag)}\` (received \`${variant80}\`) specified for \`Command\``);
+            }
+          }
+          break;
+        }
+        case 'row': {
+          const e = variant109.val;
+          dataView(memory0).setInt8(ptr0 + 8, 1, true);
+          var variant100 = e;
+          if (variant100 === null || variant100=== undefined) {
+            dataView(memory0).setInt8(ptr0 + 16, 0, true);
+          } else {
+            const e = variant100;
+            dataView(memory0).setInt8(ptr0 + 16, 1, true);
+            var {scope: v81_0, key: v81_1, tool: v81_2, fingerprint: v81_3, argsCanonical: v81_4, state: v81_5, version: v81_6, attempt: v81_7, owner: v81_8, createdAt: v81_9, updatedAt: v81_10, leaseUntil: v81_11, inDoubtSince: v81_12, nextReconcileAt: v81_13, reconcileAttempts: v81_14, resultJson: v81_15, reason: v81_16, resolvedBy: v81_17, reconcile: v81_18, leaseMs: v81_19, reconcileAfterMs: v81_20, escalateAfterMs: v81_21, retentionMs: v81_22, dueAt: v81_23 } = e;
+            var ptr82 = utf8Encode(v81_0, realloc0, memory0);
+            var len82 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 28, len82, true);
+            dataView(memory0).setInt32(ptr0 + 24, ptr82, true);
+            var ptr83 = utf8Encode(v81_1, realloc0, memory0);
+            var len83 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 36, len83, true);
+            dataView(memory0).setInt32(ptr0 + 32, ptr83, true);
+            var ptr84 = utf8Encode(v81_2, realloc0, memory0);
+            var len84 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 44, len84, true);
+            dataView(memory0).setInt32(ptr0 + 40, ptr84, true);
+            var ptr85 = utf8Encode(v81_3, realloc0, memory0);
+            var len85 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 52, len85, true);
+            dataView(memory0).setInt32(ptr0 + 48, ptr85, true);
+            var ptr86 = utf8Encode(v81_4, realloc0, memory0);
+            var len86 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 60, len86, true);
+            dataView(memory0).setInt32(ptr0 + 56, ptr86, true);
+            var val87 = v81_5;
+            let enum87;
+            switch (val87) {
+              case 'pending': {
+                enum87 = 0;
+                break;
+              }
+              case 'done': {
+                enum87 = 1;
+                break;
+              }
+              case 'failed': {
+                enum87 = 2;
+                break;
+              }
+              case 'in-doubt': {
+                enum87 = 3;
+                break;
+              }
+              case 'escalated': {
+                enum87 = 4;
+                break;
+              }
+              default: {
+                if ((v81_5) instanceof Error) {
+                  console.error(v81_5);
+                }
+                
+                throw new TypeError(`"${val87}" is not one of the cases of entry-state`);
+              }
+            }
+            dataView(memory0).setInt8(ptr0 + 64, enum87, true);
+            dataView(memory0).setBigInt64(ptr0 + 72, toUint64(v81_6), true);
+            dataView(memory0).setInt32(ptr0 + 80, toUint32(v81_7), true);
+            var ptr88 = utf8Encode(v81_8, realloc0, memory0);
+            var len88 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 88, len88, true);
+            dataView(memory0).setInt32(ptr0 + 84, ptr88, true);
+            dataView(memory0).setBigInt64(ptr0 + 96, toUint64(v81_9), true);
+            dataView(memory0).setBigInt64(ptr0 + 104, toUint64(v81_10), true);
+            dataView(memory0).setBigInt64(ptr0 + 112, toUint64(v81_11), true);
+            var variant89 = v81_12;
+            if (variant89 === null || variant89=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 120, 0, true);
+            } else {
+              const e = variant89;
+              dataView(memory0).setInt8(ptr0 + 120, 1, true);
+              dataView(memory0).setBigInt64(ptr0 + 128, toUint64(e), true);
+            }
+            var variant90 = v81_13;
+            if (variant90 === null || variant90=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 136, 0, true);
+            } else {
+              const e = variant90;
+              dataView(memory0).setInt8(ptr0 + 136, 1, true);
+              dataView(memory0).setBigInt64(ptr0 + 144, toUint64(e), true);
+            }
+            dataView(memory0).setInt32(ptr0 + 152, toUint32(v81_14), true);
+            var variant92 = v81_15;
+            if (variant92 === null || variant92=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 156, 0, true);
+            } else {
+              const e = variant92;
+              dataView(memory0).setInt8(ptr0 + 156, 1, true);
+              var ptr91 = utf8Encode(e, realloc0, memory0);
+              var len91 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 164, len91, true);
+              dataView(memory0).setInt32(ptr0 + 160, ptr91, true);
+            }
+            var variant94 = v81_16;
+            if (variant94 === null || variant94=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 168, 0, true);
+            } else {
+              const e = variant94;
+              dataView(memory0).setInt8(ptr0 + 168, 1, true);
+              var ptr93 = utf8Encode(e, realloc0, memory0);
+              var len93 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 176, len93, true);
+              dataView(memory0).setInt32(ptr0 + 172, ptr93, true);
+            }
+            var variant96 = v81_17;
+            if (variant96 === null || variant96=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 180, 0, true);
+            } else {
+              const e = variant96;
+              dataView(memory0).setInt8(ptr0 + 180, 1, true);
+              var ptr95 = utf8Encode(e, realloc0, memory0);
+              var len95 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 188, len95, true);
+              dataView(memory0).setInt32(ptr0 + 184, ptr95, true);
+            }
+            var variant98 = v81_18;
+            switch (variant98.tag) {
+              case 'none': {
+                dataView(memory0).setInt8(ptr0 + 192, 0, true);
+                break;
+              }
+              case 'provider-idempotent': {
+                dataView(memory0).setInt8(ptr0 + 192, 1, true);
+                break;
+              }
+              case 'lookup': {
+                const e = variant98.val;
+                dataView(memory0).setInt8(ptr0 + 192, 2, true);
+                var ptr97 = utf8Encode(e, realloc0, memory0);
+                var len97 = utf8EncodedLen;
+                dataView(memory0).setInt32(ptr0 + 200, len97, true);
+                dataView(memory0).setInt32(ptr0 + 196, ptr97, true);
+                break;
+              }
+              case 'manual': {
+                dataView(memory0).setInt8(ptr0 + 192, 3, true);
+                break;
+              }
+              default: {
+                throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant98.tag)}\` (received \`${variant98}\`) specified for \`ReconcilePath\``);
+              }
+            }
+            dataView(memory0).setBigInt64(ptr0 + 208, toUint64(v81_19), true);
+            dataView(memory0).setBigInt64(ptr0 + 216, toUint64(v81_20), true);
+            dataView(memory0).setBigInt64(ptr0 + 224, toUint64(v81_21), true);
+            dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v81_22), true);
+            var variant99 = v81_23;
+            if (variant99 === null || variant99=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 240, 0, true);
+            } else {
+              const e = variant99;
+              dataView(memory0).setInt8(ptr0 + 240, 1, true);
+              dataView(memory0).setBigInt64(ptr0 + 248, toUint64(e), true);
+            }
+          }
+          break;
+        }
+        case 'written': {
+          dataView(memory0).setInt8(ptr0 + 8, 2, true);
+          break;
+        }
+        case 'lost-race': {
+          dataView(memory0).setInt8(ptr0 + 8, 3, true);
+          break;
+        }
+        case 'store-failed': {
+          const e = variant109.val;
+          dataView(memory0).setInt8(ptr0 + 8, 4, true);
+          var ptr101 = utf8Encode(e, realloc0, memory0);
+          var len101 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len101, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr101, true);
+          break;
+        }
+        case 'tool-returned': {
+          const e = variant109.val;
+          dataView(memory0).setInt8(ptr0 + 8, 5, true);
+          var ptr102 = utf8Encode(e, realloc0, memory0);
+          var len102 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len102, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr102, true);
+          break;
+        }
+        case 'tool-unencodable': {
+          const e = variant109.val;
+          dataView(memory0).setInt8(ptr0 + 8, 6, true);
+          var ptr103 = utf8Encode(e, realloc0, memory0);
+          var len103 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len103, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr103, true);
+          break;
+        }
+        case 'tool-failed': {
+          const e = variant109.val;
+          dataView(memory0).setInt8(ptr0 + 8, 7, true);
+          var {definite: v104_0, reason: v104_1 } = e;
+          dataView(memory0).setInt8(ptr0 + 16, v104_0 ? 1 : 0, true);
+          var ptr105 = utf8Encode(v104_1, realloc0, memory0);
+          var len105 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 24, len105, true);
+          dataView(memory0).setInt32(ptr0 + 20, ptr105, true);
+          break;
+        }
+        case 'verdict': {
+          const e = variant109.val;
+          dataView(memory0).setInt8(ptr0 + 8, 8, true);
+          var variant108 = e;
+          switch (variant108.tag) {
+            case 'happened': {
+              const e = variant108.val;
+              dataView(memory0).setInt8(ptr0 + 16, 0, true);
+              var ptr106 = utf8Encode(e, realloc0, memory0);
+              var len106 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 24, len106, true);
+              dataView(memory0).setInt32(ptr0 + 20, ptr106, true);
+              break;
+            }
+            case 'not-happened': {
+              dataView(memory0).setInt8(ptr0 + 16, 1, true);
+              break;
+            }
+            case 'unknown': {
+              const e = variant108.val;
+              dataView(memory0).setInt8(ptr0 + 16, 2, true);
+              var ptr107 = utf8Encode(e, realloc0, memory0);
+              var len107 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 24, len107, true);
+              dataView(memory0).setInt32(ptr0 + 20, ptr107, true);
+              break;
+            }
+            default: {
+              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant108.tag)}\` (received \`${variant108}\`) specified for \`ReconcileVerdict\``);
+            }
+          }
+          break;
+        }
+        case 'woke': {
+          dataView(memory0).setInt8(ptr0 + 8, 9, true);
+          break;
+        }
+        default: {
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant109.tag)}\` (received \`${variant109}\`) specified for \`Input\``);
+        }
+      }
+      dataView(memory0).setBigInt64(ptr0 + 256, toUint64(arg2), true);
+      const ret = effect010Run(ptr0);
+      let variant208;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          var ptr110 = dataView(memory0).getInt32(ret + 8, true);
+          var len110 = dataView(memory0).getInt32(ret + 12, true);
+          var result110 = new Uint8Array(memory0.buffer.slice(ptr110, ptr110 + len110 * 1));
+          let variant113;
+          switch (dataView(memory0).getUint8(ret + 16, true)) {
+            case 0: {
+              variant113 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr111 = dataView(memory0).getInt32(ret + 20, true);
+              var len111 = dataView(memory0).getInt32(ret + 24, true);
+              var result111 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr111, len111));
+              var ptr112 = dataView(memory0).getInt32(ret + 28, true);
+              var len112 = dataView(memory0).getInt32(ret + 32, true);
+              var result112 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr112, len112));
+              variant113 = {
+                scope: result111,
+                key: result112,
+              };
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant121;
-          switch (dataView(memory0).getUint8(ret + 248, true)) {
+          let variant133;
+          switch (dataView(memory0).getUint8(ret + 40, true)) {
             case 0: {
-              var ptr101 = dataView(memory0).getInt32(ret + 260, true);
-              var len101 = dataView(memory0).getInt32(ret + 264, true);
-              var result101 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr101, len101));
-              variant121= {
-                tag: 'execute',
-                val: {
-                  attempt: dataView(memory0).getInt32(ret + 256, true) >>> 0,
-                  owner: result101,
-                }
-              };
+              variant133 = undefined;
               break;
             }
             case 1: {
-              var ptr102 = dataView(memory0).getInt32(ret + 256, true);
-              var len102 = dataView(memory0).getInt32(ret + 260, true);
-              var result102 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr102, len102));
-              variant121= {
-                tag: 'replay',
-                val: {
-                  resultJson: result102,
-                  attempt: dataView(memory0).getInt32(ret + 264, true) >>> 0,
-                  recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 272, true)),
-                }
-              };
-              break;
-            }
-            case 2: {
-              var ptr103 = dataView(memory0).getInt32(ret + 256, true);
-              var len103 = dataView(memory0).getInt32(ret + 260, true);
-              var result103 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr103, len103));
-              let enum104;
-              switch (dataView(memory0).getUint8(ret + 264, true)) {
+              let enum114;
+              switch (dataView(memory0).getUint8(ret + 48, true)) {
                 case 0: {
-                  enum104 = 'pending';
+                  enum114 = 'insert';
                   break;
                 }
                 case 1: {
-                  enum104 = 'done';
+                  enum114 = 'update';
                   break;
                 }
                 case 2: {
-                  enum104 = 'failed';
+                  enum114 = 'delete';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for WriteOp');
+                }
+              }
+              var ptr115 = dataView(memory0).getInt32(ret + 56, true);
+              var len115 = dataView(memory0).getInt32(ret + 60, true);
+              var result115 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr115, len115));
+              var ptr116 = dataView(memory0).getInt32(ret + 64, true);
+              var len116 = dataView(memory0).getInt32(ret + 68, true);
+              var result116 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr116, len116));
+              var ptr117 = dataView(memory0).getInt32(ret + 72, true);
+              var len117 = dataView(memory0).getInt32(ret + 76, true);
+              var result117 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr117, len117));
+              var ptr118 = dataView(memory0).getInt32(ret + 80, true);
+              var len118 = dataView(memory0).getInt32(ret + 84, true);
+              var result118 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr118, len118));
+              var ptr119 = dataView(memory0).getInt32(ret + 88, true);
+              var len119 = dataView(memory0).getInt32(ret + 92, true);
+              var result119 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr119, len119));
+              let enum120;
+              switch (dataView(memory0).getUint8(ret + 96, true)) {
+                case 0: {
+                  enum120 = 'pending';
+                  break;
+                }
+                case 1: {
+                  enum120 = 'done';
+                  break;
+                }
+                case 2: {
+                  enum120 = 'failed';
                   break;
                 }
                 case 3: {
-                  enum104 = 'in-doubt';
+                  enum120 = 'in-doubt';
                   break;
                 }
                 case 4: {
-                  enum104 = 'escalated';
+                  enum120 = 'escalated';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for EntryState');
                 }
               }
-              variant121= {
-                tag: 'in-progress',
-                val: {
-                  owner: result103,
-                  state: enum104,
-                  retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 272, true)),
-                }
-              };
-              break;
-            }
-            case 3: {
-              var ptr105 = dataView(memory0).getInt32(ret + 256, true);
-              var len105 = dataView(memory0).getInt32(ret + 260, true);
-              var result105 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr105, len105));
-              var ptr106 = dataView(memory0).getInt32(ret + 264, true);
-              var len106 = dataView(memory0).getInt32(ret + 268, true);
-              var result106 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr106, len106));
-              var ptr107 = dataView(memory0).getInt32(ret + 272, true);
-              var len107 = dataView(memory0).getInt32(ret + 276, true);
-              var result107 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr107, len107));
-              var ptr108 = dataView(memory0).getInt32(ret + 280, true);
-              var len108 = dataView(memory0).getInt32(ret + 284, true);
-              var result108 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr108, len108));
-              let variant110;
-              switch (dataView(memory0).getUint8(ret + 292, true)) {
+              var ptr121 = dataView(memory0).getInt32(ret + 116, true);
+              var len121 = dataView(memory0).getInt32(ret + 120, true);
+              var result121 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr121, len121));
+              let variant122;
+              switch (dataView(memory0).getUint8(ret + 152, true)) {
                 case 0: {
-                  variant110= {
+                  variant122 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant122 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 160, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant123;
+              switch (dataView(memory0).getUint8(ret + 168, true)) {
+                case 0: {
+                  variant123 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant123 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant125;
+              switch (dataView(memory0).getUint8(ret + 188, true)) {
+                case 0: {
+                  variant125 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr124 = dataView(memory0).getInt32(ret + 192, true);
+                  var len124 = dataView(memory0).getInt32(ret + 196, true);
+                  var result124 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr124, len124));
+                  variant125 = result124;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant127;
+              switch (dataView(memory0).getUint8(ret + 200, true)) {
+                case 0: {
+                  variant127 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr126 = dataView(memory0).getInt32(ret + 204, true);
+                  var len126 = dataView(memory0).getInt32(ret + 208, true);
+                  var result126 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr126, len126));
+                  variant127 = result126;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant129;
+              switch (dataView(memory0).getUint8(ret + 212, true)) {
+                case 0: {
+                  variant129 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr128 = dataView(memory0).getInt32(ret + 216, true);
+                  var len128 = dataView(memory0).getInt32(ret + 220, true);
+                  var result128 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr128, len128));
+                  variant129 = result128;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant131;
+              switch (dataView(memory0).getUint8(ret + 224, true)) {
+                case 0: {
+                  variant131= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant110= {
+                  variant131= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr109 = dataView(memory0).getInt32(ret + 296, true);
-                  var len109 = dataView(memory0).getInt32(ret + 300, true);
-                  var result109 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr109, len109));
-                  variant110= {
+                  var ptr130 = dataView(memory0).getInt32(ret + 228, true);
+                  var len130 = dataView(memory0).getInt32(ret + 232, true);
+                  var result130 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr130, len130));
+                  variant131= {
                     tag: 'lookup',
-                    val: result109
+                    val: result130
                   };
                   break;
                 }
                 case 3: {
-                  variant110= {
+                  variant131= {
                     tag: 'manual',
                   };
                   break;
@@ -3740,230 +3775,931 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant121= {
-                tag: 'reconcile',
-                val: {
-                  scope: result105,
-                  key: result106,
-                  tool: result107,
-                  argsCanonical: result108,
-                  attempt: dataView(memory0).getInt32(ret + 288, true) >>> 0,
-                  path: variant110,
-                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 304, true)),
-                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 312, true)),
-                }
-              };
-              break;
-            }
-            case 4: {
-              var ptr111 = dataView(memory0).getInt32(ret + 256, true);
-              var len111 = dataView(memory0).getInt32(ret + 260, true);
-              var result111 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr111, len111));
-              var ptr112 = dataView(memory0).getInt32(ret + 264, true);
-              var len112 = dataView(memory0).getInt32(ret + 268, true);
-              var result112 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr112, len112));
-              var ptr113 = dataView(memory0).getInt32(ret + 272, true);
-              var len113 = dataView(memory0).getInt32(ret + 276, true);
-              var result113 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr113, len113));
-              var ptr114 = dataView(memory0).getInt32(ret + 284, true);
-              var len114 = dataView(memory0).getInt32(ret + 288, true);
-              var result114 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr114, len114));
-              variant121= {
-                tag: 'escalated',
-                val: {
-                  scope: result111,
-                  key: result112,
-                  tool: result113,
-                  attempt: dataView(memory0).getInt32(ret + 280, true) >>> 0,
-                  reason: result114,
-                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 296, true)),
-                }
-              };
-              break;
-            }
-            case 5: {
-              var ptr115 = dataView(memory0).getInt32(ret + 256, true);
-              var len115 = dataView(memory0).getInt32(ret + 260, true);
-              var result115 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr115, len115));
-              var ptr116 = dataView(memory0).getInt32(ret + 264, true);
-              var len116 = dataView(memory0).getInt32(ret + 268, true);
-              var result116 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr116, len116));
-              var ptr117 = dataView(memory0).getInt32(ret + 272, true);
-              var len117 = dataView(memory0).getInt32(ret + 276, true);
-              var result117 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr117, len117));
-              var ptr118 = dataView(memory0).getInt32(ret + 280, true);
-              var len118 = dataView(memory0).getInt32(ret + 284, true);
-              var result118 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr118, len118));
-              variant121= {
-                tag: 'conflict',
-                val: {
-                  key: result115,
-                  pointer: result116,
-                  storedFingerprint: result117,
-                  givenFingerprint: result118,
-                }
-              };
-              break;
-            }
-            case 6: {
-              variant121= {
-                tag: 'pass-through',
-              };
-              break;
-            }
-            case 7: {
-              let enum119;
-              switch (dataView(memory0).getUint8(ret + 256, true)) {
+              let variant132;
+              switch (dataView(memory0).getUint8(ret + 272, true)) {
                 case 0: {
-                  enum119 = 'pending';
+                  variant132 = undefined;
                   break;
                 }
                 case 1: {
-                  enum119 = 'done';
-                  break;
-                }
-                case 2: {
-                  enum119 = 'failed';
-                  break;
-                }
-                case 3: {
-                  enum119 = 'in-doubt';
-                  break;
-                }
-                case 4: {
-                  enum119 = 'escalated';
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid discriminant specified for EntryState');
-                }
-              }
-              variant121= {
-                tag: 'recorded',
-                val: enum119
-              };
-              break;
-            }
-            case 8: {
-              variant121= {
-                tag: 'purged',
-              };
-              break;
-            }
-            case 9: {
-              let variant120;
-              switch (dataView(memory0).getUint8(ret + 256, true)) {
-                case 0: {
-                  variant120 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant120 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true));
+                  variant132 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 280, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant121= {
-                tag: 'idle',
-                val: variant120
+              variant133 = {
+                op: enum114,
+                row: {
+                  scope: result115,
+                  key: result116,
+                  tool: result117,
+                  fingerprint: result118,
+                  argsCanonical: result119,
+                  state: enum120,
+                  version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 104, true)),
+                  attempt: dataView(memory0).getInt32(ret + 112, true) >>> 0,
+                  owner: result121,
+                  createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+                  updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
+                  leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
+                  inDoubtSince: variant122,
+                  nextReconcileAt: variant123,
+                  reconcileAttempts: dataView(memory0).getInt32(ret + 184, true) >>> 0,
+                  resultJson: variant125,
+                  reason: variant127,
+                  resolvedBy: variant129,
+                  reconcile: variant131,
+                  leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 240, true)),
+                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 248, true)),
+                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 256, true)),
+                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true)),
+                  dueAt: variant132,
+                },
+                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 288, true)),
               };
-              break;
-            }
-            default: {
-              throw new TypeError('invalid variant discriminant for Outcome');
-            }
-          }
-          variant126= {
-            tag: 'ok',
-            val: {
-              write: variant100,
-              outcome: variant121,
-            }
-          };
-          break;
-        }
-        case 1: {
-          let enum122;
-          switch (dataView(memory0).getUint8(ret + 8, true)) {
-            case 0: {
-              enum122 = 'not-found';
-              break;
-            }
-            case 1: {
-              enum122 = 'stale-token';
-              break;
-            }
-            case 2: {
-              enum122 = 'invalid-state';
-              break;
-            }
-            case 3: {
-              enum122 = 'already-settled';
-              break;
-            }
-            case 4: {
-              enum122 = 'retention-not-reached';
-              break;
-            }
-            case 5: {
-              enum122 = 'invalid-request';
-              break;
-            }
-            default: {
-              throw new TypeError('invalid discriminant specified for LedgerErrorKind');
-            }
-          }
-          let variant124;
-          switch (dataView(memory0).getUint8(ret + 9, true)) {
-            case 0: {
-              variant124 = undefined;
-              break;
-            }
-            case 1: {
-              let enum123;
-              switch (dataView(memory0).getUint8(ret + 10, true)) {
-                case 0: {
-                  enum123 = 'pending';
-                  break;
-                }
-                case 1: {
-                  enum123 = 'done';
-                  break;
-                }
-                case 2: {
-                  enum123 = 'failed';
-                  break;
-                }
-                case 3: {
-                  enum123 = 'in-doubt';
-                  break;
-                }
-                case 4: {
-                  enum123 = 'escalated';
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid discriminant specified for EntryState');
-                }
-              }
-              variant124 = enum123;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr125 = dataView(memory0).getInt32(ret + 12, true);
-          var len125 = dataView(memory0).getInt32(ret + 16, true);
-          var result125 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr125, len125));
-          variant126= {
+          let variant200;
+          switch (dataView(memory0).getUint8(ret + 296, true)) {
+            case 0: {
+              variant200= {
+                tag: 'report',
+              };
+              break;
+            }
+            case 1: {
+              var ptr134 = dataView(memory0).getInt32(ret + 304, true);
+              var len134 = dataView(memory0).getInt32(ret + 308, true);
+              var result134 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr134, len134));
+              variant200= {
+                tag: 'call-tool',
+                val: result134
+              };
+              break;
+            }
+            case 2: {
+              var ptr135 = dataView(memory0).getInt32(ret + 304, true);
+              var len135 = dataView(memory0).getInt32(ret + 308, true);
+              var result135 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr135, len135));
+              var ptr136 = dataView(memory0).getInt32(ret + 312, true);
+              var len136 = dataView(memory0).getInt32(ret + 316, true);
+              var result136 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr136, len136));
+              var ptr137 = dataView(memory0).getInt32(ret + 320, true);
+              var len137 = dataView(memory0).getInt32(ret + 324, true);
+              var result137 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr137, len137));
+              var ptr138 = dataView(memory0).getInt32(ret + 328, true);
+              var len138 = dataView(memory0).getInt32(ret + 332, true);
+              var result138 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr138, len138));
+              let variant140;
+              switch (dataView(memory0).getUint8(ret + 340, true)) {
+                case 0: {
+                  variant140= {
+                    tag: 'none',
+                  };
+                  break;
+                }
+                case 1: {
+                  variant140= {
+                    tag: 'provider-idempotent',
+                  };
+                  break;
+                }
+                case 2: {
+                  var ptr139 = dataView(memory0).getInt32(ret + 344, true);
+                  var len139 = dataView(memory0).getInt32(ret + 348, true);
+                  var result139 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr139, len139));
+                  variant140= {
+                    tag: 'lookup',
+                    val: result139
+                  };
+                  break;
+                }
+                case 3: {
+                  variant140= {
+                    tag: 'manual',
+                  };
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for ReconcilePath');
+                }
+              }
+              variant200= {
+                tag: 'call-reconciler',
+                val: {
+                  scope: result135,
+                  key: result136,
+                  tool: result137,
+                  argsCanonical: result138,
+                  attempt: dataView(memory0).getInt32(ret + 336, true) >>> 0,
+                  path: variant140,
+                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true)),
+                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true)),
+                }
+              };
+              break;
+            }
+            case 3: {
+              var ptr141 = dataView(memory0).getInt32(ret + 304, true);
+              var len141 = dataView(memory0).getInt32(ret + 308, true);
+              var result141 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr141, len141));
+              variant200= {
+                tag: 'recall-tool',
+                val: result141
+              };
+              break;
+            }
+            case 4: {
+              variant200= {
+                tag: 'sleep-until',
+                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 304, true))
+              };
+              break;
+            }
+            case 5: {
+              let variant179;
+              switch (dataView(memory0).getUint8(ret + 304, true)) {
+                case 0: {
+                  var ptr142 = dataView(memory0).getInt32(ret + 312, true);
+                  var len142 = dataView(memory0).getInt32(ret + 316, true);
+                  var result142 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr142, len142));
+                  let variant144;
+                  switch (dataView(memory0).getUint8(ret + 320, true)) {
+                    case 0: {
+                      variant144= {
+                        tag: 'tool-value',
+                      };
+                      break;
+                    }
+                    case 1: {
+                      var ptr143 = dataView(memory0).getInt32(ret + 324, true);
+                      var len143 = dataView(memory0).getInt32(ret + 328, true);
+                      var result143 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr143, len143));
+                      variant144= {
+                        tag: 'recorded',
+                        val: result143
+                      };
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for ResultSource');
+                    }
+                  }
+                  var bool145 = dataView(memory0).getUint8(ret + 332, true);
+                  var bool146 = dataView(memory0).getUint8(ret + 333, true);
+                  variant179= {
+                    tag: 'effect',
+                    val: {
+                      key: result142,
+                      source: variant144,
+                      replayed: bool145 == 0 ? false : (bool145 == 1 ? true : throwInvalidBool()),
+                      reconciled: bool146 == 0 ? false : (bool146 == 1 ? true : throwInvalidBool()),
+                    }
+                  };
+                  break;
+                }
+                case 1: {
+                  let variant167;
+                  switch (dataView(memory0).getUint8(ret + 312, true)) {
+                    case 0: {
+                      var ptr147 = dataView(memory0).getInt32(ret + 324, true);
+                      var len147 = dataView(memory0).getInt32(ret + 328, true);
+                      var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
+                      variant167= {
+                        tag: 'execute',
+                        val: {
+                          attempt: dataView(memory0).getInt32(ret + 320, true) >>> 0,
+                          owner: result147,
+                        }
+                      };
+                      break;
+                    }
+                    case 1: {
+                      var ptr148 = dataView(memory0).getInt32(ret + 320, true);
+                      var len148 = dataView(memory0).getInt32(ret + 324, true);
+                      var result148 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr148, len148));
+                      variant167= {
+                        tag: 'replay',
+                        val: {
+                          resultJson: result148,
+                          attempt: dataView(memory0).getInt32(ret + 328, true) >>> 0,
+                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true)),
+                        }
+                      };
+                      break;
+                    }
+                    case 2: {
+                      var ptr149 = dataView(memory0).getInt32(ret + 320, true);
+                      var len149 = dataView(memory0).getInt32(ret + 324, true);
+                      var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
+                      let enum150;
+                      switch (dataView(memory0).getUint8(ret + 328, true)) {
+                        case 0: {
+                          enum150 = 'pending';
+                          break;
+                        }
+                        case 1: {
+                          enum150 = 'done';
+                          break;
+                        }
+                        case 2: {
+                          enum150 = 'failed';
+                          break;
+                        }
+                        case 3: {
+                          enum150 = 'in-doubt';
+                          break;
+                        }
+                        case 4: {
+                          enum150 = 'escalated';
+                          break;
+                        }
+                        default: {
+                          throw new TypeError('invalid discriminant specified for EntryState');
+                        }
+                      }
+                      variant167= {
+                        tag: 'in-progress',
+                        val: {
+                          owner: result149,
+                          state: enum150,
+                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true)),
+                        }
+                      };
+                      break;
+                    }
+                    case 3: {
+                      var ptr151 = dataView(memory0).getInt32(ret + 320, true);
+                      var len151 = dataView(memory0).getInt32(ret + 324, true);
+                      var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
+                      var ptr152 = dataView(memory0).getInt32(ret + 328, true);
+                      var len152 = dataView(memory0).getInt32(ret + 332, true);
+                      var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
+                      var ptr153 = dataView(memory0).getInt32(ret + 336, true);
+                      var len153 = dataView(memory0).getInt32(ret + 340, true);
+                      var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
+                      var ptr154 = dataView(memory0).getInt32(ret + 344, true);
+                      var len154 = dataView(memory0).getInt32(ret + 348, true);
+                      var result154 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr154, len154));
+                      let variant156;
+                      switch (dataView(memory0).getUint8(ret + 356, true)) {
+                        case 0: {
+                          variant156= {
+                            tag: 'none',
+                          };
+                          break;
+                        }
+                        case 1: {
+                          variant156= {
+                            tag: 'provider-idempotent',
+                          };
+                          break;
+                        }
+                        case 2: {
+                          var ptr155 = dataView(memory0).getInt32(ret + 360, true);
+                          var len155 = dataView(memory0).getInt32(ret + 364, true);
+                          var result155 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr155, len155));
+                          variant156= {
+                            tag: 'lookup',
+                            val: result155
+                          };
+                          break;
+                        }
+                        case 3: {
+                          variant156= {
+                            tag: 'manual',
+                          };
+                          break;
+                        }
+                        default: {
+                          throw new TypeError('invalid variant discriminant for ReconcilePath');
+                        }
+                      }
+                      variant167= {
+                        tag: 'reconcile',
+                        val: {
+                          scope: result151,
+                          key: result152,
+                          tool: result153,
+                          argsCanonical: result154,
+                          attempt: dataView(memory0).getInt32(ret + 352, true) >>> 0,
+                          path: variant156,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
+                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
+                        }
+                      };
+                      break;
+                    }
+                    case 4: {
+                      var ptr157 = dataView(memory0).getInt32(ret + 320, true);
+                      var len157 = dataView(memory0).getInt32(ret + 324, true);
+                      var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
+                      var ptr158 = dataView(memory0).getInt32(ret + 328, true);
+                      var len158 = dataView(memory0).getInt32(ret + 332, true);
+                      var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
+                      var ptr159 = dataView(memory0).getInt32(ret + 336, true);
+                      var len159 = dataView(memory0).getInt32(ret + 340, true);
+                      var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
+                      var ptr160 = dataView(memory0).getInt32(ret + 348, true);
+                      var len160 = dataView(memory0).getInt32(ret + 352, true);
+                      var result160 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr160, len160));
+                      variant167= {
+                        tag: 'escalated',
+                        val: {
+                          scope: result157,
+                          key: result158,
+                          tool: result159,
+                          attempt: dataView(memory0).getInt32(ret + 344, true) >>> 0,
+                          reason: result160,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true)),
+                        }
+                      };
+                      break;
+                    }
+                    case 5: {
+                      var ptr161 = dataView(memory0).getInt32(ret + 320, true);
+                      var len161 = dataView(memory0).getInt32(ret + 324, true);
+                      var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
+                      var ptr162 = dataView(memory0).getInt32(ret + 328, true);
+                      var len162 = dataView(memory0).getInt32(ret + 332, true);
+                      var result162 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr162, len162));
+                      var ptr163 = dataView(memory0).getInt32(ret + 336, true);
+                      var len163 = dataView(memory0).getInt32(ret + 340, true);
+                      var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
+                      var ptr164 = dataView(memory0).getInt32(ret + 344, true);
+                      var len164 = dataView(memory0).getInt32(ret + 348, true);
+                      var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
+                      variant167= {
+                        tag: 'conflict',
+                        val: {
+                          key: result161,
+                          pointer: result162,
+                          storedFingerprint: result163,
+                          givenFingerprint: result164,
+                        }
+                      };
+                      break;
+                    }
+                    case 6: {
+                      variant167= {
+                        tag: 'pass-through',
+                      };
+                      break;
+                    }
+                    case 7: {
+                      let enum165;
+                      switch (dataView(memory0).getUint8(ret + 320, true)) {
+                        case 0: {
+                          enum165 = 'pending';
+                          break;
+                        }
+                        case 1: {
+                          enum165 = 'done';
+                          break;
+                        }
+                        case 2: {
+                          enum165 = 'failed';
+                          break;
+                        }
+                        case 3: {
+                          enum165 = 'in-doubt';
+                          break;
+                        }
+                        case 4: {
+                          enum165 = 'escalated';
+                          break;
+                        }
+                        default: {
+                          throw new TypeError('invalid discriminant specified for EntryState');
+                        }
+                      }
+                      variant167= {
+                        tag: 'recorded',
+                        val: enum165
+                      };
+                      break;
+                    }
+                    case 8: {
+                      variant167= {
+                        tag: 'purged',
+                      };
+                      break;
+                    }
+                    case 9: {
+                      let variant166;
+                      switch (dataView(memory0).getUint8(ret + 320, true)) {
+                        case 0: {
+                          variant166 = undefined;
+                          break;
+                        }
+                        case 1: {
+                          variant166 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 328, true));
+                          break;
+                        }
+                        default: {
+                          throw new TypeError('invalid variant discriminant for option');
+                        }
+                      }
+                      variant167= {
+                        tag: 'idle',
+                        val: variant166
+                      };
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for Outcome');
+                    }
+                  }
+                  variant179= {
+                    tag: 'event',
+                    val: variant167
+                  };
+                  break;
+                }
+                case 2: {
+                  var ptr168 = dataView(memory0).getInt32(ret + 312, true);
+                  var len168 = dataView(memory0).getInt32(ret + 316, true);
+                  var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
+                  var ptr169 = dataView(memory0).getInt32(ret + 320, true);
+                  var len169 = dataView(memory0).getInt32(ret + 324, true);
+                  var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
+                  var ptr170 = dataView(memory0).getInt32(ret + 328, true);
+                  var len170 = dataView(memory0).getInt32(ret + 332, true);
+                  var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
+                  var bool171 = dataView(memory0).getUint8(ret + 336, true);
+                  let variant173;
+                  switch (dataView(memory0).getUint8(ret + 337, true)) {
+                    case 0: {
+                      variant173 = undefined;
+                      break;
+                    }
+                    case 1: {
+                      let enum172;
+                      switch (dataView(memory0).getUint8(ret + 338, true)) {
+                        case 0: {
+                          enum172 = 'happened';
+                          break;
+                        }
+                        case 1: {
+                          enum172 = 'not-happened';
+                          break;
+                        }
+                        case 2: {
+                          enum172 = 'unknown';
+                          break;
+                        }
+                        default: {
+                          throw new TypeError('invalid discriminant specified for VerdictKind');
+                        }
+                      }
+                      variant173 = enum172;
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for option');
+                    }
+                  }
+                  let variant175;
+                  switch (dataView(memory0).getUint8(ret + 340, true)) {
+                    case 0: {
+                      variant175 = undefined;
+                      break;
+                    }
+                    case 1: {
+                      var ptr174 = dataView(memory0).getInt32(ret + 344, true);
+                      var len174 = dataView(memory0).getInt32(ret + 348, true);
+                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
+                      variant175 = result174;
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for option');
+                    }
+                  }
+                  var bool176 = dataView(memory0).getUint8(ret + 352, true);
+                  let variant178;
+                  switch (dataView(memory0).getUint8(ret + 356, true)) {
+                    case 0: {
+                      variant178 = undefined;
+                      break;
+                    }
+                    case 1: {
+                      var ptr177 = dataView(memory0).getInt32(ret + 360, true);
+                      var len177 = dataView(memory0).getInt32(ret + 364, true);
+                      var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
+                      variant178 = result177;
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for option');
+                    }
+                  }
+                  variant179= {
+                    tag: 'tended',
+                    val: {
+                      scope: result168,
+                      key: result169,
+                      tool: result170,
+                      leaseExpired: bool171 == 0 ? false : (bool171 == 1 ? true : throwInvalidBool()),
+                      reconciled: variant173,
+                      escalated: variant175,
+                      purged: bool176 == 0 ? false : (bool176 == 1 ? true : throwInvalidBool()),
+                      skipped: variant178,
+                    }
+                  };
+                  break;
+                }
+                case 3: {
+                  variant179= {
+                    tag: 'waited',
+                  };
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for Finish');
+                }
+              }
+              variant200= {
+                tag: 'finish',
+                val: variant179
+              };
+              break;
+            }
+            case 6: {
+              let variant199;
+              switch (dataView(memory0).getUint8(ret + 304, true)) {
+                case 0: {
+                  var ptr180 = dataView(memory0).getInt32(ret + 308, true);
+                  var len180 = dataView(memory0).getInt32(ret + 312, true);
+                  var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
+                  var ptr181 = dataView(memory0).getInt32(ret + 316, true);
+                  var len181 = dataView(memory0).getInt32(ret + 320, true);
+                  var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
+                  var ptr182 = dataView(memory0).getInt32(ret + 324, true);
+                  var len182 = dataView(memory0).getInt32(ret + 328, true);
+                  var result182 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr182, len182));
+                  var ptr183 = dataView(memory0).getInt32(ret + 332, true);
+                  var len183 = dataView(memory0).getInt32(ret + 336, true);
+                  var result183 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr183, len183));
+                  variant199= {
+                    tag: 'conflict',
+                    val: {
+                      key: result180,
+                      pointer: result181,
+                      storedFingerprint: result182,
+                      givenFingerprint: result183,
+                    }
+                  };
+                  break;
+                }
+                case 1: {
+                  var ptr184 = dataView(memory0).getInt32(ret + 308, true);
+                  var len184 = dataView(memory0).getInt32(ret + 312, true);
+                  var result184 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr184, len184));
+                  var ptr185 = dataView(memory0).getInt32(ret + 316, true);
+                  var len185 = dataView(memory0).getInt32(ret + 320, true);
+                  var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
+                  let enum186;
+                  switch (dataView(memory0).getUint8(ret + 324, true)) {
+                    case 0: {
+                      enum186 = 'pending';
+                      break;
+                    }
+                    case 1: {
+                      enum186 = 'done';
+                      break;
+                    }
+                    case 2: {
+                      enum186 = 'failed';
+                      break;
+                    }
+                    case 3: {
+                      enum186 = 'in-doubt';
+                      break;
+                    }
+                    case 4: {
+                      enum186 = 'escalated';
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid discriminant specified for EntryState');
+                    }
+                  }
+                  variant199= {
+                    tag: 'in-progress',
+                    val: {
+                      key: result184,
+                      owner: result185,
+                      state: enum186,
+                    }
+                  };
+                  break;
+                }
+                case 2: {
+                  var ptr187 = dataView(memory0).getInt32(ret + 308, true);
+                  var len187 = dataView(memory0).getInt32(ret + 312, true);
+                  var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
+                  var ptr188 = dataView(memory0).getInt32(ret + 316, true);
+                  var len188 = dataView(memory0).getInt32(ret + 320, true);
+                  var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
+                  variant199= {
+                    tag: 'in-doubt',
+                    val: {
+                      key: result187,
+                      reason: result188,
+                    }
+                  };
+                  break;
+                }
+                case 3: {
+                  var ptr189 = dataView(memory0).getInt32(ret + 308, true);
+                  var len189 = dataView(memory0).getInt32(ret + 312, true);
+                  var result189 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr189, len189));
+                  var ptr190 = dataView(memory0).getInt32(ret + 316, true);
+                  var len190 = dataView(memory0).getInt32(ret + 320, true);
+                  var result190 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr190, len190));
+                  variant199= {
+                    tag: 'escalated',
+                    val: {
+                      key: result189,
+                      reason: result190,
+                    }
+                  };
+                  break;
+                }
+                case 4: {
+                  var ptr191 = dataView(memory0).getInt32(ret + 308, true);
+                  var len191 = dataView(memory0).getInt32(ret + 312, true);
+                  var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
+                  variant199= {
+                    tag: 'tool-failed',
+                    val: result191
+                  };
+                  break;
+                }
+                case 5: {
+                  var ptr192 = dataView(memory0).getInt32(ret + 308, true);
+                  var len192 = dataView(memory0).getInt32(ret + 312, true);
+                  var result192 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr192, len192));
+                  var ptr193 = dataView(memory0).getInt32(ret + 316, true);
+                  var len193 = dataView(memory0).getInt32(ret + 320, true);
+                  var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
+                  variant199= {
+                    tag: 'result-not-recorded',
+                    val: {
+                      key: result192,
+                      reason: result193,
+                    }
+                  };
+                  break;
+                }
+                case 6: {
+                  var ptr194 = dataView(memory0).getInt32(ret + 308, true);
+                  var len194 = dataView(memory0).getInt32(ret + 312, true);
+                  var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
+                  variant199= {
+                    tag: 'storage',
+                    val: result194
+                  };
+                  break;
+                }
+                case 7: {
+                  let enum195;
+                  switch (dataView(memory0).getUint8(ret + 308, true)) {
+                    case 0: {
+                      enum195 = 'not-found';
+                      break;
+                    }
+                    case 1: {
+                      enum195 = 'stale-token';
+                      break;
+                    }
+                    case 2: {
+                      enum195 = 'invalid-state';
+                      break;
+                    }
+                    case 3: {
+                      enum195 = 'already-settled';
+                      break;
+                    }
+                    case 4: {
+                      enum195 = 'retention-not-reached';
+                      break;
+                    }
+                    case 5: {
+                      enum195 = 'invalid-request';
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid discriminant specified for LedgerErrorKind');
+                    }
+                  }
+                  let variant197;
+                  switch (dataView(memory0).getUint8(ret + 309, true)) {
+                    case 0: {
+                      variant197 = undefined;
+                      break;
+                    }
+                    case 1: {
+                      let enum196;
+                      switch (dataView(memory0).getUint8(ret + 310, true)) {
+                        case 0: {
+                          enum196 = 'pending';
+                          break;
+                        }
+                        case 1: {
+                          enum196 = 'done';
+                          break;
+                        }
+                        case 2: {
+                          enum196 = 'failed';
+                          break;
+                        }
+                        case 3: {
+                          enum196 = 'in-doubt';
+                          break;
+                        }
+                        case 4: {
+                          enum196 = 'escalated';
+                          break;
+                        }
+                        default: {
+                          throw new TypeError('invalid discriminant specified for EntryState');
+                        }
+                      }
+                      variant197 = enum196;
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for option');
+                    }
+                  }
+                  var ptr198 = dataView(memory0).getInt32(ret + 312, true);
+                  var len198 = dataView(memory0).getInt32(ret + 316, true);
+                  var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
+                  variant199= {
+                    tag: 'ledger',
+                    val: {
+                      kind: enum195,
+                      state: variant197,
+                      message: result198,
+                    }
+                  };
+                  break;
+                }
+                case 8: {
+                  variant199= {
+                    tag: 'contention',
+                    val: dataView(memory0).getInt32(ret + 308, true) >>> 0
+                  };
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for EffectError');
+                }
+              }
+              variant200= {
+                tag: 'raise',
+                val: variant199
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for Action');
+            }
+          }
+          variant208= {
+            tag: 'ok',
+            val: {
+              state: result110,
+              read: variant113,
+              write: variant133,
+              action: variant200,
+            }
+          };
+          break;
+        }
+        case 1: {
+          let enum201;
+          switch (dataView(memory0).getUint8(ret + 8, true)) {
+            case 0: {
+              enum201 = 'invalid-args';
+              break;
+            }
+            case 1: {
+              enum201 = 'invalid-pointer';
+              break;
+            }
+            case 2: {
+              enum201 = 'missing-member';
+              break;
+            }
+            case 3: {
+              enum201 = 'pointer-into-array';
+              break;
+            }
+            case 4: {
+              enum201 = 'empty-field';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for KeyErrorKind');
+            }
+          }
+          let variant203;
+          switch (dataView(memory0).getUint8(ret + 12, true)) {
+            case 0: {
+              variant203 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr202 = dataView(memory0).getInt32(ret + 16, true);
+              var len202 = dataView(memory0).getInt32(ret + 20, true);
+              var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
+              variant203 = result202;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let variant206;
+          switch (dataView(memory0).getUint8(ret + 24, true)) {
+            case 0: {
+              variant206 = undefined;
+              break;
+            }
+            case 1: {
+              let enum204;
+              switch (dataView(memory0).getUint8(ret + 32, true)) {
+                case 0: {
+                  enum204 = 'syntax';
+                  break;
+                }
+                case 1: {
+                  enum204 = 'invalid-utf8';
+                  break;
+                }
+                case 2: {
+                  enum204 = 'lone-surrogate';
+                  break;
+                }
+                case 3: {
+                  enum204 = 'duplicate-key';
+                  break;
+                }
+                case 4: {
+                  enum204 = 'number-overflow';
+                  break;
+                }
+                case 5: {
+                  enum204 = 'inexact-integer';
+                  break;
+                }
+                case 6: {
+                  enum204 = 'too-deep';
+                  break;
+                }
+                case 7: {
+                  enum204 = 'too-large';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for CanonErrorKind');
+                }
+              }
+              var ptr205 = dataView(memory0).getInt32(ret + 56, true);
+              var len205 = dataView(memory0).getInt32(ret + 60, true);
+              var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
+              variant206 = {
+                kind: enum204,
+                offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
+                line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
+                column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
+                message: result205,
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          var ptr207 = dataView(memory0).getInt32(ret + 64, true);
+          var len207 = dataView(memory0).getInt32(ret + 68, true);
+          var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
+          variant208= {
             tag: 'err',
             val: {
-              kind: enum122,
-              state: variant124,
-              message: result125,
+              kind: enum201,
+              at: variant203,
+              canon: variant206,
+              message: result207,
             }
           };
           break;
@@ -3972,7 +4708,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant126;
+      const retVal = variant208;
       postReturn11(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
@@ -3994,12 +4730,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     policy010ResolveTool = exports0['oncely:core/policy@0.1.0#resolve-tool'];
     policy010CheckManifest = exports0['oncely:core/policy@0.1.0#check-manifest'];
     ledger010Prepare = exports0['oncely:core/ledger@0.1.0#prepare'];
-    ledger010Handle = exports0['oncely:core/ledger@0.1.0#handle'];
+    effect010Run = exports0['oncely:core/effect@0.1.0#run'];
     const canonical010 = {
       canonicalize: canonicalize,
       canonicalizeBytes: canonicalizeBytes,
       maxDepth: maxDepth,
       maxInputBytes: maxInputBytes,
+      
+    };
+    const effect010 = {
+      run: run,
       
     };
     const keys010 = {
@@ -4011,7 +4751,6 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       
     };
     const ledger010 = {
-      handle: handle,
       prepare: prepare,
       
     };
@@ -4024,7 +4763,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       
     };
     
-    return { canonical: canonical010, keys: keys010, ledger: ledger010, policy: policy010, 'oncely:core/canonical@0.1.0': canonical010, 'oncely:core/keys@0.1.0': keys010, 'oncely:core/ledger@0.1.0': ledger010, 'oncely:core/policy@0.1.0': policy010,  };
+    return { canonical: canonical010, effect: effect010, keys: keys010, ledger: ledger010, policy: policy010, 'oncely:core/canonical@0.1.0': canonical010, 'oncely:core/effect@0.1.0': effect010, 'oncely:core/keys@0.1.0': keys010, 'oncely:core/ledger@0.1.0': ledger010, 'oncely:core/policy@0.1.0': policy010,  };
   })();
   let promise, resolve, reject;
   function runNext (value) {
