@@ -22,8 +22,11 @@ repo=$(cd "$here/../.." && pwd)
 cd "$here"
 export ONCELY_REPO="$repo"
 
-[ -f "$repo/target/release/oncely" ] || { echo "bindings/js/test.sh: $repo/target/release/oncely is missing; run \`cargo build --release -p oncely\` first" >&2; exit 2; }
-[ -f "$repo/target/release/oncely-test-worker" ] || { echo "bindings/js/test.sh: $repo/target/release/oncely-test-worker (the Rust test worker) is missing; run \`cargo build --release -p oncely --features test-hooks --bin oncely-test-worker\` first" >&2; exit 2; }
+# ONCELY_CLI / ONCELY_TEST_WORKER point at other builds of the two (test/helpers/env.mjs reads them).
+export ONCELY_CLI="${ONCELY_CLI:-$repo/target/release/oncely}"
+export ONCELY_TEST_WORKER="${ONCELY_TEST_WORKER:-$repo/target/release/oncely-test-worker}"
+[ -f "$ONCELY_CLI" ] || { echo "bindings/js/test.sh: $ONCELY_CLI is missing; run \`cargo build --release -p oncely\` first (or set ONCELY_CLI)" >&2; exit 2; }
+[ -f "$ONCELY_TEST_WORKER" ] || { echo "bindings/js/test.sh: $ONCELY_TEST_WORKER (the Rust test worker) is missing; run \`cargo build --release -p oncely --features test-hooks --bin oncely-test-worker\` first (or set ONCELY_TEST_WORKER)" >&2; exit 2; }
 norust=$repo/scripts/without-rust
 
 echo "== js: dependencies"

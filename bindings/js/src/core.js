@@ -1,5 +1,5 @@
-// The facade over the core component: every rule (canonicalization, keys, policy, ledger
-// transitions) is the component's; this file only converts between JS values and the WIT
+// The facade over the core component: every rule (canonicalization, keys, policy, the ledger's
+// machines) is the component's; this file only converts between JS values and the WIT
 // types, and turns the core's error records into exceptions.
 
 import { instantiate } from '../gen/core/oncely-core.js';
@@ -8,7 +8,6 @@ import {
   CanonicalizationError,
   CoreTrapError,
   KeyDerivationError,
-  LedgerError,
   PolicyError,
 } from './errors.js';
 import { isWellFormed, text, wtf8 } from './wtf8.js';
@@ -41,7 +40,6 @@ function call(f, mapErr) {
 const canonErr = (e) => new CanonicalizationError(canonPlain(e));
 const keyErr = (e) => new KeyDerivationError(keyPlain(e));
 const policyErr = (e) => new PolicyError(e);
-const ledgerErr = (e) => new LedgerError(e);
 
 function canonPlain(e) {
   return { kind: e.kind, offset: Number(e.offset), line: e.line, column: e.column, message: e.message };
@@ -310,9 +308,9 @@ export function witPrepare(intent, policy, owner) {
   return call((c) => c.ledger.prepare(i, p, o), keyErr);
 }
 
-/** ledger.handle: the transition of a WIT entry (or undefined) under a WIT event at `now` (ms). */
-export function witHandle(current, event, now) {
-  return call((c) => c.ledger.handle(current, event, BigInt(now)), ledgerErr);
+/** effect.run: the next step of a machine (wit/effect.wit), from its state and what happened. */
+export function witRun(state, input, now) {
+  return call((c) => c.effect.run(state, input, BigInt(now)), keyErr);
 }
 
 export { reconcileOut };

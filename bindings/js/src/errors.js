@@ -93,10 +93,23 @@ export class InProgressError extends OncelyError {
   }
 }
 
-/** The tool reported a definite failure (the effect did not happen); it was recorded. */
+/** The tool failed and the effect did not happen (recorded, unless the tool is pass-through); `cause`: what it threw. */
 export class ToolFailedError extends OncelyError {
   constructor(reason, cause) {
     super('tool-failed', `the tool failed: ${reason}`, { cause });
+    this.reason = reason;
+  }
+}
+
+/**
+ * The effect happened, but the tool's value could not be encoded as JSON, so it was recorded
+ * without a result: this run and every repeat of the intent raise this, and the tool is never
+ * called again for it.
+ */
+export class ResultNotRecordedError extends OncelyError {
+  constructor(key, reason, cause) {
+    super('result-not-recorded', `result not recorded: the effect of ${key} happened, but its result could not be recorded (${reason})`, { cause });
+    this.key = key;
     this.reason = reason;
   }
 }

@@ -19,6 +19,7 @@ export {
   KeyDerivationError,
   LedgerError,
   PolicyError,
+  ResultNotRecordedError,
   StorageError,
   ToolError,
   ToolFailedError,

@@ -1,24 +1,23 @@
-// The ledger driver: the small loop that reads an entry, asks the core for the transition,
-// applies the write atomically and retries on a lost race — and the API built on it. The
-// decisions are all the core's (`ledger.handle`); this mirrors host/src/ledger.rs.
+// The ledger: the API over the core's machines (wit/effect.wit). Every decision (claims, retries,
+// waits, reconciliation, what a failure or an unencodable result means) is the core's; the
+// interpreter in machine.js only reads and writes rows, calls the tool and reconcilers, sleeps,
+// and returns or raises what the core says. This mirrors host/src/ledger.rs.
 
-import { witHandle, witPrepare } from './core.js';
+import { witIntent, witPolicy, witPrepare } from './core.js';
 import {
-  AmbiguousFailure,
   ConflictError,
   ContentionError,
-  DefiniteFailure,
   EscalatedError,
   OncelyError,
   InDoubtError,
   InProgressError,
+  LedgerError,
+  ResultNotRecordedError,
   StorageError,
   ToolFailedError,
 } from './errors.js';
-import { entryIn, outcomeOut, writeOut } from './wire.js';
-
-/** How many lost compare-and-swap races in a row before giving up. */
-const MAX_RACES = 64;
+import { runMachine } from './machine.js';
+import { outcomeOut, requestOut } from './wire.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -63,10 +62,6 @@ function defaultOwner() {
   return pid !== undefined ? `pid${pid}-${rnd}` : `worker-${rnd}`;
 }
 
-function escalationLine(x) {
-  return `${x.scope} ${x.key} (${x.tool}): ${x.reason}`;
-}
-
 // Storage calls: a driver or database failure becomes a StorageError (nothing was recorded).
 async function io(what, p) {
   try {
@@ -82,19 +77,22 @@ export class Ledger {
   /**
    * @param store a store (MemoryStore, SqliteStore, PostgresStore, DurableObjectStore, or any
    *   object with the same methods)
-   * @param options `owner`: this worker's id in claims; `clock`: () => ms since the epoch
+   * @param options `owner`: this worker's id in claims; `clock`: () => ms since the epoch;
+   *   `sleep`: (ms) => Promise, how the core's waits are slept (tests and simulations pair it
+   *   with their clock; default: a timer)
    */
-  constructor(store, { owner, clock } = {}) {
+  constructor(store, { owner, clock, sleep: sleepFn } = {}) {
     if (!store || typeof store.get !== 'function') throw new TypeError('new Ledger(store): a store is required');
     this.store = store;
     this.owner = owner ?? defaultOwner();
     this.clock = clock ?? systemClock;
+    this.sleep = sleepFn ?? sleep;
     this.reconcilers = new Map();
   }
 
   /** A ledger over the same store (and reconcilers) with another owner id. */
   withOwner(owner) {
-    const l = new Ledger(this.store, { owner, clock: this.clock });
+    const l = new Ledger(this.store, { owner, clock: this.clock, sleep: this.sleep });
     l.reconcilers = this.reconcilers;
     return l;
   }
@@ -113,22 +111,41 @@ export class Ledger {
     return this;
   }
 
-  /** The driver: read, ask the core, write atomically; on a lost race, read again. */
+  // Run one of the core's machines against the store (machine.js), with this ledger's clock,
+  // reconcilers and `tool`; its finish and what it left ({finish, value, row}).
+  #run(command, tool = noTool) {
+    return runMachine(command, {
+      store: this.store,
+      now: () => this.now(),
+      sleep: (ms) => this.sleep(ms),
+      tool,
+      reconcile: async (req, m) => {
+        const r = this.reconcilers.get(req.tool);
+        if (!r) return { tag: 'unknown', val: `the reconciler of ${JSON.stringify(req.tool)} was unregistered` };
+        let verdict;
+        try {
+          verdict = await r(requestOut(req));
+        } catch (e) {
+          m.cause = e;
+          return { tag: 'unknown', val: `the reconciler failed: ${e?.message ?? e}` };
+        }
+        return checkVerdict(verdict, false);
+      },
+      raise: errorOf,
+    });
+  }
+
+  /** Apply one event (a WIT `event`) to `(scope, key)` with the core's event machine; its outcome. */
   async drive(scope, key, event) {
-    for (let i = 0; i < MAX_RACES; i++) {
-      const current = await io('get', this.store.get(scope, key));
-      const t = witHandle(current ? entryIn(current) : undefined, event, this.now());
-      let applied = true;
-      if (t.write !== undefined) {
-        const w = writeOut(t.write);
-        if (w.tag === 'insert') applied = await io('insert', this.store.insert(w.val));
-        else if (w.tag === 'update') applied = await io('update', this.store.update(w.val.expectedVersion, w.val.entry));
-        else applied = await io('delete', this.store.delete(w.val.scope, w.val.key, w.val.expectedVersion));
-      }
-      if (applied === true) return outcomeOut(t.outcome);
-      if (applied !== false) throw new TypeError(`the store's ${t.write.tag} returned ${applied}; expected true or false`);
-    }
-    throw new ContentionError(MAX_RACES);
+    const { finish } = await this.#run({ tag: 'event', val: { scope, key, event } });
+    return outcomeOut(finish.val);
+  }
+
+  // Tend one due row: the core's note on what it did.
+  async #tend(row, job) {
+    const hasReconciler = job === 'sweep' && this.reconcilers.has(row.tool);
+    const { finish } = await this.#run({ tag: 'tend', val: { scope: row.scope, key: row.key, job, hasReconciler } });
+    return finish.val;
   }
 
   /**
@@ -181,23 +198,18 @@ export class Ledger {
     return this.drive(scope, key, { tag: 'purge' });
   }
 
-  /** Delete every settled entry whose retention has passed (of one scope, or all). */
+  /**
+   * Delete every settled entry whose retention has passed (of one scope, or all). Entries due
+   * for other work are left to `sweep`; a storage error ends the pass (run it again).
+   */
   async purgeExpired(scope = null) {
     let purged = 0;
     for (;;) {
-      const batch = await io('expired', this.store.expired(scope, this.now(), 500));
-      if (batch.length === 0) return purged;
       let progressed = false;
-      for (const e of batch) {
-        // Another process may purge it first, or a claim may revive it: not an error.
-        try {
-          if ((await this.purge(e.scope, e.key)).tag === 'purged') {
-            purged++;
-            progressed = true;
-          }
-        } catch (err) {
-          if (!(err instanceof OncelyError) || err.code !== 'ledger') throw err;
-        }
+      for (const row of await io('due', this.store.due(scope, this.now(), 10_000))) {
+        const n = (await this.#tend(row, 'purge')).purged ? 1 : 0;
+        purged += n;
+        progressed ||= n > 0;
       }
       if (!progressed) return purged;
     }
@@ -214,185 +226,89 @@ export class Ledger {
   }
 
   /**
-   * Wait until `(scope, key)` is settled (done or failed) or needs a human, polling every
-   * `everyMs`, for at most `timeoutMs`. Returns the entry as last seen.
+   * Wait until `(scope, key)` is settled (done or failed), escalated or absent, looking every
+   * `everyMs`, for at most `timeoutMs` (the pacing is the core's wait machine). Returns the entry
+   * as last seen.
    */
   async waitSettled(scope, key, { everyMs = 100, timeoutMs = 30_000 } = {}) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const e = await this.get(scope, key);
-      const settled = e === null || e.state === 'done' || e.state === 'failed' || e.state === 'escalated';
-      if (settled || Date.now() >= deadline) return e;
-      await sleep(Math.min(everyMs, Math.max(0, deadline - Date.now())));
-    }
+    const command = { tag: 'wait', val: { scope, key, everyMs: BigInt(everyMs), timeoutMs: BigInt(timeoutMs) } };
+    return (await this.#run(command)).row;
   }
 
   /**
-   * Time-driven work: expire leases, run the registered reconcilers of in-doubt entries,
-   * escalate what is past its deadline. Never re-executes a tool.
+   * Time-driven work on every due entry (`dueAt <= now`): expire leases, run the registered
+   * reconcilers of in-doubt entries, escalate what is past its deadline, purge settled entries
+   * past their retention. Never calls a tool. Returns the tally of the core's notes; a storage
+   * error ends the pass (run it again).
    */
   async sweep(scope = null) {
-    const report = { examined: 0, leasesExpired: 0, reconciled: 0, happened: 0, notHappened: 0, unknown: 0, escalated: [], errors: [] };
-    for (const e of await io('unsettled', this.store.unsettled(scope, 10_000))) {
+    const report = { examined: 0, leasesExpired: 0, reconciled: 0, happened: 0, notHappened: 0, unknown: 0, escalated: [], purged: 0, errors: [] };
+    for (const row of await io('due', this.store.due(scope, this.now(), 10_000))) {
+      const n = await this.#tend(row, 'sweep');
       report.examined++;
-      let o;
-      try {
-        o = await this.drive(e.scope, e.key, { tag: 'sweep' });
-      } catch (err) {
-        report.errors.push(`${e.scope} ${e.key}: ${err.message}`);
-        continue;
+      report.leasesExpired += n.leaseExpired ? 1 : 0;
+      report.purged += n.purged ? 1 : 0;
+      if (n.reconciled !== undefined) {
+        report.reconciled++;
+        report[{ happened: 'happened', 'not-happened': 'notHappened', unknown: 'unknown' }[n.reconciled]]++;
       }
-      if (o.tag === 'reconcile') {
-        if (e.state === 'pending') report.leasesExpired++;
-        const r = this.reconcilers.get(o.val.tool);
-        let verdict;
-        if (r) {
-          try {
-            verdict = await r(o.val);
-          } catch (err) {
-            verdict = unknown(`the reconciler failed: ${err?.message ?? err}`);
-          }
-        } else {
-          verdict = unknown(`no reconciler is registered for ${JSON.stringify(o.val.tool)} in this process`);
-        }
-        await this.#recordVerdict(o.val, verdict, report);
-      } else if (o.tag === 'escalated') {
-        if (e.state === 'pending') report.leasesExpired++;
-        report.escalated.push(escalationLine(o.val));
-      }
+      if (n.escalated !== undefined) report.escalated.push(`${n.scope} ${n.key} (${n.tool}): ${n.escalated}`);
+      if (n.skipped !== undefined) report.errors.push(`${n.scope} ${n.key}: ${n.skipped}`);
     }
     return report;
   }
 
-  async #recordVerdict(req, verdict, report) {
-    report.reconciled++;
-    try {
-      const o = await this.reconciled(req.scope, req.key, req.attempt, verdict);
-      if (o.tag === 'escalated') report.escalated.push(escalationLine(o.val));
-      else if (verdict.tag === 'happened') report.happened++;
-      else if (verdict.tag === 'not-happened') report.notHappened++;
-      else report.unknown++;
-    } catch (err) {
-      report.errors.push(`${req.scope} ${req.key}: ${err.message}`);
-    }
-  }
-
   /**
-   * Run `tool` at most once per intent. `tool(key)` gets the idempotency key (pass it on to the
-   * provider) and returns the result (stored as JSON; a replay returns it parsed). Throw
-   * `DefiniteFailure` when the effect did NOT happen; anything else thrown is read as ambiguous
-   * (the effect may have happened) and is reconciled — the registered reconciler, or, for
-   * `provider-idempotent` tools, the same call again with the same key — never retried blindly.
+   * Run `tool` at most once per intent, as the core's effect machine says. `tool(key)` gets the
+   * idempotency key (pass it on to the provider) and returns the result (stored as JSON; a
+   * replay returns it parsed). Throw `DefiniteFailure` when the effect did NOT happen; anything
+   * else thrown is read as ambiguous (the effect may have happened) and is reconciled — the
+   * registered reconciler, or, for `provider-idempotent` tools, the same call again with the
+   * same key — never retried blindly. A value JSON cannot encode (a BigInt, a cycle, undefined)
+   * is recorded as happened without a result: ResultNotRecordedError, now and on every repeat.
    *
    * Returns `{value, key, replayed, reconciled}`. Options: `maxAttempts` (new attempts follow
-   * only a definite "did not happen"; default 3), `waitMs` (how long to wait for another
-   * worker's claim before InProgressError; default 30 s).
+   * only a definite "did not happen"; 0 or absent: the core's default, 3), `waitMs` (how long to
+   * wait for another worker's claim before InProgressError; default 30 s).
    */
-  async effect(intent, policy, tool, { maxAttempts = 3, waitMs = 30_000 } = {}) {
+  async effect(intent, policy, tool, { maxAttempts = 0, waitMs = 30_000 } = {}) {
     if (typeof tool !== 'function') throw new TypeError('ledger.effect(intent, policy, tool): tool is a function');
-    maxAttempts = Math.max(1, maxAttempts);
-    const claim = witPrepare(intent, policy, this.owner);
-    const { scope, key } = claim;
-    const deadline = Date.now() + waitMs;
-    let executions = 0;
-    let reconciled = false;
-    let next = null;
-    for (;;) {
-      const outcome = next ?? (await this.drive(scope, key, { tag: 'begin', val: claim }));
-      next = null;
-      switch (outcome.tag) {
-        case 'pass-through': {
-          let value;
-          try {
-            value = await tool(key);
-          } catch (e) {
-            throw new ToolFailedError(e?.reason ?? e?.message ?? String(e), e);
-          }
-          return { value, key, replayed: false, reconciled: false };
-        }
-        case 'execute': {
-          const token = outcome.val;
-          executions++;
-          let value;
-          try {
-            value = await tool(key);
-          } catch (e) {
-            if (e instanceof DefiniteFailure) {
-              await this.failDefinite(scope, key, token, e.reason);
-              throw new ToolFailedError(e.reason, e);
-            }
-            const reason = e instanceof AmbiguousFailure ? e.reason : `the tool threw: ${e?.message ?? e}`;
-            next = await this.failAmbiguous(scope, key, token, reason);
-            break;
-          }
-          await this.#recordCompletion(scope, key, token, JSON.stringify(value === undefined ? null : value));
-          return { value, key, replayed: false, reconciled };
-        }
-        case 'replay':
-          return { value: JSON.parse(outcome.val.resultJson), key, replayed: true, reconciled };
-        case 'reconcile': {
-          reconciled = true;
-          const req = outcome.val;
-          const r = this.reconcilers.get(req.tool);
-          let verdict;
-          if (r) {
-            try {
-              verdict = await r(req);
-            } catch (e) {
-              verdict = unknown(`the reconciler failed: ${e?.message ?? e}`);
-            }
-          } else if (req.path === 'provider-idempotent') {
-            // The provider deduplicates by key: asking again is finding out.
-            try {
-              verdict = happened(await tool(key));
-            } catch (e) {
-              verdict = e instanceof DefiniteFailure ? notHappened() : unknown(e instanceof AmbiguousFailure ? e.reason : `the tool threw: ${e?.message ?? e}`);
-            }
-          } else {
-            verdict = unknown(`no reconciler is registered for ${JSON.stringify(req.tool)}`);
-          }
-          const why = verdict.tag === 'unknown' ? verdict.val : '';
-          const o = await this.reconciled(scope, key, req.attempt, verdict);
-          if (o.tag === 'recorded' && o.val === 'in-doubt') throw new InDoubtError(key, why);
-          if (o.tag === 'recorded' && o.val === 'failed' && executions >= maxAttempts) {
-            throw new ToolFailedError(`the effect did not happen after ${executions} attempt(s)`);
-          }
-          if (o.tag === 'escalated') throw new EscalatedError(key, o.val.reason);
-          // Done: the next begin replays it. Failed: the next begin executes anew.
-          break;
-        }
-        case 'in-progress': {
-          if (Date.now() >= deadline) throw new InProgressError(key, outcome.val.owner, outcome.val.state);
-          const pause = Math.min(Math.max(outcome.val.retryAfterMs, 5), 250);
-          await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
-          break;
-        }
-        case 'escalated':
-          throw new EscalatedError(key, outcome.val.reason);
-        case 'conflict':
-          throw new ConflictError(key, outcome.val.pointer);
-        default:
-          // recorded / purged / idle: only after an event other than begin; ask again.
-          break;
-      }
-    }
+    const options = { owner: this.owner, maxAttempts, waitMs: BigInt(waitMs), hasReconciler: this.reconcilers.has(intent?.tool) };
+    const command = { tag: 'effect', val: { intent: witIntent(intent), policy: witPolicy(policy), options } };
+    const { finish, value } = await this.#run(command, tool);
+    const r = finish.val;
+    return { value: r.source.tag === 'tool-value' ? value : JSON.parse(r.source.val), key: r.key, replayed: r.replayed, reconciled: r.reconciled };
   }
+}
 
-  // Record a result, retrying transient storage failures: the effect already happened, so
-  // losing the record would leave it to reconciliation.
-  async #recordCompletion(scope, key, token, json) {
-    let last;
-    for (let i = 0; i < 5; i++) {
-      try {
-        await this.completeJson(scope, key, token, json);
-        return;
-      } catch (e) {
-        if (!(e instanceof StorageError)) throw e;
-        last = e;
-        await sleep(50 << i);
-      }
-    }
-    throw new InDoubtError(key, `the tool succeeded but its result could not be recorded (${last?.message ?? ''}); the entry will be reconciled`, last);
+function noTool() {
+  throw new TypeError('the core asked for a tool call in a machine that has no tool');
+}
+
+/** The package's typed error for what the core raised (`m.cause`: what the store, tool or reconciler threw). */
+function errorOf(e, m) {
+  const v = e.val;
+  switch (e.tag) {
+    case 'conflict':
+      return new ConflictError(v.key, v.pointer);
+    case 'in-progress':
+      return new InProgressError(v.key, v.owner, v.state);
+    case 'in-doubt':
+      return new InDoubtError(v.key, v.reason, m.cause);
+    case 'escalated':
+      return new EscalatedError(v.key, v.reason);
+    case 'tool-failed':
+      return new ToolFailedError(v, m.cause);
+    case 'result-not-recorded':
+      return new ResultNotRecordedError(v.key, v.reason, m.cause);
+    case 'storage':
+      return new StorageError(v, m.cause);
+    case 'ledger':
+      return new LedgerError(v);
+    case 'contention':
+      return new ContentionError(v);
+    default:
+      return new OncelyError('protocol', `the core raised ${e.tag}, which this package does not know`);
   }
 }
 

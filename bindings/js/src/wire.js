@@ -46,6 +46,7 @@ const ENTRY_FIELDS = Object.entries({
   reconcileAfterMs: U64,
   escalateAfterMs: U64,
   retentionMs: U64,
+  dueAt: U64_OPT,
 });
 
 /** A WIT entry as a JS entry. */
@@ -58,18 +59,21 @@ export function entryIn(e) {
   return Object.fromEntries(ENTRY_FIELDS.map(([name, [, into]]) => [name, into(e[name])]));
 }
 
-/** A WIT write as {tag, val} with a JS entry. */
-export function writeOut(w) {
-  switch (w.tag) {
-    case 'insert':
-      return { tag: 'insert', val: entryOut(w.val) };
-    case 'update':
-      return { tag: 'update', val: { expectedVersion: n(w.val.expectedVersion), entry: entryOut(w.val.entry) } };
-    case 'delete':
-      return { tag: 'delete', val: { scope: w.val.scope, key: w.val.key, expectedVersion: n(w.val.expectedVersion) } };
-    default:
-      throw new TypeError(`unknown write ${w.tag}`);
-  }
+/** The field names of the JS entry, in WIT order (the mirror checked against the component). */
+export const ENTRY_FIELD_NAMES = ENTRY_FIELDS.map(([name]) => name);
+
+/** A WIT reconcile-request as the JS request a reconciler gets. */
+export function requestOut(v) {
+  return {
+    scope: v.scope,
+    key: v.key,
+    tool: v.tool,
+    argsCanonical: v.argsCanonical,
+    attempt: v.attempt,
+    path: reconcileOut(v.path),
+    inDoubtSince: n(v.inDoubtSince),
+    escalateAt: n(v.escalateAt),
+  };
 }
 
 /** A WIT outcome as {tag, val} with numbers for times. */
@@ -83,19 +87,7 @@ export function outcomeOut(o) {
     case 'in-progress':
       return { tag: 'in-progress', val: { owner: v.owner, state: v.state, retryAfterMs: n(v.retryAfterMs) } };
     case 'reconcile':
-      return {
-        tag: 'reconcile',
-        val: {
-          scope: v.scope,
-          key: v.key,
-          tool: v.tool,
-          argsCanonical: v.argsCanonical,
-          attempt: v.attempt,
-          path: reconcileOut(v.path),
-          inDoubtSince: n(v.inDoubtSince),
-          escalateAt: n(v.escalateAt),
-        },
-      };
+      return { tag: 'reconcile', val: requestOut(v) };
     case 'escalated':
       return {
         tag: 'escalated',

@@ -228,11 +228,8 @@ class RemoteStore {
   list(s, f) {
     return this.call('list', [s, f]);
   }
-  unsettled(s, l) {
-    return this.call('unsettled', [s, l]);
-  }
-  expired(s, n, l) {
-    return this.call('expired', [s, n, l]);
+  due(s, n, l) {
+    return this.call('due', [s, n, l]);
   }
 }
 
@@ -257,6 +254,12 @@ test('workerd: the Durable Object store passes ledger.json, races once, keeps sq
   assert.equal(results.filter((r) => !r.replayed).length, 1);
   // The migration bookkeeping is sqlx's, checksum included.
   const m = await new RemoteStore('race').call('migrations', []);
-  const sql = readFileSync(join(REPO, 'host/migrations/sqlite/20261130000000_effects.sql'));
-  assert.deepEqual(m, [{ version: 20261130000000, description: 'effects', success: 1, checksum: createHash('sha384').update(sql).digest('hex').toUpperCase() }]);
+  const sum = (file) => createHash('sha384').update(readFileSync(join(REPO, 'host/migrations/sqlite', file))).digest('hex').toUpperCase();
+  assert.deepEqual(m, [
+    { version: 20261130000000, description: 'effects', success: 1, checksum: sum('20261130000000_effects.sql') },
+    { version: 20261201000000, description: 'due at', success: 1, checksum: sum('20261201000000_due_at.sql') },
+  ]);
+  // Rows carry the core's due time, and `due` selects by it.
+  assert.equal((await store.due(null, Number.MAX_SAFE_INTEGER, 10)).length, 1);
+  assert.equal((await store.due(null, 0, 10)).length, 0);
 });

@@ -18,8 +18,12 @@ import { replayLedgerVectors } from './helpers/ledger-vectors.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
-const MIGRATION = '20261130000000_effects.sql';
-const migrationFile = (dialect) => readFileSync(join(REPO, 'host/migrations', dialect, MIGRATION));
+/** The migrations, in the order they apply: [version, description, file]. */
+const MIGRATIONS = [
+  [20261130000000, 'effects', '20261130000000_effects.sql'],
+  [20261201000000, 'due at', '20261201000000_due_at.sql'],
+];
+const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'host/migrations', dialect, MIGRATIONS[n][2]));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();
 
 /** An application's own sqlx migration, recorded where sqlx records it by default. */
@@ -33,7 +37,7 @@ const APP_SQLX_TABLE_POSTGRES = `CREATE TABLE public._sqlx_migrations (version B
 const POLICY = { class: 'irreversible-external', key: { only: ['/charge_id'], identity: 'scope' }, reconcile: 'provider-idempotent', leaseMs: 60_000 };
 
 /** The store's methods, without `close` (one pool serves every scenario). */
-const borrow = (s) => Object.fromEntries(['get', 'insert', 'update', 'delete', 'list', 'unsettled', 'expired'].map((m) => [m, (...a) => s[m](...a)]));
+const borrow = (s) => Object.fromEntries(['get', 'insert', 'update', 'delete', 'list', 'due'].map((m) => [m, (...a) => s[m](...a)]));
 
 /** N workers (each its own ledger/connection) race one effect; the tool must run once. */
 async function race(stores, label) {
@@ -68,20 +72,24 @@ describe('SQLite (better-sqlite3)', () => {
     await (await SqliteStore.open(path)).close();
     await (await SqliteStore.open(path)).close(); // a second open skips what is recorded
     const db = new Database(path);
-    const rows = db.prepare('SELECT version, description, success, checksum, execution_time, installed_on FROM _oncely_migrations').all();
-    assert.equal(rows.length, 1);
-    assert.equal(rows[0].version, 20261130000000);
-    assert.equal(rows[0].description, 'effects');
-    assert.equal(rows[0].success, 1);
-    assert.deepEqual(rows[0].checksum, sha384(migrationFile('sqlite')));
-    assert.ok(rows[0].execution_time >= 0);
-    assert.match(rows[0].installed_on, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    // The bookkeeping table and the ledger table are what sqlx and the migration file create.
+    const rows = db.prepare('SELECT version, description, success, checksum, execution_time, installed_on FROM _oncely_migrations ORDER BY version').all();
+    assert.equal(rows.length, MIGRATIONS.length);
+    for (const [i, [version, description]] of MIGRATIONS.entries()) {
+      assert.equal(rows[i].version, version);
+      assert.equal(rows[i].description, description);
+      assert.equal(rows[i].success, 1);
+      assert.deepEqual(rows[i].checksum, sha384(migrationFile('sqlite', i)));
+      assert.ok(rows[i].execution_time >= 0);
+      assert.match(rows[i].installed_on, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    }
+    // The bookkeeping table and the ledger table are what sqlx and the migration files, in order, create.
     const ref = new Database(':memory:');
-    ref.exec(migrationFile('sqlite').toString('utf8'));
+    for (const i of MIGRATIONS.keys()) ref.exec(migrationFile('sqlite', i).toString('utf8'));
     const schema = (d, name) => d.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(name)?.sql;
     assert.equal(schema(db, 'oncely_effects'), schema(ref, 'oncely_effects'));
-    assert.equal(schema(db, 'oncely_effects_by_state'), schema(ref, 'oncely_effects_by_state'));
+    assert.equal(schema(db, 'oncely_effects_by_state'), undefined);
+    assert.equal(schema(db, 'oncely_effects_by_due'), schema(ref, 'oncely_effects_by_due'));
+    assert.match(schema(db, 'oncely_effects_by_due'), /due_at/);
     assert.match(schema(db, '_oncely_migrations'), /checksum BLOB NOT NULL/);
     assert.equal(schema(db, '_sqlx_migrations'), undefined, 'the name an application\'s own sqlx migrations use stays free');
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
@@ -104,7 +112,7 @@ describe('SQLite (better-sqlite3)', () => {
     await (await SqliteStore.open(path)).close();
     assert.deepEqual(app.prepare('SELECT * FROM _sqlx_migrations').all(), before);
     const ours = app.prepare('SELECT version, checksum FROM _oncely_migrations').all();
-    assert.deepEqual(ours, [{ version: 20261130000000, checksum: sha384(migrationFile('sqlite')) }]);
+    assert.deepEqual(ours, MIGRATIONS.map(([version], i) => ({ version, checksum: sha384(migrationFile('sqlite', i)) })));
     app.close();
   });
 
@@ -118,7 +126,7 @@ describe('SQLite (better-sqlite3)', () => {
     }
   });
 
-  test('list, unsettled and expired follow the Rust queries', async () => {
+  test('list and due follow the Rust queries', async () => {
     let now = 1_000;
     const store = await SqliteStore.open(join(dir, 'queries.db'));
     const l = new Ledger(store, { owner: 'w', clock: () => now });
@@ -132,12 +140,16 @@ describe('SQLite (better-sqlite3)', () => {
     assert.deepEqual((await l.list('s', { tool: 'a', state: 'done' })).length, 1);
     assert.deepEqual((await l.list('s', { limit: 1 })).length, 1);
     assert.deepEqual(await l.list('other'), []);
-    assert.equal((await store.unsettled(null, 10)).length, 1);
-    assert.equal((await store.unsettled('other', 10)).length, 0);
-    assert.equal((await store.expired('s', now, 10)).length, 0);
+    // due_at is the core's: the pending claim at its lease's end, the settled ones at retention.
+    const due = async (scope, at) => (await store.due(scope, at, 10)).map((e) => e.tool + e.state);
+    assert.deepEqual(await due(null, now), []);
+    assert.deepEqual(await due('s', now + 500), ['adone', 'bdone']);
+    assert.deepEqual(await due('other', now + 1_000_000), []);
+    assert.deepEqual(await due(null, now + 1_000_000), ['adone', 'bdone', 'apending']);
+    assert.deepEqual((await store.due(null, now + 1_000_000, 1)).length, 1);
     now += 1000;
-    assert.equal((await store.expired(null, now, 10)).length, 2);
     assert.equal(await l.purgeExpired('s'), 2);
+    assert.deepEqual((await l.list('s')).map((e) => e.tool + e.state), ['apending']);
     await store.close();
   });
 });
@@ -176,16 +188,19 @@ describe('PostgreSQL (pg)', () => {
       const c = new pg.Client({ connectionString: fresh.url });
       await c.connect();
       try {
-        const { rows } = await c.query('SELECT version, description, success, checksum, execution_time FROM oncely._sqlx_migrations');
-        assert.equal(rows.length, 1);
-        assert.equal(rows[0].version, '20261130000000');
-        assert.equal(rows[0].description, 'effects');
-        assert.equal(rows[0].success, true);
-        assert.deepEqual(rows[0].checksum, sha384(migrationFile('postgres')));
+        const { rows } = await c.query('SELECT version, description, success, checksum, execution_time FROM oncely._sqlx_migrations ORDER BY version');
+        assert.equal(rows.length, MIGRATIONS.length);
+        for (const [i, [version, description]] of MIGRATIONS.entries()) {
+          assert.equal(rows[i].version, String(version));
+          assert.equal(rows[i].description, description);
+          assert.equal(rows[i].success, true);
+          assert.deepEqual(rows[i].checksum, sha384(migrationFile('postgres', i)));
+        }
         const cols = await c.query(
           "SELECT column_name FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'effects' ORDER BY ordinal_position",
         );
-        assert.equal(cols.rows.length, 24);
+        assert.equal(cols.rows.length, 25);
+        assert.equal(cols.rows.at(-1).column_name, 'due_at');
         const types = await c.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '_sqlx_migrations' AND table_schema = 'oncely'");
         assert.deepEqual(Object.fromEntries(types.rows.map((r) => [r.column_name, r.data_type])), {
           version: 'bigint',
@@ -220,8 +235,8 @@ describe('PostgreSQL (pg)', () => {
         const before = (await c.query('SELECT * FROM public._sqlx_migrations')).rows;
         for (let i = 0; i < 2; i++) await (await PostgresStore.connect(fresh.url, { max: 1 })).close();
         assert.deepEqual((await c.query('SELECT * FROM public._sqlx_migrations')).rows, before);
-        const ours = (await c.query('SELECT version, checksum FROM oncely._sqlx_migrations')).rows;
-        assert.deepEqual(ours, [{ version: '20261130000000', checksum: sha384(migrationFile('postgres')) }]);
+        const ours = (await c.query('SELECT version, checksum FROM oncely._sqlx_migrations ORDER BY version')).rows;
+        assert.deepEqual(ours, MIGRATIONS.map(([version], i) => ({ version: String(version), checksum: sha384(migrationFile('postgres', i)) })));
       } finally {
         await c.end();
       }

@@ -172,6 +172,11 @@ export interface Entry {
   reconcileAfterMs: number;
   escalateAfterMs: number;
   retentionMs: number;
+  /**
+   * When the entry next needs time-driven work (ms since the epoch), computed by the core at every
+   * write; null: never by time alone (escalated). `sweep` and `purgeExpired` select `dueAt <= now`.
+   */
+  dueAt: number | null;
 }
 
 export interface ListFilter {
@@ -191,8 +196,8 @@ export interface Store {
   update(expectedVersion: number, entry: Entry): Promise<boolean>;
   delete(scope: string, key: string, expectedVersion: number): Promise<boolean>;
   list(scope: string, filter?: ListFilter): Promise<Entry[]>;
-  unsettled(scope: string | null, limit: number): Promise<Entry[]>;
-  expired(scope: string | null, now: number, limit: number): Promise<Entry[]>;
+  /** Entries (of one scope, or all) with `dueAt <= now`, by `dueAt`, at most `limit`. */
+  due(scope: string | null, now: number, limit: number): Promise<Entry[]>;
   close?(): Promise<void>;
 }
 
@@ -298,21 +303,28 @@ export interface SweepReport {
   notHappened: number;
   unknown: number;
   escalated: string[];
+  /** Settled entries past their retention, deleted. */
+  purged: number;
+  /** Entries the core skipped (and why); they are untouched. */
   errors: string[];
 }
 
 export const systemClock: () => number;
 
-/** A ledger: the core's rules over a store. */
+/**
+ * A ledger: the core's machines (wit/effect.wit) run over a store. Every decision is the core's;
+ * the ledger reads and writes rows, calls the tool and reconcilers, and sleeps when told.
+ */
 export class Ledger {
-  constructor(store: Store, options?: { owner?: string; clock?: () => number });
+  /** `sleep(ms)`: how the core's waits are slept (pair it with a simulated `clock`); default a timer. */
+  constructor(store: Store, options?: { owner?: string; clock?: () => number; sleep?: (ms: number) => Promise<void> });
   readonly store: Store;
   readonly owner: string;
   withOwner(owner: string): Ledger;
   now(): number;
   /** Register the reconciler of `tool`. */
   reconciler(tool: string, fn: Reconciler): this;
-  /** Read, ask the core, write atomically; on a lost race, read again. */
+  /** Apply one event with the core's event machine (read, the core's rule, write; a lost race reads again). */
   drive(scope: string, key: string, event: LedgerEvent): Promise<Outcome>;
   begin(intent: Intent, policy: PolicyInput): Promise<{ claim: Claim; outcome: Outcome }>;
   complete(scope: string, key: string, token: ClaimToken, value: unknown): Promise<Outcome>;
@@ -327,10 +339,13 @@ export class Ledger {
   get(scope: string, key: string): Promise<Entry | null>;
   list(scope: string, filter?: ListFilter): Promise<Entry[]>;
   waitSettled(scope: string, key: string, options?: { everyMs?: number; timeoutMs?: number }): Promise<Entry | null>;
+  /** Tend every due entry: expire leases, reconcile, escalate, purge past retention. Never calls a tool. */
   sweep(scope?: string | null): Promise<SweepReport>;
   /**
-   * Run `tool` at most once per intent; `tool(key)` gets the idempotency key. Throw
-   * DefiniteFailure when the effect did not happen; anything else thrown is ambiguous.
+   * Run `tool` at most once per intent, as the core's effect machine says; `tool(key)` gets the
+   * idempotency key. Throw DefiniteFailure when the effect did not happen; anything else thrown
+   * is ambiguous. A value JSON.stringify cannot encode (BigInt, a cycle, undefined) is recorded
+   * without a result: ResultNotRecordedError. `maxAttempts` 0 or absent: the core's default (3).
    */
   effect<T>(
     intent: Intent,
@@ -401,6 +416,12 @@ export class InProgressError extends OncelyError {
 }
 export class ToolFailedError extends OncelyError {
   readonly code: 'tool-failed';
+  readonly reason: string;
+}
+/** The effect happened but its result could not be encoded as JSON: recorded without one. */
+export class ResultNotRecordedError extends OncelyError {
+  readonly code: 'result-not-recorded';
+  readonly key: string;
   readonly reason: string;
 }
 export class ContentionError extends OncelyError {

@@ -69,12 +69,8 @@ export class DurableObjectStore {
     return this.#all(SQL.list, [scope, filter.state ?? null, filter.tool ?? null, listLimit(filter)]).map(entryFromRow);
   }
 
-  async unsettled(scope, limit) {
-    return this.#all(SQL.unsettled, [scope ?? null, limit]).map(entryFromRow);
-  }
-
-  async expired(scope, now, limit) {
-    return this.#all(SQL.expired, [scope ?? null, now, limit]).map(entryFromRow);
+  async due(scope, now, limit) {
+    return this.#all(SQL.due, [scope ?? null, now, limit]).map(entryFromRow);
   }
 
   async close() {}

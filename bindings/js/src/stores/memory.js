@@ -45,18 +45,10 @@ export class MemoryStore {
       .map(copy);
   }
 
-  async unsettled(scope, limit) {
+  async due(scope, now, limit) {
     return [...this.#rows.values()]
-      .filter((e) => (e.state === 'pending' || e.state === 'in-doubt') && (scope == null || e.scope === scope))
-      .sort((a, b) => a.updatedAt - b.updatedAt || cmp(a.scope, b.scope) || cmp(a.key, b.key))
-      .slice(0, limit)
-      .map(copy);
-  }
-
-  async expired(scope, now, limit) {
-    return [...this.#rows.values()]
-      .filter((e) => (e.state === 'done' || e.state === 'failed') && (scope == null || e.scope === scope) && e.updatedAt + e.retentionMs <= now)
-      .sort((a, b) => a.updatedAt - b.updatedAt || cmp(a.scope, b.scope) || cmp(a.key, b.key))
+      .filter((e) => e.dueAt !== null && e.dueAt !== undefined && e.dueAt <= now && (scope == null || e.scope === scope))
+      .sort((a, b) => a.dueAt - b.dueAt || cmp(a.scope, b.scope) || cmp(a.key, b.key))
       .slice(0, limit)
       .map(copy);
   }

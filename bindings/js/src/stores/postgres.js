@@ -77,12 +77,8 @@ export class PostgresStore {
     return (await this.#rows('list', SQL.list, [scope, filter.state ?? null, filter.tool ?? null, listLimit(filter)])).map(entryFromRow);
   }
 
-  async unsettled(scope, limit) {
-    return (await this.#rows('unsettled', SQL.unsettled, [scope ?? null, limit])).map(entryFromRow);
-  }
-
-  async expired(scope, now, limit) {
-    return (await this.#rows('expired', SQL.expired, [scope ?? null, now, limit])).map(entryFromRow);
+  async due(scope, now, limit) {
+    return (await this.#rows('due', SQL.due, [scope ?? null, now, limit])).map(entryFromRow);
   }
 
   async close() {

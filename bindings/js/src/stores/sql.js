@@ -7,6 +7,7 @@ export const COLUMNS = [
   'scope', 'key', 'tool', 'fingerprint', 'args_canonical', 'state', 'version', 'attempt', 'owner',
   'created_at', 'updated_at', 'lease_until', 'in_doubt_since', 'next_reconcile_at', 'reconcile_attempts', 'result_json',
   'reason', 'resolved_by', 'reconcile_kind', 'reconcile_tool', 'lease_ms', 'reconcile_after_ms', 'escalate_after_ms', 'retention_ms',
+  'due_at',
 ];
 
 const STATES = new Set(['pending', 'done', 'failed', 'in-doubt', 'escalated']);
@@ -28,13 +29,9 @@ export function statements(table, p) {
     list:
       `SELECT ${cols} FROM ${table} WHERE scope = ${p(1)} AND (CAST(${p(2)} AS TEXT) IS NULL OR state = ${p(2)}) ` +
       `AND (CAST(${p(3)} AS TEXT) IS NULL OR tool = ${p(3)}) ORDER BY updated_at DESC, key LIMIT ${p(4)}`,
-    unsettled:
-      `SELECT ${cols} FROM ${table} WHERE state IN ('pending', 'in-doubt') ` +
-      `AND (CAST(${p(1)} AS TEXT) IS NULL OR scope = ${p(1)}) ORDER BY updated_at, scope, key LIMIT ${p(2)}`,
-    expired:
-      `SELECT ${cols} FROM ${table} WHERE state IN ('done', 'failed') ` +
-      `AND (CAST(${p(1)} AS TEXT) IS NULL OR scope = ${p(1)}) AND updated_at + retention_ms <= ${p(2)} ` +
-      `ORDER BY updated_at, scope, key LIMIT ${p(3)}`,
+    due:
+      `SELECT ${cols} FROM ${table} WHERE due_at <= ${p(2)} AND (CAST(${p(1)} AS TEXT) IS NULL OR scope = ${p(1)}) ` +
+      `ORDER BY due_at, scope, key LIMIT ${p(3)}`,
   };
 }
 
@@ -69,6 +66,7 @@ export function rowValues(e) {
     e.scope, e.key, e.tool, e.fingerprint, e.argsCanonical, e.state, int(e.version), e.attempt, e.owner,
     int(e.createdAt), int(e.updatedAt), int(e.leaseUntil), intOpt(e.inDoubtSince), intOpt(e.nextReconcileAt), e.reconcileAttempts, e.resultJson,
     e.reason, e.resolvedBy, kind, tool, int(e.leaseMs), int(e.reconcileAfterMs), int(e.escalateAfterMs), int(e.retentionMs),
+    intOpt(e.dueAt),
   ];
 }
 
@@ -144,6 +142,7 @@ export function entryFromRow(r) {
     reconcileAfterMs: num(r, 'reconcile_after_ms'),
     escalateAfterMs: num(r, 'escalate_after_ms'),
     retentionMs: num(r, 'retention_ms'),
+    dueAt: numOpt(r, 'due_at'),
   };
 }
 

@@ -55,8 +55,7 @@ export class SqliteStore {
       update: prep(SQL.update),
       delete: prep(SQL.delete),
       list: prep(SQL.list, true),
-      unsettled: prep(SQL.unsettled, true),
-      expired: prep(SQL.expired, true),
+      due: prep(SQL.due, true),
     };
   }
 
@@ -86,13 +85,8 @@ export class SqliteStore {
     return st.all(bind({ order }, [scope, filter.state ?? null, filter.tool ?? null, listLimit(filter)])).map(entryFromRow);
   }
 
-  async unsettled(scope, limit) {
-    const { st, order } = this.s.unsettled;
-    return st.all(bind({ order }, [scope ?? null, limit])).map(entryFromRow);
-  }
-
-  async expired(scope, now, limit) {
-    const { st, order } = this.s.expired;
+  async due(scope, now, limit) {
+    const { st, order } = this.s.due;
     return st.all(bind({ order }, [scope ?? null, now, limit])).map(entryFromRow);
   }
 

@@ -3,7 +3,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { DurableObjectStore } from 'oncely';
 
-const METHODS = new Set(['get', 'insert', 'update', 'delete', 'list', 'unsettled', 'expired']);
+const METHODS = new Set(['get', 'insert', 'update', 'delete', 'list', 'due']);
 
 export class StoreObject extends DurableObject {
   constructor(ctx, env) {
@@ -20,7 +20,7 @@ export class StoreObject extends DurableObject {
 
   async migrations() {
     return this.ctx.storage.sql
-      .exec('SELECT version, description, success, hex(checksum) AS checksum FROM _oncely_migrations')
+      .exec('SELECT version, description, success, hex(checksum) AS checksum FROM _oncely_migrations ORDER BY version')
       .toArray();
   }
 }

@@ -1,6 +1,6 @@
-// Replays tests/vectors/ledger.json through a real store with the package's ledger driver: each
-// step's event goes through Ledger (read the row, ask the core, write with insert-if-absent or
-// compare-and-swap) at the step's `now`, and the outcome, the stored state and version are
+// Replays tests/vectors/ledger.json through a real store with the core's event machine: each
+// step's event goes through Ledger (`effect.run(start(event))`: the machine reads the row, applies
+// the rule, writes with insert-if-absent or compare-and-swap) at the step's `now`, and the outcome, the stored state and version are
 // checked; every row written must read back field for field.
 import assert from 'node:assert/strict';
 import { deriveKey, Ledger, LedgerError } from 'oncely';
@@ -43,11 +43,8 @@ class Recording {
   list(...a) {
     return this.inner.list(...a);
   }
-  unsettled(...a) {
-    return this.inner.unsettled(...a);
-  }
-  expired(...a) {
-    return this.inner.expired(...a);
+  due(...a) {
+    return this.inner.due(...a);
   }
 }
 

@@ -1,7 +1,7 @@
 // Compiled (not run) by types.test.mjs: the declarations describe the API as used.
 import {
   canonicalize, checkTools, deriveKey, deriveKeys, explain, intentKey, happened, notHappened, parsePolicy, unknown,
-  DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, MemoryStore,
+  DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, MemoryStore, ResultNotRecordedError,
   type DerivedKey, type Entry, type Outcome, type Policy,
 } from 'oncely';
 import { SqliteStore } from 'oncely/sqlite';
@@ -30,7 +30,15 @@ async function main() {
   const entries: Entry[] = await ledger.list('s', { state: 'done', limit: 5 });
   const sqlite = await SqliteStore.open(':memory:');
   const pg = await PostgresStore.connect('postgres://x', { max: 2 });
-  new Ledger(sqlite).sweep();
+  const report = await new Ledger(sqlite, { clock: () => 0, sleep: async (ms: number) => void ms }).sweep();
+  const purged: number = report.purged + (await new Ledger(sqlite).purgeExpired());
+  const due: Entry[] = await sqlite.due(null, Date.now(), 10);
+  const dueAt: number | null = due[0]?.dueAt ?? null;
+  try {
+    await ledger.effect({ scope: 's', tool: 'x', args: 1 }, p, () => 1n);
+  } catch (err) {
+    if (err instanceof ResultNotRecordedError) console.log(err.code, err.key, err.reason, purged, dueAt);
+  }
   await pg.close();
   // Every shipped store has the Store methods and a required close().
   const shipped: Array<import('oncely').ShippedStore> = [new MemoryStore(), sqlite, pg];

@@ -1,0 +1,120 @@
+// Every JS mirror of the core's `entry` record must agree with the component's own type, read from
+// the component binary (bindings/oncely-core.wasm, transpiled in memory by the pinned jco; its
+// TypeScript for `oncely:core/ledger` is the component's WIT type info): wire.js's field table,
+// types/index.d.ts's Entry (parsed with the TypeScript compiler), sql.js's column list and row
+// converters, and the columns of the migrated SQLite (and PostgreSQL) tables. Names, order and
+// optionality: a field added to the core and forgotten in any mirror fails here.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { SqliteStore } from 'oncely/sqlite';
+import { PostgresStore } from 'oncely/postgres';
+import { PACKAGE_DIR, REPO } from './helpers/env.mjs';
+import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
+import { tempDir } from './helpers/tmp.mjs';
+
+const internal = (path) => import(pathToFileURL(join(PACKAGE_DIR, path)).href);
+const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** [name, optional] of the component's `entry`, in WIT order. */
+let core;
+
+before(async () => {
+  // The pinned jco is a devDependency of the checkout (the installed tarball has none).
+  const jco = join(REPO, 'bindings/js/node_modules/@bytecodealliance/jco/src/api.js');
+  assert.ok(existsSync(jco), `${jco} is missing: npm ci in bindings/js`);
+  const { transpile } = await import(pathToFileURL(jco).href);
+  const { files } = await transpile(readFileSync(join(REPO, 'bindings/oncely-core.wasm')), { name: 'mirror' });
+  const dts = new TextDecoder().decode(files['interfaces/oncely-core-ledger.d.ts']);
+  const body = dts.match(/interface Entry \{([^}]*)\}/)?.[1];
+  assert.ok(body, 'the component exports ledger.entry');
+  core = [...body.matchAll(/^\s*(\w+)(\??):/gm)].map((m) => [m[1], m[2] === '?']);
+  assert.ok(core.length >= 20 && core.some(([n]) => n === 'dueAt'), `unexpected entry fields ${JSON.stringify(core)}`);
+});
+
+/** The columns an entry is stored in: snake_case, `reconcile` as kind and lookup tool. */
+function columnsOf(fields) {
+  return fields.flatMap(([n, opt]) => (n === 'reconcile' ? [['reconcile_kind', false], ['reconcile_tool', true]] : [[snake(n), opt]]));
+}
+
+test('wire.js: the field table is the component\'s entry', async () => {
+  const { ENTRY_FIELD_NAMES, entryIn, entryOut } = await internal('src/wire.js');
+  assert.deepEqual(ENTRY_FIELD_NAMES, core.map(([n]) => n));
+  // Optional fields are null in JS and absent in WIT, the others always present.
+  const wit = Object.fromEntries(core.map(([n, opt]) => [n, opt ? undefined : n === 'reconcile' ? { tag: 'none' } : n === 'state' ? 'done' : 1n]));
+  const js = entryOut(wit);
+  for (const [n, opt] of core) assert.equal(js[n] === null, opt, `${n}: null exactly when optional`);
+  assert.deepEqual(Object.keys(entryIn(js)), core.map(([n]) => n));
+});
+
+test('types/index.d.ts: Entry is the component\'s entry (names, order, optional as | null)', async () => {
+  const require = createRequire(join(PACKAGE_DIR, 'package.json'));
+  let ts;
+  try {
+    ts = require('typescript');
+  } catch {
+    ts = createRequire(join(process.cwd(), 'package.json'))('typescript');
+  }
+  const file = join(PACKAGE_DIR, 'types/index.d.ts');
+  const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  let entry = null;
+  src.forEachChild((n) => {
+    if (ts.isInterfaceDeclaration(n) && n.name.text === 'Entry') entry = n;
+  });
+  assert.ok(entry, 'types/index.d.ts declares Entry');
+  const declared = entry.members.map((m) => {
+    const nullable = ts.isUnionTypeNode(m.type) && m.type.types.some((t) => t.kind === ts.SyntaxKind.LiteralType && t.literal.kind === ts.SyntaxKind.NullKeyword);
+    return [m.name.text, nullable];
+  });
+  assert.deepEqual(declared, core);
+});
+
+test('sql.js: the column list and the row converters carry every field', async () => {
+  const { COLUMNS, entryFromRow, rowValues } = await internal('src/stores/sql.js');
+  assert.deepEqual(COLUMNS, columnsOf(core).map(([c]) => c));
+  // A row written from an entry reads back as that entry, field for field.
+  let i = 0;
+  const entry = Object.fromEntries(
+    core.map(([n]) => [n, n === 'state' ? 'in-doubt' : n === 'reconcile' ? { lookup: 'find' } : /At$|Since$|Until$|Ms$|version|attempt|Attempts$/.test(n) ? ++i : `${n}-text`]),
+  );
+  const row = Object.fromEntries(rowValues(entry).map((v, j) => [COLUMNS[j], v]));
+  assert.deepEqual(entryFromRow(row), entry);
+});
+
+test('SQLite: the migrated table has exactly the columns (and NULLs) of the entry', async () => {
+  const path = join(tempDir('mirror'), 'mirror.db');
+  await (await SqliteStore.open(path)).close();
+  const db = new Database(path, { readonly: true });
+  try {
+    const cols = db.prepare('PRAGMA table_info(oncely_effects)').all().map((c) => [c.name, c.notnull === 0]);
+    assert.deepEqual(cols, columnsOf(core));
+  } finally {
+    db.close();
+  }
+});
+
+test('PostgreSQL: the migrated table has exactly the columns (and NULLs) of the entry', async (t) => {
+  const skip = await postgresUnavailable();
+  if (skip) return t.skip(skip);
+  const fresh = await freshDatabase('mirror');
+  try {
+    await (await PostgresStore.connect(fresh.url, { max: 1 })).close();
+    const c = new pg.Client({ connectionString: fresh.url });
+    await c.connect();
+    try {
+      const { rows } = await c.query(
+        "SELECT column_name, is_nullable FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'effects' ORDER BY ordinal_position",
+      );
+      assert.deepEqual(rows.map((r) => [r.column_name, r.is_nullable === 'YES']), columnsOf(core));
+    } finally {
+      await c.end();
+    }
+  } finally {
+    await fresh.drop();
+  }
+});
