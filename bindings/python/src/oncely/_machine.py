@@ -139,7 +139,7 @@ class EffectSpec:
     """How an effect runs (the caller's options; the rules are the core's).
 
     - ``max_attempts``: how many times this call may execute the tool (new attempts only follow
-      a definite "did not happen" from reconciliation). Default 3.
+      a definite "did not happen" from reconciliation). 0 (the default): the core's, 3.
     - ``wait``: how long (s) to wait for another worker's claim before raising
       :class:`~oncely.InProgressError`. Default 30.
     - ``definite``: exception types that mean "the effect did NOT happen" (besides
@@ -147,7 +147,7 @@ class EffectSpec:
     - ``encode``/``decode``: result to JSON text and back (default: :mod:`json`).
     """
 
-    max_attempts: int = 3
+    max_attempts: int = 0
     wait: float = 30.0
     definite: tuple[type[BaseException], ...] = ()
     encode: Callable[[Any], str] | None = None

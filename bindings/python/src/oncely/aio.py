@@ -205,7 +205,7 @@ class AsyncLedger:
         tool: str,
         args: _api.Args,
         policy: str | dict[str, Any] | ToolPolicy,
-        max_attempts: int = 3,
+        max_attempts: int = 0,
         wait: float = 30.0,
         definite: tuple[type[BaseException], ...] = (),
         encode: Callable[[Any], str] | None = None,

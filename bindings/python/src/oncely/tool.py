@@ -195,7 +195,7 @@ def make_tool_decorator(
     *,
     policy: str | Mapping[str, Any] | ToolPolicy,
     key_param: str = "idempotency_key",
-    max_attempts: int = 3,
+    max_attempts: int = 0,
     wait: float = 30.0,
     definite: tuple[type[BaseException], ...] = (),
     encode: Callable[[Any], str] | None = None,
