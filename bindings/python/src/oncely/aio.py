@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from oncely import _api, _machine
 from oncely._machine import (
@@ -32,6 +32,7 @@ from oncely._machine import (
     tally,
 )
 from oncely.errors import StorageError
+from oncely.ledger import Ledger
 from oncely.types import (
     Begin,
     Claim,
@@ -59,8 +60,6 @@ from oncely.types import (
     WaitStart,
 )
 
-if TYPE_CHECKING:
-    from oncely.ledger import Ledger
 
 T = TypeVar("T")
 
@@ -78,15 +77,11 @@ class AsyncLedger:
     @classmethod
     async def sqlite(cls, path: str, **kwargs: Any) -> AsyncLedger:
         """Open (and migrate) a SQLite ledger without blocking the loop."""
-        from oncely.ledger import Ledger  # noqa: PLC0415 - the sync API is built on this one
-
         return cls(await asyncio.to_thread(Ledger.sqlite, path, **kwargs))
 
     @classmethod
     async def postgres(cls, dsn: str, **kwargs: Any) -> AsyncLedger:
         """Connect to (and migrate) a PostgreSQL ledger without blocking the loop."""
-        from oncely.ledger import Ledger  # noqa: PLC0415 - the sync API is built on this one
-
         return cls(await asyncio.to_thread(Ledger.postgres, dsn, **kwargs))
 
     @property

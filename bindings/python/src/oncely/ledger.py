@@ -42,7 +42,6 @@ from oncely._machine import (
     effect_result,
     tally,
 )
-from oncely.aio import AsyncLedger
 from oncely.errors import StorageError
 from oncely.store import ListFilter, Store
 from oncely.types import (
@@ -80,6 +79,7 @@ from oncely.types import (
 )
 
 if TYPE_CHECKING:
+    from oncely.aio import AsyncLedger
     from oncely.tool import Tool
 
 T = TypeVar("T")
@@ -166,6 +166,8 @@ class Ledger:
     @property
     def aio(self) -> AsyncLedger:
         """The same ledger with ``async`` methods (storage runs in worker threads)."""
+        from oncely.aio import AsyncLedger  # noqa: PLC0415 - the asyncio API is built on this one
+
         return AsyncLedger(self)
 
     def now(self) -> int:
@@ -389,7 +391,6 @@ class Ledger:
 _DEFAULT_SPEC = EffectSpec()
 
 __all__ = [
-    "AsyncLedger",
     "Clock",
     "EffectResult",
     "EffectSpec",
