@@ -75,6 +75,9 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 /// Asked "did the effect with this key happen?" for one tool.
 pub type Reconciler = Arc<dyn Fn(ReconcileRequest) -> BoxFuture<ReconcileVerdict> + Send + Sync>;
 
+/// Due rows one sweep or purge pass tends at most (every host uses the same number).
+pub const TEND_BATCH: u32 = 10_000;
+
 /// The clock: milliseconds since the Unix epoch.
 pub type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
 
@@ -356,21 +359,15 @@ impl<S: Store> Ledger<S> {
         }
     }
 
-    /// Delete every settled entry whose retention has passed (of one scope, or all). Entries
-    /// due for other work are left to `sweep`; a storage error ends the pass (run it again).
+    /// Delete every settled entry whose retention has passed (of one scope, or all): one pass
+    /// over the rows due now (at most [`TEND_BATCH`]). Entries due for other work are left to
+    /// `sweep`; a storage error ends the pass (run it again).
     pub async fn purge_expired(&self, scope: Option<&str>) -> Result<u32, Error> {
         let mut purged = 0;
-        loop {
-            let mut progressed = false;
-            for row in self.store.due(scope, self.now(), 10_000).await? {
-                let purged_now = u32::from(self.tend(&row, TendJob::Purge).await?.purged);
-                purged += purged_now;
-                progressed |= purged_now > 0;
-            }
-            if !progressed {
-                return Ok(purged);
-            }
+        for row in self.store.due(scope, self.now(), TEND_BATCH).await? {
+            purged += u32::from(self.tend(&row, TendJob::Purge).await?.purged);
         }
+        Ok(purged)
     }
 
     /// Time-driven work on every due entry: expire leases, run the registered reconcilers of
@@ -378,7 +375,7 @@ impl<S: Store> Ledger<S> {
     /// retention. Never calls a tool. A storage error ends the pass (run it again).
     pub async fn sweep(&self, scope: Option<&str>) -> Result<SweepReport, Error> {
         let mut report = SweepReport::default();
-        for row in self.store.due(scope, self.now(), 10_000).await? {
+        for row in self.store.due(scope, self.now(), TEND_BATCH).await? {
             report.add(&self.tend(&row, TendJob::Sweep).await?);
         }
         Ok(report)

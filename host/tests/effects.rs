@@ -350,11 +350,7 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
         .rows
         .get(&(intent.scope.clone(), key))
         .map_or(json!("absent"), |e| json!({"state": oncely::store::state_name(e.state), "version": e.version, "attempt": e.attempt}));
-    let mut trace = w.trace.clone();
-    // A purge pass selects due rows until a pass purges nothing: the reference's single pass.
-    if let Some(n) = trace.iter().skip(1).position(|t| t.starts_with("due ")) {
-        trace.truncate(n + 1);
-    }
+    let trace = w.trace.clone();
     json!({ "trace": trace, "result": result, "row": row })
 }
 

@@ -21,6 +21,9 @@ import { outcomeOut, requestOut } from './wire.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Due rows one sweep or purge pass tends at most (every host uses the same number). */
+const TEND_BATCH = 10_000;
+
 /** The system clock: milliseconds since the Unix epoch. */
 export const systemClock = () => Date.now();
 
@@ -199,20 +202,16 @@ export class Ledger {
   }
 
   /**
-   * Delete every settled entry whose retention has passed (of one scope, or all). Entries due
-   * for other work are left to `sweep`; a storage error ends the pass (run it again).
+   * Delete every settled entry whose retention has passed (of one scope, or all): one pass over
+   * the rows due now (at most TEND_BATCH). Entries due for other work are left to `sweep`; a
+   * storage error ends the pass (run it again).
    */
   async purgeExpired(scope = null) {
     let purged = 0;
-    for (;;) {
-      let progressed = false;
-      for (const row of await io('due', this.store.due(scope, this.now(), 10_000))) {
-        const n = (await this.#tend(row, 'purge')).purged ? 1 : 0;
-        purged += n;
-        progressed ||= n > 0;
-      }
-      if (!progressed) return purged;
+    for (const row of await io('due', this.store.due(scope, this.now(), TEND_BATCH))) {
+      if ((await this.#tend(row, 'purge')).purged) purged++;
     }
+    return purged;
   }
 
   /** One entry, or null. */
@@ -243,7 +242,7 @@ export class Ledger {
    */
   async sweep(scope = null) {
     const report = { examined: 0, leasesExpired: 0, reconciled: 0, happened: 0, notHappened: 0, unknown: 0, escalated: [], purged: 0, errors: [] };
-    for (const row of await io('due', this.store.due(scope, this.now(), 10_000))) {
+    for (const row of await io('due', this.store.due(scope, this.now(), TEND_BATCH))) {
       const n = await this.#tend(row, 'sweep');
       report.examined++;
       report.leasesExpired += n.leaseExpired ? 1 : 0;

@@ -303,7 +303,8 @@ async def _play(sc: dict[str, Any], mode: str) -> tuple[dict[str, Any], Any]:
             report = await call("tend", oncely.TendJob(job))
             want = _report(expect_result["tended"])
             assert len(report.escalated) == len(want.escalated), report
-            report.escalated = want.escalated
+            assert len(report.errors) == report.skipped, report  # each skip with its reason
+            report.escalated, report.errors = want.escalated, want.errors
             assert report == want, (report, want)
             result = expect_result
     own = w.key_of(w.intent)

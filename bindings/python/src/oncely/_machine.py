@@ -191,11 +191,11 @@ class SweepReport:
     skipped: int = 0
     """Due entries the core left as they were (not due for this job, or the event refused)."""
     errors: list[str] = field(default_factory=list)
-    """Entries the sweep could not tend (and why)."""
+    """Why each skipped entry was left as it was (the core's words)."""
 
 
 SWEEP_BATCH = 10_000
-"""Due rows one sweep tends at most."""
+"""Due rows one sweep or purge pass tends at most (every host uses the same number)."""
 
 
 def tally(report: SweepReport, note: TendNote) -> None:
@@ -203,7 +203,9 @@ def tally(report: SweepReport, note: TendNote) -> None:
     report.examined += 1
     report.leases_expired += note.lease_expired
     report.purged += note.purged
-    report.skipped += note.skipped is not None
+    if note.skipped is not None:
+        report.skipped += 1
+        report.errors.append(f"{note.scope} {note.key}: {note.skipped}")
     if note.reconciled is not None:
         report.reconciled += 1
         name = note.reconciled.value.replace("-", "_")

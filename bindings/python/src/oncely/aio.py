@@ -31,7 +31,6 @@ from oncely._machine import (
     effect_result,
     tally,
 )
-from oncely.errors import StorageError
 from oncely.ledger import Ledger
 from oncely.types import (
     Begin,
@@ -146,13 +145,7 @@ class AsyncLedger:
         s = self.sync
         report = SweepReport()
         for e in await asyncio.to_thread(s.store.due, scope, s.clock(), SWEEP_BATCH):
-            try:
-                finish, _, _ = await self._drive(s._tend_command(e, job))
-            except StorageError:
-                raise
-            except Exception as err:  # noqa: BLE001 - reported, the pass goes on
-                report.errors.append(f"{e.scope} {e.key}: {err}")
-                continue
+            finish, _, _ = await self._drive(s._tend_command(e, job))
             tally(report, finish)
         return report
 

@@ -42,7 +42,6 @@ from oncely._machine import (
     effect_result,
     tally,
 )
-from oncely.errors import StorageError
 from oncely.store import ListFilter, Store
 from oncely.types import (
     Begin,
@@ -278,13 +277,7 @@ class Ledger:
         Storage errors propagate (:class:`~oncely.StorageError`)."""
         report = SweepReport()
         for e in self.store.due(scope, self.clock(), SWEEP_BATCH):
-            try:
-                finish, _, _ = _machine.drive_sync(self, self.machine(self._tend_command(e, job)))
-            except StorageError:
-                raise
-            except Exception as err:  # noqa: BLE001 - reported, the pass goes on
-                report.errors.append(f"{e.scope} {e.key}: {err}")
-                continue
+            finish, _, _ = _machine.drive_sync(self, self.machine(self._tend_command(e, job)))
             tally(report, finish)
         return report
 
