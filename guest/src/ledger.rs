@@ -143,6 +143,19 @@ fn escalate_at(e: &Entry) -> u64 {
     e.in_doubt_since.unwrap_or(e.updated_at).saturating_add(e.escalate_after_ms)
 }
 
+/// From when a reconciler's "did not happen" is believed: once the attempt in doubt can no longer
+/// be in flight. Its call started before its lease's end (hosts check right before calling) and,
+/// when it reported an ambiguous failure, before that report; it is in flight for at most
+/// `max-call-ms` after its start. A `provider-idempotent` tool needs no wait: the provider
+/// deduplicates a late call by the key.
+pub fn quiet_at(e: &Entry) -> u64 {
+    if e.reconcile == ReconcilePath::ProviderIdempotent {
+        return 0;
+    }
+    let last_start = e.in_doubt_since.map_or(e.lease_until, |since| since.min(e.lease_until));
+    last_start.saturating_add(e.max_call_ms)
+}
+
 fn reconcile_request(e: &Entry) -> ReconcileRequest {
     ReconcileRequest {
         scope: e.scope.clone(),
@@ -263,6 +276,7 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
             resolved_by: None,
             reconcile: p.reconcile.clone(),
             lease_ms: p.lease_ms,
+            max_call_ms: p.max_call_ms,
             reconcile_after_ms: p.reconcile_after_ms,
             escalate_after_ms: p.escalate_after_ms,
             retention_ms: p.retention_ms,
@@ -313,6 +327,7 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
             n.resolved_by = None;
             n.reconcile = p.reconcile.clone();
             n.lease_ms = p.lease_ms;
+            n.max_call_ms = p.max_call_ms;
             n.reconcile_after_ms = p.reconcile_after_ms;
             n.escalate_after_ms = p.escalate_after_ms;
             n.retention_ms = p.retention_ms;
@@ -486,6 +501,14 @@ fn reconciled(e: &Entry, r: &Reconciliation, now: u64) -> Result<Transition, Led
             n.next_reconcile_at = None;
             n.reason = Some(msg!["reconciled: attempt ", e.attempt, " happened"]);
             ok(cas(n), Outcome::Recorded(EntryState::Done))
+        }
+        (EntryState::InDoubt, ReconcileVerdict::NotHappened) if now < quiet_at(e) => {
+            // The attempt may still be in flight: a lookup now cannot see a call that lands later.
+            let quiet = quiet_at(e);
+            let mut n = next_version(e, now);
+            n.next_reconcile_at = Some(e.next_reconcile_at.unwrap_or(now).max(quiet));
+            n.reason = Some(msg!["no effect found yet, but attempt ", e.attempt, " may be in flight until ", quiet]);
+            ok(cas(n), Outcome::Recorded(EntryState::InDoubt))
         }
         (EntryState::InDoubt, ReconcileVerdict::NotHappened) => {
             let mut n = next_version(e, now);

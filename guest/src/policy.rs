@@ -16,6 +16,10 @@ pub const META_KEY: &str = "oncely/policy";
 
 /// Default lease: 60 s.
 pub const DEFAULT_LEASE_MS: u64 = 60_000;
+/// Default longest time a tool call may be in flight (from its start until its effect, if any,
+/// has happened at the provider): 30 s. A lookup's "did not happen" is believed only once the
+/// attempt's last possible start plus this much has passed.
+pub const DEFAULT_MAX_CALL_MS: u64 = 30_000;
 /// Default least time between reconciliations: 10 s.
 pub const DEFAULT_RECONCILE_AFTER_MS: u64 = 10_000;
 /// Default time in doubt before escalation: 1 h.
@@ -43,6 +47,7 @@ pub fn default_policy(class: EffectClass) -> ToolPolicy {
         key: None,
         reconcile: ReconcilePath::None,
         lease_ms: DEFAULT_LEASE_MS,
+        max_call_ms: DEFAULT_MAX_CALL_MS,
         reconcile_after_ms: DEFAULT_RECONCILE_AFTER_MS,
         escalate_after_ms: DEFAULT_ESCALATE_AFTER_MS,
         retention_ms: DEFAULT_RETENTION_MS,
@@ -216,6 +221,12 @@ fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Re
                     return Err(perr(&at, "leaseMs must be more than 0"));
                 }
             }
+            "maxCallMs" => {
+                policy.max_call_ms = as_ms(value, &at)?;
+                if policy.max_call_ms == 0 {
+                    return Err(perr(&at, "maxCallMs must be more than 0"));
+                }
+            }
             "reconcileAfterMs" => policy.reconcile_after_ms = as_ms(value, &at)?,
             "escalateAfterMs" => policy.escalate_after_ms = as_ms(value, &at)?,
             "retentionMs" => policy.retention_ms = as_ms(value, &at)?,
@@ -225,7 +236,7 @@ fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Re
                     msg![
                         "unknown policy field ",
                         Q(other),
-                        "; expected class, key, reconcile, leaseMs, reconcileAfterMs, escalateAfterMs, retentionMs"
+                        "; expected class, key, reconcile, leaseMs, maxCallMs, reconcileAfterMs, escalateAfterMs, retentionMs"
                     ],
                 ))
             }
@@ -405,6 +416,14 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
             EffectClass::ReadOnly | EffectClass::OverwritingWrite => {}
         }
         if let ReconcilePath::Lookup(lookup) = &p.reconcile {
+            if uses_ledger(p.class) && p.escalate_after_ms <= p.max_call_ms {
+                findings.push(finding(
+                    Severity::Warning,
+                    tool_name,
+                    "escalates-before-grace",
+                    msg![name, ": escalateAfterMs must exceed maxCallMs, or lookups come too late"],
+                ));
+            }
             match resolved.iter().find(|(o, _, _)| &o.name == lookup) {
                 None => findings.push(finding(
                     Severity::Error,

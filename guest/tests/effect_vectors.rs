@@ -59,6 +59,22 @@ impl World {
         }
     }
 
+    /// After an operation applied: a scripted stall (the clock moves on, `after` events happen).
+    fn after(&mut self, op: &'static str) {
+        let n = self.counts.get(op).copied().unwrap_or(0);
+        for h in self.hooks.clone() {
+            if h["op"] == op && h["nth"].as_u64() == Some(n) {
+                if let Some(ms) = h.get("stall_ms") {
+                    self.trace.push(format!("stall {}", ms.as_u64().unwrap()));
+                    self.clock += ms.as_u64().unwrap();
+                }
+                if let Some(after) = h.get("after") {
+                    self.happen(after);
+                }
+            }
+        }
+    }
+
     /// Count an operation; run its hook. `Err` is a scripted storage failure.
     fn op(&mut self, op: &'static str) -> Result<(), String> {
         let n = {
@@ -108,6 +124,7 @@ impl World {
             }
         }
         self.trace.push(if applied { op.to_string() } else { format!("{op} lost") });
+        self.after(op);
         Ok(applied)
     }
 
@@ -169,6 +186,8 @@ impl World {
                 match step.action {
                     Action::Report if step.write.is_none() => Input::Row(last_row.clone()),
                     Action::Report => Input::Written,
+                    // Past the lease: not called (nothing traced; the host sends `too-late`).
+                    Action::CallTool(c) if c.not_after.is_some_and(|t| self.clock >= t) => Input::TooLate,
                     Action::CallTool(_) => self.call_tool("tool"),
                     Action::RecallTool(_) => self.call_tool("recall"),
                     Action::CallReconciler(_) => self.reconcile(),

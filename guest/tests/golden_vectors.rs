@@ -231,7 +231,7 @@ fn policy_vectors() {
                     })),
                     "reconcile": reconcile_json(&p.reconcile),
                     "lease_ms": p.lease_ms, "reconcile_after_ms": p.reconcile_after_ms,
-                    "escalate_after_ms": p.escalate_after_ms, "retention_ms": p.retention_ms,
+                    "escalate_after_ms": p.escalate_after_ms, "retention_ms": p.retention_ms, "max_call_ms": p.max_call_ms,
                 });
                 assert_eq!(&got, want, "{text}");
             }

@@ -31,8 +31,8 @@ use crate::error::{Error, StoreError};
 use crate::runtime::Runtime;
 use crate::store::{AnyStore, ListFilter, Store};
 use crate::wit::effect::{
-    Action, Command, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, ResultSource, RowWrite, Step, TendJob, TendNote,
-    TendStart, ToolFailure, VerdictKind, WaitStart, WriteOp,
+    Action, ReadRequest, Command, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, ResultSource, RowWrite, Step, TendJob, TendNote,
+    TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
 };
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
@@ -67,6 +67,20 @@ impl ToolError {
     pub fn ambiguous(reason: impl Into<String>) -> Self {
         ToolError::Ambiguous(reason.into())
     }
+}
+
+/// What a tool call gets: the key to pass on to the provider, and the call's limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    /// The idempotency key: pass it on as the provider's Idempotency-Key.
+    pub key: String,
+    /// The attempt the call runs under (1 for the first); none for a pass-through tool or a
+    /// reconciliation that calls a provider-idempotent tool again.
+    pub attempt: Option<u32>,
+    /// The call's deadline (ms since the Unix epoch, by the ledger's clock): the policy's
+    /// `maxCallMs` after the claim. Use it for the provider client's timeouts; the ledger
+    /// abandons the call then, as an ambiguous failure.
+    pub deadline: Option<u64>,
 }
 
 /// A boxed future, for reconcilers.
@@ -168,7 +182,7 @@ struct Ended<T> {
 }
 
 /// The tool of machines that call none (the core never asks them to).
-fn no_tool(_key: String) -> std::future::Ready<Result<(), ToolError>> {
+fn no_tool(_call: Call) -> std::future::Ready<Result<(), ToolError>> {
     std::future::ready(Err(ToolError::Ambiguous("this machine calls no tool".into())))
 }
 
@@ -240,34 +254,22 @@ impl<S: Store> Ledger<S> {
     async fn machine<T, F, Fut>(&self, command: Command, mut tool: F) -> Result<Ended<T>, Error>
     where
         T: Serialize,
-        F: FnMut(String) -> Fut,
+        F: FnMut(Call) -> Fut,
         Fut: Future<Output = Result<T, ToolError>>,
     {
         let mut step = self.rt.run(&[], &Input::Start(command), self.now())?.map_err(Error::Key)?;
         let (mut value, mut row, mut store_error) = (None, None, None);
         loop {
             let Step { state, read, write, action } = step;
-            let input = 'input: {
-                if let Some(r) = read {
-                    match self.store.get(&r.scope, &r.key).await {
-                        Err(e) => break 'input failed(&mut store_error, e),
-                        Ok(found) => row = found,
-                    }
-                    if row.is_some() || write.is_none() {
-                        break 'input Input::Row(row.clone());
-                    }
-                }
-                if let Some(w) = &write {
-                    match self.apply(w).await {
-                        Err(e) => break 'input failed(&mut store_error, e),
-                        Ok(false) => break 'input Input::LostRace,
-                        Ok(true) => {}
-                    }
-                }
-                match action {
+            let input = match self.storage(read, write.as_ref(), &mut row, &mut store_error).await {
+                Some(input) => input,
+                None => match action {
                     Action::Report if write.is_none() => Input::Row(row.clone()),
                     Action::Report => Input::Written,
-                    Action::CallTool(key) | Action::RecallTool(key) => call(&mut tool, key, &mut value).await,
+                    // Never start a call on a lease that has run out: the claim may be another's by now.
+                    Action::CallTool(c) if c.not_after.is_some_and(|t| self.now() >= t) => Input::TooLate,
+                    Action::CallTool(c) => self.guarded_call(&mut tool, c, &mut value).await,
+                    Action::RecallTool(key) => call(&mut tool, Call { key, attempt: None, deadline: None }, &mut value).await,
                     Action::CallReconciler(q) => Input::Verdict(match self.reconciler_of(&q.tool) {
                         Some(r) => r(q).await,
                         None => ReconcileVerdict::Unknown(format!("the reconciler of {:?} was unregistered", q.tool)),
@@ -278,9 +280,103 @@ impl<S: Store> Ledger<S> {
                     }
                     Action::Finish(finish) => return Ok(Ended { finish, value, row }),
                     Action::Raise(e) => return Err(error_of(e, store_error)),
-                }
+                },
             };
             step = self.rt.run(&state, &input, self.now())?.map_err(Error::Key)?;
+        }
+    }
+
+    /// A step's read and write, the storage half of the interpreter: the input they already
+    /// give (a row found, or absent with nothing to write; a lost race; a storage error), or
+    /// none when the step's action comes next.
+    async fn storage(
+        &self,
+        read: Option<ReadRequest>,
+        write: Option<&RowWrite>,
+        row: &mut Option<Entry>,
+        store_error: &mut Option<StoreError>,
+    ) -> Option<Input> {
+        if let Some(r) = read {
+            match self.store.get(&r.scope, &r.key).await {
+                Err(e) => return Some(failed(store_error, e)),
+                Ok(found) => *row = found,
+            }
+            if row.is_some() || write.is_none() {
+                return Some(Input::Row(row.clone()));
+            }
+        }
+        if let Some(w) = write {
+            match self.apply(w).await {
+                Err(e) => return Some(failed(store_error, e)),
+                Ok(false) => return Some(Input::LostRace),
+                Ok(true) => {}
+            }
+        }
+        None
+    }
+
+    /// Heartbeat a claim while its call runs: the core's machine for the event
+    /// `heartbeat(token)`, which only reads and writes. Whether the lease was extended (false:
+    /// the claim moved on, or storage failed).
+    async fn beat(&self, scope: &str, key: &str, token: &ClaimToken) -> bool {
+        let command = Command::Event(EventStart { scope: scope.to_string(), key: key.to_string(), event: Event::Heartbeat(token.clone()) });
+        let Ok(Ok(mut step)) = self.rt.run(&[], &Input::Start(command), self.now()) else { return false };
+        let (mut row, mut store_error) = (None, None);
+        loop {
+            let Step { state, read, write, action } = step;
+            let input = match self.storage(read, write.as_ref(), &mut row, &mut store_error).await {
+                Some(input) => input,
+                None => match action {
+                    Action::Report if write.is_none() => Input::Row(row.clone()),
+                    Action::Report => Input::Written,
+                    Action::Finish(_) => return true,
+                    // Refused (the claim moved on), a storage error, or what a heartbeat never asks.
+                    _ => return false,
+                },
+            };
+            step = match self.rt.run(&state, &input, self.now()) {
+                Ok(Ok(next)) => next,
+                _ => return false,
+            };
+        }
+    }
+
+    /// Call the tool under its claim: heartbeat the claim every `heartbeat-ms` while the call
+    /// runs, and abandon the call at its deadline (an ambiguous failure: it may have happened).
+    async fn guarded_call<T, F, Fut>(&self, tool: &mut F, c: ToolCall, value: &mut Option<T>) -> Input
+    where
+        T: Serialize,
+        F: FnMut(Call) -> Fut,
+        Fut: Future<Output = Result<T, ToolError>>,
+    {
+        let attempt = c.token.as_ref().map(|t| t.attempt);
+        let the_call = call(tool, Call { key: c.key.clone(), attempt, deadline: c.deadline }, value);
+        let beats = async {
+            if let (Some(every), Some(token)) = (c.heartbeat_ms, &c.token) {
+                loop {
+                    tokio::time::sleep(Duration::from_millis(every)).await;
+                    // A refused heartbeat (the claim moved on) or a storage error: stop beating;
+                    // the call goes on, and its report settles what it can.
+                    if !self.beat(&c.scope, &c.key, token).await {
+                        break;
+                    }
+                }
+            }
+            std::future::pending::<()>().await
+        };
+        let deadline = async {
+            match c.deadline {
+                Some(d) => tokio::time::sleep(Duration::from_millis(d.saturating_sub(self.now()))).await,
+                None => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            input = the_call => input,
+            () = beats => unreachable!("the heartbeat loop never ends"),
+            () = deadline => Input::ToolFailed(ToolFailure {
+                definite: false,
+                reason: format!("the call did not return by its deadline ({} ms, the policy's maxCallMs); abandoned", c.deadline.unwrap_or(0)),
+            }),
         }
     }
 
@@ -417,13 +513,13 @@ fn failed(keep: &mut Option<StoreError>, e: StoreError) -> Input {
 }
 
 /// Call the tool and tell the core what it did (its value kept for a `tool-value` finish).
-async fn call<T, F, Fut>(tool: &mut F, key: String, value: &mut Option<T>) -> Input
+async fn call<T, F, Fut>(tool: &mut F, c: Call, value: &mut Option<T>) -> Input
 where
     T: Serialize,
-    F: FnMut(String) -> Fut,
+    F: FnMut(Call) -> Fut,
     Fut: Future<Output = Result<T, ToolError>>,
 {
-    match tool(key).await {
+    match tool(c).await {
         Ok(v) => {
             let input = match serde_json::to_string(&v) {
                 Ok(json) => Input::ToolReturned(json),
@@ -486,10 +582,25 @@ impl<S: Store> Effect<'_, S> {
     /// (`replayed`); an unknown outcome is reconciled (the registered reconciler, or, for
     /// `provider-idempotent` tools, the same call again with the same key) and never retried
     /// blindly. Results are stored as JSON: `T` must serialize, and a replay deserializes it.
-    pub async fn run<T, F, Fut>(self, tool: F) -> Result<EffectResult<T>, Error>
+    pub async fn run<T, F, Fut>(self, mut tool: F) -> Result<EffectResult<T>, Error>
     where
         T: Serialize + DeserializeOwned,
         F: FnMut(String) -> Fut,
+        Fut: Future<Output = Result<T, ToolError>>,
+    {
+        self.run_call(move |c: Call| tool(c.key)).await
+    }
+
+    /// [`Effect::run`], with the tool given the whole [`Call`]: its key, attempt and deadline.
+    /// While the call runs the ledger heartbeats its claim (every third of the lease), so a call
+    /// longer than the lease keeps it; at the deadline (`maxCallMs`) the call is abandoned as an
+    /// ambiguous failure. A call never starts once its claim's lease has run out (the worker
+    /// stalled between its claim and its call): the attempt is recorded as never executed and
+    /// the run claims again.
+    pub async fn run_call<T, F, Fut>(self, tool: F) -> Result<EffectResult<T>, Error>
+    where
+        T: Serialize + DeserializeOwned,
+        F: FnMut(Call) -> Fut,
         Fut: Future<Output = Result<T, ToolError>>,
     {
         let l = self.ledger;

@@ -39,11 +39,18 @@ struct Script {
     policy: ToolPolicy,
     start: tokio::time::Instant,
     base: u64,
+    /// Scripted stalls of the whole host: the clock jumps, and no timer of the host fires
+    /// meanwhile (no heartbeat, no deadline), as when a process is paused.
+    stalled: std::sync::atomic::AtomicU64,
 }
 
 impl Script {
     fn now(&self) -> u64 {
-        self.base + self.start.elapsed().as_millis() as u64
+        self.base + self.start.elapsed().as_millis() as u64 + self.stalled.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn stall(&self, ms: u64) {
+        self.stalled.fetch_add(ms, std::sync::atomic::Ordering::SeqCst);
     }
 
     fn trace(&self, what: String) {
@@ -114,6 +121,29 @@ impl ScriptedStore {
         Ok(())
     }
 
+    /// Once `op` applied: its scripted stall (the clock jumps) and `after` events.
+    async fn after(&self, op: &'static str) {
+        if !self.hooks {
+            return;
+        }
+        let hooks: Vec<Value> = {
+            let w = self.script.world.lock().unwrap();
+            let n = w.counts.get(op).copied().unwrap_or(0);
+            w.hooks.iter().filter(|h| h["op"] == op && h["nth"].as_u64() == Some(n)).cloned().collect()
+        };
+        for h in hooks {
+            if let Some(ms) = h.get("stall_ms").and_then(Value::as_u64) {
+                self.script.trace(format!("stall {ms}"));
+                self.script.stall(ms);
+                let now = self.script.now();
+                self.script.world.lock().unwrap().seen = now;
+            }
+            if let Some(after) = h.get("after") {
+                self.script.happen(after.clone()).await;
+            }
+        }
+    }
+
     fn version(&self, scope: &str, key: &str) -> Option<u64> {
         self.script.world.lock().unwrap().rows.get(&(scope.to_string(), key.to_string())).map(|e| e.version)
     }
@@ -141,7 +171,9 @@ impl Store for ScriptedStore {
         if applied {
             self.script.world.lock().unwrap().rows.insert((e.scope.clone(), e.key.clone()), e.clone());
         }
-        self.done("insert", applied)
+        let applied = self.done("insert", applied)?;
+        self.after("insert").await;
+        Ok(applied)
     }
     async fn update(&self, expected: u64, e: &Entry) -> Result<bool, StoreError> {
         self.op("update").await?;
@@ -149,7 +181,9 @@ impl Store for ScriptedStore {
         if applied {
             self.script.world.lock().unwrap().rows.insert((e.scope.clone(), e.key.clone()), e.clone());
         }
-        self.done("update", applied)
+        let applied = self.done("update", applied)?;
+        self.after("update").await;
+        Ok(applied)
     }
     async fn delete(&self, scope: &str, key: &str, expected: u64) -> Result<bool, StoreError> {
         self.op("delete").await?;
@@ -157,7 +191,9 @@ impl Store for ScriptedStore {
         if applied {
             self.script.world.lock().unwrap().rows.remove(&(scope.to_string(), key.to_string()));
         }
-        self.done("delete", applied)
+        let applied = self.done("delete", applied)?;
+        self.after("delete").await;
+        Ok(applied)
     }
     async fn list(&self, _scope: &str, _filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
         unreachable!("the machines never list")
@@ -228,6 +264,7 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
         policy: policy.clone(),
         start: tokio::time::Instant::now(),
         base: now,
+        stalled: 0.into(),
     });
     if let Some(p) = sc.get("prelude") {
         script.happen(p.clone()).await;
@@ -270,7 +307,7 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
                 script.trace(if recall { "recall".into() } else { "tool".into() });
                 let b = tool_script.lock().unwrap().remove(0);
                 if let Some(ms) = b.get("takes_ms") {
-                    tokio::time::sleep(std::time::Duration::from_millis(ms.as_u64().unwrap())).await;
+                    script.stall(ms.as_u64().unwrap());
                 }
                 if let Some(m) = b.get("meanwhile") {
                     script.happen(m.clone()).await;

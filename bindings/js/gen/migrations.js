@@ -11,6 +11,12 @@ export const sqlite = [
     "description": "due at",
     "file": "20261201000000_due_at.sql",
     "sql": "-- When each entry next needs time-driven work (ms since the Unix epoch), computed by the core at\n-- every write (`due-at` in wit/ledger.wit): sweep and purge select `due_at <= now` and let the\n-- core decide, instead of re-expressing its rules in SQL. NULL: never by time alone (escalated).\n-- Rows written before this column existed are due at once: the next sweep tends each, and the\n-- core writes its real due time (or purges it).\nALTER TABLE oncely_effects ADD COLUMN due_at INTEGER;\nUPDATE oncely_effects SET due_at = 0;\nDROP INDEX IF EXISTS oncely_effects_by_state;\nCREATE INDEX IF NOT EXISTS oncely_effects_by_due ON oncely_effects (due_at) WHERE due_at IS NOT NULL;\n"
+  },
+  {
+    "version": "20261202000000",
+    "description": "max call",
+    "file": "20261202000000_max_call.sql",
+    "sql": "-- The longest a tool call may be in flight (ms), fixed at claim from the policy's `maxCallMs`\n-- (`max-call-ms` in wit/ledger.wit): a reconciler's \"did not happen\" is believed only once the\n-- attempt's last possible start plus this much has passed. Rows written before this column\n-- existed get the core's default, 30 s.\nALTER TABLE oncely_effects ADD COLUMN max_call_ms INTEGER NOT NULL DEFAULT 30000;\n"
   }
 ];
 export const postgres = [
@@ -25,5 +31,11 @@ export const postgres = [
     "description": "due at",
     "file": "20261201000000_due_at.sql",
     "sql": "-- When each entry next needs time-driven work (ms since the Unix epoch), computed by the core at\n-- every write (`due-at` in wit/ledger.wit): sweep and purge select `due_at <= now` and let the\n-- core decide, instead of re-expressing its rules in SQL. NULL: never by time alone (escalated).\n-- Rows written before this column existed are due at once: the next sweep tends each, and the\n-- core writes its real due time (or purges it).\nALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS due_at BIGINT;\nUPDATE oncely.effects SET due_at = 0;\nDROP INDEX IF EXISTS oncely.effects_by_state;\nCREATE INDEX IF NOT EXISTS effects_by_due ON oncely.effects (due_at) WHERE due_at IS NOT NULL;\n"
+  },
+  {
+    "version": "20261202000000",
+    "description": "max call",
+    "file": "20261202000000_max_call.sql",
+    "sql": "-- The longest a tool call may be in flight (ms), fixed at claim from the policy's `maxCallMs`\n-- (`max-call-ms` in wit/ledger.wit): a reconciler's \"did not happen\" is believed only once the\n-- attempt's last possible start plus this much has passed. Rows written before this column\n-- existed get the core's default, 30 s.\nALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS max_call_ms BIGINT NOT NULL DEFAULT 30000;\n"
   }
 ];

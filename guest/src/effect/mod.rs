@@ -15,6 +15,11 @@
 //! - a pass-through tool's failure is `tool-failed`; a result that cannot be encoded as JSON is
 //!   recorded as "happened, result unknown" and raised as `result-not-recorded`, now and on every
 //!   repeat;
+//! - a tool call starts only before its claim's lease ends (the host checks right before it and
+//!   answers `too-late` otherwise: the attempt is recorded as not executed and the run claims
+//!   again); it gets a deadline `max-call-ms` away and is heartbeated every third of the lease;
+//! - a reconciler's "did not happen" that comes before the attempt can no longer be in flight
+//!   leaves the entry in doubt: the run waits (within `wait-ms`) and asks again;
 //! - settled means done or failed; escalated and absent end a wait too;
 //! - storage errors end a run before the tool was called (nothing happened), and end a sweep or
 //!   purge pass (which is safe to run again);
@@ -24,7 +29,7 @@ mod state;
 
 use crate::effect_wit::{
     Action, Busy, Command, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, ReadRequest, ResultSource, RowWrite, Step,
-    TendJob, TendNote, VerdictKind, WriteOp,
+    TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
 };
 use crate::keys_wit::{Intent, KeyError};
 use crate::ledger::{handle, prepare, Transition, Write};
@@ -122,6 +127,8 @@ pub(crate) struct Machine {
     reconciled: bool,
     /// The last reconciliation called the tool again, and it returned.
     recalled: bool,
+    /// The host answered `too-late`: the attempt is being recorded as never executed.
+    abandoned: bool,
     races: u32,
     store_failures: u32,
     token: Option<ClaimToken>,
@@ -149,6 +156,7 @@ impl Machine {
             executions: 0,
             reconciled: false,
             recalled: false,
+            abandoned: false,
             races: 0,
             store_failures: 0,
             token: None,
@@ -194,7 +202,7 @@ impl Machine {
             self.mark(|n| n.tool = tool);
         }
         match handle(row.clone(), self.event.clone(), now) {
-            Err(e) => Act::Do(self.refused(e)),
+            Err(e) => self.refused(e, now),
             Ok(Transition { write: None, outcome }) => self.on_outcome(outcome, now),
             Ok(Transition { write: Some(w), outcome }) => self.write_step(w, row, outcome, now),
         }
@@ -257,6 +265,15 @@ impl Machine {
                 let token = self.token.clone().unwrap_or_else(token);
                 let reason = msg!["the tool's result cannot be encoded as JSON: ", why];
                 self.apply(Event::CompleteUnrecordable(Failure { token, reason }), now)
+            }
+            (Phase::CallingTool, Input::TooLate) => {
+                // The host did not call the tool: the lease had run out before the call could
+                // start. Nothing happened; say so (unless the claim has moved on), then claim again.
+                self.executions = self.executions.saturating_sub(1);
+                self.abandoned = true;
+                let token = self.token.clone().unwrap_or_else(token);
+                let reason = msg!["attempt ", token.attempt, " not called: its lease ran out"];
+                self.apply(Event::FailDefinite(Failure { token, reason }), now)
             }
             (Phase::CallingTool, Input::ToolFailed(f)) => {
                 let failure = Failure { token: self.token.clone().unwrap_or_else(token), reason: f.reason };
@@ -342,14 +359,19 @@ impl Machine {
         raise(EffectError::Storage(why))
     }
 
-    fn refused(&mut self, e: LedgerError) -> Action {
-        match (&self.mode, self.note.as_mut()) {
+    fn refused(&mut self, e: LedgerError, now: u64) -> Act {
+        if self.abandoned {
+            // Another worker has taken the claim over since: ask again as a newcomer.
+            self.abandoned = false;
+            return self.begin_again(now);
+        }
+        Act::Do(match (&self.mode, self.note.as_mut()) {
             (Mode::Tend(_), Some(note)) => {
                 note.skipped = Some(e.message);
                 Action::Finish(Finish::Tended(note.clone()))
             }
             _ => Action::Raise(EffectError::Ledger(e)),
-        }
+        })
     }
 
     fn on_outcome(&mut self, o: Outcome, now: u64) -> Act {
@@ -365,13 +387,24 @@ impl Machine {
         match o {
             Outcome::Execute(token) => {
                 self.executions += 1;
-                self.token = Some(token);
+                self.token = Some(token.clone());
                 self.phase = Phase::CallingTool;
-                Act::Do(Action::CallTool(self.key.clone()))
+                let call = match self.current() {
+                    Some(e) => ToolCall {
+                        scope: self.scope.clone(),
+                        key: self.key.clone(),
+                        token: Some(token),
+                        not_after: Some(e.lease_until),
+                        deadline: Some(now.saturating_add(e.max_call_ms)),
+                        heartbeat_ms: Some((e.lease_ms / 3).max(1)),
+                    },
+                    None => return Act::Do(host_error(self.phase, &Input::Written)),
+                };
+                Act::Do(Action::CallTool(call))
             }
             Outcome::PassThrough => {
                 self.phase = Phase::PassingThrough;
-                Act::Do(Action::CallTool(self.key.clone()))
+                Act::Do(Action::CallTool(pass_through_call(&self.scope, &self.key)))
             }
             Outcome::Replay(r) => match self.current() {
                 Some(e) if e.result_json.is_none() => self.not_recorded(),
@@ -400,7 +433,21 @@ impl Machine {
         match (&self.event, state) {
             (Event::Complete(_), _) => self.finish_effect(ResultSource::ToolValue, false),
             (Event::CompleteUnrecordable(_), _) => self.not_recorded(),
+            (Event::FailDefinite(_), _) if self.abandoned => {
+                self.abandoned = false;
+                self.begin_again(now)
+            }
             (Event::FailDefinite(f), _) => raise(EffectError::ToolFailed(f.reason.clone())),
+            (Event::Reconciled(Reconciliation { verdict: ReconcileVerdict::NotHappened, .. }), EntryState::InDoubt) => {
+                // Not believed yet: the attempt may still be in flight. Wait and ask again, if
+                // the run may wait that long.
+                match self.current() {
+                    Some(e) if e.next_reconcile_at.is_some_and(|t| t > self.deadline) => {
+                        raise(EffectError::InDoubt(Keyed { key: self.key.clone(), reason: e.reason.clone().unwrap_or_default() }))
+                    }
+                    _ => self.begin_again(now),
+                }
+            }
             (Event::Reconciled(r), EntryState::InDoubt) => {
                 let reason = match &r.verdict {
                     ReconcileVerdict::Unknown(why) => why.clone(),
@@ -463,6 +510,12 @@ impl Machine {
                 n.escalated = Some(x.reason);
             }),
             Outcome::Purged => self.mark(|n| n.purged = true),
+            // A "did not happen" that was not believed yet: still unknown.
+            Outcome::Recorded(EntryState::InDoubt) => self.mark(|n| {
+                if n.reconciled == Some(VerdictKind::NotHappened) {
+                    n.reconciled = Some(VerdictKind::Unknown);
+                }
+            }),
             _ => {}
         }
         let note = self.note.clone().unwrap_or_else(|| note_for(&self.scope, &self.key, ""));
@@ -490,6 +543,11 @@ impl Machine {
     fn finish_effect(&self, source: ResultSource, replayed: bool) -> Act {
         Act::Do(Action::Finish(Finish::Effect(EffectResult { key: self.key.clone(), source, replayed, reconciled: self.reconciled })))
     }
+}
+
+/// A pass-through tool's call: no claim, no limits.
+fn pass_through_call(scope: &str, key: &str) -> ToolCall {
+    ToolCall { scope: scope.to_string(), key: key.to_string(), token: None, not_after: None, deadline: None, heartbeat_ms: None }
 }
 
 fn raise(e: EffectError) -> Act {
@@ -528,27 +586,17 @@ fn input_name(i: &Input) -> &'static str {
         Input::ToolFailed(_) => "tool-failed",
         Input::Verdict(_) => "verdict",
         Input::Woke => "woke",
+        Input::TooLate => "too-late",
         Input::Start(_) => "start",
     }
 }
 
-fn expected(p: Phase) -> &'static str {
-    match p {
-        Phase::Idle => "nothing (the machine has ended)",
-        Phase::Reading => "row, or store-failed",
-        Phase::Writing => "written (or the answer of the action after it), lost-race or store-failed",
-        Phase::CallingTool | Phase::PassingThrough | Phase::Recalling(_) => "tool-returned, tool-unencodable or tool-failed",
-        Phase::Reconciling(_) => "verdict",
-        Phase::Sleeping => "woke",
-    }
-}
-
 /// A host sent an input the last action does not call for: a bug in the host.
-fn host_error(p: Phase, i: &Input) -> Action {
+fn host_error(_: Phase, i: &Input) -> Action {
     Action::Raise(EffectError::Ledger(LedgerError {
         kind: LedgerErrorKind::InvalidRequest,
         state: None,
-        message: msg!["the host sent ", input_name(i), " where the machine expected ", expected(p)],
+        message: msg!["the host sent ", input_name(i), ", which the machine's last action does not call for"],
     }))
 }
 
@@ -580,7 +628,7 @@ pub fn start_effect(intent: &Intent, policy: &ToolPolicy, options: &EffectOption
         m.apply_current(now)
     } else {
         m.phase = Phase::PassingThrough;
-        Act::Do(Action::CallTool(m.key.clone()))
+        Act::Do(Action::CallTool(pass_through_call(&m.scope, &m.key)))
     };
     Ok(step(&m, act))
 }

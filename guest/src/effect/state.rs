@@ -267,6 +267,7 @@ impl Code for ToolPolicy {
         self.class.put(w);
         self.reconcile.put(w);
         w.u64(self.lease_ms);
+        w.u64(self.max_call_ms);
         w.u64(self.reconcile_after_ms);
         w.u64(self.escalate_after_ms);
         w.u64(self.retention_ms);
@@ -277,6 +278,7 @@ impl Code for ToolPolicy {
             key: None,
             reconcile: Code::get(r)?,
             lease_ms: r.u64()?,
+            max_call_ms: r.u64()?,
             reconcile_after_ms: r.u64()?,
             escalate_after_ms: r.u64()?,
             retention_ms: r.u64()?,
@@ -314,6 +316,7 @@ record!(Entry {
     resolved_by,
     reconcile,
     lease_ms,
+    max_call_ms,
     reconcile_after_ms,
     escalate_after_ms,
     retention_ms,
@@ -512,6 +515,7 @@ record!(Machine {
     executions,
     reconciled,
     recalled,
+    abandoned,
     races,
     store_failures,
     token,

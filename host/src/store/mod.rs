@@ -99,7 +99,7 @@ impl Store for AnyStore {
 /// The column list shared by both dialects, in bind order.
 pub const COLUMNS: &str = "scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner, \
      created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts, result_json, \
-     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at";
+     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at, max_call_ms";
 
 /// One row as plain column values: the only place entries and rows are converted.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -129,6 +129,7 @@ pub(crate) struct Row {
     pub escalate_after_ms: i64,
     pub retention_ms: i64,
     pub due_at: Option<i64>,
+    pub max_call_ms: i64,
 }
 
 /// The stored name of a state (the same words as the WIT enum).
@@ -197,6 +198,7 @@ impl Row {
             escalate_after_ms: i(e.escalate_after_ms),
             retention_ms: i(e.retention_ms),
             due_at: e.due_at.map(i),
+            max_call_ms: i(e.max_call_ms),
         }
     }
 
@@ -224,6 +226,7 @@ impl Row {
             escalate_after_ms: u(self.escalate_after_ms, "escalate_after_ms")?,
             retention_ms: u(self.retention_ms, "retention_ms")?,
             due_at: self.due_at.map(|v| u(v, "due_at")).transpose()?,
+            max_call_ms: u(self.max_call_ms, "max_call_ms")?,
             reconcile,
             scope: self.scope,
             key: self.key,
@@ -267,6 +270,7 @@ macro_rules! bind_row {
             .bind(r.escalate_after_ms)
             .bind(r.retention_ms)
             .bind(r.due_at)
+            .bind(r.max_call_ms)
     }};
 }
 pub(crate) use bind_row;

@@ -1653,9 +1653,10 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         key: variant8,
         reconcile: variant10,
         leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 48, true)),
-        reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true)),
-        escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 64, true)),
-        retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
+        maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true)),
+        reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 64, true)),
+        escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
+        retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
       };
       postReturn6(ret);
       return retVal;
@@ -1802,9 +1803,10 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               key: variant8,
               reconcile: variant10,
               leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true)),
-              reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 64, true)),
-              escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
-              retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
+              maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 64, true)),
+              reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
+              escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
+              retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 88, true)),
             }
           };
           break;
@@ -1975,7 +1977,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
             }
           }
           let enum12;
-          switch (dataView(memory0).getUint8(ret + 96, true)) {
+          switch (dataView(memory0).getUint8(ret + 104, true)) {
             case 0: {
               enum12 = 'policy';
               break;
@@ -2001,9 +2003,10 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 key: variant9,
                 reconcile: variant11,
                 leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 64, true)),
-                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
-                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
-                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 88, true)),
+                maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
+                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
+                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 88, true)),
+                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 96, true)),
               },
               classSource: enum12,
             }
@@ -2051,7 +2054,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           var base14 = dataView(memory0).getInt32(ret + 8, true);
           var result14 = [];
           for (let i = 0; i < len14; i++) {
-            const base = base14 + i * 96;
+            const base = base14 + i * 104;
             var ptr2 = dataView(memory0).getInt32(base + 0, true);
             var len2 = dataView(memory0).getInt32(base + 4, true);
             var result2 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr2, len2));
@@ -2182,7 +2185,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               }
             }
             let enum13;
-            switch (dataView(memory0).getUint8(base + 88, true)) {
+            switch (dataView(memory0).getUint8(base + 96, true)) {
               case 0: {
                 enum13 = 'policy';
                 break;
@@ -2206,9 +2209,10 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 key: variant10,
                 reconcile: variant12,
                 leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 56, true)),
-                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 64, true)),
-                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 72, true)),
-                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 80, true)),
+                maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 64, true)),
+                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 72, true)),
+                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 80, true)),
+                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 88, true)),
               },
               classSource: enum13,
             });
@@ -2306,7 +2310,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let ledger010Prepare;
     
     function prepare(arg0, arg1, arg2) {
-      var ptr0 = realloc0(0, 0, 8, 128);
+      var ptr0 = realloc0(0, 0, 8, 136);
       var {scope: v1_0, runId: v1_1, stepId: v1_2, tool: v1_3, argsJson: v1_4 } = arg0;
       var ptr2 = utf8Encode(v1_0, realloc0, memory0);
       var len2 = utf8EncodedLen;
@@ -2328,7 +2332,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var len6 = utf8EncodedLen;
       dataView(memory0).setInt32(ptr0 + 36, len6, true);
       dataView(memory0).setInt32(ptr0 + 32, ptr6, true);
-      var {class: v7_0, key: v7_1, reconcile: v7_2, leaseMs: v7_3, reconcileAfterMs: v7_4, escalateAfterMs: v7_5, retentionMs: v7_6 } = arg1;
+      var {class: v7_0, key: v7_1, reconcile: v7_2, leaseMs: v7_3, maxCallMs: v7_4, reconcileAfterMs: v7_5, escalateAfterMs: v7_6, retentionMs: v7_7 } = arg1;
       var val8 = v7_0;
       let enum8;
       switch (val8) {
@@ -2451,10 +2455,11 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       dataView(memory0).setBigInt64(ptr0 + 96, toUint64(v7_4), true);
       dataView(memory0).setBigInt64(ptr0 + 104, toUint64(v7_5), true);
       dataView(memory0).setBigInt64(ptr0 + 112, toUint64(v7_6), true);
+      dataView(memory0).setBigInt64(ptr0 + 120, toUint64(v7_7), true);
       var ptr19 = utf8Encode(arg2, realloc0, memory0);
       var len19 = utf8EncodedLen;
-      dataView(memory0).setInt32(ptr0 + 124, len19, true);
-      dataView(memory0).setInt32(ptr0 + 120, ptr19, true);
+      dataView(memory0).setInt32(ptr0 + 132, len19, true);
+      dataView(memory0).setInt32(ptr0 + 128, ptr19, true);
       const ret = ledger010Prepare(ptr0);
       let variant43;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
@@ -2617,9 +2622,10 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 key: variant33,
                 reconcile: variant35,
                 leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 104, true)),
-                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
-                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
-                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+                maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
+                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
               },
             }
           };
@@ -2758,7 +2764,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let effect010Run;
     
     function run(arg0, arg1, arg2) {
-      var ptr0 = realloc0(0, 0, 8, 264);
+      var ptr0 = realloc0(0, 0, 8, 272);
       var val1 = arg0;
       var len1 = val1.byteLength;
       var ptr1 = realloc0(0, 0, 1, len1 * 1);
@@ -2798,7 +2804,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               var len8 = utf8EncodedLen;
               dataView(memory0).setInt32(ptr0 + 60, len8, true);
               dataView(memory0).setInt32(ptr0 + 56, ptr8, true);
-              var {class: v9_0, key: v9_1, reconcile: v9_2, leaseMs: v9_3, reconcileAfterMs: v9_4, escalateAfterMs: v9_5, retentionMs: v9_6 } = v2_1;
+              var {class: v9_0, key: v9_1, reconcile: v9_2, leaseMs: v9_3, maxCallMs: v9_4, reconcileAfterMs: v9_5, escalateAfterMs: v9_6, retentionMs: v9_7 } = v2_1;
               var val10 = v9_0;
               let enum10;
               switch (val10) {
@@ -2921,14 +2927,15 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               dataView(memory0).setBigInt64(ptr0 + 120, toUint64(v9_4), true);
               dataView(memory0).setBigInt64(ptr0 + 128, toUint64(v9_5), true);
               dataView(memory0).setBigInt64(ptr0 + 136, toUint64(v9_6), true);
+              dataView(memory0).setBigInt64(ptr0 + 144, toUint64(v9_7), true);
               var {owner: v21_0, maxAttempts: v21_1, waitMs: v21_2, hasReconciler: v21_3 } = v2_2;
               var ptr22 = utf8Encode(v21_0, realloc0, memory0);
               var len22 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 148, len22, true);
-              dataView(memory0).setInt32(ptr0 + 144, ptr22, true);
-              dataView(memory0).setInt32(ptr0 + 152, toUint32(v21_1), true);
-              dataView(memory0).setBigInt64(ptr0 + 160, toUint64(v21_2), true);
-              dataView(memory0).setInt8(ptr0 + 168, v21_3 ? 1 : 0, true);
+              dataView(memory0).setInt32(ptr0 + 156, len22, true);
+              dataView(memory0).setInt32(ptr0 + 152, ptr22, true);
+              dataView(memory0).setInt32(ptr0 + 160, toUint32(v21_1), true);
+              dataView(memory0).setBigInt64(ptr0 + 168, toUint64(v21_2), true);
+              dataView(memory0).setInt8(ptr0 + 176, v21_3 ? 1 : 0, true);
               break;
             }
             case 'event': {
@@ -2973,7 +2980,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   var len32 = utf8EncodedLen;
                   dataView(memory0).setInt32(ptr0 + 92, len32, true);
                   dataView(memory0).setInt32(ptr0 + 88, ptr32, true);
-                  var {class: v33_0, key: v33_1, reconcile: v33_2, leaseMs: v33_3, reconcileAfterMs: v33_4, escalateAfterMs: v33_5, retentionMs: v33_6 } = v26_6;
+                  var {class: v33_0, key: v33_1, reconcile: v33_2, leaseMs: v33_3, maxCallMs: v33_4, reconcileAfterMs: v33_5, escalateAfterMs: v33_6, retentionMs: v33_7 } = v26_6;
                   var val34 = v33_0;
                   let enum34;
                   switch (val34) {
@@ -3096,6 +3103,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   dataView(memory0).setBigInt64(ptr0 + 152, toUint64(v33_4), true);
                   dataView(memory0).setBigInt64(ptr0 + 160, toUint64(v33_5), true);
                   dataView(memory0).setBigInt64(ptr0 + 168, toUint64(v33_6), true);
+                  dataView(memory0).setBigInt64(ptr0 + 176, toUint64(v33_7), true);
                   break;
                 }
                 case 'heartbeat': {
@@ -3321,7 +3329,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           } else {
             const e = variant100;
             dataView(memory0).setInt8(ptr0 + 16, 1, true);
-            var {scope: v81_0, key: v81_1, tool: v81_2, fingerprint: v81_3, argsCanonical: v81_4, state: v81_5, version: v81_6, attempt: v81_7, owner: v81_8, createdAt: v81_9, updatedAt: v81_10, leaseUntil: v81_11, inDoubtSince: v81_12, nextReconcileAt: v81_13, reconcileAttempts: v81_14, resultJson: v81_15, reason: v81_16, resolvedBy: v81_17, reconcile: v81_18, leaseMs: v81_19, reconcileAfterMs: v81_20, escalateAfterMs: v81_21, retentionMs: v81_22, dueAt: v81_23 } = e;
+            var {scope: v81_0, key: v81_1, tool: v81_2, fingerprint: v81_3, argsCanonical: v81_4, state: v81_5, version: v81_6, attempt: v81_7, owner: v81_8, createdAt: v81_9, updatedAt: v81_10, leaseUntil: v81_11, inDoubtSince: v81_12, nextReconcileAt: v81_13, reconcileAttempts: v81_14, resultJson: v81_15, reason: v81_16, resolvedBy: v81_17, reconcile: v81_18, leaseMs: v81_19, maxCallMs: v81_20, reconcileAfterMs: v81_21, escalateAfterMs: v81_22, retentionMs: v81_23, dueAt: v81_24 } = e;
             var ptr82 = utf8Encode(v81_0, realloc0, memory0);
             var len82 = utf8EncodedLen;
             dataView(memory0).setInt32(ptr0 + 28, len82, true);
@@ -3464,13 +3472,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
             dataView(memory0).setBigInt64(ptr0 + 216, toUint64(v81_20), true);
             dataView(memory0).setBigInt64(ptr0 + 224, toUint64(v81_21), true);
             dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v81_22), true);
-            var variant99 = v81_23;
+            dataView(memory0).setBigInt64(ptr0 + 240, toUint64(v81_23), true);
+            var variant99 = v81_24;
             if (variant99 === null || variant99=== undefined) {
-              dataView(memory0).setInt8(ptr0 + 240, 0, true);
+              dataView(memory0).setInt8(ptr0 + 248, 0, true);
             } else {
               const e = variant99;
-              dataView(memory0).setInt8(ptr0 + 240, 1, true);
-              dataView(memory0).setBigInt64(ptr0 + 248, toUint64(e), true);
+              dataView(memory0).setInt8(ptr0 + 248, 1, true);
+              dataView(memory0).setBigInt64(ptr0 + 256, toUint64(e), true);
             }
           }
           break;
@@ -3521,9 +3530,13 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           dataView(memory0).setInt32(ptr0 + 20, ptr105, true);
           break;
         }
+        case 'too-late': {
+          dataView(memory0).setInt8(ptr0 + 8, 8, true);
+          break;
+        }
         case 'verdict': {
           const e = variant109.val;
-          dataView(memory0).setInt8(ptr0 + 8, 8, true);
+          dataView(memory0).setInt8(ptr0 + 8, 9, true);
           var variant108 = e;
           switch (variant108.tag) {
             case 'happened': {
@@ -3555,16 +3568,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 'woke': {
-          dataView(memory0).setInt8(ptr0 + 8, 9, true);
+          dataView(memory0).setInt8(ptr0 + 8, 10, true);
           break;
         }
         default: {
           throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant109.tag)}\` (received \`${variant109}\`) specified for \`Input\``);
         }
       }
-      dataView(memory0).setBigInt64(ptr0 + 256, toUint64(arg2), true);
+      dataView(memory0).setBigInt64(ptr0 + 264, toUint64(arg2), true);
       const ret = effect010Run(ptr0);
-      let variant208;
+      let variant214;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           var ptr110 = dataView(memory0).getInt32(ret + 8, true);
@@ -3776,13 +3789,13 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant132;
-              switch (dataView(memory0).getUint8(ret + 272, true)) {
+              switch (dataView(memory0).getUint8(ret + 280, true)) {
                 case 0: {
                   variant132 = undefined;
                   break;
                 }
                 case 1: {
-                  variant132 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 280, true));
+                  variant132 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 288, true));
                   break;
                 }
                 default: {
@@ -3812,12 +3825,13 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   resolvedBy: variant129,
                   reconcile: variant131,
                   leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 240, true)),
-                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 248, true)),
-                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 256, true)),
-                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true)),
+                  maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 248, true)),
+                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 256, true)),
+                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true)),
+                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 272, true)),
                   dueAt: variant132,
                 },
-                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 288, true)),
+                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 296, true)),
               };
               break;
             }
@@ -3825,63 +3839,135 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant200;
-          switch (dataView(memory0).getUint8(ret + 296, true)) {
+          let variant206;
+          switch (dataView(memory0).getUint8(ret + 304, true)) {
             case 0: {
-              variant200= {
+              variant206= {
                 tag: 'report',
               };
               break;
             }
             case 1: {
-              var ptr134 = dataView(memory0).getInt32(ret + 304, true);
-              var len134 = dataView(memory0).getInt32(ret + 308, true);
+              var ptr134 = dataView(memory0).getInt32(ret + 312, true);
+              var len134 = dataView(memory0).getInt32(ret + 316, true);
               var result134 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr134, len134));
-              variant200= {
+              var ptr135 = dataView(memory0).getInt32(ret + 320, true);
+              var len135 = dataView(memory0).getInt32(ret + 324, true);
+              var result135 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr135, len135));
+              let variant137;
+              switch (dataView(memory0).getUint8(ret + 328, true)) {
+                case 0: {
+                  variant137 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr136 = dataView(memory0).getInt32(ret + 336, true);
+                  var len136 = dataView(memory0).getInt32(ret + 340, true);
+                  var result136 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr136, len136));
+                  variant137 = {
+                    attempt: dataView(memory0).getInt32(ret + 332, true) >>> 0,
+                    owner: result136,
+                  };
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant138;
+              switch (dataView(memory0).getUint8(ret + 344, true)) {
+                case 0: {
+                  variant138 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant138 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant139;
+              switch (dataView(memory0).getUint8(ret + 360, true)) {
+                case 0: {
+                  variant139 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant139 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant140;
+              switch (dataView(memory0).getUint8(ret + 376, true)) {
+                case 0: {
+                  variant140 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant140 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              variant206= {
                 tag: 'call-tool',
-                val: result134
+                val: {
+                  scope: result134,
+                  key: result135,
+                  token: variant137,
+                  notAfter: variant138,
+                  deadline: variant139,
+                  heartbeatMs: variant140,
+                }
               };
               break;
             }
             case 2: {
-              var ptr135 = dataView(memory0).getInt32(ret + 304, true);
-              var len135 = dataView(memory0).getInt32(ret + 308, true);
-              var result135 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr135, len135));
-              var ptr136 = dataView(memory0).getInt32(ret + 312, true);
-              var len136 = dataView(memory0).getInt32(ret + 316, true);
-              var result136 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr136, len136));
-              var ptr137 = dataView(memory0).getInt32(ret + 320, true);
-              var len137 = dataView(memory0).getInt32(ret + 324, true);
-              var result137 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr137, len137));
-              var ptr138 = dataView(memory0).getInt32(ret + 328, true);
-              var len138 = dataView(memory0).getInt32(ret + 332, true);
-              var result138 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr138, len138));
-              let variant140;
-              switch (dataView(memory0).getUint8(ret + 340, true)) {
+              var ptr141 = dataView(memory0).getInt32(ret + 312, true);
+              var len141 = dataView(memory0).getInt32(ret + 316, true);
+              var result141 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr141, len141));
+              var ptr142 = dataView(memory0).getInt32(ret + 320, true);
+              var len142 = dataView(memory0).getInt32(ret + 324, true);
+              var result142 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr142, len142));
+              var ptr143 = dataView(memory0).getInt32(ret + 328, true);
+              var len143 = dataView(memory0).getInt32(ret + 332, true);
+              var result143 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr143, len143));
+              var ptr144 = dataView(memory0).getInt32(ret + 336, true);
+              var len144 = dataView(memory0).getInt32(ret + 340, true);
+              var result144 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr144, len144));
+              let variant146;
+              switch (dataView(memory0).getUint8(ret + 348, true)) {
                 case 0: {
-                  variant140= {
+                  variant146= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant140= {
+                  variant146= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr139 = dataView(memory0).getInt32(ret + 344, true);
-                  var len139 = dataView(memory0).getInt32(ret + 348, true);
-                  var result139 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr139, len139));
-                  variant140= {
+                  var ptr145 = dataView(memory0).getInt32(ret + 352, true);
+                  var len145 = dataView(memory0).getInt32(ret + 356, true);
+                  var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
+                  variant146= {
                     tag: 'lookup',
-                    val: result139
+                    val: result145
                   };
                   break;
                 }
                 case 3: {
-                  variant140= {
+                  variant146= {
                     tag: 'manual',
                   };
                   break;
@@ -3890,60 +3976,60 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant200= {
+              variant206= {
                 tag: 'call-reconciler',
                 val: {
-                  scope: result135,
-                  key: result136,
-                  tool: result137,
-                  argsCanonical: result138,
-                  attempt: dataView(memory0).getInt32(ret + 336, true) >>> 0,
-                  path: variant140,
-                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true)),
-                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true)),
+                  scope: result141,
+                  key: result142,
+                  tool: result143,
+                  argsCanonical: result144,
+                  attempt: dataView(memory0).getInt32(ret + 344, true) >>> 0,
+                  path: variant146,
+                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true)),
+                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
                 }
               };
               break;
             }
             case 3: {
-              var ptr141 = dataView(memory0).getInt32(ret + 304, true);
-              var len141 = dataView(memory0).getInt32(ret + 308, true);
-              var result141 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr141, len141));
-              variant200= {
+              var ptr147 = dataView(memory0).getInt32(ret + 312, true);
+              var len147 = dataView(memory0).getInt32(ret + 316, true);
+              var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
+              variant206= {
                 tag: 'recall-tool',
-                val: result141
+                val: result147
               };
               break;
             }
             case 4: {
-              variant200= {
+              variant206= {
                 tag: 'sleep-until',
-                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 304, true))
+                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 312, true))
               };
               break;
             }
             case 5: {
-              let variant179;
-              switch (dataView(memory0).getUint8(ret + 304, true)) {
+              let variant185;
+              switch (dataView(memory0).getUint8(ret + 312, true)) {
                 case 0: {
-                  var ptr142 = dataView(memory0).getInt32(ret + 312, true);
-                  var len142 = dataView(memory0).getInt32(ret + 316, true);
-                  var result142 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr142, len142));
-                  let variant144;
-                  switch (dataView(memory0).getUint8(ret + 320, true)) {
+                  var ptr148 = dataView(memory0).getInt32(ret + 320, true);
+                  var len148 = dataView(memory0).getInt32(ret + 324, true);
+                  var result148 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr148, len148));
+                  let variant150;
+                  switch (dataView(memory0).getUint8(ret + 328, true)) {
                     case 0: {
-                      variant144= {
+                      variant150= {
                         tag: 'tool-value',
                       };
                       break;
                     }
                     case 1: {
-                      var ptr143 = dataView(memory0).getInt32(ret + 324, true);
-                      var len143 = dataView(memory0).getInt32(ret + 328, true);
-                      var result143 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr143, len143));
-                      variant144= {
+                      var ptr149 = dataView(memory0).getInt32(ret + 332, true);
+                      var len149 = dataView(memory0).getInt32(ret + 336, true);
+                      var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
+                      variant150= {
                         tag: 'recorded',
-                        val: result143
+                        val: result149
                       };
                       break;
                     }
@@ -3951,128 +4037,128 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for ResultSource');
                     }
                   }
-                  var bool145 = dataView(memory0).getUint8(ret + 332, true);
-                  var bool146 = dataView(memory0).getUint8(ret + 333, true);
-                  variant179= {
+                  var bool151 = dataView(memory0).getUint8(ret + 340, true);
+                  var bool152 = dataView(memory0).getUint8(ret + 341, true);
+                  variant185= {
                     tag: 'effect',
                     val: {
-                      key: result142,
-                      source: variant144,
-                      replayed: bool145 == 0 ? false : (bool145 == 1 ? true : throwInvalidBool()),
-                      reconciled: bool146 == 0 ? false : (bool146 == 1 ? true : throwInvalidBool()),
+                      key: result148,
+                      source: variant150,
+                      replayed: bool151 == 0 ? false : (bool151 == 1 ? true : throwInvalidBool()),
+                      reconciled: bool152 == 0 ? false : (bool152 == 1 ? true : throwInvalidBool()),
                     }
                   };
                   break;
                 }
                 case 1: {
-                  let variant167;
-                  switch (dataView(memory0).getUint8(ret + 312, true)) {
+                  let variant173;
+                  switch (dataView(memory0).getUint8(ret + 320, true)) {
                     case 0: {
-                      var ptr147 = dataView(memory0).getInt32(ret + 324, true);
-                      var len147 = dataView(memory0).getInt32(ret + 328, true);
-                      var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
-                      variant167= {
+                      var ptr153 = dataView(memory0).getInt32(ret + 332, true);
+                      var len153 = dataView(memory0).getInt32(ret + 336, true);
+                      var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
+                      variant173= {
                         tag: 'execute',
                         val: {
-                          attempt: dataView(memory0).getInt32(ret + 320, true) >>> 0,
-                          owner: result147,
+                          attempt: dataView(memory0).getInt32(ret + 328, true) >>> 0,
+                          owner: result153,
                         }
                       };
                       break;
                     }
                     case 1: {
-                      var ptr148 = dataView(memory0).getInt32(ret + 320, true);
-                      var len148 = dataView(memory0).getInt32(ret + 324, true);
-                      var result148 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr148, len148));
-                      variant167= {
+                      var ptr154 = dataView(memory0).getInt32(ret + 328, true);
+                      var len154 = dataView(memory0).getInt32(ret + 332, true);
+                      var result154 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr154, len154));
+                      variant173= {
                         tag: 'replay',
                         val: {
-                          resultJson: result148,
-                          attempt: dataView(memory0).getInt32(ret + 328, true) >>> 0,
-                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true)),
+                          resultJson: result154,
+                          attempt: dataView(memory0).getInt32(ret + 336, true) >>> 0,
+                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true)),
                         }
                       };
                       break;
                     }
                     case 2: {
-                      var ptr149 = dataView(memory0).getInt32(ret + 320, true);
-                      var len149 = dataView(memory0).getInt32(ret + 324, true);
-                      var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
-                      let enum150;
-                      switch (dataView(memory0).getUint8(ret + 328, true)) {
+                      var ptr155 = dataView(memory0).getInt32(ret + 328, true);
+                      var len155 = dataView(memory0).getInt32(ret + 332, true);
+                      var result155 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr155, len155));
+                      let enum156;
+                      switch (dataView(memory0).getUint8(ret + 336, true)) {
                         case 0: {
-                          enum150 = 'pending';
+                          enum156 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum150 = 'done';
+                          enum156 = 'done';
                           break;
                         }
                         case 2: {
-                          enum150 = 'failed';
+                          enum156 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum150 = 'in-doubt';
+                          enum156 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum150 = 'escalated';
+                          enum156 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant167= {
+                      variant173= {
                         tag: 'in-progress',
                         val: {
-                          owner: result149,
-                          state: enum150,
-                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true)),
+                          owner: result155,
+                          state: enum156,
+                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true)),
                         }
                       };
                       break;
                     }
                     case 3: {
-                      var ptr151 = dataView(memory0).getInt32(ret + 320, true);
-                      var len151 = dataView(memory0).getInt32(ret + 324, true);
-                      var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
-                      var ptr152 = dataView(memory0).getInt32(ret + 328, true);
-                      var len152 = dataView(memory0).getInt32(ret + 332, true);
-                      var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
-                      var ptr153 = dataView(memory0).getInt32(ret + 336, true);
-                      var len153 = dataView(memory0).getInt32(ret + 340, true);
-                      var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
-                      var ptr154 = dataView(memory0).getInt32(ret + 344, true);
-                      var len154 = dataView(memory0).getInt32(ret + 348, true);
-                      var result154 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr154, len154));
-                      let variant156;
-                      switch (dataView(memory0).getUint8(ret + 356, true)) {
+                      var ptr157 = dataView(memory0).getInt32(ret + 328, true);
+                      var len157 = dataView(memory0).getInt32(ret + 332, true);
+                      var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
+                      var ptr158 = dataView(memory0).getInt32(ret + 336, true);
+                      var len158 = dataView(memory0).getInt32(ret + 340, true);
+                      var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
+                      var ptr159 = dataView(memory0).getInt32(ret + 344, true);
+                      var len159 = dataView(memory0).getInt32(ret + 348, true);
+                      var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
+                      var ptr160 = dataView(memory0).getInt32(ret + 352, true);
+                      var len160 = dataView(memory0).getInt32(ret + 356, true);
+                      var result160 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr160, len160));
+                      let variant162;
+                      switch (dataView(memory0).getUint8(ret + 364, true)) {
                         case 0: {
-                          variant156= {
+                          variant162= {
                             tag: 'none',
                           };
                           break;
                         }
                         case 1: {
-                          variant156= {
+                          variant162= {
                             tag: 'provider-idempotent',
                           };
                           break;
                         }
                         case 2: {
-                          var ptr155 = dataView(memory0).getInt32(ret + 360, true);
-                          var len155 = dataView(memory0).getInt32(ret + 364, true);
-                          var result155 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr155, len155));
-                          variant156= {
+                          var ptr161 = dataView(memory0).getInt32(ret + 368, true);
+                          var len161 = dataView(memory0).getInt32(ret + 372, true);
+                          var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
+                          variant162= {
                             tag: 'lookup',
-                            val: result155
+                            val: result161
                           };
                           break;
                         }
                         case 3: {
-                          variant156= {
+                          variant162= {
                             tag: 'manual',
                           };
                           break;
@@ -4081,134 +4167,134 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                           throw new TypeError('invalid variant discriminant for ReconcilePath');
                         }
                       }
-                      variant167= {
+                      variant173= {
                         tag: 'reconcile',
                         val: {
-                          scope: result151,
-                          key: result152,
-                          tool: result153,
-                          argsCanonical: result154,
-                          attempt: dataView(memory0).getInt32(ret + 352, true) >>> 0,
-                          path: variant156,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
-                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
+                          scope: result157,
+                          key: result158,
+                          tool: result159,
+                          argsCanonical: result160,
+                          attempt: dataView(memory0).getInt32(ret + 360, true) >>> 0,
+                          path: variant162,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
+                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
                         }
                       };
                       break;
                     }
                     case 4: {
-                      var ptr157 = dataView(memory0).getInt32(ret + 320, true);
-                      var len157 = dataView(memory0).getInt32(ret + 324, true);
-                      var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
-                      var ptr158 = dataView(memory0).getInt32(ret + 328, true);
-                      var len158 = dataView(memory0).getInt32(ret + 332, true);
-                      var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
-                      var ptr159 = dataView(memory0).getInt32(ret + 336, true);
-                      var len159 = dataView(memory0).getInt32(ret + 340, true);
-                      var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
-                      var ptr160 = dataView(memory0).getInt32(ret + 348, true);
-                      var len160 = dataView(memory0).getInt32(ret + 352, true);
-                      var result160 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr160, len160));
-                      variant167= {
+                      var ptr163 = dataView(memory0).getInt32(ret + 328, true);
+                      var len163 = dataView(memory0).getInt32(ret + 332, true);
+                      var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
+                      var ptr164 = dataView(memory0).getInt32(ret + 336, true);
+                      var len164 = dataView(memory0).getInt32(ret + 340, true);
+                      var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
+                      var ptr165 = dataView(memory0).getInt32(ret + 344, true);
+                      var len165 = dataView(memory0).getInt32(ret + 348, true);
+                      var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
+                      var ptr166 = dataView(memory0).getInt32(ret + 356, true);
+                      var len166 = dataView(memory0).getInt32(ret + 360, true);
+                      var result166 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr166, len166));
+                      variant173= {
                         tag: 'escalated',
                         val: {
-                          scope: result157,
-                          key: result158,
-                          tool: result159,
-                          attempt: dataView(memory0).getInt32(ret + 344, true) >>> 0,
-                          reason: result160,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true)),
+                          scope: result163,
+                          key: result164,
+                          tool: result165,
+                          attempt: dataView(memory0).getInt32(ret + 352, true) >>> 0,
+                          reason: result166,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
                         }
                       };
                       break;
                     }
                     case 5: {
-                      var ptr161 = dataView(memory0).getInt32(ret + 320, true);
-                      var len161 = dataView(memory0).getInt32(ret + 324, true);
-                      var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
-                      var ptr162 = dataView(memory0).getInt32(ret + 328, true);
-                      var len162 = dataView(memory0).getInt32(ret + 332, true);
-                      var result162 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr162, len162));
-                      var ptr163 = dataView(memory0).getInt32(ret + 336, true);
-                      var len163 = dataView(memory0).getInt32(ret + 340, true);
-                      var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
-                      var ptr164 = dataView(memory0).getInt32(ret + 344, true);
-                      var len164 = dataView(memory0).getInt32(ret + 348, true);
-                      var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
-                      variant167= {
+                      var ptr167 = dataView(memory0).getInt32(ret + 328, true);
+                      var len167 = dataView(memory0).getInt32(ret + 332, true);
+                      var result167 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr167, len167));
+                      var ptr168 = dataView(memory0).getInt32(ret + 336, true);
+                      var len168 = dataView(memory0).getInt32(ret + 340, true);
+                      var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
+                      var ptr169 = dataView(memory0).getInt32(ret + 344, true);
+                      var len169 = dataView(memory0).getInt32(ret + 348, true);
+                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
+                      var ptr170 = dataView(memory0).getInt32(ret + 352, true);
+                      var len170 = dataView(memory0).getInt32(ret + 356, true);
+                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
+                      variant173= {
                         tag: 'conflict',
                         val: {
-                          key: result161,
-                          pointer: result162,
-                          storedFingerprint: result163,
-                          givenFingerprint: result164,
+                          key: result167,
+                          pointer: result168,
+                          storedFingerprint: result169,
+                          givenFingerprint: result170,
                         }
                       };
                       break;
                     }
                     case 6: {
-                      variant167= {
+                      variant173= {
                         tag: 'pass-through',
                       };
                       break;
                     }
                     case 7: {
-                      let enum165;
-                      switch (dataView(memory0).getUint8(ret + 320, true)) {
+                      let enum171;
+                      switch (dataView(memory0).getUint8(ret + 328, true)) {
                         case 0: {
-                          enum165 = 'pending';
+                          enum171 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum165 = 'done';
+                          enum171 = 'done';
                           break;
                         }
                         case 2: {
-                          enum165 = 'failed';
+                          enum171 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum165 = 'in-doubt';
+                          enum171 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum165 = 'escalated';
+                          enum171 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant167= {
+                      variant173= {
                         tag: 'recorded',
-                        val: enum165
+                        val: enum171
                       };
                       break;
                     }
                     case 8: {
-                      variant167= {
+                      variant173= {
                         tag: 'purged',
                       };
                       break;
                     }
                     case 9: {
-                      let variant166;
-                      switch (dataView(memory0).getUint8(ret + 320, true)) {
+                      let variant172;
+                      switch (dataView(memory0).getUint8(ret + 328, true)) {
                         case 0: {
-                          variant166 = undefined;
+                          variant172 = undefined;
                           break;
                         }
                         case 1: {
-                          variant166 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 328, true));
+                          variant172 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true));
                           break;
                         }
                         default: {
                           throw new TypeError('invalid variant discriminant for option');
                         }
                       }
-                      variant167= {
+                      variant173= {
                         tag: 'idle',
-                        val: variant166
+                        val: variant172
                       };
                       break;
                     }
@@ -4216,107 +4302,107 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for Outcome');
                     }
                   }
-                  variant179= {
+                  variant185= {
                     tag: 'event',
-                    val: variant167
+                    val: variant173
                   };
                   break;
                 }
                 case 2: {
-                  var ptr168 = dataView(memory0).getInt32(ret + 312, true);
-                  var len168 = dataView(memory0).getInt32(ret + 316, true);
-                  var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
-                  var ptr169 = dataView(memory0).getInt32(ret + 320, true);
-                  var len169 = dataView(memory0).getInt32(ret + 324, true);
-                  var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
-                  var ptr170 = dataView(memory0).getInt32(ret + 328, true);
-                  var len170 = dataView(memory0).getInt32(ret + 332, true);
-                  var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
-                  var bool171 = dataView(memory0).getUint8(ret + 336, true);
-                  let variant173;
-                  switch (dataView(memory0).getUint8(ret + 337, true)) {
+                  var ptr174 = dataView(memory0).getInt32(ret + 320, true);
+                  var len174 = dataView(memory0).getInt32(ret + 324, true);
+                  var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
+                  var ptr175 = dataView(memory0).getInt32(ret + 328, true);
+                  var len175 = dataView(memory0).getInt32(ret + 332, true);
+                  var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
+                  var ptr176 = dataView(memory0).getInt32(ret + 336, true);
+                  var len176 = dataView(memory0).getInt32(ret + 340, true);
+                  var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
+                  var bool177 = dataView(memory0).getUint8(ret + 344, true);
+                  let variant179;
+                  switch (dataView(memory0).getUint8(ret + 345, true)) {
                     case 0: {
-                      variant173 = undefined;
+                      variant179 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum172;
-                      switch (dataView(memory0).getUint8(ret + 338, true)) {
+                      let enum178;
+                      switch (dataView(memory0).getUint8(ret + 346, true)) {
                         case 0: {
-                          enum172 = 'happened';
+                          enum178 = 'happened';
                           break;
                         }
                         case 1: {
-                          enum172 = 'not-happened';
+                          enum178 = 'not-happened';
                           break;
                         }
                         case 2: {
-                          enum172 = 'unknown';
+                          enum178 = 'unknown';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for VerdictKind');
                         }
                       }
-                      variant173 = enum172;
+                      variant179 = enum178;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  let variant175;
-                  switch (dataView(memory0).getUint8(ret + 340, true)) {
+                  let variant181;
+                  switch (dataView(memory0).getUint8(ret + 348, true)) {
                     case 0: {
-                      variant175 = undefined;
+                      variant181 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr174 = dataView(memory0).getInt32(ret + 344, true);
-                      var len174 = dataView(memory0).getInt32(ret + 348, true);
-                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
-                      variant175 = result174;
+                      var ptr180 = dataView(memory0).getInt32(ret + 352, true);
+                      var len180 = dataView(memory0).getInt32(ret + 356, true);
+                      var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
+                      variant181 = result180;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var bool176 = dataView(memory0).getUint8(ret + 352, true);
-                  let variant178;
-                  switch (dataView(memory0).getUint8(ret + 356, true)) {
+                  var bool182 = dataView(memory0).getUint8(ret + 360, true);
+                  let variant184;
+                  switch (dataView(memory0).getUint8(ret + 364, true)) {
                     case 0: {
-                      variant178 = undefined;
+                      variant184 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr177 = dataView(memory0).getInt32(ret + 360, true);
-                      var len177 = dataView(memory0).getInt32(ret + 364, true);
-                      var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
-                      variant178 = result177;
+                      var ptr183 = dataView(memory0).getInt32(ret + 368, true);
+                      var len183 = dataView(memory0).getInt32(ret + 372, true);
+                      var result183 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr183, len183));
+                      variant184 = result183;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant179= {
+                  variant185= {
                     tag: 'tended',
                     val: {
-                      scope: result168,
-                      key: result169,
-                      tool: result170,
-                      leaseExpired: bool171 == 0 ? false : (bool171 == 1 ? true : throwInvalidBool()),
-                      reconciled: variant173,
-                      escalated: variant175,
-                      purged: bool176 == 0 ? false : (bool176 == 1 ? true : throwInvalidBool()),
-                      skipped: variant178,
+                      scope: result174,
+                      key: result175,
+                      tool: result176,
+                      leaseExpired: bool177 == 0 ? false : (bool177 == 1 ? true : throwInvalidBool()),
+                      reconciled: variant179,
+                      escalated: variant181,
+                      purged: bool182 == 0 ? false : (bool182 == 1 ? true : throwInvalidBool()),
+                      skipped: variant184,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  variant179= {
+                  variant185= {
                     tag: 'waited',
                   };
                   break;
@@ -4325,238 +4411,238 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for Finish');
                 }
               }
-              variant200= {
+              variant206= {
                 tag: 'finish',
-                val: variant179
+                val: variant185
               };
               break;
             }
             case 6: {
-              let variant199;
-              switch (dataView(memory0).getUint8(ret + 304, true)) {
+              let variant205;
+              switch (dataView(memory0).getUint8(ret + 312, true)) {
                 case 0: {
-                  var ptr180 = dataView(memory0).getInt32(ret + 308, true);
-                  var len180 = dataView(memory0).getInt32(ret + 312, true);
-                  var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
-                  var ptr181 = dataView(memory0).getInt32(ret + 316, true);
-                  var len181 = dataView(memory0).getInt32(ret + 320, true);
-                  var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
-                  var ptr182 = dataView(memory0).getInt32(ret + 324, true);
-                  var len182 = dataView(memory0).getInt32(ret + 328, true);
-                  var result182 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr182, len182));
-                  var ptr183 = dataView(memory0).getInt32(ret + 332, true);
-                  var len183 = dataView(memory0).getInt32(ret + 336, true);
-                  var result183 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr183, len183));
-                  variant199= {
+                  var ptr186 = dataView(memory0).getInt32(ret + 316, true);
+                  var len186 = dataView(memory0).getInt32(ret + 320, true);
+                  var result186 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr186, len186));
+                  var ptr187 = dataView(memory0).getInt32(ret + 324, true);
+                  var len187 = dataView(memory0).getInt32(ret + 328, true);
+                  var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
+                  var ptr188 = dataView(memory0).getInt32(ret + 332, true);
+                  var len188 = dataView(memory0).getInt32(ret + 336, true);
+                  var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
+                  var ptr189 = dataView(memory0).getInt32(ret + 340, true);
+                  var len189 = dataView(memory0).getInt32(ret + 344, true);
+                  var result189 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr189, len189));
+                  variant205= {
                     tag: 'conflict',
                     val: {
-                      key: result180,
-                      pointer: result181,
-                      storedFingerprint: result182,
-                      givenFingerprint: result183,
+                      key: result186,
+                      pointer: result187,
+                      storedFingerprint: result188,
+                      givenFingerprint: result189,
                     }
                   };
                   break;
                 }
                 case 1: {
-                  var ptr184 = dataView(memory0).getInt32(ret + 308, true);
-                  var len184 = dataView(memory0).getInt32(ret + 312, true);
-                  var result184 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr184, len184));
-                  var ptr185 = dataView(memory0).getInt32(ret + 316, true);
-                  var len185 = dataView(memory0).getInt32(ret + 320, true);
-                  var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
-                  let enum186;
-                  switch (dataView(memory0).getUint8(ret + 324, true)) {
+                  var ptr190 = dataView(memory0).getInt32(ret + 316, true);
+                  var len190 = dataView(memory0).getInt32(ret + 320, true);
+                  var result190 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr190, len190));
+                  var ptr191 = dataView(memory0).getInt32(ret + 324, true);
+                  var len191 = dataView(memory0).getInt32(ret + 328, true);
+                  var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
+                  let enum192;
+                  switch (dataView(memory0).getUint8(ret + 332, true)) {
                     case 0: {
-                      enum186 = 'pending';
+                      enum192 = 'pending';
                       break;
                     }
                     case 1: {
-                      enum186 = 'done';
+                      enum192 = 'done';
                       break;
                     }
                     case 2: {
-                      enum186 = 'failed';
+                      enum192 = 'failed';
                       break;
                     }
                     case 3: {
-                      enum186 = 'in-doubt';
+                      enum192 = 'in-doubt';
                       break;
                     }
                     case 4: {
-                      enum186 = 'escalated';
+                      enum192 = 'escalated';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for EntryState');
                     }
                   }
-                  variant199= {
+                  variant205= {
                     tag: 'in-progress',
                     val: {
-                      key: result184,
-                      owner: result185,
-                      state: enum186,
+                      key: result190,
+                      owner: result191,
+                      state: enum192,
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr187 = dataView(memory0).getInt32(ret + 308, true);
-                  var len187 = dataView(memory0).getInt32(ret + 312, true);
-                  var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
-                  var ptr188 = dataView(memory0).getInt32(ret + 316, true);
-                  var len188 = dataView(memory0).getInt32(ret + 320, true);
-                  var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
-                  variant199= {
+                  var ptr193 = dataView(memory0).getInt32(ret + 316, true);
+                  var len193 = dataView(memory0).getInt32(ret + 320, true);
+                  var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
+                  var ptr194 = dataView(memory0).getInt32(ret + 324, true);
+                  var len194 = dataView(memory0).getInt32(ret + 328, true);
+                  var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
+                  variant205= {
                     tag: 'in-doubt',
                     val: {
-                      key: result187,
-                      reason: result188,
+                      key: result193,
+                      reason: result194,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  var ptr189 = dataView(memory0).getInt32(ret + 308, true);
-                  var len189 = dataView(memory0).getInt32(ret + 312, true);
-                  var result189 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr189, len189));
-                  var ptr190 = dataView(memory0).getInt32(ret + 316, true);
-                  var len190 = dataView(memory0).getInt32(ret + 320, true);
-                  var result190 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr190, len190));
-                  variant199= {
+                  var ptr195 = dataView(memory0).getInt32(ret + 316, true);
+                  var len195 = dataView(memory0).getInt32(ret + 320, true);
+                  var result195 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr195, len195));
+                  var ptr196 = dataView(memory0).getInt32(ret + 324, true);
+                  var len196 = dataView(memory0).getInt32(ret + 328, true);
+                  var result196 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr196, len196));
+                  variant205= {
                     tag: 'escalated',
                     val: {
-                      key: result189,
-                      reason: result190,
+                      key: result195,
+                      reason: result196,
                     }
                   };
                   break;
                 }
                 case 4: {
-                  var ptr191 = dataView(memory0).getInt32(ret + 308, true);
-                  var len191 = dataView(memory0).getInt32(ret + 312, true);
-                  var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
-                  variant199= {
+                  var ptr197 = dataView(memory0).getInt32(ret + 316, true);
+                  var len197 = dataView(memory0).getInt32(ret + 320, true);
+                  var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
+                  variant205= {
                     tag: 'tool-failed',
-                    val: result191
+                    val: result197
                   };
                   break;
                 }
                 case 5: {
-                  var ptr192 = dataView(memory0).getInt32(ret + 308, true);
-                  var len192 = dataView(memory0).getInt32(ret + 312, true);
-                  var result192 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr192, len192));
-                  var ptr193 = dataView(memory0).getInt32(ret + 316, true);
-                  var len193 = dataView(memory0).getInt32(ret + 320, true);
-                  var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
-                  variant199= {
+                  var ptr198 = dataView(memory0).getInt32(ret + 316, true);
+                  var len198 = dataView(memory0).getInt32(ret + 320, true);
+                  var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
+                  var ptr199 = dataView(memory0).getInt32(ret + 324, true);
+                  var len199 = dataView(memory0).getInt32(ret + 328, true);
+                  var result199 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr199, len199));
+                  variant205= {
                     tag: 'result-not-recorded',
                     val: {
-                      key: result192,
-                      reason: result193,
+                      key: result198,
+                      reason: result199,
                     }
                   };
                   break;
                 }
                 case 6: {
-                  var ptr194 = dataView(memory0).getInt32(ret + 308, true);
-                  var len194 = dataView(memory0).getInt32(ret + 312, true);
-                  var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
-                  variant199= {
+                  var ptr200 = dataView(memory0).getInt32(ret + 316, true);
+                  var len200 = dataView(memory0).getInt32(ret + 320, true);
+                  var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
+                  variant205= {
                     tag: 'storage',
-                    val: result194
+                    val: result200
                   };
                   break;
                 }
                 case 7: {
-                  let enum195;
-                  switch (dataView(memory0).getUint8(ret + 308, true)) {
+                  let enum201;
+                  switch (dataView(memory0).getUint8(ret + 316, true)) {
                     case 0: {
-                      enum195 = 'not-found';
+                      enum201 = 'not-found';
                       break;
                     }
                     case 1: {
-                      enum195 = 'stale-token';
+                      enum201 = 'stale-token';
                       break;
                     }
                     case 2: {
-                      enum195 = 'invalid-state';
+                      enum201 = 'invalid-state';
                       break;
                     }
                     case 3: {
-                      enum195 = 'already-settled';
+                      enum201 = 'already-settled';
                       break;
                     }
                     case 4: {
-                      enum195 = 'retention-not-reached';
+                      enum201 = 'retention-not-reached';
                       break;
                     }
                     case 5: {
-                      enum195 = 'invalid-request';
+                      enum201 = 'invalid-request';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for LedgerErrorKind');
                     }
                   }
-                  let variant197;
-                  switch (dataView(memory0).getUint8(ret + 309, true)) {
+                  let variant203;
+                  switch (dataView(memory0).getUint8(ret + 317, true)) {
                     case 0: {
-                      variant197 = undefined;
+                      variant203 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum196;
-                      switch (dataView(memory0).getUint8(ret + 310, true)) {
+                      let enum202;
+                      switch (dataView(memory0).getUint8(ret + 318, true)) {
                         case 0: {
-                          enum196 = 'pending';
+                          enum202 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum196 = 'done';
+                          enum202 = 'done';
                           break;
                         }
                         case 2: {
-                          enum196 = 'failed';
+                          enum202 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum196 = 'in-doubt';
+                          enum202 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum196 = 'escalated';
+                          enum202 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant197 = enum196;
+                      variant203 = enum202;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var ptr198 = dataView(memory0).getInt32(ret + 312, true);
-                  var len198 = dataView(memory0).getInt32(ret + 316, true);
-                  var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
-                  variant199= {
+                  var ptr204 = dataView(memory0).getInt32(ret + 320, true);
+                  var len204 = dataView(memory0).getInt32(ret + 324, true);
+                  var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
+                  variant205= {
                     tag: 'ledger',
                     val: {
-                      kind: enum195,
-                      state: variant197,
-                      message: result198,
+                      kind: enum201,
+                      state: variant203,
+                      message: result204,
                     }
                   };
                   break;
                 }
                 case 8: {
-                  variant199= {
+                  variant205= {
                     tag: 'contention',
-                    val: dataView(memory0).getInt32(ret + 308, true) >>> 0
+                    val: dataView(memory0).getInt32(ret + 316, true) >>> 0
                   };
                   break;
                 }
@@ -4564,9 +4650,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for EffectError');
                 }
               }
-              variant200= {
+              variant206= {
                 tag: 'raise',
-                val: variant199
+                val: variant205
               };
               break;
             }
@@ -4574,115 +4660,115 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for Action');
             }
           }
-          variant208= {
+          variant214= {
             tag: 'ok',
             val: {
               state: result110,
               read: variant113,
               write: variant133,
-              action: variant200,
+              action: variant206,
             }
           };
           break;
         }
         case 1: {
-          let enum201;
+          let enum207;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum201 = 'invalid-args';
+              enum207 = 'invalid-args';
               break;
             }
             case 1: {
-              enum201 = 'invalid-pointer';
+              enum207 = 'invalid-pointer';
               break;
             }
             case 2: {
-              enum201 = 'missing-member';
+              enum207 = 'missing-member';
               break;
             }
             case 3: {
-              enum201 = 'pointer-into-array';
+              enum207 = 'pointer-into-array';
               break;
             }
             case 4: {
-              enum201 = 'empty-field';
+              enum207 = 'empty-field';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for KeyErrorKind');
             }
           }
-          let variant203;
+          let variant209;
           switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
-              variant203 = undefined;
+              variant209 = undefined;
               break;
             }
             case 1: {
-              var ptr202 = dataView(memory0).getInt32(ret + 16, true);
-              var len202 = dataView(memory0).getInt32(ret + 20, true);
-              var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
-              variant203 = result202;
+              var ptr208 = dataView(memory0).getInt32(ret + 16, true);
+              var len208 = dataView(memory0).getInt32(ret + 20, true);
+              var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
+              variant209 = result208;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant206;
+          let variant212;
           switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              variant206 = undefined;
+              variant212 = undefined;
               break;
             }
             case 1: {
-              let enum204;
+              let enum210;
               switch (dataView(memory0).getUint8(ret + 32, true)) {
                 case 0: {
-                  enum204 = 'syntax';
+                  enum210 = 'syntax';
                   break;
                 }
                 case 1: {
-                  enum204 = 'invalid-utf8';
+                  enum210 = 'invalid-utf8';
                   break;
                 }
                 case 2: {
-                  enum204 = 'lone-surrogate';
+                  enum210 = 'lone-surrogate';
                   break;
                 }
                 case 3: {
-                  enum204 = 'duplicate-key';
+                  enum210 = 'duplicate-key';
                   break;
                 }
                 case 4: {
-                  enum204 = 'number-overflow';
+                  enum210 = 'number-overflow';
                   break;
                 }
                 case 5: {
-                  enum204 = 'inexact-integer';
+                  enum210 = 'inexact-integer';
                   break;
                 }
                 case 6: {
-                  enum204 = 'too-deep';
+                  enum210 = 'too-deep';
                   break;
                 }
                 case 7: {
-                  enum204 = 'too-large';
+                  enum210 = 'too-large';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for CanonErrorKind');
                 }
               }
-              var ptr205 = dataView(memory0).getInt32(ret + 56, true);
-              var len205 = dataView(memory0).getInt32(ret + 60, true);
-              var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
-              variant206 = {
-                kind: enum204,
+              var ptr211 = dataView(memory0).getInt32(ret + 56, true);
+              var len211 = dataView(memory0).getInt32(ret + 60, true);
+              var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
+              variant212 = {
+                kind: enum210,
                 offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
                 line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
                 column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result205,
+                message: result211,
               };
               break;
             }
@@ -4690,16 +4776,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr207 = dataView(memory0).getInt32(ret + 64, true);
-          var len207 = dataView(memory0).getInt32(ret + 68, true);
-          var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
-          variant208= {
+          var ptr213 = dataView(memory0).getInt32(ret + 64, true);
+          var len213 = dataView(memory0).getInt32(ret + 68, true);
+          var result213 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr213, len213));
+          variant214= {
             tag: 'err',
             val: {
-              kind: enum201,
-              at: variant203,
-              canon: variant206,
-              message: result207,
+              kind: enum207,
+              at: variant209,
+              canon: variant212,
+              message: result213,
             }
           };
           break;
@@ -4708,7 +4794,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant208;
+      const retVal = variant214;
       postReturn11(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
