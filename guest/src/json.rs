@@ -207,9 +207,8 @@ fn plain_run(s: &[u8]) -> usize {
         let x = u64::from_le_bytes(word);
         let quote = x ^ (ONES * u64::from(b'"'));
         let backslash = x ^ (ONES * u64::from(b'\\'));
-        let special = (quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (x.wrapping_sub(ONES * 0x20) & !x);
+        let special =
+            (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash) | (x.wrapping_sub(ONES * 0x20) & !x);
         if special & HIGHS != 0 {
             break;
         }

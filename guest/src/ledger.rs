@@ -506,8 +506,8 @@ fn reconciled(e: &Entry, r: &Reconciliation, now: u64) -> Result<Transition, Led
             // The attempt may still be in flight: a lookup now cannot see a call that lands later.
             let quiet = quiet_at(e);
             let mut n = next_version(e, now);
-            n.next_reconcile_at = Some(e.next_reconcile_at.unwrap_or(now).max(quiet));
-            n.reason = Some(msg!["no effect found yet, but attempt ", e.attempt, " may be in flight until ", quiet]);
+            n.next_reconcile_at = Some(quiet);
+            n.reason = Some(msg!["not found yet; attempt ", e.attempt, " may be in flight until ", quiet]);
             ok(cas(n), Outcome::Recorded(EntryState::InDoubt))
         }
         (EntryState::InDoubt, ReconcileVerdict::NotHappened) => {

@@ -31,8 +31,8 @@ use crate::error::{Error, StoreError};
 use crate::runtime::Runtime;
 use crate::store::{AnyStore, ListFilter, Store};
 use crate::wit::effect::{
-    Action, ReadRequest, Command, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, ResultSource, RowWrite, Step, TendJob, TendNote,
-    TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
+    Action, Command, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, ReadRequest, ResultSource, RowWrite, Step,
+    TendJob, TendNote, TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
 };
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{

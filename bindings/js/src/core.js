@@ -98,6 +98,7 @@ function policyOut(p) {
     key: p.key ? keySpecOut(p.key) : undefined,
     reconcile: reconcileOut(p.reconcile),
     leaseMs: Number(p.leaseMs),
+    maxCallMs: Number(p.maxCallMs),
     reconcileAfterMs: Number(p.reconcileAfterMs),
     escalateAfterMs: Number(p.escalateAfterMs),
     retentionMs: Number(p.retentionMs),

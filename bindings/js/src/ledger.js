@@ -122,6 +122,15 @@ export class Ledger {
       now: () => this.now(),
       sleep: (ms) => this.sleep(ms),
       tool,
+      beat: async (scope, key, token) => {
+        // The core's machine for `heartbeat(token)`: false once the claim moved on.
+        try {
+          await this.#run({ tag: 'event', val: { scope, key, event: { tag: 'heartbeat', val: token } } });
+          return true;
+        } catch {
+          return false;
+        }
+      },
       reconcile: async (req, m) => {
         const r = this.reconcilers.get(req.tool);
         if (!r) return { tag: 'unknown', val: `the reconciler of ${JSON.stringify(req.tool)} was unregistered` };
@@ -258,9 +267,14 @@ export class Ledger {
   }
 
   /**
-   * Run `tool` at most once per intent, as the core's effect machine says. `tool(key)` gets the
-   * idempotency key (pass it on to the provider) and returns the result (stored as JSON; a
-   * replay returns it parsed). Throw `DefiniteFailure` when the effect did NOT happen; anything
+   * Run `tool` at most once per intent, as the core's effect machine says. `tool(key, call)` gets the
+   * idempotency key (pass it on to the provider) and `call` = `{key, attempt, deadline, signal}`
+   * (the deadline is the policy's `maxCallMs` after the claim, ms since the epoch; `signal`
+   * aborts then: give it to `fetch`), and returns the result (stored as JSON; a replay returns
+   * it parsed). While it runs, the claim is heartbeated every third of the lease; at the
+   * deadline the call is abandoned as an ambiguous failure. A call never starts once its
+   * claim's lease has run out (the worker stalled): the attempt is recorded as never executed
+   * and the run claims again. Throw `DefiniteFailure` when the effect did NOT happen; anything
    * else thrown is read as ambiguous (the effect may have happened) and is reconciled — the
    * registered reconciler, or, for `provider-idempotent` tools, the same call again with the
    * same key — never retried blindly. A value JSON cannot encode (a BigInt, a cycle, undefined)

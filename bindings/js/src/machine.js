@@ -1,6 +1,7 @@
 // The interpreter of wit/effect.wit: start a machine, do what each step says (read, write, call,
 // sleep) and send back what happened, until it finishes or raises. It has no rule of its own.
-// `w`: {store, now(), sleep(ms), tool(key), reconcile(request, m) → WIT verdict, raise(error, m)}.
+// `w`: {store, now(), sleep(ms), tool(key, call), beat(scope, key, token) → bool (a heartbeat
+// applied), reconcile(request, m) → WIT verdict, raise(error, m)}.
 // Returns {finish, value (the tool's last value), row (read last)}; throws what `raise` makes.
 
 import { witRun } from './core.js';
@@ -47,8 +48,11 @@ async function act({ read, write, action }, w, m) {
     case 'report':
       return write ? { tag: 'written' } : row(m.row);
     case 'call-tool':
+      // Never start a call on a lease that has run out: the claim may be another's by now.
+      if (action.val.notAfter !== undefined && w.now() >= Number(action.val.notAfter)) return { tag: 'too-late' };
+      return guardedCall(w, action.val, m);
     case 'recall-tool':
-      return callTool(w.tool, action.val, m);
+      return callTool(w.tool, action.val, { key: action.val, attempt: null, deadline: null, signal: undefined }, m);
     case 'call-reconciler':
       return { tag: 'verdict', val: await w.reconcile(action.val, m) };
     case 'sleep-until':
@@ -62,11 +66,53 @@ async function act({ read, write, action }, w, m) {
   }
 }
 
+// Call the tool under its claim (a WIT tool-call): heartbeat the claim every `heartbeatMs` while
+// it runs; at the deadline abort its signal and abandon it (an ambiguous failure: it may have
+// happened).
+async function guardedCall(w, c, m) {
+  const deadline = c.deadline === undefined ? null : Number(c.deadline);
+  const abort = new AbortController();
+  const call = { key: c.key, attempt: c.token ? c.token.attempt : null, deadline, signal: abort.signal };
+  let beat;
+  let stopped = false;
+  if (c.token && c.heartbeatMs !== undefined) {
+    const every = Number(c.heartbeatMs);
+    const next = () => {
+      beat = setTimeout(async () => {
+        let ok = false;
+        try {
+          ok = await w.beat(c.scope, c.key, c.token);
+        } catch {
+          ok = false;
+        }
+        if (ok && !stopped) next();
+      }, every);
+    };
+    next();
+  }
+  let timer;
+  const late = deadline === null ? null : new Promise((resolve) => {
+    timer = setTimeout(() => {
+      const reason = `the call did not return by its deadline (${deadline}, the policy's maxCallMs); abandoned`;
+      abort.abort(new Error(reason));
+      resolve({ tag: 'tool-failed', val: { definite: false, reason } });
+    }, Math.max(0, deadline - w.now()));
+  });
+  try {
+    const called = callTool(w.tool, c.key, call, m);
+    return await (late === null ? called : Promise.race([called, late]));
+  } finally {
+    stopped = true;
+    clearTimeout(beat);
+    clearTimeout(timer);
+  }
+}
+
 // Call the tool; its value is kept for a `tool-value` finish, what it threw as the error's cause.
-async function callTool(tool, key, m) {
+async function callTool(tool, key, call, m) {
   let json;
   try {
-    m.value = await tool(key);
+    m.value = await tool(key, call);
   } catch (e) {
     m.cause = e;
     const reason = e instanceof ToolError ? e.reason : `the tool threw: ${e?.message ?? e}`;

@@ -43,6 +43,7 @@ const ENTRY_FIELDS = Object.entries({
   resolvedBy: STRING_OPT,
   reconcile: [(v) => reconcileOut(v), reconcileIn],
   leaseMs: U64,
+  maxCallMs: U64,
   reconcileAfterMs: U64,
   escalateAfterMs: U64,
   retentionMs: U64,

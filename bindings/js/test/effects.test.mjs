@@ -109,7 +109,20 @@ class Scripted {
     // A scripted `before` hook may have changed the row since `stored` was read.
     const applied = (op === 'insert' ? stored === undefined : stored === expected) && this.w.rows.version(scope, key) === stored && (await apply());
     this.w.trace.push(applied ? op : `${op} lost`);
+    await this.after(op);
     return applied;
+  }
+  // Once `op` applied: its scripted stall (the clock jumps, no timer of the host fires) and `after` events.
+  async after(op) {
+    const n = this.counts[op] ?? 0;
+    for (const h of this.w.hooks) {
+      if (h.op !== op || h.nth !== n) continue;
+      if (h.stall_ms !== undefined) {
+        this.w.trace.push(`stall ${h.stall_ms}`);
+        this.w.clock += h.stall_ms;
+      }
+      if (h.after) await this.w.happen(h.after);
+    }
   }
   insert(e) {
     return this.write('insert', e.scope, e.key, 0, () => this.w.rows.insert(e));

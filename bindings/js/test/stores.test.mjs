@@ -22,6 +22,7 @@ import { tempDir } from './helpers/tmp.mjs';
 const MIGRATIONS = [
   [20261130000000, 'effects', '20261130000000_effects.sql'],
   [20261201000000, 'due at', '20261201000000_due_at.sql'],
+  [20261202000000, 'max call', '20261202000000_max_call.sql'],
 ];
 const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'host/migrations', dialect, MIGRATIONS[n][2]));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();

@@ -129,6 +129,7 @@ test('policy.json: resolve-tool, parse-policy, check-manifest', () => {
         reconcile_after_ms: p.reconcileAfterMs,
         escalate_after_ms: p.escalateAfterMs,
         retention_ms: p.retentionMs,
+        max_call_ms: p.maxCallMs,
       };
       assert.deepEqual(got, c.expect, text);
       // The parsed policy is itself a policy document that reads back the same.

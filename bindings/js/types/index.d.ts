@@ -44,6 +44,7 @@ export interface PolicyDocument {
   key?: Partial<KeySpec>;
   reconcile?: ReconcilePath | null;
   leaseMs?: number;
+  maxCallMs?: number;
   reconcileAfterMs?: number;
   escalateAfterMs?: number;
   retentionMs?: number;
@@ -55,6 +56,7 @@ export interface Policy {
   readonly key?: KeySpec;
   readonly reconcile: ReconcilePath;
   readonly leaseMs: number;
+  readonly maxCallMs: number;
   readonly reconcileAfterMs: number;
   readonly escalateAfterMs: number;
   readonly retentionMs: number;
@@ -169,6 +171,7 @@ export interface Entry {
   resolvedBy: string | null;
   reconcile: ReconcilePath;
   leaseMs: number;
+  maxCallMs: number;
   reconcileAfterMs: number;
   escalateAfterMs: number;
   retentionMs: number;
@@ -283,6 +286,18 @@ export function unknown(reason: string): { tag: 'unknown'; val: string };
 
 export type Reconciler = (request: ReconcileRequest) => Promise<Verdict> | Verdict;
 
+/** What a tool call gets besides its key. */
+export interface Call {
+  /** The idempotency key: pass it on to the provider (its Idempotency-Key). */
+  readonly key: string;
+  /** The attempt the call runs under (1 for the first); null for a provider-idempotent tool called again as reconciliation. */
+  readonly attempt: number | null;
+  /** The call's deadline (ms since the epoch): the policy's maxCallMs after the claim; null when none. */
+  readonly deadline: number | null;
+  /** Aborted at the deadline (give it to fetch); undefined when the call has no deadline. */
+  readonly signal: AbortSignal | undefined;
+}
+
 /** Raw ledger events, for `Ledger.drive` (the WIT event variant). */
 export type LedgerEvent = { tag: string; val?: unknown };
 
@@ -350,7 +365,7 @@ export class Ledger {
   effect<T>(
     intent: Intent,
     policy: PolicyInput,
-    tool: (key: string) => Promise<T> | T,
+    tool: (key: string, call: Call) => Promise<T> | T,
     options?: { maxAttempts?: number; waitMs?: number },
   ): Promise<EffectResult<T>>;
 }

@@ -166,7 +166,19 @@ class World(RawStore):
         if applied:
             fn()
         self.trace.append(op if applied else f"{op} lost")
+        self.after(op)
         return applied
+
+    def after(self, op: str) -> None:
+        """Once ``op`` applied: its scripted stall (the clock jumps) and ``after`` events."""
+        n = self.counts.get(op, 0)
+        for h in self.hooks:
+            if h["op"] == op and h.get("nth") == n:
+                if "stall_ms" in h:
+                    self.trace.append(f"stall {h['stall_ms']}")
+                    self.clock += h["stall_ms"]
+                if "after" in h:
+                    self.happen(h["after"])
 
     def insert(self, e: oncely.Entry) -> bool:
         at = (e.scope, e.key)
@@ -336,4 +348,4 @@ def test_effect_vectors(mode: str) -> None:
         if got != want:
             failures.append(f"{sc['name']}:\n  got  {got}\n  want {want}")
     assert not failures, f"{len(failures)} of {len(DOC['scenarios'])} scenarios differ:\n" + "\n".join(failures)
-    assert len(DOC["scenarios"]) == 48
+    assert len(DOC["scenarios"]) == 54

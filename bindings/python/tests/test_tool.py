@@ -191,7 +191,9 @@ def test_lookup_reconciler(ledger: oncely.Ledger) -> None:
 
 
 def test_not_happened_allows_a_retry_up_to_max_attempts(ledger: oncely.Ledger) -> None:
-    policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "check"}}
+    # A lookup's "did not happen" is believed once the attempt can no longer be in flight:
+    # maxCallMs after the failure; the run waits that long and asks again.
+    policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "check"}, "maxCallMs": 100}
     calls = []
 
     @ledger.tool(policy=policy, max_attempts=2)

@@ -151,6 +151,7 @@ def test_policy_vectors(vectors: Vectors) -> None:
             "reconcile_after_ms": p.reconcile_after_ms,
             "escalate_after_ms": p.escalate_after_ms,
             "retention_ms": p.retention_ms,
+            "max_call_ms": p.max_call_ms,
         }
         assert got == c["expect"], source
     for c in doc["manifests"]:

@@ -90,6 +90,8 @@ pub(crate) enum Known {
 pub(crate) struct Pending {
     row: Option<Entry>,
     outcome: Outcome,
+    /// When the action after the write was decided: the machine decides it again as of then.
+    at: u64,
 }
 
 /// What the machine is waiting for.
@@ -228,7 +230,7 @@ impl Machine {
             Act::Do(a) => a,
             Act::Read(_) | Act::Write(..) => Action::Report,
         };
-        self.pending = Some(Pending { row, outcome });
+        self.pending = Some(Pending { row, outcome, at: now });
         self.phase = Phase::Writing;
         Act::Write(w, then)
     }
@@ -250,7 +252,8 @@ impl Machine {
         if let Some(p) = self.pending.take() {
             self.row = Known::Row(p.row);
             self.races = 0;
-            let next = self.on_outcome(p.outcome, now);
+            // As of when the action was decided (a sleep's wake-up must find the machine asleep).
+            let next = self.on_outcome(p.outcome, if matches!(input, Input::Written) { now } else { p.at });
             if matches!(input, Input::Written) {
                 return next;
             }
@@ -596,7 +599,7 @@ fn host_error(_: Phase, i: &Input) -> Action {
     Action::Raise(EffectError::Ledger(LedgerError {
         kind: LedgerErrorKind::InvalidRequest,
         state: None,
-        message: msg!["the host sent ", input_name(i), ", which the machine's last action does not call for"],
+        message: msg!["the host sent ", input_name(i), " out of turn"],
     }))
 }
 

@@ -498,7 +498,7 @@ impl Code for Known {
     }
 }
 
-record!(Pending { row, outcome });
+record!(Pending { row, outcome, at });
 record!(Machine {
     mode,
     scope,

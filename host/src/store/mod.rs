@@ -99,7 +99,7 @@ impl Store for AnyStore {
 /// The column list shared by both dialects, in bind order.
 pub const COLUMNS: &str = "scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner, \
      created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts, result_json, \
-     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at, max_call_ms";
+     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at";
 
 /// One row as plain column values: the only place entries and rows are converted.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -125,11 +125,11 @@ pub(crate) struct Row {
     pub reconcile_kind: String,
     pub reconcile_tool: Option<String>,
     pub lease_ms: i64,
+    pub max_call_ms: i64,
     pub reconcile_after_ms: i64,
     pub escalate_after_ms: i64,
     pub retention_ms: i64,
     pub due_at: Option<i64>,
-    pub max_call_ms: i64,
 }
 
 /// The stored name of a state (the same words as the WIT enum).
@@ -266,11 +266,11 @@ macro_rules! bind_row {
             .bind(r.reconcile_kind)
             .bind(r.reconcile_tool)
             .bind(r.lease_ms)
+            .bind(r.max_call_ms)
             .bind(r.reconcile_after_ms)
             .bind(r.escalate_after_ms)
             .bind(r.retention_ms)
             .bind(r.due_at)
-            .bind(r.max_call_ms)
     }};
 }
 pub(crate) use bind_row;

@@ -6,8 +6,8 @@
 export const COLUMNS = [
   'scope', 'key', 'tool', 'fingerprint', 'args_canonical', 'state', 'version', 'attempt', 'owner',
   'created_at', 'updated_at', 'lease_until', 'in_doubt_since', 'next_reconcile_at', 'reconcile_attempts', 'result_json',
-  'reason', 'resolved_by', 'reconcile_kind', 'reconcile_tool', 'lease_ms', 'reconcile_after_ms', 'escalate_after_ms', 'retention_ms',
-  'due_at',
+  'reason', 'resolved_by', 'reconcile_kind', 'reconcile_tool', 'lease_ms', 'max_call_ms', 'reconcile_after_ms', 'escalate_after_ms',
+  'retention_ms', 'due_at',
 ];
 
 const STATES = new Set(['pending', 'done', 'failed', 'in-doubt', 'escalated']);
@@ -65,7 +65,7 @@ export function rowValues(e) {
   return [
     e.scope, e.key, e.tool, e.fingerprint, e.argsCanonical, e.state, int(e.version), e.attempt, e.owner,
     int(e.createdAt), int(e.updatedAt), int(e.leaseUntil), intOpt(e.inDoubtSince), intOpt(e.nextReconcileAt), e.reconcileAttempts, e.resultJson,
-    e.reason, e.resolvedBy, kind, tool, int(e.leaseMs), int(e.reconcileAfterMs), int(e.escalateAfterMs), int(e.retentionMs),
+    e.reason, e.resolvedBy, kind, tool, int(e.leaseMs), int(e.maxCallMs), int(e.reconcileAfterMs), int(e.escalateAfterMs), int(e.retentionMs),
     intOpt(e.dueAt),
   ];
 }
@@ -139,6 +139,7 @@ export function entryFromRow(r) {
     resolvedBy: r.resolved_by ?? null,
     reconcile,
     leaseMs: num(r, 'lease_ms'),
+    maxCallMs: num(r, 'max_call_ms'),
     reconcileAfterMs: num(r, 'reconcile_after_ms'),
     escalateAfterMs: num(r, 'escalate_after_ms'),
     retentionMs: num(r, 'retention_ms'),

@@ -71,6 +71,7 @@ from oncely.errors import (
     StorageError,
     ToolFailedError,
 )
+from oncely._machine import Call, current_call
 from oncely.ledger import (
     EffectResult,
     EffectSpec,
@@ -90,6 +91,7 @@ __all__ = [  # noqa: PLE0604
     "AmbiguousFailure",
     "Args",
     "AsyncLedger",
+    "Call",
     "CanonError",
     "ConflictError",
     "ContentionError",
@@ -122,6 +124,7 @@ __all__ = [  # noqa: PLE0604
     "check_tools",
     "classify",
     "context",
+    "current_call",
     "current_context",
     "default_policy",
     "default_spec",

@@ -12,8 +12,10 @@ result means) is the core's: no entry state, outcome, attempt or time is compare
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
 import json
+import threading
 import time
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass, field
@@ -35,12 +37,13 @@ from oncely.errors import (
 )
 from oncely.types import (
     CallReconciler,
-    CallTool,
     Command,
     EffectOptions,
     EffectReturn,
     EffectStart,
     Entry,
+    EventStart,
+    Heartbeat,
     ErrConflict,
     ErrContention,
     ErrEscalated,
@@ -64,6 +67,8 @@ from oncely.types import (
     Start,
     StoreFailed,
     TendNote,
+    TooLate,
+    ToolCall,
     ToolFailure,
     ToolReturned,
     ToolUnencodable,
@@ -101,9 +106,11 @@ class Write(NamedTuple):
 
 
 class Tool(NamedTuple):
-    """Call the tool with ``key``; send a :class:`Called`."""
+    """Call the tool with ``key`` (under ``call``'s claim and limits, when given); send a
+    :class:`Called`."""
 
     key: str
+    call: ToolCall | None
 
 
 class Reconcile(NamedTuple):
@@ -132,6 +139,44 @@ class Called(NamedTuple):
 
 
 Request = Union[Read, Write, Tool, Reconcile, Sleep]
+
+
+@dataclass(frozen=True)
+class Call:
+    """The tool call in progress: what :func:`current_call` returns inside a tool."""
+
+    key: str
+    """The idempotency key: pass it on to the provider (its Idempotency-Key)."""
+    attempt: int | None
+    """The attempt the call runs under (1 for the first); ``None`` for a pass-through tool, or
+    a reconciliation that calls a provider-idempotent tool again."""
+    deadline: int | None
+    """The call's deadline (ms since the Unix epoch, by the ledger's clock): the policy's
+    ``maxCallMs`` after the claim. Use it for the provider client's timeouts. The asyncio API
+    abandons an async tool then (an ambiguous failure); a sync tool cannot be interrupted, so it
+    must keep to it itself."""
+
+    def timeout(self, now: int | None = None) -> float | None:
+        """Seconds left until the deadline (at least 0), by the system clock unless ``now``."""
+        if self.deadline is None:
+            return None
+        at = int(time.time() * 1000) if now is None else now
+        return max(0, self.deadline - at) / 1000
+
+
+_CURRENT: contextvars.ContextVar[Call | None] = contextvars.ContextVar("oncely_call", default=None)
+
+
+def current_call() -> Call | None:
+    """The :class:`Call` of the tool running now (in its thread or task), else ``None``."""
+    return _CURRENT.get()
+
+
+def _call_of(req: Tool) -> Call:
+    c = req.call
+    if c is None:
+        return Call(req.key, None, None)
+    return Call(c.key, None if c.token is None else c.token.attempt, c.deadline)
 
 
 @dataclass(frozen=True)
@@ -276,8 +321,11 @@ def interpret(
             a = step.action
             if isinstance(a, Report):
                 inp = RowInput(row) if step.write is None else Written()
-            elif isinstance(a, (CallTool, RecallTool)):
-                called = yield Tool(a.key)
+            elif isinstance(a, ToolCall) and a.not_after is not None and clock() >= a.not_after:
+                # Never start a call on a lease that has run out: the claim may be another's.
+                inp = TooLate()
+            elif isinstance(a, (ToolCall, RecallTool)):
+                called = yield Tool(a.key, a if isinstance(a, ToolCall) else None)
                 value, cause = called.value, called.error or cause
                 inp = _tool_input(called, spec)
             elif isinstance(a, CallReconciler):
@@ -362,7 +410,14 @@ def drive_sync(
         elif isinstance(req, Write):
             send = _storage(_apply, host.store, req.write)
         elif isinstance(req, Tool):
-            send = _call_sync(tool_fn, req.key)
+            beat = _beats_of(host).add(host, req.call)
+            token = _CURRENT.set(_call_of(req))
+            try:
+                send = _call_sync(tool_fn, req.key)
+            finally:
+                _CURRENT.reset(token)
+                if beat is not None:
+                    beat.stop()
         elif isinstance(req, Reconcile):
             send = _reconcile(host.reconciler_of(req.request.tool), req.request)
             if inspect.isawaitable(send):
@@ -425,13 +480,7 @@ async def drive_async(
             send = await asyncio.to_thread(_storage, _apply, host.store, req.write)
         elif isinstance(req, Tool):
             assert tool_fn is not None
-            try:
-                value = tool_fn(req.key)
-                if inspect.isawaitable(value):
-                    value = await value
-                send = Called(value, None)
-            except Exception as e:  # noqa: BLE001 - the core classifies it
-                send = Called(None, e)
+            send = await _call_async(host, tool_fn, req)
         elif isinstance(req, Reconcile):
             send = _reconcile(host.reconciler_of(req.request.tool), req.request)
             if inspect.isawaitable(send):
@@ -445,3 +494,126 @@ async def drive_async(
             if inspect.isawaitable(slept):
                 await slept
             send = None
+
+
+# --- calls under a claim: heartbeats and deadlines ----------------------------------------------
+
+
+def _heartbeat(host: Any, call: ToolCall) -> Generator[Request, Any, Any]:
+    assert call.token is not None
+    return host.machine(EventStart(call.scope, call.key, Heartbeat(call.token)))
+
+
+class _Beat:
+    """One call's heartbeats: due every ``every`` s (monotonic clock) until ``until``."""
+
+    __slots__ = ("host", "call", "every", "next", "until", "active")
+
+    def __init__(self, host: Any, call: ToolCall, every: float, until: float) -> None:
+        self.host, self.call, self.every, self.until = host, call, every, until
+        self.next = time.monotonic() + every
+        self.active = True
+
+    def stop(self) -> None:
+        self.active = False
+        _beats_of(self.host).remove(self)
+
+
+class _Beats:
+    """Heartbeats of the sync API's calls in flight, from one daemon thread per ledger: a call
+    registers (a dict insert, no thread start, no wake-up in the common case) and the thread
+    looks every quarter of the shortest heartbeat period seen, so a call shorter than its first
+    heartbeat costs no I/O at all."""
+
+    def __init__(self) -> None:
+        self._cv = threading.Condition()
+        self._jobs: dict[int, _Beat] = {}
+        self._tick = 1.0
+        self._thread: threading.Thread | None = None
+
+    def add(self, host: Any, call: ToolCall | None) -> _Beat | None:
+        if call is None or call.token is None or not call.heartbeat_ms:
+            return None
+        every = call.heartbeat_ms / 1000
+        left = None if call.deadline is None else (call.deadline - host.clock()) / 1000
+        job = _Beat(host, call, every, time.monotonic() + (left if left is not None else float("inf")))
+        with self._cv:
+            self._jobs[id(job)] = job
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="oncely-heartbeats", daemon=True)
+                self._thread.start()
+            if every / 4 < self._tick:
+                self._tick = every / 4
+                self._cv.notify()
+        return job
+
+    def remove(self, job: _Beat) -> None:
+        with self._cv:
+            self._jobs.pop(id(job), None)
+
+    def _loop(self) -> None:
+        while True:
+            with self._cv:
+                self._cv.wait(self._tick)
+                now = time.monotonic()
+                due = [j for j in self._jobs.values() if j.next <= now]
+            for job in due:
+                if not job.active or now >= job.until:
+                    continue
+                try:
+                    drive_sync(job.host, _heartbeat(job.host, job.call))
+                    job.next = time.monotonic() + job.every
+                except Exception:  # noqa: BLE001 - refused (the claim moved on) or storage: stop
+                    self.remove(job)
+
+
+def _beats_of(host: Any) -> _Beats:
+    beats = getattr(host, "_beats", None)
+    if beats is None:
+        beats = host._beats = _Beats()
+    return beats
+
+
+async def _beat_async(host: Any, call: ToolCall) -> None:
+    assert call.heartbeat_ms
+    every = call.heartbeat_ms / 1000
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await drive_async(host, _heartbeat(host, call))
+        except Exception:  # noqa: BLE001 - refused (the claim moved on) or storage: stop
+            return
+
+
+async def _call_async(host: Any, tool_fn: Callable[[str], Any], req: Tool) -> Called:
+    """Call a sync or async tool on the event loop, under its claim: heartbeats while it runs;
+    an async tool is abandoned at the deadline (an ambiguous failure)."""
+    call = req.call
+    beats = None
+    if call is not None and call.token is not None and call.heartbeat_ms:
+        beats = asyncio.ensure_future(_beat_async(host, call))
+    token = _CURRENT.set(_call_of(req))
+    try:
+        value = tool_fn(req.key)
+        if inspect.isawaitable(value):
+            if call is not None and call.deadline is not None:
+                left = max(0, call.deadline - host.clock()) / 1000
+                try:
+                    value = await asyncio.wait_for(value, left)
+                except asyncio.TimeoutError:
+                    return Called(
+                        None,
+                        AmbiguousFailure(
+                            f"the call did not return by its deadline ({call.deadline}, the "
+                            "policy's maxCallMs); abandoned"
+                        ),
+                    )
+            else:
+                value = await value
+        return Called(value, None)
+    except Exception as e:  # noqa: BLE001 - the core classifies it
+        return Called(None, e)
+    finally:
+        _CURRENT.reset(token)
+        if beats is not None:
+            beats.cancel()

@@ -195,6 +195,7 @@ class ToolPolicy:
     key: KeySpec | None
     reconcile: ReconcilePath
     lease_ms: int
+    max_call_ms: int
     reconcile_after_ms: int
     escalate_after_ms: int
     retention_ms: int
@@ -299,6 +300,7 @@ class Entry:
     resolved_by: str | None
     reconcile: ReconcilePath
     lease_ms: int
+    max_call_ms: int
     reconcile_after_ms: int
     escalate_after_ms: int
     retention_ms: int
@@ -824,10 +826,20 @@ class Report:
 
 
 @dataclass(frozen=True, slots=True)
-class CallTool:
-    """``action.call-tool``: call the tool with this key."""
+class ToolCall:
+    """``action.call-tool`` (``effect.tool-call``): call the tool, unless the clock is at or
+    past ``not_after``; give it the key, attempt and deadline; heartbeat every
+    ``heartbeat_ms`` while it runs."""
 
+    scope: str
     key: str
+    token: ClaimToken | None
+    not_after: int | None
+    deadline: int | None
+    heartbeat_ms: int | None
+
+
+CallTool = ToolCall
 
 
 @dataclass(frozen=True, slots=True)
@@ -936,6 +948,11 @@ class Woke:
     """``input.woke``."""
 
 
+@dataclass(frozen=True, slots=True)
+class TooLate:
+    """``input.too-late``: the tool was not called, its claim's lease had run out."""
+
+
 Input = Union[
     Start,
     RowInput,
@@ -947,6 +964,7 @@ Input = Union[
     ToolFailure,
     VerdictInput,
     Woke,
+    TooLate,
 ]
 """What happened when the host did the last action (``effect.input``)."""
 
@@ -1001,7 +1019,7 @@ VARIANTS: tuple[dict[str, type], ...] = (
     },
     {
         "report": Report,
-        "call-tool": CallTool,
+        "call-tool": ToolCall,
         "call-reconciler": CallReconciler,
         "recall-tool": RecallTool,
         "sleep-until": SleepUntil,
@@ -1017,6 +1035,7 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "tool-returned": ToolReturned,
         "tool-unencodable": ToolUnencodable,
         "tool-failed": ToolFailure,
+        "too-late": TooLate,
         "verdict": VerdictInput,
         "woke": Woke,
     },
@@ -1065,6 +1084,7 @@ RECORDS: tuple[type, ...] = (
     EffectOptions,
     ReadRequest,
     RowWrite,
+    ToolCall,
     ToolFailure,
     EffectStart,
     EventStart,

@@ -22,8 +22,8 @@ COLUMNS = (
     "scope", "key", "tool", "fingerprint", "args_canonical", "state", "version", "attempt",
     "owner", "created_at", "updated_at", "lease_until", "in_doubt_since", "next_reconcile_at",
     "reconcile_attempts", "result_json", "reason", "resolved_by", "reconcile_kind",
-    "reconcile_tool", "lease_ms", "reconcile_after_ms", "escalate_after_ms", "retention_ms",
-    "due_at",
+    "reconcile_tool", "lease_ms", "max_call_ms", "reconcile_after_ms", "escalate_after_ms",
+    "retention_ms", "due_at",
 )  # fmt: skip
 
 _I64_MAX = 2**63 - 1
@@ -54,8 +54,8 @@ def to_row(e: Entry) -> tuple[Any, ...]:
         None if e.in_doubt_since is None else _i(e.in_doubt_since),
         None if e.next_reconcile_at is None else _i(e.next_reconcile_at),
         e.reconcile_attempts, e.result_json, e.reason, e.resolved_by, kind, tool,
-        _i(e.lease_ms), _i(e.reconcile_after_ms), _i(e.escalate_after_ms), _i(e.retention_ms),
-        None if e.due_at is None else _i(e.due_at),
+        _i(e.lease_ms), _i(e.max_call_ms), _i(e.reconcile_after_ms), _i(e.escalate_after_ms),
+        _i(e.retention_ms), None if e.due_at is None else _i(e.due_at),
     )  # fmt: skip
 
 
@@ -65,7 +65,7 @@ def from_row(row: Sequence[Any]) -> Entry:
         scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner,
         created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at,
         reconcile_attempts, result_json, reason, resolved_by, reconcile_kind, reconcile_tool,
-        lease_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at,
+        lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at,
     ) = row  # fmt: skip
     reconcile: ReconcilePath
     if reconcile_kind == "none":
@@ -88,13 +88,14 @@ def from_row(row: Sequence[Any]) -> Entry:
         ("reconcile_after_ms", reconcile_after_ms), ("escalate_after_ms", escalate_after_ms),
         ("retention_ms", retention_ms), ("in_doubt_since", in_doubt_since or 0),
         ("next_reconcile_at", next_reconcile_at or 0), ("due_at", due_at or 0),
+        ("max_call_ms", max_call_ms),
     ):  # fmt: skip
         if v < 0:
             raise StorageError(f"corrupt ledger row ({name} of ({scope}, {key}) is negative)")
     return Entry(
         scope, key, tool, fingerprint, args_canonical, st, version, attempt, owner, created_at,
         updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts,
-        result_json, reason, resolved_by, reconcile, lease_ms, reconcile_after_ms,
+        result_json, reason, resolved_by, reconcile, lease_ms, max_call_ms, reconcile_after_ms,
         escalate_after_ms, retention_ms, due_at,
     )  # fmt: skip
 
