@@ -5,7 +5,7 @@
 // Returns {finish, value (the tool's last value), row (read last)}; throws what `raise` makes.
 
 import { witRun } from './core.js';
-import { DefiniteFailure, ToolError } from './errors.js';
+import { AmbiguousFailure, DefiniteFailure, ToolError } from './errors.js';
 import { entryIn, entryOut } from './wire.js';
 
 const row = (e) => ({ tag: 'row', val: e ? entryIn(e) : undefined });
@@ -94,12 +94,21 @@ async function guardedCall(w, c, m) {
   const late = deadline === null ? null : new Promise((resolve) => {
     timer = setTimeout(() => {
       const reason = `the call did not return by its deadline (${deadline}, the policy's maxCallMs); abandoned`;
-      abort.abort(new Error(reason));
+      m.cause = new AmbiguousFailure(reason);
+      abort.abort(m.cause);
       resolve({ tag: 'tool-failed', val: { definite: false, reason } });
     }, Math.max(0, deadline - w.now()));
   });
   try {
-    const called = callTool(w.tool, c.key, call, m);
+    // What the tool leaves (its value, what it threw) counts only if it beat the deadline.
+    const own = {};
+    const called = callTool(w.tool, c.key, call, own).then((input) => {
+      if (!abort.signal.aborted) {
+        if ('value' in own) m.value = own.value;
+        if ('cause' in own) m.cause = own.cause;
+      }
+      return input;
+    });
     return await (late === null ? called : Promise.race([called, late]));
   } finally {
     stopped = true;
