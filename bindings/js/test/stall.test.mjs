@@ -148,19 +148,26 @@ for (const backend of ['sqlite', 'postgres']) {
       };
       const [a, wb] = [await worker('a'), await worker('b')];
       a.store.afterInsert = afterClaim;
+      // A's tool runs to its end even when A abandons it at its deadline (it ignores its signal,
+      // as a stalled call would): the test waits for that too.
+      let aTool = Promise.resolve();
       const first = a
-        .effect(INTENT, policy(reconcile, leaseMs, maxCallMs), async (key) => {
-          if (stall) {
-            a.store.pause(stall);
-            await sleep(stall);
-          }
-          if (slow) await sleep(slow);
-          return p.refund(key);
+        .effect(INTENT, policy(reconcile, leaseMs, maxCallMs), (key) => {
+          aTool = (async () => {
+            if (stall) {
+              a.store.pause(stall);
+              await sleep(stall);
+            }
+            if (slow) await sleep(slow);
+            return p.refund(key);
+          })();
+          return aTool;
         }, { waitMs: 10_000 })
         .then((v) => v, (e) => e);
       await sleep(bAt);
       const second = await wb.effect(INTENT, policy(reconcile, leaseMs, maxCallMs), async (key) => p.refund(key), { waitMs: 10_000 });
       const got = await first;
+      await aTool;
       const entry = await wb.get('acme', second.key);
       return { a: got, b: second, p, entry };
     }
