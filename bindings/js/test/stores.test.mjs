@@ -200,8 +200,8 @@ describe('PostgreSQL (pg)', () => {
         const cols = await c.query(
           "SELECT column_name FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'effects' ORDER BY ordinal_position",
         );
-        assert.equal(cols.rows.length, 25);
-        assert.equal(cols.rows.at(-1).column_name, 'due_at');
+        assert.equal(cols.rows.length, 26);
+        assert.equal(cols.rows.at(-1).column_name, 'max_call_ms');
         const types = await c.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '_sqlx_migrations' AND table_schema = 'oncely'");
         assert.deepEqual(Object.fromEntries(types.rows.map((r) => [r.column_name, r.data_type])), {
           version: 'bigint',
