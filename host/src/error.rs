@@ -100,6 +100,16 @@ pub enum StoreError {
     /// A stored row does not hold a valid entry.
     #[error("corrupt ledger row ({0})")]
     Corrupt(String),
+    /// No database connection could be had within the acquire timeout (the server is down,
+    /// restarting or unreachable, or every pooled connection stayed busy); `cause` says which,
+    /// from one connection attempt made to find out. Nothing was read or written.
+    #[error("no database connection within {} ms: {cause}", .waited.as_millis())]
+    Unavailable {
+        /// How long the call waited for a connection.
+        waited: std::time::Duration,
+        /// Why no connection could be made, as connecting once more reported it.
+        cause: String,
+    },
     /// A storage failure known only by its message.
     #[error("{0}")]
     Other(String),

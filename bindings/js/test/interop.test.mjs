@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { happened, Ledger, notHappened } from 'oncely';
-import { PostgresStore } from 'oncely/postgres';
 import { SqliteStore } from 'oncely/sqlite';
 import { cliExec, execArgs } from './helpers/cli.mjs';
 import { requireCli, requireTestWorker } from './helpers/env.mjs';
@@ -145,7 +144,7 @@ describe('PostgreSQL shared by JS and Rust workers', () => {
     const dir = tempDir('interop-pg');
     for (let round = 0; round < 3; round++) await race(db.url, dir, round, { rustDelayMs: round % 2 ? 0 : 1500 });
     // Both languages' migrations agree: a JS store opens what the race created.
-    const s = await PostgresStore.connect(db.url);
+    const s = await db.connect();
     assert.equal((await s.list('interop')).length, 3);
     await s.close();
   });

@@ -13,7 +13,6 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { SqliteStore } from 'oncely/sqlite';
-import { PostgresStore } from 'oncely/postgres';
 import { PACKAGE_DIR, REPO } from './helpers/env.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
 import { tempDir } from './helpers/tmp.mjs';
@@ -105,7 +104,7 @@ test('PostgreSQL: the migrated table has exactly the columns (and NULLs) of the 
   if (skip) return t.skip(skip);
   const fresh = await freshDatabase('mirror');
   try {
-    await (await PostgresStore.connect(fresh.url, { max: 1 })).close();
+    await (await fresh.connect({ max: 1 })).close();
     const c = new pg.Client({ connectionString: fresh.url });
     await c.connect();
     try {

@@ -168,7 +168,7 @@ describe('PostgreSQL (pg)', () => {
 
   test('ledger.json: every scenario through oncely.effects', async (t) => {
     if (skip) return t.skip(skip);
-    const store = await PostgresStore.connect(db.url);
+    const store = await db.connect();
     try {
       const steps = await replayLedgerVectors(async () => {
         await store.pool.query('TRUNCATE oncely.effects');
@@ -184,7 +184,7 @@ describe('PostgreSQL (pg)', () => {
     if (skip) return t.skip(skip);
     const fresh = await freshDatabase('migrate');
     try {
-      const stores = await Promise.all(Array.from({ length: 5 }, () => PostgresStore.connect(fresh.url, { max: 2 })));
+      const stores = await Promise.all(Array.from({ length: 5 }, () => fresh.connect({ max: 2 })));
       for (const s of stores) await s.close();
       const c = new pg.Client({ connectionString: fresh.url });
       await c.connect();
@@ -215,7 +215,7 @@ describe('PostgreSQL (pg)', () => {
         const pub = await c.query("SELECT to_regclass('public._sqlx_migrations') AS public, to_regclass('oncely._sqlx_migrations') AS oncely");
         assert.deepEqual(pub.rows[0], { public: null, oncely: 'oncely._sqlx_migrations' });
         await c.query('UPDATE oncely._sqlx_migrations SET checksum = $1', [Buffer.alloc(48)]);
-        await assert.rejects(PostgresStore.connect(fresh.url), /previously applied but has been modified/);
+        await assert.rejects(fresh.connect(), /previously applied but has been modified/);
       } finally {
         await c.end();
       }
@@ -234,7 +234,7 @@ describe('PostgreSQL (pg)', () => {
         await c.query(APP_SQLX_TABLE_POSTGRES);
         await c.query(APP_ROW_SQL('public._sqlx_migrations', ['$1', '$2', '$3']), [APP_ROW.version, APP_ROW.description, APP_ROW.checksum]);
         const before = (await c.query('SELECT * FROM public._sqlx_migrations')).rows;
-        for (let i = 0; i < 2; i++) await (await PostgresStore.connect(fresh.url, { max: 1 })).close();
+        for (let i = 0; i < 2; i++) await (await fresh.connect({ max: 1 })).close();
         assert.deepEqual((await c.query('SELECT * FROM public._sqlx_migrations')).rows, before);
         const ours = (await c.query('SELECT version, checksum FROM oncely._sqlx_migrations ORDER BY version')).rows;
         assert.deepEqual(ours, MIGRATIONS.map(([version], i) => ({ version: String(version), checksum: sha384(migrationFile('postgres', i)) })));
@@ -249,7 +249,7 @@ describe('PostgreSQL (pg)', () => {
   test('a server that drops idle connections does not end the process (regression: no pool error listener)', async (t) => {
     if (skip) return t.skip(skip);
     const seen = [];
-    const store = await PostgresStore.connect(db.url, { max: 3, onError: (e) => seen.push(e) });
+    const store = await db.connect({ max: 3, onError: (e) => seen.push(e) });
     try {
       await Promise.all([1, 2, 3].map(() => store.get('s', 'k'))); // three idle connections
       const admin = new pg.Client({ connectionString: db.url });
@@ -274,9 +274,44 @@ describe('PostgreSQL (pg)', () => {
     }
   });
 
+  test('a server that drops the connection a store is migrating on does not end the process (regression: no error listener on the checked-out client)', async (t) => {
+    if (skip) return t.skip(skip);
+    await (await db.connect()).close(); // migrated: a second open reads the bookkeeping table
+    const locker = new pg.Client({ connectionString: db.url });
+    const admin = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    await admin.connect();
+    try {
+      // The opener blocks on the bookkeeping table, holding its checked-out client...
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE oncely._sqlx_migrations IN ACCESS EXCLUSIVE MODE');
+      const seen = [];
+      const opening = PostgresStore.connect(db.url, { max: 1, onError: (e) => seen.push(e) });
+      let pid;
+      for (let i = 0; i < 500 && !pid; i++) {
+        const { rows } = await admin.query(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid NOT IN ($1, pg_backend_pid())",
+          [locker.processID],
+        );
+        pid = rows[0]?.pid;
+        if (!pid) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.ok(pid, 'the opener never waited on the lock');
+      // ...which the server now drops: the open fails, and the process lives on.
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await assert.rejects(opening, /terminat/);
+      await locker.query('ROLLBACK');
+    } finally {
+      await locker.end();
+      await admin.end();
+    }
+    await new Promise((r) => setTimeout(r, 100)); // the dropped client's 'error' comes after the rejection
+    await (await db.connect()).close();
+  });
+
   test('racing workers (separate pools) execute once', async (t) => {
     if (skip) return t.skip(skip);
-    const stores = await Promise.all(Array.from({ length: 6 }, () => PostgresStore.connect(db.url, { max: 2 })));
+    const stores = await Promise.all(Array.from({ length: 6 }, () => db.connect({ max: 2 })));
     try {
       for (let round = 0; round < 5; round++) await race(stores, `pg-${round}`);
     } finally {

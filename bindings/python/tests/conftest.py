@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import subprocess
 import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -130,6 +131,29 @@ def pg_dsn(pg_server: str) -> Iterator[str]:
     finally:
         with psycopg.connect(pg_server, autocommit=True) as c:
             c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def pg_own_cluster(repo: Path) -> tuple[str, Path]:
+    """A throwaway PostgreSQL cluster of the test module's own (``tests/pg/start.sh
+    --with-dir``), for tests that restart the server (never the shared one other tests use): its
+    URL and its directory, for ``tests/pg/restart.sh`` (``helpers.restart_postgres``). It stops
+    when this process exits. When no server can be started the tests FAIL under
+    ``ONCELY_REQUIRE_POSTGRES=1`` or ``CI``, and are skipped (with the reason) otherwise."""
+    p = subprocess.run(
+        [str(repo / "tests" / "pg" / "start.sh"), "--with-dir", str(os.getpid())],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if p.returncode != 0:
+        reason = f"no PostgreSQL server of the test's own could be started: {p.stderr.strip()}"
+        if _truthy("ONCELY_REQUIRE_POSTGRES") or _truthy("CI"):
+            pytest.fail(f"PostgreSQL is required here: {reason}")
+        pytest.skip(f"SKIPPED LOUDLY, PostgreSQL tests did not run: {reason}")
+    url, cluster = p.stdout.splitlines()[:2]
+    return url, Path(cluster)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

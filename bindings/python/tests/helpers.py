@@ -23,3 +23,13 @@ def run(cmd: list[str], *, timeout: float = 120, **kwargs: Any) -> subprocess.Co
     if p.returncode != 0:
         pytest.fail(f"{cmd} exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
     return p
+
+
+def restart_postgres(repo: Path, cluster: Path, mode: str, down_seconds: int = 0) -> None:
+    """Restart a cluster of the ``pg_own_cluster`` fixture with ``pg_ctl -m MODE`` (``fast`` or
+    ``immediate``), down ``down_seconds``; returns once it accepts connections again."""
+    subprocess.run(
+        [str(repo / "tests" / "pg" / "restart.sh"), str(cluster), mode, str(down_seconds)],
+        check=True,
+        timeout=120,
+    )

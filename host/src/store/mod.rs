@@ -7,7 +7,7 @@
 mod postgres;
 mod sqlite;
 
-pub use postgres::PostgresStore;
+pub use postgres::{PostgresOptions, PostgresStore};
 pub use sqlite::SqliteStore;
 
 use crate::error::StoreError;
@@ -324,19 +324,19 @@ fn i64_of(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-/// The `Store` implementation, identical for both backends (each has `pool` and `sql`).
+/// The `Store` implementation, identical for both backends (each has `conn()` and `sql`).
 macro_rules! impl_store {
     ($ty:ty) => {
         impl $crate::store::Store for $ty {
             async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError> {
                 let row: Option<$crate::store::Row> =
-                    sqlx::query_as(self.sql.get.clone()).bind(scope).bind(key).fetch_optional(&self.pool).await?;
+                    sqlx::query_as(self.sql.get.clone()).bind(scope).bind(key).fetch_optional(&mut *self.conn().await?).await?;
                 row.map($crate::store::Row::into_entry).transpose()
             }
 
             async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
                 let q = $crate::store::bind_row!(sqlx::query(self.sql.insert.clone()), $crate::store::Row::from_entry(entry));
-                Ok(q.execute(&self.pool).await?.rows_affected() == 1)
+                Ok(q.execute(&mut *self.conn().await?).await?.rows_affected() == 1)
             }
 
             async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError> {
@@ -344,12 +344,12 @@ macro_rules! impl_store {
                     .bind(&entry.scope)
                     .bind(&entry.key)
                     .bind($crate::store::i64_of(expected_version));
-                Ok(q.execute(&self.pool).await?.rows_affected() == 1)
+                Ok(q.execute(&mut *self.conn().await?).await?.rows_affected() == 1)
             }
 
             async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
                 let q = sqlx::query(self.sql.delete.clone()).bind(scope).bind(key).bind($crate::store::i64_of(expected_version));
-                Ok(q.execute(&self.pool).await?.rows_affected() == 1)
+                Ok(q.execute(&mut *self.conn().await?).await?.rows_affected() == 1)
             }
 
             async fn list(&self, scope: &str, filter: &$crate::store::ListFilter) -> Result<Vec<Entry>, StoreError> {
@@ -358,7 +358,7 @@ macro_rules! impl_store {
                     .bind(filter.state.map($crate::store::state_name))
                     .bind(filter.tool.as_deref())
                     .bind(if filter.limit == 0 { 100 } else { i64::from(filter.limit) })
-                    .fetch_all(&self.pool)
+                    .fetch_all(&mut *self.conn().await?)
                     .await?;
                 rows.into_iter().map($crate::store::Row::into_entry).collect()
             }
@@ -368,7 +368,7 @@ macro_rules! impl_store {
                     .bind(scope)
                     .bind($crate::store::i64_of(now))
                     .bind(i64::from(limit))
-                    .fetch_all(&self.pool)
+                    .fetch_all(&mut *self.conn().await?)
                     .await?;
                 rows.into_iter().map($crate::store::Row::into_entry).collect()
             }

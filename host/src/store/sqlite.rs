@@ -60,6 +60,11 @@ impl SqliteStore {
         Ok(SqliteStore { pool, sql: Arc::new(Statements::new("oncely_effects", '?')) })
     }
 
+    /// A pooled connection.
+    pub(crate) async fn conn(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Sqlite>, StoreError> {
+        Ok(self.pool.acquire().await?)
+    }
+
     /// The connection pool, for embedders and benchmarks.
     pub fn pool(&self) -> &SqlitePool {
         &self.pool

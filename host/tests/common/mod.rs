@@ -60,19 +60,53 @@ pub fn postgres_base() -> Option<String> {
         let out = std::process::Command::new(repo().join("tests/pg/start.sh")).arg(std::process::id().to_string()).output();
         match out {
             Ok(o) if o.status.success() => Some(String::from_utf8_lossy(&o.stdout).trim().to_string()),
-            other => {
-                let why = match other {
-                    Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
-                    Err(e) => e.to_string(),
-                };
-                let required = std::env::var_os("CI").is_some() || std::env::var_os("ONCELY_REQUIRE_POSTGRES").is_some();
-                assert!(!required, "PostgreSQL is required here (CI / ONCELY_REQUIRE_POSTGRES) but could not be started: {why}");
-                eprintln!("\n*** SKIPPING PostgreSQL tests: no ONCELY_TEST_POSTGRES_URL and no server could be started: {why} ***\n");
-                None
-            }
+            other => no_postgres(other, "no ONCELY_TEST_POSTGRES_URL and no server could be started"),
         }
     })
     .clone()
+}
+
+/// `tests/pg/start.sh` failed: fail under CI / ONCELY_REQUIRE_POSTGRES, else skip loudly.
+fn no_postgres<T>(out: std::io::Result<std::process::Output>, what: &str) -> Option<T> {
+    let why = match out {
+        Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
+        Err(e) => e.to_string(),
+    };
+    let required = std::env::var_os("CI").is_some() || std::env::var_os("ONCELY_REQUIRE_POSTGRES").is_some();
+    assert!(!required, "PostgreSQL is required here (CI / ONCELY_REQUIRE_POSTGRES) but could not be started: {why}");
+    eprintln!("\n*** SKIPPING PostgreSQL tests: {what}: {why} ***\n");
+    None
+}
+
+/// A throwaway cluster of the test's own, for tests that restart the server (never the shared
+/// one of `postgres_base`, which other tests use concurrently): its URL, and its directory for
+/// [`restart_postgres`]. Stopped when this test process exits. `None` (loudly) only outside CI.
+pub fn postgres_own_cluster() -> Option<(String, PathBuf)> {
+    let out = std::process::Command::new(repo().join("tests/pg/start.sh")).args(["--with-dir", &std::process::id().to_string()]).output();
+    match out {
+        Ok(o) if o.status.success() => {
+            let text = String::from_utf8_lossy(&o.stdout);
+            let mut lines = text.lines();
+            let url = lines.next().expect("tests/pg/start.sh printed a URL").to_string();
+            let dir = PathBuf::from(lines.next().expect("tests/pg/start.sh --with-dir printed the cluster's directory"));
+            Some((url, dir))
+        }
+        other => no_postgres(other, "no server of the test's own could be started"),
+    }
+}
+
+/// Restart the cluster in `dir` (from [`postgres_own_cluster`]) with `pg_ctl`'s shutdown `mode`
+/// (`fast` or `immediate`), keeping it down `down_secs` seconds; returns once it accepts
+/// connections again (`tests/pg/restart.sh`).
+pub async fn restart_postgres(dir: &std::path::Path, mode: &str, down_secs: u32) {
+    let out = tokio::process::Command::new(repo().join("tests/pg/restart.sh"))
+        .arg(dir)
+        .arg(mode)
+        .arg(down_secs.to_string())
+        .output()
+        .await
+        .expect("run tests/pg/restart.sh");
+    assert!(out.status.success(), "tests/pg/restart.sh {mode} failed: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// A fresh, empty database on the test server, as a URL.

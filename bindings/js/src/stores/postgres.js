@@ -13,19 +13,24 @@ const SQL = statements('oncely.effects', (n) => `$${n}`);
 export class PostgresStore {
   /**
    * Connect to `url` (a pool of `max` connections, default 16) and migrate, holding sqlx's
-   * advisory lock so concurrent openers (in any language) are safe.
+   * advisory lock so concurrent openers (in any language) are safe. Other options go to
+   * `pg.Pool`; `connectionTimeoutMillis` defaults to 5000 (pg's default, 0, waits forever for an
+   * unreachable server).
    *
-   * When the server drops an idle connection (a restart, a failover, `pg_terminate_backend`, a
-   * pooler's idle timeout), `pg` emits `'error'` on the pool, and an EventEmitter's `'error'`
-   * without a listener ends the process. The pool has already discarded that connection and the
-   * next query opens a new one, so nothing is lost: the store listens and passes the error to
-   * `onError` (default: ignore it). Queries in flight still fail, with a `StorageError`.
+   * The server may go away (a restart, a failover, `pg_terminate_backend`, a pooler's idle
+   * timeout). `pg` then emits `'error'` on the pool for each idle connection it drops (and on a
+   * client the store has checked out, e.g. while migrating), and an EventEmitter's `'error'`
+   * without a listener ends the process. The store listens everywhere and passes the error to
+   * `onError` (default: ignore it); the pool has already discarded that connection and the next
+   * query opens a new one, so nothing is poisoned. Queries in flight, and every query while the
+   * server cannot be reached, fail with a `StorageError` that says why (connection terminated,
+   * refused, the server starting up, …). (`test/pg-restart.test.mjs`.)
    */
-  static async connect(url, { max = 16, onError = () => {}, ...poolOptions } = {}) {
-    const pool = new pg.Pool({ connectionString: url, max, ...poolOptions });
+  static async connect(url, { max = 16, onError = () => {}, connectionTimeoutMillis = 5000, ...poolOptions } = {}) {
+    const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis, ...poolOptions });
     pool.on('error', onError);
     try {
-      await PostgresStore.migrate(pool);
+      await PostgresStore.migrate(pool, { onError });
     } catch (e) {
       await pool.end().catch(() => {});
       throw e;
@@ -33,14 +38,24 @@ export class PostgresStore {
     return new PostgresStore(pool);
   }
 
-  /** Apply the migrations this package knows to the database behind `pool`. */
-  static async migrate(pool) {
+  /**
+   * Apply the migrations this package knows to the database behind `pool`. While the migrating
+   * client is checked out, its `'error'` (the server dropping it) goes to `onError` instead of
+   * ending the process; a client that failed is destroyed, not returned to the pool.
+   */
+  static async migrate(pool, { onError = () => {} } = {}) {
     const migrations = await postgresMigrations();
     const client = await pool.connect();
+    client.on('error', onError);
+    let failure;
     try {
       await migratePostgres(client, migrations);
+    } catch (e) {
+      failure = e;
+      throw e;
     } finally {
-      client.release();
+      client.removeListener('error', onError);
+      client.release(failure);
     }
   }
 
@@ -81,7 +96,9 @@ export class PostgresStore {
     return (await this.#rows('due', SQL.due, [scope ?? null, now, limit])).map(entryFromRow);
   }
 
+  /** End the pool (once; a second call does nothing). */
   async close() {
+    if (this.pool.ending || this.pool.ended) return;
     await this.pool.end();
   }
 }

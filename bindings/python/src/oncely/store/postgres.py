@@ -5,11 +5,20 @@ The table lives in its own schema (``oncely.effects``), and so does the migratio
 CONFLICT DO NOTHING``, every later write one ``UPDATE … WHERE version = %s``; PostgreSQL's row
 locks make both atomic at the default isolation level. Connections are in autocommit mode and
 pooled.
+
+The server may go away (a restart, a failover, a pooler's idle timeout). A call in flight then
+fails with :class:`~oncely.StorageError` (its ``__cause__`` is psycopg's error: the connection was
+terminated, refused, the server is starting up…), as does every call while the server cannot be
+reached (``connect_timeout`` bounds a connection attempt). The store is never poisoned: a pooled
+connection the server dropped is noticed before it is handed out (the server's goodbye, or the end
+of the stream, is waiting unread on its socket) and replaced, so once the server is back every call
+succeeds again (``tests/test_pg_restart.py``).
 """
 
 from __future__ import annotations
 
 import builtins
+import select
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,10 +44,29 @@ def _wrap(e: Exception) -> StorageError:
     return err
 
 
+def _dropped(conn: Any) -> bool:
+    """Whether an idle pooled connection is no longer usable: closed, broken, or with something
+    waiting to be read. An idle connection in autocommit mode is sent nothing, unless the server
+    is ending it (an error message such as "terminating connection due to administrator
+    command", then the end of the stream), so anything readable means: do not use it."""
+    if conn.closed or getattr(conn, "broken", False):
+        return True
+    try:
+        fd = conn.fileno()
+        if hasattr(select, "poll"):  # no FD_SETSIZE limit, unlike select()
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            return bool(poller.poll(0))
+        readable, _, _ = select.select([fd], [], [], 0)
+    except (OSError, ValueError, psycopg.Error):
+        return True
+    return bool(readable)
+
+
 class PostgresStore:
     """A ledger in a PostgreSQL database (the schema is migrated on connect)."""
 
-    def __init__(self, dsn: str, *, max_connections: int = 16, connect_timeout: int = 30):
+    def __init__(self, dsn: str, *, max_connections: int = 16, connect_timeout: int = 5):
         if psycopg is None:
             raise ImportError("oncely.Ledger.postgres needs psycopg 3: pip install 'oncely[postgres]'")
         self.dsn = dsn
@@ -64,9 +92,8 @@ class PostgresStore:
     def _conn(self) -> Iterator[Any]:
         self._sem.acquire()
         try:
-            with self._lock:
-                conn = self._pool.pop() if self._pool else None
-            if conn is None or conn.closed:
+            conn = self._pooled()
+            if conn is None:
                 conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=self._timeout)
                 with self._lock:
                     self._all.append(conn)
@@ -81,9 +108,27 @@ class PostgresStore:
                     with self._lock:
                         self._pool.append(conn)
                 else:
-                    conn.close()
+                    self._forget(conn)
         finally:
             self._sem.release()
+
+    def _pooled(self) -> Any:
+        """An idle pooled connection that is still usable, if any; dropped ones are closed."""
+        while True:
+            with self._lock:
+                if not self._pool:
+                    return None
+                conn = self._pool.pop()
+            if not _dropped(conn):
+                return conn
+            self._forget(conn)
+
+    def _forget(self, conn: Any) -> None:
+        """Close a connection that is not pooled again."""
+        with self._lock:
+            if conn in self._all:
+                self._all.remove(conn)
+        conn.close()
 
     def _run(self, sql: str, args: tuple[Any, ...]) -> Any:
         try:
