@@ -8,8 +8,9 @@
 //!   follows a reconciliation's "did not happen";
 //! - another worker's live claim is polled every `retry-after-ms` clamped to 5–250 ms, until
 //!   `wait-ms` has passed;
-//! - recording what the tool did is tried 5 times, 50 ms apart and doubling, before the run gives
-//!   up (a result that was not recorded is left in doubt, to reconciliation);
+//! - recording what the tool did is tried 8 times, 50 ms apart and doubling (6.35 s in all: a
+//!   database restart is ridden out) before the run gives up (a result that was not recorded is
+//!   left in doubt, to reconciliation);
 //! - reconciliation asks the registered reconciler; else, for a `provider-idempotent` tool, calls
 //!   it again with the same key; else the outcome stays unknown (sweeps never call the tool);
 //! - a pass-through tool's failure is `tool-failed`; a result that cannot be encoded as JSON is
@@ -51,7 +52,7 @@ pub const POLL_MIN_MS: u64 = 5;
 /// … and at most this long between looks (ms).
 pub const POLL_MAX_MS: u64 = 250;
 /// Tries at recording what the tool did before the run gives up.
-pub const RECORD_TRIES: u32 = 5;
+pub const RECORD_TRIES: u32 = 8;
 /// The pause after the first failed try (ms), doubling after each.
 pub const RECORD_BACKOFF_MS: u64 = 50;
 
