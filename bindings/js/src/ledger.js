@@ -3,7 +3,7 @@
 // interpreter in machine.js only reads and writes rows, calls the tool and reconcilers, sleeps,
 // and returns or raises what the core says. This mirrors host/src/ledger.rs.
 
-import { witIntent, witPolicy, witPrepare } from './core.js';
+import { prepareCheck, witIntent, witPolicy, witPrepare } from './core.js';
 import {
   ConflictError,
   ContentionError,
@@ -273,7 +273,8 @@ export class Ledger {
   async effect(intent, policy, tool, { maxAttempts = 0, waitMs = 30_000 } = {}) {
     if (typeof tool !== 'function') throw new TypeError('ledger.effect(intent, policy, tool): tool is a function');
     const options = { owner: this.owner, maxAttempts, waitMs: BigInt(waitMs), hasReconciler: this.reconcilers.has(intent?.tool) };
-    const command = { tag: 'effect', val: { intent: witIntent(intent), policy: witPolicy(policy), options } };
+    const p = witPolicy(policy);
+    const command = { tag: 'effect', val: { intent: witIntent(intent, prepareCheck(p, this.owner)), policy: p, options } };
     const { finish, value } = await this.#run(command, tool);
     const r = finish.val;
     return { value: r.source.tag === 'tool-value' ? value : JSON.parse(r.source.val), key: r.key, replayed: r.replayed, reconciled: r.reconciled };
