@@ -17,6 +17,7 @@ import {
   ToolFailedError,
 } from './errors.js';
 import { runMachine } from './machine.js';
+import { text } from './wtf8.js';
 import { outcomeOut, requestOut } from './wire.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -87,7 +88,7 @@ export class Ledger {
   constructor(store, { owner, clock, sleep: sleepFn } = {}) {
     if (!store || typeof store.get !== 'function') throw new TypeError('new Ledger(store): a store is required');
     this.store = store;
-    this.owner = owner ?? defaultOwner();
+    this.owner = owner === undefined || owner === null ? defaultOwner() : text('owner', owner);
     this.clock = clock ?? systemClock;
     this.sleep = sleepFn ?? sleep;
     this.reconcilers = new Map();

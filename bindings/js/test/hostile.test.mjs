@@ -361,3 +361,7 @@ test('documents refuse hostile values with a PolicyError', () => {
     }
   }
 });
+
+test('an owner holding a lone surrogate is refused when the ledger is made', () => {
+  assert.throws(() => new Ledger(new MemoryStore(), { owner: 'w\ud800' }), (e) => e.constructor === EncodingError && e.field === 'owner');
+});

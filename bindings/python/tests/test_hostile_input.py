@@ -311,6 +311,7 @@ def test_the_ledger_refuses_it_and_writes_nothing(case: Case, ledger_path: str) 
         _raises(case, lambda: ledger.prepare(**kw, args=case.args, policy=policy))
         _raises(case, lambda: ledger.run(tool, **kw, args=case.args, policy=policy))
         _raises(case, lambda: asyncio.run(ledger.aio.run(atool, **kw, args=case.args, policy=policy)))
+        _raises(case, lambda: asyncio.run(ledger.aio.prepare(**kw, args=case.args, policy=policy)))
 
         if case.is_value and "tool" not in case.ids:
             # The decorator: the value is the tool's one argument, at /x of the arguments.
@@ -442,3 +443,10 @@ def test_results_keep_jsons_conversions_but_never_escape_untyped(ledger_path: st
     for bad in (float("inf"), cyclic_list(), nest_dict(1000), {"a": b""}):
         e = pytest.raises(oncely.CanonError, oncely.happened, bad).value
         assert type(e) is oncely.CanonError
+
+
+def test_an_owner_holding_a_lone_surrogate_is_refused_when_the_ledger_is_made(
+    ledger_path: str,
+) -> None:
+    e = pytest.raises(oncely.EncodingError, oncely.Ledger.sqlite, ledger_path, owner="w\ud800").value
+    assert (e.field, e.index, e.kind) == ("owner", 1, K.LONE_SURROGATE)

@@ -114,7 +114,7 @@ class Ledger:
         sleep: Callable[[float], Any] | None = None,
     ) -> None:
         self.store = store
-        self.owner = owner or f"py{os.getpid()}-{secrets.token_hex(4)}"
+        self.owner = _api._id("owner", owner) if owner else f"py{os.getpid()}-{secrets.token_hex(4)}"
         """This worker's owner id in claims."""
         self.clock: Clock = clock or system_clock
         self.sleep = sleep
