@@ -106,6 +106,70 @@ fn key_lines_reports_bad_lines_and_big_integers() {
     assert!(err.contains("line 1") && err.contains("line 2"), "{err}");
 }
 
+/// Lines that are not UTF-8: bytes FF, a surrogate encoded in the bytes (WTF-8 ED A0 80), a
+/// truncated sequence; then a good line. Each bad line is one error naming its line number; the
+/// lines after it are still served.
+const NOT_UTF8: [&[u8]; 3] = [b"\xff", b"\xed\xa0\x80", b"\xe2\x82"];
+
+#[test]
+fn key_lines_goes_on_past_a_line_that_is_not_utf8() {
+    let good = |n: u32| format!("{{\"scope\":\"a\",\"run\":\"r\",\"step\":\"s{n}\",\"tool\":\"t\",\"args\":{{\"n\":{n}}}}}\n").into_bytes();
+    let mut input = good(1);
+    for bad in NOT_UTF8 {
+        input.extend_from_slice(b"{\"scope\":\"a\",\"run\":\"r\",\"step\":\"s\",\"tool\":\"t\",\"args\":{\"note\":\"");
+        input.extend_from_slice(bad);
+        input.extend_from_slice(b"\"}}\n");
+    }
+    input.extend_from_slice(b"{\"scope\":\"a\xff\",\"run\":\"r\",\"step\":\"s\",\"tool\":\"t\",\"args\":{}}\r\n");
+    input.extend(good(2));
+    let o = run(&["key", "--lines"], &input);
+    assert_eq!(o.status.code(), Some(1), "a bad line makes the exit status 1");
+    let keys: Vec<String> = text(&o.stdout).lines().map(str::to_string).collect();
+    assert_eq!(keys.len(), 2, "both good lines are served: {}", text(&o.stderr));
+    let single = |n: u32| {
+        let o = run(
+            &["key", "--scope", "a", "--run", "r", "--step", &format!("s{n}"), "--tool", "t", "--args", &format!("{{\"n\":{n}}}")],
+            b"",
+        );
+        text(&o.stdout).trim().to_string()
+    };
+    assert_eq!(keys, [single(1), single(2)]);
+    let err = text(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 5, "{err}");
+    assert!(lines[0].starts_with("oncely: line 2: the bytes are not valid UTF-8 (line 1, column 62, byte 61)"), "{err}");
+    assert!(lines[1].starts_with("oncely: line 3: a UTF-16 surrogate is encoded directly in the bytes"), "{err}");
+    assert!(lines[2].starts_with("oncely: line 4: the bytes are not valid UTF-8"), "{err}");
+    assert!(lines[3].starts_with("oncely: line 5: the bytes are not valid UTF-8 (line 1, column 12, byte 11)"), "{err}");
+    assert_eq!(lines[4], "oncely: 4 invalid line(s)");
+}
+
+#[test]
+fn canon_lines_goes_on_past_a_line_that_is_not_utf8() {
+    let mut input = b"[1.0]\n".to_vec();
+    for bad in NOT_UTF8 {
+        input.extend_from_slice(b"[\"");
+        input.extend_from_slice(bad);
+        input.extend_from_slice(b"\"]\n");
+    }
+    input.extend_from_slice(b"{\"b\":2,\"a\":1}\n");
+    let o = run(&["canon", "--lines"], &input);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout), "[1]\n{\"a\":1,\"b\":2}\n");
+    let err = text(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "oncely: line 2: the bytes are not valid UTF-8 (line 1, column 3, byte 2)",
+            "oncely: line 3: a UTF-16 surrogate is encoded directly in the bytes (not valid UTF-8); its text has no canonical form (line 1, column 3, byte 2)",
+            "oncely: line 4: the bytes are not valid UTF-8 (line 1, column 3, byte 2)",
+            "oncely: 3 invalid line(s)",
+        ],
+        "{err}"
+    );
+}
+
 #[test]
 fn key_uses_the_policy_key_spec() {
     let dir = tempfile::tempdir().unwrap();

@@ -10,6 +10,7 @@ import {
   KeyDerivationError,
   PolicyError,
 } from './errors.js';
+import { writeJson } from './json.js';
 import { isWellFormed, text, wtf8 } from './wtf8.js';
 
 // ---- the instance -----------------------------------------------------------------------------
@@ -51,13 +52,60 @@ function keyPlain(e) {
 
 // ---- JSON text in -------------------------------------------------------------------------------
 
-/** JSON text of `v`: a string is taken as JSON text, anything else is serialized. */
-function jsonText(field, v) {
-  if (typeof v === 'string') return v;
-  if (v === undefined) throw new TypeError(`${field} is missing`);
-  const s = JSON.stringify(v);
-  if (s === undefined) throw new TypeError(`${field} cannot be serialized as JSON`);
-  return s;
+let limitsCache = null;
+
+/** The core's limits: input bytes (16 MiB) and nesting depth (128). */
+export function limits() {
+  if (limitsCache === null) {
+    limitsCache = call((c) => ({ maxInputBytes: Number(c.canonical.maxInputBytes()), maxDepth: c.canonical.maxDepth() }));
+  }
+  return { ...limitsCache };
+}
+
+/** The core's error (plain) for JSON text, a string or bytes; null when the core accepts it. */
+function judge(json) {
+  return call((c) => {
+    try {
+      if (typeof json === 'string' && isWellFormed(json)) c.canonical.canonicalize(json);
+      else c.canonical.canonicalizeBytes(typeof json === 'string' ? wtf8(json) : json);
+    } catch (e) {
+      if (e !== null && typeof e === 'object' && 'payload' in e) return canonPlain(e.payload);
+      throw e;
+    }
+    return null;
+  });
+}
+
+/**
+ * JSON text of a value (json.js: nothing dropped or converted), or the error (plain, as the
+ * core's) for a value that cannot be written: the core's for the text before the problem when
+ * that text already holds one — the first in document order wins — else the problem's.
+ */
+function valueText(v) {
+  const { maxInputBytes, maxDepth } = limits();
+  const w = writeJson(v, maxDepth, maxInputBytes);
+  if (w.text !== undefined) return { text: w.text, canon: null };
+  const core = judge(w.cut);
+  if (w.error === null || (core !== null && core.offset < w.error.offset)) return { text: null, canon: core };
+  return { text: null, canon: w.error };
+}
+
+/**
+ * JSON text of `v` (a string is taken as JSON text, anything else is written by json.js), or
+ * the error for it: `{text, canon}`, `canon` (plain) when the text cannot reach the core as it is
+ * (a value JSON cannot carry, or text holding a lone surrogate).
+ */
+function jsonText(v) {
+  if (typeof v !== 'string') return valueText(v);
+  if (isWellFormed(v)) return { text: v, canon: null };
+  return { text: null, canon: judge(v) };
+}
+
+/** Policy, tool and tool-list documents: their JSON errors are the PolicyError the core gives. */
+function documentText(doc) {
+  const { text: t, canon } = jsonText(doc);
+  if (canon !== null) throw new PolicyError({ at: '', message: canon.message });
+  return t;
 }
 
 // ---- canonical ----------------------------------------------------------------------------------
@@ -76,11 +124,6 @@ export function canonicalize(json) {
   if (json instanceof Uint8Array) return call((c) => c.canonical.canonicalizeBytes(json), canonErr);
   if (json instanceof ArrayBuffer) return canonicalize(new Uint8Array(json));
   throw new TypeError('canonicalize takes JSON text (a string) or its bytes (a Uint8Array)');
-}
-
-/** The core's limits: input bytes (16 MiB) and nesting depth (128). */
-export function limits() {
-  return call((c) => ({ maxInputBytes: Number(c.canonical.maxInputBytes()), maxDepth: c.canonical.maxDepth() }));
 }
 
 // ---- policy -------------------------------------------------------------------------------------
@@ -123,7 +166,7 @@ const POLICY_CACHE_MAX = 256;
  */
 export function parsePolicy(doc) {
   if (doc !== null && typeof doc === 'object' && doc[WIT]) return doc;
-  const t = text('policy', jsonText('policy', doc));
+  const t = documentText(doc);
   let p = policyCache.get(t);
   if (p === undefined) {
     p = policyOut(call((c) => c.policy.parsePolicy(t), policyErr));
@@ -172,7 +215,7 @@ function resolvedOut(r) {
 
 /** Resolve one MCP tool object (`{name, annotations, _meta: {"oncely/policy": …}}`) to its policy. */
 export function resolveTool(tool) {
-  const t = text('tool', jsonText('tool', tool));
+  const t = documentText(tool);
   return resolvedOut(call((c) => c.policy.resolveTool(t), policyErr));
 }
 
@@ -182,7 +225,7 @@ export function resolveTool(tool) {
  * any finding is an error.
  */
 export function checkTools(list) {
-  const t = text('tool list', jsonText('tool list', list));
+  const t = documentText(list);
   const r = call((c) => c.policy.checkManifest(t), policyErr);
   return {
     passed: r.passed,
@@ -195,35 +238,31 @@ export function checkTools(list) {
 
 /**
  * The WIT intent of `{scope, run, step, tool, args}` (args: a value or JSON text). Identity
- * strings must be well-formed Unicode; args text holding a lone surrogate is reported by the
- * core's `canonicalize-bytes` as the `invalid-args` error `derive` would give.
+ * strings must be well-formed Unicode (EncodingError, checked first, in the core's order: scope,
+ * tool, run, step). Arguments that cannot reach the core as JSON text (a value JSON cannot carry,
+ * text holding a lone surrogate) give the `invalid-args` error `derive` would give; `check(c,
+ * standIn)` calls the core with the intent whose arguments are a stand-in it refuses as
+ * `invalid-args` (empty text), so that what the core checks before the arguments (empty fields,
+ * the key spec, the owner) is reported first, as the core orders its errors.
  */
-export function witIntent(i) {
+export function witIntent(i, check) {
   if (i === null || typeof i !== 'object') throw new TypeError('an intent is an object {scope, run, step, tool, args}');
-  const args = jsonText('args', i.args);
-  if (!isWellFormed(args)) {
-    const bytes = wtf8(args);
-    const canon = call((c) => {
-      try {
-        c.canonical.canonicalizeBytes(bytes);
-      } catch (e) {
-        if (e !== null && typeof e === 'object' && 'payload' in e) return canonPlain(e.payload);
-        throw e;
-      }
-      return null;
-    });
-    if (canon !== null) {
-      throw new KeyDerivationError({ kind: 'invalid-args', at: null, canon, message: `the arguments are not acceptable JSON: ${canon.message}` });
-    }
+  const scope = text('scope', i.scope);
+  const tool = text('tool', i.tool);
+  const runId = text('run', i.run ?? '');
+  const stepId = text('step', i.step ?? '');
+  const { text: argsJson, canon } = jsonText(i.args);
+  if (canon === null) return { scope, runId, stepId, tool, argsJson };
+  const standIn = { scope, runId, stepId, tool, argsJson: '' };
+  try {
+    call((c) => check(c, standIn), keyErr);
+  } catch (e) {
+    if (!(e instanceof KeyDerivationError) || e.kind !== 'invalid-args') throw e;
   }
-  return {
-    scope: text('scope', i.scope),
-    runId: text('run', i.run ?? ''),
-    stepId: text('step', i.step ?? ''),
-    tool: text('tool', i.tool),
-    argsJson: args,
-  };
+  throw new KeyDerivationError({ kind: 'invalid-args', at: null, canon, message: `the arguments are not acceptable JSON: ${canon.message}` });
 }
+
+const keyCheck = (spec) => (c, standIn) => c.keys.key(standIn, spec);
 
 function derivedOut(d) {
   return { key: d.key, preimage: d.preimage, fingerprint: d.fingerprint, argsCanonical: d.argsCanonical };
@@ -235,8 +274,8 @@ function derivedOut(d) {
  * arguments, identity step). Returns `{key, preimage, fingerprint, argsCanonical}`.
  */
 export function deriveKey(intent) {
-  const i = witIntent(intent);
-  const spec = specOf(intent.policy);
+  const spec = specOf(intent?.policy);
+  const i = witIntent(intent, keyCheck(spec));
   return derivedOut(call((c) => c.keys.derive(i, spec), keyErr));
 }
 
@@ -245,8 +284,8 @@ export function deriveKey(intent) {
  * pass instead of two and only the key copied back. Same errors as `deriveKey`.
  */
 export function intentKey(intent) {
-  const i = witIntent(intent);
-  const spec = specOf(intent.policy);
+  const spec = specOf(intent?.policy);
+  const i = witIntent(intent, keyCheck(spec));
   return call((c) => c.keys.key(i, spec), keyErr);
 }
 
@@ -261,7 +300,7 @@ export function deriveKeys(intents, { policy } = {}) {
   const where = [];
   intents.forEach((it, n) => {
     try {
-      batch.push(witIntent(it));
+      batch.push(witIntent(it, keyCheck(spec)));
       where.push(n);
     } catch (e) {
       if (!(e instanceof KeyDerivationError)) throw e;
@@ -281,9 +320,16 @@ export function deriveKeys(intents, { policy } = {}) {
  * names the part, the args pointer, both values (null when absent) and its effect.
  */
 export function explain(a, b, options = {}) {
-  const spec = specOf(options.policy ?? a.policy);
-  const ia = witIntent(a);
-  const ib = witIntent(b);
+  const spec = specOf(options.policy ?? a?.policy);
+  const ia = witIntent(a, keyCheck(spec));
+  let ib;
+  try {
+    ib = witIntent(b, keyCheck(spec));
+  } catch (e) {
+    // The first intent's errors, the core's included, come before any of the second's.
+    if (e instanceof KeyDerivationError) call((c) => c.keys.key(ia, spec), keyErr);
+    throw e;
+  }
   const e = call((c) => c.keys.explain(ia, ib, spec), keyErr);
   return {
     verdict: e.verdict,
@@ -303,10 +349,15 @@ export function explain(a, b, options = {}) {
 
 /** ledger.prepare: the claim for an intent under a policy (WIT records). */
 export function witPrepare(intent, policy, owner) {
-  const i = witIntent(intent);
   const p = witPolicy(policy);
   const o = text('owner', owner);
+  const i = witIntent(intent, prepareCheck(p, o));
   return call((c) => c.ledger.prepare(i, p, o), keyErr);
+}
+
+/** The check of `witIntent` for a claim (`ledger.prepare`; the effect machine starts with it). */
+export function prepareCheck(policy, owner) {
+  return (c, standIn) => c.ledger.prepare(standIn, policy, owner);
 }
 
 /** effect.run: the next step of a machine (wit/effect.wit), from its state and what happened. */

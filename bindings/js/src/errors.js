@@ -129,10 +129,14 @@ export class CoreTrapError extends OncelyError {
   }
 }
 
-/** A string cannot be handed to the core as Unicode text (it holds a lone surrogate). */
+/**
+ * A string cannot be handed to the core as Unicode text (it holds a lone surrogate): an id, which
+ * a WIT string cannot carry. `kind` is the core's kind for a lone surrogate.
+ */
 export class EncodingError extends OncelyError {
   constructor(field, index) {
     super('encoding', `${field} holds a lone UTF-16 surrogate at index ${index}; it is not Unicode text`);
+    this.kind = 'lone-surrogate';
     this.field = field;
     this.index = index;
   }

@@ -3,7 +3,7 @@
 // interpreter in machine.js only reads and writes rows, calls the tool and reconcilers, sleeps,
 // and returns or raises what the core says. This mirrors host/src/ledger.rs.
 
-import { witIntent, witPolicy, witPrepare } from './core.js';
+import { prepareCheck, witIntent, witPolicy, witPrepare } from './core.js';
 import {
   ConflictError,
   ContentionError,
@@ -17,6 +17,7 @@ import {
   ToolFailedError,
 } from './errors.js';
 import { runMachine } from './machine.js';
+import { text } from './wtf8.js';
 import { outcomeOut, requestOut } from './wire.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -87,7 +88,7 @@ export class Ledger {
   constructor(store, { owner, clock, sleep: sleepFn } = {}) {
     if (!store || typeof store.get !== 'function') throw new TypeError('new Ledger(store): a store is required');
     this.store = store;
-    this.owner = owner ?? defaultOwner();
+    this.owner = owner === undefined || owner === null ? defaultOwner() : text('owner', owner);
     this.clock = clock ?? systemClock;
     this.sleep = sleepFn ?? sleep;
     this.reconcilers = new Map();
@@ -287,7 +288,8 @@ export class Ledger {
   async effect(intent, policy, tool, { maxAttempts = 0, waitMs = 30_000 } = {}) {
     if (typeof tool !== 'function') throw new TypeError('ledger.effect(intent, policy, tool): tool is a function');
     const options = { owner: this.owner, maxAttempts, waitMs: BigInt(waitMs), hasReconciler: this.reconcilers.has(intent?.tool) };
-    const command = { tag: 'effect', val: { intent: witIntent(intent), policy: witPolicy(policy), options } };
+    const p = witPolicy(policy);
+    const command = { tag: 'effect', val: { intent: witIntent(intent, prepareCheck(p, this.owner)), policy: p, options } };
     const { finish, value } = await this.#run(command, tool);
     const r = finish.val;
     return { value: r.source.tag === 'tool-value' ? value : JSON.parse(r.source.val), key: r.key, replayed: r.replayed, reconciled: r.reconciled };

@@ -105,7 +105,13 @@ export function checkTools(list: object | unknown[] | string): ManifestReport;
 
 // ---- keys ---------------------------------------------------------------------------------------
 
-/** What an agent meant to do. `args`: a JSON value, or JSON text. */
+/**
+ * What an agent meant to do. `args`: a JSON value, or JSON text. A value is written as JSON
+ * with nothing dropped or converted: `undefined`, functions, symbols, holes in arrays, NaN,
+ * ±Infinity and objects that are not plain objects or arrays (Map, Set, Date, class instances;
+ * toJSON is not called) are refused as `invalid-args`; a BigInt is a JSON integer (the core
+ * refuses one a double cannot hold exactly).
+ */
 export interface Intent {
   scope: string;
   run?: string;
@@ -446,8 +452,11 @@ export class ContentionError extends OncelyError {
 export class CoreTrapError extends OncelyError {
   readonly code: 'trap';
 }
+/** An id (scope, run, step, tool, owner) holding a lone UTF-16 surrogate: it is not Unicode text. */
 export class EncodingError extends OncelyError {
   readonly code: 'encoding';
+  /** The core's kind for a lone surrogate. */
+  readonly kind: 'lone-surrogate';
   readonly field: string;
   readonly index: number;
 }

@@ -68,9 +68,21 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Why a line that is not UTF-8 is refused: the core's judgement of its bytes as JSON
+/// (`invalid-utf8`, or `lone-surrogate` for a surrogate encoded in them, with the position).
+fn not_utf8(rt: &Runtime, line: &[u8]) -> Result<String> {
+    match rt.canonicalize_bytes(line) {
+        Err(oncely::Error::Canon(e)) => Ok(e.message),
+        Err(e) => Err(e.into()),
+        Ok(_) => Ok("the line is not UTF-8 text".to_string()),
+    }
+}
+
 /// `--lines`: JSONL intents from stdin, derived in batches; output lines keep the input order.
+/// A bad line (not UTF-8, not an intent object, or an intent the core refuses) is reported on
+/// stderr with its line number and the stream goes on; the exit status is then 1.
 fn lines(rt: &Runtime, spec: &KeySpec, json: bool) -> Result<ExitCode> {
-    let stdin = std::io::stdin().lock();
+    let mut stdin = std::io::stdin().lock();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut bad = 0u64;
     let mut batch: Vec<(usize, Intent)> = Vec::new();
@@ -89,18 +101,29 @@ fn lines(rt: &Runtime, spec: &KeySpec, json: bool) -> Result<ExitCode> {
         batch.clear();
         Ok(())
     };
-    for (i, line) in stdin.lines().enumerate() {
-        let line = line.context("reading stdin")?;
-        if line.trim().is_empty() {
+    // Lines are read as bytes: a line that is not UTF-8 is one bad line, not the end of the stream.
+    let mut buf = Vec::new();
+    for n in 1.. {
+        buf.clear();
+        if stdin.read_until(b'\n', &mut buf).context("reading stdin")? == 0 {
+            break;
+        }
+        let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        if bytes.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_str::<IntentJson>(&line) {
-            Ok(ij) => batch.push((i + 1, ij.intent())),
-            Err(e) => {
+        let parsed = match std::str::from_utf8(bytes) {
+            Ok(line) => serde_json::from_str::<IntentJson>(line).map_err(|e| format!("not an intent object: {e}")),
+            Err(_) => Err(not_utf8(rt, bytes)?),
+        };
+        match parsed {
+            Ok(ij) => batch.push((n, ij.intent())),
+            Err(why) => {
                 // Keep output lines in input order: finish the batch before reporting.
                 flush(&mut batch, &mut out, &mut bad)?;
                 bad += 1;
-                eprintln!("oncely: line {}: not an intent object: {e}", i + 1);
+                eprintln!("oncely: line {n}: {why}");
             }
         }
         if batch.len() >= 1024 {

@@ -6,14 +6,14 @@ core's inputs (JSON text, records) and the core's answers to Python values or ex
 
 from __future__ import annotations
 
-import json
+import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Union
 
-from oncely import _runtime
+from oncely import _json, _runtime
 from oncely._codec import Err
-from oncely.errors import CanonError, KeyDerivationError
+from oncely.errors import CanonError, EncodingError, KeyDerivationError, PolicyError
 from oncely.types import (
     DerivedKey,
     EffectClass,
@@ -28,7 +28,8 @@ from oncely.types import (
 )
 
 JSONValue = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
-"""A JSON-compatible Python value (``json.dumps`` must accept it)."""
+"""A JSON-compatible Python value: ``None``, ``bool``, ``int``, finite ``float``, ``str``, lists
+and tuples, dicts (and other mappings) whose member names are ``str``."""
 
 Args = Union[str, bytes, JSONValue, Mapping[str, Any]]
 """Tool arguments: JSON text (``str`` or UTF-8 ``bytes``) or a JSON-compatible object."""
@@ -52,37 +53,118 @@ def _unwrap(result: Any) -> Any:
     return result
 
 
-_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate: in a Python ``str`` every code point in this range stands alone."""
+
+
+def _surrogate_at(s: str) -> int:
+    """The index of the first lone surrogate of ``s``, or -1."""
+    if s.isascii():
+        return -1
+    m = _SURROGATE.search(s)
+    return -1 if m is None else m.start()
+
+
+def _id(field: str, value: Any) -> str:
+    """An id (scope, run, step, tool) as a plain ``str`` the core can take."""
+    if type(value) is not str:
+        if not isinstance(value, str):
+            raise TypeError(f"{field} must be a str, not {type(value).__name__}")
+        value = str.__str__(value)  # a str subclass (an enum member…) as its plain text
+    at = _surrogate_at(value)
+    if at >= 0:
+        raise EncodingError(field, at)
+    return value
+
+
+_limits: tuple[int, int] | None = None
+
+
+def limits() -> tuple[int, int]:
+    """``(max_input_bytes, max_depth)``: the largest JSON input and the deepest nesting the
+    core accepts."""
+    global _limits
+    if _limits is None:
+        rt = _rt()
+        _limits = (rt.call("canonical.max-input-bytes"), rt.call("canonical.max-depth"))
+    return _limits
+
+
+def _encode(value: Any, coerce_names: bool = False) -> str | _json.Cut:
+    max_bytes, max_depth = limits()
+    return _json.encode(value, max_depth, max_bytes, coerce_names=coerce_names)
+
+
+def _judge(text: str | bytes) -> CanonError | None:
+    """The core's error for JSON text (a ``str`` that may hold a lone surrogate, or bytes),
+    or ``None`` when the core accepts it."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    r = _rt().call("canonical.canonicalize-bytes", data)
+    return r.error if isinstance(r, Err) else None
+
+
+def _cut_error(cut: _json.Cut) -> CanonError:
+    """The error for a value that could not be written as JSON in full: the core's for the text
+    before the problem when that text already holds one (the first in document order wins, as
+    in the core), else the problem's. A level too deep or a text too large is the core's to
+    report, on the text as written."""
+    core = _judge(cut.text)
+    if cut.error is None or (core is not None and core.offset < cut.error.offset):
+        assert core is not None, "the core accepted a cut JSON text"
+        return core
+    return cut.error
 
 
 def to_json_text(value: Any) -> str:
     """JSON text of a JSON-compatible object, compact and without ASCII escaping. The core
-    canonicalizes it; Python only serialises. ``NaN`` and infinities are refused here because
-    JSON cannot carry them (``ValueError``); non-JSON types raise ``TypeError``."""
-    return _encoder.encode(value)
+    canonicalizes it; Python only serialises, without recursion (see :mod:`oncely._json`).
+
+    Raises :class:`~oncely.CanonError` for a value JSON cannot carry (NaN, an infinity, a
+    member name that is not a ``str``, a type such as ``set`` or ``bytes``) and for nesting the
+    core refuses, with the JSON pointer of the value in the message. A lone surrogate in a
+    string is left in the text, for the core to report (see :func:`canonicalize`).
+    """
+    text = _encode(value)
+    if isinstance(text, _json.Cut):
+        raise _cut_error(text)
+    return text
 
 
-def _args_text(args: Args) -> str | bytes:
-    """Arguments as JSON text, or as raw bytes when they cannot be UTF-8 text (so that the core
-    reports the problem)."""
+def result_json(value: Any) -> str:
+    """JSON text of a tool's result (or of a reconciler's or a human's, :func:`oncely.happened`):
+    as :func:`to_json_text`, except that ``int``, ``float``, ``bool`` and ``None`` member names
+    are written as :func:`json.dumps` writes them (``{1: "x"}`` as ``{"1":"x"}``). A result
+    makes no key; a replay returns it as :func:`json.loads` decodes it.
+
+    Raises :class:`~oncely.CanonError` for a value JSON cannot carry (NaN, a ``set``, a cycle,
+    nesting deeper than the core accepts).
+    """
+    text = _encode(value, coerce_names=True)
+    if isinstance(text, _json.Cut):
+        raise _cut_error(text)
+    return text
+
+
+def _args_text(args: Args) -> str | bytes | CanonError:
+    """Arguments as JSON text; as bytes when they are not Unicode text (bytes that are not
+    UTF-8, or text holding a lone surrogate as WTF-8) so that the core reports the problem;
+    or the error for a value that cannot be written as JSON."""
     if isinstance(args, str):
-        return args
-    if isinstance(args, (bytes, bytearray, memoryview)):
+        text = args if type(args) is str else str.__str__(args)
+    elif isinstance(args, (bytes, bytearray, memoryview)):
         data = bytes(args)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:
             return data
-    return to_json_text(args)
-
-
-def _canon_bytes(data: bytes) -> CanonError:
-    """The core's error for bytes that are not UTF-8 (or hold a lone surrogate)."""
-    r = _rt().call("canonical.canonicalize-bytes", data)
-    if isinstance(r, Err):
-        error: CanonError = r.error
-        return error
-    raise AssertionError("the core accepted bytes that are not UTF-8")  # pragma: no cover
+    else:
+        written = _encode(args)
+        if isinstance(written, _json.Cut):
+            return _cut_error(written)
+        text = written
+    if _surrogate_at(text) >= 0:
+        return text.encode("utf-8", "surrogatepass")
+    return text
 
 
 def canonicalize(text: str | bytes) -> str:
@@ -97,9 +179,11 @@ def canonicalize(text: str | bytes) -> str:
     """
     rt = _rt()
     if isinstance(text, str):
-        try:
+        if type(text) is not str:
+            text = str.__str__(text)
+        if _surrogate_at(text) < 0:
             r = rt.call("canonical.canonicalize", text)
-        except UnicodeEncodeError:
+        else:
             r = rt.call("canonical.canonicalize-bytes", text.encode("utf-8", "surrogatepass"))
     elif isinstance(text, (bytes, bytearray, memoryview)):
         r = rt.call("canonical.canonicalize-bytes", bytes(text))
@@ -110,8 +194,21 @@ def canonicalize(text: str | bytes) -> str:
 
 def canonicalize_value(value: Any) -> str:
     """The canonical JSON of a JSON-compatible Python object (serialised, then canonicalized
-    by the core)."""
+    by the core). Raises :class:`~oncely.CanonError` as :func:`canonicalize` does, and for a
+    value JSON cannot carry (see :func:`to_json_text`)."""
     return canonicalize(to_json_text(value))
+
+
+def _document(doc: Any) -> str:
+    """A policy or tool-list document (JSON text, UTF-8 bytes or Python objects) as text the
+    core's policy reader takes; a JSON error is the core's JSON error as that reader reports it
+    (:class:`~oncely.PolicyError` at ``""``)."""
+    text = _args_text(doc)
+    if isinstance(text, str):
+        return text
+    canon = text if isinstance(text, CanonError) else _judge(text)
+    assert canon is not None, "the core accepted JSON text that is not Unicode"
+    raise PolicyError("", canon.message)
 
 
 _policy_cache: dict[str, ToolPolicy] = {}
@@ -128,7 +225,7 @@ def parse_policy(policy: str | Mapping[str, Any] | ToolPolicy) -> ToolPolicy:
     """
     if isinstance(policy, ToolPolicy):
         return policy
-    text = policy if isinstance(policy, str) else to_json_text(policy)
+    text = _document(policy)
     hit = _policy_cache.get(text)
     if hit is not None:
         return hit
@@ -161,42 +258,67 @@ def key_spec(policy: PolicyLike) -> KeySpec:
     return parsed.key if parsed.key is not None else default_spec()
 
 
-def make_intent(*, scope: str, run: str, step: str, tool: str, args: Args) -> Intent | bytes:
-    """An :class:`Intent` (args as JSON text), or the raw bytes of the arguments when they were
-    given as bytes that are not UTF-8 (so that the core can say where)."""
+class BadArgs:
+    """An intent whose arguments cannot reach the core as JSON text (bytes that are not UTF-8,
+    text holding a lone surrogate, a value JSON cannot carry). ``intent`` carries the ids and a
+    stand-in for the arguments (empty text, which the core refuses as ``invalid-args``), so the
+    core still judges everything it checks before the arguments; ``canon`` is the error for the
+    real arguments."""
+
+    __slots__ = ("canon", "intent")
+
+    def __init__(self, intent: Intent, canon: CanonError) -> None:
+        self.intent = intent
+        self.canon = canon
+
+    def error(self, ask: Callable[[Intent], Any]) -> KeyDerivationError:
+        """The error the core would give for the real intent: ``ask`` calls the core with the
+        stand-in intent; an error it finds before the arguments wins (``docs/key-scheme.md``,
+        "Which error is reported"), else it is ``invalid-args`` with :attr:`canon`."""
+        r = ask(self.intent)
+        if isinstance(r, Err) and r.error.kind is not KeyErrorKind.INVALID_ARGS:
+            error: KeyDerivationError = r.error
+            return error
+        return KeyDerivationError(
+            KeyErrorKind.INVALID_ARGS,
+            None,
+            self.canon,
+            f"the arguments are not acceptable JSON: {self.canon.message}",
+        )
+
+
+def make_intent(*, scope: str, run: str, step: str, tool: str, args: Args) -> Intent | BadArgs:
+    """An :class:`Intent` (args as JSON text), or a :class:`BadArgs` when the arguments cannot
+    be JSON text. Raises :class:`~oncely.EncodingError` for an id holding a lone surrogate
+    (checked first, in the core's order: scope, tool, run, step)."""
+    scope = _id("scope", scope)
+    tool = _id("tool", tool)
+    run = _id("run", run)
+    step = _id("step", step)
     text = _args_text(args)
-    if isinstance(text, bytes):
-        return text
-    return Intent(scope, run, step, tool, text)
+    if isinstance(text, str):
+        return Intent(scope, run, step, tool, text)
+    canon = text if isinstance(text, CanonError) else _judge(text)
+    assert canon is not None, "the core accepted JSON text that is not Unicode"
+    return BadArgs(Intent(scope, run, step, tool, ""), canon)
 
 
-def _wtf8(intent: Intent) -> bytes:
-    """The arguments of an intent whose text holds a lone surrogate, as WTF-8 bytes."""
-    return intent.args_json.encode("utf-8", "surrogatepass")
-
-
-def intent_of(value: IntentLike) -> Intent | bytes:
+def intent_of(value: IntentLike) -> Intent | BadArgs:
     """An :class:`Intent` from an intent or a ``{"scope","run","step","tool","args"}`` mapping."""
     if isinstance(value, Intent):
-        return value
+        return make_intent(
+            scope=value.scope,
+            run=value.run_id,
+            step=value.step_id,
+            tool=value.tool,
+            args=value.args_json,
+        )
     return make_intent(
         scope=value["scope"],
         run=value["run"],
         step=value["step"],
         tool=value["tool"],
         args=value["args"],
-    )
-
-
-def _invalid_args(raw: bytes) -> KeyDerivationError:
-    """The core's ``invalid-args`` error for arguments that are not UTF-8 text: the core
-    judges the bytes (``canonicalize-bytes``), and the error is wrapped as ``derive`` wraps it."""
-    canon = _canon_bytes(raw)
-    return KeyDerivationError(
-        KeyErrorKind.INVALID_ARGS,
-        None,
-        canon,
-        f"the arguments are not acceptable JSON: {canon.message}",
     )
 
 
@@ -219,7 +341,9 @@ def derive_key(
     host (Rust, Python, JavaScript) derives the same key for the same intent.
 
     Raises :class:`~oncely.KeyDerivationError` (``invalid-args`` carries the
-    :class:`~oncely.CanonError`), or :class:`~oncely.PolicyError` for a bad policy.
+    :class:`~oncely.CanonError`; a value JSON cannot carry — NaN, an infinity, a member name
+    that is not a ``str``, a ``set`` — is ``invalid-args`` too), :class:`~oncely.PolicyError`
+    for a bad policy, or :class:`~oncely.EncodingError` for an id holding a lone surrogate.
     """
     # The core's `keys.key`: derive's key with one SHA-256 pass and nothing else copied back.
     return _derive("keys.key", scope, run, step, tool, args, policy)  # type: ignore[no-any-return]
@@ -229,18 +353,11 @@ def _derive(
     fn: str, scope: str, run: str, step: str, tool: str, args: Args, policy: PolicyLike
 ) -> Any:
     intent = make_intent(scope=scope, run=run, step=step, tool=tool, args=args)
-    if isinstance(intent, bytes):
-        raise _invalid_args(intent)
-    try:
-        r = _rt().call(fn, intent, key_spec(policy))
-    except UnicodeEncodeError:
-        # In the arguments, the core judges the WTF-8 bytes and reports where; in a scope,
-        # id or tool name (plain strings, not JSON), it is the caller's error as raised.
-        checked = _checked(intent)
-        if isinstance(checked, bytes):
-            raise _invalid_args(checked) from None
-        raise
-    return _unwrap(r)
+    spec = key_spec(policy)
+    rt = _rt()
+    if isinstance(intent, BadArgs):
+        raise intent.error(lambda i: rt.call("keys.key", i, spec))
+    return _unwrap(rt.call(fn, intent, spec))
 
 
 def derive_many(
@@ -249,29 +366,22 @@ def derive_many(
     """Derive the keys of many intents in ONE call into the core (``keys.derive-many``).
 
     Each result stands alone: a bad intent gives its :class:`~oncely.KeyDerivationError` in its
-    place and does not fail the others.
+    place and does not fail the others (an id holding a lone surrogate raises
+    :class:`~oncely.EncodingError`).
     """
     spec = key_spec(policy)
-    prepared = [_checked(intent_of(i)) for i in intents]
+    rt = _rt()
+    prepared = [intent_of(i) for i in intents]
     good = [i for i in prepared if isinstance(i, Intent)]
-    results = iter(_rt().call("keys.derive-many", good, spec) if good else [])
+    results = iter(rt.call("keys.derive-many", good, spec) if good else [])
     out: list[DerivedKey | KeyDerivationError] = []
     for i in prepared:
-        if isinstance(i, bytes):
-            out.append(_invalid_args(i))
+        if isinstance(i, BadArgs):
+            out.append(i.error(lambda x: rt.call("keys.key", x, spec)))
         else:
             r = next(results)
             out.append(r.error if isinstance(r, Err) else r)
     return out
-
-
-def _checked(i: Intent | bytes) -> Intent | bytes:
-    if isinstance(i, Intent):
-        try:
-            i.args_json.encode("utf-8")
-        except UnicodeEncodeError:
-            return _wtf8(i)
-    return i
 
 
 def derive_keys(intents: Iterable[IntentLike], *, policy: PolicyLike = None) -> list[str]:
@@ -291,11 +401,15 @@ def explain(a: IntentLike, b: IntentLike, *, policy: PolicyLike = None) -> Expla
     ``a`` and ``b`` are :class:`Intent` objects or ``{"scope","run","step","tool","args"}``
     mappings. Raises :class:`~oncely.KeyDerivationError` if either cannot be keyed.
     """
-    ia, ib = _checked(intent_of(a)), _checked(intent_of(b))
-    for i in (ia, ib):
-        if isinstance(i, bytes):
-            raise _invalid_args(i)
-    return _unwrap(_rt().call("keys.explain", ia, ib, key_spec(policy)))  # type: ignore[no-any-return]
+    ia, ib = intent_of(a), intent_of(b)
+    spec = key_spec(policy)
+    rt = _rt()
+    if isinstance(ia, BadArgs):
+        raise ia.error(lambda i: rt.call("keys.key", i, spec))
+    if isinstance(ib, BadArgs):
+        _unwrap(rt.call("keys.key", ia, spec))  # the first intent's error comes first
+        raise ib.error(lambda i: rt.call("keys.key", i, spec))
+    return _unwrap(rt.call("keys.explain", ia, ib, spec))  # type: ignore[no-any-return]
 
 
 def check_tools(tool_list: str | bytes | Mapping[str, Any] | list[Any]) -> ManifestReport:
@@ -305,18 +419,13 @@ def check_tools(tool_list: str | bytes | Mapping[str, Any] | list[Any]) -> Manif
     ``report.passed`` is false when any finding has severity ``error``. Raises
     :class:`~oncely.PolicyError` only when the document is not JSON or holds no tool list.
     """
-    text = tool_list if isinstance(tool_list, str) else None
-    if isinstance(tool_list, (bytes, bytearray)):
-        text = bytes(tool_list).decode("utf-8")
-    if text is None:
-        text = to_json_text(tool_list)
+    text = _document(tool_list)
     return _unwrap(_rt().call("policy.check-manifest", text))  # type: ignore[no-any-return]
 
 
 def resolve_tool(tool: str | Mapping[str, Any]) -> ResolvedTool:
     """One MCP tool object with its effective policy and where its class came from."""
-    text = tool if isinstance(tool, str) else to_json_text(tool)
-    return _unwrap(_rt().call("policy.resolve-tool", text))  # type: ignore[no-any-return]
+    return _unwrap(_rt().call("policy.resolve-tool", _document(tool)))  # type: ignore[no-any-return]
 
 
 def classify(annotations: ToolAnnotations | Mapping[str, Any]) -> EffectClass:
@@ -336,9 +445,3 @@ def default_policy(effect_class: EffectClass | str) -> ToolPolicy:
     """The policy of a class with every field at its default."""
     return _rt().call("policy.default-policy", EffectClass(effect_class))  # type: ignore[no-any-return]
 
-
-def limits() -> tuple[int, int]:
-    """``(max_input_bytes, max_depth)``: the largest JSON input and the deepest nesting the
-    core accepts."""
-    rt = _rt()
-    return rt.call("canonical.max-input-bytes"), rt.call("canonical.max-depth")

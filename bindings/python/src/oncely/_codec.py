@@ -46,6 +46,8 @@ from wasmtime import _bindings as _b
 from wasmtime import _ffi as ffi
 from wasmtime.component import _types as wt
 
+from oncely.errors import EncodingError
+
 if sys.byteorder != "little" or sizeof(c_void_p) != 8:  # pragma: no cover - layout guard
     raise ImportError("oncely's component calls need a little-endian 64-bit platform")
 
@@ -374,7 +376,10 @@ class Codec:
                     continue
                 if type(v) is not str:
                     raise CodecError(f"{cls_name}.{attr}: expected str, got {type(v).__name__}")
-                data = v.encode("utf-8")
+                try:
+                    data = v.encode("utf-8")
+                except UnicodeEncodeError as e:
+                    raise EncodingError(f"{cls_name}.{attr}", e.start) from None
                 _pack_kind_qq(mv, pos + at, K_STRING, len(data), base + out.put(data))
 
         return lower
@@ -526,7 +531,10 @@ class Codec:
 def _lower_string(value: Any, out: Out, off: int) -> None:
     if type(value) is not str:
         raise CodecError(f"expected str, got {type(value).__name__}")
-    data = value.encode("utf-8")  # strict: a lone surrogate raises UnicodeEncodeError here
+    try:
+        data = value.encode("utf-8")
+    except UnicodeEncodeError as e:  # a lone surrogate: not Unicode text
+        raise EncodingError("a string argument", e.start) from None
     _pack_kind_qq(out.mv, off, K_STRING, len(data), out.base + out.put(data))
 
 
@@ -651,8 +659,9 @@ def call(fn: Function, func: Any, context: Any, scratch: Scratch, args: Sequence
     """Call ``func`` (a reference to a ``wasmtime_component_func_t``) with ``args``, lowered
     into ``scratch``; return the lifted result.
 
-    Raises :class:`wasmtime.WasmtimeError` when the call traps and :class:`CodecError` (or
-    ``UnicodeEncodeError``) when an argument cannot be lowered.
+    Raises :class:`wasmtime.WasmtimeError` when the call traps, :class:`CodecError` when an
+    argument has the wrong type and :class:`~oncely.EncodingError` when a string holds a lone
+    surrogate.
     """
     while True:
         try:

@@ -262,11 +262,13 @@ def tally(report: SweepReport, note: TendNote) -> None:
 def effect_command(ledger: Any, spec: EffectSpec, **intent: Any) -> EffectStart:
     """The ``start(effect)`` command of an intent."""
     policy = _api.parse_policy(intent.pop("policy"))
-    i = _api._checked(_api.make_intent(**intent))
-    if isinstance(i, bytes):
-        raise _api._invalid_args(i)
+    i = _api.make_intent(**intent)
+    if isinstance(i, _api.BadArgs):
+        # The core's order: what the effect machine checks before the arguments comes first.
+        rt = ledger._rt
+        raise i.error(lambda x: rt.call("ledger.prepare", x, policy, ledger.owner))
     opts = EffectOptions(
-        ledger.owner, spec.max_attempts, max(0, int(spec.wait * 1000)), intent["tool"] in ledger._reconcilers
+        ledger.owner, spec.max_attempts, max(0, int(spec.wait * 1000)), i.tool in ledger._reconcilers
     )
     return EffectStart(i, policy, opts)
 
@@ -287,7 +289,10 @@ def _tool_input(called: Called, spec: EffectSpec) -> Any:
     e = called.error
     if e is None:
         try:
-            return ToolReturned((spec.encode or _api.to_json_text)(called.value))
+            text = (spec.encode or _api.result_json)(called.value)
+            if _api._surrogate_at(text) >= 0:  # not Unicode text: the core says where
+                raise _api._judge(text) or ValueError("a lone surrogate")
+            return ToolReturned(text)
         except (TypeError, ValueError) as why:
             return ToolUnencodable(f"{type(called.value).__name__}: {why}")
     definite = isinstance(e, DefiniteFailure) or bool(spec.definite) and isinstance(e, spec.definite)

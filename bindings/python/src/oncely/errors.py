@@ -117,6 +117,30 @@ class LedgerError(OncelyError):
         return f"LedgerError(kind={self.kind.value!r}, state={state!r}, message={self.message!r})"
 
 
+class EncodingError(OncelyError, ValueError):
+    """A string cannot be handed to the core as Unicode text: it holds a lone UTF-16 surrogate,
+    which a Python ``str`` may hold and a WIT string cannot carry (replacing it would give two
+    different ids one key). Raised for scope, run, step and tool names (and any other plain
+    string the core takes); JSON text and arguments holding one are judged by the core instead
+    (:class:`CanonError` ``lone-surrogate``, with its offset).
+
+    ``field`` names the string, ``index`` is the surrogate's position in it; ``kind`` is the
+    core's kind for a lone surrogate, ``lone-surrogate``.
+    """
+
+    kind: ClassVar[CanonErrorKind] = CanonErrorKind.LONE_SURROGATE
+
+    def __init__(self, field: str, index: int) -> None:
+        super().__init__(
+            f"{field} holds a lone UTF-16 surrogate at index {index}; it is not Unicode text"
+        )
+        self.field = field
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"EncodingError(field={self.field!r}, index={self.index})"
+
+
 class CoreTrap(OncelyError):
     """The core component trapped: a bug in oncely. This call failed; the instance was dropped."""
 
@@ -227,6 +251,7 @@ __all__ = [
     "ContentionError",
     "CoreTrap",
     "DefiniteFailure",
+    "EncodingError",
     "EscalatedError",
     "OncelyError",
     "InDoubtError",

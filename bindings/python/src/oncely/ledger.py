@@ -92,8 +92,10 @@ def system_clock() -> int:
 
 
 def happened(result: Any) -> Happened:
-    """A :class:`Happened` verdict or settlement carrying ``result`` (a JSON-compatible value)."""
-    return Happened(_api.to_json_text(result))
+    """A :class:`Happened` verdict or settlement carrying ``result`` (a JSON-compatible value,
+    written as a tool's result is). Raises :class:`~oncely.CanonError` for a value JSON cannot
+    carry."""
+    return Happened(_api.result_json(result))
 
 
 class Ledger:
@@ -112,7 +114,7 @@ class Ledger:
         sleep: Callable[[float], Any] | None = None,
     ) -> None:
         self.store = store
-        self.owner = owner or f"py{os.getpid()}-{secrets.token_hex(4)}"
+        self.owner = _api._id("owner", owner) if owner else f"py{os.getpid()}-{secrets.token_hex(4)}"
         """This worker's owner id in claims."""
         self.clock: Clock = clock or system_clock
         self.sleep = sleep
@@ -227,12 +229,11 @@ class Ledger:
         policy: str | dict[str, Any] | ToolPolicy,
     ) -> Claim:
         """The claim for an intent under a policy (the core's ``prepare``: derives the key)."""
-        intent = _api._checked(
-            _api.make_intent(scope=scope, run=run, step=step, tool=tool, args=args)
-        )
-        if isinstance(intent, bytes):
-            raise _api._invalid_args(intent)
-        r = self._rt.call("ledger.prepare", intent, _api.parse_policy(policy), self.owner)
+        intent = _api.make_intent(scope=scope, run=run, step=step, tool=tool, args=args)
+        parsed = _api.parse_policy(policy)
+        if isinstance(intent, _api.BadArgs):
+            raise intent.error(lambda i: self._rt.call("ledger.prepare", i, parsed, self.owner))
+        r = self._rt.call("ledger.prepare", intent, parsed, self.owner)
         return _machine._unwrap(r)
 
     def begin(self, claim: Claim) -> Outcome:
