@@ -60,6 +60,11 @@ echo "== python: install it into a clean virtual environment (no Rust on the PAT
 echo "== python: pytest (against the installed package, no Rust on the PATH)"
 (cd "$here" && "$norust" "$tmp/venv/bin/pytest" -p no:cacheprovider tests)
 
+echo "== python: lint and types (ruff, mypy --strict; versions pinned: a new rule set is a change)"
+"$norust" "$tmp/venv/bin/pip" install --quiet "ruff==0.17.6" "mypy==2.4.1"
+(cd "$here" && "$tmp/venv/bin/ruff" check src tests && "$tmp/venv/bin/ruff" format --check src tests \
+    && "$tmp/venv/bin/mypy" src)
+
 echo "== python: the example agent loop"
 "$norust" "$tmp/venv/bin/python" examples/python/agent_loop.py
 

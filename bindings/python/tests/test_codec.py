@@ -176,7 +176,13 @@ def ref() -> Reference:
 def test_every_export_is_compiled(ref: Reference) -> None:
     compiled = {name for name in _runtime.shared().functions if "#" not in name}
     assert set(ref.types) == compiled
-    assert {name.split(".")[0] for name in compiled} == {"canonical", "keys", "policy", "ledger", "effect"}
+    assert {name.split(".")[0] for name in compiled} == {
+        "canonical",
+        "keys",
+        "policy",
+        "ledger",
+        "effect",
+    }
 
 
 def test_pure_functions_match(ref: Reference, vectors: Vectors) -> None:

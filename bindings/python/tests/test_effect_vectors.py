@@ -106,10 +106,14 @@ class World(RawStore):
         for st in steps:
             ev, b = st["event"], None
             if isinstance(ev, dict):
-                (name, b), = ev.items()
+                ((name, b),) = ev.items()
             else:
                 name = ev
-            tok = oncely.ClaimToken(b["attempt"], b["owner"]) if b and "owner" in b and "attempt" in b else None
+            tok = (
+                oncely.ClaimToken(b["attempt"], b["owner"])
+                if b and "owner" in b and "attempt" in b
+                else None
+            )
             event: Any
             if name == "begin":
                 event = oncely.Begin(self.key_of(self.base, b["owner"], b.get("args")))
@@ -347,5 +351,7 @@ def test_effect_vectors(mode: str) -> None:
         got, want = asyncio.run(_play(sc, mode))
         if got != want:
             failures.append(f"{sc['name']}:\n  got  {got}\n  want {want}")
-    assert not failures, f"{len(failures)} of {len(DOC['scenarios'])} scenarios differ:\n" + "\n".join(failures)
+    assert not failures, (
+        f"{len(failures)} of {len(DOC['scenarios'])} scenarios differ:\n" + "\n".join(failures)
+    )
     assert len(DOC["scenarios"]) == 54

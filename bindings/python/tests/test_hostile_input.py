@@ -104,7 +104,7 @@ class Case:
         return not isinstance(self.args, (str, bytes))
 
 
-def C(name: str, args: Any, canon: K, says: str | None = None) -> Case:  # noqa: N802
+def C(name: str, args: Any, canon: K, says: str | None = None) -> Case:
     return Case(name, args, canon=canon, says=says)
 
 
@@ -215,8 +215,12 @@ CASES: list[Case] = [
     Case("run with a lone surrogate", {}, encoding="run", ids={"run": "r\udc00"}),
     Case("step with a lone surrogate", {}, encoding="step", ids={"step": "a\ud83db"}),
     Case("tool with a lone surrogate", {}, encoding="tool", ids={"tool": "\udfff"}),
-    Case("empty scope, tool with a lone surrogate", {}, encoding="tool",
-         ids={"scope": "", "tool": "t\ud800"}),  # fmt: skip
+    Case(
+        "empty scope, tool with a lone surrogate",
+        {},
+        encoding="tool",
+        ids={"scope": "", "tool": "t\ud800"},
+    ),
 ]
 
 
@@ -245,7 +249,7 @@ def _check(case: Case, e: BaseException, nested: bool = False) -> None:
 
 
 def _raises(case: Case, call: Any, nested: bool = False) -> None:
-    with pytest.raises(Exception) as info:  # noqa: PT011 - the exact type is checked below
+    with pytest.raises(Exception) as info:
         call()
     _check(case, info.value, nested)
 
@@ -282,7 +286,7 @@ def test_the_pure_functions_refuse_it(case: Case) -> None:
             assert isinstance(results[2], oncely.DerivedKey)
         _check(case, results[1])
     if case.canon is not None and not case.ids and case.policy is None:
-        with pytest.raises(Exception) as info:  # noqa: PT011 - the exact type is checked below
+        with pytest.raises(Exception) as info:
             if case.is_value:
                 oncely.canonicalize_value(case.args)
             else:
@@ -310,7 +314,9 @@ def test_the_ledger_refuses_it_and_writes_nothing(case: Case, ledger_path: str) 
         before = _rows(ledger_path)
         _raises(case, lambda: ledger.prepare(**kw, args=case.args, policy=policy))
         _raises(case, lambda: ledger.run(tool, **kw, args=case.args, policy=policy))
-        _raises(case, lambda: asyncio.run(ledger.aio.run(atool, **kw, args=case.args, policy=policy)))
+        _raises(
+            case, lambda: asyncio.run(ledger.aio.run(atool, **kw, args=case.args, policy=policy))
+        )
         _raises(case, lambda: asyncio.run(ledger.aio.prepare(**kw, args=case.args, policy=policy)))
 
         if case.is_value and "tool" not in case.ids:
@@ -380,7 +386,11 @@ def test_core_errors_read_as_the_cli_reports_them(oncely_cli: Path) -> None:
     for case in CASES:
         if case.is_value or case.canon is None or case.canon is K.TOO_LARGE:
             continue
-        data = case.args if isinstance(case.args, bytes) else case.args.encode("utf-8", "surrogatepass")
+        data = (
+            case.args
+            if isinstance(case.args, bytes)
+            else case.args.encode("utf-8", "surrogatepass")
+        )
         p = subprocess.run([str(oncely_cli), "canon"], input=data, capture_output=True, timeout=60)
         assert p.returncode == 2, case.name
         e = pytest.raises(oncely.CanonError, oncely.canonicalize, case.args).value
@@ -448,5 +458,7 @@ def test_results_keep_jsons_conversions_but_never_escape_untyped(ledger_path: st
 def test_an_owner_holding_a_lone_surrogate_is_refused_when_the_ledger_is_made(
     ledger_path: str,
 ) -> None:
-    e = pytest.raises(oncely.EncodingError, oncely.Ledger.sqlite, ledger_path, owner="w\ud800").value
+    e = pytest.raises(
+        oncely.EncodingError, oncely.Ledger.sqlite, ledger_path, owner="w\ud800"
+    ).value
     assert (e.field, e.index, e.kind) == ("owner", 1, K.LONE_SURROGATE)

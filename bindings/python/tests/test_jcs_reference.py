@@ -1,5 +1,5 @@
-"""The RFC 8785 reference data (``tests/vectors/jcs``), through the installed package: every ``input/*`` file
-canonicalizes to its ``output/*`` file byte for byte, and every line of
+"""The RFC 8785 reference data (``tests/vectors/jcs``), through the installed package: every
+``input/*`` file canonicalizes to its ``output/*`` file byte for byte, and every line of
 ``es6-numbers-100k.txt`` (an IEEE-754 double's bits → its ECMAScript text)."""
 
 from __future__ import annotations

@@ -83,7 +83,9 @@ def test_python_first_then_rust(
                        tool="t", args={"a": 1}, policy={"class": "accumulating-write"})  # fmt: skip
     rows = _bookkeeping(ledger_location)
     assert [r[:4] for r in rows] == _expected_rows(repo, ledger_location)
-    assert all(r[4] >= 0 for r in rows)  # the execution time, recorded after the commit as sqlx does
+    assert all(
+        r[4] >= 0 for r in rows
+    )  # the execution time, recorded after the commit as sqlx does
     # The Rust host opens it without re-applying or complaining, and reads Python's row.
     out = run([str(oncely_cli), "ledger", "--db", ledger_location, "--json", "show",
                "--scope", "mig", r.key])  # fmt: skip

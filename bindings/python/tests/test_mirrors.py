@@ -96,8 +96,12 @@ def test_the_column_list_and_the_row_converters_are_the_entry_record(
 def test_the_migrated_sqlite_table_is_the_entry_record(sqlite_path: str) -> None:
     oncely.Ledger.sqlite(sqlite_path)
     with sqlite3.connect(sqlite_path) as c:
-        rows = c.execute('SELECT name, type, "notnull" FROM pragma_table_info(?)', ("oncely_effects",)).fetchall()
-    got = sorted((n, notnull == 0, "integer" if t.upper() == "INTEGER" else "text") for n, t, notnull in rows)
+        rows = c.execute(
+            'SELECT name, type, "notnull" FROM pragma_table_info(?)', ("oncely_effects",)
+        ).fetchall()
+    got = sorted(
+        (n, notnull == 0, "integer" if t.upper() == "INTEGER" else "text") for n, t, notnull in rows
+    )
     assert got == sorted(expected_columns())
 
 
@@ -110,5 +114,7 @@ def test_the_migrated_postgres_table_is_the_entry_record(pg_dsn: str) -> None:
             "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
             "WHERE table_schema = 'oncely' AND table_name = 'effects'"
         ).fetchall()
-    got = sorted((n, nullable == "YES", "integer" if t == "bigint" else "text") for n, t, nullable in rows)
+    got = sorted(
+        (n, nullable == "YES", "integer" if t == "bigint" else "text") for n, t, nullable in rows
+    )
     assert got == sorted(expected_columns())

@@ -88,7 +88,9 @@ class Provider:
             return r
 
 
-def _policy(reconcile: str, lease_ms: int = LEASE_MS, max_call_ms: int = MAX_CALL_MS) -> dict[str, Any]:
+def _policy(
+    reconcile: str, lease_ms: int = LEASE_MS, max_call_ms: int = MAX_CALL_MS
+) -> dict[str, Any]:
     return {
         "class": "irreversible-external",
         "key": {},
@@ -106,7 +108,11 @@ def _worker(location: str, owner: str, provider: Provider, reconcile: str) -> on
     if reconcile == "lookup":
         ledger.reconciler(
             "refund",
-            lambda req: oncely.Happened(provider.by_key[req.key]) if req.key in provider.by_key else oncely.NotHappened(),
+            lambda req: (
+                oncely.Happened(provider.by_key[req.key])
+                if req.key in provider.by_key
+                else oncely.NotHappened()
+            ),
         )
     return ledger
 
@@ -141,7 +147,9 @@ def _race(
 
     def run(name: str, ledger: oncely.Ledger, tool: Any) -> None:
         try:
-            results[name] = ledger.run(tool, **INTENT, args=ARGS, policy=_policy(reconcile, lease_ms, max_call_ms), wait=10)
+            results[name] = ledger.run(
+                tool, **INTENT, args=ARGS, policy=_policy(reconcile, lease_ms, max_call_ms), wait=10
+            )
         except Exception as e:  # noqa: BLE001 - the test looks at what each worker got
             results[name] = e
 
@@ -189,7 +197,9 @@ def test_provider_idempotent_fences_a_stall_of_any_length(ledger_location: str) 
 def test_a_long_call_keeps_its_claim_by_heartbeats(ledger_location: str) -> None:
     # Lease 1,500 ms (a heartbeat every 500); A's call takes 2,500 ms, but A lives: heartbeats
     # keep the claim, so B, arriving at 1,800 (after the first lease's end), waits and replays.
-    a, b, provider, entry = _race(ledger_location, "lookup", False, slow=2.5, lease_ms=1_500, max_call_ms=3_000, b_at=1.8)
+    _, b, provider, entry = _race(
+        ledger_location, "lookup", False, slow=2.5, lease_ms=1_500, max_call_ms=3_000, b_at=1.8
+    )
     assert len(provider.executed) == 1
     assert b.replayed and not b.reconciled
     assert entry.attempt == 1 and entry.version >= 4, "heartbeats were written"
@@ -231,4 +241,6 @@ def test_an_async_tool_is_abandoned_at_its_deadline(sqlite_path: str) -> None:
     with pytest.raises(oncely.InDoubtError) as e:
         asyncio.run(ledger.aio.run(hangs, **INTENT, args=ARGS, policy=policy, wait=0))
     assert time.monotonic() - started < 5
-    assert isinstance(e.value.__cause__, oncely.AmbiguousFailure) and "deadline" in str(e.value.__cause__)
+    assert isinstance(e.value.__cause__, oncely.AmbiguousFailure) and "deadline" in str(
+        e.value.__cause__
+    )

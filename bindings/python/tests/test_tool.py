@@ -68,7 +68,10 @@ def test_decorated_tool_runs_once_per_intent(ledger: oncely.Ledger) -> None:
         assert refund("ch_1", 500) == first.value
     assert provider.calls == 1
     # Same charge, other amount: a conflict, reported with the pointer; nothing runs.
-    with oncely.context(scope="acme", run="run-9", step="x"), pytest.raises(oncely.ConflictError) as e:
+    with (
+        oncely.context(scope="acme", run="run-9", step="x"),
+        pytest.raises(oncely.ConflictError) as e,
+    ):
         refund("ch_1", 700)
     assert e.value.pointer == "/amount"
     assert provider.calls == 1
@@ -193,7 +196,12 @@ def test_lookup_reconciler(ledger: oncely.Ledger) -> None:
 def test_not_happened_allows_a_retry_up_to_max_attempts(ledger: oncely.Ledger) -> None:
     # A lookup's "did not happen" is believed once the attempt can no longer be in flight:
     # maxCallMs after the failure; the run waits that long and asks again.
-    policy = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "check"}, "maxCallMs": 100}
+    policy = {
+        "class": "irreversible-external",
+        "key": {},
+        "reconcile": {"lookup": "check"},
+        "maxCallMs": 100,
+    }
     calls = []
 
     @ledger.tool(policy=policy, max_attempts=2)
@@ -202,7 +210,10 @@ def test_not_happened_allows_a_retry_up_to_max_attempts(ledger: oncely.Ledger) -
         raise ConnectionError("reset by peer")
 
     ledger.reconciler("flaky", lambda req: oncely.NotHappened())
-    with oncely.context(scope="acme", run="r", step="s"), pytest.raises(oncely.ToolFailedError) as e:
+    with (
+        oncely.context(scope="acme", run="r", step="s"),
+        pytest.raises(oncely.ToolFailedError) as e,
+    ):
         flaky(1)
     assert calls == [1, 1]
     assert isinstance(e.value.__cause__, ConnectionError)

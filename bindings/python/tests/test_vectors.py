@@ -10,7 +10,6 @@ import pytest
 from scenarios import check_error, check_outcome, claim_for, event
 
 import oncely
-from oncely import _runtime
 
 Vectors = Callable[[str], Any]
 
@@ -217,7 +216,7 @@ def test_ledger_vectors_in_memory(vectors: Vectors) -> None:
     for sc in scenarios:
         store = CheckedStore()
         now = [0]
-        ledger = oncely.Ledger(store, owner="w1", clock=lambda: now[0])  # type: ignore[arg-type]
+        ledger = oncely.Ledger(store, owner="w1", clock=lambda now=now: now[0])  # type: ignore[arg-type]
         own = claim_for(sc, "w1")
         for n, step in enumerate(sc["steps"]):
             where = store.where = f"{sc['name']} step {n}"

@@ -51,6 +51,7 @@ from oncely._api import (
     parse_policy,
     resolve_tool,
 )
+from oncely._machine import Call, current_call
 from oncely.aio import AsyncLedger
 from oncely.errors import (
     AmbiguousFailure,
@@ -61,18 +62,17 @@ from oncely.errors import (
     DefiniteFailure,
     EncodingError,
     EscalatedError,
-    OncelyError,
     InDoubtError,
     InProgressError,
     KeyDerivationError,
     LedgerError,
     MigrationError,
+    OncelyError,
     PolicyError,
     ResultNotRecordedError,
     StorageError,
     ToolFailedError,
 )
-from oncely._machine import Call, current_call
 from oncely.ledger import (
     EffectResult,
     EffectSpec,

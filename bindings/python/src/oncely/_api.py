@@ -71,10 +71,11 @@ def _id(field: str, value: Any) -> str:
         if not isinstance(value, str):
             raise TypeError(f"{field} must be a str, not {type(value).__name__}")
         value = str.__str__(value)  # a str subclass (an enum member…) as its plain text
-    at = _surrogate_at(value)
+    text: str = value
+    at = _surrogate_at(text)
     if at >= 0:
         raise EncodingError(field, at)
-    return value
+    return text
 
 
 _limits: tuple[int, int] | None = None
@@ -444,4 +445,3 @@ def classify(annotations: ToolAnnotations | Mapping[str, Any]) -> EffectClass:
 def default_policy(effect_class: EffectClass | str) -> ToolPolicy:
     """The policy of a class with every field at its default."""
     return _rt().call("policy.default-policy", EffectClass(effect_class))  # type: ignore[no-any-return]
-

@@ -28,8 +28,9 @@ first, so that an error earlier in document order wins as it would in the core
 from __future__ import annotations
 
 import json.encoder
+import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from oncely.errors import CanonError
 from oncely.types import CanonErrorKind
@@ -101,13 +102,14 @@ def _name(key: Any) -> str:
 def _scalar_problem(v: Any) -> tuple[CanonErrorKind, Callable[[str], str]]:
     """Why ``v`` (not a container) cannot be written: a kind, and the sentence for a pointer."""
     if isinstance(v, float):
-        if v != v:
+        if math.isnan(v):
             return CanonErrorKind.SYNTAX, lambda at: f"the float NaN at {at} is not a JSON number"
         sign = "-" if v < 0 else ""
         return (
             CanonErrorKind.NUMBER_OVERFLOW,
-            lambda at: f"the float {sign}inf at {at} is too large for a double; JSON numbers "
-            "are finite",
+            lambda at: (
+                f"the float {sign}inf at {at} is too large for a double; JSON numbers are finite"
+            ),
         )
     if isinstance(v, int):
         digits = int(v.bit_length() * 0.30103) + 1
@@ -118,8 +120,10 @@ def _scalar_problem(v: Any) -> tuple[CanonErrorKind, Callable[[str], str]]:
     name = _type(v)
     return (
         CanonErrorKind.SYNTAX,
-        lambda at: f"a value of type {name} at {at} is not a JSON value (JSON has null, true, "
-        "false, numbers, strings, arrays and objects)",
+        lambda at: (
+            f"a value of type {name} at {at} is not a JSON value (JSON has null, true, "
+            "false, numbers, strings, arrays and objects)"
+        ),
     )
 
 
@@ -129,11 +133,13 @@ _fast = json.encoder.JSONEncoder(
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
-_NAMES = frozenset((str,))
-_COERCED_NAMES = frozenset((str, int, float, bool, type(None)))
+_NAMES: frozenset[type] = frozenset((str,))
+_COERCED_NAMES: frozenset[type] = frozenset((str, int, float, bool, type(None)))
 
 
-def _plain(value: Any, max_depth: int, max_items: int, names: frozenset[type]) -> bool:
+def _plain(  # noqa: C901 - one case per JSON type, in one pass
+    value: Any, max_depth: int, max_items: int, names: frozenset[type]
+) -> bool:
     """Can :mod:`json`'s C encoder write ``value`` exactly as :func:`_write` would? Only plain
     ``dict``/``list``/``tuple`` and scalars, member names of the types in ``names``, at most
     ``max_depth`` levels and ``max_items`` values (so no cycle, and no shared sub-list repeated
@@ -205,7 +211,7 @@ def _coerced(name: Any) -> str | None:
     return None
 
 
-def _write(  # noqa: C901, PLR0912, PLR0915
+def _write(  # noqa: C901, PLR0911, PLR0912, PLR0915
     value: Any, max_depth: int, max_bytes: int, coerce_names: bool
 ) -> str | Cut:
     """:func:`encode`, one value at a time, without recursion."""
@@ -237,7 +243,7 @@ def _write(  # noqa: C901, PLR0912, PLR0915
                 return Cut("".join(out), None)
             if t is dict:
                 put("{")
-                frames.append((iter(v.items()), "}"))
+                frames.append((iter(cast(Mapping[Any, Any], v).items()), "}"))
             else:
                 put("[")
                 frames.append((enumerate(v), "]"))
@@ -254,7 +260,7 @@ def _write(  # noqa: C901, PLR0912, PLR0915
                 kind, what = _scalar_problem(v)
                 return _refuse(out, path, kind, what)
         elif isinstance(v, float):
-            if v != v or v in (_INF, -_INF):
+            if math.isnan(v) or v in (_INF, -_INF):
                 kind, what = _scalar_problem(v)
                 return _refuse(out, path, kind, what)
             put(_float(v))
@@ -265,7 +271,7 @@ def _write(  # noqa: C901, PLR0912, PLR0915
                 return Cut("".join(out), None)
             if is_map:
                 put("{")
-                frames.append((iter(v.items()), "}"))
+                frames.append((iter(cast(Mapping[Any, Any], v).items()), "}"))
             else:
                 put("[")
                 frames.append((enumerate(v), "]"))
@@ -285,7 +291,7 @@ def _write(  # noqa: C901, PLR0912, PLR0915
                 continue
             token, v = item
             last = out[-1]
-            if last != "{" and last != "[":
+            if last not in {"{", "["}:
                 put(",")
             if close == "}":
                 if type(token) is not str and not isinstance(token, str):
@@ -300,8 +306,10 @@ def _write(  # noqa: C901, PLR0912, PLR0915
                         out,
                         path,
                         CanonErrorKind.SYNTAX,
-                        lambda at, token=token: f"a member name of the object at {at} is "
-                        f"{_name(token)}, not a string; JSON member names are strings",
+                        lambda at, token=token: (  # type: ignore[misc]
+                            f"a member name of the object at {at} is "
+                            f"{_name(token)}, not a string; JSON member names are strings"
+                        ),
                     )
                 put(_str(token))
                 put(":")

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar, Union
 from oncely import _api
 from oncely._codec import Err
 from oncely.errors import (
+    AmbiguousFailure,
     ConflictError,
     ContentionError,
     DefiniteFailure,
-    AmbiguousFailure,
     EscalatedError,
     InDoubtError,
     InProgressError,
@@ -42,8 +42,6 @@ from oncely.types import (
     EffectReturn,
     EffectStart,
     Entry,
-    EventStart,
-    Heartbeat,
     ErrConflict,
     ErrContention,
     ErrEscalated,
@@ -53,12 +51,14 @@ from oncely.types import (
     ErrResultNotRecorded,
     ErrStorage,
     ErrToolFailed,
-    FinishAction,
+    EventStart,
     Finish,
+    FinishAction,
+    Heartbeat,
     LostRace,
+    RecallTool,
     ReconcileRequest,
     ReconcileVerdict,
-    RecallTool,
     RecordedResult,
     Report,
     RowInput,
@@ -268,7 +268,10 @@ def effect_command(ledger: Any, spec: EffectSpec, **intent: Any) -> EffectStart:
         rt = ledger._rt
         raise i.error(lambda x: rt.call("ledger.prepare", x, policy, ledger.owner))
     opts = EffectOptions(
-        ledger.owner, spec.max_attempts, max(0, int(spec.wait * 1000)), i.tool in ledger._reconcilers
+        ledger.owner,
+        spec.max_attempts,
+        max(0, int(spec.wait * 1000)),
+        i.tool in ledger._reconcilers,
     )
     return EffectStart(i, policy, opts)
 
@@ -295,12 +298,18 @@ def _tool_input(called: Called, spec: EffectSpec) -> Any:
             return ToolReturned(text)
         except (TypeError, ValueError) as why:
             return ToolUnencodable(f"{type(called.value).__name__}: {why}")
-    definite = isinstance(e, DefiniteFailure) or bool(spec.definite) and isinstance(e, spec.definite)
-    reason = e.reason if isinstance(e, (DefiniteFailure, AmbiguousFailure)) else f"{type(e).__name__}: {e}"
+    definite = isinstance(e, DefiniteFailure) or (
+        bool(spec.definite) and isinstance(e, spec.definite)
+    )
+    reason = (
+        e.reason
+        if isinstance(e, (DefiniteFailure, AmbiguousFailure))
+        else f"{type(e).__name__}: {e}"
+    )
     return ToolFailure(definite, reason)
 
 
-def interpret(
+def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
     run: Callable[..., Any], clock: Callable[[], int], command: Command, spec: EffectSpec
 ) -> Generator[Request, Any, tuple[Finish, Entry | None, Any]]:
     """Run one machine: returns its finish, the row read last and the tool's last value; raises
@@ -506,13 +515,16 @@ async def drive_async(
 
 def _heartbeat(host: Any, call: ToolCall) -> Generator[Request, Any, Any]:
     assert call.token is not None
-    return host.machine(EventStart(call.scope, call.key, Heartbeat(call.token)))
+    steps: Generator[Request, Any, Any] = host.machine(
+        EventStart(call.scope, call.key, Heartbeat(call.token))
+    )
+    return steps
 
 
 class _Beat:
     """One call's heartbeats: due every ``every`` s (monotonic clock) until ``until``."""
 
-    __slots__ = ("host", "call", "every", "next", "until", "active")
+    __slots__ = ("active", "call", "every", "host", "next", "until")
 
     def __init__(self, host: Any, call: ToolCall, every: float, until: float) -> None:
         self.host, self.call, self.every, self.until = host, call, every, until
@@ -541,11 +553,15 @@ class _Beats:
             return None
         every = call.heartbeat_ms / 1000
         left = None if call.deadline is None else (call.deadline - host.clock()) / 1000
-        job = _Beat(host, call, every, time.monotonic() + (left if left is not None else float("inf")))
+        job = _Beat(
+            host, call, every, time.monotonic() + (left if left is not None else float("inf"))
+        )
         with self._cv:
             self._jobs[id(job)] = job
             if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="oncely-heartbeats", daemon=True)
+                self._thread = threading.Thread(
+                    target=self._loop, name="oncely-heartbeats", daemon=True
+                )
                 self._thread.start()
             if every / 4 < self._tick:
                 self._tick = every / 4

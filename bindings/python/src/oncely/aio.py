@@ -49,8 +49,8 @@ from oncely.types import (
     Outcome,
     Purge,
     Reconciled,
-    Reconciliation,
     ReconcileVerdict,
+    Reconciliation,
     Resolution,
     Resolve,
     Settlement,
@@ -58,7 +58,6 @@ from oncely.types import (
     ToolPolicy,
     WaitStart,
 )
-
 
 T = TypeVar("T")
 
@@ -96,7 +95,9 @@ class AsyncLedger:
         """Close the store's connections."""
         await asyncio.to_thread(self.sync.close)
 
-    async def _drive(self, command: Any, tool_fn: Any = None, spec: EffectSpec | None = None) -> Any:
+    async def _drive(
+        self, command: Any, tool_fn: Any = None, spec: EffectSpec | None = None
+    ) -> Any:
         return await _machine.drive_async(self.sync, self.sync.machine(command, spec), tool_fn)
 
     async def drive(self, scope: str, key: str, event: Event) -> Outcome:

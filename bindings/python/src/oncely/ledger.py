@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import builtins
 import inspect
-import json
 import os
 import secrets
 import time
@@ -49,9 +48,6 @@ from oncely.types import (
     ClaimToken,
     Complete,
     Completion,
-    EffectOptions,
-    EffectReturn,
-    EffectStart,
     Entry,
     EntryState,
     Event,
@@ -66,12 +62,10 @@ from oncely.types import (
     Reconciled,
     ReconcileVerdict,
     Reconciliation,
-    RecordedResult,
     Resolution,
     Resolve,
     Settlement,
     TendJob,
-    TendNote,
     TendStart,
     ToolPolicy,
     WaitStart,
@@ -85,6 +79,7 @@ T = TypeVar("T")
 
 Clock = Callable[[], int]
 """The host's clock: milliseconds since the Unix epoch."""
+
 
 def system_clock() -> int:
     """Now, in milliseconds since the Unix epoch."""
@@ -114,7 +109,9 @@ class Ledger:
         sleep: Callable[[float], Any] | None = None,
     ) -> None:
         self.store = store
-        self.owner = _api._id("owner", owner) if owner else f"py{os.getpid()}-{secrets.token_hex(4)}"
+        self.owner = (
+            _api._id("owner", owner) if owner else f"py{os.getpid()}-{secrets.token_hex(4)}"
+        )
         """This worker's owner id in claims."""
         self.clock: Clock = clock or system_clock
         self.sleep = sleep
@@ -167,7 +164,7 @@ class Ledger:
     @property
     def aio(self) -> AsyncLedger:
         """The same ledger with ``async`` methods (storage runs in worker threads)."""
-        from oncely.aio import AsyncLedger  # noqa: PLC0415 - the asyncio API is built on this one
+        from oncely.aio import AsyncLedger
 
         return AsyncLedger(self)
 
@@ -234,7 +231,8 @@ class Ledger:
         if isinstance(intent, _api.BadArgs):
             raise intent.error(lambda i: self._rt.call("ledger.prepare", i, parsed, self.owner))
         r = self._rt.call("ledger.prepare", intent, parsed, self.owner)
-        return _machine._unwrap(r)
+        claim: Claim = _machine._unwrap(r)
+        return claim
 
     def begin(self, claim: Claim) -> Outcome:
         """Claim the key before calling the tool; returns what to do (``wit/ledger.wit``)."""
@@ -314,7 +312,8 @@ class Ledger:
         every ``every`` seconds for at most ``timeout`` (the core's wait machine). Returns the
         entry as last seen."""
         cmd = WaitStart(scope, key, max(1, int(every * 1000)), max(0, int(timeout * 1000)))
-        return _machine.drive_sync(self, self.machine(cmd))[1]
+        seen: Entry | None = _machine.drive_sync(self, self.machine(cmd))[1]
+        return seen
 
     # --- effects ------------------------------------------------------------------------------
 

@@ -189,7 +189,8 @@ ReconcilePath = Union[ReconcileNone, ProviderIdempotent, Lookup, Manual]
 
 @dataclass(frozen=True, slots=True)
 class ToolPolicy:
-    """How one tool is guarded (``policy.tool-policy``). Build it with :func:`oncely.parse_policy`."""
+    """How one tool is guarded (``policy.tool-policy``). Build it with
+    :func:`oncely.parse_policy`."""
 
     class_: EffectClass
     key: KeySpec | None

@@ -70,7 +70,10 @@ def migrations(dialect: str) -> list[Migration]:
     """The migrations shipped in this package for ``dialect`` (``sqlite`` or ``postgres``),
     in version order. Names are ``<VERSION>_<DESCRIPTION>.sql``, as sqlx reads them."""
     root = (
-        importlib.resources.files("oncely").joinpath("_data").joinpath("migrations").joinpath(dialect)
+        importlib.resources.files("oncely")
+        .joinpath("_data")
+        .joinpath("migrations")
+        .joinpath(dialect)
     )
     out = []
     for entry in root.iterdir():

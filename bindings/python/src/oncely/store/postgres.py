@@ -68,7 +68,9 @@ class PostgresStore:
 
     def __init__(self, dsn: str, *, max_connections: int = 16, connect_timeout: int = 5):
         if psycopg is None:
-            raise ImportError("oncely.Ledger.postgres needs psycopg 3: pip install 'oncely[postgres]'")
+            raise ImportError(
+                "oncely.Ledger.postgres needs psycopg 3: pip install 'oncely[postgres]'"
+            )
         self.dsn = dsn
         self._max = max_connections
         self._timeout = connect_timeout
