@@ -107,7 +107,7 @@ pub fn json(u: &mut Unstructured<'_>, depth: u32) -> Result<Json> {
 
 fn ws(u: &mut Unstructured<'_>, out: &mut String) -> Result<()> {
     if u.ratio(1u8, 8u8)? {
-        out.push_str(&pick(u, &[" ", "\n", "\t", "\r\n", "  "])?);
+        out.push_str(pick(u, &[" ", "\n", "\t", "\r\n", "  "])?);
     }
     Ok(())
 }
@@ -120,8 +120,8 @@ fn value(u: &mut Unstructured<'_>, depth: u32, at: &str, j: &mut Json) -> Result
     ws(u, &mut j.text)?;
     let kind = if depth == 0 { u.int_in_range(0..=5u8)? } else { u.int_in_range(0..=7u8)? };
     match kind {
-        0 => j.text.push_str(&pick(u, &["null", "true", "false", "nul", "True"])?),
-        1 => j.text.push_str(&pick(u, NUMBERS)?),
+        0 => j.text.push_str(pick(u, &["null", "true", "false", "nul", "True"])?),
+        1 => j.text.push_str(pick(u, NUMBERS)?),
         2 => {
             let n: i64 = u.arbitrary()?;
             j.text.push_str(&n.to_string());
@@ -135,7 +135,7 @@ fn value(u: &mut Unstructured<'_>, depth: u32, at: &str, j: &mut Json) -> Result
                 j.text.push('0');
             }
         }
-        4 => j.text.push_str(&pick(u, STRINGS)?),
+        4 => j.text.push_str(pick(u, STRINGS)?),
         5 => {
             let s: String = u.arbitrary()?;
             j.text.push_str(&serde_json::to_string(&s).unwrap());

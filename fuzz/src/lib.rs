@@ -15,8 +15,11 @@ pub use keys::derive_key;
 pub use ledger::ledger;
 pub use policy::policy;
 
+/// A target: the fuzzer's bytes in, a panic when a property does not hold.
+pub type Target = fn(&[u8]);
+
 /// The targets, by name, as `scripts/fuzz` and the replay test know them.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("canonicalize", canonicalize),
     ("derive_key", derive_key),
     ("policy", policy),
