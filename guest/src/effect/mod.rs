@@ -686,6 +686,13 @@ pub fn next(state: &[u8], input: Input, now: u64) -> Step {
     }
 }
 
+/// For the fuzz targets (feature `fuzzing`): the machine `state` holds, encoded again; `None`
+/// when this core did not write `state`. A state the core wrote must come back byte for byte.
+#[cfg(feature = "fuzzing")]
+pub fn state_round_trip(state: &[u8]) -> Option<Vec<u8>> {
+    state::decode(state).map(|m| state::encode(&m))
+}
+
 /// `effect.run`.
 pub fn run(state: &[u8], input: Input, now: u64) -> Result<Step, KeyError> {
     match input {
