@@ -266,19 +266,29 @@ fn advance_in(u: &mut Unstructured<'_>, host: &mut Host, m: &mut Running, step: 
                     Input::Written
                 }
             }
-            Action::CallTool(key) => {
-                if checked && !m.pass_through {
-                    assert_eq!(key, &m.at.1);
-                    let e = host.rows.get(&m.at).unwrap_or_else(|| panic!("call-tool without a row: {step:?}"));
-                    assert_eq!(e.state, EntryState::Pending, "call-tool on a {:?} row", e.state);
-                    assert!(
-                        host.calls.insert((m.at.clone(), e.attempt)),
-                        "the tool was called twice for attempt {} of {:?}",
-                        e.attempt,
-                        m.at
-                    );
+            Action::CallTool(c) => {
+                // Sometimes the worker stalls between its claim and its call (the clock jumps).
+                if u.ratio(1u8, 8u8)? {
+                    host.now = host.now.saturating_add(u.int_in_range(0..=5_000u64)?);
                 }
-                tool_answer(u)?
+                if c.not_after.is_some_and(|t| host.now >= t) {
+                    // Past its lease: the host must not call.
+                    Input::TooLate
+                } else {
+                    let key = &c.key;
+                    if checked && !m.pass_through {
+                        assert_eq!(key, &m.at.1);
+                        let e = host.rows.get(&m.at).unwrap_or_else(|| panic!("call-tool without a row: {step:?}"));
+                        assert_eq!(e.state, EntryState::Pending, "call-tool on a {:?} row", e.state);
+                        assert!(
+                            host.calls.insert((m.at.clone(), e.attempt)),
+                            "the tool was called twice for attempt {} of {:?}",
+                            e.attempt,
+                            m.at
+                        );
+                    }
+                    tool_answer(u)?
+                }
             }
             Action::RecallTool(key) => {
                 assert!(!checked || key == &m.at.1);
@@ -327,7 +337,7 @@ fn advance_in(u: &mut Unstructured<'_>, host: &mut Host, m: &mut Running, step: 
 }
 
 fn pick_input(u: &mut Unstructured<'_>) -> Result<Input> {
-    Ok(match u.int_in_range(0..=7u8)? {
+    Ok(match u.int_in_range(0..=8u8)? {
         0 => Input::Row(None),
         1 => Input::Written,
         2 => Input::LostRace,
@@ -335,6 +345,7 @@ fn pick_input(u: &mut Unstructured<'_>) -> Result<Input> {
         4 => tool_answer(u)?,
         5 => Input::Verdict(verdict(u)?),
         6 => Input::Woke,
+        7 => Input::TooLate,
         _ => Input::ToolUnencodable("x".into()),
     })
 }
