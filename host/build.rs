@@ -41,8 +41,11 @@ fn main() {
         let flag = format!("--remap-path-prefix={}=/cargo", home.display());
         cmd.arg("--config").arg(format!("target.{TARGET}.rustflags=[{}]", toml_string(&flag)));
     }
-    // The outer build's flags are for the host, not for wasm.
-    for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WORKSPACE_WRAPPER"] {
+    // The outer build's flags are for the host, not for wasm; RUSTC_BOOTSTRAP (cargo-fuzz sets
+    // it) changes the component's bytes.
+    for var in
+        ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WORKSPACE_WRAPPER", "RUSTC_BOOTSTRAP"]
+    {
         cmd.env_remove(var);
     }
     let status = cmd.status().expect("could not run cargo to build the core component");
