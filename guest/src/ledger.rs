@@ -507,7 +507,7 @@ fn reconciled(e: &Entry, r: &Reconciliation, now: u64) -> Result<Transition, Led
             let quiet = quiet_at(e);
             let mut n = next_version(e, now);
             n.next_reconcile_at = Some(quiet);
-            n.reason = Some(msg!["not found yet; attempt ", e.attempt, " may be in flight until ", quiet]);
+            n.reason = Some(msg!["attempt ", e.attempt, " may be in flight until ", quiet]);
             ok(cas(n), Outcome::Recorded(EntryState::InDoubt))
         }
         (EntryState::InDoubt, ReconcileVerdict::NotHappened) => {

@@ -157,6 +157,14 @@ fn served_again(log: &Log, back: Instant, until: Instant, what: &str) {
     }
 }
 
+/// When the server last started (a restart changes it).
+async fn server_started(url: &str) -> String {
+    use sqlx::Connection;
+    let mut c = sqlx::PgConnection::connect(url).await.expect("connect to the restarted server");
+    let (t,): (String,) = sqlx::query_as("SELECT pg_postmaster_start_time()::text").fetch_one(&mut c).await.unwrap();
+    t
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn effects_survive_postgres_restarts_fast_and_immediate() {
     let Some((url, dir)) = postgres_own_cluster() else { return };
@@ -183,8 +191,10 @@ async fn effects_survive_postgres_restarts_fast_and_immediate() {
         (0..WORKERS).map(|w| tokio::spawn(worker(w, ledger.clone(), executions.clone(), stop.clone(), log.clone()))).collect();
 
     tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut started = vec![server_started(&url).await];
     let t = Instant::now();
     restart_postgres(&dir, "fast", 0).await;
+    started.push(server_started(&url).await);
     let back_fast = Instant::now();
     eprintln!("restart fast took {:?}", back_fast - t);
     tokio::time::sleep(Duration::from_millis(2500)).await;
@@ -192,6 +202,7 @@ async fn effects_survive_postgres_restarts_fast_and_immediate() {
     let down_immediate = t;
     restart_postgres(&dir, "immediate", 2).await;
     let back_immediate = Instant::now();
+    started.push(server_started(&url).await);
     eprintln!("restart immediate took {:?}", back_immediate - t);
     tokio::time::sleep(Duration::from_millis(2500)).await;
     stop.store(true, Ordering::SeqCst);
@@ -250,9 +261,11 @@ async fn effects_survive_postgres_restarts_fast_and_immediate() {
     assert!(all.iter().all(|e| e.state == EntryState::Done));
     assert_eq!(executions.len(), log.returned.len(), "every execution's effect returned");
 
-    // The outage was seen (the test tested something), and the errors callers saw say what
-    // happened, and came within a few seconds.
-    assert!(log.storage.len() + log.in_doubt.len() > 0, "no call saw the server go away");
+    // The server did go away twice (the test tested something): it started three times. Whether
+    // a call failed depends on where each worker was; a call in its tool rides the outage out
+    // (recording is retried for 7.55 s). The errors callers saw say what happened, and came
+    // within a few seconds.
+    assert!(started[0] != started[1] && started[1] != started[2], "the server was not restarted: {started:?}");
     for (message, took) in &log.storage {
         let lower = message.to_lowercase();
         assert!(SAYS_WHY.iter().any(|k| lower.contains(k)), "a storage error that does not say what happened: {message}");

@@ -193,6 +193,16 @@ def test_pooled_connections_the_server_dropped_are_replaced(
         store.close()
 
 
+def _server_started(url: str) -> str:
+    """When the server last started (a restart changes it)."""
+    import psycopg
+
+    with psycopg.connect(url) as c:
+        row = c.execute("SELECT pg_postmaster_start_time()::text").fetchone()
+    assert row is not None
+    return str(row[0])
+
+
 def test_effects_survive_postgres_restarts_fast_and_immediate(
     repo: Path, pg_own_cluster: tuple[str, Path]
 ) -> None:
@@ -216,14 +226,17 @@ def test_effects_survive_postgres_restarts_fast_and_immediate(
         for t in threads:
             t.start()
         time.sleep(1.5)
+        started = [_server_started(url)]
         t = time.monotonic()
         restart_postgres(repo, cluster, "fast")
+        started.append(_server_started(url))
         back_fast = time.monotonic()
         print(f"restart fast took {back_fast - t:.2f} s")
         time.sleep(2.5)
         t = down_immediate = time.monotonic()
         restart_postgres(repo, cluster, "immediate", 2)
         back_immediate = time.monotonic()
+        started.append(_server_started(url))
         print(f"restart immediate took {back_immediate - t:.2f} s")
         time.sleep(2.5)
     finally:
@@ -271,9 +284,12 @@ def test_effects_survive_postgres_restarts_fast_and_immediate(
     assert all(e.state is oncely.EntryState.DONE for e in everything)
     assert len(executions) == len(log.returned), "every execution's effect returned"
 
-    # The outage was seen (the test tested something), and the errors callers saw say what
-    # happened, and came within a few seconds.
-    assert log.storage or log.in_doubt, "no call saw the server go away"
+    # The server did go away twice (the test tested something): it started three times. Whether
+    # a call failed depends on where each worker was; a call in its tool rides the outage out
+    # (recording is retried for 7.55 s). The errors callers saw say what happened, and came
+    # within a few seconds.
+    assert started[0] != started[1] != started[2], f"the server was not restarted: {started}"
+    print(f"calls that saw the outage: {len(log.storage)} storage errors, {len(log.in_doubt)} in doubt")
     for message, took in log.storage:
         assert any(k in message.lower() for k in KNOWN), (
             f"a storage error that does not say what happened: {message}"

@@ -8,8 +8,8 @@
 //!   follows a reconciliation's "did not happen";
 //! - another worker's live claim is polled every `retry-after-ms` clamped to 5–250 ms, until
 //!   `wait-ms` has passed;
-//! - recording what the tool did is tried 8 times, 50 ms apart and doubling (6.35 s in all: a
-//!   database restart is ridden out) before the run gives up (a result that was not recorded is
+//! - recording what the tool did is tried 12 times, 50 ms apart, doubling up to 1 s (7.55 s in
+//!   all: a database restart is ridden out) before the run gives up (a result that was not recorded is
 //!   left in doubt, to reconciliation);
 //! - reconciliation asks the registered reconciler; else, for a `provider-idempotent` tool, calls
 //!   it again with the same key; else the outcome stays unknown (sweeps never call the tool);
@@ -52,9 +52,11 @@ pub const POLL_MIN_MS: u64 = 5;
 /// … and at most this long between looks (ms).
 pub const POLL_MAX_MS: u64 = 250;
 /// Tries at recording what the tool did before the run gives up.
-pub const RECORD_TRIES: u32 = 8;
-/// The pause after the first failed try (ms), doubling after each.
+pub const RECORD_TRIES: u32 = 12;
+/// The pause after the first failed try (ms), doubling after each up to [`RECORD_BACKOFF_MAX_MS`].
 pub const RECORD_BACKOFF_MS: u64 = 50;
+/// … and at most this long (ms), so that a run notices soon that the database is back.
+pub const RECORD_BACKOFF_MAX_MS: u64 = 1_000;
 
 /// What a machine asks of the host, before it is put into a `step`.
 #[derive(Debug)]
@@ -351,7 +353,9 @@ impl Machine {
             self.store_failures += 1;
             if self.store_failures < RECORD_TRIES {
                 self.phase = Phase::Sleeping;
-                return Act::Do(Action::SleepUntil(now.saturating_add(RECORD_BACKOFF_MS << (self.store_failures - 1))));
+                return Act::Do(Action::SleepUntil(
+                    now.saturating_add((RECORD_BACKOFF_MS << (self.store_failures - 1)).min(RECORD_BACKOFF_MAX_MS)),
+                ));
             }
             if matches!(self.event, Event::Complete(_) | Event::CompleteUnrecordable(_)) {
                 return raise(EffectError::InDoubt(Keyed {
