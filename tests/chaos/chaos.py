@@ -806,7 +806,7 @@ def table(result: dict[str, Any]) -> str:
 def main() -> int:
     p = argparse.ArgumentParser(prog="scripts/chaos", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--quick", action="store_true", help="the reduced run scripts/test does (about 3 minutes)")
+    p.add_argument("--quick", action="store_true", help="the reduced run scripts/test does (1-2 minutes on 2 cores)")
     p.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated: sqlite,postgres")
     p.add_argument("--langs", default=",".join(LANGS), help="comma-separated: rust,python,js")
     p.add_argument("--phases", default="kill,race,restart,stall", help="comma-separated: kill,race,restart,stall")
