@@ -289,7 +289,10 @@ def test_effects_survive_postgres_restarts_fast_and_immediate(
     # (recording is retried for 7.55 s). The errors callers saw say what happened, and came
     # within a few seconds.
     assert started[0] != started[1] != started[2], f"the server was not restarted: {started}"
-    print(f"calls that saw the outage: {len(log.storage)} storage errors, {len(log.in_doubt)} in doubt")
+    print(
+        f"calls that saw the outage: {len(log.storage)} storage errors, "
+        f"{len(log.in_doubt)} in doubt"
+    )
     for message, took in log.storage:
         assert any(k in message.lower() for k in KNOWN), (
             f"a storage error that does not say what happened: {message}"
