@@ -28,8 +28,9 @@ use std::time::{Duration, Instant};
 
 const WORKERS: usize = 3;
 /// A claim left pending by a call that failed is taken over (in doubt, then reconciled) once its
-/// lease is over: short, so the retries do not wait long.
-const POLICY: &str = r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find_charge"},"leaseMs":2000,"reconcileAfterMs":0,"escalateAfterMs":600000}"#;
+/// lease is over, and a lookup's "did not happen" is believed `maxCallMs` after that: both short, so
+/// the retries do not wait long.
+const POLICY: &str = r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find_charge"},"leaseMs":2000,"maxCallMs":1000,"reconcileAfterMs":0,"escalateAfterMs":600000}"#;
 /// How long a call waits for a connection while the server is down.
 const ACQUIRE: Duration = Duration::from_secs(1);
 /// A storage error says what happened: one of these is in its message.

@@ -258,6 +258,7 @@ test('workerd: the Durable Object store passes ledger.json, races once, keeps sq
   assert.deepEqual(m, [
     { version: 20261130000000, description: 'effects', success: 1, checksum: sum('20261130000000_effects.sql') },
     { version: 20261201000000, description: 'due at', success: 1, checksum: sum('20261201000000_due_at.sql') },
+    { version: 20261202000000, description: 'max call', success: 1, checksum: sum('20261202000000_max_call.sql') },
   ]);
   // Rows carry the core's due time, and `due` selects by it.
   assert.equal((await store.due(null, Number.MAX_SAFE_INTEGER, 10)).length, 1);

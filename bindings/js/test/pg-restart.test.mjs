@@ -34,7 +34,7 @@ async function serverStarted(url) {
 const WORKERS = 3;
 // A claim left pending by a call that failed is taken over (in doubt, then reconciled) once its
 // lease is over: short, so the retries do not wait long.
-const POLICY = { class: 'irreversible-external', key: {}, reconcile: { lookup: 'find_charge' }, leaseMs: 2000, reconcileAfterMs: 0, escalateAfterMs: 600_000 };
+const POLICY = { class: 'irreversible-external', key: {}, reconcile: { lookup: 'find_charge' }, leaseMs: 2000, maxCallMs: 1000, reconcileAfterMs: 0, escalateAfterMs: 600_000 };
 const BACK_WITHIN_MS = 10_000; // after a restart, every worker must have succeeded again within this
 const KNOWN = ['refused', 'terminat', 'shutting down', 'starting up', 'not yet accepting', 'recovery', 'closed', 'reset', 'timeout', 'eof', 'end of file', 'broken pipe'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -37,6 +37,7 @@ POLICY = {
     "key": {},
     "reconcile": {"lookup": "find_charge"},
     "leaseMs": 2000,
+    "maxCallMs": 1000,
     "reconcileAfterMs": 0,
     "escalateAfterMs": 600000,
 }
