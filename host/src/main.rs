@@ -30,6 +30,8 @@ enum Command {
     Check(cli::check::CheckArgs),
     /// Inspect and settle the effect ledger.
     Ledger(cli::ledger::LedgerArgs),
+    /// A gateway that gives any MCP server's keyed tools exactly-once tools/call.
+    Mcp(cli::mcp::McpArgs),
     /// The main job: a flaky refund provider, a naive retry loop, and oncely, side by side.
     Demo(cli::demo::DemoArgs),
     /// Write the core component (.wasm) this binary embeds, for packaging.
@@ -59,6 +61,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Explain(args) => cli::explain::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Ledger(args) => tokio_main(cli::ledger::run(args)),
+        Command::Mcp(args) => tokio_main(cli::mcp::run(args)),
         Command::Demo(args) => tokio_main(cli::demo::run(args)),
         Command::Component(args) => cli::component::run(args),
     }

@@ -9,4 +9,5 @@ pub mod explain;
 pub mod input;
 pub mod key;
 pub mod ledger;
+pub mod mcp;
 pub mod render;

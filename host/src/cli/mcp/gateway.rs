@@ -1,0 +1,293 @@
+//! The gateway: what every agent session shares — the ledger, the connection to the server, the
+//! tools' policies — and how each request is answered. Keyed tools (accumulating, irreversible)
+//! run as effects through the ledger (the core decides everything from claim to result; this
+//! file calls the server when the core says so); read-only and overwriting tools, and every
+//! other request, pass through.
+
+use super::answers::{self, marks, service_error};
+use super::catalog::Catalog;
+use super::identity::{self, Defaults};
+use super::lookup;
+use super::upstream::{Agents, Upstream};
+use oncely::wit::keys::KeySpec;
+use oncely::wit::ledger::{ReconcileRequest, ReconcileVerdict};
+use oncely::wit::policy::{EffectClass, ReconcilePath, ToolPolicy};
+use oncely::{Call, Error, Ledger, ToolError};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam, ClientRequest, ErrorData, InitializeResult,
+    ListToolsRequest, ServerResult,
+};
+use rmcp::service::{PeerRequestOptions, RequestContext, RoleClient, RoleServer, ServiceError};
+use serde_json::{Map, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::Duration;
+
+/// How the gateway was started.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub defaults: Defaults,
+    /// The longest any request to the server may take (a keyed call: also at most its policy's
+    /// `maxCallMs`); past it, a keyed call's outcome is unknown.
+    pub call_timeout: Duration,
+    /// How long a keyed call waits for the same intent running elsewhere.
+    pub wait: Duration,
+}
+
+/// What all sessions share.
+pub struct Gateway {
+    pub ledger: Ledger,
+    pub upstream: Upstream,
+    pub agents: Arc<Agents>,
+    pub settings: Settings,
+    /// The server's initialize result, as agents get it.
+    pub info: InitializeResult,
+    policy_file: Map<String, Value>,
+    default_spec: KeySpec,
+    catalog: RwLock<Arc<Catalog>>,
+    /// The server said its tools changed: read them again before the next call.
+    stale: Arc<AtomicBool>,
+    me: Weak<Gateway>,
+}
+
+impl Gateway {
+    /// Connect to the server, read its tools and resolve their policies.
+    pub async fn start(
+        ledger: Ledger,
+        target: super::upstream::Target,
+        settings: Settings,
+        policy_file: Map<String, Value>,
+    ) -> anyhow::Result<Arc<Gateway>> {
+        let agents = Arc::new(Agents::default());
+        let stale = Arc::new(AtomicBool::new(true));
+        let flag = stale.clone();
+        let upstream = Upstream::new(target, agents.clone(), Arc::new(move || flag.store(true, Ordering::SeqCst)));
+        let server = upstream.info().await.map_err(|e| anyhow::anyhow!(e.message))?;
+        let mut info = InitializeResult::new(server.capabilities);
+        info.protocol_version = server.protocol_version;
+        info.server_info = server.server_info.unwrap_or_default();
+        info.instructions = server.instructions;
+        let default_spec = ledger.runtime().default_spec()?;
+        let gw = Arc::new_cyclic(|me| Gateway {
+            ledger,
+            upstream,
+            agents,
+            settings,
+            info,
+            policy_file,
+            default_spec,
+            catalog: RwLock::new(Arc::new(Catalog::empty())),
+            stale,
+            me: me.clone(),
+        });
+        gw.catalog().await.map_err(|e| anyhow::anyhow!(e.message))?;
+        Ok(gw)
+    }
+
+    /// The tools' policies, read again from the server when its list changed.
+    pub async fn catalog(&self) -> Result<Arc<Catalog>, ErrorData> {
+        if self.stale.swap(false, Ordering::SeqCst) {
+            if let Err(e) = self.refresh().await {
+                self.stale.store(true, Ordering::SeqCst);
+                return Err(e);
+            }
+        }
+        Ok(self.current())
+    }
+
+    /// The tools' policies as last read.
+    fn current(&self) -> Arc<Catalog> {
+        self.catalog.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    async fn refresh(&self) -> Result<(), ErrorData> {
+        let tools = self.upstream.peer().await?.list_all_tools().await.map_err(service_error)?;
+        let catalog = Catalog::resolve(self.ledger.runtime(), &tools, &self.policy_file)
+            .map_err(|e| ErrorData::internal_error(format!("oncely mcp: reading the server's tools: {e:#}"), None))?;
+        for (tool, policy) in &catalog.policies {
+            if let ReconcilePath::Lookup(lookup_tool) = &policy.reconcile {
+                let (me, lookup_tool) = (self.me.clone(), lookup_tool.clone());
+                self.ledger.reconciler(tool, move |req| {
+                    let (me, lookup_tool) = (me.clone(), lookup_tool.clone());
+                    async move {
+                        match me.upgrade() {
+                            Some(gw) => gw.look_up(&lookup_tool, req).await,
+                            None => ReconcileVerdict::Unknown("the gateway is shutting down".into()),
+                        }
+                    }
+                });
+            }
+        }
+        *self.catalog.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(catalog);
+        Ok(())
+    }
+
+    /// Ask the server's lookup tool whether the effect of `req` happened.
+    async fn look_up(&self, lookup_tool: &str, req: ReconcileRequest) -> ReconcileVerdict {
+        let catalog = self.current();
+        let Some(schema) = catalog.schemas.get(lookup_tool) else {
+            return ReconcileVerdict::Unknown(format!("the server has no tool {lookup_tool:?} to look the effect up with"));
+        };
+        let original = serde_json::from_str::<Value>(&req.args_canonical).unwrap_or(Value::Null);
+        let mut params = CallToolRequestParams::new(lookup_tool.to_string());
+        params.arguments = Some(lookup::arguments(schema, &original, &req.key));
+        match self.send(params, self.settings.call_timeout).await {
+            Ok(ServerResult::CallToolResult(r)) => match serde_json::to_value(&r) {
+                Ok(v) => lookup::verdict(lookup_tool, &v),
+                Err(e) => ReconcileVerdict::Unknown(e.to_string()),
+            },
+            Ok(_) => ReconcileVerdict::Unknown(format!("the lookup {lookup_tool:?} answered with something other than a tool result")),
+            Err(e) => ReconcileVerdict::Unknown(format!("the lookup {lookup_tool:?} failed: {e}")),
+        }
+    }
+
+    /// Send one `tools/call` to the server and wait for its answer, at most `timeout`.
+    async fn send(&self, params: CallToolRequestParams, timeout: Duration) -> Result<ServerResult, ServiceError> {
+        let peer = self.upstream.peer().await.map_err(ServiceError::McpError)?;
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        peer.send_request_with_option(request, PeerRequestOptions::with_timeout(timeout)).await?.await_response().await
+    }
+
+    /// Pass a request through to the server: progress routed back to the agent, the agent's
+    /// cancellation passed on.
+    pub async fn forward(&self, request: ClientRequest, cx: &RequestContext<RoleServer>) -> Result<ServerResult, ErrorData> {
+        let peer = self.upstream.peer().await?;
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::with_timeout(self.settings.call_timeout))
+            .await
+            .map_err(service_error)?;
+        let token = handle.progress_token.clone();
+        if let Some(theirs) = cx.meta.get_progress_token() {
+            self.agents.route_progress(token.clone(), &cx.peer, theirs);
+        }
+        let id = handle.id.clone();
+        let answer = tokio::select! {
+            r = handle.await_response() => r.map_err(service_error),
+            () = cx.ct.cancelled() => {
+                let _ = cancel(&peer, id).await;
+                Err(ErrorData::internal_error("oncely mcp: cancelled by the agent", None))
+            }
+        };
+        self.agents.done(&token);
+        answer
+    }
+
+    /// `tools/list`, passed through with each tool's effective class in its `_meta`.
+    pub async fn list_tools(&self, request: ListToolsRequest, cx: &RequestContext<RoleServer>) -> Result<ServerResult, ErrorData> {
+        let mut answer = self.forward(ClientRequest::ListToolsRequest(request), cx).await?;
+        if let ServerResult::ListToolsResult(list) = &mut answer {
+            let mut catalog = self.catalog().await?;
+            if list.tools.iter().any(|t| !catalog.policies.contains_key(t.name.as_ref()) && !catalog.invalid.contains_key(t.name.as_ref())) {
+                self.stale.store(true, Ordering::SeqCst);
+                catalog = self.catalog().await?;
+            }
+            catalog.annotate(&mut list.tools);
+        }
+        Ok(answer)
+    }
+
+    /// `tools/call`: a keyed tool through the ledger, any other passed through.
+    pub async fn call_tool(
+        &self,
+        params: CallToolRequestParams,
+        cx: &RequestContext<RoleServer>,
+        session: &str,
+    ) -> Result<CallToolResult, ErrorData> {
+        let mut catalog = self.catalog().await?;
+        if !catalog.policies.contains_key(params.name.as_ref()) && !catalog.invalid.contains_key(params.name.as_ref()) {
+            self.stale.store(true, Ordering::SeqCst);
+            catalog = self.catalog().await?;
+        }
+        if let Some(why) = catalog.invalid.get(params.name.as_ref()) {
+            let text = format!("oncely: the gateway does not call {:?}: its oncely policy cannot be read ({why})", params.name);
+            return Ok(answers::refusal(text, None));
+        }
+        let keyed = catalog
+            .policies
+            .get(params.name.as_ref())
+            .filter(|p| matches!(p.class, EffectClass::AccumulatingWrite | EffectClass::IrreversibleExternal))
+            .cloned();
+        match keyed {
+            Some(policy) => self.keyed(params, cx, session, policy).await,
+            // Pass-through tools, and tools the server does not list (it answers for them).
+            None => match self.forward(ClientRequest::CallToolRequest(CallToolRequest::new(params)), cx).await? {
+                ServerResult::CallToolResult(r) => Ok(r),
+                other => Err(ErrorData::internal_error(format!("oncely mcp: the server answered tools/call with {other:?}"), None)),
+            },
+        }
+    }
+
+    /// A keyed call, as an effect through the ledger. It runs in a task of its own, so an agent
+    /// that cancels or disconnects does not leave it half done: its result is recorded.
+    async fn keyed(
+        &self,
+        params: CallToolRequestParams,
+        cx: &RequestContext<RoleServer>,
+        session: &str,
+        policy: ToolPolicy,
+    ) -> Result<CallToolResult, ErrorData> {
+        let mut meta = cx.meta.0 .0.clone();
+        if let Some(m) = &params.meta {
+            meta.extend(m.0 .0.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        let args = Value::Object(params.arguments.clone().unwrap_or_default());
+        let (intent, policy) =
+            identity::intent(&meta, &self.settings.defaults, session, &params.name, args.to_string(), &policy, &self.default_spec);
+        let gw = self.me.upgrade().ok_or_else(|| ErrorData::internal_error("oncely mcp: shutting down", None))?;
+        // The server's own isError result, returned as it is when the call failed.
+        let refused: Arc<Mutex<Option<CallToolResult>>> = Arc::default();
+        let kept = refused.clone();
+        let run = tokio::spawn(async move {
+            let tool = |call: Call| gw.call_upstream(params.clone(), call, kept.clone());
+            gw.ledger.effect(&intent, &policy).wait(gw.settings.wait).run_call(tool).await
+        });
+        let outcome = run.await.map_err(|e| ErrorData::internal_error(format!("oncely mcp: the call's task failed: {e}"), None))?;
+        match outcome {
+            Ok(r) => {
+                let mut result: CallToolResult = serde_json::from_value(r.value)
+                    .map_err(|e| ErrorData::internal_error(format!("oncely mcp: the recorded result is not a tool result: {e}"), None))?;
+                result.meta.get_or_insert_with(Default::default).extend(marks(&r.key, r.replayed, r.reconciled));
+                Ok(result)
+            }
+            Err(Error::ToolFailed(_)) if refused.lock().unwrap_or_else(|p| p.into_inner()).is_some() => {
+                Ok(refused.lock().unwrap_or_else(|p| p.into_inner()).take().unwrap_or_default())
+            }
+            Err(e) => answers::of(&e),
+        }
+    }
+
+    /// One call of a keyed tool at the server, with the key in `_meta` (`idempotencyKey`, the
+    /// SEP-3182 form, and `oncely/key`), as the ledger's vocabulary: a result is done; the
+    /// server's `isError` result or a JSON-RPC error (it did not run the tool) is a definite
+    /// failure; no answer in time, or a dropped connection, is ambiguous.
+    async fn call_upstream(
+        &self,
+        mut params: CallToolRequestParams,
+        call: Call,
+        refused: Arc<Mutex<Option<CallToolResult>>>,
+    ) -> Result<Value, ToolError> {
+        let meta = params.meta.get_or_insert_with(Default::default);
+        meta.insert(identity::IDEMPOTENCY_KEY.into(), Value::from(call.key.clone()));
+        meta.insert(answers::KEY_META.into(), Value::from(call.key.clone()));
+        let left = call.deadline.map(|d| Duration::from_millis(d.saturating_sub(self.ledger.now())));
+        let timeout = left.map_or(self.settings.call_timeout, |l| l.min(self.settings.call_timeout));
+        match self.send(params, timeout).await {
+            Ok(ServerResult::CallToolResult(r)) if r.is_error == Some(true) => {
+                let text = r.content.iter().find_map(|c| c.as_text().map(|t| t.text.clone())).unwrap_or_default();
+                *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+                Err(ToolError::definite(format!("the server answered with an error: {text}")))
+            }
+            Ok(ServerResult::CallToolResult(r)) => serde_json::to_value(&r).map_err(|e| ToolError::ambiguous(e.to_string())),
+            Ok(other) => Err(ToolError::ambiguous(format!("the server answered with something other than a tool result: {other:?}"))),
+            Err(ServiceError::McpError(e)) => Err(ToolError::definite(format!("the server refused the call: {}", e.message))),
+            Err(ServiceError::Timeout { timeout }) => {
+                Err(ToolError::ambiguous(format!("the server did not answer within {} ms", timeout.as_millis())))
+            }
+            Err(e) => Err(ToolError::ambiguous(format!("no answer from the server: {e}"))),
+        }
+    }
+}
+
+async fn cancel(peer: &rmcp::service::Peer<RoleClient>, id: rmcp::model::RequestId) -> Result<(), ServiceError> {
+    peer.notify_cancelled(CancelledNotificationParam::new(Some(id), Some("cancelled by the agent".into()))).await
+}

@@ -1,0 +1,155 @@
+//! `oncely mcp`: a gateway between any MCP client and any MCP server that gives every keyed tool
+//! exactly-once `tools/call` — the intent key, the claim before the call, replay, reconciliation
+//! (through the server's own lookup tool) and escalation — with no code in the agent
+//! (docs/mcp.md).
+//!
+//! - [`catalog`]: the server's tools and the policy of each; the release check at start-up.
+//! - [`identity`]: which intent a call is (scope, run, step).
+//! - [`gateway`]: how each request is answered; keyed calls as effects through the ledger.
+//! - [`lookup`]: reconciliation through the server's read-only lookup tool.
+//! - [`answers`]: what the model reads when a keyed call does not simply return.
+//! - [`session`], [`upstream`]: the two sides of the protocol (rmcp).
+
+mod answers;
+mod catalog;
+mod gateway;
+mod identity;
+mod lookup;
+mod session;
+mod upstream;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use gateway::{Gateway, Settings};
+use identity::Defaults;
+use oncely::Ledger;
+use rmcp::service::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use session::Session;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use upstream::Target;
+
+#[derive(Args)]
+pub struct McpArgs {
+    /// The ledger: a SQLite file path or a postgres:// URL ($ONCELY_DB, else ./oncely.db).
+    #[arg(long)]
+    db: Option<String>,
+    /// Policies for tools whose schema carries none: a JSON object, tool name → policy
+    /// (docs/key-scheme.md §6).
+    #[arg(long)]
+    policies: Option<PathBuf>,
+    /// The scope of calls that name none in `_meta["oncely/scope"]` ($ONCELY_SCOPE, else "mcp").
+    #[arg(long)]
+    scope: Option<String>,
+    /// The run of calls that name none in `_meta["oncely/run"]` ($ONCELY_RUN, else the MCP
+    /// session). Give one to make a restarted agent, or several gateways, one run.
+    #[arg(long)]
+    run: Option<String>,
+    /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio.
+    #[arg(long)]
+    listen: Option<SocketAddr>,
+    /// The server is at this Streamable HTTP URL (instead of a command after `--`).
+    #[arg(long)]
+    upstream_url: Option<String>,
+    /// The longest a request to the server may take, in ms (a keyed call: also at most its
+    /// policy's maxCallMs); past it, a keyed call's outcome is unknown.
+    #[arg(long, default_value_t = 60_000)]
+    call_timeout: u64,
+    /// How long a keyed call waits for the same call running elsewhere before answering
+    /// "in progress", in ms.
+    #[arg(long, default_value_t = 10_000)]
+    wait: u64,
+    /// Refuse to start when the release check over the server's tools finds an error.
+    #[arg(long)]
+    strict: bool,
+    /// Sweep the ledger every this many ms: expire leases, reconcile through lookup tools,
+    /// escalate (0: never).
+    #[arg(long, default_value_t = 5_000)]
+    sweep_every: u64,
+    /// The server's command and its arguments (after `--`).
+    #[arg(last = true)]
+    command: Vec<String>,
+}
+
+pub async fn run(a: McpArgs) -> Result<ExitCode> {
+    let target = match (a.upstream_url, a.command.is_empty()) {
+        (Some(url), true) => Target::Url(url),
+        (None, false) => Target::Command(a.command),
+        (Some(_), false) => bail!("give the server either as --upstream-url or as a command after --, not both"),
+        (None, true) => bail!("no server: give its command after -- (oncely mcp -- npx my-server) or --upstream-url"),
+    };
+    let db = a.db.or_else(|| std::env::var("ONCELY_DB").ok()).unwrap_or_else(|| "oncely.db".into());
+    let ledger = Ledger::open(&db).await?;
+    let policy_file = match &a.policies {
+        Some(p) => catalog::read_policy_file(p)?,
+        None => Default::default(),
+    };
+    let settings = Settings {
+        defaults: Defaults {
+            scope: a.scope.or_else(|| std::env::var("ONCELY_SCOPE").ok()).unwrap_or_else(|| "mcp".into()),
+            run: a.run.or_else(|| std::env::var("ONCELY_RUN").ok()).filter(|r| !r.is_empty()),
+        },
+        call_timeout: Duration::from_millis(a.call_timeout),
+        wait: Duration::from_millis(a.wait),
+    };
+    let gw = Gateway::start(ledger, target, settings, policy_file).await?;
+    // stdout may be the MCP stream: everything the gateway says goes to stderr.
+    let catalog = gw.catalog().await.map_err(|e| anyhow::anyhow!(e.message))?;
+    for line in catalog.findings() {
+        eprintln!("oncely mcp: {line}");
+    }
+    if !catalog.report.passed {
+        if a.strict {
+            gw.upstream.close().await;
+            bail!("the release check over the server's tools failed (--strict)");
+        }
+        eprintln!("oncely mcp: the release check failed; serving anyway (--strict refuses)");
+    }
+    if a.sweep_every > 0 {
+        tokio::spawn(sweep(gw.clone(), Duration::from_millis(a.sweep_every)));
+    }
+    let served = match a.listen {
+        None => serve_stdio(gw.clone()).await,
+        Some(addr) => serve_http(gw.clone(), addr).await,
+    };
+    gw.upstream.close().await;
+    served.map(|()| ExitCode::SUCCESS)
+}
+
+async fn serve_stdio(gw: Arc<Gateway>) -> Result<()> {
+    let running = Session::new(gw).serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}
+
+async fn serve_http(gw: Arc<Gateway>, addr: SocketAddr) -> Result<()> {
+    let mut config = StreamableHttpServerConfig::default();
+    config.allowed_hosts.push(addr.ip().to_string());
+    let service = StreamableHttpService::new(move || Ok(Session::new(gw.clone())), Arc::new(LocalSessionManager::default()), config);
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("oncely mcp: serving http://{}/mcp", listener.local_addr()?);
+    axum::serve(listener, router).with_graceful_shutdown(async { let _ = tokio::signal::ctrl_c().await; }).await?;
+    Ok(())
+}
+
+/// The background sweep: expire leases, reconcile in-doubt entries through the server's lookup
+/// tools, escalate what is past its deadline, purge what is past its retention.
+async fn sweep(gw: Arc<Gateway>, every: Duration) {
+    loop {
+        tokio::time::sleep(every).await;
+        match gw.ledger.sweep(None).await {
+            Ok(r) => {
+                for e in &r.escalated {
+                    eprintln!("oncely mcp: escalated to a human: {e}");
+                }
+            }
+            Err(e) => eprintln!("oncely mcp: sweep: {e}"),
+        }
+    }
+}

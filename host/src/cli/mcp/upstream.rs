@@ -1,0 +1,187 @@
+//! The gateway's client side: one connection to the real server (a child process over stdio, or
+//! a Streamable HTTP URL), opened again on the next request after it drops (a crashed child is
+//! started anew), and the proxy of what the server sends: notifications go to the agents
+//! (progress to the one whose request it is), requests (sampling, roots, elicitation) to the
+//! agent most recently heard from.
+
+use anyhow::{Context, Result};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, ClientResult, ErrorData, Implementation, ProgressNotification, ServerPeerInfo, ProgressToken,
+    ServerNotification, ServerRequest,
+};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService, Service, ServiceExt};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Where the real server is.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A command started as a child process, spoken to over its stdin and stdout (its stderr is
+    /// the gateway's).
+    Command(Vec<String>),
+    /// A Streamable HTTP endpoint.
+    Url(String),
+}
+
+/// The agents connected to the gateway, for what the server sends them.
+#[derive(Default)]
+pub struct Agents {
+    inner: Mutex<AgentsInner>,
+}
+
+#[derive(Default)]
+struct AgentsInner {
+    /// Live agent sessions (by the gateway's session number), the most recently heard from last.
+    peers: Vec<(u64, Peer<RoleServer>)>,
+    /// The progress token the gateway's upstream request carries → the agent and its token.
+    progress: HashMap<ProgressToken, (Peer<RoleServer>, ProgressToken)>,
+}
+
+impl Agents {
+    fn lock(&self) -> std::sync::MutexGuard<'_, AgentsInner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The agent of session `session` was heard from.
+    pub fn heard(&self, session: u64, peer: &Peer<RoleServer>) {
+        let mut g = self.lock();
+        g.peers.retain(|(n, p)| *n != session && !p.is_transport_closed());
+        g.peers.push((session, peer.clone()));
+    }
+
+    /// Route the server's progress on `upstream` to `agent`'s `token`, until [`Agents::done`].
+    pub fn route_progress(&self, upstream: ProgressToken, agent: &Peer<RoleServer>, token: ProgressToken) {
+        self.lock().progress.insert(upstream, (agent.clone(), token));
+    }
+
+    /// The request that carried `upstream` is over.
+    pub fn done(&self, upstream: &ProgressToken) {
+        self.lock().progress.remove(upstream);
+    }
+
+    fn latest(&self) -> Option<Peer<RoleServer>> {
+        self.lock().peers.iter().rev().map(|(_, p)| p).find(|p| !p.is_transport_closed()).cloned()
+    }
+
+    fn all(&self) -> Vec<Peer<RoleServer>> {
+        self.lock().peers.iter().map(|(_, p)| p).filter(|p| !p.is_transport_closed()).cloned().collect()
+    }
+}
+
+/// The client side's handler: what the server sends, passed on to the agents.
+pub struct Relay {
+    agents: Arc<Agents>,
+    /// Called when the server says its tool list changed.
+    on_tools_changed: Arc<dyn Fn() + Send + Sync>,
+}
+
+fn no_agent() -> ErrorData {
+    ErrorData::internal_error("oncely mcp: no agent is connected to answer the server's request", None)
+}
+
+impl Service<RoleClient> for Relay {
+    async fn handle_request(&self, request: ServerRequest, _cx: RequestContext<RoleClient>) -> Result<ClientResult, ErrorData> {
+        if let ServerRequest::PingRequest(_) = request {
+            return Ok(ClientResult::empty(()));
+        }
+        let agent = self.agents.latest().ok_or_else(no_agent)?;
+        agent.send_request(request).await.map_err(super::answers::service_error)
+    }
+
+    async fn handle_notification(&self, n: ServerNotification, _cx: NotificationContext<RoleClient>) -> Result<(), ErrorData> {
+        match n {
+            ServerNotification::ProgressNotification(p) => {
+                let route = self.agents.lock().progress.get(&p.params.progress_token).cloned();
+                if let Some((agent, token)) = route {
+                    let mut params = p.params.clone();
+                    params.progress_token = token;
+                    let _ = agent.send_notification(ProgressNotification::new(params).into()).await;
+                }
+            }
+            // Request ids differ on the two sides: the gateway cancels its own calls.
+            ServerNotification::CancelledNotification(_) => {}
+            other => {
+                if let ServerNotification::ToolListChangedNotification(_) = other {
+                    (self.on_tools_changed)();
+                }
+                for agent in self.agents.all() {
+                    let _ = agent.send_notification(other.clone()).await;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        let mut caps = ClientCapabilities::default();
+        // What an agent may offer; a request the connected agent cannot serve gets its error.
+        caps.roots = Some(Default::default());
+        caps.sampling = Some(Default::default());
+        caps.elicitation = Some(Default::default());
+        let mut info = ClientConfig::default();
+        info.capabilities = caps;
+        info.client_info = Implementation::new("oncely-mcp", env!("CARGO_PKG_VERSION"));
+        info
+    }
+}
+
+type Connection = RunningService<RoleClient, Relay>;
+
+/// The connection to the real server, opened again after it drops.
+pub struct Upstream {
+    target: Target,
+    agents: Arc<Agents>,
+    on_tools_changed: Arc<dyn Fn() + Send + Sync>,
+    conn: tokio::sync::Mutex<Option<Connection>>,
+}
+
+impl Upstream {
+    pub fn new(target: Target, agents: Arc<Agents>, on_tools_changed: Arc<dyn Fn() + Send + Sync>) -> Upstream {
+        Upstream { target, agents, on_tools_changed, conn: tokio::sync::Mutex::new(None) }
+    }
+
+    async fn connect(&self) -> Result<Connection> {
+        let relay = Relay { agents: self.agents.clone(), on_tools_changed: self.on_tools_changed.clone() };
+        Ok(match &self.target {
+            Target::Command(argv) => {
+                let mut cmd = tokio::process::Command::new(&argv[0]);
+                cmd.args(&argv[1..]);
+                let child = TokioChildProcess::new(cmd).with_context(|| format!("starting the server {:?}", argv[0]))?;
+                relay.serve(child).await.with_context(|| format!("initializing the server {:?}", argv[0]))?
+            }
+            Target::Url(url) => {
+                let transport = StreamableHttpClientTransport::from_uri(url.clone());
+                relay.serve(transport).await.with_context(|| format!("initializing the server at {url}"))?
+            }
+        })
+    }
+
+    /// The live connection's peer, connecting (again) if there is none.
+    pub async fn peer(&self) -> Result<Peer<RoleClient>, ErrorData> {
+        let mut g = self.conn.lock().await;
+        if let Some(c) = g.as_ref() {
+            if !c.is_closed() {
+                return Ok(c.peer().clone());
+            }
+            eprintln!("oncely mcp: the connection to the server dropped; starting it again");
+        }
+        let c = self.connect().await.map_err(|e| ErrorData::internal_error(format!("oncely mcp: the server is unavailable: {e:#}"), None))?;
+        let peer = c.peer().clone();
+        *g = Some(c);
+        Ok(peer)
+    }
+
+    /// What the server said when it was initialized.
+    pub async fn info(&self) -> Result<ServerPeerInfo, ErrorData> {
+        let peer = self.peer().await?;
+        peer.peer_info().map(|i| (*i).clone()).ok_or_else(|| ErrorData::internal_error("oncely mcp: the server sent no initialize result", None))
+    }
+
+    /// Close the connection (stops a child process).
+    pub async fn close(&self) {
+        if let Some(c) = self.conn.lock().await.take() {
+            let _ = c.cancel().await;
+        }
+    }
+}
