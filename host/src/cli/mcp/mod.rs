@@ -99,6 +99,12 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
     };
     let gw = Gateway::start(ledger, target, settings, policy_file).await?;
     // stdout may be the MCP stream: everything the gateway says goes to stderr.
+    eprintln!(
+        "oncely mcp: server {:?} {} (protocol {})",
+        gw.info.server_info.name,
+        gw.info.server_info.version,
+        gw.info.protocol_version.as_str()
+    );
     let catalog = gw.catalog().await.map_err(|e| anyhow::anyhow!(e.message))?;
     for line in catalog.findings() {
         eprintln!("oncely mcp: {line}");

@@ -12,12 +12,13 @@ use rmcp::model::{
     CustomNotification, CustomRequest, CustomResult, ErrorData, GetPromptRequest, GetPromptRequestParams, GetPromptResponse,
     InitializeRequestParams, InitializeResult, ListPromptsRequest, ListPromptsResult, ListResourceTemplatesRequest,
     ListResourceTemplatesResult, ListResourcesRequest, ListResourcesResult, ListToolsRequest, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequest, ReadResourceRequestParams, ReadResourceResponse, RequestOptionalParam, RootsListChangedNotification,
+    ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResponse, RequestOptionalParam, RootsListChangedNotification,
     ServerConfig, ServerResult, SetLevelRequest, SetLevelRequestParams, SubscribeRequest, SubscribeRequestParams, UnsubscribeRequest,
     UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::ServerHandler;
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -70,6 +71,11 @@ impl ServerHandler for Session {
 
     fn get_info(&self) -> ServerConfig {
         self.gw.info.clone()
+    }
+
+    /// At most the version the server speaks: results pass through in the server's shape.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&self.gw.info.protocol_version))
     }
 
     async fn call_tool(&self, request: CallToolRequestParams, cx: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
