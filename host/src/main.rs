@@ -1,5 +1,5 @@
 //! `oncely`: canonical JSON, intent keys, the release gate over MCP tool lists, the effect
-//! ledger for humans, and a demo. Exit codes: 0 success; 1 the command ran and the answer is
+//! ledger for humans, the MCP gateway, and a demo. Exit codes: 0 success; 1 the command ran and the answer is
 //! "no" (a failed check, invalid lines in `--lines` mode); 2 an error (bad input, usage,
 //! storage). Errors go to stderr; stdout never carries half an answer.
 //!
@@ -31,6 +31,7 @@ enum Command {
     /// Inspect and settle the effect ledger.
     Ledger(cli::ledger::LedgerArgs),
     /// A gateway that gives any MCP server's keyed tools exactly-once tools/call.
+    #[cfg(feature = "mcp")]
     Mcp(cli::mcp::McpArgs),
     /// The main job: a flaky refund provider, a naive retry loop, and oncely, side by side.
     Demo(cli::demo::DemoArgs),
@@ -61,6 +62,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Explain(args) => cli::explain::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Ledger(args) => tokio_main(cli::ledger::run(args)),
+        #[cfg(feature = "mcp")]
         Command::Mcp(args) => tokio_main(cli::mcp::run(args)),
         Command::Demo(args) => tokio_main(cli::demo::run(args)),
         Command::Component(args) => cli::component::run(args),

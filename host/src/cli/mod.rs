@@ -9,5 +9,6 @@ pub mod explain;
 pub mod input;
 pub mod key;
 pub mod ledger;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod render;

@@ -75,12 +75,13 @@ pub fn of(e: &Error) -> Result<CallToolResult, ErrorData> {
             ),
             Some(key),
         ),
-        Error::ResultNotRecorded { key, reason } => (
-            format!("oncely: the call happened, but its result could not be recorded ({reason}); it will not be run again."),
-            Some(key),
-        ),
+        Error::ResultNotRecorded { key, reason } => {
+            (format!("oncely: the call happened, but its result could not be recorded ({reason}); it will not be run again."), Some(key))
+        }
         Error::ToolFailed(reason) => (format!("oncely: the tool failed, and did not happen: {reason}"), None),
-        Error::Contention(n) => (format!("oncely: {n} workers raced for this call; it was not run. An identical call may be sent again."), None),
+        Error::Contention(n) => {
+            (format!("oncely: {n} workers raced for this call; it was not run. An identical call may be sent again."), None)
+        }
         other => return Err(ErrorData::internal_error(format!("oncely: {other}"), None)),
     };
     Ok(refusal(text, key.map(String::as_str)))

@@ -177,7 +177,8 @@ impl Gateway {
         let mut answer = self.forward(ClientRequest::ListToolsRequest(request), cx).await?;
         if let ServerResult::ListToolsResult(list) = &mut answer {
             let mut catalog = self.catalog().await?;
-            if list.tools.iter().any(|t| !catalog.policies.contains_key(t.name.as_ref()) && !catalog.invalid.contains_key(t.name.as_ref())) {
+            if list.tools.iter().any(|t| !catalog.policies.contains_key(t.name.as_ref()) && !catalog.invalid.contains_key(t.name.as_ref()))
+            {
                 self.stale.store(true, Ordering::SeqCst);
                 catalog = self.catalog().await?;
             }

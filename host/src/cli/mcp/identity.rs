@@ -118,8 +118,20 @@ mod tests {
     #[test]
     fn a_natural_key_is_kept_across_runs() {
         let natural = r#"{"class":"irreversible-external","key":{"only":["/charge"],"identity":"scope"},"reconcile":"manual"}"#;
-        let a = key_of(json!({"oncely/run":"a"}), r#"{"charge":"ch_1","amount":5}"#, &Defaults { scope: "mcp".into(), run: None }, "s", natural);
-        let b = key_of(json!({"oncely/run":"b"}), r#"{"charge":"ch_1","amount":7}"#, &Defaults { scope: "mcp".into(), run: None }, "t", natural);
+        let a = key_of(
+            json!({"oncely/run":"a"}),
+            r#"{"charge":"ch_1","amount":5}"#,
+            &Defaults { scope: "mcp".into(), run: None },
+            "s",
+            natural,
+        );
+        let b = key_of(
+            json!({"oncely/run":"b"}),
+            r#"{"charge":"ch_1","amount":7}"#,
+            &Defaults { scope: "mcp".into(), run: None },
+            "t",
+            natural,
+        );
         assert_eq!(a, b);
     }
 

@@ -32,7 +32,10 @@ pub fn arguments(lookup_schema: &Map<String, Value>, original_args: &Value, key:
 /// What a lookup's `CallToolResult` (as JSON) says about the effect.
 pub fn verdict(tool: &str, result: &Value) -> ReconcileVerdict {
     if result.get("isError") == Some(&Value::Bool(true)) {
-        return ReconcileVerdict::Unknown(format!("the lookup {tool:?} answered with an error: {}", first_text(result).unwrap_or_default()));
+        return ReconcileVerdict::Unknown(format!(
+            "the lookup {tool:?} answered with an error: {}",
+            first_text(result).unwrap_or_default()
+        ));
     }
     let from_text = first_text(result).and_then(|t| serde_json::from_str::<Value>(&t).ok());
     let found = result.get("structuredContent").and_then(|s| s.get("found")).or_else(|| from_text.as_ref().and_then(|v| v.get("found")));
@@ -45,7 +48,14 @@ pub fn verdict(tool: &str, result: &Value) -> ReconcileVerdict {
 }
 
 fn first_text(result: &Value) -> Option<String> {
-    result.get("content")?.as_array()?.iter().find(|c| c.get("type") == Some(&Value::from("text")))?.get("text")?.as_str().map(str::to_string)
+    result
+        .get("content")?
+        .as_array()?
+        .iter()
+        .find(|c| c.get("type") == Some(&Value::from("text")))?
+        .get("text")?
+        .as_str()
+        .map(str::to_string)
 }
 
 #[cfg(test)]

@@ -140,7 +140,11 @@ async fn serve_http(gw: Arc<Gateway>, addr: SocketAddr) -> Result<()> {
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("oncely mcp: serving http://{}/mcp", listener.local_addr()?);
-    axum::serve(listener, router).with_graceful_shutdown(async { let _ = tokio::signal::ctrl_c().await; }).await?;
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
     Ok(())
 }
 

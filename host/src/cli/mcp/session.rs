@@ -12,9 +12,9 @@ use rmcp::model::{
     CustomNotification, CustomRequest, CustomResult, ErrorData, GetPromptRequest, GetPromptRequestParams, GetPromptResponse,
     InitializeRequestParams, InitializeResult, ListPromptsRequest, ListPromptsResult, ListResourceTemplatesRequest,
     ListResourceTemplatesResult, ListResourcesRequest, ListResourcesResult, ListToolsRequest, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResponse, RequestOptionalParam, RootsListChangedNotification,
-    ServerConfig, ServerResult, SetLevelRequest, SetLevelRequestParams, SubscribeRequest, SubscribeRequestParams, UnsubscribeRequest,
-    UnsubscribeRequestParams,
+    ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResponse, RequestOptionalParam,
+    RootsListChangedNotification, ServerConfig, ServerResult, SetLevelRequest, SetLevelRequestParams, SubscribeRequest,
+    SubscribeRequestParams, UnsubscribeRequest, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::ServerHandler;
@@ -40,7 +40,12 @@ impl Session {
     }
 
     /// Pass `request` through and take the answer `pick` expects.
-    async fn pass<T>(&self, request: ClientRequest, cx: RequestContext<RoleServer>, pick: fn(ServerResult) -> Option<T>) -> Result<T, ErrorData> {
+    async fn pass<T>(
+        &self,
+        request: ClientRequest,
+        cx: RequestContext<RoleServer>,
+        pick: fn(ServerResult) -> Option<T>,
+    ) -> Result<T, ErrorData> {
         self.gw.agents.heard(self.id, &cx.peer);
         let answer = self.gw.forward(request, &cx).await?;
         let shown = format!("{answer:?}");
@@ -83,7 +88,11 @@ impl ServerHandler for Session {
         self.gw.call_tool(request, &cx, &self.run).await.map(CallToolResponse::from)
     }
 
-    async fn list_tools(&self, request: Option<PaginatedRequestParams>, cx: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
         self.gw.agents.heard(self.id, &cx.peer);
         let request: ListToolsRequest = paged(request);
         match self.gw.list_tools(request, &cx).await? {
@@ -113,7 +122,11 @@ impl ServerHandler for Session {
         .await
     }
 
-    async fn list_prompts(&self, p: Option<PaginatedRequestParams>, cx: RequestContext<RoleServer>) -> Result<ListPromptsResult, ErrorData> {
+    async fn list_prompts(
+        &self,
+        p: Option<PaginatedRequestParams>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
         let request: ListPromptsRequest = paged(p);
         self.pass(request.into(), cx, |r| match r {
             ServerResult::ListPromptsResult(r) => Some(r),
@@ -122,7 +135,11 @@ impl ServerHandler for Session {
         .await
     }
 
-    async fn list_resources(&self, p: Option<PaginatedRequestParams>, cx: RequestContext<RoleServer>) -> Result<ListResourcesResult, ErrorData> {
+    async fn list_resources(
+        &self,
+        p: Option<PaginatedRequestParams>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
         let request: ListResourcesRequest = paged(p);
         self.pass(request.into(), cx, |r| match r {
             ServerResult::ListResourcesResult(r) => Some(r),

@@ -6,8 +6,8 @@
 
 use anyhow::{Context, Result};
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, ClientResult, ErrorData, Implementation, ProgressNotification, ServerPeerInfo, ProgressToken,
-    ServerNotification, ServerRequest,
+    ClientCapabilities, ClientConfig, ClientResult, ErrorData, Implementation, ProgressNotification, ProgressToken, ServerNotification,
+    ServerPeerInfo, ServerRequest,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService, Service, ServiceExt};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -166,7 +166,8 @@ impl Upstream {
             }
             eprintln!("oncely mcp: the connection to the server dropped; starting it again");
         }
-        let c = self.connect().await.map_err(|e| ErrorData::internal_error(format!("oncely mcp: the server is unavailable: {e:#}"), None))?;
+        let c =
+            self.connect().await.map_err(|e| ErrorData::internal_error(format!("oncely mcp: the server is unavailable: {e:#}"), None))?;
         let peer = c.peer().clone();
         *g = Some(c);
         Ok(peer)
@@ -175,7 +176,9 @@ impl Upstream {
     /// What the server said when it was initialized.
     pub async fn info(&self) -> Result<ServerPeerInfo, ErrorData> {
         let peer = self.peer().await?;
-        peer.peer_info().map(|i| (*i).clone()).ok_or_else(|| ErrorData::internal_error("oncely mcp: the server sent no initialize result", None))
+        peer.peer_info()
+            .map(|i| (*i).clone())
+            .ok_or_else(|| ErrorData::internal_error("oncely mcp: the server sent no initialize result", None))
     }
 
     /// Close the connection (stops a child process).
