@@ -8,7 +8,8 @@
 //! - [`gateway`]: how each request is answered; keyed calls as effects through the ledger.
 //! - [`lookup`]: reconciliation through the server's read-only lookup tool.
 //! - [`answers`]: what the model reads when a keyed call does not simply return.
-//! - [`session`], [`upstream`]: the two sides of the protocol (rmcp).
+//! - [`session`], [`upstream`]: the two sides of the protocol (rmcp); [`wire`]: what is read
+//!   from an agent before the SDK reads it.
 
 mod answers;
 mod catalog;
@@ -17,6 +18,7 @@ mod identity;
 mod lookup;
 mod session;
 mod upstream;
+mod wire;
 
 use anyhow::{bail, Result};
 use clap::Args;
@@ -128,7 +130,7 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
 }
 
 async fn serve_stdio(gw: Arc<Gateway>) -> Result<()> {
-    let running = Session::new(gw).serve(rmcp::transport::stdio()).await?;
+    let running = Session::new(gw).serve(wire::stdio()).await?;
     running.waiting().await?;
     Ok(())
 }
@@ -137,7 +139,7 @@ async fn serve_http(gw: Arc<Gateway>, addr: SocketAddr) -> Result<()> {
     let mut config = StreamableHttpServerConfig::default();
     config.allowed_hosts.push(addr.ip().to_string());
     let service = StreamableHttpService::new(move || Ok(Session::new(gw.clone())), Arc::new(LocalSessionManager::default()), config);
-    let router = axum::Router::new().nest_service("/mcp", service);
+    let router = axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(wire::normalize_http));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("oncely mcp: serving http://{}/mcp", listener.local_addr()?);
     axum::serve(listener, router)

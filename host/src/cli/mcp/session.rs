@@ -71,6 +71,7 @@ impl ServerHandler for Session {
     async fn initialize(&self, request: InitializeRequestParams, cx: RequestContext<RoleServer>) -> Result<InitializeResult, ErrorData> {
         self.gw.agents.heard(self.id, &cx.peer);
         cx.peer.set_peer_info(request.clone());
+        self.gw.upstream.adopt(&request.capabilities).await;
         self.negotiate_initialize(&request)
     }
 

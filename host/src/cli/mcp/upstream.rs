@@ -72,6 +72,7 @@ impl Agents {
 /// The client side's handler: what the server sends, passed on to the agents.
 pub struct Relay {
     agents: Arc<Agents>,
+    info: ClientConfig,
     /// Called when the server says its tool list changed.
     on_tools_changed: Arc<dyn Fn() + Send + Sync>,
 }
@@ -114,16 +115,17 @@ impl Service<RoleClient> for Relay {
     }
 
     fn get_info(&self) -> ClientConfig {
-        let mut caps = ClientCapabilities::default();
-        // What an agent may offer; a request the connected agent cannot serve gets its error.
-        caps.roots = Some(Default::default());
-        caps.sampling = Some(Default::default());
-        caps.elicitation = Some(Default::default());
-        let mut info = ClientConfig::default();
-        info.capabilities = caps;
-        info.client_info = Implementation::new("oncely-mcp", env!("CARGO_PKG_VERSION"));
-        info
+        self.info.clone()
     }
+}
+
+/// How the gateway introduces itself to the server: its own name, and the capabilities of the
+/// agent it serves (none until an agent has initialized).
+fn client_config(capabilities: ClientCapabilities) -> ClientConfig {
+    let mut info = ClientConfig::default();
+    info.capabilities = capabilities;
+    info.client_info = Implementation::new("oncely-mcp", env!("CARGO_PKG_VERSION"));
+    info
 }
 
 type Connection = RunningService<RoleClient, Relay>;
@@ -134,15 +136,36 @@ pub struct Upstream {
     agents: Arc<Agents>,
     on_tools_changed: Arc<dyn Fn() + Send + Sync>,
     conn: tokio::sync::Mutex<Option<Connection>>,
+    /// The capabilities the connection declares: the first agent's.
+    capabilities: std::sync::Mutex<Option<ClientCapabilities>>,
 }
 
 impl Upstream {
     pub fn new(target: Target, agents: Arc<Agents>, on_tools_changed: Arc<dyn Fn() + Send + Sync>) -> Upstream {
-        Upstream { target, agents, on_tools_changed, conn: tokio::sync::Mutex::new(None) }
+        Upstream { target, agents, on_tools_changed, conn: tokio::sync::Mutex::new(None), capabilities: Default::default() }
+    }
+
+    /// The first agent has initialized: when it offers the server something (roots, sampling,
+    /// elicitation), connect again declaring it, so that the server sees what a direct client
+    /// would have declared. Later agents do not change the connection.
+    pub async fn adopt(&self, agent: &ClientCapabilities) {
+        {
+            let mut caps = self.capabilities.lock().unwrap_or_else(|p| p.into_inner());
+            if caps.is_some() {
+                return;
+            }
+            *caps = Some(agent.clone());
+        }
+        let none = serde_json::to_value(ClientCapabilities::default()).ok();
+        if serde_json::to_value(agent).ok() != none {
+            self.close().await;
+        }
     }
 
     async fn connect(&self) -> Result<Connection> {
-        let relay = Relay { agents: self.agents.clone(), on_tools_changed: self.on_tools_changed.clone() };
+        let capabilities = self.capabilities.lock().unwrap_or_else(|p| p.into_inner()).clone().unwrap_or_default();
+        let relay =
+            Relay { agents: self.agents.clone(), info: client_config(capabilities), on_tools_changed: self.on_tools_changed.clone() };
         Ok(match &self.target {
             Target::Command(argv) => {
                 let mut cmd = tokio::process::Command::new(&argv[0]);
@@ -170,6 +193,9 @@ impl Upstream {
             self.connect().await.map_err(|e| ErrorData::internal_error(format!("oncely mcp: the server is unavailable: {e:#}"), None))?;
         let peer = c.peer().clone();
         *g = Some(c);
+        // A new connection may list other tools (the server may offer some only to clients
+        // with a capability): read them again.
+        (self.on_tools_changed)();
         Ok(peer)
     }
 
