@@ -87,6 +87,7 @@ async def test_a_retry_after_timeout_gateway(tmp_path: Path, procs: Any, oncely:
     assert len(got) == 1, got
     assert charge_of(result)["id"] == got[0]["id"]
     assert_keyed(got[0], result)
+    assert result_meta(result).get("oncely/replayed") is True, f"the retry's result is not a replay: {dump(result)}"
 
 
 # --- b. the model asks again, its arguments reordered and reformatted --------------------------
@@ -126,6 +127,7 @@ async def test_b_model_reasks_gateway(tmp_path: Path, procs: Any, oncely: Path) 
     assert len(got) == 1, got
     assert charge_of(result)["id"] == got[0]["id"]
     assert_keyed(got[0], result)
+    assert result_meta(result).get("oncely/replayed") is True, f"the re-ask's result is not a replay: {dump(result)}"
 
 
 # --- c. two clients, the same intent, at the same time -----------------------------------------
@@ -168,6 +170,8 @@ async def test_c_two_clients_at_once_gateway(tmp_path: Path, procs: Any, oncely:
     assert charge_of(results[0])["id"] == charge_of(results[1])["id"] == got[0]["id"]
     assert_keyed(got[0], results[0])
     assert result_meta(results[0])["oncely/key"] == result_meta(results[1])["oncely/key"]
+    replayed = [result_meta(r).get("oncely/replayed") is True for r in results]
+    assert replayed.count(True) == 1, f"one call executes and the other replays it; replayed: {replayed}"
 
 
 # --- d. the process between the agent and the provider dies mid-call ---------------------------
