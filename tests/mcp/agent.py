@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any, TextIO
 
@@ -116,22 +117,29 @@ class Agent:
     ) -> CallToolResult:
         for attempt in range(retries + 1):
             try:
-                result = await self.client.call_tool(tool, args, read_timeout_seconds=timeout_s, meta=meta)
+                result = await self.client.call_tool(
+                    tool, args, read_timeout_seconds=timeout_s, meta=meta
+                )
             except MCPError as e:
                 if not is_timeout(e):
-                    self.attempts.append(f"{tool} #{attempt + 1}: error {e.error.code} {e.error.message}")
+                    self.attempts.append(
+                        f"{tool} #{attempt + 1}: error {e.error.code} {e.error.message}"
+                    )
                     raise
                 self.attempts.append(f"{tool} #{attempt + 1}: timed out after {timeout_s}s")
                 if attempt == retries:
                     raise
                 continue
-            self.attempts.append(f"{tool} #{attempt + 1}: {'isError ' if result.is_error else ''}"
-                                 f"{result_text(result)[:200]!r}")
+            self.attempts.append(
+                f"{tool} #{attempt + 1}: {'isError ' if result.is_error else ''}"
+                f"{result_text(result)[:200]!r}"
+            )
             return result
         raise AssertionError("unreachable")
 
-    async def try_call(self, tool: str, args: dict[str, Any], timeout_s: float,
-                       meta: dict[str, Any] | None = None) -> CallToolResult | None:
+    async def try_call(
+        self, tool: str, args: dict[str, Any], timeout_s: float, meta: dict[str, Any] | None = None
+    ) -> CallToolResult | None:
         """One attempt; None when it timed out (the agent's view: the outcome is unknown)."""
         try:
             return await self.call(tool, args, timeout_s=timeout_s, retries=0, meta=meta)
@@ -145,7 +153,11 @@ class Agent:
         return await self.client.list_tools()
 
     async def ping(self) -> Any:
-        return await self.client.send_ping()
+        # The SDK warns that 2026-07-28 has no ping; on the handshake-era connections it negotiates
+        # with such servers (and the gateway) ping is part of the protocol.
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="ping is removed")
+            return await self.client.send_ping()
 
 
 async def _main(a: argparse.Namespace, command: list[str]) -> int:
@@ -162,7 +174,9 @@ async def _main(a: argparse.Namespace, command: list[str]) -> int:
             args = reask(args)
         meta = json.loads(a.meta) if a.meta else None
         try:
-            result = await agent.call(a.tool, args, timeout_s=a.timeout, retries=a.retries, meta=meta)
+            result = await agent.call(
+                a.tool, args, timeout_s=a.timeout, retries=a.retries, meta=meta
+            )
         finally:
             for line in agent.attempts:
                 print(f"agent: {line}", file=sys.stderr)
@@ -175,13 +189,23 @@ def main(argv: list[str] | None = None) -> int:
     command: list[str] = []
     if "--" in argv:
         i = argv.index("--")
-        argv, command = argv[:i], argv[i + 1:]
-    ap = argparse.ArgumentParser(description="Call an MCP tool the way an agent does (retrying on timeout).")
-    ap.add_argument("--url", help="a Streamable HTTP endpoint (else: -- COMMAND ARGS... over stdio)")
-    ap.add_argument("--timeout", type=float, default=30.0, help="read timeout of each attempt, seconds")
-    ap.add_argument("--retries", type=int, default=0, help="calls again this many times on a timeout")
+        argv, command = argv[:i], argv[i + 1 :]
+    ap = argparse.ArgumentParser(
+        description="Call an MCP tool the way an agent does (retrying on timeout)."
+    )
+    ap.add_argument(
+        "--url", help="a Streamable HTTP endpoint (else: -- COMMAND ARGS... over stdio)"
+    )
+    ap.add_argument(
+        "--timeout", type=float, default=30.0, help="read timeout of each attempt, seconds"
+    )
+    ap.add_argument(
+        "--retries", type=int, default=0, help="calls again this many times on a timeout"
+    )
     ap.add_argument("--meta", help="the request's _meta, a JSON object")
-    ap.add_argument("--reask", action="store_true", help="send the arguments reordered and reformatted")
+    ap.add_argument(
+        "--reask", action="store_true", help="send the arguments reordered and reformatted"
+    )
     ap.add_argument("--list", action="store_true", help="list the tools instead")
     ap.add_argument("tool", nargs="?")
     ap.add_argument("args", nargs="?", default="{}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,9 @@ def report(scenario: str, half: str, n: int, what: str = "charges") -> None:
     UNITS[scenario] = what
     other = "gateway" if half == "bare" else "bare"
     seen = COUNTS[scenario].get(other)
-    print(f"\n[{scenario}] {half}: {n} {what}" + (f" ({other}: {seen})" if seen is not None else ""))
+    print(
+        f"\n[{scenario}] {half}: {n} {what}" + (f" ({other}: {seen})" if seen is not None else "")
+    )
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -50,31 +51,37 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(autouse=True)
-def _quiet_ping_deprecation() -> Iterator[None]:
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="ping is removed")
-        yield
-
-
 class Procs:
-    """Starts processes for one test; stops them all at its end, and prints their logs if it failed."""
+    """Starts processes for one test; stops them all at its end, and prints their logs if it
+    failed."""
 
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
         self.all: list[Proc] = []
 
-    def start(self, name: str, cmd: list[str], *, port: int | None = None, env: dict[str, str] | None = None) -> Proc:
+    def start(
+        self,
+        name: str,
+        cmd: list[str],
+        *,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Proc:
         p = Proc(name, cmd, self.tmp / f"{name}.log", port=port, env=env)
         self.all.append(p)
         return p
 
-    def payments_http(self, charges: Path, late_ms: int = 0, late_times: int | None = None,
-                      name: str = "payments") -> Proc:
+    def payments_http(
+        self, charges: Path, late_ms: int = 0, late_times: int | None = None, name: str = "payments"
+    ) -> Proc:
         port = harness.free_port()
-        return self.start(name, harness.payments_cmd(charges, late_ms, late_times, http=port), port=port)
+        return self.start(
+            name, harness.payments_cmd(charges, late_ms, late_times, http=port), port=port
+        )
 
-    def gateway_http(self, db: str, *opts: str, upstream: list[str] | str, name: str = "gateway") -> Proc:
+    def gateway_http(
+        self, db: str, *opts: str, upstream: list[str] | str, name: str = "gateway"
+    ) -> Proc:
         port = harness.free_port()
         cmd = harness.gateway_cmd(db, "--listen", f"127.0.0.1:{port}", *opts, upstream=upstream)
         return self.start(name, cmd, port=port)
@@ -100,18 +107,28 @@ def procs(request: Any, tmp_path: Path) -> Iterator[Procs]:
 _GATEWAY_OK: list[str] = []
 
 
-@pytest.fixture
-def oncely() -> Path:
+def require_gateway() -> Path:
     """The `oncely` binary, which must have the `mcp` command (a failure, not a skip, otherwise)."""
     path = harness.oncely_bin()
     if not _GATEWAY_OK:
         if not path.exists():
-            pytest.fail(f"{path} does not exist: build it (cargo build --release -p oncely) or set ONCELY_BIN")
+            pytest.fail(
+                f"{path} does not exist: build it (cargo build --release -p oncely) "
+                "or set ONCELY_BIN"
+            )
         r = subprocess.run([str(path), "mcp", "--help"], capture_output=True, text=True, timeout=60)
         if r.returncode != 0:
-            pytest.fail(f"`{path} mcp --help` exited {r.returncode}: the gateway is not built in:\n{r.stderr[-2000:]}")
+            pytest.fail(
+                f"`{path} mcp --help` exited {r.returncode}: the gateway is not built in:\n"
+                + r.stderr[-2000:]
+            )
         _GATEWAY_OK.append(str(path))
     return path
+
+
+@pytest.fixture
+def oncely() -> Path:
+    return require_gateway()
 
 
 def _truthy(name: str) -> bool:

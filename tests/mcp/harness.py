@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -17,7 +18,9 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SERVER = HERE / "payments_server.py"
 AGENT = HERE / "agent.py"
-EVERYTHING = HERE / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+EVERYTHING = (
+    HERE / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+)
 PY = sys.executable
 
 # Bounds, generous for a noisy 2-core machine; nothing below sleeps a fixed time where it can poll.
@@ -46,7 +49,9 @@ def wait_for(pred: Callable[[], Any], timeout_s: float, what: str, poll_s: float
         time.sleep(poll_s)
 
 
-async def await_for(pred: Callable[[], Any], timeout_s: float, what: str, poll_s: float = 0.02) -> Any:
+async def await_for(
+    pred: Callable[[], Any], timeout_s: float, what: str, poll_s: float = 0.02
+) -> Any:
     import anyio
 
     deadline = time.monotonic() + timeout_s
@@ -74,7 +79,9 @@ def effects(path: Path, kind: str | None = "charge") -> list[dict[str, Any]]:
     return [r for r in rows if kind is None or r["kind"] == kind]
 
 
-def payments_cmd(charges: Path, late_ms: int = 0, late_times: int | None = None, http: int | None = None) -> list[str]:
+def payments_cmd(
+    charges: Path, late_ms: int = 0, late_times: int | None = None, http: int | None = None
+) -> list[str]:
     cmd = [PY, str(SERVER), "--charges", str(charges)]
     if late_ms:
         cmd += ["--late-ms", str(late_ms)]
@@ -88,14 +95,31 @@ def payments_cmd(charges: Path, late_ms: int = 0, late_times: int | None = None,
 class Proc:
     """A process this test started, in its own process group, its output in a log file."""
 
-    def __init__(self, name: str, cmd: Sequence[str], log: Path, port: int | None = None,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        cmd: Sequence[str],
+        log: Path,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.name, self.cmd, self.log, self.port = name, list(cmd), log, port
-        self.logf = open(log, "ab")
-        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=self.logf, stderr=subprocess.STDOUT,
-                                     start_new_session=True, env={**os.environ, **(env or {})})
+        self.logf = open(log, "ab")  # noqa: SIM115 (kept open while the process runs)
+        self.proc = subprocess.Popen(
+            self.cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=self.logf,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, **(env or {})},
+        )
         if port is not None:
-            wait_for(lambda: listening(port) or self._dead(), START_S, f"{name} to listen on {port}", 0.05)
+            wait_for(
+                lambda: listening(port) or self._dead(),
+                START_S,
+                f"{name} to listen on {port}",
+                0.05,
+            )
             if self.proc.poll() is not None:
                 raise AssertionError(f"{name} exited with {self.proc.returncode}:\n{self.output()}")
 
@@ -118,18 +142,12 @@ class Proc:
 
     def stop(self) -> None:
         """End the process and every process it started (its group)."""
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.proc.wait(10)
         self.logf.close()
 
@@ -138,9 +156,11 @@ def gateway_cmd(db: str, *opts: str, upstream: Sequence[str] | str) -> list[str]
     """`oncely mcp --db DB OPTS… (-- COMMAND… | --upstream-url URL)`."""
     cmd = [str(oncely_bin()), "mcp", "--db", db, *opts]
     if isinstance(upstream, str):
-        return cmd + ["--upstream-url", upstream]
-    return cmd + ["--", *upstream]
+        return [*cmd, "--upstream-url", upstream]
+    return [*cmd, "--", *upstream]
 
 
 def oncely(*args: str, timeout_s: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(oncely_bin()), *args], capture_output=True, text=True, timeout=timeout_s)
+    return subprocess.run(
+        [str(oncely_bin()), *args], capture_output=True, text=True, timeout=timeout_s
+    )

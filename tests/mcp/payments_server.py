@@ -101,23 +101,34 @@ def build(charges: str, late_ms: int, late_times: int | None) -> MCPServer:
 
     @server.tool(
         description="Charge a customer. Irreversible: every call moves money.",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
-                                    open_world_hint=True),
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=False,
+            open_world_hint=True,
+        ),
         meta={"oncely/policy": CHARGE_POLICY},
     )
-    async def charge(customer: str, amount_cents: int, ctx: Context, memo: str = "") -> CallToolResult:
-        c = await effect("charge", {"customer": customer, "amount_cents": amount_cents, "memo": memo}, ctx)
+    async def charge(
+        customer: str, amount_cents: int, ctx: Context, memo: str = ""
+    ) -> CallToolResult:
+        c = await effect(
+            "charge", {"customer": customer, "amount_cents": amount_cents, "memo": memo}, ctx
+        )
         public = {k: c[k] for k in ("id", "customer", "amount_cents", "memo", "idempotencyKey")}
         return CallToolResult(
-            content=[TextContent(type="text", text=f"charged {customer} {amount_cents} cents: {c['id']}")],
+            content=[
+                TextContent(type="text", text=f"charged {customer} {amount_cents} cents: {c['id']}")
+            ],
             structured_content={"charge": public},
         )
 
     @server.tool(
-        description="Find a charge by its idempotency key, or by customer and amount when no key is given.",
+        description="Find a charge by its idempotency key, or by customer and amount when no key "
+        "is given.",
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True),
     )
-    def find_charge(customer: str, amount_cents: int, idempotencyKey: str = "") -> CallToolResult:  # noqa: N803
+    def find_charge(customer: str, amount_cents: int, idempotencyKey: str = "") -> CallToolResult:
         found = None
         for c in read_effects(charges):
             if c.get("kind") != "charge":
@@ -127,9 +138,11 @@ def build(charges: str, late_ms: int, late_times: int | None) -> MCPServer:
             else:
                 match = c.get("customer") == customer and c.get("amount_cents") == amount_cents
             if match:
-                found = {k: c[k] for k in ("id", "customer", "amount_cents", "memo", "idempotencyKey")}
+                found = {
+                    k: c[k] for k in ("id", "customer", "amount_cents", "memo", "idempotencyKey")
+                }
                 break
-        log(f"find_charge {customer} {amount_cents} key={idempotencyKey or None}: {found and found['id']}")
+        log(f"find_charge {customer} {amount_cents} key={idempotencyKey or None}: {found}")
         body = {"found": found is not None, "charge": found}
         return CallToolResult(
             content=[TextContent(type="text", text=json.dumps(body))],
@@ -139,17 +152,27 @@ def build(charges: str, late_ms: int, late_times: int | None) -> MCPServer:
     @server.tool(description="Send an email. Irreversible, and there is no way to look one up.")
     async def send_email(to: str, body: str, ctx: Context) -> CallToolResult:
         e = await effect("email", {"to": to, "body": body}, ctx)
-        return CallToolResult(content=[TextContent(type="text", text=f"sent email {e['id']} to {to}")])
+        return CallToolResult(
+            content=[TextContent(type="text", text=f"sent email {e['id']} to {to}")]
+        )
 
     return server
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--charges", required=True, help="the effects file (JSON lines, one per real effect)")
-    ap.add_argument("--late-ms", type=int, default=0, help="answer this late after recording an effect")
-    ap.add_argument("--late-times", type=int, default=None, help="only the first K effects are late")
-    ap.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP at 127.0.0.1:PORT/mcp")
+    ap.add_argument(
+        "--charges", required=True, help="the effects file (JSON lines, one per real effect)"
+    )
+    ap.add_argument(
+        "--late-ms", type=int, default=0, help="answer this late after recording an effect"
+    )
+    ap.add_argument(
+        "--late-times", type=int, default=None, help="only the first K effects are late"
+    )
+    ap.add_argument(
+        "--http", type=int, metavar="PORT", help="serve Streamable HTTP at 127.0.0.1:PORT/mcp"
+    )
     a = ap.parse_args()
     server = build(os.path.abspath(a.charges), a.late_ms, a.late_times)
     if a.http:

@@ -1,20 +1,24 @@
 """MCP's reference server, `@modelcontextprotocol/server-everything` (npm, pinned in
 package.json / package-lock.json), behind `oncely mcp`: what a client sees through the gateway
-equals what it sees calling the server directly — tools, resources, prompts, ping.
+equals what it sees calling the server directly — initialize, tools, resources, prompts, ping.
+
+One survey of each (the same requests, in the same order, each through its own server process),
+then one test per part of the protocol.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from agent import Agent, dump
+from conftest import require_gateway
 from harness import EVERYTHING, gateway_cmd
-
-pytestmark = pytest.mark.anyio
 
 SERVER = ["node", str(EVERYTHING), "stdio"]
 CALLS = [
@@ -33,83 +37,167 @@ def clean(result: Any) -> Any:
     return d
 
 
+def untimed(result: Any) -> Any:
+    """The dynamic resources say when they were made ("created at 9:38:03 PM"): not compared."""
+    return json.loads(re.sub(r"created at [0-9:]+ ?[AP]M", "created at <time>", json.dumps(result)))
+
+
 async def survey(agent: Agent) -> dict[str, Any]:
     """Everything a client does with this server, as comparable JSON."""
     c = agent.client
     caps = c.server_capabilities
+    info = c.server_info
     s: dict[str, Any] = {
-        "capabilities": sorted(k for k in ("tools", "resources", "prompts") if getattr(caps, k) is not None),
+        "initialize": {
+            "protocol": c.protocol_version,
+            "server": info and {"name": info.name, "version": info.version},
+            "capabilities": sorted(
+                k for k in ("tools", "resources", "prompts") if getattr(caps, k) is not None
+            ),
+        },
         "tools": {t.name: dump(t) for t in (await c.list_tools()).tools},
+        "calls": {},
+        "resources": {},
+        "prompts": {},
     }
     for name, args in CALLS:
-        s[f"call {name}"] = clean(await c.call_tool(name, args, read_timeout_seconds=30))
+        s["calls"][name] = clean(await c.call_tool(name, args, read_timeout_seconds=30))
     resources = await c.list_resources()
-    s["resources"] = [dump(r) for r in resources.resources]
-    s["resource templates"] = [dump(t) for t in (await c.list_resource_templates()).resource_templates]
+    r = s["resources"]
+    r["list"] = [dump(x) for x in resources.resources]
+    r["templates"] = [dump(t) for t in (await c.list_resource_templates()).resource_templates]
     first = resources.resources[0].uri
-    s[f"read {first}"] = clean(await c.read_resource(first))
-    s["read demo://resource/dynamic/text/1"] = clean(await c.read_resource("demo://resource/dynamic/text/1"))
-    s["prompts"] = [dump(p) for p in (await c.list_prompts()).prompts]
-    s["prompt simple-prompt"] = clean(await c.get_prompt("simple-prompt"))
-    s["prompt args-prompt"] = clean(await c.get_prompt("args-prompt", {"city": "Lyon", "state": "Rhône"}))
+    r[f"read {first}"] = clean(await c.read_resource(first))
+    r["read demo://resource/dynamic/text/1"] = untimed(
+        clean(await c.read_resource("demo://resource/dynamic/text/1"))
+    )
+    p = s["prompts"]
+    p["list"] = [dump(x) for x in (await c.list_prompts()).prompts]
+    p["get simple-prompt"] = clean(await c.get_prompt("simple-prompt"))
+    p["get args-prompt"] = clean(
+        await c.get_prompt("args-prompt", {"city": "Lyon", "state": "Rhône"})
+    )
     s["ping"] = dump(await agent.ping())
     return s
 
 
-async def direct(tmp: Path) -> dict[str, Any]:
-    with open(tmp / "everything-direct.stderr", "w") as err:
-        async with Agent(SERVER, errlog=err, name="direct") as agent:
-            return await survey(agent)
+async def run_survey(cmd: list[str], stderr: Path, name: str) -> dict[str, Any]:
+    with open(stderr, "w") as err:
+        try:
+            async with Agent(cmd, errlog=err, name=name) as agent:
+                return await survey(agent)
+        except BaseException:
+            err.flush()
+            print(f"----- {stderr}\n{stderr.read_text(errors='replace')[-4000:]}")
+            raise
 
 
-async def test_everything_direct(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def direct(tmp_path_factory: Any) -> dict[str, Any]:
     assert EVERYTHING.exists(), f"{EVERYTHING} is missing: run `npm ci` in tests/mcp"
-    s = await direct(tmp_path)
-    assert s["capabilities"] == ["prompts", "resources", "tools"]
+    tmp = tmp_path_factory.mktemp("everything-direct")
+    return anyio.run(run_survey, SERVER, tmp / "server.stderr", "direct")
+
+
+@pytest.fixture(scope="module")
+def through(tmp_path_factory: Any, direct: dict[str, Any]) -> dict[str, Any]:
+    require_gateway()
+    tmp = tmp_path_factory.mktemp("everything-gateway")
+    cmd = gateway_cmd(str(tmp / "ledger.db"), upstream=SERVER)
+    s = anyio.run(run_survey, cmd, tmp / "gateway.stderr", "through-gateway")
+    print(f"through the gateway: {s['initialize']}")
+    return s
+
+
+def differences(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
+    return [
+        f"{k}:\n  through the gateway: {json.dumps(got.get(k))[:1500]}\n"
+        f"  directly: {json.dumps(want[k])[:1500]}"
+        for k in want
+        if got.get(k) != want[k]
+    ]
+
+
+def test_direct(direct: dict[str, Any]) -> None:
+    s = direct
+    assert s["initialize"]["capabilities"] == ["prompts", "resources", "tools"]
+    assert s["initialize"]["server"]["name"] == "mcp-servers/everything"
     assert {"echo", "get-sum", "get-structured-content"} <= set(s["tools"])
-    assert s["call echo"]["content"] == [{"type": "text", "text": "Echo: hello through the gateway"}]
-    assert "42" in s["call get-sum"]["content"][0]["text"]
-    assert s["call get-structured-content"]["structuredContent"]["conditions"] == "Light rain / drizzle"
-    assert s["resources"] and s["prompts"]
+    assert s["calls"]["echo"]["content"] == [
+        {"type": "text", "text": "Echo: hello through the gateway"}
+    ]
+    assert "42" in s["calls"]["get-sum"]["content"][0]["text"]
+    assert (
+        s["calls"]["get-structured-content"]["structuredContent"]["conditions"]
+        == "Light rain / drizzle"
+    )
+    assert s["resources"]["list"] and s["prompts"]["list"]
     assert s["ping"] == {}
-    print(f"server-everything directly: {len(s['tools'])} tools, {len(s['resources'])} resources, "
-          f"{len(s['prompts'])} prompts")
+    print(
+        f"server-everything directly: {len(s['tools'])} tools, "
+        f"{len(s['resources']['list'])} resources, {len(s['prompts']['list'])} prompts"
+    )
 
 
-async def test_everything_through_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
-    want = await direct(tmp_path)
-    cmd = gateway_cmd(str(tmp_path / "ledger.db"), upstream=SERVER)
-    with open(tmp_path / "gateway.stderr", "w") as err:
-        async with Agent(cmd, errlog=err, name="through-gateway") as agent:
-            print(f"through the gateway: protocol {agent.client.protocol_version}, server {agent.client.server_info}")
-            got = await survey(agent)
-    extra = sorted(set(got["tools"]) - set(want["tools"]))
-    if extra:
-        print(f"note: tools listed only through the gateway (its own client capabilities?): {extra}")
+def test_initialize_through_gateway(through: dict[str, Any], direct: dict[str, Any]) -> None:
+    assert through["initialize"] == direct["initialize"]
+
+
+def test_tools_list_through_gateway(through: dict[str, Any], direct: dict[str, Any]) -> None:
+    got, want = through["tools"], direct["tools"]
+    extra = sorted(set(got) - set(want))
+    assert not extra, f"tools listed only through the gateway: {extra}"
     diffs: list[str] = []
-    dropped: set[str] = set()
-    for name, tool in want["tools"].items():
-        through = dict(got["tools"].get(name) or {})
+    dropped: list[str] = []
+    for name, tool in want.items():
+        if name not in got:
+            diffs.append(f"tool {name}: missing through the gateway")
+            continue
+        t = dict(got[name])
         # The gateway adds each tool's effective class (docs/mcp.md); nothing else of its own.
-        meta = {k: v for k, v in (through.pop("_meta", None) or {}).items() if not k.startswith("oncely/")}
-        if meta:
-            through["_meta"] = meta
-        classes = (got["tools"].get(name) or {}).get("_meta", {}).get("oncely/class")
-        if classes is None:
+        meta = dict(t.pop("_meta", None) or {})
+        if "oncely/class" not in meta:
             diffs.append(f"tool {name}: no _meta['oncely/class'] through the gateway")
+        meta = {k: v for k, v in meta.items() if not k.startswith("oncely/")}
+        if meta:
+            t["_meta"] = meta
         # rmcp does not model a tool's `execution` (docs/mcp.md, Transports): tolerated only where
-        # it says what its absence means anyway (tasks forbidden).
-        if tool.get("execution") == {"taskSupport": "forbidden"} and "execution" not in through:
-            through["execution"] = tool["execution"]
-            dropped.add(name)
-        if through != tool:
-            diffs.append(f"tool {name}:\n  through the gateway: {json.dumps(through)}\n  directly: {json.dumps(tool)}")
-    for k in want:
-        if k != "tools" and got[k] != want[k]:
-            diffs.append(f"{k}:\n  through the gateway: {json.dumps(got[k])[:1500]}\n  directly: {json.dumps(want[k])[:1500]}")
+        # its absence means the same (tasks forbidden).
+        if tool.get("execution") == {"taskSupport": "forbidden"} and "execution" not in t:
+            t["execution"] = tool["execution"]
+            dropped.append(name)
+        if t != tool:
+            members = sorted(k for k in set(t) | set(tool) if t.get(k) != tool.get(k))
+            diffs.append(
+                f"tool {name}: "
+                + "; ".join(
+                    f"{k}: {json.dumps(t.get(k))} through the gateway, "
+                    f"{json.dumps(tool.get(k))} directly"
+                    for k in members
+                )
+            )
     if dropped:
-        print(f"note: `execution: {{taskSupport: forbidden}}` not passed on for {len(dropped)} tools (rmcp)")
-    assert got["tools"]["echo"]["_meta"]["oncely/class"] == "read-only"
-    assert not diffs, "through the gateway != directly:\n" + "\n".join(diffs)
-    print(f"server-everything through oncely mcp: {len(want) - 1} answers equal to the direct ones, "
-          f"{len(want['tools'])} tools")
+        print(
+            f"note: `execution: {{taskSupport: forbidden}}` not passed on for {len(dropped)} tools"
+        )
+    assert got["echo"]["_meta"]["oncely/class"] == "read-only"
+    assert not diffs, "tools/list through the gateway != directly:\n" + "\n".join(diffs)
+
+
+def test_tool_calls_through_gateway(through: dict[str, Any], direct: dict[str, Any]) -> None:
+    diffs = differences(through["calls"], direct["calls"])
+    assert not diffs, "tools/call through the gateway != directly:\n" + "\n".join(diffs)
+
+
+def test_resources_through_gateway(through: dict[str, Any], direct: dict[str, Any]) -> None:
+    diffs = differences(through["resources"], direct["resources"])
+    assert not diffs, "resources through the gateway != directly:\n" + "\n".join(diffs)
+
+
+def test_prompts_through_gateway(through: dict[str, Any], direct: dict[str, Any]) -> None:
+    diffs = differences(through["prompts"], direct["prompts"])
+    assert not diffs, "prompts through the gateway != directly:\n" + "\n".join(diffs)
+
+
+def test_ping_through_gateway(through: dict[str, Any]) -> None:
+    assert through["ping"] == {}

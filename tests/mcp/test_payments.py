@@ -49,16 +49,22 @@ def charge_of(result: Any) -> dict[str, Any]:
 
 
 def stdio_agent(cmd: list[str], tmp: Path, name: str, **kw: Any) -> tuple[Agent, Any]:
-    err = open(tmp / f"{name}.stderr", "w")
+    err = open(tmp / f"{name}.stderr", "w")  # noqa: SIM115 (the caller closes it)
     return Agent(cmd, errlog=err, name=name, **kw), err
 
 
 def assert_keyed(effect: dict[str, Any], result: Any) -> None:
     """The gateway sent its key upstream, and the result names the same key."""
     key = result_meta(result).get("oncely/key")
-    assert isinstance(key, str) and key.startswith("oncely1:"), f"result _meta has no oncely/key: {dump(result)}"
-    assert effect["idempotencyKey"] == key, f"upstream got _meta.idempotencyKey {effect['idempotencyKey']!r}, not {key}"
-    assert effect["oncelyKey"] == key, f"upstream got _meta['oncely/key'] {effect['oncelyKey']!r}, not {key}"
+    assert isinstance(key, str) and key.startswith("oncely1:"), (
+        f"result _meta has no oncely/key: {dump(result)}"
+    )
+    assert effect["idempotencyKey"] == key, (
+        f"upstream got _meta.idempotencyKey {effect['idempotencyKey']!r}, not {key}"
+    )
+    assert effect["oncelyKey"] == key, (
+        f"upstream got _meta['oncely/key'] {effect['oncelyKey']!r}, not {key}"
+    )
 
 
 # --- a. the client retries after a timeout ---------------------------------------------------
@@ -85,16 +91,24 @@ async def test_a_retry_after_timeout_bare(tmp_path: Path) -> None:
 
 async def test_a_retry_after_timeout_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
     charges = tmp_path / "charges.jsonl"
-    cmd = gateway_cmd(str(tmp_path / "ledger.db"), "--wait", "20000", upstream=payments_cmd(charges, A_LATE_MS, 1))
+    cmd = gateway_cmd(
+        str(tmp_path / "ledger.db"), "--wait", "20000", upstream=payments_cmd(charges, A_LATE_MS, 1)
+    )
     result, _ = await scenario_a(tmp_path, cmd, "gateway")
-    how = "reconciled through find_charge" if result_meta(result).get("oncely/reconciled") else "the late answer"
+    how = (
+        "reconciled through find_charge"
+        if result_meta(result).get("oncely/reconciled")
+        else "the late answer"
+    )
     print(f"the retry got {how}")
     got = effects(charges)
     report("a. client retry after a timeout", "gateway", len(got))
     assert len(got) == 1, got
     assert charge_of(result)["id"] == got[0]["id"]
     assert_keyed(got[0], result)
-    assert result_meta(result).get("oncely/replayed") is True, f"the retry's result is not a replay: {dump(result)}"
+    assert result_meta(result).get("oncely/replayed") is True, (
+        f"the retry's result is not a replay: {dump(result)}"
+    )
 
 
 # --- b. the model asks again, its arguments reordered and reformatted --------------------------
@@ -108,7 +122,8 @@ async def scenario_b(tmp: Path, cmd: list[str], name: str) -> Any:
         async with agent:
             first = await agent.try_call("charge", ARGS, timeout_s=TIMEOUT_S)
             assert first is None, f"the first call was not left in doubt: {dump(first)}"
-            # The model saw an error; it asks again, in its own words: {"memo":…,"amount_cents":1000.0,…}
+            # The model saw an error; it asks again in its own words:
+            # {"memo": …, "amount_cents": 1000.0, …}
             result = await agent.call("charge", again, timeout_s=30)
     print(f"asked {json.dumps(ARGS)}, then {json.dumps(again)}")
     print(*agent.attempts, sep="\n")
@@ -127,14 +142,18 @@ async def test_b_model_reasks_bare(tmp_path: Path) -> None:
 async def test_b_model_reasks_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
     # No --run: the run is the MCP session, and the re-ask comes in the same session.
     charges = tmp_path / "charges.jsonl"
-    cmd = gateway_cmd(str(tmp_path / "ledger.db"), "--wait", "20000", upstream=payments_cmd(charges, LATE_MS, 1))
+    cmd = gateway_cmd(
+        str(tmp_path / "ledger.db"), "--wait", "20000", upstream=payments_cmd(charges, LATE_MS, 1)
+    )
     result = await scenario_b(tmp_path, cmd, "gateway")
     got = effects(charges)
     report("b. model re-asks, args reordered/reformatted", "gateway", len(got))
     assert len(got) == 1, got
     assert charge_of(result)["id"] == got[0]["id"]
     assert_keyed(got[0], result)
-    assert result_meta(result).get("oncely/replayed") is True, f"the re-ask's result is not a replay: {dump(result)}"
+    assert result_meta(result).get("oncely/replayed") is True, (
+        f"the re-ask's result is not a replay: {dump(result)}"
+    )
 
 
 # --- c. two clients, the same intent, at the same time -----------------------------------------
@@ -143,6 +162,7 @@ async def test_b_model_reasks_gateway(tmp_path: Path, procs: Any, oncely: Path) 
 async def both_at_once(urls: list[str]) -> list[Any]:
     results: list[Any] = [None, None]
     async with Agent(urls[0], name="agent-1") as a1, Agent(urls[1], name="agent-2") as a2:
+
         async def one(i: int, agent: Agent) -> None:
             results[i] = await agent.call("charge", ARGS if i == 0 else reask(ARGS), timeout_s=60)
 
@@ -162,12 +182,18 @@ async def test_c_two_clients_at_once_bare(tmp_path: Path, procs: Any) -> None:
     assert {charge_of(r)["id"] for r in results} == {g["id"] for g in got}
 
 
-async def test_c_two_clients_at_once_gateway(tmp_path: Path, procs: Any, oncely: Path, pg_url: str) -> None:
+async def test_c_two_clients_at_once_gateway(
+    tmp_path: Path, procs: Any, oncely: Path, pg_url: str
+) -> None:
     charges = tmp_path / "charges.jsonl"
     server = procs.payments_http(charges, late_ms=1500)
     run = f"run-c-{uuid.uuid4().hex[:8]}"
-    gws = [procs.gateway_http(pg_url, "--run", run, "--wait", "30000", upstream=server.url, name=f"gateway-{i}")
-           for i in (1, 2)]
+    gws = [
+        procs.gateway_http(
+            pg_url, "--run", run, "--wait", "30000", upstream=server.url, name=f"gateway-{i}"
+        )
+        for i in (1, 2)
+    ]
     results = await both_at_once([g.url for g in gws])
     got = effects(charges)
     report("c. two clients at once (PostgreSQL, 2 gateways)", "gateway", len(got))
@@ -178,7 +204,9 @@ async def test_c_two_clients_at_once_gateway(tmp_path: Path, procs: Any, oncely:
     assert_keyed(got[0], results[0])
     assert result_meta(results[0])["oncely/key"] == result_meta(results[1])["oncely/key"]
     replayed = [result_meta(r).get("oncely/replayed") is True for r in results]
-    assert replayed.count(True) == 1, f"one call executes and the other replays it; replayed: {replayed}"
+    assert replayed.count(True) == 1, (
+        f"one call executes and the other replays it; replayed: {replayed}"
+    )
 
 
 # --- d. the process between the agent and the provider dies mid-call ---------------------------
@@ -187,8 +215,12 @@ async def test_c_two_clients_at_once_gateway(tmp_path: Path, procs: Any, oncely:
 def agent_cli(url: str, log: Path) -> subprocess.Popen[bytes]:
     """An agent in its own process (agent.py's command line), calling charge once."""
     with open(log, "wb") as out:
-        return subprocess.Popen([PY, str(AGENT), "--url", url, "--timeout", "60", "charge", json.dumps(ARGS)],
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        return subprocess.Popen(
+            [PY, str(AGENT), "--url", url, "--timeout", "60", "charge", json.dumps(ARGS)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
 async def test_d_crash_mid_call_bare(tmp_path: Path, procs: Any) -> None:
@@ -214,7 +246,9 @@ async def test_d_crash_mid_call_gateway(tmp_path: Path, procs: Any, oncely: Path
     server = procs.payments_http(charges, late_ms=10_000, late_times=1)
     db = str(tmp_path / "ledger.db")
     run = "run-d"
-    gw1 = procs.gateway_http(db, "--run", run, "--wait", "30000", upstream=server.url, name="gateway-1")
+    gw1 = procs.gateway_http(
+        db, "--run", run, "--wait", "30000", upstream=server.url, name="gateway-1"
+    )
     first = agent_cli(gw1.url, tmp_path / "agent-1.stderr")
     try:
         # The charge is made; its answer is still on the way: the gateway dies before recording it.
@@ -224,7 +258,9 @@ async def test_d_crash_mid_call_gateway(tmp_path: Path, procs: Any, oncely: Path
         first.kill()
         first.wait(10)
     assert gw1.proc.returncode == -9
-    gw2 = procs.gateway_http(db, "--run", run, "--wait", "30000", upstream=server.url, name="gateway-2")
+    gw2 = procs.gateway_http(
+        db, "--run", run, "--wait", "30000", upstream=server.url, name="gateway-2"
+    )
     async with Agent(gw2.url, name="agent-2") as agent:
         result = await agent.call("charge", ARGS, timeout_s=60)
     print(json.dumps(dump(result)))
@@ -233,8 +269,9 @@ async def test_d_crash_mid_call_gateway(tmp_path: Path, procs: Any, oncely: Path
     assert len(got) == 1, got
     assert charge_of(result)["id"] == got[0]["id"]
     meta = result_meta(result)
-    assert meta.get("oncely/replayed") is True or any("reconcil" in k for k in meta), \
+    assert meta.get("oncely/replayed") is True or any("reconcil" in k for k in meta), (
         f"the result is not marked replayed/reconciled: _meta = {meta}"
+    )
     assert_keyed(got[0], result)
 
 
@@ -266,8 +303,18 @@ async def test_e_manual_reconcile_gateway(tmp_path: Path, procs: Any, oncely: Pa
     db = str(tmp_path / "ledger.db")
     policies = tmp_path / "policies.json"
     policies.write_text(json.dumps({"send_email": EMAIL_POLICY}))
-    cmd = gateway_cmd(db, "--run", "run-e", "--policies", str(policies), "--call-timeout", "1000", "--wait", "1000",
-                      upstream=payments_cmd(charges, 30_000, late_times=1))
+    cmd = gateway_cmd(
+        db,
+        "--run",
+        "run-e",
+        "--policies",
+        str(policies),
+        "--call-timeout",
+        "1000",
+        "--wait",
+        "1000",
+        upstream=payments_cmd(charges, 30_000, late_times=1),
+    )
     agent, err = stdio_agent(cmd, tmp_path, "gateway")
     with err:
         async with agent:
@@ -286,10 +333,16 @@ async def test_e_manual_reconcile_gateway(tmp_path: Path, procs: Any, oncely: Pa
 
             # A human looks: the ledger lists it, in doubt or escalated.
             def doubtful() -> Any:
-                rows = [e for e in ledger_json(db, "list", "--scope", "mcp") if e["tool"] == "send_email"]
+                rows = [
+                    e
+                    for e in ledger_json(db, "list", "--scope", "mcp")
+                    if e["tool"] == "send_email"
+                ]
                 return rows if rows and rows[0]["state"] in ("in-doubt", "escalated") else None
 
-            rows = await await_for(doubtful, 20, "the send_email entry to be in doubt or escalated", 0.2)
+            rows = await await_for(
+                doubtful, 20, "the send_email entry to be in doubt or escalated", 0.2
+            )
             assert len(rows) == 1, rows
             key = rows[0]["key"]
             if "oncely/key" in result_meta(result):
@@ -298,13 +351,30 @@ async def test_e_manual_reconcile_gateway(tmp_path: Path, procs: Any, oncely: Pa
             print(listed.stdout)
             assert key in listed.stdout and "send_email" in listed.stdout
             shown = ledger_json(db, "show", "--scope", "mcp", key)
-            assert shown["key"] == key and shown["tool"] == "send_email" and shown["state"] == rows[0]["state"]
+            assert (
+                shown["key"] == key
+                and shown["tool"] == "send_email"
+                and shown["state"] == rows[0]["state"]
+            )
 
             # … checks the mail provider by hand: it was sent. They say so.
             sent = effects(charges, "email")[0]
-            settled = {"content": [{"type": "text", "text": f"sent email {sent['id']} to {EMAIL['to']}"}]}
-            r = harness.oncely("ledger", "resolve", "--db", db, "--scope", "mcp", key,
-                               "--happened", json.dumps(settled), "--by", "test-operator")
+            settled = {
+                "content": [{"type": "text", "text": f"sent email {sent['id']} to {EMAIL['to']}"}]
+            }
+            r = harness.oncely(
+                "ledger",
+                "resolve",
+                "--db",
+                db,
+                "--scope",
+                "mcp",
+                key,
+                "--happened",
+                json.dumps(settled),
+                "--by",
+                "test-operator",
+            )
             assert r.returncode == 0, f"resolve exited {r.returncode}: {r.stderr}"
             assert ledger_json(db, "show", "--scope", "mcp", key)["state"] == "done"
 
