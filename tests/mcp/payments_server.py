@@ -79,7 +79,7 @@ def request_meta(ctx: Context) -> dict[str, Any]:
 
 
 def build(charges: str, late_ms: int, late_times: int | None) -> MCPServer:
-    server = MCPServer("flaky-payments")
+    server = MCPServer("flaky-payments", version="1.0.0", log_level="WARNING")
 
     async def effect(kind: str, fields: dict[str, Any], ctx: Context) -> dict[str, Any]:
         meta = request_meta(ctx)
