@@ -3,6 +3,7 @@
 # by a real MCP client SDK directly and through `oncely mcp`.
 #
 #   tests/mcp/test.sh [PYTEST ARGS...]          e.g. -k gateway, -k "a_ or b_"
+#   tests/mcp/test.sh --setup-only             only the venv and node_modules (scripts/bench)
 #
 # Needs: python3 (3.10+), node + npm, and the built binary ($ONCELY_BIN, default
 # target/release/oncely: `cargo build --release -p oncely`). Installs requirements.txt into
@@ -21,6 +22,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements.txt
 npm ci --no-audit --no-fund --loglevel=error
+if [ "${1:-}" = --setup-only ]; then
+    exit 0
+fi
 
 export ONCELY_BIN=${ONCELY_BIN:-$repo/target/release/oncely}
 if [ ! -x "$ONCELY_BIN" ]; then
