@@ -1,0 +1,389 @@
+"""The duplicate charges an agent really makes, against the bare payments server (the duplicate
+happens: 2 real effects) and through `oncely mcp` (exactly 1).
+
+Each scenario has a `bare` and a `gateway` test; the closing table lists both counts. The
+effects file is the provider's own record: one line per effect that really happened.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import uuid
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+import harness
+from agent import Agent, dump, reask, result_meta, result_text
+from conftest import report
+from harness import AGENT, EFFECT_S, PY, await_for, effects, gateway_cmd, payments_cmd
+
+pytestmark = pytest.mark.anyio
+
+ARGS = {"customer": "cus_1", "amount_cents": 1000, "memo": "order 42"}
+EMAIL = {"to": "bob@example.com", "body": "Your refund is on its way."}
+# The client's read timeout, and how late the server answers the first effect: later than that.
+TIMEOUT_S = 1.5
+LATE_MS = 3000
+# a.: the answer comes after the client's timeout but within the charge's maxCallMs (2000), so
+# the gateway records the late answer itself and the retry replays it (under heavy load it may
+# instead reconcile through find_charge: either way, one charge).
+A_TIMEOUT_S = 0.8
+A_LATE_MS = 1500
+
+EMAIL_POLICY = {"class": "irreversible-external", "key": {}, "reconcile": "manual", "leaseMs": 1000}
+
+
+def charge_of(result: Any) -> dict[str, Any]:
+    """The charge a result speaks of: a charge's own result, or the `find_charge` lookup's result
+    that the gateway recorded when it reconciled (both carry `{"charge": {...}}`)."""
+    assert not result.is_error, f"isError result: {result_text(result)!r}"
+    body = result.structured_content
+    if body is None:
+        body = json.loads(result.content[0].text)
+    assert body.get("charge"), f"no charge in {dump(result)}"
+    return body["charge"]
+
+
+def stdio_agent(cmd: list[str], tmp: Path, name: str, **kw: Any) -> tuple[Agent, Any]:
+    err = open(tmp / f"{name}.stderr", "w")  # noqa: SIM115 (the caller closes it)
+    return Agent(cmd, errlog=err, name=name, **kw), err
+
+
+def assert_keyed(effect: dict[str, Any], result: Any) -> None:
+    """The gateway sent its key upstream, and the result names the same key."""
+    key = result_meta(result).get("oncely/key")
+    assert isinstance(key, str) and key.startswith("oncely1:"), (
+        f"result _meta has no oncely/key: {dump(result)}"
+    )
+    assert effect["idempotencyKey"] == key, (
+        f"upstream got _meta.idempotencyKey {effect['idempotencyKey']!r}, not {key}"
+    )
+    assert effect["oncelyKey"] == key, (
+        f"upstream got _meta['oncely/key'] {effect['oncelyKey']!r}, not {key}"
+    )
+
+
+# --- a. the client retries after a timeout ---------------------------------------------------
+
+
+async def scenario_a(tmp: Path, cmd: list[str], name: str) -> tuple[Any, Agent]:
+    agent, err = stdio_agent(cmd, tmp, name)
+    with err:
+        async with agent:
+            result = await agent.call("charge", ARGS, timeout_s=A_TIMEOUT_S, retries=20)
+    print(*agent.attempts, sep="\n")
+    assert "timed out" in agent.attempts[0], f"the first attempt did not time out: {agent.attempts}"
+    return result, agent
+
+
+async def test_a_retry_after_timeout_bare(tmp_path: Path) -> None:
+    charges = tmp_path / "charges.jsonl"
+    result, _ = await scenario_a(tmp_path, payments_cmd(charges, A_LATE_MS, late_times=1), "agent")
+    got = effects(charges)
+    report("a. client retry after a timeout", "bare", len(got))
+    assert len(got) == 2, got
+    assert charge_of(result)["id"] == got[1]["id"] != got[0]["id"]
+
+
+async def test_a_retry_after_timeout_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    charges = tmp_path / "charges.jsonl"
+    cmd = gateway_cmd(
+        str(tmp_path / "ledger.db"), "--wait", "20000", upstream=payments_cmd(charges, A_LATE_MS, 1)
+    )
+    result, _ = await scenario_a(tmp_path, cmd, "gateway")
+    how = (
+        "reconciled through find_charge"
+        if result_meta(result).get("oncely/reconciled")
+        else "the late answer"
+    )
+    print(f"the retry got {how}")
+    got = effects(charges)
+    report("a. client retry after a timeout", "gateway", len(got))
+    assert len(got) == 1, got
+    assert charge_of(result)["id"] == got[0]["id"]
+    assert_keyed(got[0], result)
+    assert result_meta(result).get("oncely/replayed") is True, (
+        f"the retry's result is not a replay: {dump(result)}"
+    )
+
+
+# --- b. the model asks again, its arguments reordered and reformatted --------------------------
+
+
+async def scenario_b(tmp: Path, cmd: list[str], name: str) -> Any:
+    agent, err = stdio_agent(cmd, tmp, name)
+    again = reask(ARGS)
+    assert json.dumps(again) != json.dumps(ARGS)
+    with err:
+        async with agent:
+            first = await agent.try_call("charge", ARGS, timeout_s=TIMEOUT_S)
+            assert first is None, f"the first call was not left in doubt: {dump(first)}"
+            # The model saw an error; it asks again in its own words:
+            # {"memo": …, "amount_cents": 1000.0, …}
+            result = await agent.call("charge", again, timeout_s=30)
+    print(f"asked {json.dumps(ARGS)}, then {json.dumps(again)}")
+    print(*agent.attempts, sep="\n")
+    return result
+
+
+async def test_b_model_reasks_bare(tmp_path: Path) -> None:
+    charges = tmp_path / "charges.jsonl"
+    result = await scenario_b(tmp_path, payments_cmd(charges, LATE_MS, late_times=1), "agent")
+    got = effects(charges)
+    report("b. model re-asks, args reordered/reformatted", "bare", len(got))
+    assert len(got) == 2, got
+    assert charge_of(result)["id"] == got[1]["id"]
+
+
+async def test_b_model_reasks_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    # No --run: the run is the MCP session, and the re-ask comes in the same session.
+    charges = tmp_path / "charges.jsonl"
+    cmd = gateway_cmd(
+        str(tmp_path / "ledger.db"), "--wait", "20000", upstream=payments_cmd(charges, LATE_MS, 1)
+    )
+    result = await scenario_b(tmp_path, cmd, "gateway")
+    got = effects(charges)
+    report("b. model re-asks, args reordered/reformatted", "gateway", len(got))
+    assert len(got) == 1, got
+    assert charge_of(result)["id"] == got[0]["id"]
+    assert_keyed(got[0], result)
+    assert result_meta(result).get("oncely/replayed") is True, (
+        f"the re-ask's result is not a replay: {dump(result)}"
+    )
+
+
+# --- c. two clients, the same intent, at the same time -----------------------------------------
+
+
+async def both_at_once(urls: list[str]) -> list[Any]:
+    results: list[Any] = [None, None]
+    async with Agent(urls[0], name="agent-1") as a1, Agent(urls[1], name="agent-2") as a2:
+
+        async def one(i: int, agent: Agent) -> None:
+            results[i] = await agent.call("charge", ARGS if i == 0 else reask(ARGS), timeout_s=60)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(one, 0, a1)
+            tg.start_soon(one, 1, a2)
+    return results
+
+
+async def test_c_two_clients_at_once_bare(tmp_path: Path, procs: Any) -> None:
+    charges = tmp_path / "charges.jsonl"
+    server = procs.payments_http(charges, late_ms=1500)
+    results = await both_at_once([server.url, server.url])
+    got = effects(charges)
+    report("c. two clients at once (PostgreSQL, 2 gateways)", "bare", len(got))
+    assert len(got) == 2, got
+    assert {charge_of(r)["id"] for r in results} == {g["id"] for g in got}
+
+
+async def test_c_two_clients_at_once_gateway(
+    tmp_path: Path, procs: Any, oncely: Path, pg_url: str
+) -> None:
+    charges = tmp_path / "charges.jsonl"
+    server = procs.payments_http(charges, late_ms=1500)
+    run = f"run-c-{uuid.uuid4().hex[:8]}"
+    gws = [
+        procs.gateway_http(
+            pg_url, "--run", run, "--wait", "30000", upstream=server.url, name=f"gateway-{i}"
+        )
+        for i in (1, 2)
+    ]
+    results = await both_at_once([g.url for g in gws])
+    got = effects(charges)
+    report("c. two clients at once (PostgreSQL, 2 gateways)", "gateway", len(got))
+    for r in results:
+        print(json.dumps(dump(r)))
+    assert len(got) == 1, got
+    assert charge_of(results[0])["id"] == charge_of(results[1])["id"] == got[0]["id"]
+    assert_keyed(got[0], results[0])
+    assert result_meta(results[0])["oncely/key"] == result_meta(results[1])["oncely/key"]
+    replayed = [result_meta(r).get("oncely/replayed") is True for r in results]
+    assert replayed.count(True) == 1, (
+        f"one call executes and the other replays it; replayed: {replayed}"
+    )
+
+
+# --- d. the process between the agent and the provider dies mid-call ---------------------------
+
+
+def agent_cli(url: str, log: Path) -> subprocess.Popen[bytes]:
+    """An agent in its own process (agent.py's command line), calling charge once."""
+    with open(log, "wb") as out:
+        return subprocess.Popen(
+            [PY, str(AGENT), "--url", url, "--timeout", "60", "charge", json.dumps(ARGS)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+async def test_d_crash_mid_call_bare(tmp_path: Path, procs: Any) -> None:
+    # Without a gateway, what dies mid-call is the agent itself; its restart calls again.
+    charges = tmp_path / "charges.jsonl"
+    server = procs.payments_http(charges, late_ms=10_000, late_times=1)
+    first = agent_cli(server.url, tmp_path / "agent-1.stderr")
+    try:
+        await await_for(lambda: effects(charges), EFFECT_S, "the first charge")
+    finally:
+        first.kill()
+        first.wait(10)
+    async with Agent(server.url, name="agent-2") as agent:
+        result = await agent.call("charge", ARGS, timeout_s=30)
+    got = effects(charges)
+    report("d. gateway SIGKILLed mid-call, restarted", "bare", len(got))
+    assert len(got) == 2, got
+    assert charge_of(result)["id"] == got[1]["id"]
+
+
+async def test_d_crash_mid_call_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    charges = tmp_path / "charges.jsonl"
+    server = procs.payments_http(charges, late_ms=10_000, late_times=1)
+    db = str(tmp_path / "ledger.db")
+    run = "run-d"
+    gw1 = procs.gateway_http(
+        db, "--run", run, "--wait", "30000", upstream=server.url, name="gateway-1"
+    )
+    first = agent_cli(gw1.url, tmp_path / "agent-1.stderr")
+    try:
+        # The charge is made; its answer is still on the way: the gateway dies before recording it.
+        await await_for(lambda: effects(charges), EFFECT_S, "the first charge")
+        gw1.sigkill()
+    finally:
+        first.kill()
+        first.wait(10)
+    assert gw1.proc.returncode == -9
+    gw2 = procs.gateway_http(
+        db, "--run", run, "--wait", "30000", upstream=server.url, name="gateway-2"
+    )
+    async with Agent(gw2.url, name="agent-2") as agent:
+        result = await agent.call("charge", ARGS, timeout_s=60)
+    print(json.dumps(dump(result)))
+    got = effects(charges)
+    report("d. gateway SIGKILLed mid-call, restarted", "gateway", len(got))
+    assert len(got) == 1, got
+    assert charge_of(result)["id"] == got[0]["id"]
+    meta = result_meta(result)
+    assert meta.get("oncely/replayed") is True or any("reconcil" in k for k in meta), (
+        f"the result is not marked replayed/reconciled: _meta = {meta}"
+    )
+    assert_keyed(got[0], result)
+
+
+# --- e. an irreversible tool with no lookup: a human settles it -----------------------------
+
+
+async def test_e_manual_reconcile_bare(tmp_path: Path) -> None:
+    charges = tmp_path / "effects.jsonl"
+    agent, err = stdio_agent(payments_cmd(charges, 30_000, late_times=1), tmp_path, "agent")
+    with err:
+        async with agent:
+            result = await agent.call("send_email", EMAIL, timeout_s=TIMEOUT_S, retries=3)
+    print(*agent.attempts, sep="\n")
+    got = effects(charges, "email")
+    report("e. send_email, manual reconcile, resolved", "bare", len(got), "emails")
+    assert "timed out" in agent.attempts[0]
+    assert not result.is_error
+    assert len(got) == 2, got
+
+
+def ledger_json(db: str, *args: str) -> Any:
+    r = harness.oncely("ledger", *args, "--db", db, "--json")
+    assert r.returncode == 0, f"oncely ledger {' '.join(args)} exited {r.returncode}: {r.stderr}"
+    return json.loads(r.stdout)
+
+
+async def test_e_manual_reconcile_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    policies = tmp_path / "policies.json"
+    policies.write_text(json.dumps({"send_email": EMAIL_POLICY}))
+    cmd = gateway_cmd(
+        db,
+        "--run",
+        "run-e",
+        "--policies",
+        str(policies),
+        "--call-timeout",
+        "1000",
+        "--wait",
+        "1000",
+        upstream=payments_cmd(charges, 30_000, late_times=1),
+    )
+    agent, err = stdio_agent(cmd, tmp_path, "gateway")
+    with err:
+        async with agent:
+            # The email's answer never comes: the outcome is unknown, and no tool can tell.
+            result = await agent.call("send_email", EMAIL, timeout_s=5, retries=3)
+            print(*agent.attempts, sep="\n")
+            text = result_text(result)
+            assert result.is_error, f"not an error: {dump(result)}"
+            assert text.startswith("oncely: "), text
+            assert "try again" not in text.lower(), text
+            # The retry, from the agent or the model, gets the same answer: never a second email.
+            again = await agent.call("send_email", EMAIL, timeout_s=10)
+            print(agent.attempts[-1])
+            assert again.is_error and result_text(again).startswith("oncely: "), dump(again)
+            assert len(effects(charges, "email")) == 1
+
+            # A human looks: the ledger lists it, in doubt or escalated.
+            def doubtful() -> Any:
+                rows = [
+                    e
+                    for e in ledger_json(db, "list", "--scope", "mcp")
+                    if e["tool"] == "send_email"
+                ]
+                return rows if rows and rows[0]["state"] in ("in-doubt", "escalated") else None
+
+            rows = await await_for(
+                doubtful, 20, "the send_email entry to be in doubt or escalated", 0.2
+            )
+            assert len(rows) == 1, rows
+            key = rows[0]["key"]
+            if "oncely/key" in result_meta(result):
+                assert result_meta(result)["oncely/key"] == key
+            listed = harness.oncely("ledger", "list", "--db", db, "--scope", "mcp")
+            print(listed.stdout)
+            assert key in listed.stdout and "send_email" in listed.stdout
+            shown = ledger_json(db, "show", "--scope", "mcp", key)
+            assert (
+                shown["key"] == key
+                and shown["tool"] == "send_email"
+                and shown["state"] == rows[0]["state"]
+            )
+
+            # … checks the mail provider by hand: it was sent. They say so.
+            sent = effects(charges, "email")[0]
+            settled = {
+                "content": [{"type": "text", "text": f"sent email {sent['id']} to {EMAIL['to']}"}]
+            }
+            r = harness.oncely(
+                "ledger",
+                "resolve",
+                "--db",
+                db,
+                "--scope",
+                "mcp",
+                key,
+                "--happened",
+                json.dumps(settled),
+                "--by",
+                "test-operator",
+            )
+            assert r.returncode == 0, f"resolve exited {r.returncode}: {r.stderr}"
+            assert ledger_json(db, "show", "--scope", "mcp", key)["state"] == "done"
+
+            # The same call now replays what the human recorded.
+            final = await agent.call("send_email", EMAIL, timeout_s=10)
+            print(json.dumps(dump(final)))
+    got = effects(charges, "email")
+    report("e. send_email, manual reconcile, resolved", "gateway", len(got), "emails")
+    assert not final.is_error, dump(final)
+    assert result_text(final) == settled["content"][0]["text"]
+    assert result_meta(final).get("oncely/replayed") is True, dump(final)
+    assert len(got) == 1, got
