@@ -48,8 +48,15 @@ async def one(target: list[str], n: int, tag: str, errlog: Any) -> dict[str, lis
     async with Agent(target, errlog=errlog) as a:
         await a.call("find_charge", {"customer": "warm", "amount_cents": 1}, timeout_s=30)
         samples = {
-            "pass-through": await timed(a, "find_charge", lambda i: {"customer": f"c{i}", "amount_cents": 100}, n),
-            "keyed, fresh": await timed(a, "charge", lambda i: {"customer": f"{tag}-{time.time_ns()}-{i}", "amount_cents": 100}, n),
+            "pass-through": await timed(
+                a, "find_charge", lambda i: {"customer": f"c{i}", "amount_cents": 100}, n
+            ),
+            "keyed, fresh": await timed(
+                a,
+                "charge",
+                lambda i: {"customer": f"{tag}-{time.time_ns()}-{i}", "amount_cents": 100},
+                n,
+            ),
         }
         fixed = {"customer": f"{tag}-replay-{time.time_ns()}", "amount_cents": 100}
         samples["keyed, replay"] = await timed(a, "charge", lambda i: fixed, n)
@@ -57,7 +64,9 @@ async def one(target: list[str], n: int, tag: str, errlog: Any) -> dict[str, lis
 
 
 async def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--calls", type=int, default=100)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--pg", default=os.environ.get("ONCELY_TEST_POSTGRES_URL"))
@@ -66,7 +75,10 @@ async def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         charges = f"{tmp}/charges.jsonl"
         server = [harness.PY, str(harness.SERVER), "--charges", charges]
-        setups = {"direct": server, "gateway, SQLite": [oncely, "mcp", "--db", f"{tmp}/ledger.db", "--", *server]}
+        setups = {
+            "direct": server,
+            "gateway, SQLite": [oncely, "mcp", "--db", f"{tmp}/ledger.db", "--", *server],
+        }
         if a.pg:
             setups["gateway, PostgreSQL"] = [oncely, "mcp", "--db", a.pg, "--", *server]
         samples: dict[str, dict[str, list[float]]] = {s: {} for s in setups}
@@ -89,7 +101,9 @@ async def main() -> int:
             if name == "direct":
                 cells.append(f"{m * 1e3:8.2f} ms")
             else:
-                cells.append(f"{m * 1e3:8.2f} ms ({(m - direct[op]) * 1e3:+6.2f}, x{m / direct[op]:4.2f})")
+                cells.append(
+                    f"{m * 1e3:8.2f} ms ({(m - direct[op]) * 1e3:+6.2f}, x{m / direct[op]:4.2f})"
+                )
         print(f"{name:22}" + "".join(f"{c:>26}" for c in cells))
     return 0
 

@@ -80,9 +80,15 @@ def effects(path: Path, kind: str | None = "charge") -> list[dict[str, Any]]:
 
 
 def payments_cmd(
-    charges: Path, late_ms: int = 0, late_times: int | None = None, http: int | None = None
+    charges: Path,
+    late_ms: int = 0,
+    late_times: int | None = None,
+    http: int | None = None,
+    crash_times: int = 0,
 ) -> list[str]:
     cmd = [PY, str(SERVER), "--charges", str(charges)]
+    if crash_times:
+        cmd += ["--crash-times", str(crash_times)]
     if late_ms:
         cmd += ["--late-ms", str(late_ms)]
     if late_times is not None:

@@ -14,10 +14,11 @@ Tools:
   "charge": {...} | null}`: by idempotencyKey when one is given, else by customer and amount.
 - `send_email(to, body)`: irreversible, with no lookup tool; also appends to FILE (kind "email").
 
-Flakiness: `--late-ms N` sleeps N ms after an effect is recorded and before answering, so the
-answer arrives after the client's timeout; `--late-times K` makes only the first K effects in
-FILE late (counted across processes, so a restarted server is not late again; default: all).
-The server never deduplicates anything itself: that is the point.
+Flakiness: `--crash-times K` makes the first K effects in FILE end the process right after they
+are recorded, before any answer (a crash mid-call). `--late-ms N` sleeps N ms after an effect is
+recorded and before answering, so the answer arrives after the client's timeout; `--late-times K`
+makes only the first K effects in FILE late (counted across processes, so a restarted server is
+not late again; default: all). The server never deduplicates anything itself: that is the point.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def request_meta(ctx: Context) -> dict[str, Any]:
     return dict(meta) if meta else {}
 
 
-def build(charges: str, late_ms: int, late_times: int | None) -> MCPServer:
+def build(charges: str, late_ms: int, late_times: int | None, crash_times: int = 0) -> MCPServer:
     server = MCPServer("flaky-payments", version="1.0.0", log_level="WARNING")
 
     async def effect(kind: str, fields: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -94,6 +95,9 @@ def build(charges: str, late_ms: int, late_times: int | None) -> MCPServer:
         }
         n = record(charges, effect)
         log(f"{kind} #{n} {effect['id']} {fields} key={effect['idempotencyKey']}")
+        if n <= crash_times:
+            log(f"{kind} #{n}: crashing before the answer")
+            os._exit(3)
         if late_ms > 0 and (late_times is None or n <= late_times):
             log(f"{kind} #{n}: answering {late_ms} ms late")
             await anyio.sleep(late_ms / 1000)
@@ -171,10 +175,16 @@ def main() -> None:
         "--late-times", type=int, default=None, help="only the first K effects are late"
     )
     ap.add_argument(
+        "--crash-times",
+        type=int,
+        default=0,
+        help="the first K effects end the process right after they are recorded",
+    )
+    ap.add_argument(
         "--http", type=int, metavar="PORT", help="serve Streamable HTTP at 127.0.0.1:PORT/mcp"
     )
     a = ap.parse_args()
-    server = build(os.path.abspath(a.charges), a.late_ms, a.late_times)
+    server = build(os.path.abspath(a.charges), a.late_ms, a.late_times, a.crash_times)
     if a.http:
         log(f"listening on http://127.0.0.1:{a.http}/mcp")
         server.run("streamable-http", host="127.0.0.1", port=a.http)

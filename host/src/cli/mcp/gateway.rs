@@ -131,7 +131,7 @@ impl Gateway {
         let original = serde_json::from_str::<Value>(&req.args_canonical).unwrap_or(Value::Null);
         let mut params = CallToolRequestParams::new(lookup_tool.to_string());
         params.arguments = Some(lookup::arguments(schema, &original, &req.key));
-        match self.send(params, self.settings.call_timeout).await {
+        match self.send(params, self.settings.call_timeout, true).await {
             Ok(ServerResult::CallToolResult(r)) => match serde_json::to_value(&r) {
                 Ok(v) => lookup::verdict(lookup_tool, &v),
                 Err(e) => ReconcileVerdict::Unknown(e.to_string()),
@@ -141,11 +141,29 @@ impl Gateway {
         }
     }
 
-    /// Send one `tools/call` to the server and wait for its answer, at most `timeout`.
-    async fn send(&self, params: CallToolRequestParams, timeout: Duration) -> Result<ServerResult, ServiceError> {
-        let peer = self.upstream.peer().await.map_err(ServiceError::McpError)?;
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        peer.send_request_with_option(request, PeerRequestOptions::with_timeout(timeout)).await?.await_response().await
+    /// Send one `tools/call` to the server and wait for its answer, at most `timeout`. A request
+    /// that could not be sent because the connection had dropped is sent once more on a new
+    /// connection (nothing reached the server); `again_if_lost` also sends it again when the
+    /// connection dropped after it was sent (only for what may run twice: a read-only lookup).
+    async fn send(&self, params: CallToolRequestParams, timeout: Duration, again_if_lost: bool) -> Result<ServerResult, ServiceError> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let peer = self.upstream.peer().await.map_err(ServiceError::McpError)?;
+            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
+            let answer = match peer.send_request_with_option(request, PeerRequestOptions::with_timeout(timeout)).await {
+                Err(ServiceError::TransportClosed) if tries == 1 => {
+                    self.upstream.dropped().await;
+                    continue;
+                }
+                Err(e) => return Err(e),
+                Ok(handle) => handle.await_response().await,
+            };
+            match answer {
+                Err(ServiceError::TransportClosed) if again_if_lost && tries == 1 => self.upstream.dropped().await,
+                other => return other,
+            }
+        }
     }
 
     /// Pass a request through to the server: progress routed back to the agent, the agent's
@@ -272,7 +290,7 @@ impl Gateway {
         meta.insert(answers::KEY_META.into(), Value::from(call.key.clone()));
         let left = call.deadline.map(|d| Duration::from_millis(d.saturating_sub(self.ledger.now())));
         let timeout = left.map_or(self.settings.call_timeout, |l| l.min(self.settings.call_timeout));
-        match self.send(params, timeout).await {
+        match self.send(params, timeout, false).await {
             Ok(ServerResult::CallToolResult(r)) if r.is_error == Some(true) => {
                 let text = r.content.iter().find_map(|c| c.as_text().map(|t| t.text.clone())).unwrap_or_default();
                 *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);

@@ -184,7 +184,7 @@ impl Upstream {
     pub async fn peer(&self) -> Result<Peer<RoleClient>, ErrorData> {
         let mut g = self.conn.lock().await;
         if let Some(c) = g.as_ref() {
-            if !c.is_closed() {
+            if !c.is_closed() && !c.peer().is_transport_closed() {
                 return Ok(c.peer().clone());
             }
             eprintln!("oncely mcp: the connection to the server dropped; starting it again");
@@ -205,6 +205,18 @@ impl Upstream {
         peer.peer_info()
             .map(|i| (*i).clone())
             .ok_or_else(|| ErrorData::internal_error("oncely mcp: the server sent no initialize result", None))
+    }
+
+    /// The connection was found closed while in use: drop it, so that the next request opens
+    /// a new one.
+    pub async fn dropped(&self) {
+        let mut g = self.conn.lock().await;
+        if g.as_ref().is_some_and(|c| c.is_closed() || c.peer().is_transport_closed()) {
+            eprintln!("oncely mcp: the connection to the server dropped; starting it again");
+            if let Some(c) = g.take() {
+                let _ = c.cancel().await;
+            }
+        }
     }
 
     /// Close the connection (stops a child process).

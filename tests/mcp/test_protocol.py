@@ -1,0 +1,239 @@
+"""The gateway's side of the protocol, beyond the five scenarios: a server process that crashes
+mid-call (bare: the retry charges again; through the gateway: one charge, found by the lookup on
+the restarted server), a server reached over Streamable HTTP (`--upstream-url`), a client-chosen
+`idempotencyKey` in a `tools/call`'s params (SEP-3182), and malformed messages from the agent,
+answered with JSON-RPC errors while the session goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent import Agent, dump, result_meta
+from conftest import report
+from harness import effects, gateway_cmd, payments_cmd
+from test_payments import ARGS, assert_keyed, charge_of, stdio_agent
+
+pytestmark = pytest.mark.anyio
+
+
+# --- f. the server process crashes between the charge and its answer ---------------------------
+
+
+async def test_f_server_crash_mid_call_bare(tmp_path: Path) -> None:
+    charges = tmp_path / "charges.jsonl"
+    cmd = payments_cmd(charges, crash_times=1)
+    agent, err = stdio_agent(cmd, tmp_path, "agent")
+    with err:
+        # The SDK ends the session with an error (in a group) when the server's stdout closes.
+        with pytest.raises(Exception) as crashed:
+            async with agent:
+                await agent.call("charge", ARGS, timeout_s=10)
+        print(f"the call ended with {crashed.value!r}")
+        # The agent starts the server again and retries, as MCP clients do.
+        again, err2 = stdio_agent(cmd, tmp_path, "agent-2")
+        with err2:
+            async with again:
+                result = await again.call("charge", ARGS, timeout_s=10)
+    got = effects(charges)
+    report("f. the server crashes mid-call", "bare", len(got))
+    assert len(got) == 2, got
+    assert charge_of(result)["id"] == got[1]["id"]
+
+
+async def test_f_server_crash_mid_call_gateway(tmp_path: Path) -> None:
+    charges = tmp_path / "charges.jsonl"
+    cmd = gateway_cmd(str(tmp_path / "ledger.db"), upstream=payments_cmd(charges, crash_times=1))
+    agent, err = stdio_agent(cmd, tmp_path, "gateway")
+    with err:
+        async with agent:
+            # The gateway sees its connection drop mid-call: unknown. It starts the server again,
+            # asks find_charge, and answers this very call with the charge found.
+            result = await agent.call("charge", ARGS, timeout_s=30)
+            again = await agent.call("charge", ARGS, timeout_s=30)
+    got = effects(charges)
+    report("f. the server crashes mid-call", "gateway", len(got))
+    assert len(got) == 1, got
+    assert charge_of(result)["id"] == charge_of(again)["id"] == got[0]["id"]
+    assert result_meta(result).get("oncely/reconciled") is True, dump(result)
+    assert result_meta(again).get("oncely/replayed") is True, dump(again)
+    assert_keyed(got[0], again)
+    log = (tmp_path / "gateway.stderr").read_text()
+    assert "crashing before the answer" in log and "starting it again" in log, log
+
+
+# --- g. the server over Streamable HTTP --------------------------------------------------------
+
+
+async def test_g_upstream_over_http_bare(tmp_path: Path, procs: Any) -> None:
+    charges = tmp_path / "charges.jsonl"
+    server = procs.payments_http(charges, 1500, late_times=1)
+    async with Agent(server.url) as agent:
+        result = await agent.call("charge", ARGS, timeout_s=0.8, retries=20)
+    print(*agent.attempts, sep="\n")
+    got = effects(charges)
+    report("g. client retry, server over HTTP", "bare", len(got))
+    assert "timed out" in agent.attempts[0], agent.attempts
+    assert len(got) == 2, got
+    assert charge_of(result)["id"] == got[1]["id"]
+
+
+async def test_g_upstream_over_http(tmp_path: Path, procs: Any) -> None:
+    charges = tmp_path / "charges.jsonl"
+    server = procs.payments_http(charges, 1500, late_times=1)
+    cmd = gateway_cmd(str(tmp_path / "ledger.db"), "--wait", "20000", upstream=server.url)
+    agent, err = stdio_agent(cmd, tmp_path, "gateway")
+    with err:
+        async with agent:
+            result = await agent.call("charge", ARGS, timeout_s=0.8, retries=20)
+            listed = {t.name: t for t in (await agent.list_tools()).tools}
+    print(*agent.attempts, sep="\n")
+    got = effects(charges)
+    report("g. client retry, server over HTTP", "gateway", len(got))
+    assert "timed out" in agent.attempts[0], agent.attempts
+    assert len(got) == 1, got
+    assert charge_of(result)["id"] == got[0]["id"]
+    assert result_meta(result).get("oncely/replayed") is True, dump(result)
+    assert (listed["charge"].meta or {}).get("oncely/class") == "irreversible-external"
+    assert (listed["find_charge"].meta or {}).get("oncely/class") == "read-only"
+
+
+# --- the wire: raw JSON-RPC lines to the gateway over stdio -------------------------------------
+
+
+class Raw:
+    """The gateway over stdio, spoken to in raw JSON-RPC lines."""
+
+    def __init__(self, cmd: list[str], log: Path) -> None:
+        self.err = open(log, "w")  # noqa: SIM115 (closed in close())
+        self.p = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.err,
+            text=True,
+            bufsize=1,
+        )
+        self.next_id = 100
+
+    def send(self, line: str) -> None:
+        assert self.p.stdin is not None
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def recv(self) -> dict[str, Any]:
+        assert self.p.stdout is not None
+        while True:
+            line = self.p.stdout.readline()
+            assert line, f"the gateway closed its stdout (exit {self.p.poll()})"
+            msg = json.loads(line)
+            if "id" in msg:  # skip notifications
+                return msg
+
+    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        self.next_id += 1
+        self.send(
+            json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        )
+        reply = self.recv()
+        assert reply["id"] == self.next_id, reply
+        return reply
+
+    def initialize(self) -> None:
+        init = self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        )
+        assert "result" in init, init
+        self.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+
+    def close(self) -> None:
+        if self.p.stdin:
+            self.p.stdin.close()
+        try:
+            self.p.wait(10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait(10)
+        self.err.close()
+
+
+@pytest.fixture
+def raw(tmp_path: Path) -> Any:
+    charges = tmp_path / "charges.jsonl"
+    r = Raw(
+        gateway_cmd(str(tmp_path / "ledger.db"), "--run", "r1", upstream=payments_cmd(charges)),
+        tmp_path / "gw.log",
+    )
+    r.charges = charges  # type: ignore[attr-defined]
+    yield r
+    r.close()
+
+
+def test_malformed_messages_get_json_rpc_errors(raw: Raw) -> None:
+    raw.send("{this is not json")
+    parse = raw.recv()
+    assert parse["id"] is None and parse["error"]["code"] == -32700, parse
+    raw.send(json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": 5}))
+    invalid = raw.recv()
+    assert invalid["id"] == 7 and invalid["error"]["code"] == -32600, invalid
+    raw.send("[1, 2, 3]")
+    assert raw.recv()["error"]["code"] == -32600
+    # The session goes on.
+    raw.initialize()
+    tools = raw.request("tools/list", {})
+    assert {"charge", "find_charge", "send_email"} <= {
+        t["name"] for t in tools["result"]["tools"]
+    }, tools
+    raw.send("\x00\x01 garbage after initialize")
+    assert raw.recv()["error"]["code"] == -32700
+    unknown = raw.request("tools/call", {"name": "no_such_tool", "arguments": {}})
+    assert "error" in unknown or unknown["result"].get("isError"), unknown
+    assert raw.p.poll() is None, "the gateway exited"
+
+
+def test_idempotency_key_in_params_is_the_step(raw: Raw) -> None:
+    """SEP-3182 puts a client-chosen key in `params`: two steps with the same arguments are two
+    effects, and each one's repeat is a replay."""
+    raw.initialize()
+
+    def charge(key: str) -> dict[str, Any]:
+        reply = raw.request(
+            "tools/call", {"name": "charge", "arguments": ARGS, "idempotencyKey": key}
+        )
+        assert "result" in reply and not reply["result"].get("isError"), reply
+        return reply["result"]
+
+    first, repeat, second = charge("pay-1"), charge("pay-1"), charge("pay-2")
+    got = effects(raw.charges)  # type: ignore[attr-defined]
+    assert len(got) == 2, got
+    assert (
+        first["structuredContent"]["charge"]["id"]
+        == repeat["structuredContent"]["charge"]["id"]
+        == got[0]["id"]
+    )
+    assert second["structuredContent"]["charge"]["id"] == got[1]["id"]
+    assert repeat["_meta"].get("oncely/replayed") is True and not first["_meta"].get(
+        "oncely/replayed"
+    )
+    # Without a step the call is keyed by the run (another key than either step's): one more
+    # charge, and its repeat (the memo is ignored by the policy) is a replay.
+    plain = raw.request("tools/call", {"name": "charge", "arguments": ARGS})["result"]
+    plain_again = raw.request(
+        "tools/call", {"name": "charge", "arguments": {**ARGS, "memo": "other"}}
+    )["result"]
+    assert len(effects(raw.charges)) == 3  # type: ignore[attr-defined]
+    assert plain["_meta"]["oncely/key"] not in {
+        first["_meta"]["oncely/key"],
+        second["_meta"]["oncely/key"],
+    }
+    assert plain_again["_meta"] == {**plain["_meta"], "oncely/replayed": True}, (plain, plain_again)
