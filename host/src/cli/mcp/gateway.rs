@@ -14,14 +14,15 @@ use oncely::wit::ledger::{ReconcileRequest, ReconcileVerdict};
 use oncely::wit::policy::{EffectClass, ReconcilePath, ToolPolicy};
 use oncely::{Call, Error, Ledger, ToolError};
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam, ClientRequest, ErrorData, InitializeResult,
-    ListToolsRequest, ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam, ClientRequest, ErrorCode,
+    ErrorData, InitializeResult, ListToolsRequest, RequestMetaObject, ServerResult,
 };
 use rmcp::service::{PeerRequestOptions, RequestContext, RoleClient, RoleServer, ServiceError};
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
+use tokio_util::task::TaskTracker;
 
 /// How the gateway was started.
 #[derive(Debug, Clone)]
@@ -32,6 +33,31 @@ pub struct Settings {
     pub call_timeout: Duration,
     /// How long a keyed call waits for the same intent running elsewhere.
     pub wait: Duration,
+    /// Tools whose `isError` results are unknown outcomes, not failures (`*`: every tool).
+    pub is_error_unknown: Vec<String>,
+}
+
+impl Settings {
+    fn is_error_unknown(&self, tool: &str) -> bool {
+        self.is_error_unknown.iter().any(|t| t == "*" || t == tool)
+    }
+}
+
+/// The agent's `_meta` as the server gets it: without what belongs to the agent's own
+/// connection (its progress token, the protocol's reserved `io.modelcontextprotocol/` members),
+/// which the gateway's connection sets for itself.
+fn passed_meta(agent: &RequestMetaObject) -> RequestMetaObject {
+    let mut m = agent.clone();
+    m.retain(|k, _| k != "progressToken" && !k.starts_with("io.modelcontextprotocol/"));
+    m
+}
+
+/// Whether a JSON-RPC error from the server says the call was refused before the tool ran:
+/// unreadable, not a request, no such method, invalid parameters (unknown tool, bad arguments).
+/// Any other error (an internal error, one the SDK makes up for a request it lost) may come after
+/// the tool ran.
+fn refused_before_running(e: &ErrorData) -> bool {
+    [ErrorCode::PARSE_ERROR, ErrorCode::INVALID_REQUEST, ErrorCode::METHOD_NOT_FOUND, ErrorCode::INVALID_PARAMS].contains(&e.code)
 }
 
 /// What all sessions share.
@@ -47,6 +73,8 @@ pub struct Gateway {
     catalog: RwLock<Arc<Catalog>>,
     /// The server said its tools changed: read them again before the next call.
     stale: Arc<AtomicBool>,
+    /// Keyed calls in flight: waited for before the gateway closes the server's connection.
+    pub calls: TaskTracker,
     me: Weak<Gateway>,
 }
 
@@ -61,7 +89,7 @@ impl Gateway {
         let agents = Arc::new(Agents::default());
         let stale = Arc::new(AtomicBool::new(true));
         let flag = stale.clone();
-        let upstream = Upstream::new(target, agents.clone(), Arc::new(move || flag.store(true, Ordering::SeqCst)));
+        let upstream = Upstream::new(target, agents.clone(), Arc::new(move || flag.store(true, Ordering::SeqCst)), settings.call_timeout);
         let server = upstream.info().await.map_err(|e| anyhow::anyhow!(e.message))?;
         let mut info = InitializeResult::new(server.capabilities);
         info.protocol_version = server.protocol_version;
@@ -78,6 +106,7 @@ impl Gateway {
             default_spec,
             catalog: RwLock::new(Arc::new(Catalog::empty())),
             stale,
+            calls: TaskTracker::new(),
             me: me.clone(),
         });
         gw.catalog().await.map_err(|e| anyhow::anyhow!(e.message))?;
@@ -170,10 +199,8 @@ impl Gateway {
     /// cancellation passed on.
     pub async fn forward(&self, request: ClientRequest, cx: &RequestContext<RoleServer>) -> Result<ServerResult, ErrorData> {
         let peer = self.upstream.peer().await?;
-        let handle = peer
-            .send_request_with_option(request, PeerRequestOptions::with_timeout(self.settings.call_timeout))
-            .await
-            .map_err(service_error)?;
+        let options = PeerRequestOptions::with_timeout(self.settings.call_timeout).with_meta(passed_meta(&cx.meta));
+        let handle = peer.send_request_with_option(request, options).await.map_err(service_error)?;
         let token = handle.progress_token.clone();
         if let Some(theirs) = cx.meta.get_progress_token() {
             self.agents.route_progress(token.clone(), &cx.peer, theirs);
@@ -205,13 +232,14 @@ impl Gateway {
         Ok(answer)
     }
 
-    /// `tools/call`: a keyed tool through the ledger, any other passed through.
+    /// `tools/call`: a keyed tool through the ledger, a read-only or overwriting one passed
+    /// through; a tool the server does not list, or whose policy cannot be read, is not called.
     pub async fn call_tool(
         &self,
         params: CallToolRequestParams,
         cx: &RequestContext<RoleServer>,
         session: &str,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let mut catalog = self.catalog().await?;
         if !catalog.policies.contains_key(params.name.as_ref()) && !catalog.invalid.contains_key(params.name.as_ref()) {
             self.stale.store(true, Ordering::SeqCst);
@@ -219,20 +247,21 @@ impl Gateway {
         }
         if let Some(why) = catalog.invalid.get(params.name.as_ref()) {
             let text = format!("oncely: the gateway does not call {:?}: its oncely policy cannot be read ({why})", params.name);
-            return Ok(answers::refusal(text, None));
+            return Ok(answers::refusal(text, None).into());
         }
-        let keyed = catalog
-            .policies
-            .get(params.name.as_ref())
-            .filter(|p| matches!(p.class, EffectClass::AccumulatingWrite | EffectClass::IrreversibleExternal))
-            .cloned();
-        match keyed {
-            Some(policy) => self.keyed(params, cx, session, policy).await,
-            // Pass-through tools, and tools the server does not list (it answers for them).
-            None => match self.forward(ClientRequest::CallToolRequest(CallToolRequest::new(params)), cx).await? {
-                ServerResult::CallToolResult(r) => Ok(r),
-                other => Err(ErrorData::internal_error(format!("oncely mcp: the server answered tools/call with {other:?}"), None)),
-            },
+        let Some(policy) = catalog.policies.get(params.name.as_ref()).cloned() else {
+            // Unclassified, it would be called unguarded: the gateway answers as a server does
+            // for a tool it does not have.
+            return Err(ErrorData::invalid_params(format!("oncely mcp: the server lists no tool {:?}", params.name), None));
+        };
+        if matches!(policy.class, EffectClass::AccumulatingWrite | EffectClass::IrreversibleExternal) {
+            return self.keyed(params, cx, session, policy).await;
+        }
+        match self.forward(ClientRequest::CallToolRequest(CallToolRequest::new(params)), cx).await? {
+            ServerResult::CallToolResult(r) => Ok(r.into()),
+            ServerResult::InputRequiredResult(r) => Ok(r.into()),
+            ServerResult::CreateTaskResult(r) => Ok(r.into()),
+            other => Err(ErrorData::internal_error(format!("oncely mcp: the server answered tools/call with {other:?}"), None)),
         }
     }
 
@@ -244,19 +273,26 @@ impl Gateway {
         cx: &RequestContext<RoleServer>,
         session: &str,
         policy: ToolPolicy,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut params = params;
         let mut meta = cx.meta.0 .0.clone();
         if let Some(m) = &params.meta {
             meta.extend(m.0 .0.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
+        let mut passed = passed_meta(&cx.meta);
+        if let Some(m) = params.meta.take() {
+            passed.extend(m);
+        }
+        params.meta = Some(passed);
         let args = Value::Object(params.arguments.clone().unwrap_or_default());
         let (intent, policy) =
             identity::intent(&meta, &self.settings.defaults, session, &params.name, args.to_string(), &policy, &self.default_spec);
         let gw = self.me.upgrade().ok_or_else(|| ErrorData::internal_error("oncely mcp: shutting down", None))?;
-        // The server's own isError result, returned as it is when the call failed.
-        let refused: Arc<Mutex<Option<CallToolResult>>> = Arc::default();
+        // The server's own answer when the call failed (its isError result, or a request for
+        // input), returned as it is.
+        let refused: Arc<Mutex<Option<CallToolResponse>>> = Arc::default();
         let kept = refused.clone();
-        let run = tokio::spawn(async move {
+        let run = self.calls.spawn(async move {
             let tool = |call: Call| gw.call_upstream(params.clone(), call, kept.clone());
             gw.ledger.effect(&intent, &policy).wait(gw.settings.wait).run_call(tool).await
         });
@@ -266,25 +302,28 @@ impl Gateway {
                 let mut result: CallToolResult = serde_json::from_value(r.value)
                     .map_err(|e| ErrorData::internal_error(format!("oncely mcp: the recorded result is not a tool result: {e}"), None))?;
                 result.meta.get_or_insert_with(Default::default).extend(marks(&r.key, r.replayed, r.reconciled));
-                Ok(result)
+                Ok(result.into())
             }
-            Err(Error::ToolFailed(_)) if refused.lock().unwrap_or_else(|p| p.into_inner()).is_some() => {
-                Ok(refused.lock().unwrap_or_else(|p| p.into_inner()).take().unwrap_or_default())
-            }
-            Err(e) => answers::of(&e),
+            Err(Error::ToolFailed(reason)) => match refused.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                Some(answer) => Ok(answer),
+                None => answers::of(&Error::ToolFailed(reason)).map(Into::into),
+            },
+            Err(e) => answers::of(&e).map(Into::into),
         }
     }
 
     /// One call of a keyed tool at the server, with the key in `_meta` (`idempotencyKey`, the
-    /// SEP-3182 form, and `oncely/key`), as the ledger's vocabulary: a result is done; the
-    /// server's `isError` result or a JSON-RPC error (it did not run the tool) is a definite
-    /// failure; no answer in time, or a dropped connection, is ambiguous.
+    /// SEP-3182 form, and `oncely/key`), as the ledger's vocabulary (docs/mcp.md): a result is
+    /// done; the server's `isError` result (unless `--is-error-unknown` names the tool), a
+    /// request for input, or a JSON-RPC error that refuses the call before it runs is a definite
+    /// failure; no answer in time, a dropped connection, or any other error is ambiguous.
     async fn call_upstream(
         &self,
         mut params: CallToolRequestParams,
         call: Call,
-        refused: Arc<Mutex<Option<CallToolResult>>>,
+        refused: Arc<Mutex<Option<CallToolResponse>>>,
     ) -> Result<Value, ToolError> {
+        let tool = params.name.to_string();
         let meta = params.meta.get_or_insert_with(Default::default);
         meta.insert(identity::IDEMPOTENCY_KEY.into(), Value::from(call.key.clone()));
         meta.insert(answers::KEY_META.into(), Value::from(call.key.clone()));
@@ -293,12 +332,24 @@ impl Gateway {
         match self.send(params, timeout, false).await {
             Ok(ServerResult::CallToolResult(r)) if r.is_error == Some(true) => {
                 let text = r.content.iter().find_map(|c| c.as_text().map(|t| t.text.clone())).unwrap_or_default();
-                *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+                if self.settings.is_error_unknown(&tool) {
+                    return Err(ToolError::ambiguous(format!(
+                        "the server answered with an error, which may come after the effect: {text}"
+                    )));
+                }
+                *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(r.into());
                 Err(ToolError::definite(format!("the server answered with an error: {text}")))
             }
             Ok(ServerResult::CallToolResult(r)) => serde_json::to_value(&r).map_err(|e| ToolError::ambiguous(e.to_string())),
+            Ok(ServerResult::InputRequiredResult(r)) => {
+                *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(r.into());
+                Err(ToolError::definite("the server asks the agent for input before it runs the tool"))
+            }
             Ok(other) => Err(ToolError::ambiguous(format!("the server answered with something other than a tool result: {other:?}"))),
-            Err(ServiceError::McpError(e)) => Err(ToolError::definite(format!("the server refused the call: {}", e.message))),
+            Err(ServiceError::McpError(e)) if refused_before_running(&e) => {
+                Err(ToolError::definite(format!("the server refused the call: {}", e.message)))
+            }
+            Err(ServiceError::McpError(e)) => Err(ToolError::ambiguous(format!("the server answered with an error: {}", e.message))),
             Err(ServiceError::Timeout { timeout }) => {
                 Err(ToolError::ambiguous(format!("the server did not answer within {} ms", timeout.as_millis())))
             }

@@ -2,9 +2,13 @@
 //! gateway's settings (README, "MCP gateway"; docs/mcp.md, "Identity").
 //!
 //! - scope: `_meta["oncely/scope"]`, else `--scope`;
-//! - run: `_meta["oncely/run"]`, else `--run` / `$ONCELY_RUN`, else the MCP session;
-//! - step: `_meta["oncely/step"]`, else a client's `idempotencyKey` (SEP-3182) in `_meta`;
-//!   never the tool-call id a model gives (a model re-asking gets a new one).
+//! - run: `_meta["oncely/run"]`, else `--run` / `$ONCELY_RUN`, else, for a call whose step is a
+//!   client's `idempotencyKey`, the fixed run [`CLIENT_KEY_RUN`] (the client's key names the
+//!   intent by itself, across sessions: a client that reconnects sends it again), else the MCP
+//!   session;
+//! - step: `_meta["oncely/step"]`, else a client's `idempotencyKey` (SEP-3182, in `_meta` or, read
+//!   there by `wire`, in the params); never the tool-call id a model gives (a model re-asking
+//!   gets a new one).
 //!
 //! With no step, a tool whose key identity is `step` is keyed by `run` instead: the same tool with
 //! the same arguments in the same run is one effect — the model re-asking, the client retrying
@@ -20,6 +24,8 @@ pub const RUN: &str = "oncely/run";
 pub const STEP: &str = "oncely/step";
 /// The SEP-3182 form of a client-chosen key, used as the step.
 pub const IDEMPOTENCY_KEY: &str = "idempotencyKey";
+/// The run of calls keyed by a client's `idempotencyKey` when none is named.
+pub const CLIENT_KEY_RUN: &str = "idempotency-key";
 
 /// The gateway's defaults for what a request does not say.
 #[derive(Debug, Clone)]
@@ -49,8 +55,13 @@ pub fn intent(
     default_spec: &KeySpec,
 ) -> (Intent, ToolPolicy) {
     let scope = named(meta, SCOPE).unwrap_or_else(|| defaults.scope.clone());
-    let run = named(meta, RUN).or_else(|| defaults.run.clone()).unwrap_or_else(|| session.to_string());
-    let step = named(meta, STEP).or_else(|| named(meta, IDEMPOTENCY_KEY));
+    let named_step = named(meta, STEP);
+    let by_client_key = named_step.is_none() && named(meta, IDEMPOTENCY_KEY).is_some();
+    let step = named_step.or_else(|| named(meta, IDEMPOTENCY_KEY));
+    let run = named(meta, RUN).or_else(|| defaults.run.clone()).unwrap_or_else(|| match by_client_key {
+        true => CLIENT_KEY_RUN.to_string(),
+        false => session.to_string(),
+    });
     let mut policy = policy.clone();
     if step.is_none() {
         let mut spec = policy.key.clone().unwrap_or_else(|| default_spec.clone());
@@ -113,6 +124,17 @@ mod tests {
         assert_ne!(s1, s2);
         assert_eq!(s1, key_of(json!({"idempotencyKey":"refund-1"}), args, &d, "s", IRREVERSIBLE));
         assert_eq!(s1, key_of(json!({"oncely/step":"refund-1","idempotencyKey":"other"}), args, &d, "s", IRREVERSIBLE));
+    }
+
+    #[test]
+    fn a_client_key_without_a_run_names_the_intent_across_sessions() {
+        let d = Defaults { scope: "mcp".into(), run: None };
+        let args = r#"{"customer":"c1","amount_cents":1000}"#;
+        let k = key_of(json!({"idempotencyKey":"7f3c"}), args, &d, "session-1", IRREVERSIBLE);
+        assert_eq!(k, key_of(json!({"idempotencyKey":"7f3c"}), args, &d, "session-2", IRREVERSIBLE));
+        // A step the gateway's vocabulary names is not unique by itself: it stays in its session.
+        let s = key_of(json!({"oncely/step":"refund-1"}), args, &d, "session-1", IRREVERSIBLE);
+        assert_ne!(s, key_of(json!({"oncely/step":"refund-1"}), args, &d, "session-2", IRREVERSIBLE));
     }
 
     #[test]

@@ -66,6 +66,11 @@ pub struct McpArgs {
     /// "in progress", in ms.
     #[arg(long, default_value_t = 10_000)]
     wait: u64,
+    /// Read an `isError` result of this tool as an unknown outcome (reconciled, never re-run
+    /// blindly) instead of a failure: for servers that report a failed provider call, which may
+    /// have happened, as `isError`. Repeat for several tools; `*` for every tool.
+    #[arg(long, value_name = "TOOL")]
+    is_error_unknown: Vec<String>,
     /// Refuse to start when the release check over the server's tools finds an error.
     #[arg(long)]
     strict: bool,
@@ -98,7 +103,14 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
         },
         call_timeout: Duration::from_millis(a.call_timeout),
         wait: Duration::from_millis(a.wait),
+        is_error_unknown: a.is_error_unknown,
     };
+    if a.listen.is_some() && settings.defaults.run.is_none() {
+        eprintln!(
+            "oncely mcp: no --run: each HTTP session is a run of its own, and a client whose session \
+             expired (idle 5 min) or that reconnects starts a new one; give --run to keep it"
+        );
+    }
     let gw = Gateway::start(ledger, target, settings, policy_file).await?;
     // stdout may be the MCP stream: everything the gateway says goes to stderr.
     eprintln!(
@@ -125,11 +137,18 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
         None => serve_stdio(gw.clone()).await,
         Some(addr) => serve_http(gw.clone(), addr).await,
     };
+    // Keyed calls still in flight finish and record their results before the server goes.
+    gw.calls.close();
+    if tokio::time::timeout(gw.settings.call_timeout, gw.calls.wait()).await.is_err() {
+        eprintln!("oncely mcp: keyed calls still running at exit are left to reconciliation");
+    }
     gw.upstream.close().await;
     served.map(|()| ExitCode::SUCCESS)
 }
 
 async fn serve_stdio(gw: Arc<Gateway>) -> Result<()> {
+    // One agent: the server is told what that agent offers (roots, sampling, elicitation).
+    gw.upstream.follow_first_agent();
     let running = Session::new(gw).serve(wire::stdio()).await?;
     running.waiting().await?;
     Ok(())
@@ -138,15 +157,17 @@ async fn serve_stdio(gw: Arc<Gateway>) -> Result<()> {
 async fn serve_http(gw: Arc<Gateway>, addr: SocketAddr) -> Result<()> {
     let mut config = StreamableHttpServerConfig::default();
     config.allowed_hosts.push(addr.ip().to_string());
+    let stop = config.cancellation_token.clone();
     let service = StreamableHttpService::new(move || Ok(Session::new(gw.clone())), Arc::new(LocalSessionManager::default()), config);
     let router = axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(wire::normalize_http));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("oncely mcp: serving http://{}/mcp", listener.local_addr()?);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    let shutdown = async move {
+        let _ = tokio::signal::ctrl_c().await;
+        // Ends the sessions' open event streams, which a graceful shutdown would wait for.
+        stop.cancel();
+    };
+    axum::serve(listener, router).with_graceful_shutdown(shutdown).await?;
     Ok(())
 }
 

@@ -86,7 +86,7 @@ impl ServerHandler for Session {
 
     async fn call_tool(&self, request: CallToolRequestParams, cx: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
         self.gw.agents.heard(self.id, &cx.peer);
-        self.gw.call_tool(request, &cx, &self.run).await.map(CallToolResponse::from)
+        self.gw.call_tool(request, &cx, &self.run).await
     }
 
     async fn list_tools(

@@ -73,6 +73,8 @@ impl Agents {
 pub struct Relay {
     agents: Arc<Agents>,
     info: ClientConfig,
+    /// How long an agent may take to answer the server's request.
+    request_timeout: std::time::Duration,
     /// Called when the server says its tool list changed.
     on_tools_changed: Arc<dyn Fn() + Send + Sync>,
 }
@@ -87,7 +89,15 @@ impl Service<RoleClient> for Relay {
             return Ok(ClientResult::empty(()));
         }
         let agent = self.agents.latest().ok_or_else(no_agent)?;
-        agent.send_request(request).await.map_err(super::answers::service_error)
+        // From a task of its own: the SDK tags a request sent while handling another with that
+        // request's id, and this one belongs to the agent's connection, not the server's.
+        let timeout = self.request_timeout;
+        let sent = tokio::spawn(async move { tokio::time::timeout(timeout, agent.send_request(request)).await });
+        match sent.await {
+            Ok(Ok(answer)) => answer.map_err(super::answers::service_error),
+            Ok(Err(_)) => Err(ErrorData::internal_error("oncely mcp: the agent did not answer in time", None)),
+            Err(e) => Err(ErrorData::internal_error(format!("oncely mcp: {e}"), None)),
+        }
     }
 
     async fn handle_notification(&self, n: ServerNotification, _cx: NotificationContext<RoleClient>) -> Result<(), ErrorData> {
@@ -136,19 +146,44 @@ pub struct Upstream {
     agents: Arc<Agents>,
     on_tools_changed: Arc<dyn Fn() + Send + Sync>,
     conn: tokio::sync::Mutex<Option<Connection>>,
-    /// The capabilities the connection declares: the first agent's.
+    /// The capabilities the connection declares: the first agent's, when it follows one.
     capabilities: std::sync::Mutex<Option<ClientCapabilities>>,
+    /// Whether the first agent's capabilities are declared (stdio: the gateway serves one).
+    follow: std::sync::atomic::AtomicBool,
+    /// How long connecting may take.
+    connect_timeout: std::time::Duration,
 }
 
 impl Upstream {
-    pub fn new(target: Target, agents: Arc<Agents>, on_tools_changed: Arc<dyn Fn() + Send + Sync>) -> Upstream {
-        Upstream { target, agents, on_tools_changed, conn: tokio::sync::Mutex::new(None), capabilities: Default::default() }
+    pub fn new(
+        target: Target,
+        agents: Arc<Agents>,
+        on_tools_changed: Arc<dyn Fn() + Send + Sync>,
+        connect_timeout: std::time::Duration,
+    ) -> Upstream {
+        Upstream {
+            target,
+            agents,
+            on_tools_changed,
+            conn: tokio::sync::Mutex::new(None),
+            capabilities: Default::default(),
+            follow: Default::default(),
+            connect_timeout,
+        }
+    }
+
+    /// Declare the first agent's capabilities to the server (see [`Upstream::adopt`]).
+    pub fn follow_first_agent(&self) {
+        self.follow.store(true, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// The first agent has initialized: when it offers the server something (roots, sampling,
     /// elicitation), connect again declaring it, so that the server sees what a direct client
     /// would have declared. Later agents do not change the connection.
     pub async fn adopt(&self, agent: &ClientCapabilities) {
+        if !self.follow.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
         {
             let mut caps = self.capabilities.lock().unwrap_or_else(|p| p.into_inner());
             if caps.is_some() {
@@ -164,8 +199,12 @@ impl Upstream {
 
     async fn connect(&self) -> Result<Connection> {
         let capabilities = self.capabilities.lock().unwrap_or_else(|p| p.into_inner()).clone().unwrap_or_default();
-        let relay =
-            Relay { agents: self.agents.clone(), info: client_config(capabilities), on_tools_changed: self.on_tools_changed.clone() };
+        let relay = Relay {
+            agents: self.agents.clone(),
+            info: client_config(capabilities),
+            request_timeout: self.connect_timeout,
+            on_tools_changed: self.on_tools_changed.clone(),
+        };
         Ok(match &self.target {
             Target::Command(argv) => {
                 let mut cmd = tokio::process::Command::new(&argv[0]);
@@ -210,18 +249,23 @@ impl Upstream {
     /// The connection was found closed while in use: drop it, so that the next request opens
     /// a new one.
     pub async fn dropped(&self) {
-        let mut g = self.conn.lock().await;
-        if g.as_ref().is_some_and(|c| c.is_closed() || c.peer().is_transport_closed()) {
-            eprintln!("oncely mcp: the connection to the server dropped; starting it again");
-            if let Some(c) = g.take() {
-                let _ = c.cancel().await;
+        let dead = {
+            let mut g = self.conn.lock().await;
+            match g.as_ref() {
+                Some(c) if c.is_closed() || c.peer().is_transport_closed() => g.take(),
+                _ => None,
             }
+        };
+        if let Some(c) = dead {
+            eprintln!("oncely mcp: the connection to the server dropped; starting it again");
+            let _ = c.cancel().await;
         }
     }
 
     /// Close the connection (stops a child process).
     pub async fn close(&self) {
-        if let Some(c) = self.conn.lock().await.take() {
+        let conn = self.conn.lock().await.take();
+        if let Some(c) = conn {
             let _ = c.cancel().await;
         }
     }

@@ -8,7 +8,8 @@ use futures::{Sink, Stream, StreamExt};
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
-use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+use tokio_util::bytes::BytesMut;
+use tokio_util::codec::{Decoder, FramedRead};
 
 /// The longest line read from an agent over stdio (64 MiB).
 const MAX_LINE: usize = 64 << 20;
@@ -28,27 +29,92 @@ pub fn normalize(message: &mut Value) {
     }
 }
 
+/// A line of at most [`MAX_LINE`] bytes, or the length of one that was longer (and skipped).
+type Line = Result<BytesMut, usize>;
+
+/// Lines as bytes: a line that is too long, or not UTF-8, is an item (answered with an error),
+/// never a decoding error, which would end the stream and the session.
+#[derive(Default)]
+struct Lines {
+    /// Bytes of the buffer already searched for a newline.
+    searched: usize,
+    /// Bytes of a too-long line dropped so far.
+    dropped: usize,
+}
+
+impl Decoder for Lines {
+    type Item = Line;
+    type Error = std::io::Error;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Line>, std::io::Error> {
+        match buf[self.searched..].iter().position(|b| *b == b'\n') {
+            Some(i) => {
+                let mut line = buf.split_to(self.searched + i + 1);
+                self.searched = 0;
+                if self.dropped > 0 {
+                    let len = std::mem::take(&mut self.dropped) + line.len();
+                    return Ok(Some(Err(len)));
+                }
+                line.truncate(line.len() - 1);
+                Ok(Some(Ok(line)))
+            }
+            None if buf.len() > MAX_LINE => {
+                self.dropped += buf.len();
+                buf.clear();
+                self.searched = 0;
+                Ok(None)
+            }
+            None => {
+                self.searched = buf.len();
+                Ok(None)
+            }
+        }
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Line>, std::io::Error> {
+        match self.decode(buf)? {
+            Some(line) => Ok(Some(line)),
+            None if buf.is_empty() && self.dropped == 0 => Ok(None),
+            None => {
+                self.searched = 0;
+                let rest = buf.split();
+                Ok(Some(if self.dropped > 0 { Err(std::mem::take(&mut self.dropped) + rest.len()) } else { Ok(rest) }))
+            }
+        }
+    }
+}
+
 /// A JSON-RPC error response (`id` null when the message had none that could be read).
 fn error_reply(id: Value, code: i64, message: String) -> String {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}).to_string()
 }
 
 /// Read one line from an agent: the message, nothing (a notification the SDK cannot read is
-/// dropped: notifications get no answer), or the error to answer with.
-pub fn read(line: &str) -> Result<Option<RxJsonRpcMessage<RoleServer>>, String> {
-    let line = line.trim_start_matches('\u{feff}');
-    if line.trim().is_empty() {
+/// dropped: notifications get no answer), or the error to answer with. A response the SDK cannot
+/// read (to a request the server sent the agent) becomes an error response for its id, so that
+/// the request ends instead of waiting forever.
+pub fn read(line: &[u8]) -> Result<Option<RxJsonRpcMessage<RoleServer>>, String> {
+    let line = line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
-    let mut v: Value = serde_json::from_str(line).map_err(|e| error_reply(Value::Null, -32700, format!("parse error: {e}")))?;
+    let mut v: Value = serde_json::from_slice(line).map_err(|e| error_reply(Value::Null, -32700, format!("parse error: {e}")))?;
     normalize(&mut v);
     match serde_json::from_value(v.clone()) {
         Ok(m) => Ok(Some(m)),
-        Err(e) => match v.get("id") {
-            Some(id @ (Value::String(_) | Value::Number(_))) => Err(error_reply(id.clone(), -32600, format!("invalid request: {e}"))),
-            _ if v.get("method").is_some() => Ok(None),
-            _ => Err(error_reply(Value::Null, -32600, format!("invalid request: {e}"))),
-        },
+        Err(e) => {
+            let id = v.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
+            let is_response = v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some());
+            match (id, is_response) {
+                (Some(id), true) => {
+                    let error = error_reply(id, -32603, format!("the agent's response could not be read: {e}"));
+                    serde_json::from_str(&error).map(Some).map_err(|e| error_reply(Value::Null, -32603, e.to_string()))
+                }
+                (Some(id), false) => Err(error_reply(id, -32600, format!("invalid request: {e}"))),
+                (None, _) if v.get("method").is_some() => Ok(None),
+                (None, _) => Err(error_reply(Value::Null, -32600, format!("invalid request: {e}"))),
+            }
+        }
     }
 }
 
@@ -73,20 +139,21 @@ pub fn stdio() -> (
         tx.send(line).await.map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout is closed"))?;
         Ok::<_, std::io::Error>(tx)
     }));
-    let lines = FramedRead::new(tokio::io::stdin(), LinesCodec::new_with_max_length(MAX_LINE));
+    let lines = FramedRead::new(tokio::io::stdin(), Lines::default());
     let stream = Box::pin(
         lines
             // An I/O error on stdin ends the session, as its end does.
-            .take_while(|l| std::future::ready(!matches!(l, Err(LinesCodecError::Io(_)))))
+            .take_while(|l| std::future::ready(l.is_ok()))
             .filter_map(move |l| {
                 let replies = replies.clone();
                 async move {
                     let reply = match l {
-                        Ok(line) => match read(&line) {
+                        Ok(Ok(line)) => match read(&line) {
                             Ok(m) => return m,
                             Err(reply) => reply,
                         },
-                        Err(e) => error_reply(Value::Null, -32700, format!("parse error: {e}")),
+                        Ok(Err(len)) => error_reply(Value::Null, -32700, format!("a message of {len} bytes is longer than {MAX_LINE}")),
+                        Err(_) => return None,
                     };
                     let _ = replies.send(reply).await;
                     None
@@ -134,19 +201,36 @@ mod tests {
         let mut v = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"c","idempotencyKey":"k1","_meta":{"idempotencyKey":"k0"}}});
         normalize(&mut v);
         assert_eq!(v["params"]["_meta"]["idempotencyKey"], "k0");
-        assert!(matches!(read(&v.to_string()), Ok(Some(_))));
+        assert!(matches!(read(v.to_string().as_bytes()), Ok(Some(_))));
     }
 
     #[test]
     fn malformed_messages_get_json_rpc_errors() {
-        let parse: Value = serde_json::from_str(&read("{not json").unwrap_err()).unwrap();
+        let parse: Value = serde_json::from_str(&read(b"{not json").unwrap_err()).unwrap();
         assert_eq!((parse["error"]["code"].as_i64(), &parse["id"]), (Some(-32700), &Value::Null));
+        assert!(read(b"\"\xff\xfe\"").is_err(), "not UTF-8");
         let invalid: Value =
-            serde_json::from_str(&read(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":5}"#).unwrap_err()).unwrap();
+            serde_json::from_str(&read(br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":5}"#).unwrap_err()).unwrap();
         assert_eq!((invalid["error"]["code"].as_i64(), &invalid["id"]), (Some(-32600), &json!(7)));
-        assert!(read(r#"[1,2]"#).is_err());
+        assert!(read(br#"[1,2]"#).is_err());
         // A notification gets no answer; a blank line is nothing.
-        assert!(matches!(read(r#"{"jsonrpc":"2.0","method":"notifications/x","params":5}"#), Ok(None)));
-        assert!(matches!(read("  "), Ok(None)));
+        assert!(matches!(read(br#"{"jsonrpc":"2.0","method":"notifications/x","params":5}"#), Ok(None)));
+        assert!(matches!(read(b"  "), Ok(None)));
+        // An agent's unreadable response to the server's request ends that request with an error.
+        assert!(matches!(read(br#"{"jsonrpc":"2.0","id":3,"result":5}"#), Ok(Some(_))));
+    }
+
+    #[test]
+    fn long_lines_are_skipped_and_reported_and_the_next_line_is_read() {
+        let mut d = Lines::default();
+        let mut buf = BytesMut::from(&b"{\"a\":1}\n"[..]);
+        assert_eq!(d.decode(&mut buf).unwrap(), Some(Ok(BytesMut::from(&b"{\"a\":1}"[..]))));
+        let mut buf = BytesMut::from(vec![b'x'; MAX_LINE + 1].as_slice());
+        assert_eq!(d.decode(&mut buf).unwrap(), None);
+        buf.extend_from_slice(b"yy\n{}\n");
+        assert_eq!(d.decode(&mut buf).unwrap(), Some(Err(MAX_LINE + 4)));
+        assert_eq!(d.decode(&mut buf).unwrap(), Some(Ok(BytesMut::from(&b"{}"[..]))));
+        let mut buf = BytesMut::from(&b"{\"tail\":1}"[..]);
+        assert_eq!(d.decode_eof(&mut buf).unwrap(), Some(Ok(BytesMut::from(&b"{\"tail\":1}"[..]))));
     }
 }
