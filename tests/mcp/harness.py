@@ -85,10 +85,13 @@ def payments_cmd(
     late_times: int | None = None,
     http: int | None = None,
     crash_times: int = 0,
+    fail_times: int = 0,
 ) -> list[str]:
     cmd = [PY, str(SERVER), "--charges", str(charges)]
     if crash_times:
         cmd += ["--crash-times", str(crash_times)]
+    if fail_times:
+        cmd += ["--fail-times", str(fail_times)]
     if late_ms:
         cmd += ["--late-ms", str(late_ms)]
     if late_times is not None:

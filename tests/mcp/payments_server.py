@@ -15,10 +15,12 @@ Tools:
 - `send_email(to, body)`: irreversible, with no lookup tool; also appends to FILE (kind "email").
 
 Flakiness: `--crash-times K` makes the first K effects in FILE end the process right after they
-are recorded, before any answer (a crash mid-call). `--late-ms N` sleeps N ms after an effect is
-recorded and before answering, so the answer arrives after the client's timeout; `--late-times K`
-makes only the first K effects in FILE late (counted across processes, so a restarted server is
-not late again; default: all). The server never deduplicates anything itself: that is the point.
+are recorded, before any answer (a crash mid-call); `--fail-times K` makes them answer with an
+error (`isError`) after they are recorded, as a server does whose provider timed out. `--late-ms N`
+sleeps N ms after an effect is recorded and before answering, so the answer arrives after the
+client's timeout; `--late-times K` makes only the first K effects in FILE late. All three count
+across processes, so a restarted server does not do it again. The server never deduplicates
+anything itself: that is the point.
 """
 
 from __future__ import annotations
@@ -79,7 +81,9 @@ def request_meta(ctx: Context) -> dict[str, Any]:
     return dict(meta) if meta else {}
 
 
-def build(charges: str, late_ms: int, late_times: int | None, crash_times: int = 0) -> MCPServer:
+def build(
+    charges: str, late_ms: int, late_times: int | None, crash_times: int = 0, fail_times: int = 0
+) -> MCPServer:
     server = MCPServer("flaky-payments", version="1.0.0", log_level="WARNING")
 
     async def effect(kind: str, fields: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -98,6 +102,10 @@ def build(charges: str, late_ms: int, late_times: int | None, crash_times: int =
         if n <= crash_times:
             log(f"{kind} #{n}: crashing before the answer")
             os._exit(3)
+        if n <= fail_times:
+            # What a server does when its provider's answer is lost: an error, after the effect.
+            log(f"{kind} #{n}: answering with an error")
+            raise RuntimeError("the payment provider did not answer in time")
         if late_ms > 0 and (late_times is None or n <= late_times):
             log(f"{kind} #{n}: answering {late_ms} ms late")
             await anyio.sleep(late_ms / 1000)
@@ -181,10 +189,16 @@ def main() -> None:
         help="the first K effects end the process right after they are recorded",
     )
     ap.add_argument(
+        "--fail-times",
+        type=int,
+        default=0,
+        help="the first K effects answer with an error (isError) after they are recorded",
+    )
+    ap.add_argument(
         "--http", type=int, metavar="PORT", help="serve Streamable HTTP at 127.0.0.1:PORT/mcp"
     )
     a = ap.parse_args()
-    server = build(os.path.abspath(a.charges), a.late_ms, a.late_times, a.crash_times)
+    server = build(os.path.abspath(a.charges), a.late_ms, a.late_times, a.crash_times, a.fail_times)
     if a.http:
         log(f"listening on http://127.0.0.1:{a.http}/mcp")
         server.run("streamable-http", host="127.0.0.1", port=a.http)

@@ -67,6 +67,44 @@ async def test_f_server_crash_mid_call_gateway(tmp_path: Path) -> None:
     assert "crashing before the answer" in log and "starting it again" in log, log
 
 
+# --- h. the server answers isError after the charge (its provider's answer was lost) -----------
+
+
+async def test_h_is_error_after_the_effect_bare(tmp_path: Path) -> None:
+    charges = tmp_path / "charges.jsonl"
+    agent, err = stdio_agent(payments_cmd(charges, fail_times=1), tmp_path, "agent")
+    with err:
+        async with agent:
+            first = await agent.call("charge", ARGS, timeout_s=10)
+            assert first.is_error, dump(first)
+            # The model reads the error and asks again.
+            result = await agent.call("charge", ARGS, timeout_s=10)
+    got = effects(charges)
+    report("h. isError after the charge (--is-error-unknown)", "bare", len(got))
+    assert len(got) == 2, got
+    assert charge_of(result)["id"] == got[1]["id"]
+
+
+async def test_h_is_error_after_the_effect_gateway(tmp_path: Path) -> None:
+    """By default the gateway takes the server's isError at its word (the tool failed, a retry may
+    run); `--is-error-unknown charge` makes it an unknown outcome, settled by find_charge."""
+    charges = tmp_path / "charges.jsonl"
+    db = str(tmp_path / "ledger.db")
+    cmd = gateway_cmd(
+        db, "--is-error-unknown", "charge", upstream=payments_cmd(charges, fail_times=1)
+    )
+    agent, err = stdio_agent(cmd, tmp_path, "gateway")
+    with err:
+        async with agent:
+            result = await agent.call("charge", ARGS, timeout_s=30)
+            again = await agent.call("charge", ARGS, timeout_s=30)
+    got = effects(charges)
+    report("h. isError after the charge (--is-error-unknown)", "gateway", len(got))
+    assert len(got) == 1, got
+    assert charge_of(result)["id"] == charge_of(again)["id"] == got[0]["id"]
+    assert result_meta(result).get("oncely/reconciled") is True, dump(result)
+
+
 # --- g. the server over Streamable HTTP --------------------------------------------------------
 
 
@@ -199,6 +237,28 @@ def test_malformed_messages_get_json_rpc_errors(raw: Raw) -> None:
     unknown = raw.request("tools/call", {"name": "no_such_tool", "arguments": {}})
     assert "error" in unknown or unknown["result"].get("isError"), unknown
     assert raw.p.poll() is None, "the gateway exited"
+
+
+def test_a_client_key_names_its_intent_across_sessions(tmp_path: Path) -> None:
+    """A client that retries with its SEP-3182 key on a new connection (a new session, another
+    gateway process, no --run) gets the first call's result."""
+    charges = tmp_path / "charges.jsonl"
+    results = []
+    for n in range(2):
+        cmd = gateway_cmd(str(tmp_path / "ledger.db"), upstream=payments_cmd(charges))
+        r = Raw(cmd, tmp_path / f"gw{n}.log")
+        try:
+            r.initialize()
+            reply = r.request(
+                "tools/call", {"name": "charge", "arguments": ARGS, "idempotencyKey": "7f3c-1"}
+            )
+            results.append(reply["result"])
+        finally:
+            r.close()
+    got = effects(charges)
+    assert len(got) == 1, got
+    assert [x["structuredContent"]["charge"]["id"] for x in results] == [got[0]["id"]] * 2
+    assert results[1]["_meta"].get("oncely/replayed") is True, results[1]
 
 
 def test_idempotency_key_in_params_is_the_step(raw: Raw) -> None:
