@@ -73,18 +73,36 @@ async def main() -> int:
     a = p.parse_args()
     oncely = str(harness.oncely_bin())
     with tempfile.TemporaryDirectory() as tmp:
-        charges = f"{tmp}/charges.jsonl"
-        server = [harness.PY, str(harness.SERVER), "--charges", charges]
+        # Each connection gets a charges file of its own: find_charge reads the whole file, and
+        # one shared by all would make later rounds slower.
+        def server(charges: str) -> list[str]:
+            return [harness.PY, str(harness.SERVER), "--charges", charges]
+
         setups = {
             "direct": server,
-            "gateway, SQLite": [oncely, "mcp", "--db", f"{tmp}/ledger.db", "--", *server],
+            "gateway, SQLite": lambda c: [
+                oncely,
+                "mcp",
+                "--db",
+                f"{tmp}/ledger.db",
+                "--",
+                *server(c),
+            ],
         }
         if a.pg:
-            setups["gateway, PostgreSQL"] = [oncely, "mcp", "--db", a.pg, "--", *server]
+            setups["gateway, PostgreSQL"] = lambda c: [
+                oncely,
+                "mcp",
+                "--db",
+                a.pg,
+                "--",
+                *server(c),
+            ]
         samples: dict[str, dict[str, list[float]]] = {s: {} for s in setups}
         with open(f"{tmp}/stderr.log", "w") as errlog:
             for r in range(a.rounds):
-                for name, target in setups.items():
+                for i, (name, target_of) in enumerate(setups.items()):
+                    target = target_of(f"{tmp}/charges-{r}-{i}.jsonl")
                     got = await one(target, a.calls, f"r{r}-{name}", errlog)
                     for op, xs in got.items():
                         samples[name].setdefault(op, []).extend(xs)
