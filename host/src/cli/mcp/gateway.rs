@@ -329,6 +329,10 @@ impl Gateway {
         meta.insert(answers::KEY_META.into(), Value::from(call.key.clone()));
         let left = call.deadline.map(|d| Duration::from_millis(d.saturating_sub(self.ledger.now())));
         let timeout = left.map_or(self.settings.call_timeout, |l| l.min(self.settings.call_timeout));
+        // A server that cannot be reached was sent nothing.
+        if let Err(e) = self.upstream.peer().await {
+            return Err(ToolError::definite(e.message.to_string()));
+        }
         match self.send(params, timeout, false).await {
             Ok(ServerResult::CallToolResult(r)) if r.is_error == Some(true) => {
                 let text = r.content.iter().find_map(|c| c.as_text().map(|t| t.text.clone())).unwrap_or_default();
