@@ -66,7 +66,9 @@ def main() -> int:
     call = {"type": "tool_call", "id": "call_1", "name": "refund"}
     responses = [AIMessage("Refunded.")]
     if mode == "first":
-        responses.insert(0, AIMessage("", tool_calls=[{**call, "args": {"charge_id": "ch_1", "amount": 500}}]))
+        responses.insert(
+            0, AIMessage("", tool_calls=[{**call, "args": {"charge_id": "ch_1", "amount": 500}}])
+        )
     model = FakeMessagesListChatModel(responses=responses)
 
     def agent(state: MessagesState) -> dict[str, list[BaseMessage]]:

@@ -64,7 +64,7 @@ def provider() -> Iterator[tuple[Provider, str]]:
     p = Provider(dedup=True)
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - the standard library's name
+        def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
             status, answer, delay = p.handle(self.headers.get("Idempotency-Key"), body)
             time.sleep(delay)
@@ -127,8 +127,8 @@ def test_a_lost_answer_is_reconciled_by_sending_the_same_key(
 
     @ledger.tool(policy=PROVIDER_IDEMPOTENT)
     def refund(charge_id: str, amount: int, *, idempotency_key: str) -> Any:
-        r = request(client, "POST", f"{url}/refunds", json={"charge_id": charge_id, "amount": amount},
-                    key=idempotency_key, timeout=0.3)  # fmt: skip
+        body = {"charge_id": charge_id, "amount": amount}
+        r = request(client, "POST", f"{url}/refunds", json=body, key=idempotency_key, timeout=0.3)
         return r.json()
 
     with oncely.context(scope="acme", run="conversation-7", step="refund-1"):
@@ -149,7 +149,9 @@ def test_a_not_performed_status_is_a_definite_failure(
 
     @ledger.tool(policy=PROVIDER_IDEMPOTENT)
     def refund(charge_id: str, amount: int, *, idempotency_key: str) -> Any:
-        r = request(client, "POST", f"{url}/refunds", json={"charge_id": charge_id}, key=idempotency_key)
+        r = request(
+            client, "POST", f"{url}/refunds", json={"charge_id": charge_id}, key=idempotency_key
+        )
         return r.json()
 
     with oncely.context(scope="acme", run="conversation-7", step="refund-1"):
@@ -173,7 +175,9 @@ def test_other_statuses_are_unknown_and_never_sent_again(
 
     @ledger.tool(policy=MANUAL)
     def refund(charge_id: str, amount: int, *, idempotency_key: str) -> Any:
-        return request(client, "POST", f"{url}/refunds", json={"c": charge_id}, key=idempotency_key).json()
+        return request(
+            client, "POST", f"{url}/refunds", json={"c": charge_id}, key=idempotency_key
+        ).json()
 
     with oncely.context(scope="acme", run="conversation-7", step="refund-1"):
         with pytest.raises((oncely.InDoubtError, oncely.EscalatedError), match=f"HTTP {status}"):
@@ -183,7 +187,9 @@ def test_other_statuses_are_unknown_and_never_sent_again(
     assert len(p.keys) == 1
 
 
-def test_the_not_performed_statuses_are_configurable(provider: tuple[Provider, str], client: Any) -> None:
+def test_the_not_performed_statuses_are_configurable(
+    provider: tuple[Provider, str], client: Any
+) -> None:
     p, url = provider
     p.script = [(409, 0), (409, 0), (404, 0)]
     with pytest.raises(OutcomeUnknown) as unknown:
@@ -197,7 +203,9 @@ def test_the_not_performed_statuses_are_configurable(provider: tuple[Provider, s
     assert p.keys == ["k1", "k1", "k1"]
 
 
-def test_timeouts_and_connection_errors_are_unknown(provider: tuple[Provider, str], client: Any) -> None:
+def test_timeouts_and_connection_errors_are_unknown(
+    provider: tuple[Provider, str], client: Any
+) -> None:
     p, url = provider
     p.script = [(200, 1.0)]
     with pytest.raises(OutcomeUnknown, match="timeout") as e:

@@ -144,8 +144,9 @@ def test_reproduction_2_ainvoke_of_an_async_tool_runs_it(ledger: oncely.Ledger) 
     # un-awaited coroutine, and the email is never sent.
     naive = lc_tool(send_email)
     args = {"to": "b@example.com", "body": "hi", "idempotency_key": "k"}
-    with warnings.catch_warnings(record=True) as caught, oncely.context(
-        scope="acme", run="r", step="s"
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        oncely.context(scope="acme", run="r", step="s"),
     ):
         warnings.simplefilter("always")
         out = asyncio.run(naive.ainvoke(args))
@@ -309,7 +310,9 @@ def test_reproduction_3_keyed_by_the_tool_call_id_it_pays_twice(
     # The old advice — the model's tool-call id as the step — is what fails: a new id, a new key.
     by_call_id = refund_tool(ledger, payments, step=lambda config, call_id: call_id)
     reask_scenario(by_call_id, payments)
-    print(f"langgraph re-ask, step = tool-call id: the provider paid {len(payments.refunds)} time(s)")
+    print(
+        f"langgraph re-ask, step = tool-call id: the provider paid {len(payments.refunds)} time(s)"
+    )
     assert len(payments.refunds) == 2
 
 

@@ -1,12 +1,11 @@
 """Adapters: oncely where agents call tools. Each is an optional extra of the package.
 
-=======================================  ===================================  =====================
-module                                   wraps                                install
-=======================================  ===================================  =====================
-:mod:`oncely.adapters.langchain`         LangChain / LangGraph tools          ``oncely[langchain]``
-:mod:`oncely.adapters.openai_agents`     OpenAI Agents SDK ``function_tool``  ``oncely[openai-agents]``
-:mod:`oncely.adapters.http`              ``httpx`` and ``requests`` calls     ``oncely[http]``
-=======================================  ===================================  =====================
+- :mod:`oncely.adapters.langchain`: LangChain and LangGraph tools (``oncely[langchain]``, or
+  ``oncely[langgraph]`` with LangGraph);
+- :mod:`oncely.adapters.openai_agents`: the OpenAI Agents SDK's ``function_tool``
+  (``oncely[openai-agents]``);
+- :mod:`oncely.adapters.http`: ``httpx`` and ``requests`` calls with the key as the provider's
+  ``Idempotency-Key`` (``oncely[http]``).
 
 The framework adapters share one rule for which calls are one effect (docs/choosing-keys.md, the
 same as the MCP gateway's, docs/mcp.md "Identity"):

@@ -66,7 +66,7 @@ class CallRecord:
     stopped the call (``InDoubtError``, ``ConflictError``, …)."""
 
 
-def answer_for(error: BaseException) -> str | None:
+def answer_for(error: BaseException) -> str | None:  # noqa: PLR0911 - one case per error
     """What the model reads when a keyed call does not simply return (the same sentences as the
     MCP gateway's, each starting with ``oncely:``), or ``None`` for an error that is not about the
     call (storage, a bug): that one propagates. An unknown outcome is never answered with "try

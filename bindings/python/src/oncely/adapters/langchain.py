@@ -175,9 +175,7 @@ def _without(schema: Any, name: str) -> Any:
     if isinstance(schema, type) and issubclass(schema, BaseModel):
         if name not in schema.model_fields:
             return schema
-        fields: Any = {
-            n: (f.annotation, f) for n, f in schema.model_fields.items() if n != name
-        }
+        fields: Any = {n: (f.annotation, f) for n, f in schema.model_fields.items() if n != name}
         model = create_model(schema.__name__, __doc__=schema.__doc__, **fields)
         return model
     return schema
