@@ -74,6 +74,8 @@ def test_reproduction_1_the_schema_has_no_key_parameter(
         return payments.refund(charge_id, amount, idempotency_key)
 
     schema_has_no_key(oncely_tool(refund, scope="acme"))
+    renamed = oncely_tool(refund, scope="acme", name="refund_charge")
+    assert (renamed.name, renamed.guard.name) == ("refund_charge", "refund")  # ledger: its own
     # Without the adapter: LangChain's own @tool over the decorated function asks the model
     # for the key.
     with pytest.raises(AssertionError, match="idempotency_key"):
@@ -121,6 +123,8 @@ def test_a_tool_without_a_key_parameter_reads_the_current_call(
 # --- sync and async (reproduction 2) -----------------------------------------------------------
 
 
+# The naive half reproduces the bug: the ledger's coroutine is dropped un-awaited.
+@pytest.mark.filterwarnings("ignore:coroutine 'AsyncLedger.run' was never awaited")
 def test_reproduction_2_ainvoke_of_an_async_tool_runs_it(ledger: oncely.Ledger) -> None:
     sent: list[str] = []
 

@@ -18,7 +18,6 @@ re-asks gets a new one.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -36,8 +35,8 @@ from oncely.errors import (
     ToolFailedError,
 )
 from oncely.ledger import Ledger
-from oncely.tool import Tool, current_context
-from oncely.types import KeyIdentity, ToolPolicy
+from oncely.tool import Tool, current_context, keyed_policy
+from oncely.types import ToolPolicy
 
 C = TypeVar("C")
 
@@ -108,16 +107,6 @@ def answer_for(error: BaseException) -> str | None:  # noqa: PLR0911 - one case 
             "call may be sent again."
         )
     return None
-
-
-def keyed_policy(policy: ToolPolicy, step: str | None) -> ToolPolicy:
-    """The policy a call is keyed with: with no step, identity ``step`` becomes ``run``."""
-    if step is not None:
-        return policy
-    spec = policy.key or _api.default_spec()
-    if spec.identity is KeyIdentity.STEP:
-        spec = dataclasses.replace(spec, identity=KeyIdentity.RUN)
-    return dataclasses.replace(policy, key=spec)
 
 
 def _named(value: Any) -> str | None:
@@ -252,12 +241,13 @@ def unwrap_tool(
 ) -> tuple[Ledger, ToolPolicy, str, Any, str | None, dict[str, Any]]:
     """``(ledger, policy, name, function, key parameter, effect options)`` of an oncely
     :class:`~oncely.Tool` (made by ``@ledger.tool``) or of a plain function with the ledger and
-    policy given."""
+    policy given. The name is the ledger's (the key's and the reconciler's): an oncely tool's
+    own name, else ``name`` or the function's; ``name`` renames only what the model sees."""
     if isinstance(target, Tool):
         return (
             ledger if ledger is not None else target.ledger,
             _api.parse_policy(policy) if policy is not None else target.policy,
-            name or target.name,
+            target.name,
             target.fn,
             target.key_param,
             dict(target._options),

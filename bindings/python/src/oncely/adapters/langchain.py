@@ -202,6 +202,8 @@ def oncely_tool(
       used), a plain function (sync or ``async def``; give ``ledger`` and ``policy``), or an
       existing LangChain ``BaseTool`` (give ``ledger`` and ``policy``; it reads the key with
       ``oncely.current_call().key``, or gets it in ``key_param`` if its schema has one).
+    - ``name``, ``description``: what the model sees (default: the function's name and
+      docstring). An oncely tool keeps its own name in the ledger (keys, reconciler).
     - ``scope``: the tenant or namespace (else ``oncely.context(scope=...)``).
     - ``run``: a fixed run, or a function of the RunnableConfig; default: the LangGraph thread
       id. ``oncely.context(run=...)`` overrides both.
@@ -222,13 +224,14 @@ def oncely_tool(
     ledger, parsed, tool_name, fn, fn_key, fn_options = unwrap_tool(target, ledger, policy, name)
     key_param = fn_key or key_param
     takes_key = key_param in inspect.signature(fn).parameters
+    shown = name or tool_name
     schema = create_schema_from_function(
-        tool_name,
+        shown,
         fn,
         filter_args=[*FILTERED_ARGS, key_param],
         parse_docstring=parse_docstring,
     )
-    desc = description or inspect.getdoc(fn) or tool_name
+    desc = description or inspect.getdoc(fn) or shown
 
     def call(arguments: dict[str, Any], config: RunnableConfig, key: str) -> Any:
         return fn(**arguments, **({key_param: key} if takes_key else {}))
@@ -244,7 +247,7 @@ def oncely_tool(
         options={**fn_options, **options},
         framework_run="a LangGraph thread: configurable.thread_id",
     )
-    t = OncelyTool(name=tool_name, description=desc, args_schema=schema)
+    t = OncelyTool(name=shown, description=desc, args_schema=schema)
     t._guard = guard
     if inspect.iscoroutinefunction(fn):
         t._ainvoke = call

@@ -111,6 +111,8 @@ def oncely_function_tool(
 
     - ``target``: an oncely tool (``@ledger.tool``: its ledger, policy, name and options are
       used) or a plain function (sync or ``async def``; give ``ledger`` and ``policy``).
+    - ``name``, ``description``: what the model sees (default: the function's name and
+      docstring). An oncely tool keeps its own name in the ledger (keys, reconciler).
     - ``scope``: the tenant or namespace (else ``oncely.context(scope=...)``).
     - ``run``: a fixed run, or a function of the ``ToolContext``; default: the run's
       ``RunConfig.group_id``. ``oncely.context(run=...)`` overrides both.
@@ -135,7 +137,7 @@ def oncely_function_tool(
         function_schema(
             fn,
             docstring_style=docstring_style,
-            name_override=tool_name,
+            name_override=name or tool_name,
             description_override=description,
             use_docstring_info=use_docstring_info,
             strict_json_schema=strict_mode,
@@ -160,7 +162,7 @@ def oncely_function_tool(
             data = json.loads(input) if input else {}
             values = fs.params_pydantic_model(**data)
         except (ValueError, ValidationError) as e:
-            raise ModelBehaviorError(f"Invalid JSON input for tool {tool_name}: {e}") from e
+            raise ModelBehaviorError(f"Invalid JSON input for tool {fs.name}: {e}") from e
         args, kwargs = fs.to_call_args(values)
         if fs.takes_context:
             args = [ctx, *args]
