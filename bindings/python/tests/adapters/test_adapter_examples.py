@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parents[4] / "examples" / "python"
-
 
 @pytest.mark.parametrize(
     "argv",
@@ -22,8 +20,8 @@ EXAMPLES = Path(__file__).resolve().parents[4] / "examples" / "python"
         ["http_refund.py", "--client", "requests"],
     ],
 )
-def test_example(argv: list[str], tmp_path: Path) -> None:
-    script = EXAMPLES / argv[0]
+def test_example(argv: list[str], repo: Path, tmp_path: Path) -> None:
+    script = repo / "examples" / "python" / argv[0]
     p = subprocess.run(
         [sys.executable, str(script), *argv[1:], "--db", str(tmp_path / "ledger.db")],
         capture_output=True, text=True, timeout=120, check=False,
