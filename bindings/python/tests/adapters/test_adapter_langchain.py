@@ -308,6 +308,27 @@ def test_reproduction_3_a_model_re_asking_after_a_timeout_pays_once(
     assert records[0].key == records[1].key == payments.refunds[0]["idempotency_key"]
 
 
+def test_an_async_tool_in_an_async_graph_pays_once(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    @ledger.tool(policy=REFUND_POLICY)
+    async def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        await asyncio.sleep(0)
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    payments.lose_responses, payments.outage = 1, 1
+    graph = agent_graph(oncely_tool(refund, scope="acme"), scripted_model(), InMemorySaver())
+    out = asyncio.run(graph.ainvoke({"messages": [("user", "refund $5 of ch_1")]}, THREAD))
+    first, second = [m for m in out["messages"] if isinstance(m, ToolMessage)]
+    print(
+        f"langgraph ainvoke re-ask, async tool: the provider paid {len(payments.refunds)} time(s)"
+    )
+    assert len(payments.refunds) == 1
+    assert "the outcome of this call is unknown" in first.content
+    assert '"refund_id": "re_1"' in second.content
+
+
 def test_reproduction_3_keyed_by_the_tool_call_id_it_pays_twice(
     ledger: oncely.Ledger, payments: Payments
 ) -> None:
