@@ -291,6 +291,41 @@ def test_replay_returns_the_json_round_trip_and_unserialisable_results_warn(
         assert receipt2(3) == Receipt(3)
 
 
+def test_without_a_step_the_same_arguments_in_a_run_are_one_effect(ledger: oncely.Ledger) -> None:
+    calls: list[str] = []
+    policy = {"class": "irreversible-external", "reconcile": "manual"}
+
+    @ledger.tool(policy=policy)
+    def refund(charge_id: str, amount: float, *, idempotency_key: str) -> str:
+        calls.append(idempotency_key)
+        return f"re_{len(calls)}"
+
+    with oncely.context(scope="acme", run="conversation-7"):
+        first = refund.effect("ch_1", 500)
+        # The model re-asks: another order, 500 spelled 5e2 — the same intent.
+        again = refund.effect(amount=5e2, charge_id="ch_1")
+        with oncely.context(step="second-installment"):  # a repeat meant as a new effect
+            second = refund.effect("ch_1", 500)
+            assert refund.effect("ch_1", 500).replayed
+    assert (first.value, again.value, again.replayed, second.value) == (
+        "re_1",
+        "re_1",
+        True,
+        "re_2",
+    )
+    assert len(calls) == 2
+    # Keyed by run: the key any host derives for identity "run" (the step does not count).
+    run_policy = {**policy, "key": {"identity": "run"}}
+    args = {"charge_id": "ch_1", "amount": 500}
+    assert first.key == oncely.derive_key(
+        scope="acme", run="conversation-7", step="x", tool="refund", args=args, policy=run_policy
+    )
+    assert second.key == oncely.derive_key(
+        scope="acme", run="conversation-7", step="second-installment", tool="refund", args=args,
+        policy=policy,
+    )  # fmt: skip
+
+
 def test_the_context_is_required_and_nests(ledger: oncely.Ledger) -> None:
     @ledger.tool(policy={"class": "accumulating-write"})
     def add(x: int, *, idempotency_key: str) -> int:

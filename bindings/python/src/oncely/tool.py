@@ -15,7 +15,7 @@
         found = payments.find_refund(idempotency_key=req.key)
         return oncely.happened(found) if found else oncely.NotHappened()
 
-    with oncely.context(scope="acme", run="run-7", step="refund-1"):
+    with oncely.context(scope="acme", run="conversation-7"):
         refund("ch_1", 500)        # runs once; a repeat returns the recorded result
 
 The tool's arguments (bound to its signature, defaults applied, the key parameter left out)
@@ -33,6 +33,7 @@ issued; a replay then returns that string.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Callable, Iterator, Mapping
@@ -42,7 +43,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from oncely import _api
-from oncely.types import ToolPolicy
+from oncely.types import KeyIdentity, ToolPolicy
 
 if TYPE_CHECKING:
     from oncely.ledger import EffectResult, Ledger, Reconciler
@@ -61,10 +62,13 @@ def context(
     (:mod:`contextvars`).
 
     - ``scope``: the tenant or namespace;
-    - ``run``: the agent run (conversation, workflow execution, job id);
-    - ``step``: the step that asks for the effect — a stable id such as the model's tool-call
-      id, never an attempt counter, so that a retry of the step is recognised as the same
-      intent.
+    - ``run``: the agent run (conversation, thread, workflow execution, job id): what a retry,
+      a model re-asking, a restart from a checkpoint and a redelivery all share;
+    - ``step`` (optional): only to make two identical calls in one run two effects on purpose
+      (a second installment). Without one, the same tool with the same arguments in the same
+      run is one effect. Never the model's tool-call id (a model that re-asks gets a new one,
+      and the effect would run twice), an attempt counter or a timestamp. See
+      docs/choosing-keys.md.
     """
     new = dict(_current.get())
     for name, value in (("scope", scope), ("run", run), ("step", step)):
@@ -75,6 +79,19 @@ def context(
         yield
     finally:
         _current.reset(token)
+
+
+def keyed_policy(policy: ToolPolicy, step: str | None) -> ToolPolicy:
+    """The policy a call is keyed with: with no step, a key spec of identity ``step`` (the
+    default) becomes ``run`` — the same tool with the same arguments in the same run is one
+    effect (docs/choosing-keys.md; the MCP gateway's rule). A step, or another identity, is
+    kept as it is."""
+    if step is not None:
+        return policy
+    spec = policy.key or _api.default_spec()
+    if spec.identity is KeyIdentity.STEP:
+        spec = dataclasses.replace(spec, identity=KeyIdentity.RUN)
+    return dataclasses.replace(policy, key=spec)
 
 
 def current_context() -> Mapping[str, str]:
@@ -139,19 +156,20 @@ class Tool(Generic[T]):
 
     def _intent(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
         ctx = _current.get()
-        missing = [n for n in ("scope", "run", "step") if n not in ctx]
+        missing = [n for n in ("scope", "run") if n not in ctx]
         if missing:
             raise LookupError(
                 f"calling the oncely tool {self.name!r} needs {', '.join(missing)}: wrap the call "
-                "in `with oncely.context(scope=..., run=..., step=...)`"
+                "in `with oncely.context(scope=..., run=...)`"
             )
+        step = ctx.get("step")
         return {
             "scope": ctx["scope"],
             "run": ctx["run"],
-            "step": ctx["step"],
+            "step": step or "",
             "tool": self.name,
             "args": self.arguments(*args, **kwargs),
-            "policy": self.policy,
+            "policy": keyed_policy(self.policy, step),
         }
 
     def _tool_fn(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[[str], Any]:
@@ -165,7 +183,7 @@ class Tool(Generic[T]):
         i = self._intent(args, kwargs)
         return _api.derive_key(
             scope=i["scope"], run=i["run"], step=i["step"], tool=i["tool"], args=i["args"],
-            policy=self.policy,
+            policy=i["policy"],
         )  # fmt: skip
 
     def effect(self, *args: Any, **kwargs: Any) -> Any:
@@ -223,4 +241,4 @@ def make_tool_decorator(
     return deco
 
 
-__all__ = ["Tool", "context", "current_context", "make_tool_decorator"]
+__all__ = ["Tool", "context", "current_context", "keyed_policy", "make_tool_decorator"]

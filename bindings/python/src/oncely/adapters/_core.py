@@ -1,0 +1,272 @@
+"""What every framework adapter shares: which intent a tool call is, the ledger call, the audit
+record and the answers the model reads. No framework is imported here.
+
+Identity (docs/choosing-keys.md; the MCP gateway's rules, docs/mcp.md "Identity"):
+
+- scope: ``oncely.context(scope=...)``, else the adapter's ``scope``;
+- run: ``oncely.context(run=...)``, else the adapter's ``run`` (a string, or a function of the
+  framework's call context), else the framework's conversation (LangGraph's thread id, the
+  Agents SDK's group id);
+- step: ``oncely.context(step=...)``, else the adapter's ``step`` function, else none. With no
+  step, a policy keyed by ``step`` (the default identity) is keyed by ``run``: the same tool with
+  the same arguments in the same run is one effect. A natural key (``identity: scope``) is kept
+  as declared.
+
+The tool-call id the model gives is recorded (:class:`CallRecord`) and never keyed: a model that
+re-asks gets a new one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from oncely import _api
+from oncely._machine import EffectResult
+from oncely.errors import (
+    ConflictError,
+    ContentionError,
+    EscalatedError,
+    InDoubtError,
+    InProgressError,
+    ResultNotRecordedError,
+    ToolFailedError,
+)
+from oncely.ledger import Ledger
+from oncely.tool import Tool, current_context, keyed_policy
+from oncely.types import ToolPolicy
+
+C = TypeVar("C")
+
+log = logging.getLogger("oncely.adapters")
+
+PolicyLike = str | Mapping[str, Any] | ToolPolicy
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One tool call through an adapter, for audit: given to the adapter's ``audit`` function
+    and logged (logger ``oncely.adapters``, level INFO)."""
+
+    tool: str
+    scope: str
+    run: str
+    step: str | None
+    """The step the call was keyed with; ``None``: keyed by run (the default)."""
+    tool_call_id: str | None
+    """The model's id for this call (recorded, never part of the key)."""
+    key: str | None
+    """The idempotency key (``None`` when the call failed before one was derived)."""
+    outcome: str
+    """``executed`` (the tool ran now), ``replayed`` (the recorded result was returned),
+    ``reconciled`` (an unknown outcome was settled now), or the name of the oncely error that
+    stopped the call (``InDoubtError``, ``ConflictError``, …)."""
+
+
+def answer_for(error: BaseException) -> str | None:  # noqa: PLR0911 - one case per error
+    """What the model reads when a keyed call does not simply return (the same sentences as the
+    MCP gateway's, each starting with ``oncely:``), or ``None`` for an error that is not about the
+    call (storage, a bug): that one propagates. An unknown outcome is never answered with "try
+    again"."""
+    if isinstance(error, ConflictError):
+        return (
+            "oncely: refused: an effect with this key already ran with different arguments "
+            f"(they first differ at {error.pointer!r}). Nothing was run now; the earlier effect "
+            "stands."
+        )
+    if isinstance(error, InProgressError):
+        return (
+            f"oncely: this exact call is already running (held by {error.owner}); it was not "
+            "started a second time. An identical call returns its result once it has finished."
+        )
+    if isinstance(error, InDoubtError):
+        return (
+            f"oncely: the outcome of this call is unknown: it may have happened ({error.reason}). "
+            "It will not be run again; it is being reconciled with the provider, and escalated "
+            "to a human if that cannot tell. Do not repeat it with other arguments; an identical "
+            "call returns the outcome once it is known."
+        )
+    if isinstance(error, EscalatedError):
+        return (
+            "oncely: the outcome of this call is unknown and a human has been asked to settle it "
+            f"({error.reason}). It will not be run again until then; an identical call returns "
+            "what they decide."
+        )
+    if isinstance(error, ResultNotRecordedError):
+        return (
+            f"oncely: the call happened, but its result could not be recorded ({error.reason}); "
+            "it will not be run again."
+        )
+    if isinstance(error, ToolFailedError):
+        return f"oncely: the tool failed, and did not happen: {error.reason}"
+    if isinstance(error, ContentionError):
+        return (
+            f"oncely: {error.races} workers raced for this call; it was not run. An identical "
+            "call may be sent again."
+        )
+    return None
+
+
+def _named(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise TypeError(f"an oncely run or step must be a string, not {type(value).__name__}")
+    text = str(value)
+    return text or None
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Scope, run and step of one call, and the policy it is keyed with."""
+
+    scope: str
+    run: str
+    step: str | None
+    policy: ToolPolicy
+
+
+class Guard(Generic[C]):
+    """A tool's guard: resolves each call's identity and runs it through the ledger. ``C`` is
+    the framework's call context (LangChain's RunnableConfig, the Agents SDK's ToolContext)."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        *,
+        name: str,
+        policy: PolicyLike,
+        scope: str | None,
+        run: str | Callable[[C], str | None] | None,
+        step: Callable[[C, str | None], str | None] | None,
+        audit: Callable[[CallRecord], None] | None,
+        options: Mapping[str, Any],
+        framework_run: str,
+    ) -> None:
+        self.ledger = ledger
+        self.name = name
+        self.policy = _api.parse_policy(policy)
+        self.scope = scope
+        self.run = run
+        self.step = step
+        self.audit = audit
+        self.options = dict(options)
+        self.framework_run = framework_run
+        """How the framework's conversation is named, for the error when there is no run."""
+
+    def identity(self, ctx: C, framework_run: str | None, call_id: str | None) -> Identity:
+        """The identity of one call (see the module's docstring for the order)."""
+        given = current_context()
+        scope = given.get("scope") or self.scope
+        if not scope:
+            raise LookupError(
+                f"the oncely tool {self.name!r} needs a scope: pass scope=... to the adapter or "
+                "wrap the call in `with oncely.context(scope=...)`"
+            )
+        run = given.get("run")
+        if run is None and self.run is not None:
+            run = self.run if isinstance(self.run, str) else _named(self.run(ctx))
+        if run is None:
+            run = framework_run
+        if not run:
+            raise LookupError(
+                f"the oncely tool {self.name!r} needs a run: give the framework's conversation "
+                f"({self.framework_run}), pass run=... to the adapter, or wrap the call in "
+                "`with oncely.context(run=...)`"
+            )
+        step = given.get("step")
+        if step is None and self.step is not None:
+            step = _named(self.step(ctx, call_id))
+        return Identity(scope, run, step, keyed_policy(self.policy, step))
+
+    def _record(self, i: Identity, call_id: str | None, key: str | None, outcome: str) -> None:
+        rec = CallRecord(self.name, i.scope, i.run, i.step, call_id, key, outcome)
+        log.info(
+            "%s %s run=%s step=%s tool_call_id=%s key=%s",
+            rec.tool, rec.outcome, rec.run, rec.step, rec.tool_call_id, rec.key,
+        )  # fmt: skip
+        if self.audit is not None:
+            self.audit(rec)
+
+    def _done(self, i: Identity, call_id: str | None, r: EffectResult[Any]) -> None:
+        outcome = "reconciled" if r.reconciled else "replayed" if r.replayed else "executed"
+        self._record(i, call_id, r.key, outcome)
+
+    def _failed(self, i: Identity, call_id: str | None, e: BaseException) -> None:
+        if answer_for(e) is not None:
+            self._record(i, call_id, getattr(e, "key", None), type(e).__name__)
+
+    def _intent(self, i: Identity, args: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "scope": i.scope,
+            "run": i.run,
+            "step": i.step or "",
+            "tool": self.name,
+            "args": args,
+            "policy": i.policy,
+            **self.options,
+        }
+
+    def run_sync(
+        self, tool_fn: Callable[[str], Any], args: Mapping[str, Any], i: Identity,
+        call_id: str | None,
+    ) -> EffectResult[Any]:  # fmt: skip
+        """Run a synchronous ``tool_fn(key)`` at most once for the intent of ``args``."""
+        try:
+            r = self.ledger.run(tool_fn, **self._intent(i, args))
+        except Exception as e:
+            self._failed(i, call_id, e)
+            raise
+        self._done(i, call_id, r)
+        return r
+
+    async def run_async(
+        self, tool_fn: Callable[[str], Awaitable[Any]], args: Mapping[str, Any], i: Identity,
+        call_id: str | None,
+    ) -> EffectResult[Any]:  # fmt: skip
+        """Run an async ``tool_fn(key)`` at most once for the intent of ``args``."""
+        try:
+            r = await self.ledger.aio.run(tool_fn, **self._intent(i, args))
+        except Exception as e:
+            self._failed(i, call_id, e)
+            raise
+        self._done(i, call_id, r)
+        return r
+
+
+def unwrap_tool(
+    target: Any, ledger: Ledger | None, policy: PolicyLike | None, name: str | None
+) -> tuple[Ledger, ToolPolicy, str, Any, str | None, dict[str, Any]]:
+    """``(ledger, policy, name, function, key parameter, effect options)`` of an oncely
+    :class:`~oncely.Tool` (made by ``@ledger.tool``) or of a plain function with the ledger and
+    policy given. The name is the ledger's (the key's and the reconciler's): an oncely tool's
+    own name, else ``name`` or the function's; ``name`` renames only what the model sees."""
+    if isinstance(target, Tool):
+        return (
+            ledger if ledger is not None else target.ledger,
+            _api.parse_policy(policy) if policy is not None else target.policy,
+            target.name,
+            target.fn,
+            target.key_param,
+            dict(target._options),
+        )
+    if ledger is None or policy is None:
+        raise TypeError(
+            "give ledger=... and policy=... (or wrap a tool decorated with @ledger.tool)"
+        )
+    return ledger, _api.parse_policy(policy), name or target.__name__, target, None, {}
+
+
+def as_ledger(ledger: Any) -> Ledger | None:
+    """A :class:`Ledger` from a ``Ledger`` or an ``AsyncLedger`` (``None`` stays ``None``)."""
+    if ledger is None or isinstance(ledger, Ledger):
+        return ledger
+    sync = getattr(ledger, "sync", None)
+    if isinstance(sync, Ledger):
+        return sync
+    raise TypeError(f"not an oncely ledger: {ledger!r}")
+
+
+__all__ = ["CallRecord", "Guard", "Identity", "answer_for", "as_ledger", "keyed_policy"]

@@ -1,0 +1,236 @@
+"""oncely.adapters.openai_agents against the real openai-agents SDK: the tool's JSON schema,
+direct invocation through ``on_invoke_tool``, sync and async tools, identity from
+``RunConfig.group_id``, and the SDK's own ScriptedModel re-asking after a timeout."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from agents import Agent, FunctionTool, RunConfig, Runner, UserError, function_tool
+from agents.testing import ScriptedModel, assistant_message, function_call
+from agents.tool_context import ToolContext
+from payments import REFUND_POLICY, Payments, register_lookup
+
+import oncely
+from oncely.adapters import CallRecord
+from oncely.adapters.openai_agents import oncely_function_tool
+
+CONVERSATION = RunConfig(group_id="conversation-7", tracing_disabled=True)
+
+
+@pytest.fixture
+def ledger(tmp_path: Path) -> Any:
+    with oncely.Ledger.sqlite(tmp_path / "ledger.db", owner="w1") as ledger:
+        yield ledger
+
+
+@pytest.fixture
+def payments(ledger: oncely.Ledger) -> Payments:
+    p = Payments()
+    register_lookup(ledger, p)
+    return p
+
+
+def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> FunctionTool:
+    @ledger.tool(policy=REFUND_POLICY)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge.
+
+        Args:
+            charge_id: The charge to refund.
+            amount: How much, in cents.
+        """
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    return oncely_function_tool(refund, scope="acme", **kw)
+
+
+def invoke(tool: FunctionTool, call_id: str, arguments: str, run_config: Any = CONVERSATION) -> Any:
+    """The SDK's tool-invocation API, as the runner calls it."""
+    ctx = ToolContext(
+        context=None,
+        tool_name=tool.name,
+        tool_call_id=call_id,
+        tool_arguments=arguments,
+        run_config=run_config,
+    )
+    return asyncio.run(tool.on_invoke_tool(ctx, arguments))
+
+
+# --- the schema -----------------------------------------------------------------------------
+
+
+def test_the_schema_is_the_function_tool_schema_without_the_key(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    t = refund_tool(ledger, payments)
+
+    def refund(charge_id: str, amount: int) -> dict[str, Any]:
+        """Refund part of a charge.
+
+        Args:
+            charge_id: The charge to refund.
+            amount: How much, in cents.
+        """
+        return {}
+
+    plain = function_tool(refund)
+    assert t.name == "refund"
+    assert t.params_json_schema == plain.params_json_schema
+    assert t.description == plain.description
+    assert "idempotency_key" not in t.params_json_schema["properties"]
+    assert t.params_json_schema["additionalProperties"] is False  # strict, as function_tool
+
+    # Without the adapter: function_tool refuses the decorated tool, and over the bare function
+    # it asks the model for the key.
+    @ledger.tool(policy=REFUND_POLICY)
+    def refund2(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        return {}
+
+    with pytest.raises(UserError):
+        function_tool(refund2)  # type: ignore[arg-type]
+    assert "idempotency_key" in function_tool(refund2.fn).params_json_schema["properties"]
+
+
+# --- direct invocation ----------------------------------------------------------------------
+
+
+def test_direct_invocation_runs_once_per_intent(ledger: oncely.Ledger, payments: Payments) -> None:
+    t = refund_tool(ledger, payments)
+    first = invoke(t, "call_1", '{"charge_id": "ch_1", "amount": 500}')
+    again = invoke(t, "call_2", '{"amount": 5e2, "charge_id": "ch_1"}')
+    assert first == again
+    assert first["refund_id"] == "re_1"
+    assert len(payments.refunds) == 1
+    # Another conversation is another run.
+    other = invoke(t, "call_3", '{"charge_id": "ch_1", "amount": 500}', RunConfig(group_id="c8"))
+    assert other["refund_id"] == "re_2"
+
+
+def test_no_run_is_an_error_that_says_where_to_give_one(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    t = refund_tool(ledger, payments)
+    with pytest.raises(LookupError, match="group_id"):
+        invoke(t, "call_1", '{"charge_id": "ch_1", "amount": 500}', None)
+    with oncely.context(run="conversation-7"):
+        assert invoke(t, "call_1", '{"charge_id": "ch_1", "amount": 500}', None)["amount"] == 500
+    fixed = refund_tool(ledger, payments, run=lambda ctx: "conversation-7")
+    assert invoke(fixed, "call_2", '{"charge_id": "ch_1", "amount": 500}', None)["refund_id"] == (
+        "re_1"
+    )
+    assert len(payments.refunds) == 1
+
+
+def test_async_tools_and_the_tool_context(ledger: oncely.Ledger) -> None:
+    sent: list[tuple[str, str]] = []
+
+    async def send_email(ctx: ToolContext[Any], to: str, body: str) -> str:
+        """Send an email."""
+        await asyncio.sleep(0)
+        call = oncely.current_call()
+        assert call is not None
+        sent.append((to, ctx.tool_call_id))
+        return f"sent to {to}"
+
+    t = oncely_function_tool(
+        send_email,
+        ledger=ledger,
+        policy={"class": "irreversible-external", "reconcile": "manual"},
+        scope="acme",
+    )
+    assert set(t.params_json_schema["properties"]) == {"to", "body"}
+    assert invoke(t, "call_1", '{"to": "a@example.com", "body": "hi"}') == "sent to a@example.com"
+    assert invoke(t, "call_2", '{"body": "hi", "to": "a@example.com"}') == "sent to a@example.com"
+    assert sent == [("a@example.com", "call_1")]
+
+
+def test_the_ledger_answers_are_the_tool_output(ledger: oncely.Ledger, payments: Payments) -> None:
+    natural = {**REFUND_POLICY, "key": {"only": ["/charge_id"], "identity": "scope"}}
+
+    @ledger.tool(policy=natural)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        if amount > 1000:
+            raise oncely.DefiniteFailure("amount exceeds the charge")
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    t = oncely_function_tool(refund, scope="acme")
+    out = invoke(t, "call_1", '{"charge_id": "ch_9", "amount": 5000}')
+    assert out.startswith("oncely: the tool failed, and did not happen: amount exceeds")
+    assert invoke(t, "call_2", '{"charge_id": "ch_1", "amount": 500}')["refund_id"] == "re_1"
+    conflict = invoke(t, "call_3", '{"charge_id": "ch_1", "amount": 700}')
+    assert "already ran with different arguments" in conflict and "/amount" in conflict
+    assert len(payments.refunds) == 1
+
+
+def test_a_legitimate_repeat_is_a_distinct_step(ledger: oncely.Ledger, payments: Payments) -> None:
+    t = refund_tool(ledger, payments)
+    invoke(t, "call_1", '{"charge_id": "ch_1", "amount": 500}')
+    with oncely.context(step="second-installment"):
+        invoke(t, "call_2", '{"charge_id": "ch_1", "amount": 500}')
+        invoke(t, "call_3", '{"charge_id": "ch_1", "amount": 500}')
+    assert [r["refund_id"] for r in payments.refunds] == ["re_1", "re_2"]
+
+
+# --- the SDK's scripted model re-asks after a timeout ---------------------------------------
+
+
+def reask(tool: FunctionTool, payments: Payments) -> list[Any]:
+    payments.lose_responses = 1  # the first refund is paid, its answer times out
+    payments.outage = 1  # and the provider cannot be asked right away
+    model = ScriptedModel(
+        [
+            [function_call("refund", {"charge_id": "ch_1", "amount": 500}, call_id="call_1")],
+            # A new call id, the arguments in another order, 500 spelled 5e2.
+            [function_call("refund", '{"amount": 5e2, "charge_id": "ch_1"}', call_id="call_2")],
+            [assistant_message("Refunded.")],
+        ]
+    )
+    agent = Agent(name="support", model=model, tools=[tool])
+    result = Runner.run_sync(agent, "refund $5 of ch_1", run_config=CONVERSATION)
+    model.assert_complete()
+    assert result.final_output == "Refunded."
+    return [item.output for item in result.new_items if item.type == "tool_call_output_item"]
+
+
+def test_a_model_re_asking_after_a_timeout_pays_once(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    records: list[CallRecord] = []
+    first, second = reask(refund_tool(ledger, payments, audit=records.append), payments)
+    print(f"agents re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
+    assert len(payments.refunds) == 1
+    assert first.startswith("oncely: the outcome of this call is unknown")
+    assert second["refund_id"] == "re_1"
+    assert [(r.tool_call_id, r.outcome, r.run) for r in records] == [
+        ("call_1", "InDoubtError", "conversation-7"),
+        ("call_2", "reconciled", "conversation-7"),
+    ]
+    assert records[0].key == records[1].key == payments.refunds[0]["idempotency_key"]
+
+
+def test_keyed_by_the_call_id_the_re_ask_pays_twice(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    reask(refund_tool(ledger, payments, step=lambda ctx, call_id: call_id), payments)
+    print(f"agents re-ask, step = call id: the provider paid {len(payments.refunds)} time(s)")
+    assert len(payments.refunds) == 2
+
+
+def test_without_oncely_the_re_ask_pays_twice(payments: Payments) -> None:
+    @function_tool
+    def refund(charge_id: str, amount: int) -> dict[str, Any]:
+        """Refund part of a charge."""
+        return payments.refund(charge_id, amount, None)
+
+    outputs = reask(refund, payments)
+    print(f"agents re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
+    assert len(payments.refunds) == 2
+    # The SDK's own answer to the timeout tells the model to do exactly that.
+    assert "Please try again" in json.dumps(outputs[0])
