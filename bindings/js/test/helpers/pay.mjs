@@ -42,9 +42,11 @@ function delay(ms, signal) {
   });
 }
 
+// A reply that never comes: the call ends when its signal aborts, or when the connection is
+// dropped 5 s later (an open socket keeps the process alive; AbortSignal.timeout does not).
 function aborted(signal) {
   return new Promise((_, reject) => {
-    if (!signal) return; // no signal: the reply never comes
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    const t = setTimeout(() => reject(new Error('connection reset')), 5000);
+    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
   });
 }
