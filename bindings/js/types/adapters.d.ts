@@ -43,7 +43,11 @@ export interface OnceOptions<Ctx> {
   maxAttempts?: number;
   /** `ledger.effect`'s option: how long a repeat waits for a call in flight (ms, default 30000). */
   waitMs?: number;
-  /** Told of every call that went through the ledger (an audit log: the tool-call id is here). */
+  /**
+   * Told of every call that got its result through the ledger, fresh or replayed, when it settles
+   * (also after the framework stopped waiting for it): an audit log of which tool-call id got
+   * which key. A failed call is not told. What it throws is the call's error.
+   */
   onEffect?: (effect: EffectRecord) => void;
 }
 

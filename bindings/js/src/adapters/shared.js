@@ -78,10 +78,15 @@ export async function runOnce(p, { args, toolCallId, ctx, frameworkRun, signal }
   const opts = {};
   if (p.maxAttempts !== undefined) opts.maxAttempts = p.maxAttempts;
   if (p.waitMs !== undefined) opts.waitMs = p.waitMs;
-  const effect = p.ledger.effect(intent, policy, (key, call) => invoke({ key, attempt: call.attempt, deadline: call.deadline, signal: call.signal, toolCallId }), opts);
-  const r = await untilAborted(effect, signal);
-  if (p.onEffect) p.onEffect({ tool: p.tool, key: r.key, scope, run: run ?? null, step: step ?? null, toolCallId: toolCallId ?? null, replayed: r.replayed, reconciled: r.reconciled });
-  return r.value;
+  let effect = p.ledger.effect(intent, policy, (key, call) => invoke({ key, attempt: call.attempt, deadline: call.deadline, signal: call.signal, toolCallId }), opts);
+  if (p.onEffect) {
+    // Told when the effect settles, even after the framework stopped waiting for it.
+    effect = effect.then((r) => {
+      p.onEffect({ tool: p.tool, key: r.key, scope, run: run ?? null, step: step ?? null, toolCallId: toolCallId ?? null, replayed: r.replayed, reconciled: r.reconciled });
+      return r;
+    });
+  }
+  return (await untilAborted(effect, signal)).value;
 }
 
 /**
