@@ -47,3 +47,24 @@ async function main() {
   console.log(c, k, v, ok, refund, entries, first, DurableObjectStore);
 }
 main();
+
+// The adapters (oncely/ai, oncely/openai-agents, oncely/langchain) and oncely/fetch, typed
+// structurally: they need no framework's types.
+import { once as onceAi, oncelyCall, type EffectRecord } from 'oncely/ai';
+import { once as onceAgents } from 'oncely/openai-agents';
+import { once as onceLangChain } from 'oncely/langchain';
+import { keyedFetch, NOT_PERFORMED, type KeyedResponse } from 'oncely/fetch';
+
+async function adapters(ledger: Ledger) {
+  const log: EffectRecord[] = [];
+  const aiTool = onceAi(
+    { description: 'd', execute: async (args: { id: string }, options: { toolCallId: string }) => ({ id: args.id, key: oncelyCall(options).key, at: options.toolCallId }) },
+    { ledger, name: 'refund', run: ({ options }) => options.context?.chatId, onEffect: (e) => log.push(e) },
+  );
+  const agentsOptions = onceAgents({ name: 'refund', description: 'd', parameters: {}, execute: async (args: unknown) => args }, { ledger, run: 'r', policy: { class: 'accumulating-write' } });
+  const name: string = agentsOptions.name;
+  const lc = onceLangChain({ name: 'refund', invoke: async (x: unknown) => x }, { ledger, step: () => undefined, scope: 'acme' });
+  const r: KeyedResponse<{ id: string }> = await keyedFetch<{ id: string }>('http://127.0.0.1:1/x', { method: 'POST', json: { a: 1 }, call: { key: 'k', signal: undefined }, timeoutMs: 5, notPerformed: [...NOT_PERFORMED, 402] });
+  console.log(aiTool, name, lc, r.body.id, r.status, log);
+}
+void adapters;

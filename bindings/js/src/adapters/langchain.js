@@ -1,0 +1,53 @@
+// oncely/langchain: a LangChain.js tool (`tool(fn, { name, description, schema })` of
+// `@langchain/core` 1.x, or any DynamicStructuredTool / DynamicTool) whose function runs through
+// the ledger. The schema the model sees is the tool's own.
+//
+//   const refund = once(tool(async (args, config) =>
+//     pay.refund(args, { idempotencyKey: config.oncely.key }), { name: 'refund', description, schema }),
+//     { ledger, policy });
+//
+// The run is LangGraph's thread (`config.configurable.thread_id`, as `createAgent` and any graph
+// with a checkpointer pass it to tools), else `options.run`: a graph resumed from its checkpoint
+// on the same thread asks for the same effects and gets their results. The function gets its
+// config with `oncely` = {key, attempt, deadline, signal, toolCallId} added and `signal` replaced
+// by `oncely.signal` (aborted at the policy's deadline; `timeout` is taken out): a run's abort or
+// timeout makes the tool call fail at once while the call goes on and is recorded.
+
+import { DynamicStructuredTool, DynamicTool, StructuredTool } from '@langchain/core/tools';
+import { prepare, runOnce } from './shared.js';
+
+export { oncelyCall } from './shared.js';
+
+const FIELDS = ['name', 'description', 'schema', 'responseFormat', 'returnDirect', 'verboseParsingErrors', 'metadata', 'tags', 'extras', 'defaultConfig', 'callbacks', 'verbose'];
+
+/**
+ * Wrap a LangChain tool so that its function runs at most once per intent.
+ * @param tool a tool made by `tool()` (a DynamicStructuredTool, or a DynamicTool: its string input
+ *   is keyed as `{"input": …}`)
+ * @param options `{ledger, run, scope, step, policy, name, maxAttempts, waitMs, onEffect}`; `run`,
+ *   `scope` and `step` are strings or functions of `{args, toolCallId, config}`
+ */
+export function once(tool, options) {
+  const structured = tool instanceof DynamicStructuredTool;
+  if (!(structured || tool instanceof DynamicTool) || typeof tool.func !== 'function') {
+    const what = tool instanceof StructuredTool ? `a ${tool.constructor?.name ?? 'StructuredTool'} subclass` : typeof tool;
+    throw new TypeError(`oncely/langchain: once(tool, options) wraps a tool made by tool() (DynamicStructuredTool or DynamicTool), got ${what}`);
+  }
+  const p = prepare('oncely/langchain', options, tool.name);
+  const inner = tool.func;
+  async function func(input, runManager, config = {}) {
+    const args = structured ? input : { input };
+    const toolCallId = config.toolCall?.id;
+    const thread = config.configurable?.thread_id;
+    const { signal, timeout: _timeout, ...rest } = config;
+    return runOnce(
+      p,
+      { args, toolCallId, ctx: { args, toolCallId, config }, frameworkRun: thread === undefined || thread === null ? undefined : String(thread), signal },
+      (oncely) => inner.call(tool, input, runManager, { ...rest, signal: oncely.signal, oncely }),
+    );
+  }
+  const fields = {};
+  for (const f of FIELDS) if (tool[f] !== undefined) fields[f] = tool[f];
+  fields.func = func;
+  return structured ? new DynamicStructuredTool(fields) : new DynamicTool(fields);
+}

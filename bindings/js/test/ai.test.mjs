@@ -1,0 +1,170 @@
+// oncely/ai against the real AI SDK (ai 7): generateText's agent loop, driven by the SDK's own
+// MockLanguageModelV4 (ai/test) playing a model that calls `refund`, gets a timeout, and asks again
+// with a new tool-call id and the same intent in other words. The provider counts the refunds it
+// makes; so do the tests.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { generateText, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { Ledger, MemoryStore } from 'oncely';
+import { once } from 'oncely/ai';
+import { z } from 'zod';
+import { payProvider } from './helpers/pay.mjs';
+
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+
+/**
+ * A scripted model: each turn is the content of one response, after `thinkMs` (a model takes its
+ * time to answer); records every request it gets.
+ */
+function scriptedModel(turns, thinkMs = 0) {
+  const requests = [];
+  const model = new MockLanguageModelV4({
+    doGenerate: async (request) => {
+      requests.push(request);
+      const content = turns[requests.length - 1];
+      if (!content) throw new Error(`the script has no turn ${requests.length}`);
+      if (requests.length > 1) await new Promise((r) => setTimeout(r, thinkMs));
+      const calls = content.some((c) => c.type === 'tool-call');
+      return { content, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] };
+    },
+  });
+  return { model, requests };
+}
+
+const call = (toolCallId, input) => ({ type: 'tool-call', toolCallId, toolName: 'refund', input });
+// The model asks, times out, and asks again: a new id, the members in another order, 500 as 5e2.
+const REASK = [
+  [call('call_1', '{"charge_id":"ch_1","amount_cents":500}')],
+  [call('call_2', '{"amount_cents":5e2,"charge_id":"ch_1"}')],
+  [{ type: 'text', text: 'Refunded.' }],
+];
+
+/** The refund tool as a user writes it: the key (when there is one) and the signal go to the provider. */
+function refundTool(pay) {
+  return tool({
+    description: 'Refund a charge',
+    inputSchema: z.object({ charge_id: z.string(), amount_cents: z.number().int() }),
+    execute: async (args, { abortSignal, oncely }) => pay.refund(args, { idempotencyKey: oncely?.key, signal: abortSignal }),
+  });
+}
+
+const POLICY = { class: 'irreversible-external', maxCallMs: 5000 };
+
+async function agentLoop(tools, turns, extra = {}) {
+  const { model, requests } = scriptedModel(turns, 600);
+  const result = await generateText({ model, tools, prompt: 'Refund $5 on charge ch_1.', stopWhen: stepCountIs(6), ...extra });
+  return { result, requests };
+}
+
+const toolResults = (result) => result.steps.flatMap((s) => s.content).filter((c) => c.type === 'tool-result' || c.type === 'tool-error');
+
+test('agent loop: a model re-asking after a timeout is refunded once with oncely, twice without', async () => {
+  // The provider answers the first refund after 300 ms; the SDK gives a tool 100 ms; the model
+  // takes 600 ms to ask again.
+  const timeout = { toolMs: 100 };
+
+  const barePay = payProvider({ slowReplies: 1, replyMs: 300 });
+  const bare = await agentLoop({ refund: refundTool(barePay) }, REASK, { timeout });
+  console.log(`# ai: model re-asks after a timeout: bare tool -> ${barePay.count} refunds`);
+  assert.equal(barePay.count, 2, 'the scenario must pay twice without oncely');
+  assert.equal(toolResults(bare.result)[0].type, 'tool-error');
+
+  const pay = payProvider({ slowReplies: 1, replyMs: 300 });
+  const ledger = new Ledger(new MemoryStore());
+  const effects = [];
+  const refund = once(refundTool(pay), { ledger, name: 'refund', run: 'chat-42', policy: POLICY, onEffect: (e) => effects.push(e) });
+  const { result, requests } = await agentLoop({ refund }, REASK, { timeout });
+  console.log(`# ai: model re-asks after a timeout: through oncely -> ${pay.count} refund(s)`);
+  assert.equal(pay.count, 1);
+
+  // The model saw the timeout, then the refund the provider made, on its second call.
+  const [first, second] = toolResults(result);
+  assert.equal(first.type, 'tool-error');
+  assert.equal(first.toolCallId, 'call_1');
+  assert.equal(second.type, 'tool-result');
+  assert.equal(second.toolCallId, 'call_2');
+  assert.deepEqual(second.output, { refund_id: 're_1', charge_id: 'ch_1', amount_cents: 500, status: 'succeeded' });
+  assert.equal(result.text, 'Refunded.');
+  // The key reached the provider; the re-ask was a replay of the one effect, its call id recorded.
+  assert.match(pay.refunds[0].idempotencyKey, /^oncely1:[0-9a-f]{64}$/);
+  // The first call, given up by the SDK, still settled and was told; the second replayed it.
+  const record = (toolCallId, replayed) => ({ tool: 'refund', key: pay.refunds[0].idempotencyKey, scope: 'default', run: 'chat-42', step: null, toolCallId, replayed, reconciled: false });
+  assert.deepEqual(effects, [record('call_1', false), record('call_2', true)]);
+  // What the model was offered: the tool's own schema, no key parameter.
+  const offered = requests[0].tools.find((t) => t.name === 'refund');
+  assert.deepEqual(Object.keys(offered.inputSchema.properties).sort(), ['amount_cents', 'charge_id']);
+  assert.deepEqual(offered.inputSchema.required.sort(), ['amount_cents', 'charge_id']);
+});
+
+test('execute directly: two tool-call ids, one intent -> one refund; another run or step -> another', async () => {
+  const pay = payProvider();
+  const ledger = new Ledger(new MemoryStore());
+  const seen = [];
+  const base = tool({
+    description: 'Refund a charge',
+    inputSchema: z.object({ charge_id: z.string(), amount_cents: z.number() }),
+    execute: async (args, options) => {
+      seen.push({ key: options.oncely.key, attempt: options.oncely.attempt, toolCallId: options.oncely.toolCallId, signal: options.abortSignal === options.oncely.signal });
+      return pay.refund(args, { idempotencyKey: options.oncely.key });
+    },
+  });
+  const refund = once(base, { ledger, name: 'refund', run: ({ options }) => options.context.chatId, policy: POLICY });
+  const opts = (toolCallId, chatId) => ({ toolCallId, messages: [], context: { chatId } });
+
+  const a = await refund.execute({ charge_id: 'ch_1', amount_cents: 500 }, opts('call_1', 'chat-1'));
+  const b = await refund.execute({ amount_cents: 500, charge_id: 'ch_1' }, opts('call_2', 'chat-1'));
+  assert.deepEqual(b, a);
+  assert.equal(pay.count, 1);
+  assert.equal(seen.length, 1);
+  assert.deepEqual({ ...seen[0], key: undefined }, { key: undefined, attempt: 1, toolCallId: 'call_1', signal: true });
+
+  await refund.execute({ charge_id: 'ch_1', amount_cents: 500 }, opts('call_3', 'chat-2'));
+  assert.equal(pay.count, 2, 'another conversation is another run');
+
+  const stepped = once(base, { ledger, name: 'refund', run: 'chat-1', step: ({ options }) => options.context.step, policy: POLICY });
+  await stepped.execute({ charge_id: 'ch_1', amount_cents: 500 }, { ...opts('call_4', 'chat-1'), context: { step: 'refund-1' } });
+  await stepped.execute({ charge_id: 'ch_1', amount_cents: 500 }, { ...opts('call_5', 'chat-1'), context: { step: 'refund-2' } });
+  await stepped.execute({ charge_id: 'ch_1', amount_cents: 500 }, { ...opts('call_6', 'chat-1'), context: { step: 'refund-2' } });
+  assert.equal(pay.count, 4, 'two named steps are two intended refunds; a step asked twice is one');
+  // The tool and everything else of the SDK's tool object is kept.
+  assert.equal(refund.description, 'Refund a charge');
+  assert.equal(refund.inputSchema, base.inputSchema);
+});
+
+test('no run: the call is refused before anything happens, unless the key is natural', async () => {
+  const pay = payProvider();
+  const ledger = new Ledger(new MemoryStore());
+  const base = refundTool(pay);
+  const refund = once(base, { ledger, name: 'refund', policy: POLICY });
+  await assert.rejects(refund.execute({ charge_id: 'ch_1', amount_cents: 500 }, { toolCallId: 'c1', messages: [] }), /no run for a call of "refund": give options\.run/);
+  assert.equal(pay.count, 0);
+  // One refund per charge, ever, in the scope: no run needed.
+  const natural = once(base, { ledger, name: 'refund', policy: { ...POLICY, key: { only: ['/charge_id'], identity: 'scope' } } });
+  await natural.execute({ charge_id: 'ch_9', amount_cents: 500 }, { toolCallId: 'c2', messages: [] });
+  await natural.execute({ charge_id: 'ch_9', amount_cents: 500 }, { toolCallId: 'c3', messages: [] });
+  assert.equal(pay.count, 1);
+  assert.throws(() => once(base, { ledger, run: 'r' }), /the tool has no name; give options\.name/);
+  assert.throws(() => once({ description: 'x' }, { ledger, name: 'x', run: 'r' }), /wraps a tool with an execute function/);
+});
+
+test('a streaming execute: its last result is recorded and replayed', async () => {
+  const ledger = new Ledger(new MemoryStore());
+  let runs = 0;
+  const progress = once(
+    tool({
+      description: 'Ship an order',
+      inputSchema: z.object({ order: z.string() }),
+      async *execute({ order }) {
+        runs++;
+        yield { order, status: 'packing' };
+        yield { order, status: 'shipped' };
+      },
+    }),
+    { ledger, name: 'ship', run: 'r1', policy: POLICY },
+  );
+  const o = { toolCallId: 'c1', messages: [] };
+  assert.deepEqual(await progress.execute({ order: 'o1' }, o), { order: 'o1', status: 'shipped' });
+  assert.deepEqual(await progress.execute({ order: 'o1' }, { ...o, toolCallId: 'c2' }), { order: 'o1', status: 'shipped' });
+  assert.equal(runs, 1);
+});

@@ -1,0 +1,128 @@
+// oncely/openai-agents against the real OpenAI Agents JS SDK (@openai/agents 0.20): the Runner's
+// agent loop, driven by the SDK's own ScriptedModel (@openai/agents/testing) playing a model that
+// calls `refund`, reads the SDK's tool timeout, and asks again with a new call id and the same
+// intent in other words. The provider counts the refunds it makes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Agent, run, setTracingDisabled, tool } from '@openai/agents';
+import { assistantMessage, functionCall, modelResponder, ScriptedModel } from '@openai/agents/testing';
+import { Ledger, MemoryStore } from 'oncely';
+import { once, oncelyCall } from 'oncely/openai-agents';
+import { z } from 'zod';
+import { payProvider } from './helpers/pay.mjs';
+
+setTracingDisabled(true);
+
+const POLICY = { class: 'irreversible-external', maxCallMs: 5000 };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The model asks, reads a timeout, takes 600 ms, asks again: a new id, members reordered, 500 as 5e2. */
+function reaskingModel() {
+  return new ScriptedModel([
+    [functionCall('refund', '{"charge_id":"ch_1","amount_cents":500}', { callId: 'call_1' })],
+    modelResponder(async () => {
+      await sleep(600);
+      return [functionCall('refund', '{"amount_cents":5e2,"charge_id":"ch_1"}', { callId: 'call_2' })];
+    }),
+    [assistantMessage('Refunded.')],
+  ]);
+}
+
+/** The refund tool's options as a user writes them: the key (when there is one) and the signal go to the provider. */
+function refundOptions(pay) {
+  return {
+    name: 'refund',
+    description: 'Refund a charge',
+    parameters: z.object({ charge_id: z.string(), amount_cents: z.number().int() }),
+    timeoutMs: 100, // the SDK gives up on a call after 100 ms and tells the model
+    execute: async (args, _runContext, details) => pay.refund(args, { idempotencyKey: details?.oncely?.key, signal: details?.signal }),
+  };
+}
+
+/** What the model was sent back for each of its calls. */
+function toolOutputs(model) {
+  const out = new Map();
+  for (const c of model.calls) {
+    for (const item of Array.isArray(c.request.input) ? c.request.input : []) {
+      if (item.type === 'function_call_result') out.set(item.callId, typeof item.output === 'string' ? item.output : (item.output?.text ?? JSON.stringify(item.output)));
+    }
+  }
+  return out;
+}
+
+test('agent loop: a model re-asking after the SDK timed the tool out is refunded once with oncely, twice without', async () => {
+  // The provider makes the refund at once and answers the first one 300 ms later.
+  const barePay = payProvider({ slowReplies: 1, replyMs: 300 });
+  const bareModel = reaskingModel();
+  const bare = await run(new Agent({ name: 'support', instructions: 'Refund what is asked.', model: bareModel, tools: [tool(refundOptions(barePay))] }), 'Refund $5 on charge ch_1.');
+  console.log(`# openai-agents: model re-asks after a timeout: bare tool -> ${barePay.count} refunds`);
+  assert.equal(barePay.count, 2, 'the scenario must pay twice without oncely');
+  assert.equal(bare.finalOutput, 'Refunded.');
+
+  const pay = payProvider({ slowReplies: 1, replyMs: 300 });
+  const model = reaskingModel();
+  const ledger = new Ledger(new MemoryStore());
+  const effects = [];
+  const refund = tool(once(refundOptions(pay), { ledger, run: ({ runContext }) => runContext.context.conversationId, policy: POLICY, onEffect: (e) => effects.push(e) }));
+  const agent = new Agent({ name: 'support', instructions: 'Refund what is asked.', model, tools: [refund] });
+  const result = await run(agent, 'Refund $5 on charge ch_1.', { context: { conversationId: 'conv-7' } });
+  console.log(`# openai-agents: model re-asks after a timeout: through oncely -> ${pay.count} refund(s)`);
+  assert.equal(pay.count, 1);
+  assert.equal(result.finalOutput, 'Refunded.');
+  model.assertComplete();
+
+  // The model read the SDK's timeout for its first call and the refund for its second.
+  const outputs = toolOutputs(model);
+  assert.match(outputs.get('call_1'), /timed out/i);
+  assert.deepEqual(JSON.parse(outputs.get('call_2')), { refund_id: 're_1', charge_id: 'ch_1', amount_cents: 500, status: 'succeeded' });
+  assert.deepEqual(
+    effects.map((e) => [e.toolCallId, e.run, e.replayed, e.key]),
+    [
+      ['call_1', 'conv-7', false, pay.refunds[0].idempotencyKey],
+      ['call_2', 'conv-7', true, pay.refunds[0].idempotencyKey],
+    ],
+  );
+  // What the model was offered: the tool's own parameters, no key.
+  const offered = model.firstCall.request.tools.find((t) => t.name === 'refund');
+  assert.deepEqual(Object.keys(offered.parameters.properties).sort(), ['amount_cents', 'charge_id']);
+});
+
+test('invoke directly: two call ids, one intent -> one refund; the key and deadline reach execute', async () => {
+  const pay = payProvider();
+  const ledger = new Ledger(new MemoryStore());
+  const seen = [];
+  const refund = tool(
+    once(
+      {
+        name: 'refund',
+        description: 'Refund a charge',
+        parameters: z.object({ charge_id: z.string(), amount_cents: z.number() }),
+        execute: async (args, _ctx, details) => {
+          const c = oncelyCall(details);
+          seen.push({ attempt: c.attempt, toolCallId: c.toolCallId, deadline: typeof c.deadline, signal: details.signal === c.signal });
+          return pay.refund(args, { idempotencyKey: c.key });
+        },
+      },
+      { ledger, run: 'conv-1', policy: POLICY },
+    ),
+  );
+  assert.equal(refund.name, 'refund');
+  const { RunContext } = await import('@openai/agents');
+  const ctx = new RunContext({});
+  const details = (callId, args) => ({ toolCall: { type: 'function_call', name: 'refund', callId, arguments: args } });
+  const a = await refund.invoke(ctx, '{"charge_id":"ch_1","amount_cents":500}', details('c1', ''));
+  const b = await refund.invoke(ctx, '{"amount_cents":500.0,"charge_id":"ch_1"}', details('c2', ''));
+  assert.deepEqual(b, a);
+  assert.equal(pay.count, 1);
+  assert.deepEqual(seen, [{ attempt: 1, toolCallId: 'c1', deadline: 'number', signal: true }]);
+  // Invalid input never reaches the ledger: the SDK's own parsing answers the model.
+  const bad = await refund.invoke(ctx, '{"charge_id":1}', details('c3', ''));
+  assert.equal(typeof bad, 'string');
+  assert.equal(pay.count, 1);
+});
+
+test('a built tool is refused with how to wrap it', () => {
+  const ledger = new Ledger(new MemoryStore());
+  const built = tool(refundOptions(payProvider()));
+  assert.throws(() => once(built, { ledger, run: 'r' }), /wraps the options of tool\(\), not a built tool/);
+});
