@@ -89,13 +89,13 @@ impl SqliteStore {
 /// (SQLITE_BUSY, SQLITE_LOCKED), or, while migrating, another opener recorded the same migration
 /// first (SQLITE_CONSTRAINT on sqlx's bookkeeping row). Any extended code.
 fn lost_race(e: &StoreError) -> bool {
-    let primary = |db: &Box<dyn sqlx::error::DatabaseError>| db.code().and_then(|c| c.parse::<i32>().ok()).map(|c| c & 0xff);
+    let primary = |db: &dyn sqlx::error::DatabaseError| db.code().and_then(|c| c.parse::<i32>().ok()).map(|c| c & 0xff);
     match e {
-        StoreError::Database(sqlx::Error::Database(db)) => matches!(primary(db), Some(5 | 6)),
+        StoreError::Database(sqlx::Error::Database(db)) => matches!(primary(db.as_ref()), Some(5 | 6)),
         StoreError::Migrate(
             sqlx::migrate::MigrateError::Execute(sqlx::Error::Database(db))
             | sqlx::migrate::MigrateError::ExecuteMigration(sqlx::Error::Database(db), _),
-        ) => matches!(primary(db), Some(5 | 6 | 19)),
+        ) => matches!(primary(db.as_ref()), Some(5 | 6 | 19)),
         _ => false,
     }
 }
