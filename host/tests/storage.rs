@@ -284,6 +284,27 @@ async fn an_applications_own_sqlx_migrations_are_left_alone() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn concurrent_sqlite_openers_of_a_fresh_file_all_open_it() {
+    // Separate pools stand for separate processes: what SQLite answers "locked" without waiting
+    // (a stale read snapshot, the journal mode being set) is tried again, never returned.
+    for _ in 0..5 {
+        let (_dir, path) = sqlite_path();
+        let opens: Vec<_> = (0..12)
+            .map(|_| {
+                let path = path.clone();
+                tokio::spawn(async move { SqliteStore::open(&path).await })
+            })
+            .collect();
+        for o in opens {
+            let store = o.await.unwrap().unwrap_or_else(|e| panic!("an opener failed: {e}"));
+            let rows: Vec<(i64,)> =
+                sqlx::query_as("SELECT version FROM _oncely_migrations ORDER BY version").fetch_all(store.pool()).await.unwrap();
+            assert_eq!(rows, versions("sqlite"));
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn concurrent_postgres_openers_migrate_once() {
     // sqlx's advisory lock is taken before the schema and the bookkeeping table are created, so
     // openers racing on a fresh database queue instead of colliding on CREATE SCHEMA.

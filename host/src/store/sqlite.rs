@@ -36,28 +36,42 @@ impl SqliteStore {
     }
 
     /// Open (creating if needed) and migrate the ledger at `path`.
+    ///
+    /// Several processes may open a fresh file at once. What SQLite answers "locked" without
+    /// waiting for its busy timeout (setting the journal mode while another connection opens the
+    /// file, a write on a read snapshot another process has moved past) and a lost race on sqlx's
+    /// bookkeeping row are tried again, for as long as the busy timeout; any other migration
+    /// error a few times (another opener may have applied the migration between this one's
+    /// reading and running it).
     pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
         let options = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
-            .busy_timeout(Duration::from_secs(30));
-        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
-        // Several processes may open a fresh file at once: the migration is idempotent
-        // (IF NOT EXISTS), and a lost race on sqlx's bookkeeping row is retried.
+            .busy_timeout(BUSY_TIMEOUT);
         let migrator = Self::migrator();
+        let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
         let mut tries = 0;
         loop {
-            match migrator.run(&pool).await {
-                Ok(()) => break,
-                Err(_) if tries < 20 => {
+            let opened = async {
+                let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options.clone()).await?;
+                migrator.run(&pool).await?;
+                Ok::<_, StoreError>(pool)
+            };
+            match opened.await {
+                Ok(pool) => return Ok(SqliteStore { pool, sql: Arc::new(Statements::new("oncely_effects", '?')) }),
+                // A migration that failed otherwise may have lost a race too (another opener
+                // applied it between this one's reading and running it): tried again a few times.
+                Err(e)
+                    if std::time::Instant::now() < deadline && (lost_race(&e) || (matches!(e, StoreError::Migrate(_)) && tries < 20)) =>
+                {
                     tries += 1;
-                    tokio::time::sleep(Duration::from_millis(25 * tries)).await;
+                    tokio::time::sleep(Duration::from_millis((25 * tries).min(500))).await;
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(e),
             }
         }
-        Ok(SqliteStore { pool, sql: Arc::new(Statements::new("oncely_effects", '?')) })
     }
 
     /// A pooled connection.
@@ -68,6 +82,21 @@ impl SqliteStore {
     /// The connection pool, for embedders and benchmarks.
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+}
+
+/// Whether opening lost a race with another opener: SQLite said the file is locked
+/// (SQLITE_BUSY, SQLITE_LOCKED), or, while migrating, another opener recorded the same migration
+/// first (SQLITE_CONSTRAINT on sqlx's bookkeeping row). Any extended code.
+fn lost_race(e: &StoreError) -> bool {
+    let primary = |db: &dyn sqlx::error::DatabaseError| db.code().and_then(|c| c.parse::<i32>().ok()).map(|c| c & 0xff);
+    match e {
+        StoreError::Database(sqlx::Error::Database(db)) => matches!(primary(db.as_ref()), Some(5 | 6)),
+        StoreError::Migrate(
+            sqlx::migrate::MigrateError::Execute(sqlx::Error::Database(db))
+            | sqlx::migrate::MigrateError::ExecuteMigration(sqlx::Error::Database(db), _),
+        ) => matches!(primary(db.as_ref()), Some(5 | 6 | 19)),
+        _ => false,
     }
 }
 
