@@ -8,7 +8,8 @@ import { once as onEvent } from 'node:events';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { AmbiguousFailure, DefiniteFailure, happened, Ledger, MemoryStore, notHappened, ToolFailedError } from 'oncely';
-import { keyedFetch, NOT_PERFORMED } from 'oncely/fetch';
+import { classifyStatus, keyedFetch, NOT_PERFORMED } from 'oncely/fetch';
+import { vectors } from './helpers/env.mjs';
 
 // ---- the provider: pays every POST /refunds it gets (it does not deduplicate), keeps the key ----
 const refunds = [];
@@ -84,8 +85,16 @@ test('2xx: the key goes out as Idempotency-Key; the body comes back parsed', asy
   await assert.rejects(keyedFetch(`${base}/text`, {}), /give the idempotency key/);
 });
 
-test('a "not performed" status is definite; 5xx, 409, 429 and other statuses are ambiguous', async () => {
-  assert.deepEqual([...NOT_PERFORMED], [400, 401, 403, 404, 405, 415, 422]);
+test('statuses are read as tests/vectors/http.json says (the same table as Python)', () => {
+  const v = vectors('http.json');
+  assert.deepEqual([...NOT_PERFORMED], v.notPerformed);
+  assert.ok(v.cases.length > 40);
+  for (const c of v.cases) assert.equal(classifyStatus(c.status), c.outcome, `HTTP ${c.status}`);
+  assert.equal(classifyStatus(409, new Set([409])), 'not-performed');
+  assert.equal(classifyStatus(404, [402]), 'unknown');
+});
+
+test('a "not performed" status is definite; 5xx, 409 and other statuses are ambiguous', async () => {
   for (const code of NOT_PERFORMED) {
     const e = await keyedFetch(`${base}/status?code=${code}`, { method: 'POST', key: KEY }).catch((x) => x);
     assert.ok(e instanceof DefiniteFailure, `${code}: ${e}`);
@@ -93,16 +102,16 @@ test('a "not performed" status is definite; 5xx, 409, 429 and other statuses are
     assert.deepEqual(e.body, { error: `status ${code}` });
     assert.match(e.reason, new RegExp(`HTTP ${code} .*not performed`));
   }
-  for (const code of [402, 408, 409, 429, 451, 500, 502, 503, 504]) {
+  for (const code of [408, 409, 423, 425, 500, 502, 503, 504]) {
     const e = await keyedFetch(`${base}/status?code=${code}`, { method: 'POST', key: KEY }).catch((x) => x);
     assert.ok(e instanceof AmbiguousFailure, `${code}: ${e}`);
     assert.equal(e.status, code);
     assert.match(e.reason, /the server may have acted/);
   }
   // What a provider documents replaces the default list.
-  const e = await keyedFetch(`${base}/status?code=402`, { key: KEY, notPerformed: [402] }).catch((x) => x);
+  const e = await keyedFetch(`${base}/status?code=409`, { key: KEY, notPerformed: [409] }).catch((x) => x);
   assert.ok(e instanceof DefiniteFailure);
-  const f = await keyedFetch(`${base}/status?code=404`, { key: KEY, notPerformed: [402] }).catch((x) => x);
+  const f = await keyedFetch(`${base}/status?code=404`, { key: KEY, notPerformed: [409] }).catch((x) => x);
   assert.ok(f instanceof AmbiguousFailure);
 });
 

@@ -1,8 +1,11 @@
 // oncely/fetch: an HTTP call with the key as Idempotency-Key, its outcome in the ledger's words.
 import type { Call } from './index.js';
 
-/** Statuses read as "not performed" unless told otherwise: 400, 401, 403, 404, 405, 415, 422. */
+/** Statuses read as "not performed" unless told otherwise: 400–406, 410–417, 421, 422, 426, 428, 429, 431, 451. */
 export const NOT_PERFORMED: readonly number[];
+
+/** A status in the ledger's words: 'done' (2xx), 'not-performed' (in `notPerformed`), else 'unknown'. */
+export function classifyStatus(status: number, notPerformed?: Iterable<number>): 'done' | 'not-performed' | 'unknown';
 
 export interface KeyedFetchInit extends Omit<RequestInit, 'signal'> {
   /** The idempotency key (or give `call`). */

@@ -6,18 +6,37 @@
 // The key goes out as the `Idempotency-Key` header. What comes back:
 // - 2xx: the effect happened; `{status, body}` is returned (and recorded): the body parsed as JSON
 //   when the response says it is JSON, else its text; null when empty;
-// - a status in `notPerformed` (by default 400, 401, 403, 404, 405, 415, 422 — requests a server
-//   refuses before doing anything): DefiniteFailure — the effect did not happen;
-// - any other status (5xx, 408, 409, 429, another 4xx, a 3xx not followed): AmbiguousFailure —
-//   the server may have acted; the ledger reconciles, never retries blindly;
+// - a status in `notPerformed` (by default NOT_PERFORMED: the refusals a server answers before
+//   acting — 400–406, 410–417, 421, 422, 426, 428, 429, 431, 451): DefiniteFailure — the effect
+//   did not happen;
+// - any other status (5xx; 408; 409, which Stripe and the IETF draft answer while the same key is
+//   in flight; 423, 424, 425, 499; a 1xx; a 3xx not followed): AmbiguousFailure — the server may
+//   have acted; the ledger reconciles, never retries blindly;
 // - a timeout (`timeoutMs`, or the call's deadline: `call.signal`), an abort, a network error:
 //   AmbiguousFailure.
-// Say what your provider documents: `notPerformed: [400, 402, 422]` replaces the default list.
+// Say what your provider documents: `notPerformed: [400, 402, 422]` replaces the default list. A
+// status wrongly listed lets a later call run the effect again; one wrongly left out only costs a
+// reconciliation. The same table as Python's oncely.adapters.http (both replay
+// tests/vectors/http.json).
 
 import { AmbiguousFailure, DefiniteFailure } from '../errors.js';
 
-/** Statuses a server answers before doing anything, unless a provider documents otherwise. */
-export const NOT_PERFORMED = Object.freeze([400, 401, 403, 404, 405, 415, 422]);
+/**
+ * Statuses read as "not performed" unless a provider documents otherwise: the refusals RFC 9110 and
+ * RFC 6585 define, which a server answers before acting (429 included). Not 408, 409 (the same key
+ * in flight), 423/424 (WebDAV: a part may have run), 425, 499, or a status no RFC defines.
+ */
+export const NOT_PERFORMED = Object.freeze([400, 401, 402, 403, 404, 405, 406, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422, 426, 428, 429, 431, 451]);
+
+/**
+ * A status in the ledger's words: 'done' (2xx), 'not-performed' (a status of `notPerformed`) or
+ * 'unknown' (anything else).
+ */
+export function classifyStatus(status, notPerformed = NOT_PERFORMED) {
+  if (status >= 200 && status < 300) return 'done';
+  for (const s of notPerformed) if (s === status) return 'not-performed';
+  return 'unknown';
+}
 
 /**
  * `fetch` with the key as `Idempotency-Key`, its outcome mapped to the ledger's vocabulary.
@@ -32,7 +51,6 @@ export async function keyedFetch(input, init = {}) {
   const { key: givenKey, call, json, timeoutMs, notPerformed = NOT_PERFORMED, header = 'Idempotency-Key', fetch: fetchImpl = globalThis.fetch, signal: givenSignal, headers: givenHeaders, ...rest } = init;
   const key = givenKey ?? call?.key;
   if (typeof key !== 'string' || key === '') throw new TypeError('keyedFetch: give the idempotency key (init.key, or init.call from ledger.effect)');
-  const refused = new Set(notPerformed);
   const headers = new Headers(givenHeaders);
   headers.set(header, key);
   let body = rest.body;
@@ -61,9 +79,10 @@ export async function keyedFetch(input, init = {}) {
     if (res.ok) throw new AmbiguousFailure(`${what}: ${res.status}, but its body could not be read (${e?.message ?? e})`, { cause: e });
     parsed = null;
   }
-  if (res.ok) return { status: res.status, body: parsed };
+  const outcome = classifyStatus(res.status, notPerformed);
+  if (outcome === 'done') return { status: res.status, body: parsed };
   const detail = `${what}: HTTP ${res.status}${parsed === null ? '' : ` ${snippet(parsed)}`}`;
-  const err = refused.has(res.status) ? new DefiniteFailure(`${detail} (not performed)`) : new AmbiguousFailure(`${detail}; the server may have acted`);
+  const err = outcome === 'not-performed' ? new DefiniteFailure(`${detail} (not performed)`) : new AmbiguousFailure(`${detail}; the server may have acted`);
   err.status = res.status;
   err.body = parsed;
   throw err;

@@ -9,7 +9,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -109,14 +109,15 @@ PROVIDER_IDEMPOTENT = {"class": "irreversible-external", "reconcile": "provider-
 MANUAL = {"class": "irreversible-external", "reconcile": "manual"}
 
 
-def test_classify() -> None:
-    assert [classify(s) for s in (200, 201, 204, 299)] == ["done"] * 4
-    assert [classify(s) for s in (400, 401, 402, 403, 404, 422, 429)] == ["not-performed"] * 7
-    assert [classify(s) for s in (408, 409, 425, 499)] == ["unknown"] * 4
-    assert [classify(s) for s in (100, 302, 500, 502, 503, 504)] == ["unknown"] * 6
+def test_statuses_are_read_as_the_shared_vectors_say(vectors: Callable[[str], Any]) -> None:
+    """tests/vectors/http.json: the same table as JavaScript's oncely/fetch."""
+    doc = vectors("http.json")
+    assert sorted(DEFAULT_NOT_PERFORMED) == doc["notPerformed"]
+    assert len(doc["cases"]) > 40
+    for case in doc["cases"]:
+        assert classify(case["status"]) == case["outcome"], case
     assert classify(409, {409}) == "not-performed"
     assert classify(404, {402}) == "unknown"
-    assert 400 in DEFAULT_NOT_PERFORMED and 409 not in DEFAULT_NOT_PERFORMED
 
 
 def test_a_lost_answer_is_reconciled_by_sending_the_same_key(

@@ -18,18 +18,21 @@ the ledger's vocabulary (``pip install 'oncely[http]'``: httpx and requests).
 ``httpx.AsyncClient``) send the request with the key in the ``Idempotency-Key`` header (the
 ``key`` given, else ``oncely.current_call().key``) and read the answer:
 
-======================================================  ===========================================
-the provider                                            the ledger
-======================================================  ===========================================
-2xx                                                     done: the response is returned
-a status in ``not_performed`` (default: every 4xx but   a definite failure (:class:`NotPerformed`, a
-408, 409, 425 and 499)                                  :class:`~oncely.DefiniteFailure`): the
-                                                        effect did not happen
-any other status (5xx; 408 Request Timeout; 409, which  unknown (:class:`OutcomeUnknown`, an
-Stripe and the IETF draft answer while the same key is  :class:`~oncely.AmbiguousFailure`):
-in flight; 425; 1xx; 3xx), a timeout, a connection      reconciled, never retried blindly
-error
-======================================================  ===========================================
+========================================================  =========================================
+the provider                                              the ledger
+========================================================  =========================================
+2xx                                                       done: the response is returned
+a status in ``not_performed`` (default                    a definite failure (:class:`NotPerformed`,
+:data:`DEFAULT_NOT_PERFORMED`: the refusals a server      a :class:`~oncely.DefiniteFailure`): the
+answers before acting — 400-406, 410-417, 421, 422,       effect did not happen
+426, 428, 429, 431, 451)
+any other status (5xx; 408 Request Timeout; 409, which    unknown (:class:`OutcomeUnknown`, an
+Stripe and the IETF draft answer while the same key is    :class:`~oncely.AmbiguousFailure`):
+in flight; 423, 424, 425, 499; 1xx; 3xx), a timeout, a    reconciled, never sent again blindly
+connection error
+========================================================  =========================================
+
+The same table as JavaScript's ``oncely/fetch`` (both replay ``tests/vectors/http.json``).
 
 Give ``not_performed=`` the statuses YOUR provider documents as "nothing was done"; a status
 wrongly listed there lets a later call run the effect again, one wrongly left out only costs a
@@ -51,10 +54,16 @@ if TYPE_CHECKING:
 
 HEADER = "Idempotency-Key"
 
-DEFAULT_NOT_PERFORMED: frozenset[int] = frozenset(range(400, 500)) - {408, 409, 425, 499}
-"""The statuses read as "not performed" unless told otherwise: every 4xx except 408 (Request
-Timeout), 409 (Conflict: the same key still in flight, for Stripe and the IETF
-Idempotency-Key draft), 425 (Too Early) and 499 (client closed the request)."""
+DEFAULT_NOT_PERFORMED: frozenset[int] = frozenset(
+    {400, 401, 402, 403, 404, 405, 406, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422, 426,
+     428, 429, 431, 451}
+)  # fmt: skip
+"""The statuses read as "not performed" unless told otherwise: the refusals RFC 9110 and RFC 6585
+define, which a server answers before acting (429 included: rate-limited requests are not
+run). Not 408 (Request Timeout), 409 (Conflict: the same key still in flight, for Stripe and
+the IETF Idempotency-Key draft), 423/424 (WebDAV: a part may have run), 425 (Too Early), 499
+(client closed the request) or a status no RFC defines: a status wrongly listed lets a later
+call run the effect again, one wrongly left out only costs a reconciliation."""
 
 Outcome = Literal["done", "not-performed", "unknown"]
 
