@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 import json
 import threading
 import warnings
@@ -91,6 +92,9 @@ def test_the_key_is_the_cores(ledger: oncely.Ledger) -> None:
     want = oncely.derive_key(scope="acme", run="r", step="s", tool="refund",
                            args={"charge_id": "ch_9", "amount": 100}, policy=REFUND)  # fmt: skip
     assert got == want
+    # What a caller (or a framework reading the signature) passes: no key, the ledger gives it.
+    assert list(inspect.signature(refund).parameters) == ["charge_id", "amount"]
+    assert refund.__name__ == "refund"
 
 
 def test_a_lost_response_is_reconciled_not_repeated(ledger: oncely.Ledger) -> None:

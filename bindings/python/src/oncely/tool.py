@@ -127,6 +127,12 @@ class Tool(Generic[T]):
             )
         self.is_async = inspect.iscoroutinefunction(fn)
         functools.update_wrapper(self, fn)
+        # What a caller passes: the function's parameters without the key, which the ledger
+        # gives. Frameworks that build a schema from the signature (LangChain's @tool, pydantic)
+        # then never ask the model for a key.
+        self.__signature__ = self._signature.replace(
+            parameters=[p for p in self._signature.parameters.values() if p.name != key_param]
+        )
 
     def __repr__(self) -> str:
         return f"<oncely tool {self.name!r} ({self.policy.class_.value})>"

@@ -76,10 +76,14 @@ def test_reproduction_1_the_schema_has_no_key_parameter(
     schema_has_no_key(oncely_tool(refund, scope="acme"))
     renamed = oncely_tool(refund, scope="acme", name="refund_charge")
     assert (renamed.name, renamed.guard.name) == ("refund_charge", "refund")  # ledger: its own
-    # Without the adapter: LangChain's own @tool over the decorated function asks the model
-    # for the key.
-    with pytest.raises(AssertionError, match="idempotency_key"):
-        schema_has_no_key(lc_tool(refund))
+    # Without the adapter: LangChain's own @tool over the decorated function reads the oncely
+    # tool's signature, which has no key either (it asked the model for one before); but it
+    # knows no thread, so a call needs oncely.context — the adapter is the way.
+    naive = lc_tool(refund)
+    schema_has_no_key(naive)
+    with pytest.raises(LookupError, match=r"oncely\.context"):
+        naive.invoke({"charge_id": "ch_1", "amount": 500}, THREAD)
+    assert payments.refunds == []
 
 
 def test_an_existing_langchain_tool_is_wrapped_and_loses_its_key_parameter(
