@@ -15,6 +15,16 @@ from typing import Any
 
 import oncely
 
+COUNTS: list[str] = []
+"""What each scenario made the provider do, printed at the end of the run (conftest.py)."""
+
+
+def counted(line: str) -> None:
+    """Report a provider's execution count (``line``) in the run's summary."""
+    print(line)
+    COUNTS.append(line)
+
+
 # The refund tool's policy: an irreversible external effect, reconciled by looking the refund up
 # (the provider does not deduplicate, so "provider-idempotent" would be wrong here). The key is
 # every argument; the adapters key it by run (no step).

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from payments import counted
 
 
 @pytest.mark.parametrize(
@@ -29,4 +30,4 @@ def test_example(argv: list[str], repo: Path, tmp_path: Path) -> None:
     assert p.returncode == 0, p.stdout + p.stderr
     paid = [int(n) for n in re.findall(r"the provider paid (\d+) time", p.stdout)]
     assert paid == [2, 1], p.stdout
-    print(f"{' '.join(argv)}: paid {paid[0]}x without oncely, {paid[1]}x with")
+    counted(f"{' '.join(argv)}: paid {paid[0]}x without oncely, {paid[1]}x with")

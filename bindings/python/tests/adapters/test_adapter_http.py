@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import requests
+from payments import counted
 
 import oncely
 from oncely.adapters.http import (
@@ -135,7 +136,9 @@ def test_a_lost_answer_is_reconciled_by_sending_the_same_key(
     with oncely.context(scope="acme", run="conversation-7", step="refund-1"):
         r = refund.effect("ch_1", 500)
         key = refund.key("ch_1", 500)
-    print(f"http ({type(client).__module__}): the provider performed {len(p.performed)} refund(s)")
+    counted(
+        f"http ({type(client).__module__}): the provider performed {len(p.performed)} refund(s)"
+    )
     assert r.reconciled and r.value["refund_id"] == "re_1"
     assert len(p.performed) == 1
     assert p.keys == [key, key]  # the key went out as Idempotency-Key, twice

@@ -21,7 +21,7 @@ from langchain_core.tools import tool as lc_tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
-from payments import REFUND_POLICY, Payments, register_lookup
+from payments import REFUND_POLICY, Payments, counted, register_lookup
 
 import oncely
 from oncely.adapters import CallRecord
@@ -300,7 +300,7 @@ def test_reproduction_3_a_model_re_asking_after_a_timeout_pays_once(
 ) -> None:
     records: list[CallRecord] = []
     first, second = reask_scenario(refund_tool(ledger, payments, audit=records.append), payments)
-    print(f"langgraph re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
+    counted(f"langgraph re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
     assert len(payments.refunds) == 1
     assert first.status == "error" and "the outcome of this call is unknown" in first.content
     assert second.status == "success" and '"refund_id": "re_1"' in second.content
@@ -325,7 +325,7 @@ def test_an_async_tool_in_an_async_graph_pays_once(
     graph = agent_graph(oncely_tool(refund, scope="acme"), scripted_model(), InMemorySaver())
     out = asyncio.run(graph.ainvoke({"messages": [("user", "refund $5 of ch_1")]}, THREAD))
     first, second = [m for m in out["messages"] if isinstance(m, ToolMessage)]
-    print(
+    counted(
         f"langgraph ainvoke re-ask, async tool: the provider paid {len(payments.refunds)} time(s)"
     )
     assert len(payments.refunds) == 1
@@ -339,7 +339,7 @@ def test_reproduction_3_keyed_by_the_tool_call_id_it_pays_twice(
     # The old advice — the model's tool-call id as the step — is what fails: a new id, a new key.
     by_call_id = refund_tool(ledger, payments, step=lambda config, call_id: call_id)
     reask_scenario(by_call_id, payments)
-    print(
+    counted(
         f"langgraph re-ask, step = tool-call id: the provider paid {len(payments.refunds)} time(s)"
     )
     assert len(payments.refunds) == 2
@@ -351,7 +351,7 @@ def test_without_oncely_the_re_ask_pays_twice(payments: Payments) -> None:
         return payments.refund(charge_id, amount, None)
 
     reask_scenario(StructuredTool.from_function(refund), payments)
-    print(f"langgraph re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
+    counted(f"langgraph re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
     assert len(payments.refunds) == 2
 
 
@@ -379,7 +379,7 @@ def test_a_graph_killed_mid_tool_and_resumed_from_its_checkpoint_pays_once(
 ) -> None:
     out = killed_and_resumed(tmp_path)
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
-    print(f"langgraph killed mid-tool and resumed, oncely adapter: paid {len(refunds)} time(s)")
+    counted(f"langgraph killed mid-tool and resumed, oncely adapter: paid {len(refunds)} time(s)")
     assert len(refunds) == 1
     assert "refunds: 1" in out
     assert "last message: Refunded." in out
@@ -393,6 +393,6 @@ def test_a_graph_killed_mid_tool_and_resumed_from_its_checkpoint_pays_once(
 def test_without_oncely_the_resumed_graph_pays_again(tmp_path: Path) -> None:
     out = killed_and_resumed(tmp_path, "--naive")
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
-    print(f"langgraph killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
+    counted(f"langgraph killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
     assert len(refunds) == 2
     assert "refunds: 2" in out

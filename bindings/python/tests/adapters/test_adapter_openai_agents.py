@@ -13,7 +13,7 @@ import pytest
 from agents import Agent, FunctionTool, RunConfig, Runner, UserError, function_tool
 from agents.testing import ScriptedModel, assistant_message, function_call
 from agents.tool_context import ToolContext
-from payments import REFUND_POLICY, Payments, register_lookup
+from payments import REFUND_POLICY, Payments, counted, register_lookup
 
 import oncely
 from oncely.adapters import CallRecord
@@ -204,7 +204,7 @@ def test_a_model_re_asking_after_a_timeout_pays_once(
 ) -> None:
     records: list[CallRecord] = []
     first, second = reask(refund_tool(ledger, payments, audit=records.append), payments)
-    print(f"agents re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
+    counted(f"agents re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
     assert len(payments.refunds) == 1
     assert first.startswith("oncely: the outcome of this call is unknown")
     assert second["refund_id"] == "re_1"
@@ -219,7 +219,7 @@ def test_keyed_by_the_call_id_the_re_ask_pays_twice(
     ledger: oncely.Ledger, payments: Payments
 ) -> None:
     reask(refund_tool(ledger, payments, step=lambda ctx, call_id: call_id), payments)
-    print(f"agents re-ask, step = call id: the provider paid {len(payments.refunds)} time(s)")
+    counted(f"agents re-ask, step = call id: the provider paid {len(payments.refunds)} time(s)")
     assert len(payments.refunds) == 2
 
 
@@ -230,7 +230,7 @@ def test_without_oncely_the_re_ask_pays_twice(payments: Payments) -> None:
         return payments.refund(charge_id, amount, None)
 
     outputs = reask(refund, payments)
-    print(f"agents re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
+    counted(f"agents re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
     assert len(payments.refunds) == 2
     # The SDK's own answer to the timeout tells the model to do exactly that.
     assert "Please try again" in json.dumps(outputs[0])
