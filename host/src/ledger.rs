@@ -77,6 +77,9 @@ pub struct Call {
     /// The attempt the call runs under (1 for the first); none for a pass-through tool or a
     /// reconciliation that calls a provider-idempotent tool again.
     pub attempt: Option<u32>,
+    /// The core passes this call through: the tool's class needs no ledger (read-only,
+    /// overwriting), nothing is claimed or recorded, and the tool's answer is the caller's.
+    pub pass_through: bool,
     /// The call's deadline (ms since the Unix epoch, by the ledger's clock): the policy's
     /// `maxCallMs` after the claim. Use it for the provider client's timeouts; the ledger
     /// abandons the call then, as an ambiguous failure.
@@ -269,7 +272,9 @@ impl<S: Store> Ledger<S> {
                     // Never start a call on a lease that has run out: the claim may be another's by now.
                     Action::CallTool(c) if c.not_after.is_some_and(|t| self.now() >= t) => Input::TooLate,
                     Action::CallTool(c) => self.guarded_call(&mut tool, c, &mut value).await,
-                    Action::RecallTool(key) => call(&mut tool, Call { key, attempt: None, deadline: None }, &mut value).await,
+                    Action::RecallTool(key) => {
+                        call(&mut tool, Call { key, attempt: None, deadline: None, pass_through: false }, &mut value).await
+                    }
                     Action::CallReconciler(q) => Input::Verdict(match self.reconciler_of(&q.tool) {
                         Some(r) => r(q).await,
                         None => ReconcileVerdict::Unknown(format!("the reconciler of {:?} was unregistered", q.tool)),
@@ -350,7 +355,8 @@ impl<S: Store> Ledger<S> {
         Fut: Future<Output = Result<T, ToolError>>,
     {
         let attempt = c.token.as_ref().map(|t| t.attempt);
-        let the_call = call(tool, Call { key: c.key.clone(), attempt, deadline: c.deadline }, value);
+        let pass_through = c.token.is_none();
+        let the_call = call(tool, Call { key: c.key.clone(), attempt, deadline: c.deadline, pass_through }, value);
         let beats = async {
             if let (Some(every), Some(token)) = (c.heartbeat_ms, &c.token) {
                 loop {

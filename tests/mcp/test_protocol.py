@@ -16,7 +16,7 @@ import pytest
 
 from agent import Agent, dump, result_meta
 from conftest import report
-from harness import effects, gateway_cmd, payments_cmd
+from harness import effects, gateway_cmd, oncely, payments_cmd
 from test_payments import ARGS, assert_keyed, charge_of, stdio_agent
 
 pytestmark = pytest.mark.anyio
@@ -297,3 +297,27 @@ def test_idempotency_key_in_params_is_the_step(raw: Raw) -> None:
         second["_meta"]["oncely/key"],
     }
     assert plain_again["_meta"] == {**plain["_meta"], "oncely/replayed": True}, (plain, plain_again)
+
+
+def test_the_core_passes_a_read_only_call_through(raw: Raw, tmp_path: Path) -> None:
+    """Every tools/call goes to the core; for a read-only tool it says "call the server": the
+    server's answer comes back as it is (no oncely marks) and nothing is recorded. Arguments that
+    cannot be keyed are the agent's to fix, for every tool: invalid params, nothing called."""
+    raw.initialize()
+    raw.request("tools/call", {"name": "charge", "arguments": ARGS})
+    found = raw.request("tools/call", {"name": "find_charge", "arguments": ARGS})["result"]
+    again = raw.request("tools/call", {"name": "find_charge", "arguments": ARGS})["result"]
+    assert found["structuredContent"]["found"] is True, found
+    assert found == again and "_meta" not in found, found
+    listed = oncely(
+        "ledger", "list", "--json", "--db", str(tmp_path / "ledger.db"), "--scope", "mcp"
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert [e["tool"] for e in json.loads(listed.stdout)] == ["charge"], listed.stdout
+    lossy = {**ARGS, "amount_cents": 9007199254740993}
+    for tool in ("find_charge", "charge"):
+        reply = raw.request("tools/call", {"name": tool, "arguments": lossy})
+        assert reply.get("error", {}).get("code") == -32602, reply
+        assert "cannot be keyed" in reply["error"]["message"], reply
+        assert "9007199254740993" in reply["error"]["message"], reply
+    assert len(effects(raw.charges)) == 1  # type: ignore[attr-defined]

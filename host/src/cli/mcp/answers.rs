@@ -82,6 +82,11 @@ pub fn of(e: &Error) -> Result<CallToolResult, ErrorData> {
         Error::Contention(n) => {
             (format!("oncely: {n} workers raced for this call; it was not run. An identical call may be sent again."), None)
         }
+        // Arguments that cannot be keyed (a number a double cannot hold, a lone surrogate, too
+        // deep): the agent's to fix; nothing was called.
+        Error::Key(_) | Error::Canon(_) => {
+            return Err(ErrorData::invalid_params(format!("oncely: the arguments cannot be keyed: {e}"), None))
+        }
         other => return Err(ErrorData::internal_error(format!("oncely: {other}"), None)),
     };
     Ok(refusal(text, key.map(String::as_str)))

@@ -1,8 +1,8 @@
 //! The gateway: what every agent session shares — the ledger, the connection to the server, the
-//! tools' policies — and how each request is answered. Keyed tools (accumulating, irreversible)
-//! run as effects through the ledger (the core decides everything from claim to result; this
-//! file calls the server when the core says so); read-only and overwriting tools, and every
-//! other request, pass through.
+//! tools' policies — and how each request is answered. Every `tools/call` runs as an effect
+//! through the ledger: the core decides everything from claim to result, including that a
+//! read-only or overwriting tool's call passes through; this file calls the server when the
+//! core says so. Every other request passes through.
 
 use super::answers::{self, marks, service_error};
 use super::catalog::Catalog;
@@ -11,7 +11,7 @@ use super::lookup;
 use super::upstream::{Agents, Upstream};
 use oncely::wit::keys::KeySpec;
 use oncely::wit::ledger::{ReconcileRequest, ReconcileVerdict};
-use oncely::wit::policy::{EffectClass, ReconcilePath, ToolPolicy};
+use oncely::wit::policy::{ReconcilePath, ToolPolicy};
 use oncely::{Call, Error, Ledger, ToolError};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam, ClientRequest, ErrorCode,
@@ -59,6 +59,9 @@ fn passed_meta(agent: &RequestMetaObject) -> RequestMetaObject {
 fn refused_before_running(e: &ErrorData) -> bool {
     [ErrorCode::PARSE_ERROR, ErrorCode::INVALID_REQUEST, ErrorCode::METHOD_NOT_FOUND, ErrorCode::INVALID_PARAMS].contains(&e.code)
 }
+
+/// The server's answer to a `tools/call`, kept to be returned to the agent as it is.
+type Verbatim = Arc<Mutex<Option<Result<CallToolResponse, ErrorData>>>>;
 
 /// What all sessions share.
 pub struct Gateway {
@@ -232,8 +235,10 @@ impl Gateway {
         Ok(answer)
     }
 
-    /// `tools/call`: a keyed tool through the ledger, a read-only or overwriting one passed
-    /// through; a tool the server does not list, or whose policy cannot be read, is not called.
+    /// `tools/call`: every call of a tool the server lists goes to the core as an effect, which
+    /// decides from the tool's class: claimed, keyed and recorded (accumulating, irreversible), or
+    /// passed through (read-only, overwriting). A tool the server does not list, or whose policy
+    /// cannot be read, is not called.
     pub async fn call_tool(
         &self,
         params: CallToolRequestParams,
@@ -254,26 +259,21 @@ impl Gateway {
             // for a tool it does not have.
             return Err(ErrorData::invalid_params(format!("oncely mcp: the server lists no tool {:?}", params.name), None));
         };
-        if matches!(policy.class, EffectClass::AccumulatingWrite | EffectClass::IrreversibleExternal) {
-            return self.keyed(params, cx, session, policy).await;
-        }
-        match self.forward(ClientRequest::CallToolRequest(CallToolRequest::new(params)), cx).await? {
-            ServerResult::CallToolResult(r) => Ok(r.into()),
-            ServerResult::InputRequiredResult(r) => Ok(r.into()),
-            ServerResult::CreateTaskResult(r) => Ok(r.into()),
-            other => Err(ErrorData::internal_error(format!("oncely mcp: the server answered tools/call with {other:?}"), None)),
-        }
+        self.effect(params, cx, session, policy).await
     }
 
-    /// A keyed call, as an effect through the ledger. It runs in a task of its own, so an agent
-    /// that cancels or disconnects does not leave it half done: its result is recorded.
-    async fn keyed(
+    /// One `tools/call` as an effect through the ledger. It runs in a task of its own, so an
+    /// agent that cancels or disconnects does not leave a keyed call half done: its result is
+    /// recorded (a pass-through call is cancelled at the server, as the agent asked).
+    async fn effect(
         &self,
         params: CallToolRequestParams,
         cx: &RequestContext<RoleServer>,
         session: &str,
         policy: ToolPolicy,
     ) -> Result<CallToolResponse, ErrorData> {
+        // As the agent sent it: what a pass-through call sends.
+        let original = params.clone();
         let mut params = params;
         let mut meta = cx.meta.0 .0.clone();
         if let Some(m) = &params.meta {
@@ -288,27 +288,56 @@ impl Gateway {
         let (intent, policy) =
             identity::intent(&meta, &self.settings.defaults, session, &params.name, args.to_string(), &policy, &self.default_spec);
         let gw = self.me.upgrade().ok_or_else(|| ErrorData::internal_error("oncely mcp: shutting down", None))?;
-        // The server's own answer when the call failed (its isError result, or a request for
-        // input), returned as it is.
-        let refused: Arc<Mutex<Option<CallToolResponse>>> = Arc::default();
-        let kept = refused.clone();
+        // The server's own answer, returned to the agent as it is: a pass-through call's, and a
+        // keyed call's that failed (its isError result, a request for input).
+        let verbatim: Verbatim = Arc::default();
+        let kept = verbatim.clone();
+        let cx = cx.clone();
         let run = self.calls.spawn(async move {
-            let tool = |call: Call| gw.call_upstream(params.clone(), call, kept.clone());
+            let tool = |call: Call| gw.call(params.clone(), original.clone(), &cx, call, kept.clone());
             gw.ledger.effect(&intent, &policy).wait(gw.settings.wait).run_call(tool).await
         });
         let outcome = run.await.map_err(|e| ErrorData::internal_error(format!("oncely mcp: the call's task failed: {e}"), None))?;
-        match outcome {
-            Ok(r) => {
+        let verbatim = verbatim.lock().unwrap_or_else(|p| p.into_inner()).take();
+        match (outcome, verbatim) {
+            (Ok(_) | Err(Error::ToolFailed(_)), Some(answer)) => answer,
+            (Ok(r), None) => {
                 let mut result: CallToolResult = serde_json::from_value(r.value)
                     .map_err(|e| ErrorData::internal_error(format!("oncely mcp: the recorded result is not a tool result: {e}"), None))?;
                 result.meta.get_or_insert_with(Default::default).extend(marks(&r.key, r.replayed, r.reconciled));
                 Ok(result.into())
             }
-            Err(Error::ToolFailed(reason)) => match refused.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                Some(answer) => Ok(answer),
-                None => answers::of(&Error::ToolFailed(reason)).map(Into::into),
-            },
-            Err(e) => answers::of(&e).map(Into::into),
+            (Err(e), _) => answers::of(&e).map(Into::into),
+        }
+    }
+
+    /// The call the core asks for: passed through as the agent sent it, or keyed.
+    async fn call(
+        &self,
+        keyed: CallToolRequestParams,
+        original: CallToolRequestParams,
+        cx: &RequestContext<RoleServer>,
+        call: Call,
+        verbatim: Verbatim,
+    ) -> Result<Value, ToolError> {
+        if !call.pass_through {
+            *verbatim.lock().unwrap_or_else(|p| p.into_inner()) = None;
+            return self.call_upstream(keyed, call, verbatim).await;
+        }
+        let answer = match self.forward(ClientRequest::CallToolRequest(CallToolRequest::new(original)), cx).await {
+            Ok(ServerResult::CallToolResult(r)) => Ok(r.into()),
+            Ok(ServerResult::InputRequiredResult(r)) => Ok(r.into()),
+            Ok(ServerResult::CreateTaskResult(r)) => Ok(r.into()),
+            Ok(other) => Err(ErrorData::internal_error(format!("oncely mcp: the server answered tools/call with {other:?}"), None)),
+            Err(e) => Err(e),
+        };
+        let failed = answer.is_err();
+        *verbatim.lock().unwrap_or_else(|p| p.into_inner()) = Some(answer);
+        // Nothing is recorded for a pass-through call; its answer goes back as it came.
+        if failed {
+            Err(ToolError::definite("the server answered with an error"))
+        } else {
+            Ok(Value::Null)
         }
     }
 
@@ -317,12 +346,7 @@ impl Gateway {
     /// done; the server's `isError` result (unless `--is-error-unknown` names the tool), a
     /// request for input, or a JSON-RPC error that refuses the call before it runs is a definite
     /// failure; no answer in time, a dropped connection, or any other error is ambiguous.
-    async fn call_upstream(
-        &self,
-        mut params: CallToolRequestParams,
-        call: Call,
-        refused: Arc<Mutex<Option<CallToolResponse>>>,
-    ) -> Result<Value, ToolError> {
+    async fn call_upstream(&self, mut params: CallToolRequestParams, call: Call, refused: Verbatim) -> Result<Value, ToolError> {
         let tool = params.name.to_string();
         let meta = params.meta.get_or_insert_with(Default::default);
         meta.insert(identity::IDEMPOTENCY_KEY.into(), Value::from(call.key.clone()));
@@ -341,12 +365,12 @@ impl Gateway {
                         "the server answered with an error, which may come after the effect: {text}"
                     )));
                 }
-                *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(r.into());
+                *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(Ok(r.into()));
                 Err(ToolError::definite(format!("the server answered with an error: {text}")))
             }
             Ok(ServerResult::CallToolResult(r)) => serde_json::to_value(&r).map_err(|e| ToolError::ambiguous(e.to_string())),
             Ok(ServerResult::InputRequiredResult(r)) => {
-                *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(r.into());
+                *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(Ok(r.into()));
                 Err(ToolError::definite("the server asks the agent for input before it runs the tool"))
             }
             Ok(other) => Err(ToolError::ambiguous(format!("the server answered with something other than a tool result: {other:?}"))),
