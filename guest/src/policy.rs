@@ -364,7 +364,7 @@ pub fn check_manifest(text: &str) -> Result<ManifestReport, PolicyError> {
                 Severity::Warning,
                 tool_name,
                 "class-from-defaults",
-                msg![name, " has neither annotations nor an oncely policy; MCP's defaults make it irreversible-external"],
+                msg![name, " has no class (no annotations, no policy class); MCP's defaults make it irreversible-external"],
             ));
         }
         if let (ClassSource::Policy, Some(implied)) = (r.class_source, implied) {

@@ -103,7 +103,7 @@ pub enum StoreError {
     /// No database connection could be had within the acquire timeout (the server is down,
     /// restarting or unreachable, or every pooled connection stayed busy); `cause` says which,
     /// from one connection attempt made to find out. Nothing was read or written.
-    #[error("no database connection within {} ms: {cause}", .waited.as_millis())]
+    #[error("no database connection (waited {} ms): {cause}", .waited.as_millis())]
     Unavailable {
         /// How long the call waited for a connection.
         waited: std::time::Duration,

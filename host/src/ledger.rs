@@ -488,8 +488,8 @@ impl<S: Store> Ledger<S> {
         Ok(self.store.get(scope, key).await?)
     }
 
-    /// Entries of one scope.
-    pub async fn list(&self, scope: &str, filter: &ListFilter) -> Result<Vec<Entry>, Error> {
+    /// Entries of one scope (every scope when `None`), newest first.
+    pub async fn list(&self, scope: Option<&str>, filter: &ListFilter) -> Result<Vec<Entry>, Error> {
         Ok(self.store.list(scope, filter).await?)
     }
 

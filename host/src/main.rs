@@ -49,10 +49,28 @@ fn main() -> ExitCode {
                     return ExitCode::SUCCESS;
                 }
             }
-            eprintln!("oncely: {e:#}");
+            eprintln!("oncely: {}", one_line(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error and its causes on one line, each said once: a cause whose words the line already
+/// holds (drivers repeat their source in their own message) is left out.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        let text = text.trim();
+        if text.is_empty() || line.contains(text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(text);
+    }
+    line.replace('\n', " ")
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {

@@ -8,7 +8,10 @@ use std::process::{Command, Output, Stdio};
 
 fn oncely(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_oncely"));
-    c.args(args).env("ONCELY_CACHE_DIR", std::env::temp_dir().join(format!("oncely-cli-cache-{}", std::process::id())));
+    // The compiled-component cache under cargo's scratch directory (not /tmp: it is left behind).
+    c.args(args)
+        .env("ONCELY_CACHE_DIR", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("oncely-cli-cache"))
+        .env_remove("ONCELY_DB");
     c
 }
 
@@ -359,4 +362,119 @@ fn component_out_writes_the_embedded_component() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(std::fs::read(&f).unwrap(), oncely::runtime::COMPONENT);
     assert_eq!(&oncely::runtime::COMPONENT[..4], b"\0asm");
+}
+
+#[test]
+fn ledger_commands_need_a_ledger_that_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let here = |args: &[&str]| {
+        let o = oncely(args).current_dir(dir.path()).stdin(Stdio::null()).output().unwrap();
+        (o.status.code(), text(&o.stdout), text(&o.stderr))
+    };
+    // No --db and no ONCELY_DB: an error that says what to give; no file is made.
+    let (code, out, err) = here(&["ledger", "list"]);
+    assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+    assert!(err.contains("--db") && err.contains("ONCELY_DB"), "{err}");
+    // A SQLite path that does not exist is not created, for a read or for a settlement.
+    for args in [&["ledger", "list", "--db", "missing.db"][..], &["ledger", "sweep", "--db", "missing.db"]] {
+        let (code, _, err) = here(args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.starts_with("oncely: no ledger at missing.db: the file does not exist"), "{err}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "the commands created files");
+    // ONCELY_DB names it as --db does.
+    let db = dir.path().join("ledger.db");
+    let o = oncely(&["ledger", "list"]).env("ONCELY_DB", &db).output().unwrap();
+    assert!(text(&o.stderr).contains(&format!("no ledger at {}", db.display())), "{}", text(&o.stderr));
+}
+
+#[test]
+fn storage_errors_are_one_line_that_says_the_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // Not a SQLite file: the driver's message repeats its source; the CLI says it once.
+    let junk = dir.path().join("junk.db");
+    std::fs::write(&junk, vec![b'x'; 4096]).unwrap();
+    let o = run(&["ledger", "list", "--db", junk.to_str().unwrap()], b"");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(err.matches("file is not a database").count(), 1, "{err}");
+    // A PostgreSQL server that refuses: within a few seconds (not the pool's timeout), with the
+    // real cause.
+    let started = std::time::Instant::now();
+    let o = run(&["ledger", "list", "--db", "postgres://u@127.0.0.1:1/db"], b"");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}: {err}", started.elapsed());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(err.to_lowercase().matches("connection refused").count(), 1, "{err}");
+    assert!(!err.contains("timed out"), "{err}");
+}
+
+#[test]
+fn ledger_list_spans_scopes_with_times_filters_and_json_values() {
+    let (_dir, db) = common::sqlite_path();
+    let policy = r#"{"class":"irreversible-external","key":{},"reconcile":"manual"}"#;
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        let ledger = oncely::Ledger::open(&db).await.unwrap().with_owner("w");
+        let policy = ledger.runtime().parse_policy(policy).unwrap();
+        for (scope, tool) in [("acme", "refund"), ("globex", "send_email")] {
+            let i = oncely::wit::keys::Intent {
+                scope: scope.into(),
+                tool: tool.into(),
+                args_json: r#"{"n":1,"to":"a@b"}"#.into(),
+                ..intent("1")
+            };
+            let tool = |_key| async { Ok::<_, oncely::ToolError>(serde_json::json!({"id": "x_1", "ok": true})) };
+            ledger.effect(&i, &policy).run(tool).await.unwrap();
+        }
+    });
+    let list = |extra: &[&str]| {
+        let mut args = vec!["ledger", "list", "--db", &db, "--json"];
+        args.extend_from_slice(extra);
+        let o = run(&args, b"");
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", text(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    // Every scope by default; arguments and results are JSON values, times both ways.
+    let all = list(&[]);
+    let mut scopes: Vec<&str> = all.as_array().unwrap().iter().map(|e| e["scope"].as_str().unwrap()).collect();
+    scopes.sort();
+    assert_eq!(scopes, ["acme", "globex"], "{all}");
+    let e = &all[0];
+    assert_eq!(e["args"], serde_json::json!({"n": 1, "to": "a@b"}), "{e}");
+    assert_eq!(e["result"], serde_json::json!({"id": "x_1", "ok": true}), "{e}");
+    let updated = e["updated"].as_str().unwrap();
+    assert!(updated.len() == 20 && updated.ends_with('Z') && updated.starts_with("20"), "{updated}");
+    // Filters.
+    assert_eq!(list(&["--scope", "globex"]).as_array().unwrap().len(), 1);
+    assert_eq!(list(&["--tool", "refund"])[0]["scope"], "acme");
+    assert_eq!(list(&["--state", "done"]).as_array().unwrap().len(), 2);
+    assert_eq!(list(&["--state", "escalated"]).as_array().unwrap().len(), 0);
+    assert_eq!(list(&["--since", "1h"]).as_array().unwrap().len(), 2);
+    assert_eq!(list(&["--since", "2099-01-01T00:00:00Z"]).as_array().unwrap().len(), 0);
+    let o = run(&["ledger", "list", "--db", &db, "--since", "yesterday-ish"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("neither a duration"), "{}", text(&o.stderr));
+    // For people: one line each, with the time, state, scope and tool.
+    let o = run(&["ledger", "list", "--db", &db], b"");
+    let lines = text(&o.stdout);
+    assert_eq!(lines.lines().count(), 2, "{lines}");
+    for line in lines.lines() {
+        assert!(line.starts_with("20") && line.contains("Z  done ") && line.contains("attempt 1"), "{line}");
+    }
+    assert!(lines.contains("  acme  refund  ") && lines.contains("  globex  send_email  "), "{lines}");
+}
+
+#[test]
+fn check_names_a_policy_without_a_class_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("tools.json");
+    let tools =
+        r#"{"tools":[{"name":"refund","inputSchema":{"type":"object"},"_meta":{"oncely/policy":{"key":{},"reconcile":"manual"}}}]}"#;
+    std::fs::write(&f, tools).unwrap();
+    let o = run(&["check", f.to_str().unwrap()], b"");
+    let out = text(&o.stdout);
+    assert!(out.contains("[class-from-defaults] \"refund\" has no class (no annotations, no policy class)"), "{out}");
+    assert!(!out.contains("nor an oncely policy"), "{out}");
 }

@@ -195,7 +195,7 @@ impl Store for ScriptedStore {
         self.after("delete").await;
         Ok(applied)
     }
-    async fn list(&self, _scope: &str, _filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
+    async fn list(&self, _scope: Option<&str>, _filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
         unreachable!("the machines never list")
     }
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {

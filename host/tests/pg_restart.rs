@@ -257,7 +257,7 @@ async fn effects_survive_postgres_restarts_fast_and_immediate() {
         assert_eq!(&recorded, value, "{}: the ledger holds another result", it.step_id);
     }
     // Nothing is left pending or in doubt: every claim made is accounted for.
-    let all = ledger.list("acme", &ListFilter { limit: 100_000, ..ListFilter::default() }).await.unwrap();
+    let all = ledger.list(Some("acme"), &ListFilter { limit: 100_000, ..ListFilter::default() }).await.unwrap();
     assert_eq!(all.len(), log.returned.len(), "every entry is one that returned");
     assert!(all.iter().all(|e| e.state == EntryState::Done));
     assert_eq!(executions.len(), log.returned.len(), "every execution's effect returned");
@@ -295,18 +295,18 @@ async fn effects_survive_postgres_restarts_fast_and_immediate() {
     }
 }
 
-/// No server at all: opening fails within the acquire timeout (not sqlx's bare "pool timed
-/// out" after 30 s), and says why.
+/// No server at all: opening fails at once (not after the acquire timeout, nor with sqlx's bare
+/// "pool timed out" after 30 s), and says why.
 #[tokio::test]
-async fn a_server_that_is_down_is_reported_as_such_within_the_acquire_timeout() {
+async fn a_server_that_is_down_is_reported_as_such_at_once() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let url = format!("postgres://postgres@127.0.0.1:{port}/postgres");
-    let options = PostgresOptions { acquire_timeout: Duration::from_millis(500), ..PostgresOptions::default() };
+    let options = PostgresOptions { acquire_timeout: Duration::from_secs(20), ..PostgresOptions::default() };
     let start = Instant::now();
     let err = PostgresStore::connect_with(&url, &options).await.unwrap_err();
     let took = start.elapsed();
     assert!(matches!(err, StoreError::Unavailable { .. }), "{err:?}");
     assert!(err.to_string().contains("Connection refused"), "{err}");
-    assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert!(took < Duration::from_secs(3), "took {took:?}: a refused connection is known at once, not after the acquire timeout");
     eprintln!("{err} ({took:?})");
 }

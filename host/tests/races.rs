@@ -93,7 +93,7 @@ fn exec(location: &str, owner: &str, marker: &std::path::Path, policy: &str, ext
 }
 
 fn cache_dir() -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("oncely-test-cache-{}", std::process::id()))
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("oncely-test-cache")
 }
 
 fn marker_lines(marker: &std::path::Path) -> Vec<String> {

@@ -46,10 +46,21 @@ async fn store_contract() {
         assert!(!store.delete("acme", &e.key, 1).await.unwrap(), "{name}: delete from a wrong version");
         // Lists and due rows are scoped.
         let pending = claimed_entry(&store, "acme", "{\"n\":2}").await;
-        assert_eq!(store.list("acme", &ListFilter::default()).await.unwrap().len(), 2, "{name}");
-        assert_eq!(store.list("other", &ListFilter::default()).await.unwrap().len(), 0, "{name}");
+        assert_eq!(store.list(Some("acme"), &ListFilter::default()).await.unwrap().len(), 2, "{name}");
+        assert_eq!(store.list(Some("other"), &ListFilter::default()).await.unwrap().len(), 0, "{name}");
         let f = ListFilter { state: Some(EntryState::Pending), ..Default::default() };
-        assert_eq!(store.list("acme", &f).await.unwrap(), vec![pending.clone()], "{name}");
+        assert_eq!(store.list(Some("acme"), &f).await.unwrap(), vec![pending.clone()], "{name}");
+        // Across scopes, newest first; and written since a time.
+        let elsewhere = claimed_entry(&store, "other", "{\"n\":3}").await;
+        let all = store.list(None, &ListFilter::default()).await.unwrap();
+        assert_eq!(all.len(), 3, "{name}: every scope");
+        assert!(all.windows(2).all(|w| w[0].updated_at >= w[1].updated_at), "{name}: newest first");
+        let newest = all.iter().map(|e| e.updated_at).max().unwrap();
+        let since = |t: u64| ListFilter { since: Some(t), ..Default::default() };
+        assert!(store.list(None, &since(newest + 1)).await.unwrap().is_empty(), "{name}: --since");
+        assert!(store.list(None, &since(newest)).await.unwrap().iter().all(|e| e.updated_at >= newest), "{name}");
+        assert!(store.list(None, &since(0)).await.unwrap().len() == 3, "{name}");
+        assert!(store.delete("other", &elsewhere.key, elsewhere.version).await.unwrap(), "{name}");
         // Due rows: selected by the due time the core wrote, per scope or across scopes.
         let at = pending.due_at.expect("a pending claim is due when its lease ends");
         assert_eq!(at, pending.lease_until, "{name}");
@@ -149,7 +160,7 @@ async fn one_scope_never_reads_or_replays_another_scopes_result() {
         assert_eq!(rb.value, "b's result", "{name}");
         // Even asking for a's key under b's scope finds nothing.
         assert!(ledger.get("tenant-b", &ra.key).await.unwrap().is_none(), "{name}");
-        assert_eq!(ledger.list("tenant-b", &ListFilter::default()).await.unwrap().len(), 1, "{name}");
+        assert_eq!(ledger.list(Some("tenant-b"), &ListFilter::default()).await.unwrap().len(), 1, "{name}");
     }
 }
 

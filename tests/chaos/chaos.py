@@ -513,7 +513,7 @@ def verify(ph: Phase) -> None:
         reconciled += bool(o["reconciled"])
         fresh[o["key"]] += not o["replayed"]
         row = rows.get(o["key"])
-        if row is None or row["state"] != "done" or json.loads(row["result"] or "null") != o["value"]:
+        if row is None or row["state"] != "done" or row["result"] != o["value"]:
             state = None if row is None else (row["state"], row["result"])
             lost.append(f"{w.owner} printed {o['key']} = {o['value']}; the ledger holds {state}")
 
@@ -521,7 +521,7 @@ def verify(ph: Phase) -> None:
     unsettled = [k for k in keys if k not in rows or not (
         rows[k]["state"] == "done" or (rows[k]["state"] == "escalated" and keys[k] == MANUAL[0]))]
     def by(row: dict[str, Any]) -> Any:
-        result = json.loads(row["result"] or "null")
+        result = row["result"]  # `ledger list --json`: the result as a JSON value
         return result.get("by") if isinstance(result, dict) else None
 
     phantom = [k for k in keys if k in rows and rows[k]["state"] == "done" and by(rows[k]) not in marker.get(k, [])]

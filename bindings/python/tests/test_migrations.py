@@ -91,7 +91,7 @@ def test_python_first_then_rust(
                "--scope", "mig", r.key])  # fmt: skip
     shown = json.loads(out.stdout)
     assert shown["state"] == "done" and shown["owner"] == "py"
-    assert json.loads(shown["result"]) == r.value
+    assert shown["result"] == r.value  # a JSON value, not JSON text
     assert len(_bookkeeping(ledger_location)) == len(_expected_rows(repo, ledger_location))
 
 
@@ -141,14 +141,17 @@ def test_a_dirty_migration_is_refused(sqlite_path: str) -> None:
 
 
 def test_rust_and_python_opening_a_fresh_ledger_at_once(
-    repo: Path, oncely_cli: Path, ledger_location: str, tmp_path: Path
+    repo: Path, oncely_test_worker: Path, ledger_location: str, tmp_path: Path
 ) -> None:
-    """Several Rust and Python processes open (and so migrate) one fresh ledger together:
-    all succeed, and the migration is recorded once."""
+    """Several Rust and Python processes open (and so migrate) one fresh ledger together, each
+    to record an effect: all succeed, and the migration is recorded once."""
     procs = []
     for i in range(3):
         procs.append(subprocess.Popen(
-            [str(oncely_cli), "ledger", "--db", ledger_location, "list", "--scope", f"s{i}"],
+            [str(oncely_test_worker), "--db", ledger_location, "--scope", "mig", "--run", "r",
+             "--step", f"r{i}", "--tool", "charge", "--args", '{"amount":1}',
+             "--policy", '{"class":"accumulating-write"}', "--owner", f"r{i}",
+             "--marker", str(tmp_path / "m.txt")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         ))  # fmt: skip
         procs.append(subprocess.Popen(
@@ -160,7 +163,7 @@ def test_rust_and_python_opening_a_fresh_ledger_at_once(
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
     assert [r[:4] for r in _bookkeeping(ledger_location)] == _expected_rows(repo, ledger_location)
-    assert len((tmp_path / "m.txt").read_text().splitlines()) == 3
+    assert len((tmp_path / "m.txt").read_text().splitlines()) == 6
 
 
 def test_postgres_bookkeeping_is_in_the_oncely_schema(pg_dsn: str) -> None:

@@ -124,7 +124,7 @@ impl Store for Stalling {
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
         self.inner.delete(scope, key, expected_version).await
     }
-    async fn list(&self, scope: &str, filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
+    async fn list(&self, scope: Option<&str>, filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
         self.inner.list(scope, filter).await
     }
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {

@@ -9,12 +9,14 @@ use oncely::store::{parse_state, ListFilter};
 use oncely::wit::ledger::{Outcome, Settlement};
 use oncely::Ledger;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 #[derive(Args)]
 pub struct LedgerArgs {
-    /// The ledger: a SQLite file path or a postgres:// URL ($ONCELY_DB, else ./oncely.db).
-    #[arg(long, global = true)]
+    /// The ledger: an existing SQLite file or a postgres:// URL (default: $ONCELY_DB).
+    #[arg(long, global = true, env = "ONCELY_DB")]
     db: Option<String>,
     /// Machine-readable output.
     #[arg(long, global = true)]
@@ -25,17 +27,21 @@ pub struct LedgerArgs {
 
 #[derive(Subcommand)]
 enum LedgerCommand {
-    /// List the entries of a scope, newest first.
+    /// List entries, newest first: every scope unless --scope says which.
     List {
-        /// The scope.
+        /// Only this scope.
         #[arg(long)]
-        scope: String,
+        scope: Option<String>,
         /// Only this state (pending, done, failed, in-doubt, escalated).
         #[arg(long)]
         state: Option<String>,
         /// Only this tool.
         #[arg(long)]
         tool: Option<String>,
+        /// Only entries written since then: a duration back from now (30m, 2h, 7d) or a time
+        /// (2026-12-01T09:00:00Z).
+        #[arg(long, value_parser = parse_since)]
+        since: Option<Since>,
         /// At most this many.
         #[arg(long, default_value_t = 100)]
         limit: u32,
@@ -84,17 +90,52 @@ enum LedgerCommand {
     },
 }
 
+/// `--since`: a duration back from now, or a point in time.
+#[derive(Debug, Clone, Copy)]
+pub enum Since {
+    Ago(Duration),
+    At(SystemTime),
+}
+
+fn parse_since(s: &str) -> Result<Since, String> {
+    if let Ok(d) = humantime::parse_duration(s) {
+        return Ok(Since::Ago(d));
+    }
+    humantime::parse_rfc3339_weak(s)
+        .map(Since::At)
+        .map_err(|_| format!("{s:?} is neither a duration (30m, 2h, 7d) nor a time (2026-12-01T09:00:00Z)"))
+}
+
+fn millis(t: SystemTime) -> u64 {
+    t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The ledger named by `--db` or $ONCELY_DB. A SQLite file must exist: these commands read and
+/// settle entries, and a new empty file would only hide a wrong path.
+async fn open(db: Option<String>) -> Result<Ledger> {
+    let Some(db) = db else {
+        bail!("which ledger? give --db FILE (a SQLite file) or --db postgres://… (or set ONCELY_DB)");
+    };
+    if !db.contains("://") && !Path::new(&db).is_file() {
+        bail!("no ledger at {db}: the file does not exist (a ledger file is created by the first effect recorded in it; check --db)");
+    }
+    Ok(Ledger::open(&db).await.with_context(|| format!("opening the ledger {db}"))?.with_owner("oncely-cli"))
+}
+
 pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
-    let db = a.db.or_else(|| std::env::var("ONCELY_DB").ok()).unwrap_or_else(|| "oncely.db".into());
-    let ledger = Ledger::open(&db).await.with_context(|| format!("opening the ledger {db}"))?.with_owner("oncely-cli");
+    let ledger = open(a.db).await?;
     let mut out = std::io::stdout().lock();
     match a.command {
-        LedgerCommand::List { scope, state, tool, limit } => {
+        LedgerCommand::List { scope, state, tool, since, limit } => {
             let state = match state {
                 Some(s) => Some(parse_state(&s).with_context(|| format!("unknown state {s:?}"))?),
                 None => None,
             };
-            let entries = ledger.list(&scope, &ListFilter { state, tool, limit }).await?;
+            let since = since.map(|s| match s {
+                Since::Ago(d) => ledger.now().saturating_sub(d.as_millis() as u64),
+                Since::At(t) => millis(t),
+            });
+            let entries = ledger.list(scope.as_deref(), &ListFilter { state, tool, since, limit }).await?;
             if a.json {
                 writeln!(out, "{}", serde_json::Value::Array(entries.iter().map(render::entry).collect()))?;
             } else {

@@ -89,25 +89,41 @@ pub fn report(r: &ManifestReport) -> Value {
     })
 }
 
+/// An entry as JSON: its arguments and result as JSON values, its times in ms since the Unix
+/// epoch and, for people, as RFC 3339 (`created`, `updated`, `in_doubt`).
 pub fn entry(e: &Entry) -> Value {
     json!({
         "scope": e.scope, "key": e.key, "tool": e.tool, "state": state_name(e.state),
         "version": e.version, "attempt": e.attempt, "owner": e.owner,
-        "fingerprint": e.fingerprint, "args": e.args_canonical,
+        "fingerprint": e.fingerprint, "args": value(&e.args_canonical),
         "created_at": e.created_at, "updated_at": e.updated_at, "lease_until": e.lease_until,
         "in_doubt_since": e.in_doubt_since, "next_reconcile_at": e.next_reconcile_at,
-        "reconcile_attempts": e.reconcile_attempts, "result": e.result_json, "reason": e.reason,
+        "created": time(e.created_at), "updated": time(e.updated_at), "in_doubt": e.in_doubt_since.map(time),
+        "reconcile_attempts": e.reconcile_attempts, "result": e.result_json.as_deref().map(value), "reason": e.reason,
         "resolved_by": e.resolved_by, "reconcile": reconcile(&e.reconcile),
     })
 }
 
-/// One line per entry for `oncely ledger list`.
+/// Stored JSON text as a value (the ledger stores canonical JSON; anything else stays a string).
+fn value(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
+}
+
+/// A time in ms since the Unix epoch, as RFC 3339 in UTC to the second.
+pub fn time(ms: u64) -> String {
+    humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms)).to_string()
+}
+
+/// One line per entry for `oncely ledger list`: when it was last written, its state, where it
+/// is, what it is, and why it is so.
 pub fn entry_line(e: &Entry) -> String {
     format!(
-        "{:<9}  {}  {}  attempt {}  {}{}",
+        "{}  {:<9}  {}  {}  {}  attempt {}  {}{}",
+        time(e.updated_at),
         state_name(e.state),
-        e.key,
+        e.scope,
         e.tool,
+        e.key,
         e.attempt,
         e.owner,
         e.reason.as_deref().map(|r| format!("  — {r}")).unwrap_or_default()

@@ -21,6 +21,8 @@ pub struct ListFilter {
     pub state: Option<EntryState>,
     /// Only this tool.
     pub tool: Option<String>,
+    /// Only entries written at or after this time (ms since the Unix epoch: `updated_at`).
+    pub since: Option<u64>,
     /// At most this many rows (newest first); 0 means 100.
     pub limit: u32,
 }
@@ -36,8 +38,8 @@ pub trait Store {
     async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError>;
     /// Delete the row if its version is still `expected_version`; `false` if not.
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError>;
-    /// Entries of one scope, newest first.
-    async fn list(&self, scope: &str, filter: &ListFilter) -> Result<Vec<Entry>, StoreError>;
+    /// Entries of one scope (every scope when `None`), newest first.
+    async fn list(&self, scope: Option<&str>, filter: &ListFilter) -> Result<Vec<Entry>, StoreError>;
     /// Entries due for time-driven work at `now` (`due_at <= now`, the time the core computed at
     /// their last write), soonest first; all scopes when `None`. The core decides what, if
     /// anything, each needs.
@@ -88,7 +90,7 @@ impl Store for AnyStore {
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
         dispatch!(self, s => s.delete(scope, key, expected_version).await)
     }
-    async fn list(&self, scope: &str, filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
+    async fn list(&self, scope: Option<&str>, filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
         dispatch!(self, s => s.list(scope, filter).await)
     }
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
@@ -302,12 +304,14 @@ impl Statements {
             update: sql(format!("UPDATE {table} SET {sets} WHERE scope = {} AND key = {} AND version = {}", p(n + 1), p(n + 2), p(n + 3))),
             delete: sql(format!("DELETE FROM {table} WHERE scope = {} AND key = {} AND version = {}", p(1), p(2), p(3))),
             list: sql(format!(
-                "SELECT {COLUMNS} FROM {table} WHERE scope = {p1} AND (CAST({p2} AS TEXT) IS NULL OR state = {p2}) \
-                 AND (CAST({p3} AS TEXT) IS NULL OR tool = {p3}) ORDER BY updated_at DESC, key LIMIT {p4}",
+                "SELECT {COLUMNS} FROM {table} WHERE (CAST({p1} AS TEXT) IS NULL OR scope = {p1}) \
+                 AND (CAST({p2} AS TEXT) IS NULL OR state = {p2}) AND (CAST({p3} AS TEXT) IS NULL OR tool = {p3}) \
+                 AND (CAST({p5} AS BIGINT) IS NULL OR updated_at >= {p5}) ORDER BY updated_at DESC, scope, key LIMIT {p4}",
                 p1 = p(1),
                 p2 = p(2),
                 p3 = p(3),
-                p4 = p(4)
+                p4 = p(4),
+                p5 = p(5)
             )),
             due: sql(format!(
                 "SELECT {COLUMNS} FROM {table} WHERE due_at <= {p2} AND (CAST({p1} AS TEXT) IS NULL OR scope = {p1}) \
@@ -352,12 +356,13 @@ macro_rules! impl_store {
                 Ok(q.execute(&mut *self.conn().await?).await?.rows_affected() == 1)
             }
 
-            async fn list(&self, scope: &str, filter: &$crate::store::ListFilter) -> Result<Vec<Entry>, StoreError> {
+            async fn list(&self, scope: Option<&str>, filter: &$crate::store::ListFilter) -> Result<Vec<Entry>, StoreError> {
                 let rows: Vec<$crate::store::Row> = sqlx::query_as(self.sql.list.clone())
                     .bind(scope)
                     .bind(filter.state.map($crate::store::state_name))
                     .bind(filter.tool.as_deref())
                     .bind(if filter.limit == 0 { 100 } else { i64::from(filter.limit) })
+                    .bind(filter.since.map($crate::store::i64_of))
                     .fetch_all(&mut *self.conn().await?)
                     .await?;
                 rows.into_iter().map($crate::store::Row::into_entry).collect()

@@ -15,8 +15,9 @@
 //! call waits at most [`PostgresOptions::acquire_timeout`] (5 s by default) for a connection
 //! while the server is down or restarting; past it, the call fails with
 //! `StoreError::Unavailable`, which says why no connection could be made (connection refused,
-//! the server is starting up, …). The store itself never breaks: once the server is back, the
-//! next call connects again (`host/tests/pg_restart.rs`).
+//! the server is starting up, …). Opening a store connects once outside the pool first, so a
+//! server that refuses is reported at once, with its cause. The store itself never breaks: once
+//! the server is back, the next call connects again (`host/tests/pg_restart.rs`).
 
 use super::{impl_store, Statements};
 use crate::error::StoreError;
@@ -79,16 +80,27 @@ impl PostgresStore {
 
     /// Connect to `url` with `options` and migrate.
     pub async fn connect_with(url: &str, options: &PostgresOptions) -> Result<PostgresStore, StoreError> {
+        let connect = PgConnectOptions::from_str(url)?;
+        // A first connection, outside the pool, so that a server that cannot be reached (refused,
+        // a wrong password, no such database) is reported at once with its cause, not after the
+        // acquire timeout.
+        let started = std::time::Instant::now();
+        match tokio::time::timeout(options.acquire_timeout, PgConnection::connect_with(&connect)).await {
+            Ok(Ok(c)) => drop(c.close().await),
+            Ok(Err(e)) => return Err(StoreError::Unavailable { waited: started.elapsed(), cause: e.to_string() }),
+            Err(_) => {
+                let cause = "connecting to the server did not finish (unreachable?)".to_string();
+                return Err(StoreError::Unavailable { waited: options.acquire_timeout, cause });
+            }
+        }
         let pool = PgPoolOptions::new()
             .max_connections(options.max_connections)
             .acquire_timeout(options.acquire_timeout)
             // Ping an idle connection before handing it out: one the server dropped (a restart,
             // an idle timeout) is replaced instead of failing the call (sqlx's default, relied on).
             .test_before_acquire(true)
-            .connect_lazy_with(PgConnectOptions::from_str(url)?);
+            .connect_lazy_with(connect);
         let store = PostgresStore { pool, sql: Arc::new(Statements::new("oncely.effects", '$')) };
-        // A first connection, so that a server that cannot be reached is reported as such.
-        drop(store.conn().await?);
         Self::migrator().run(&store.pool).await?;
         Ok(store)
     }
