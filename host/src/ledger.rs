@@ -196,6 +196,52 @@ impl Ledger<AnyStore> {
         let store = AnyStore::open(location).await?;
         Ok(Ledger::with_store(Runtime::shared()?, store))
     }
+
+    /// Sweep in the background: [`sweep`](Self::sweep) at once (what a crashed worker left),
+    /// then `every` after each pass ends, with this ledger's reconcilers, until the returned
+    /// [`Sweeper`] is stopped or dropped. Each pass's report, or its error, goes to `on_pass`;
+    /// a failed pass does not end the loop. Needs a tokio runtime.
+    pub fn start_sweeper<F>(&self, scope: Option<String>, every: Duration, on_pass: F) -> Sweeper
+    where
+        F: Fn(Result<SweepReport, Error>) + Send + Sync + 'static,
+    {
+        let ledger = self.clone();
+        let (stop, mut stopped) = tokio::sync::watch::channel(false);
+        let task = tokio::spawn(async move {
+            loop {
+                on_pass(ledger.sweep(scope.as_deref()).await);
+                tokio::select! {
+                    () = tokio::time::sleep(every) => {}
+                    _ = stopped.changed() => return,
+                }
+            }
+        });
+        Sweeper { stop, task: Some(task) }
+    }
+}
+
+/// A background sweep ([`Ledger::start_sweeper`]). Stopping lets a pass in flight finish;
+/// dropping it stops the loop too.
+#[derive(Debug)]
+pub struct Sweeper {
+    stop: tokio::sync::watch::Sender<bool>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Sweeper {
+    /// Stop sweeping; returns once a pass in flight has finished.
+    pub async fn stop(mut self) {
+        let _ = self.stop.send(true);
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for Sweeper {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+    }
 }
 
 impl<S: Store> Ledger<S> {

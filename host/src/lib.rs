@@ -18,5 +18,5 @@ pub mod store;
 pub mod wit;
 
 pub use error::{Error, StoreError};
-pub use ledger::{Call, Effect, EffectResult, Ledger, Reconciler, SweepReport, ToolError};
+pub use ledger::{Call, Effect, EffectResult, Ledger, Reconciler, SweepReport, Sweeper, ToolError};
 pub use runtime::Runtime;

@@ -334,3 +334,57 @@ async fn concurrent_postgres_openers_migrate_once() {
         sqlx::query_as("SELECT version FROM oncely._sqlx_migrations ORDER BY version").fetch_all(stores[0].pool()).await.unwrap();
     assert_eq!(rows, versions("postgres"));
 }
+
+/// What a dead worker left is settled by a background sweeper, without anyone calling `sweep`:
+/// a claim reconciled by its registered reconciler, one with no automatic reconciliation
+/// escalated on time; after `stop`, no pass runs.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_background_sweeper_settles_what_a_dead_worker_left() {
+    use oncely::wit::ledger::ReconcileVerdict;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::time::Duration;
+    let rt = Runtime::shared().unwrap();
+    let lookup = rt
+        .parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find"},"leaseMs":1,"reconcileAfterMs":0}"#)
+        .unwrap();
+    let manual =
+        rt.parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":"manual","leaseMs":1,"escalateAfterMs":0}"#).unwrap();
+    for (name, store, _guard) in stores().await {
+        let ledger = Ledger::with_store(rt.clone(), store.clone());
+        ledger.reconciler("refund", |_req| async { ReconcileVerdict::Happened(r#"{"refund":"re_1"}"#.into()) });
+        let intent = |tool: &str| Intent {
+            scope: "acme".into(),
+            run_id: "r".into(),
+            step_id: "s".into(),
+            tool: tool.into(),
+            args_json: "{}".into(),
+        };
+        // Claimed, and the worker died: never completed.
+        let (refund, _) = ledger.begin(&intent("refund"), &lookup).await.unwrap();
+        let (email, _) = ledger.begin(&intent("send_email"), &manual).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+
+        let passes = std::sync::Arc::new(AtomicU32::new(0));
+        let seen = passes.clone();
+        let sweeper = ledger.start_sweeper(Some("acme".into()), Duration::from_millis(20), move |pass| {
+            pass.expect("a sweep pass");
+            seen.fetch_add(1, Ordering::SeqCst);
+        });
+        let state = |key: String| {
+            let ledger = ledger.clone();
+            async move { ledger.get("acme", &key).await.unwrap().unwrap().state }
+        };
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while (state(refund.key.clone()).await, state(email.key.clone()).await) != (EntryState::Done, EntryState::Escalated) {
+            assert!(std::time::Instant::now() < deadline, "{name}: not settled by the sweeper");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let entry = ledger.get("acme", &refund.key).await.unwrap().unwrap();
+        assert_eq!(entry.result_json.as_deref(), Some(r#"{"refund":"re_1"}"#), "{name}");
+        sweeper.stop().await;
+        let after = passes.load(Ordering::SeqCst);
+        assert!(after >= 1, "{name}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(passes.load(Ordering::SeqCst), after, "{name}: a pass ran after stop");
+    }
+}

@@ -82,6 +82,7 @@ from oncely.ledger import (
     system_clock,
 )
 from oncely.store import ListFilter, Store
+from oncely.sweeper import AsyncSweeper, Sweeper
 from oncely.tool import Tool, context, current_context
 from oncely.types import *  # noqa: F403 - the WIT mirrors are part of the API
 from oncely.types import __all__ as _types_all
@@ -92,6 +93,7 @@ __all__ = [  # noqa: PLE0604
     "AmbiguousFailure",
     "Args",
     "AsyncLedger",
+    "AsyncSweeper",
     "Call",
     "CanonError",
     "ConflictError",
@@ -118,6 +120,7 @@ __all__ = [  # noqa: PLE0604
     "StorageError",
     "Store",
     "SweepReport",
+    "Sweeper",
     "Tool",
     "ToolFailedError",
     "__version__",

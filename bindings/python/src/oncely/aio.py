@@ -32,6 +32,7 @@ from oncely._machine import (
     tally,
 )
 from oncely.ledger import Ledger
+from oncely.sweeper import AsyncSweeper
 from oncely.types import (
     Begin,
     Claim,
@@ -157,6 +158,18 @@ class AsyncLedger:
     async def sweep(self, scope: str | None = None) -> SweepReport:
         """See :meth:`Ledger.sweep`; async reconcilers are awaited."""
         return await self.tend(TendJob.SWEEP, scope)
+
+    def start_sweeper(
+        self,
+        every: float = 5.0,
+        *,
+        scope: str | None = None,
+        on_report: Callable[[SweepReport], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ) -> AsyncSweeper:
+        """See :meth:`Ledger.start_sweeper`: an asyncio task in the running loop, async
+        reconcilers awaited; ``await sweeper.stop()`` (or ``async with``) ends it."""
+        return AsyncSweeper(lambda: self.sweep(scope), every, on_report, on_error)
 
     async def get(self, scope: str, key: str) -> Entry | None:
         """See :meth:`Ledger.get`."""

@@ -42,6 +42,7 @@ from oncely._machine import (
     tally,
 )
 from oncely.store import ListFilter, Store
+from oncely.sweeper import Sweeper
 from oncely.types import (
     Begin,
     Claim,
@@ -289,6 +290,21 @@ class Ledger:
         of in-doubt entries, escalate what is past its deadline, purge settled entries past
         their retention. Never executes a tool."""
         return self.tend(TendJob.SWEEP, scope)
+
+    def start_sweeper(
+        self,
+        every: float = 5.0,
+        *,
+        scope: str | None = None,
+        on_report: Callable[[SweepReport], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ) -> Sweeper:
+        """:meth:`sweep` in a background thread: at once, then ``every`` seconds after each
+        pass ends, with this ledger's reconcilers, until the returned :class:`Sweeper` is
+        stopped (``stop()``, or leaving its ``with`` block). Each pass's report goes to
+        ``on_report``; a failed pass to ``on_error`` (else the ``oncely`` logger), and the loop
+        goes on."""
+        return Sweeper(lambda: self.sweep(scope), every, on_report, on_error)
 
     def get(self, scope: str, key: str) -> Entry | None:
         """One entry."""

@@ -130,9 +130,14 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
         }
         eprintln!("oncely mcp: the release check failed; serving anyway (--strict refuses)");
     }
-    if a.sweep_every > 0 {
-        tokio::spawn(sweep(gw.clone(), Duration::from_millis(a.sweep_every)));
-    }
+    // The background sweep: expire leases, reconcile in-doubt entries through the server's
+    // lookup tools, escalate what is past its deadline, purge what is past its retention.
+    let _sweeper = (a.sweep_every > 0).then(|| {
+        gw.ledger.start_sweeper(None, Duration::from_millis(a.sweep_every), |pass| match pass {
+            Ok(r) => r.escalated.iter().for_each(|e| eprintln!("oncely mcp: escalated to a human: {e}")),
+            Err(e) => eprintln!("oncely mcp: sweep: {e}"),
+        })
+    });
     let served = match a.listen {
         None => serve_stdio(gw.clone()).await,
         Some(addr) => serve_http(gw.clone(), addr).await,
@@ -169,20 +174,4 @@ async fn serve_http(gw: Arc<Gateway>, addr: SocketAddr) -> Result<()> {
     };
     axum::serve(listener, router).with_graceful_shutdown(shutdown).await?;
     Ok(())
-}
-
-/// The background sweep: expire leases, reconcile in-doubt entries through the server's lookup
-/// tools, escalate what is past its deadline, purge what is past its retention.
-async fn sweep(gw: Arc<Gateway>, every: Duration) {
-    loop {
-        tokio::time::sleep(every).await;
-        match gw.ledger.sweep(None).await {
-            Ok(r) => {
-                for e in &r.escalated {
-                    eprintln!("oncely mcp: escalated to a human: {e}");
-                }
-            }
-            Err(e) => eprintln!("oncely mcp: sweep: {e}"),
-        }
-    }
 }
