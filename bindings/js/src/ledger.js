@@ -268,6 +268,26 @@ export class Ledger {
   }
 
   /**
+   * Sweep in the background, so expired leases go in doubt and are escalated on time without
+   * anyone running `sweep` by hand: one pass at once (a restarted worker tends what a crash
+   * left), then one `everyMs` after each pass ends (passes never overlap). `onReport(report)`
+   * gets each pass's report (called, not awaited); a failed pass (a StorageError) or a throwing `onReport` goes to
+   * `onError(err)` (default: console.error) and the loop goes on. On Node the timer does not
+   * keep the process alive. Returns `{stop(), running}`; `await stop()` waits for a pass in
+   * flight, and no pass starts after it.
+   */
+  startSweeper({ everyMs = 5000, scope = null, onReport, onError } = {}) {
+    if (typeof everyMs !== 'number' || !Number.isFinite(everyMs) || everyMs <= 0) {
+      throw new TypeError(`startSweeper: everyMs is a positive finite number of milliseconds, got ${everyMs}`);
+    }
+    if (scope !== null && scope !== undefined && typeof scope !== 'string') throw new TypeError('startSweeper: scope is a string or null');
+    for (const [name, fn] of [['onReport', onReport], ['onError', onError]]) {
+      if (fn !== undefined && fn !== null && typeof fn !== 'function') throw new TypeError(`startSweeper: ${name} is a function`);
+    }
+    return new Sweeper(this, Math.min(everyMs, MAX_TIMER_MS), scope ?? null, onReport ?? null, onError ?? null);
+  }
+
+  /**
    * Run `tool` at most once per intent, as the core's effect machine says. `tool(key, call)` gets the
    * idempotency key (pass it on to the provider) and `call` = `{key, attempt, deadline, signal}`
    * (the deadline is the policy's `maxCallMs` after the claim, ms since the epoch; `signal`
@@ -293,6 +313,84 @@ export class Ledger {
     const { finish, value } = await this.#run(command, tool);
     const r = finish.val;
     return { value: r.source.tag === 'tool-value' ? value : JSON.parse(r.source.val), key: r.key, replayed: r.replayed, reconciled: r.reconciled };
+  }
+}
+
+/** The longest delay setTimeout keeps (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The loop of `Ledger.startSweeper`: a setTimeout chain of `sweep` passes. */
+class Sweeper {
+  #ledger;
+  #everyMs;
+  #scope;
+  #onReport;
+  #onError;
+  #stopped = false;
+  #timer = null;
+  #inFlight = null;
+
+  constructor(ledger, everyMs, scope, onReport, onError) {
+    this.#ledger = ledger;
+    this.#everyMs = everyMs;
+    this.#scope = scope;
+    this.#onReport = onReport;
+    this.#onError = onError;
+    this.#pass();
+  }
+
+  /** True until `stop()` is called. */
+  get running() {
+    return !this.#stopped;
+  }
+
+  /** Stop the loop; resolves once a pass in flight has finished. Idempotent. */
+  stop() {
+    this.#stopped = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    return this.#inFlight ?? Promise.resolve();
+  }
+
+  #pass() {
+    this.#timer = null;
+    if (this.#stopped) return;
+    this.#inFlight = this.#sweepOnce().finally(() => {
+      this.#inFlight = null;
+      if (this.#stopped) return;
+      const t = setTimeout(() => this.#pass(), this.#everyMs);
+      // Node: a sweeper alone does not keep the process alive (workerd and browsers have no unref).
+      if (typeof t?.unref === 'function') t.unref();
+      this.#timer = t;
+    });
+  }
+
+  // One pass; never rejects. onReport is called, not awaited (it cannot stall the loop, and a
+  // stop() it awaits does not wait for itself); what it throws or rejects goes to onError.
+  async #sweepOnce() {
+    let report;
+    try {
+      report = await this.#ledger.sweep(this.#scope);
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    if (this.#onReport) this.#call(this.#onReport, report, (e) => this.#fail(e));
+  }
+
+  #fail(err) {
+    if (!this.#onError) console.error('oncely: sweep failed:', err);
+    else this.#call(this.#onError, err, (e) => console.error('oncely: sweep failed:', err, '\nand onError failed on it:', e));
+  }
+
+  // fn(arg); a throw or a rejection goes to `failed`.
+  #call(fn, arg, failed) {
+    try {
+      const r = fn(arg);
+      if (typeof r?.then === 'function') r.then(undefined, failed);
+    } catch (e) {
+      failed(e);
+    }
   }
 }
 

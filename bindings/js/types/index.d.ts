@@ -330,6 +330,25 @@ export interface SweepReport {
   errors: string[];
 }
 
+export interface SweeperOptions {
+  /** Pause between the end of one pass and the start of the next (5000; a positive finite number). */
+  everyMs?: number;
+  /** The scope to sweep; null or absent: every scope. */
+  scope?: string | null;
+  /** Each pass's report (called, not awaited); what it throws or rejects goes to onError. */
+  onReport?: (report: SweepReport) => unknown;
+  /** A failed pass (a StorageError) or a failing onReport; default: console.error. The loop goes on. */
+  onError?: (err: unknown) => unknown;
+}
+
+/** A background sweeper (`Ledger.startSweeper`). */
+export interface Sweeper {
+  /** Stop the loop; resolves once a pass in flight has finished, and no pass starts after. Idempotent. */
+  stop(): Promise<void>;
+  /** True until stop() is called. */
+  readonly running: boolean;
+}
+
 export const systemClock: () => number;
 
 /**
@@ -362,6 +381,12 @@ export class Ledger {
   waitSettled(scope: string, key: string, options?: { everyMs?: number; timeoutMs?: number }): Promise<Entry | null>;
   /** Tend every due entry: expire leases, reconcile, escalate, purge past retention. Never calls a tool. */
   sweep(scope?: string | null): Promise<SweepReport>;
+  /**
+   * Sweep in the background (with the registered reconcilers): a pass at once, then one `everyMs`
+   * after each pass ends (never overlapping). A failed pass goes to onError and the loop goes on;
+   * on Node the timer does not keep the process alive.
+   */
+  startSweeper(options?: SweeperOptions): Sweeper;
   /**
    * Run `tool` at most once per intent, as the core's effect machine says; `tool(key)` gets the
    * idempotency key. Throw DefiniteFailure when the effect did not happen; anything else thrown

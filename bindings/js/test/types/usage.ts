@@ -2,7 +2,7 @@
 import {
   canonicalize, checkTools, deriveKey, deriveKeys, explain, intentKey, happened, notHappened, parsePolicy, unknown,
   DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, MemoryStore, ResultNotRecordedError,
-  type DerivedKey, type Entry, type Outcome, type Policy,
+  type DerivedKey, type Entry, type Outcome, type Policy, type Sweeper, type SweepReport,
 } from 'oncely';
 import { SqliteStore } from 'oncely/sqlite';
 import { PostgresStore } from 'oncely/postgres';
@@ -32,6 +32,9 @@ async function main() {
   const pg = await PostgresStore.connect('postgres://x', { max: 2 });
   const report = await new Ledger(sqlite, { clock: () => 0, sleep: async (ms: number) => void ms }).sweep();
   const purged: number = report.purged + (await new Ledger(sqlite).purgeExpired());
+  const sweeper: Sweeper = ledger.startSweeper({ everyMs: 1000, scope: 's', onReport: (r: SweepReport) => console.log(r.reconciled), onError: (err) => console.log(err) });
+  if (sweeper.running) await sweeper.stop();
+  await ledger.startSweeper().stop();
   const due: Entry[] = await sqlite.due(null, Date.now(), 10);
   const dueAt: number | null = due[0]?.dueAt ?? null;
   try {
