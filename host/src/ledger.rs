@@ -200,11 +200,12 @@ impl Ledger<AnyStore> {
     /// Sweep in the background: [`sweep`](Self::sweep) at once (what a crashed worker left),
     /// then `every` after each pass ends, with this ledger's reconcilers, until the returned
     /// [`Sweeper`] is stopped or dropped. Each pass's report, or its error, goes to `on_pass`;
-    /// a failed pass does not end the loop. Needs a tokio runtime.
+    /// a failed pass does not end the loop. Needs a tokio runtime. Panics if `every` is zero.
     pub fn start_sweeper<F>(&self, scope: Option<String>, every: Duration, on_pass: F) -> Sweeper
     where
         F: Fn(Result<SweepReport, Error>) + Send + Sync + 'static,
     {
+        assert!(!every.is_zero(), "start_sweeper: the interval must be more than zero");
         let ledger = self.clone();
         let (stop, mut stopped) = tokio::sync::watch::channel(false);
         let task = tokio::spawn(async move {
@@ -223,6 +224,7 @@ impl Ledger<AnyStore> {
 /// A background sweep ([`Ledger::start_sweeper`]). Stopping lets a pass in flight finish;
 /// dropping it stops the loop too.
 #[derive(Debug)]
+#[must_use = "dropping the Sweeper stops it"]
 pub struct Sweeper {
     stop: tokio::sync::watch::Sender<bool>,
     task: Option<tokio::task::JoinHandle<()>>,

@@ -55,14 +55,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// An error and its causes on one line, each said once: a cause whose words the line already
-/// holds (drivers repeat their source in their own message) is left out.
+/// An error and its causes on one line, each said once: a cause that the line already ends with
+/// (drivers repeat their source at the end of their own message) is left out.
 fn one_line(e: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in e.chain() {
         let text = cause.to_string();
         let text = text.trim();
-        if text.is_empty() || line.contains(text) {
+        if text.is_empty() || line.ends_with(text) {
             continue;
         }
         if !line.is_empty() {

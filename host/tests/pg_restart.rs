@@ -307,6 +307,6 @@ async fn a_server_that_is_down_is_reported_as_such_at_once() {
     let took = start.elapsed();
     assert!(matches!(err, StoreError::Unavailable { .. }), "{err:?}");
     assert!(err.to_string().contains("Connection refused"), "{err}");
-    assert!(took < Duration::from_secs(3), "took {took:?}: a refused connection is known at once, not after the acquire timeout");
+    assert!(took < Duration::from_secs(10), "took {took:?}: a refused connection is known at once, not after the acquire timeout (20 s)");
     eprintln!("{err} ({took:?})");
 }

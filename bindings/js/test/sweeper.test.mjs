@@ -15,7 +15,7 @@ import { tempDir } from './helpers/tmp.mjs';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Wait until `cond()` holds, looking every 10 ms, for at most `ms` (this box is noisy). */
-async function until(cond, what, ms = 5000) {
+async function until(cond, what, ms = 10_000) {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) assert.fail(`not within ${ms} ms: ${what}`);

@@ -130,7 +130,12 @@ def test_the_async_sweeper_awaits_async_reconcilers(ledger_location: str) -> Non
             ledger.reconciler("refund", find)
             key = dead_claim(sync, "refund", LOOKUP)
             reports: list[oncely.SweepReport] = []
-            async with ledger.start_sweeper(0.02, on_report=reports.append) as sweeper:
+
+            async def on_report(r: oncely.SweepReport) -> None:  # an async hook is awaited
+                await asyncio.sleep(0)
+                reports.append(r)
+
+            async with ledger.start_sweeper(0.02, on_report=on_report) as sweeper:
                 deadline = time.monotonic() + 10
                 while (e := await ledger.get("ops", key)) is None or e.state is not (
                     oncely.EntryState.DONE
@@ -139,6 +144,7 @@ def test_the_async_sweeper_awaits_async_reconcilers(ledger_location: str) -> Non
                     await asyncio.sleep(0.01)
             assert not sweeper.running
             assert e.result_json == '{"refund":"re_2"}'
+            assert sum(r.reconciled for r in reports) >= 1
             n = len(reports)
             await asyncio.sleep(0.1)
             assert len(reports) == n

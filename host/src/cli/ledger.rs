@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 #[derive(Args)]
 pub struct LedgerArgs {
     /// The ledger: an existing SQLite file or a postgres:// URL (default: $ONCELY_DB).
-    #[arg(long, global = true, env = "ONCELY_DB")]
+    #[arg(long, global = true, env = "ONCELY_DB", hide_env_values = true)]
     db: Option<String>,
     /// Machine-readable output.
     #[arg(long, global = true)]
@@ -119,7 +119,17 @@ async fn open(db: Option<String>) -> Result<Ledger> {
     if !db.contains("://") && !Path::new(&db).is_file() {
         bail!("no ledger at {db}: the file does not exist (a ledger file is created by the first effect recorded in it; check --db)");
     }
-    Ok(Ledger::open(&db).await.with_context(|| format!("opening the ledger {db}"))?.with_owner("oncely-cli"))
+    Ok(Ledger::open(&db).await.with_context(|| format!("opening the ledger {}", redacted(&db)))?.with_owner("oncely-cli"))
+}
+
+/// A ledger location fit to print: a URL's password replaced by `***`.
+pub fn redacted(location: &str) -> String {
+    let Some((scheme, rest)) = location.split_once("://") else { return location.to_string() };
+    let Some((userinfo, host)) = rest.rsplit_once('@') else { return location.to_string() };
+    match userinfo.split_once(':') {
+        Some((user, _password)) => format!("{scheme}://{user}:***@{host}"),
+        None => location.to_string(),
+    }
 }
 
 pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
@@ -132,7 +142,7 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
                 None => None,
             };
             let since = since.map(|s| match s {
-                Since::Ago(d) => ledger.now().saturating_sub(d.as_millis() as u64),
+                Since::Ago(d) => ledger.now().saturating_sub(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
                 Since::At(t) => millis(t),
             });
             let entries = ledger.list(scope.as_deref(), &ListFilter { state, tool, since, limit }).await?;

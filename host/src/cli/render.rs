@@ -111,6 +111,10 @@ fn value(text: &str) -> Value {
 
 /// A time in ms since the Unix epoch, as RFC 3339 in UTC to the second.
 pub fn time(ms: u64) -> String {
+    // RFC 3339 ends with the year 9999 (253402300799 s); past it, the number as it is.
+    if ms > 253_402_300_799_000 {
+        return format!("{ms} ms");
+    }
     humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms)).to_string()
 }
 

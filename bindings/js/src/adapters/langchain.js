@@ -6,8 +6,8 @@
 //     pay.refund(args, { idempotencyKey: config.oncely.key }), { name: 'refund', description, schema }),
 //     { ledger, policy });
 //
-// The run is LangGraph's thread (`config.configurable.thread_id`, as `createAgent` and any graph
-// with a checkpointer pass it to tools), else `options.run`: a graph resumed from its checkpoint
+// The run is `options.run` if given, else LangGraph's thread (`config.configurable.thread_id`, as
+// `createAgent` and any graph with a checkpointer pass it to tools): a graph resumed from its checkpoint
 // on the same thread asks for the same effects and gets their results. The function gets its
 // config with `oncely` = {key, attempt, deadline, signal, toolCallId} added and `signal` replaced
 // by `oncely.signal` (aborted at the policy's deadline; `timeout` is taken out): a run's abort or

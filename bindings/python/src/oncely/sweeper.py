@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import math
 import threading
@@ -40,6 +41,33 @@ def _report(report: SweepReport, on_report: OnReport | None, on_error: OnError |
             on_report(report)
         except Exception as e:  # noqa: BLE001 - a hook's failure never ends the loop
             _failed(e, on_error)
+
+
+async def _areport(
+    report: SweepReport, on_report: OnReport | None, on_error: OnError | None
+) -> None:
+    """:func:`_report` for the async sweeper: a hook may be ``async def`` (it is awaited)."""
+    if on_report is None:
+        return
+    try:
+        got = on_report(report)
+        if inspect.isawaitable(got):
+            await got
+    except Exception as e:  # noqa: BLE001 - a hook's failure never ends the loop
+        await _afailed(e, on_error)
+
+
+async def _afailed(error: BaseException, on_error: OnError | None) -> None:
+    """:func:`_failed` for the async sweeper: ``on_error`` may be ``async def``."""
+    if on_error is not None:
+        try:
+            got = on_error(error)
+            if inspect.isawaitable(got):
+                await got
+            return
+        except Exception as e:  # noqa: BLE001 - reported below, with the original
+            log.error("the sweeper's on_error failed: %r", e)
+    log.error("sweep failed: %s", error, exc_info=error)
 
 
 def _failed(error: BaseException, on_error: OnError | None) -> None:
@@ -123,9 +151,9 @@ class AsyncSweeper:
             try:
                 report = await self._sweep()
             except Exception as e:  # noqa: BLE001 - a failed pass never ends the loop
-                _failed(e, self._on_error)
+                await _afailed(e, self._on_error)
             else:
-                _report(report, self._on_report, self._on_error)
+                await _areport(report, self._on_report, self._on_error)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self.every)
 

@@ -76,7 +76,7 @@ pub struct Gateway {
     catalog: RwLock<Arc<Catalog>>,
     /// The server said its tools changed: read them again before the next call.
     stale: Arc<AtomicBool>,
-    /// Keyed calls in flight: waited for before the gateway closes the server's connection.
+    /// `tools/call`s in flight: waited for before the gateway closes the server's connection.
     pub calls: TaskTracker,
     me: Weak<Gateway>,
 }

@@ -132,7 +132,7 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
     }
     // The background sweep: expire leases, reconcile in-doubt entries through the server's
     // lookup tools, escalate what is past its deadline, purge what is past its retention.
-    let _sweeper = (a.sweep_every > 0).then(|| {
+    let sweeper = (a.sweep_every > 0).then(|| {
         gw.ledger.start_sweeper(None, Duration::from_millis(a.sweep_every), |pass| match pass {
             Ok(r) => r.escalated.iter().for_each(|e| eprintln!("oncely mcp: escalated to a human: {e}")),
             Err(e) => eprintln!("oncely mcp: sweep: {e}"),
@@ -142,7 +142,11 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
         None => serve_stdio(gw.clone()).await,
         Some(addr) => serve_http(gw.clone(), addr).await,
     };
-    // Keyed calls still in flight finish and record their results before the server goes.
+    // No sweep pass (a lookup at the server) after this; calls still in flight finish and
+    // record their results before the server goes.
+    if let Some(s) = sweeper {
+        s.stop().await;
+    }
     gw.calls.close();
     if tokio::time::timeout(gw.settings.call_timeout, gw.calls.wait()).await.is_err() {
         eprintln!("oncely mcp: keyed calls still running at exit are left to reconciliation");
