@@ -411,6 +411,10 @@ fn storage_errors_are_one_line_that_says_the_cause_once() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(err.to_lowercase().matches("connection refused").count(), 1, "{err}");
     assert!(!err.contains("timed out"), "{err}");
+    // A password in the URL is not printed.
+    let o = run(&["ledger", "list", "--db", "postgres://u:s3cret@127.0.0.1:1/db"], b"");
+    let err = text(&o.stderr);
+    assert!(err.contains("postgres://u:***@127.0.0.1:1/db") && !err.contains("s3cret"), "{err}");
 }
 
 #[test]
