@@ -274,6 +274,7 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
             result_json: None,
             reason: None,
             resolved_by: None,
+            settlement: None,
             reconcile: p.reconcile.clone(),
             lease_ms: p.lease_ms,
             max_call_ms: p.max_call_ms,
@@ -325,6 +326,7 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
             n.result_json = None;
             n.reason = None;
             n.resolved_by = None;
+            n.settlement = None;
             n.reconcile = p.reconcile.clone();
             n.lease_ms = p.lease_ms;
             n.max_call_ms = p.max_call_ms;
@@ -573,6 +575,13 @@ fn resolve(e: &Entry, r: &Resolution, now: u64) -> Result<Transition, LedgerErro
             msg!["only in-doubt or escalated entries are resolved by hand; this one is ", state_name(e.state)],
         ));
     }
+    if r.seen_version != e.version {
+        return Err(err(
+            LedgerErrorKind::Changed,
+            Some(e),
+            msg!["the entry changed since version ", r.seen_version, " (now ", e.version, "): look again"],
+        ));
+    }
     let note = if r.note.is_empty() { String::new() } else { msg![": ", r.note] };
     let (state, result, verdict) = match &r.settlement {
         Settlement::Happened(result) => (EntryState::Done, Some(result.clone()), "happened"),
@@ -582,9 +591,13 @@ fn resolve(e: &Entry, r: &Resolution, now: u64) -> Result<Transition, LedgerErro
     n.state = state;
     n.result_json = result;
     n.next_reconcile_at = None;
+    // The settlement's id: the same from every host, unique per (scope, key, version settled).
+    let hash = crate::keys::sha256_hex(msg![e.scope, "\0", e.key, "\0", e.version].as_bytes());
+    let id = msg!["stl-", hash.get(..16).unwrap_or_default()];
     n.resolved_by = Some(r.by.clone());
+    n.settlement = Some(id.clone());
     n.reason = Some(msg!["resolved by ", r.by, ": attempt ", e.attempt, " ", verdict, note]);
-    ok(cas(n), Outcome::Recorded(state))
+    ok(cas(n), Outcome::Settled(id))
 }
 
 fn purge(e: &Entry, now: u64) -> Result<Transition, LedgerError> {

@@ -196,7 +196,7 @@ proptest! {
                 }),
                 Ev::Resolve(happened) => Event::Resolve(Resolution {
                     settlement: if *happened { Settlement::Happened("{\"ok\":1}".into()) } else { Settlement::NotHappened },
-                    by: "ops".into(), note: String::new(),
+                    by: "ops".into(), note: String::new(), seen_version: store.as_ref().map_or(0, |e| e.version),
                 }),
                 Ev::Purge => Event::Purge,
             };

@@ -29,7 +29,7 @@
 
 use crate::error::{Error, StoreError};
 use crate::runtime::Runtime;
-use crate::store::{AnyStore, ListFilter, Store};
+use crate::store::{AnyStore, HistoryRecord, ListFilter, Stats, Store};
 use crate::wit::effect::{
     Action, Command, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, ReadRequest, ResultSource, RowWrite, Step,
     TendJob, TendNote, TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
@@ -37,7 +37,6 @@ use crate::wit::effect::{
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
     Claim, ClaimToken, Completion, Entry, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Resolution,
-    Settlement,
 };
 use crate::wit::policy::ToolPolicy;
 use serde::de::DeserializeOwned;
@@ -488,10 +487,24 @@ impl<S: Store> Ledger<S> {
         self.drive(scope, key, &Event::Reconciled(Reconciliation { attempt, verdict })).await
     }
 
-    /// A human's verdict on an in-doubt or escalated entry.
-    pub async fn resolve(&self, scope: &str, key: &str, settlement: Settlement, by: &str, note: &str) -> Result<Outcome, Error> {
-        let ev = Event::Resolve(Resolution { settlement, by: by.to_string(), note: note.to_string() });
-        self.drive(scope, key, &ev).await
+    /// A human's verdict on an in-doubt or escalated entry, given the entry's version the person
+    /// looked at (`resolution.seen_version`): refused (`Error::Ledger`, kind `Changed`) if the
+    /// entry has moved since. Returns the settlement's id, kept in the entry and its history.
+    pub async fn resolve(&self, scope: &str, key: &str, resolution: Resolution) -> Result<String, Error> {
+        match self.drive(scope, key, &Event::Resolve(resolution)).await? {
+            Outcome::Settled(id) => Ok(id),
+            other => Err(Error::Protocol(format!("resolve ended with {other:?}, not a settlement"))),
+        }
+    }
+
+    /// The history of one entry, oldest first (`Store::history`).
+    pub async fn history(&self, scope: &str, key: &str) -> Result<Vec<HistoryRecord>, Error> {
+        Ok(self.store.history(scope, key).await?)
+    }
+
+    /// Counts per state and the oldest in-doubt time, over every scope (`Store::stats`).
+    pub async fn stats(&self) -> Result<Stats, Error> {
+        Ok(self.store.stats().await?)
     }
 
     /// Delete one settled entry whose retention has passed.

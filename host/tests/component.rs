@@ -1,5 +1,5 @@
 //! The shipped core component, checked on the bytes this crate embeds (built from guest/ by
-//! build.rs): it imports nothing, it is at most 200 KB, and the copy committed for the Python and
+//! build.rs): it imports nothing, it is at most 210,000 bytes, and the copy committed for the Python and
 //! JavaScript packages (`bindings/oncely-core.wasm`, so they install without Rust) is byte for
 //! byte what the current sources build.
 
@@ -10,9 +10,11 @@ use sha2::{Digest, Sha256};
 use wasmtime::component::Component;
 use wasmtime::{Config, Engine};
 
-/// 200 KB, read as 200,000 bytes (the stricter reading): the budget for a core that also runs
-/// every ledger job (`wit/effect.wit`); it was 150 KB before.
-const SIZE_GOAL_BYTES: usize = 200_000;
+/// The budget: 150 KB before the effect machine, 200,000 bytes for a core that also runs every
+/// ledger job (`wit/effect.wit`), 210,000 since a human's settlement carries the version it was
+/// decided on and gets an id (docs/performance.md, "Component size", says why). A guard against
+/// growth nobody decided on: raise it only with a reason written there.
+const SIZE_GOAL_BYTES: usize = 210_000;
 
 #[test]
 fn the_component_imports_nothing() {
@@ -28,7 +30,7 @@ fn the_component_imports_nothing() {
 }
 
 #[test]
-fn the_component_is_at_most_200_kb() {
+fn the_component_stays_within_its_size_budget() {
     assert!(
         COMPONENT_SIZE_OPTIMIZED,
         "this build skipped binaryen's wasm-opt, so the component is not in its shipped form \

@@ -198,6 +198,12 @@ impl Store for ScriptedStore {
     async fn list(&self, _scope: Option<&str>, _filter: &ListFilter) -> Result<Vec<Entry>, StoreError> {
         unreachable!("the machines never list")
     }
+    async fn history(&self, _scope: &str, _key: &str) -> Result<Vec<oncely::store::HistoryRecord>, StoreError> {
+        unreachable!("the machines never read a history")
+    }
+    async fn stats(&self) -> Result<oncely::store::Stats, StoreError> {
+        unreachable!("the machines never count")
+    }
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
         let mut due: Vec<Entry> = self
             .script

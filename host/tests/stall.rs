@@ -60,6 +60,12 @@ impl Store for Stalling {
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
         self.inner.due(scope, now, limit).await
     }
+    async fn history(&self, scope: &str, key: &str) -> Result<Vec<oncely::store::HistoryRecord>, StoreError> {
+        self.inner.history(scope, key).await
+    }
+    async fn stats(&self) -> Result<oncely::store::Stats, StoreError> {
+        self.inner.stats().await
+    }
 }
 
 /// The provider: what it executed, by key (a provider-idempotent one executes a key once).

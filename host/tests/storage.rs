@@ -128,6 +128,7 @@ fn check(scenario: &str, i: usize, want: &Value, got: &Result<Outcome, oncely::w
                 Outcome::Conflict(_) => "conflict",
                 Outcome::PassThrough => "pass-through",
                 Outcome::Recorded(_) => "recorded",
+                Outcome::Settled(_) => "settled",
                 Outcome::Purged => "purged",
                 Outcome::Idle(_) => "idle",
             };
@@ -244,7 +245,7 @@ async fn sqlite_bookkeeping_is_oncelys_own_table() {
     assert_eq!(SqliteStore::MIGRATIONS_TABLE, "_oncely_migrations");
     let tables: Vec<(String,)> =
         sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetch_all(store.pool()).await.unwrap();
-    assert_eq!(tables, vec![("_oncely_migrations".to_string(),), ("oncely_effects".to_string(),)]);
+    assert_eq!(tables, vec![("_oncely_migrations".to_string(),), ("oncely_effects".to_string(),), ("oncely_history".to_string(),)]);
     let rows: Vec<(i64, String, bool, Vec<u8>)> =
         sqlx::query_as("SELECT version, description, success, checksum FROM _oncely_migrations ORDER BY version")
             .fetch_all(store.pool())
@@ -394,5 +395,73 @@ async fn a_background_sweeper_settles_what_a_dead_worker_left() {
         tokio::time::sleep(Duration::from_millis(100)).await;
         assert_eq!(passes.load(Ordering::SeqCst), after, "{name}: a pass ran after stop");
         assert!(failures.lock().unwrap().is_empty(), "{name}: {:?}", failures.lock().unwrap());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_settlement_needs_the_version_it_was_decided_on_and_is_kept_in_the_history() {
+    use oncely::wit::ledger::{LedgerErrorKind, Resolution, Settlement};
+    let rt = Runtime::shared().unwrap();
+    let manual = rt.parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":"manual","leaseMs":1000}"#).unwrap();
+    for (name, store, _guard) in stores().await {
+        let clock = TestClock::at(10_000);
+        let ledger = Ledger::with_store(rt.clone(), store.clone()).with_owner("w1").with_clock(clock.clock());
+        let i = Intent { scope: "acme".into(), run_id: "r".into(), step_id: "s".into(), tool: "refund".into(), args_json: "{}".into() };
+        let (claim, outcome) = ledger.begin(&i, &manual).await.unwrap();
+        let Outcome::Execute(token) = outcome else { panic!("{name}: {outcome:?}") };
+        // A heartbeat changes the lease only: nothing for the history.
+        clock.advance(100);
+        ledger.heartbeat("acme", &claim.key, &token).await.unwrap();
+        // The worker dies; the sweep finds the lease over and, with manual reconciliation,
+        // escalates at once.
+        clock.advance(5_000);
+        ledger.sweep(Some("acme")).await.unwrap();
+        let seen = ledger.get("acme", &claim.key).await.unwrap().unwrap();
+        assert_eq!(seen.state, EntryState::Escalated, "{name}");
+        let resolution = |v: u64| Resolution {
+            settlement: Settlement::Happened(r#"{"refund":"re_1"}"#.into()),
+            by: "ops@acme".into(),
+            note: "in the dashboard".into(),
+            seen_version: v,
+        };
+        // A person who looked at an earlier version is refused, and nothing is written.
+        match ledger.resolve("acme", &claim.key, resolution(seen.version - 1)).await {
+            Err(Error::Ledger(e)) => assert_eq!(e.kind, LedgerErrorKind::Changed, "{name}: {}", e.message),
+            other => panic!("{name}: a stale settlement was not refused: {other:?}"),
+        }
+        assert_eq!(ledger.get("acme", &claim.key).await.unwrap().unwrap(), seen, "{name}");
+        let id = ledger.resolve("acme", &claim.key, resolution(seen.version)).await.unwrap();
+        assert!(id.starts_with("stl-") && id.len() == 20, "{name}: {id}");
+        let settled = ledger.get("acme", &claim.key).await.unwrap().unwrap();
+        assert_eq!((settled.state, settled.settlement.as_deref()), (EntryState::Done, Some(id.as_str())), "{name}");
+        // The same verdict sent twice (a form submitted again) is refused: the entry moved.
+        assert!(ledger.resolve("acme", &claim.key, resolution(seen.version)).await.is_err(), "{name}");
+
+        let history = ledger.history("acme", &claim.key).await.unwrap();
+        let states: Vec<_> = history.iter().map(|h| (h.version, oncely::store::state_name(h.state))).collect();
+        // Claim (v1), heartbeat (v2: not kept), lease over → in doubt (v3) and escalated (v4,
+        // the same sweep), settled (v5).
+        let last = history.last().unwrap();
+        assert_eq!(states.first(), Some(&(1, "pending")), "{name}: {states:?}");
+        assert!(!states.iter().any(|(v, _)| *v == 2), "{name}: the heartbeat was kept: {states:?}");
+        assert!(states.iter().any(|(_, s)| *s == "escalated"), "{name}: {states:?}");
+        assert_eq!((last.version, last.state), (settled.version, EntryState::Done), "{name}: {states:?}");
+        assert_eq!(last.settlement.as_deref(), Some(id.as_str()), "{name}");
+        assert_eq!(last.resolved_by.as_deref(), Some("ops@acme"), "{name}");
+        assert!(history.windows(2).all(|w| w[0].version < w[1].version && w[0].at <= w[1].at), "{name}: {history:?}");
+
+        // Counts per state, and the oldest in-doubt time.
+        let (other, _) = ledger.begin(&Intent { tool: "email".into(), ..i.clone() }, &manual).await.unwrap();
+        clock.advance(5_000);
+        ledger.sweep(Some("acme")).await.unwrap();
+        let in_doubt_since = ledger.get("acme", &other.key).await.unwrap().unwrap().in_doubt_since;
+        let stats = ledger.stats().await.unwrap();
+        let count = |s: EntryState| stats.by_state.iter().find(|(x, _)| *x == s).unwrap().1;
+        assert_eq!((count(EntryState::Done), count(EntryState::Escalated), count(EntryState::Pending)), (1, 1, 0), "{name}");
+        assert_eq!(stats.oldest_in_doubt_since, in_doubt_since, "{name}");
+
+        // A purge takes the history with the entry.
+        assert!(store.delete("acme", &claim.key, settled.version).await.unwrap(), "{name}");
+        assert!(ledger.history("acme", &claim.key).await.unwrap().is_empty(), "{name}");
     }
 }

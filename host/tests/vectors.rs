@@ -225,6 +225,7 @@ fn outcome_json(o: &Outcome) -> Value {
         Outcome::Conflict(c) => json!({"outcome": "conflict", "pointer": c.pointer}),
         Outcome::PassThrough => json!({"outcome": "pass-through"}),
         Outcome::Recorded(st) => json!({"outcome": "recorded", "state": state_name(*st)}),
+        Outcome::Settled(id) => json!({"outcome": "settled", "id": id}),
         Outcome::Purged => json!({"outcome": "purged"}),
         Outcome::Idle(n) => json!({"outcome": "idle", "next": n}),
     }

@@ -432,7 +432,7 @@ impl Machine {
             Outcome::Escalated(x) => raise(EffectError::Escalated(Keyed { key: self.key.clone(), reason: x.reason })),
             Outcome::Conflict(c) => raise(EffectError::Conflict(c)),
             Outcome::Recorded(state) => self.recorded(state, now),
-            Outcome::Purged | Outcome::Idle(_) => self.begin_again(now),
+            Outcome::Purged | Outcome::Idle(_) | Outcome::Settled(_) => self.begin_again(now),
         }
     }
 

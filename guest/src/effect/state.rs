@@ -291,7 +291,7 @@ record!(Claim { scope, tool, key, fingerprint, args_canonical, owner, policy });
 record!(Completion { token, result_json });
 record!(Failure { token, reason });
 record!(Reconciliation { attempt, verdict });
-record!(Resolution { settlement, by, note });
+record!(Resolution { settlement, by, note, seen_version });
 record!(ReconcileRequest { scope, key, tool, args_canonical, attempt, path, in_doubt_since, escalate_at });
 record!(Escalation { scope, key, tool, attempt, reason, in_doubt_since });
 record!(TendNote { scope, key, tool, lease_expired, reconciled, escalated, purged, skipped });
@@ -314,6 +314,7 @@ record!(Entry {
     result_json,
     reason,
     resolved_by,
+    settlement,
     reconcile,
     lease_ms,
     max_call_ms,
@@ -404,6 +405,10 @@ impl Code for Outcome {
                 w.u8(5);
                 n.put(w);
             }
+            Outcome::Settled(id) => {
+                w.u8(7);
+                id.put(w);
+            }
             // Never written with a write; kept as "ask again".
             _ => w.u8(6),
         }
@@ -417,6 +422,7 @@ impl Code for Outcome {
             4 => Outcome::Purged,
             5 => Outcome::Idle(Code::get(r)?),
             6 => Outcome::Idle(None),
+            7 => Outcome::Settled(Code::get(r)?),
             _ => return None,
         })
     }

@@ -57,6 +57,7 @@ pub fn event(step: &Value, base: &Intent, pol: &oncely_core::policy_wit::ToolPol
             },
             by: s(&body["by"]),
             note: s(&body["note"]),
+            seen_version: body["version"].as_u64().expect("a resolve step names the version it saw"),
         }),
         other => panic!("unknown event {other}"),
     }

@@ -27,7 +27,7 @@
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use oncely::store::{AnyStore, ListFilter, Store};
+use oncely::store::{AnyStore, HistoryRecord, ListFilter, Stats, Store};
 use oncely::wit::keys::Intent;
 use oncely::wit::ledger::{Entry, ReconcileVerdict};
 use oncely::wit::policy::ToolPolicy;
@@ -129,6 +129,12 @@ impl Store for Stalling {
     }
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
         self.inner.due(scope, now, limit).await
+    }
+    async fn history(&self, scope: &str, key: &str) -> Result<Vec<HistoryRecord>, StoreError> {
+        self.inner.history(scope, key).await
+    }
+    async fn stats(&self) -> Result<Stats, StoreError> {
+        self.inner.stats().await
     }
 }
 

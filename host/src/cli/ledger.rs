@@ -6,7 +6,7 @@ use super::render;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use oncely::store::{parse_state, ListFilter};
-use oncely::wit::ledger::{Outcome, Settlement};
+use oncely::wit::ledger::{Resolution, Settlement};
 use oncely::Ledger;
 use std::io::Write;
 use std::path::Path;
@@ -76,6 +76,10 @@ enum LedgerCommand {
         /// Who decides (recorded).
         #[arg(long)]
         by: String,
+        /// The entry's version you decided on (`ledger show` prints it): the settlement is
+        /// refused if the entry changed since.
+        #[arg(long = "version", value_name = "N")]
+        seen_version: u64,
         /// Why (recorded).
         #[arg(long, default_value = "")]
         note: String,
@@ -155,7 +159,11 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
             }
         }
         LedgerCommand::Show { scope, key } => match ledger.get(&scope, &key).await? {
-            Some(e) => writeln!(out, "{}", serde_json::to_string_pretty(&render::entry(&e))?)?,
+            Some(e) => {
+                let mut shown = render::entry(&e);
+                shown["history"] = render::history(&ledger.history(&scope, &key).await?);
+                writeln!(out, "{}", serde_json::to_string_pretty(&shown)?)?
+            }
             None => bail!("no entry {key} in scope {scope:?}"),
         },
         LedgerCommand::Sweep { scope } => {
@@ -183,7 +191,7 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
                 }
             }
         }
-        LedgerCommand::Resolve { scope, key, happened, not_happened: _, by, note } => {
+        LedgerCommand::Resolve { scope, key, happened, not_happened: _, by, note, seen_version } => {
             let settlement = match happened {
                 Some(result) => {
                     ledger.runtime().canonicalize(&result).context("--happened must be the effect's result as JSON")?;
@@ -191,9 +199,12 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
                 }
                 None => Settlement::NotHappened,
             };
-            let o = ledger.resolve(&scope, &key, settlement, &by, &note).await?;
-            if let Outcome::Recorded(s) = o {
-                writeln!(out, "{key}: {}", oncely::store::state_name(s))?;
+            let state = if matches!(settlement, Settlement::Happened(_)) { "done" } else { "failed" };
+            let id = ledger.resolve(&scope, &key, Resolution { settlement, by, note, seen_version }).await?;
+            if a.json {
+                writeln!(out, "{}", serde_json::json!({"key": key, "state": state, "settlement": id}))?;
+            } else {
+                writeln!(out, "{key}: {state} (settlement {id})")?;
             }
         }
         LedgerCommand::Purge { scope, key } => match (scope, key) {

@@ -1,6 +1,6 @@
 //! JSON and text renderings of the core's records, for `--json` output and for humans.
 
-use oncely::store::state_name;
+use oncely::store::{state_name, HistoryRecord};
 use oncely::wit::keys::{DerivedKey, DifferenceEffect, Explanation, IntentPart, Verdict};
 use oncely::wit::ledger::Entry;
 use oncely::wit::policy::{ClassSource, EffectClass, ManifestReport, ReconcilePath, Severity};
@@ -100,8 +100,21 @@ pub fn entry(e: &Entry) -> Value {
         "in_doubt_since": e.in_doubt_since, "next_reconcile_at": e.next_reconcile_at,
         "created": time(e.created_at), "updated": time(e.updated_at), "in_doubt": e.in_doubt_since.map(time),
         "reconcile_attempts": e.reconcile_attempts, "result": e.result_json.as_deref().map(value), "reason": e.reason,
-        "resolved_by": e.resolved_by, "reconcile": reconcile(&e.reconcile),
+        "resolved_by": e.resolved_by, "settlement": e.settlement, "reconcile": reconcile(&e.reconcile),
     })
+}
+
+/// An entry's history as JSON, oldest first.
+pub fn history(h: &[HistoryRecord]) -> Value {
+    h.iter()
+        .map(|r| {
+            json!({
+                "version": r.version, "at": r.at, "time": time(r.at), "state": state_name(r.state),
+                "attempt": r.attempt, "owner": r.owner, "reconcile_attempts": r.reconcile_attempts,
+                "reason": r.reason, "resolved_by": r.resolved_by, "settlement": r.settlement,
+            })
+        })
+        .collect()
 }
 
 /// Stored JSON text as a value (the ledger stores canonical JSON; anything else stays a string).

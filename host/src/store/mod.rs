@@ -44,6 +44,45 @@ pub trait Store {
     /// their last write), soonest first; all scopes when `None`. The core decides what, if
     /// anything, each needs.
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError>;
+    /// The history of `(scope, key)`, oldest first (empty when there is no entry): what the
+    /// migrations' triggers kept at each write that changed the entry's state, attempt, reason,
+    /// reconciliation count or settlement (wit/ledger.wit).
+    async fn history(&self, scope: &str, key: &str) -> Result<Vec<HistoryRecord>, StoreError>;
+    /// How many entries are in each state, and since when the oldest in-doubt entry (in doubt
+    /// or escalated) has been in doubt: what metrics report.
+    async fn stats(&self) -> Result<Stats, StoreError>;
+}
+
+/// One record of an entry's history: the entry's columns as one write left them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryRecord {
+    /// The entry's version after the write.
+    pub version: u64,
+    /// When (ms since the Unix epoch: the entry's `updated_at`).
+    pub at: u64,
+    /// The state the write left.
+    pub state: EntryState,
+    /// The attempt.
+    pub attempt: u32,
+    /// The attempt's owner.
+    pub owner: String,
+    /// How many reconciliations had started for the attempt.
+    pub reconcile_attempts: u32,
+    /// Why (the entry's reason then).
+    pub reason: Option<String>,
+    /// Who settled it, for a human's settlement.
+    pub resolved_by: Option<String>,
+    /// The settlement's id, for a human's settlement.
+    pub settlement: Option<String>,
+}
+
+/// Counts over the whole ledger (every scope).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Entries per state, every state named (0 when none).
+    pub by_state: Vec<(EntryState, u64)>,
+    /// The earliest `in_doubt_since` among in-doubt and escalated entries (ms), if any.
+    pub oldest_in_doubt_since: Option<u64>,
 }
 
 /// Either backend, chosen by location: a `postgres://` URL or a SQLite file path.
@@ -96,12 +135,18 @@ impl Store for AnyStore {
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
         dispatch!(self, s => s.due(scope, now, limit).await)
     }
+    async fn history(&self, scope: &str, key: &str) -> Result<Vec<HistoryRecord>, StoreError> {
+        dispatch!(self, s => s.history(scope, key).await)
+    }
+    async fn stats(&self) -> Result<Stats, StoreError> {
+        dispatch!(self, s => s.stats().await)
+    }
 }
 
 /// The column list shared by both dialects, in bind order.
 pub const COLUMNS: &str = "scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner, \
      created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts, result_json, \
-     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at";
+     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at, settlement";
 
 /// One row as plain column values: the only place entries and rows are converted.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -132,6 +177,55 @@ pub(crate) struct Row {
     pub escalate_after_ms: i64,
     pub retention_ms: i64,
     pub due_at: Option<i64>,
+    pub settlement: Option<String>,
+}
+
+/// One history row as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(crate) struct HistoryRow {
+    pub version: i64,
+    pub at: i64,
+    pub state: String,
+    pub attempt: i64,
+    pub owner: String,
+    pub reconcile_attempts: i64,
+    pub reason: Option<String>,
+    pub resolved_by: Option<String>,
+    pub settlement: Option<String>,
+}
+
+impl HistoryRow {
+    pub(crate) fn into_record(self) -> Result<HistoryRecord, StoreError> {
+        let corrupt = |what: &str| StoreError::Corrupt(format!("{what} of a history record (version {})", self.version));
+        Ok(HistoryRecord {
+            version: u(self.version, "version")?,
+            at: u(self.at, "at")?,
+            state: parse_state(&self.state).ok_or_else(|| corrupt("state"))?,
+            attempt: u32::try_from(self.attempt).map_err(|_| corrupt("attempt"))?,
+            reconcile_attempts: u32::try_from(self.reconcile_attempts).map_err(|_| corrupt("reconcile_attempts"))?,
+            owner: self.owner,
+            reason: self.reason,
+            resolved_by: self.resolved_by,
+            settlement: self.settlement,
+        })
+    }
+}
+
+/// Rows of the per-state count (`stats`).
+pub(crate) fn stats_of(rows: Vec<(String, i64, Option<i64>)>) -> Result<Stats, StoreError> {
+    let states = [EntryState::Pending, EntryState::Done, EntryState::Failed, EntryState::InDoubt, EntryState::Escalated];
+    let mut stats = Stats { by_state: states.iter().map(|s| (*s, 0)).collect(), oldest_in_doubt_since: None };
+    for (state, count, oldest) in rows {
+        let st = parse_state(&state).ok_or_else(|| StoreError::Corrupt(format!("state {state:?}")))?;
+        if let Some(slot) = stats.by_state.iter_mut().find(|(s, _)| *s == st) {
+            slot.1 = u(count, "count")?;
+        }
+        if let Some(t) = oldest {
+            let t = u(t, "in_doubt_since")?;
+            stats.oldest_in_doubt_since = Some(stats.oldest_in_doubt_since.map_or(t, |o| o.min(t)));
+        }
+    }
+    Ok(stats)
 }
 
 /// The stored name of a state (the same words as the WIT enum).
@@ -201,6 +295,7 @@ impl Row {
             retention_ms: i(e.retention_ms),
             due_at: e.due_at.map(i),
             max_call_ms: i(e.max_call_ms),
+            settlement: e.settlement.clone(),
         }
     }
 
@@ -239,6 +334,7 @@ impl Row {
             result_json: self.result_json,
             reason: self.reason,
             resolved_by: self.resolved_by,
+            settlement: self.settlement,
         })
     }
 }
@@ -273,6 +369,7 @@ macro_rules! bind_row {
             .bind(r.escalate_after_ms)
             .bind(r.retention_ms)
             .bind(r.due_at)
+            .bind(r.settlement)
     }};
 }
 pub(crate) use bind_row;
@@ -288,10 +385,12 @@ pub(crate) struct Statements {
     pub delete: sqlx::SqlStr,
     pub list: sqlx::SqlStr,
     pub due: sqlx::SqlStr,
+    pub history: sqlx::SqlStr,
+    pub stats: sqlx::SqlStr,
 }
 
 impl Statements {
-    pub(crate) fn new(table: &str, sigil: char) -> Statements {
+    pub(crate) fn new(table: &str, history: &str, sigil: char) -> Statements {
         use sqlx::SqlSafeStr;
         let p = |n: usize| format!("{sigil}{n}");
         let n = COLUMNS.split(", ").count();
@@ -319,6 +418,16 @@ impl Statements {
                 p1 = p(1),
                 p2 = p(2),
                 p3 = p(3)
+            )),
+            history: sql(format!(
+                "SELECT version, at, state, attempt, owner, reconcile_attempts, reason, resolved_by, settlement \
+                 FROM {history} WHERE scope = {} AND key = {} ORDER BY version",
+                p(1),
+                p(2)
+            )),
+            stats: sql(format!(
+                "SELECT state, COUNT(*), MIN(CASE WHEN state IN ('in-doubt', 'escalated') THEN in_doubt_since END) \
+                 FROM {table} GROUP BY state"
             )),
         }
     }
@@ -376,6 +485,18 @@ macro_rules! impl_store {
                     .fetch_all(&mut *self.conn().await?)
                     .await?;
                 rows.into_iter().map($crate::store::Row::into_entry).collect()
+            }
+
+            async fn history(&self, scope: &str, key: &str) -> Result<Vec<$crate::store::HistoryRecord>, StoreError> {
+                let rows: Vec<$crate::store::HistoryRow> =
+                    sqlx::query_as(self.sql.history.clone()).bind(scope).bind(key).fetch_all(&mut *self.conn().await?).await?;
+                rows.into_iter().map($crate::store::HistoryRow::into_record).collect()
+            }
+
+            async fn stats(&self) -> Result<$crate::store::Stats, StoreError> {
+                let rows: Vec<(String, i64, Option<i64>)> =
+                    sqlx::query_as(self.sql.stats.clone()).fetch_all(&mut *self.conn().await?).await?;
+                $crate::store::stats_of(rows)
             }
         }
     };

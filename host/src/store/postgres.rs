@@ -100,7 +100,7 @@ impl PostgresStore {
             // an idle timeout) is replaced instead of failing the call (sqlx's default, relied on).
             .test_before_acquire(true)
             .connect_lazy_with(connect);
-        let store = PostgresStore { pool, sql: Arc::new(Statements::new("oncely.effects", '$')) };
+        let store = PostgresStore { pool, sql: Arc::new(Statements::new("oncely.effects", "oncely.history", '$')) };
         Self::migrator().run(&store.pool).await?;
         Ok(store)
     }

@@ -60,7 +60,7 @@ impl SqliteStore {
                 Ok::<_, StoreError>(pool)
             };
             match opened.await {
-                Ok(pool) => return Ok(SqliteStore { pool, sql: Arc::new(Statements::new("oncely_effects", '?')) }),
+                Ok(pool) => return Ok(SqliteStore { pool, sql: Arc::new(Statements::new("oncely_effects", "oncely_history", '?')) }),
                 // A migration that failed otherwise may have lost a race too (another opener
                 // applied it between this one's reading and running it): tried again a few times.
                 Err(e)

@@ -188,6 +188,7 @@ pub fn event(rt: &Runtime, step: &Value, base: &Intent, pol: &ToolPolicy) -> Eve
             settlement: b.get("happened").map_or(Settlement::NotHappened, |r| Settlement::Happened(s(r))),
             by: s(&b["by"]),
             note: s(&b["note"]),
+            seen_version: b["version"].as_u64().expect("a resolve step names the version it saw"),
         }),
         other => panic!("unknown event {other}"),
     }

@@ -2764,7 +2764,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let effect010Run;
     
     function run(arg0, arg1, arg2) {
-      var ptr0 = realloc0(0, 0, 8, 272);
+      var ptr0 = realloc0(0, 0, 8, 280);
       var val1 = arg0;
       var len1 = val1.byteLength;
       var ptr1 = realloc0(0, 0, 1, len1 * 1);
@@ -2772,10 +2772,10 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       (new Uint8Array(memory0.buffer, ptr1, len1 * 1)).set(src1);
       dataView(memory0).setInt32(ptr0 + 4, len1, true);
       dataView(memory0).setInt32(ptr0 + 0, ptr1, true);
-      var variant109 = arg1;
-      switch (variant109.tag) {
+      var variant111 = arg1;
+      switch (variant111.tag) {
         case 'start': {
-          const e = variant109.val;
+          const e = variant111.val;
           dataView(memory0).setInt8(ptr0 + 8, 0, true);
           var variant80 = e;
           switch (variant80.tag) {
@@ -3207,7 +3207,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 case 'resolve': {
                   const e = variant72.val;
                   dataView(memory0).setInt8(ptr0 + 40, 7, true);
-                  var {settlement: v63_0, by: v63_1, note: v63_2 } = e;
+                  var {settlement: v63_0, by: v63_1, note: v63_2, seenVersion: v63_3 } = e;
                   var variant65 = v63_0;
                   switch (variant65.tag) {
                     case 'happened': {
@@ -3235,6 +3235,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   var len67 = utf8EncodedLen;
                   dataView(memory0).setInt32(ptr0 + 72, len67, true);
                   dataView(memory0).setInt32(ptr0 + 68, ptr67, true);
+                  dataView(memory0).setBigInt64(ptr0 + 80, toUint64(v63_3), true);
                   break;
                 }
                 case 'purge': {
@@ -3321,15 +3322,15 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 'row': {
-          const e = variant109.val;
+          const e = variant111.val;
           dataView(memory0).setInt8(ptr0 + 8, 1, true);
-          var variant100 = e;
-          if (variant100 === null || variant100=== undefined) {
+          var variant102 = e;
+          if (variant102 === null || variant102=== undefined) {
             dataView(memory0).setInt8(ptr0 + 16, 0, true);
           } else {
-            const e = variant100;
+            const e = variant102;
             dataView(memory0).setInt8(ptr0 + 16, 1, true);
-            var {scope: v81_0, key: v81_1, tool: v81_2, fingerprint: v81_3, argsCanonical: v81_4, state: v81_5, version: v81_6, attempt: v81_7, owner: v81_8, createdAt: v81_9, updatedAt: v81_10, leaseUntil: v81_11, inDoubtSince: v81_12, nextReconcileAt: v81_13, reconcileAttempts: v81_14, resultJson: v81_15, reason: v81_16, resolvedBy: v81_17, reconcile: v81_18, leaseMs: v81_19, maxCallMs: v81_20, reconcileAfterMs: v81_21, escalateAfterMs: v81_22, retentionMs: v81_23, dueAt: v81_24 } = e;
+            var {scope: v81_0, key: v81_1, tool: v81_2, fingerprint: v81_3, argsCanonical: v81_4, state: v81_5, version: v81_6, attempt: v81_7, owner: v81_8, createdAt: v81_9, updatedAt: v81_10, leaseUntil: v81_11, inDoubtSince: v81_12, nextReconcileAt: v81_13, reconcileAttempts: v81_14, resultJson: v81_15, reason: v81_16, resolvedBy: v81_17, settlement: v81_18, reconcile: v81_19, leaseMs: v81_20, maxCallMs: v81_21, reconcileAfterMs: v81_22, escalateAfterMs: v81_23, retentionMs: v81_24, dueAt: v81_25 } = e;
             var ptr82 = utf8Encode(v81_0, realloc0, memory0);
             var len82 = utf8EncodedLen;
             dataView(memory0).setInt32(ptr0 + 28, len82, true);
@@ -3442,44 +3443,55 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               dataView(memory0).setInt32(ptr0 + 184, ptr95, true);
             }
             var variant98 = v81_18;
-            switch (variant98.tag) {
+            if (variant98 === null || variant98=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 192, 0, true);
+            } else {
+              const e = variant98;
+              dataView(memory0).setInt8(ptr0 + 192, 1, true);
+              var ptr97 = utf8Encode(e, realloc0, memory0);
+              var len97 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 200, len97, true);
+              dataView(memory0).setInt32(ptr0 + 196, ptr97, true);
+            }
+            var variant100 = v81_19;
+            switch (variant100.tag) {
               case 'none': {
-                dataView(memory0).setInt8(ptr0 + 192, 0, true);
+                dataView(memory0).setInt8(ptr0 + 204, 0, true);
                 break;
               }
               case 'provider-idempotent': {
-                dataView(memory0).setInt8(ptr0 + 192, 1, true);
+                dataView(memory0).setInt8(ptr0 + 204, 1, true);
                 break;
               }
               case 'lookup': {
-                const e = variant98.val;
-                dataView(memory0).setInt8(ptr0 + 192, 2, true);
-                var ptr97 = utf8Encode(e, realloc0, memory0);
-                var len97 = utf8EncodedLen;
-                dataView(memory0).setInt32(ptr0 + 200, len97, true);
-                dataView(memory0).setInt32(ptr0 + 196, ptr97, true);
+                const e = variant100.val;
+                dataView(memory0).setInt8(ptr0 + 204, 2, true);
+                var ptr99 = utf8Encode(e, realloc0, memory0);
+                var len99 = utf8EncodedLen;
+                dataView(memory0).setInt32(ptr0 + 212, len99, true);
+                dataView(memory0).setInt32(ptr0 + 208, ptr99, true);
                 break;
               }
               case 'manual': {
-                dataView(memory0).setInt8(ptr0 + 192, 3, true);
+                dataView(memory0).setInt8(ptr0 + 204, 3, true);
                 break;
               }
               default: {
-                throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant98.tag)}\` (received \`${variant98}\`) specified for \`ReconcilePath\``);
+                throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant100.tag)}\` (received \`${variant100}\`) specified for \`ReconcilePath\``);
               }
             }
-            dataView(memory0).setBigInt64(ptr0 + 208, toUint64(v81_19), true);
             dataView(memory0).setBigInt64(ptr0 + 216, toUint64(v81_20), true);
             dataView(memory0).setBigInt64(ptr0 + 224, toUint64(v81_21), true);
             dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v81_22), true);
             dataView(memory0).setBigInt64(ptr0 + 240, toUint64(v81_23), true);
-            var variant99 = v81_24;
-            if (variant99 === null || variant99=== undefined) {
-              dataView(memory0).setInt8(ptr0 + 248, 0, true);
+            dataView(memory0).setBigInt64(ptr0 + 248, toUint64(v81_24), true);
+            var variant101 = v81_25;
+            if (variant101 === null || variant101=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 256, 0, true);
             } else {
-              const e = variant99;
-              dataView(memory0).setInt8(ptr0 + 248, 1, true);
-              dataView(memory0).setBigInt64(ptr0 + 256, toUint64(e), true);
+              const e = variant101;
+              dataView(memory0).setInt8(ptr0 + 256, 1, true);
+              dataView(memory0).setBigInt64(ptr0 + 264, toUint64(e), true);
             }
           }
           break;
@@ -3493,41 +3505,41 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 'store-failed': {
-          const e = variant109.val;
+          const e = variant111.val;
           dataView(memory0).setInt8(ptr0 + 8, 4, true);
-          var ptr101 = utf8Encode(e, realloc0, memory0);
-          var len101 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 20, len101, true);
-          dataView(memory0).setInt32(ptr0 + 16, ptr101, true);
-          break;
-        }
-        case 'tool-returned': {
-          const e = variant109.val;
-          dataView(memory0).setInt8(ptr0 + 8, 5, true);
-          var ptr102 = utf8Encode(e, realloc0, memory0);
-          var len102 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 20, len102, true);
-          dataView(memory0).setInt32(ptr0 + 16, ptr102, true);
-          break;
-        }
-        case 'tool-unencodable': {
-          const e = variant109.val;
-          dataView(memory0).setInt8(ptr0 + 8, 6, true);
           var ptr103 = utf8Encode(e, realloc0, memory0);
           var len103 = utf8EncodedLen;
           dataView(memory0).setInt32(ptr0 + 20, len103, true);
           dataView(memory0).setInt32(ptr0 + 16, ptr103, true);
           break;
         }
-        case 'tool-failed': {
-          const e = variant109.val;
-          dataView(memory0).setInt8(ptr0 + 8, 7, true);
-          var {definite: v104_0, reason: v104_1 } = e;
-          dataView(memory0).setInt8(ptr0 + 16, v104_0 ? 1 : 0, true);
-          var ptr105 = utf8Encode(v104_1, realloc0, memory0);
+        case 'tool-returned': {
+          const e = variant111.val;
+          dataView(memory0).setInt8(ptr0 + 8, 5, true);
+          var ptr104 = utf8Encode(e, realloc0, memory0);
+          var len104 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len104, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr104, true);
+          break;
+        }
+        case 'tool-unencodable': {
+          const e = variant111.val;
+          dataView(memory0).setInt8(ptr0 + 8, 6, true);
+          var ptr105 = utf8Encode(e, realloc0, memory0);
           var len105 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 24, len105, true);
-          dataView(memory0).setInt32(ptr0 + 20, ptr105, true);
+          dataView(memory0).setInt32(ptr0 + 20, len105, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr105, true);
+          break;
+        }
+        case 'tool-failed': {
+          const e = variant111.val;
+          dataView(memory0).setInt8(ptr0 + 8, 7, true);
+          var {definite: v106_0, reason: v106_1 } = e;
+          dataView(memory0).setInt8(ptr0 + 16, v106_0 ? 1 : 0, true);
+          var ptr107 = utf8Encode(v106_1, realloc0, memory0);
+          var len107 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 24, len107, true);
+          dataView(memory0).setInt32(ptr0 + 20, ptr107, true);
           break;
         }
         case 'too-late': {
@@ -3535,17 +3547,17 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 'verdict': {
-          const e = variant109.val;
+          const e = variant111.val;
           dataView(memory0).setInt8(ptr0 + 8, 9, true);
-          var variant108 = e;
-          switch (variant108.tag) {
+          var variant110 = e;
+          switch (variant110.tag) {
             case 'happened': {
-              const e = variant108.val;
+              const e = variant110.val;
               dataView(memory0).setInt8(ptr0 + 16, 0, true);
-              var ptr106 = utf8Encode(e, realloc0, memory0);
-              var len106 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 24, len106, true);
-              dataView(memory0).setInt32(ptr0 + 20, ptr106, true);
+              var ptr108 = utf8Encode(e, realloc0, memory0);
+              var len108 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 24, len108, true);
+              dataView(memory0).setInt32(ptr0 + 20, ptr108, true);
               break;
             }
             case 'not-happened': {
@@ -3553,16 +3565,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               break;
             }
             case 'unknown': {
-              const e = variant108.val;
+              const e = variant110.val;
               dataView(memory0).setInt8(ptr0 + 16, 2, true);
-              var ptr107 = utf8Encode(e, realloc0, memory0);
-              var len107 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 24, len107, true);
-              dataView(memory0).setInt32(ptr0 + 20, ptr107, true);
+              var ptr109 = utf8Encode(e, realloc0, memory0);
+              var len109 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 24, len109, true);
+              dataView(memory0).setInt32(ptr0 + 20, ptr109, true);
               break;
             }
             default: {
-              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant108.tag)}\` (received \`${variant108}\`) specified for \`ReconcileVerdict\``);
+              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant110.tag)}\` (received \`${variant110}\`) specified for \`ReconcileVerdict\``);
             }
           }
           break;
@@ -3572,33 +3584,33 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         default: {
-          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant109.tag)}\` (received \`${variant109}\`) specified for \`Input\``);
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant111.tag)}\` (received \`${variant111}\`) specified for \`Input\``);
         }
       }
-      dataView(memory0).setBigInt64(ptr0 + 264, toUint64(arg2), true);
+      dataView(memory0).setBigInt64(ptr0 + 272, toUint64(arg2), true);
       const ret = effect010Run(ptr0);
-      let variant214;
+      let variant219;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
-          var ptr110 = dataView(memory0).getInt32(ret + 8, true);
-          var len110 = dataView(memory0).getInt32(ret + 12, true);
-          var result110 = new Uint8Array(memory0.buffer.slice(ptr110, ptr110 + len110 * 1));
-          let variant113;
+          var ptr112 = dataView(memory0).getInt32(ret + 8, true);
+          var len112 = dataView(memory0).getInt32(ret + 12, true);
+          var result112 = new Uint8Array(memory0.buffer.slice(ptr112, ptr112 + len112 * 1));
+          let variant115;
           switch (dataView(memory0).getUint8(ret + 16, true)) {
             case 0: {
-              variant113 = undefined;
+              variant115 = undefined;
               break;
             }
             case 1: {
-              var ptr111 = dataView(memory0).getInt32(ret + 20, true);
-              var len111 = dataView(memory0).getInt32(ret + 24, true);
-              var result111 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr111, len111));
-              var ptr112 = dataView(memory0).getInt32(ret + 28, true);
-              var len112 = dataView(memory0).getInt32(ret + 32, true);
-              var result112 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr112, len112));
-              variant113 = {
-                scope: result111,
-                key: result112,
+              var ptr113 = dataView(memory0).getInt32(ret + 20, true);
+              var len113 = dataView(memory0).getInt32(ret + 24, true);
+              var result113 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr113, len113));
+              var ptr114 = dataView(memory0).getInt32(ret + 28, true);
+              var len114 = dataView(memory0).getInt32(ret + 32, true);
+              var result114 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr114, len114));
+              variant115 = {
+                scope: result113,
+                key: result114,
               };
               break;
             }
@@ -3606,97 +3618,83 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant133;
+          let variant137;
           switch (dataView(memory0).getUint8(ret + 40, true)) {
             case 0: {
-              variant133 = undefined;
+              variant137 = undefined;
               break;
             }
             case 1: {
-              let enum114;
+              let enum116;
               switch (dataView(memory0).getUint8(ret + 48, true)) {
                 case 0: {
-                  enum114 = 'insert';
+                  enum116 = 'insert';
                   break;
                 }
                 case 1: {
-                  enum114 = 'update';
+                  enum116 = 'update';
                   break;
                 }
                 case 2: {
-                  enum114 = 'delete';
+                  enum116 = 'delete';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for WriteOp');
                 }
               }
-              var ptr115 = dataView(memory0).getInt32(ret + 56, true);
-              var len115 = dataView(memory0).getInt32(ret + 60, true);
-              var result115 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr115, len115));
-              var ptr116 = dataView(memory0).getInt32(ret + 64, true);
-              var len116 = dataView(memory0).getInt32(ret + 68, true);
-              var result116 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr116, len116));
-              var ptr117 = dataView(memory0).getInt32(ret + 72, true);
-              var len117 = dataView(memory0).getInt32(ret + 76, true);
+              var ptr117 = dataView(memory0).getInt32(ret + 56, true);
+              var len117 = dataView(memory0).getInt32(ret + 60, true);
               var result117 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr117, len117));
-              var ptr118 = dataView(memory0).getInt32(ret + 80, true);
-              var len118 = dataView(memory0).getInt32(ret + 84, true);
+              var ptr118 = dataView(memory0).getInt32(ret + 64, true);
+              var len118 = dataView(memory0).getInt32(ret + 68, true);
               var result118 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr118, len118));
-              var ptr119 = dataView(memory0).getInt32(ret + 88, true);
-              var len119 = dataView(memory0).getInt32(ret + 92, true);
+              var ptr119 = dataView(memory0).getInt32(ret + 72, true);
+              var len119 = dataView(memory0).getInt32(ret + 76, true);
               var result119 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr119, len119));
-              let enum120;
+              var ptr120 = dataView(memory0).getInt32(ret + 80, true);
+              var len120 = dataView(memory0).getInt32(ret + 84, true);
+              var result120 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr120, len120));
+              var ptr121 = dataView(memory0).getInt32(ret + 88, true);
+              var len121 = dataView(memory0).getInt32(ret + 92, true);
+              var result121 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr121, len121));
+              let enum122;
               switch (dataView(memory0).getUint8(ret + 96, true)) {
                 case 0: {
-                  enum120 = 'pending';
+                  enum122 = 'pending';
                   break;
                 }
                 case 1: {
-                  enum120 = 'done';
+                  enum122 = 'done';
                   break;
                 }
                 case 2: {
-                  enum120 = 'failed';
+                  enum122 = 'failed';
                   break;
                 }
                 case 3: {
-                  enum120 = 'in-doubt';
+                  enum122 = 'in-doubt';
                   break;
                 }
                 case 4: {
-                  enum120 = 'escalated';
+                  enum122 = 'escalated';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for EntryState');
                 }
               }
-              var ptr121 = dataView(memory0).getInt32(ret + 116, true);
-              var len121 = dataView(memory0).getInt32(ret + 120, true);
-              var result121 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr121, len121));
-              let variant122;
+              var ptr123 = dataView(memory0).getInt32(ret + 116, true);
+              var len123 = dataView(memory0).getInt32(ret + 120, true);
+              var result123 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr123, len123));
+              let variant124;
               switch (dataView(memory0).getUint8(ret + 152, true)) {
                 case 0: {
-                  variant122 = undefined;
+                  variant124 = undefined;
                   break;
                 }
                 case 1: {
-                  variant122 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 160, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant123;
-              switch (dataView(memory0).getUint8(ret + 168, true)) {
-                case 0: {
-                  variant123 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant123 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true));
+                  variant124 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 160, true));
                   break;
                 }
                 default: {
@@ -3704,16 +3702,13 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant125;
-              switch (dataView(memory0).getUint8(ret + 188, true)) {
+              switch (dataView(memory0).getUint8(ret + 168, true)) {
                 case 0: {
                   variant125 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr124 = dataView(memory0).getInt32(ret + 192, true);
-                  var len124 = dataView(memory0).getInt32(ret + 196, true);
-                  var result124 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr124, len124));
-                  variant125 = result124;
+                  variant125 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true));
                   break;
                 }
                 default: {
@@ -3721,14 +3716,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant127;
-              switch (dataView(memory0).getUint8(ret + 200, true)) {
+              switch (dataView(memory0).getUint8(ret + 188, true)) {
                 case 0: {
                   variant127 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr126 = dataView(memory0).getInt32(ret + 204, true);
-                  var len126 = dataView(memory0).getInt32(ret + 208, true);
+                  var ptr126 = dataView(memory0).getInt32(ret + 192, true);
+                  var len126 = dataView(memory0).getInt32(ret + 196, true);
                   var result126 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr126, len126));
                   variant127 = result126;
                   break;
@@ -3738,14 +3733,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant129;
-              switch (dataView(memory0).getUint8(ret + 212, true)) {
+              switch (dataView(memory0).getUint8(ret + 200, true)) {
                 case 0: {
                   variant129 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr128 = dataView(memory0).getInt32(ret + 216, true);
-                  var len128 = dataView(memory0).getInt32(ret + 220, true);
+                  var ptr128 = dataView(memory0).getInt32(ret + 204, true);
+                  var len128 = dataView(memory0).getInt32(ret + 208, true);
                   var result128 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr128, len128));
                   variant129 = result128;
                   break;
@@ -3755,31 +3750,65 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant131;
+              switch (dataView(memory0).getUint8(ret + 212, true)) {
+                case 0: {
+                  variant131 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr130 = dataView(memory0).getInt32(ret + 216, true);
+                  var len130 = dataView(memory0).getInt32(ret + 220, true);
+                  var result130 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr130, len130));
+                  variant131 = result130;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant133;
               switch (dataView(memory0).getUint8(ret + 224, true)) {
                 case 0: {
-                  variant131= {
+                  variant133 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr132 = dataView(memory0).getInt32(ret + 228, true);
+                  var len132 = dataView(memory0).getInt32(ret + 232, true);
+                  var result132 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr132, len132));
+                  variant133 = result132;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant135;
+              switch (dataView(memory0).getUint8(ret + 236, true)) {
+                case 0: {
+                  variant135= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant131= {
+                  variant135= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr130 = dataView(memory0).getInt32(ret + 228, true);
-                  var len130 = dataView(memory0).getInt32(ret + 232, true);
-                  var result130 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr130, len130));
-                  variant131= {
+                  var ptr134 = dataView(memory0).getInt32(ret + 240, true);
+                  var len134 = dataView(memory0).getInt32(ret + 244, true);
+                  var result134 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr134, len134));
+                  variant135= {
                     tag: 'lookup',
-                    val: result130
+                    val: result134
                   };
                   break;
                 }
                 case 3: {
-                  variant131= {
+                  variant135= {
                     tag: 'manual',
                   };
                   break;
@@ -3788,50 +3817,51 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              let variant132;
-              switch (dataView(memory0).getUint8(ret + 280, true)) {
+              let variant136;
+              switch (dataView(memory0).getUint8(ret + 288, true)) {
                 case 0: {
-                  variant132 = undefined;
+                  variant136 = undefined;
                   break;
                 }
                 case 1: {
-                  variant132 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 288, true));
+                  variant136 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 296, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant133 = {
-                op: enum114,
+              variant137 = {
+                op: enum116,
                 row: {
-                  scope: result115,
-                  key: result116,
-                  tool: result117,
-                  fingerprint: result118,
-                  argsCanonical: result119,
-                  state: enum120,
+                  scope: result117,
+                  key: result118,
+                  tool: result119,
+                  fingerprint: result120,
+                  argsCanonical: result121,
+                  state: enum122,
                   version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 104, true)),
                   attempt: dataView(memory0).getInt32(ret + 112, true) >>> 0,
-                  owner: result121,
+                  owner: result123,
                   createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
                   updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
                   leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
-                  inDoubtSince: variant122,
-                  nextReconcileAt: variant123,
+                  inDoubtSince: variant124,
+                  nextReconcileAt: variant125,
                   reconcileAttempts: dataView(memory0).getInt32(ret + 184, true) >>> 0,
-                  resultJson: variant125,
-                  reason: variant127,
-                  resolvedBy: variant129,
-                  reconcile: variant131,
-                  leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 240, true)),
-                  maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 248, true)),
-                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 256, true)),
-                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true)),
-                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 272, true)),
-                  dueAt: variant132,
+                  resultJson: variant127,
+                  reason: variant129,
+                  resolvedBy: variant131,
+                  settlement: variant133,
+                  reconcile: variant135,
+                  leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 248, true)),
+                  maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 256, true)),
+                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true)),
+                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 272, true)),
+                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 280, true)),
+                  dueAt: variant136,
                 },
-                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 296, true)),
+                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 304, true)),
               };
               break;
             }
@@ -3839,34 +3869,34 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant206;
-          switch (dataView(memory0).getUint8(ret + 304, true)) {
+          let variant211;
+          switch (dataView(memory0).getUint8(ret + 312, true)) {
             case 0: {
-              variant206= {
+              variant211= {
                 tag: 'report',
               };
               break;
             }
             case 1: {
-              var ptr134 = dataView(memory0).getInt32(ret + 312, true);
-              var len134 = dataView(memory0).getInt32(ret + 316, true);
-              var result134 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr134, len134));
-              var ptr135 = dataView(memory0).getInt32(ret + 320, true);
-              var len135 = dataView(memory0).getInt32(ret + 324, true);
-              var result135 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr135, len135));
-              let variant137;
-              switch (dataView(memory0).getUint8(ret + 328, true)) {
+              var ptr138 = dataView(memory0).getInt32(ret + 320, true);
+              var len138 = dataView(memory0).getInt32(ret + 324, true);
+              var result138 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr138, len138));
+              var ptr139 = dataView(memory0).getInt32(ret + 328, true);
+              var len139 = dataView(memory0).getInt32(ret + 332, true);
+              var result139 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr139, len139));
+              let variant141;
+              switch (dataView(memory0).getUint8(ret + 336, true)) {
                 case 0: {
-                  variant137 = undefined;
+                  variant141 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr136 = dataView(memory0).getInt32(ret + 336, true);
-                  var len136 = dataView(memory0).getInt32(ret + 340, true);
-                  var result136 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr136, len136));
-                  variant137 = {
-                    attempt: dataView(memory0).getInt32(ret + 332, true) >>> 0,
-                    owner: result136,
+                  var ptr140 = dataView(memory0).getInt32(ret + 344, true);
+                  var len140 = dataView(memory0).getInt32(ret + 348, true);
+                  var result140 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr140, len140));
+                  variant141 = {
+                    attempt: dataView(memory0).getInt32(ret + 340, true) >>> 0,
+                    owner: result140,
                   };
                   break;
                 }
@@ -3874,100 +3904,100 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant138;
-              switch (dataView(memory0).getUint8(ret + 344, true)) {
+              let variant142;
+              switch (dataView(memory0).getUint8(ret + 352, true)) {
                 case 0: {
-                  variant138 = undefined;
+                  variant142 = undefined;
                   break;
                 }
                 case 1: {
-                  variant138 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true));
+                  variant142 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant139;
-              switch (dataView(memory0).getUint8(ret + 360, true)) {
+              let variant143;
+              switch (dataView(memory0).getUint8(ret + 368, true)) {
                 case 0: {
-                  variant139 = undefined;
+                  variant143 = undefined;
                   break;
                 }
                 case 1: {
-                  variant139 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true));
+                  variant143 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant140;
-              switch (dataView(memory0).getUint8(ret + 376, true)) {
+              let variant144;
+              switch (dataView(memory0).getUint8(ret + 384, true)) {
                 case 0: {
-                  variant140 = undefined;
+                  variant144 = undefined;
                   break;
                 }
                 case 1: {
-                  variant140 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true));
+                  variant144 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant206= {
+              variant211= {
                 tag: 'call-tool',
                 val: {
-                  scope: result134,
-                  key: result135,
-                  token: variant137,
-                  notAfter: variant138,
-                  deadline: variant139,
-                  heartbeatMs: variant140,
+                  scope: result138,
+                  key: result139,
+                  token: variant141,
+                  notAfter: variant142,
+                  deadline: variant143,
+                  heartbeatMs: variant144,
                 }
               };
               break;
             }
             case 2: {
-              var ptr141 = dataView(memory0).getInt32(ret + 312, true);
-              var len141 = dataView(memory0).getInt32(ret + 316, true);
-              var result141 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr141, len141));
-              var ptr142 = dataView(memory0).getInt32(ret + 320, true);
-              var len142 = dataView(memory0).getInt32(ret + 324, true);
-              var result142 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr142, len142));
-              var ptr143 = dataView(memory0).getInt32(ret + 328, true);
-              var len143 = dataView(memory0).getInt32(ret + 332, true);
-              var result143 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr143, len143));
-              var ptr144 = dataView(memory0).getInt32(ret + 336, true);
-              var len144 = dataView(memory0).getInt32(ret + 340, true);
-              var result144 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr144, len144));
-              let variant146;
-              switch (dataView(memory0).getUint8(ret + 348, true)) {
+              var ptr145 = dataView(memory0).getInt32(ret + 320, true);
+              var len145 = dataView(memory0).getInt32(ret + 324, true);
+              var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
+              var ptr146 = dataView(memory0).getInt32(ret + 328, true);
+              var len146 = dataView(memory0).getInt32(ret + 332, true);
+              var result146 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr146, len146));
+              var ptr147 = dataView(memory0).getInt32(ret + 336, true);
+              var len147 = dataView(memory0).getInt32(ret + 340, true);
+              var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
+              var ptr148 = dataView(memory0).getInt32(ret + 344, true);
+              var len148 = dataView(memory0).getInt32(ret + 348, true);
+              var result148 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr148, len148));
+              let variant150;
+              switch (dataView(memory0).getUint8(ret + 356, true)) {
                 case 0: {
-                  variant146= {
+                  variant150= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant146= {
+                  variant150= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr145 = dataView(memory0).getInt32(ret + 352, true);
-                  var len145 = dataView(memory0).getInt32(ret + 356, true);
-                  var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
-                  variant146= {
+                  var ptr149 = dataView(memory0).getInt32(ret + 360, true);
+                  var len149 = dataView(memory0).getInt32(ret + 364, true);
+                  var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
+                  variant150= {
                     tag: 'lookup',
-                    val: result145
+                    val: result149
                   };
                   break;
                 }
                 case 3: {
-                  variant146= {
+                  variant150= {
                     tag: 'manual',
                   };
                   break;
@@ -3976,60 +4006,60 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant206= {
+              variant211= {
                 tag: 'call-reconciler',
                 val: {
-                  scope: result141,
-                  key: result142,
-                  tool: result143,
-                  argsCanonical: result144,
-                  attempt: dataView(memory0).getInt32(ret + 344, true) >>> 0,
-                  path: variant146,
-                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true)),
-                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
+                  scope: result145,
+                  key: result146,
+                  tool: result147,
+                  argsCanonical: result148,
+                  attempt: dataView(memory0).getInt32(ret + 352, true) >>> 0,
+                  path: variant150,
+                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
+                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
                 }
               };
               break;
             }
             case 3: {
-              var ptr147 = dataView(memory0).getInt32(ret + 312, true);
-              var len147 = dataView(memory0).getInt32(ret + 316, true);
-              var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
-              variant206= {
+              var ptr151 = dataView(memory0).getInt32(ret + 320, true);
+              var len151 = dataView(memory0).getInt32(ret + 324, true);
+              var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
+              variant211= {
                 tag: 'recall-tool',
-                val: result147
+                val: result151
               };
               break;
             }
             case 4: {
-              variant206= {
+              variant211= {
                 tag: 'sleep-until',
-                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 312, true))
+                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 320, true))
               };
               break;
             }
             case 5: {
-              let variant185;
-              switch (dataView(memory0).getUint8(ret + 312, true)) {
+              let variant190;
+              switch (dataView(memory0).getUint8(ret + 320, true)) {
                 case 0: {
-                  var ptr148 = dataView(memory0).getInt32(ret + 320, true);
-                  var len148 = dataView(memory0).getInt32(ret + 324, true);
-                  var result148 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr148, len148));
-                  let variant150;
-                  switch (dataView(memory0).getUint8(ret + 328, true)) {
+                  var ptr152 = dataView(memory0).getInt32(ret + 328, true);
+                  var len152 = dataView(memory0).getInt32(ret + 332, true);
+                  var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
+                  let variant154;
+                  switch (dataView(memory0).getUint8(ret + 336, true)) {
                     case 0: {
-                      variant150= {
+                      variant154= {
                         tag: 'tool-value',
                       };
                       break;
                     }
                     case 1: {
-                      var ptr149 = dataView(memory0).getInt32(ret + 332, true);
-                      var len149 = dataView(memory0).getInt32(ret + 336, true);
-                      var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
-                      variant150= {
+                      var ptr153 = dataView(memory0).getInt32(ret + 340, true);
+                      var len153 = dataView(memory0).getInt32(ret + 344, true);
+                      var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
+                      variant154= {
                         tag: 'recorded',
-                        val: result149
+                        val: result153
                       };
                       break;
                     }
@@ -4037,128 +4067,128 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for ResultSource');
                     }
                   }
-                  var bool151 = dataView(memory0).getUint8(ret + 340, true);
-                  var bool152 = dataView(memory0).getUint8(ret + 341, true);
-                  variant185= {
+                  var bool155 = dataView(memory0).getUint8(ret + 348, true);
+                  var bool156 = dataView(memory0).getUint8(ret + 349, true);
+                  variant190= {
                     tag: 'effect',
                     val: {
-                      key: result148,
-                      source: variant150,
-                      replayed: bool151 == 0 ? false : (bool151 == 1 ? true : throwInvalidBool()),
-                      reconciled: bool152 == 0 ? false : (bool152 == 1 ? true : throwInvalidBool()),
+                      key: result152,
+                      source: variant154,
+                      replayed: bool155 == 0 ? false : (bool155 == 1 ? true : throwInvalidBool()),
+                      reconciled: bool156 == 0 ? false : (bool156 == 1 ? true : throwInvalidBool()),
                     }
                   };
                   break;
                 }
                 case 1: {
-                  let variant173;
-                  switch (dataView(memory0).getUint8(ret + 320, true)) {
+                  let variant178;
+                  switch (dataView(memory0).getUint8(ret + 328, true)) {
                     case 0: {
-                      var ptr153 = dataView(memory0).getInt32(ret + 332, true);
-                      var len153 = dataView(memory0).getInt32(ret + 336, true);
-                      var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
-                      variant173= {
+                      var ptr157 = dataView(memory0).getInt32(ret + 340, true);
+                      var len157 = dataView(memory0).getInt32(ret + 344, true);
+                      var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
+                      variant178= {
                         tag: 'execute',
                         val: {
-                          attempt: dataView(memory0).getInt32(ret + 328, true) >>> 0,
-                          owner: result153,
+                          attempt: dataView(memory0).getInt32(ret + 336, true) >>> 0,
+                          owner: result157,
                         }
                       };
                       break;
                     }
                     case 1: {
-                      var ptr154 = dataView(memory0).getInt32(ret + 328, true);
-                      var len154 = dataView(memory0).getInt32(ret + 332, true);
-                      var result154 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr154, len154));
-                      variant173= {
+                      var ptr158 = dataView(memory0).getInt32(ret + 336, true);
+                      var len158 = dataView(memory0).getInt32(ret + 340, true);
+                      var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
+                      variant178= {
                         tag: 'replay',
                         val: {
-                          resultJson: result154,
-                          attempt: dataView(memory0).getInt32(ret + 336, true) >>> 0,
-                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true)),
+                          resultJson: result158,
+                          attempt: dataView(memory0).getInt32(ret + 344, true) >>> 0,
+                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true)),
                         }
                       };
                       break;
                     }
                     case 2: {
-                      var ptr155 = dataView(memory0).getInt32(ret + 328, true);
-                      var len155 = dataView(memory0).getInt32(ret + 332, true);
-                      var result155 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr155, len155));
-                      let enum156;
-                      switch (dataView(memory0).getUint8(ret + 336, true)) {
+                      var ptr159 = dataView(memory0).getInt32(ret + 336, true);
+                      var len159 = dataView(memory0).getInt32(ret + 340, true);
+                      var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
+                      let enum160;
+                      switch (dataView(memory0).getUint8(ret + 344, true)) {
                         case 0: {
-                          enum156 = 'pending';
+                          enum160 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum156 = 'done';
+                          enum160 = 'done';
                           break;
                         }
                         case 2: {
-                          enum156 = 'failed';
+                          enum160 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum156 = 'in-doubt';
+                          enum160 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum156 = 'escalated';
+                          enum160 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant173= {
+                      variant178= {
                         tag: 'in-progress',
                         val: {
-                          owner: result155,
-                          state: enum156,
-                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true)),
+                          owner: result159,
+                          state: enum160,
+                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true)),
                         }
                       };
                       break;
                     }
                     case 3: {
-                      var ptr157 = dataView(memory0).getInt32(ret + 328, true);
-                      var len157 = dataView(memory0).getInt32(ret + 332, true);
-                      var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
-                      var ptr158 = dataView(memory0).getInt32(ret + 336, true);
-                      var len158 = dataView(memory0).getInt32(ret + 340, true);
-                      var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
-                      var ptr159 = dataView(memory0).getInt32(ret + 344, true);
-                      var len159 = dataView(memory0).getInt32(ret + 348, true);
-                      var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
-                      var ptr160 = dataView(memory0).getInt32(ret + 352, true);
-                      var len160 = dataView(memory0).getInt32(ret + 356, true);
-                      var result160 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr160, len160));
-                      let variant162;
-                      switch (dataView(memory0).getUint8(ret + 364, true)) {
+                      var ptr161 = dataView(memory0).getInt32(ret + 336, true);
+                      var len161 = dataView(memory0).getInt32(ret + 340, true);
+                      var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
+                      var ptr162 = dataView(memory0).getInt32(ret + 344, true);
+                      var len162 = dataView(memory0).getInt32(ret + 348, true);
+                      var result162 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr162, len162));
+                      var ptr163 = dataView(memory0).getInt32(ret + 352, true);
+                      var len163 = dataView(memory0).getInt32(ret + 356, true);
+                      var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
+                      var ptr164 = dataView(memory0).getInt32(ret + 360, true);
+                      var len164 = dataView(memory0).getInt32(ret + 364, true);
+                      var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
+                      let variant166;
+                      switch (dataView(memory0).getUint8(ret + 372, true)) {
                         case 0: {
-                          variant162= {
+                          variant166= {
                             tag: 'none',
                           };
                           break;
                         }
                         case 1: {
-                          variant162= {
+                          variant166= {
                             tag: 'provider-idempotent',
                           };
                           break;
                         }
                         case 2: {
-                          var ptr161 = dataView(memory0).getInt32(ret + 368, true);
-                          var len161 = dataView(memory0).getInt32(ret + 372, true);
-                          var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
-                          variant162= {
+                          var ptr165 = dataView(memory0).getInt32(ret + 376, true);
+                          var len165 = dataView(memory0).getInt32(ret + 380, true);
+                          var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
+                          variant166= {
                             tag: 'lookup',
-                            val: result161
+                            val: result165
                           };
                           break;
                         }
                         case 3: {
-                          variant162= {
+                          variant166= {
                             tag: 'manual',
                           };
                           break;
@@ -4167,134 +4197,144 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                           throw new TypeError('invalid variant discriminant for ReconcilePath');
                         }
                       }
-                      variant173= {
+                      variant178= {
                         tag: 'reconcile',
                         val: {
-                          scope: result157,
-                          key: result158,
-                          tool: result159,
-                          argsCanonical: result160,
-                          attempt: dataView(memory0).getInt32(ret + 360, true) >>> 0,
-                          path: variant162,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
-                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
+                          scope: result161,
+                          key: result162,
+                          tool: result163,
+                          argsCanonical: result164,
+                          attempt: dataView(memory0).getInt32(ret + 368, true) >>> 0,
+                          path: variant166,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
+                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true)),
                         }
                       };
                       break;
                     }
                     case 4: {
-                      var ptr163 = dataView(memory0).getInt32(ret + 328, true);
-                      var len163 = dataView(memory0).getInt32(ret + 332, true);
-                      var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
-                      var ptr164 = dataView(memory0).getInt32(ret + 336, true);
-                      var len164 = dataView(memory0).getInt32(ret + 340, true);
-                      var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
-                      var ptr165 = dataView(memory0).getInt32(ret + 344, true);
-                      var len165 = dataView(memory0).getInt32(ret + 348, true);
-                      var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
-                      var ptr166 = dataView(memory0).getInt32(ret + 356, true);
-                      var len166 = dataView(memory0).getInt32(ret + 360, true);
-                      var result166 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr166, len166));
-                      variant173= {
+                      var ptr167 = dataView(memory0).getInt32(ret + 336, true);
+                      var len167 = dataView(memory0).getInt32(ret + 340, true);
+                      var result167 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr167, len167));
+                      var ptr168 = dataView(memory0).getInt32(ret + 344, true);
+                      var len168 = dataView(memory0).getInt32(ret + 348, true);
+                      var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
+                      var ptr169 = dataView(memory0).getInt32(ret + 352, true);
+                      var len169 = dataView(memory0).getInt32(ret + 356, true);
+                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
+                      var ptr170 = dataView(memory0).getInt32(ret + 364, true);
+                      var len170 = dataView(memory0).getInt32(ret + 368, true);
+                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
+                      variant178= {
                         tag: 'escalated',
                         val: {
-                          scope: result163,
-                          key: result164,
-                          tool: result165,
-                          attempt: dataView(memory0).getInt32(ret + 352, true) >>> 0,
-                          reason: result166,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
+                          scope: result167,
+                          key: result168,
+                          tool: result169,
+                          attempt: dataView(memory0).getInt32(ret + 360, true) >>> 0,
+                          reason: result170,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
                         }
                       };
                       break;
                     }
                     case 5: {
-                      var ptr167 = dataView(memory0).getInt32(ret + 328, true);
-                      var len167 = dataView(memory0).getInt32(ret + 332, true);
-                      var result167 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr167, len167));
-                      var ptr168 = dataView(memory0).getInt32(ret + 336, true);
-                      var len168 = dataView(memory0).getInt32(ret + 340, true);
-                      var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
-                      var ptr169 = dataView(memory0).getInt32(ret + 344, true);
-                      var len169 = dataView(memory0).getInt32(ret + 348, true);
-                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
-                      var ptr170 = dataView(memory0).getInt32(ret + 352, true);
-                      var len170 = dataView(memory0).getInt32(ret + 356, true);
-                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
-                      variant173= {
+                      var ptr171 = dataView(memory0).getInt32(ret + 336, true);
+                      var len171 = dataView(memory0).getInt32(ret + 340, true);
+                      var result171 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr171, len171));
+                      var ptr172 = dataView(memory0).getInt32(ret + 344, true);
+                      var len172 = dataView(memory0).getInt32(ret + 348, true);
+                      var result172 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr172, len172));
+                      var ptr173 = dataView(memory0).getInt32(ret + 352, true);
+                      var len173 = dataView(memory0).getInt32(ret + 356, true);
+                      var result173 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr173, len173));
+                      var ptr174 = dataView(memory0).getInt32(ret + 360, true);
+                      var len174 = dataView(memory0).getInt32(ret + 364, true);
+                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
+                      variant178= {
                         tag: 'conflict',
                         val: {
-                          key: result167,
-                          pointer: result168,
-                          storedFingerprint: result169,
-                          givenFingerprint: result170,
+                          key: result171,
+                          pointer: result172,
+                          storedFingerprint: result173,
+                          givenFingerprint: result174,
                         }
                       };
                       break;
                     }
                     case 6: {
-                      variant173= {
+                      variant178= {
                         tag: 'pass-through',
                       };
                       break;
                     }
                     case 7: {
-                      let enum171;
-                      switch (dataView(memory0).getUint8(ret + 328, true)) {
+                      let enum175;
+                      switch (dataView(memory0).getUint8(ret + 336, true)) {
                         case 0: {
-                          enum171 = 'pending';
+                          enum175 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum171 = 'done';
+                          enum175 = 'done';
                           break;
                         }
                         case 2: {
-                          enum171 = 'failed';
+                          enum175 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum171 = 'in-doubt';
+                          enum175 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum171 = 'escalated';
+                          enum175 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant173= {
+                      variant178= {
                         tag: 'recorded',
-                        val: enum171
+                        val: enum175
                       };
                       break;
                     }
                     case 8: {
-                      variant173= {
-                        tag: 'purged',
+                      var ptr176 = dataView(memory0).getInt32(ret + 336, true);
+                      var len176 = dataView(memory0).getInt32(ret + 340, true);
+                      var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
+                      variant178= {
+                        tag: 'settled',
+                        val: result176
                       };
                       break;
                     }
                     case 9: {
-                      let variant172;
-                      switch (dataView(memory0).getUint8(ret + 328, true)) {
+                      variant178= {
+                        tag: 'purged',
+                      };
+                      break;
+                    }
+                    case 10: {
+                      let variant177;
+                      switch (dataView(memory0).getUint8(ret + 336, true)) {
                         case 0: {
-                          variant172 = undefined;
+                          variant177 = undefined;
                           break;
                         }
                         case 1: {
-                          variant172 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true));
+                          variant177 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true));
                           break;
                         }
                         default: {
                           throw new TypeError('invalid variant discriminant for option');
                         }
                       }
-                      variant173= {
+                      variant178= {
                         tag: 'idle',
-                        val: variant172
+                        val: variant177
                       };
                       break;
                     }
@@ -4302,107 +4342,107 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for Outcome');
                     }
                   }
-                  variant185= {
+                  variant190= {
                     tag: 'event',
-                    val: variant173
+                    val: variant178
                   };
                   break;
                 }
                 case 2: {
-                  var ptr174 = dataView(memory0).getInt32(ret + 320, true);
-                  var len174 = dataView(memory0).getInt32(ret + 324, true);
-                  var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
-                  var ptr175 = dataView(memory0).getInt32(ret + 328, true);
-                  var len175 = dataView(memory0).getInt32(ret + 332, true);
-                  var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
-                  var ptr176 = dataView(memory0).getInt32(ret + 336, true);
-                  var len176 = dataView(memory0).getInt32(ret + 340, true);
-                  var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
-                  var bool177 = dataView(memory0).getUint8(ret + 344, true);
-                  let variant179;
-                  switch (dataView(memory0).getUint8(ret + 345, true)) {
+                  var ptr179 = dataView(memory0).getInt32(ret + 328, true);
+                  var len179 = dataView(memory0).getInt32(ret + 332, true);
+                  var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
+                  var ptr180 = dataView(memory0).getInt32(ret + 336, true);
+                  var len180 = dataView(memory0).getInt32(ret + 340, true);
+                  var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
+                  var ptr181 = dataView(memory0).getInt32(ret + 344, true);
+                  var len181 = dataView(memory0).getInt32(ret + 348, true);
+                  var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
+                  var bool182 = dataView(memory0).getUint8(ret + 352, true);
+                  let variant184;
+                  switch (dataView(memory0).getUint8(ret + 353, true)) {
                     case 0: {
-                      variant179 = undefined;
+                      variant184 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum178;
-                      switch (dataView(memory0).getUint8(ret + 346, true)) {
+                      let enum183;
+                      switch (dataView(memory0).getUint8(ret + 354, true)) {
                         case 0: {
-                          enum178 = 'happened';
+                          enum183 = 'happened';
                           break;
                         }
                         case 1: {
-                          enum178 = 'not-happened';
+                          enum183 = 'not-happened';
                           break;
                         }
                         case 2: {
-                          enum178 = 'unknown';
+                          enum183 = 'unknown';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for VerdictKind');
                         }
                       }
-                      variant179 = enum178;
+                      variant184 = enum183;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  let variant181;
-                  switch (dataView(memory0).getUint8(ret + 348, true)) {
+                  let variant186;
+                  switch (dataView(memory0).getUint8(ret + 356, true)) {
                     case 0: {
-                      variant181 = undefined;
+                      variant186 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr180 = dataView(memory0).getInt32(ret + 352, true);
-                      var len180 = dataView(memory0).getInt32(ret + 356, true);
-                      var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
-                      variant181 = result180;
+                      var ptr185 = dataView(memory0).getInt32(ret + 360, true);
+                      var len185 = dataView(memory0).getInt32(ret + 364, true);
+                      var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
+                      variant186 = result185;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var bool182 = dataView(memory0).getUint8(ret + 360, true);
-                  let variant184;
-                  switch (dataView(memory0).getUint8(ret + 364, true)) {
+                  var bool187 = dataView(memory0).getUint8(ret + 368, true);
+                  let variant189;
+                  switch (dataView(memory0).getUint8(ret + 372, true)) {
                     case 0: {
-                      variant184 = undefined;
+                      variant189 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr183 = dataView(memory0).getInt32(ret + 368, true);
-                      var len183 = dataView(memory0).getInt32(ret + 372, true);
-                      var result183 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr183, len183));
-                      variant184 = result183;
+                      var ptr188 = dataView(memory0).getInt32(ret + 376, true);
+                      var len188 = dataView(memory0).getInt32(ret + 380, true);
+                      var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
+                      variant189 = result188;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant185= {
+                  variant190= {
                     tag: 'tended',
                     val: {
-                      scope: result174,
-                      key: result175,
-                      tool: result176,
-                      leaseExpired: bool177 == 0 ? false : (bool177 == 1 ? true : throwInvalidBool()),
-                      reconciled: variant179,
-                      escalated: variant181,
-                      purged: bool182 == 0 ? false : (bool182 == 1 ? true : throwInvalidBool()),
-                      skipped: variant184,
+                      scope: result179,
+                      key: result180,
+                      tool: result181,
+                      leaseExpired: bool182 == 0 ? false : (bool182 == 1 ? true : throwInvalidBool()),
+                      reconciled: variant184,
+                      escalated: variant186,
+                      purged: bool187 == 0 ? false : (bool187 == 1 ? true : throwInvalidBool()),
+                      skipped: variant189,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  variant185= {
+                  variant190= {
                     tag: 'waited',
                   };
                   break;
@@ -4411,133 +4451,91 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for Finish');
                 }
               }
-              variant206= {
+              variant211= {
                 tag: 'finish',
-                val: variant185
+                val: variant190
               };
               break;
             }
             case 6: {
-              let variant205;
-              switch (dataView(memory0).getUint8(ret + 312, true)) {
+              let variant210;
+              switch (dataView(memory0).getUint8(ret + 320, true)) {
                 case 0: {
-                  var ptr186 = dataView(memory0).getInt32(ret + 316, true);
-                  var len186 = dataView(memory0).getInt32(ret + 320, true);
-                  var result186 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr186, len186));
-                  var ptr187 = dataView(memory0).getInt32(ret + 324, true);
-                  var len187 = dataView(memory0).getInt32(ret + 328, true);
-                  var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
-                  var ptr188 = dataView(memory0).getInt32(ret + 332, true);
-                  var len188 = dataView(memory0).getInt32(ret + 336, true);
-                  var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
-                  var ptr189 = dataView(memory0).getInt32(ret + 340, true);
-                  var len189 = dataView(memory0).getInt32(ret + 344, true);
-                  var result189 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr189, len189));
-                  variant205= {
+                  var ptr191 = dataView(memory0).getInt32(ret + 324, true);
+                  var len191 = dataView(memory0).getInt32(ret + 328, true);
+                  var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
+                  var ptr192 = dataView(memory0).getInt32(ret + 332, true);
+                  var len192 = dataView(memory0).getInt32(ret + 336, true);
+                  var result192 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr192, len192));
+                  var ptr193 = dataView(memory0).getInt32(ret + 340, true);
+                  var len193 = dataView(memory0).getInt32(ret + 344, true);
+                  var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
+                  var ptr194 = dataView(memory0).getInt32(ret + 348, true);
+                  var len194 = dataView(memory0).getInt32(ret + 352, true);
+                  var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
+                  variant210= {
                     tag: 'conflict',
                     val: {
-                      key: result186,
-                      pointer: result187,
-                      storedFingerprint: result188,
-                      givenFingerprint: result189,
+                      key: result191,
+                      pointer: result192,
+                      storedFingerprint: result193,
+                      givenFingerprint: result194,
                     }
                   };
                   break;
                 }
                 case 1: {
-                  var ptr190 = dataView(memory0).getInt32(ret + 316, true);
-                  var len190 = dataView(memory0).getInt32(ret + 320, true);
-                  var result190 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr190, len190));
-                  var ptr191 = dataView(memory0).getInt32(ret + 324, true);
-                  var len191 = dataView(memory0).getInt32(ret + 328, true);
-                  var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
-                  let enum192;
-                  switch (dataView(memory0).getUint8(ret + 332, true)) {
+                  var ptr195 = dataView(memory0).getInt32(ret + 324, true);
+                  var len195 = dataView(memory0).getInt32(ret + 328, true);
+                  var result195 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr195, len195));
+                  var ptr196 = dataView(memory0).getInt32(ret + 332, true);
+                  var len196 = dataView(memory0).getInt32(ret + 336, true);
+                  var result196 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr196, len196));
+                  let enum197;
+                  switch (dataView(memory0).getUint8(ret + 340, true)) {
                     case 0: {
-                      enum192 = 'pending';
+                      enum197 = 'pending';
                       break;
                     }
                     case 1: {
-                      enum192 = 'done';
+                      enum197 = 'done';
                       break;
                     }
                     case 2: {
-                      enum192 = 'failed';
+                      enum197 = 'failed';
                       break;
                     }
                     case 3: {
-                      enum192 = 'in-doubt';
+                      enum197 = 'in-doubt';
                       break;
                     }
                     case 4: {
-                      enum192 = 'escalated';
+                      enum197 = 'escalated';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for EntryState');
                     }
                   }
-                  variant205= {
+                  variant210= {
                     tag: 'in-progress',
                     val: {
-                      key: result190,
-                      owner: result191,
-                      state: enum192,
+                      key: result195,
+                      owner: result196,
+                      state: enum197,
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr193 = dataView(memory0).getInt32(ret + 316, true);
-                  var len193 = dataView(memory0).getInt32(ret + 320, true);
-                  var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
-                  var ptr194 = dataView(memory0).getInt32(ret + 324, true);
-                  var len194 = dataView(memory0).getInt32(ret + 328, true);
-                  var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
-                  variant205= {
-                    tag: 'in-doubt',
-                    val: {
-                      key: result193,
-                      reason: result194,
-                    }
-                  };
-                  break;
-                }
-                case 3: {
-                  var ptr195 = dataView(memory0).getInt32(ret + 316, true);
-                  var len195 = dataView(memory0).getInt32(ret + 320, true);
-                  var result195 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr195, len195));
-                  var ptr196 = dataView(memory0).getInt32(ret + 324, true);
-                  var len196 = dataView(memory0).getInt32(ret + 328, true);
-                  var result196 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr196, len196));
-                  variant205= {
-                    tag: 'escalated',
-                    val: {
-                      key: result195,
-                      reason: result196,
-                    }
-                  };
-                  break;
-                }
-                case 4: {
-                  var ptr197 = dataView(memory0).getInt32(ret + 316, true);
-                  var len197 = dataView(memory0).getInt32(ret + 320, true);
-                  var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
-                  variant205= {
-                    tag: 'tool-failed',
-                    val: result197
-                  };
-                  break;
-                }
-                case 5: {
-                  var ptr198 = dataView(memory0).getInt32(ret + 316, true);
-                  var len198 = dataView(memory0).getInt32(ret + 320, true);
+                  var ptr198 = dataView(memory0).getInt32(ret + 324, true);
+                  var len198 = dataView(memory0).getInt32(ret + 328, true);
                   var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
-                  var ptr199 = dataView(memory0).getInt32(ret + 324, true);
-                  var len199 = dataView(memory0).getInt32(ret + 328, true);
+                  var ptr199 = dataView(memory0).getInt32(ret + 332, true);
+                  var len199 = dataView(memory0).getInt32(ret + 336, true);
                   var result199 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr199, len199));
-                  variant205= {
-                    tag: 'result-not-recorded',
+                  variant210= {
+                    tag: 'in-doubt',
                     val: {
                       key: result198,
                       reason: result199,
@@ -4545,104 +4543,150 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   };
                   break;
                 }
-                case 6: {
-                  var ptr200 = dataView(memory0).getInt32(ret + 316, true);
-                  var len200 = dataView(memory0).getInt32(ret + 320, true);
+                case 3: {
+                  var ptr200 = dataView(memory0).getInt32(ret + 324, true);
+                  var len200 = dataView(memory0).getInt32(ret + 328, true);
                   var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
-                  variant205= {
+                  var ptr201 = dataView(memory0).getInt32(ret + 332, true);
+                  var len201 = dataView(memory0).getInt32(ret + 336, true);
+                  var result201 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr201, len201));
+                  variant210= {
+                    tag: 'escalated',
+                    val: {
+                      key: result200,
+                      reason: result201,
+                    }
+                  };
+                  break;
+                }
+                case 4: {
+                  var ptr202 = dataView(memory0).getInt32(ret + 324, true);
+                  var len202 = dataView(memory0).getInt32(ret + 328, true);
+                  var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
+                  variant210= {
+                    tag: 'tool-failed',
+                    val: result202
+                  };
+                  break;
+                }
+                case 5: {
+                  var ptr203 = dataView(memory0).getInt32(ret + 324, true);
+                  var len203 = dataView(memory0).getInt32(ret + 328, true);
+                  var result203 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr203, len203));
+                  var ptr204 = dataView(memory0).getInt32(ret + 332, true);
+                  var len204 = dataView(memory0).getInt32(ret + 336, true);
+                  var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
+                  variant210= {
+                    tag: 'result-not-recorded',
+                    val: {
+                      key: result203,
+                      reason: result204,
+                    }
+                  };
+                  break;
+                }
+                case 6: {
+                  var ptr205 = dataView(memory0).getInt32(ret + 324, true);
+                  var len205 = dataView(memory0).getInt32(ret + 328, true);
+                  var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
+                  variant210= {
                     tag: 'storage',
-                    val: result200
+                    val: result205
                   };
                   break;
                 }
                 case 7: {
-                  let enum201;
-                  switch (dataView(memory0).getUint8(ret + 316, true)) {
+                  let enum206;
+                  switch (dataView(memory0).getUint8(ret + 324, true)) {
                     case 0: {
-                      enum201 = 'not-found';
+                      enum206 = 'not-found';
                       break;
                     }
                     case 1: {
-                      enum201 = 'stale-token';
+                      enum206 = 'stale-token';
                       break;
                     }
                     case 2: {
-                      enum201 = 'invalid-state';
+                      enum206 = 'invalid-state';
                       break;
                     }
                     case 3: {
-                      enum201 = 'already-settled';
+                      enum206 = 'already-settled';
                       break;
                     }
                     case 4: {
-                      enum201 = 'retention-not-reached';
+                      enum206 = 'retention-not-reached';
                       break;
                     }
                     case 5: {
-                      enum201 = 'invalid-request';
+                      enum206 = 'invalid-request';
+                      break;
+                    }
+                    case 6: {
+                      enum206 = 'changed';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for LedgerErrorKind');
                     }
                   }
-                  let variant203;
-                  switch (dataView(memory0).getUint8(ret + 317, true)) {
+                  let variant208;
+                  switch (dataView(memory0).getUint8(ret + 325, true)) {
                     case 0: {
-                      variant203 = undefined;
+                      variant208 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum202;
-                      switch (dataView(memory0).getUint8(ret + 318, true)) {
+                      let enum207;
+                      switch (dataView(memory0).getUint8(ret + 326, true)) {
                         case 0: {
-                          enum202 = 'pending';
+                          enum207 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum202 = 'done';
+                          enum207 = 'done';
                           break;
                         }
                         case 2: {
-                          enum202 = 'failed';
+                          enum207 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum202 = 'in-doubt';
+                          enum207 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum202 = 'escalated';
+                          enum207 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant203 = enum202;
+                      variant208 = enum207;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var ptr204 = dataView(memory0).getInt32(ret + 320, true);
-                  var len204 = dataView(memory0).getInt32(ret + 324, true);
-                  var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
-                  variant205= {
+                  var ptr209 = dataView(memory0).getInt32(ret + 328, true);
+                  var len209 = dataView(memory0).getInt32(ret + 332, true);
+                  var result209 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr209, len209));
+                  variant210= {
                     tag: 'ledger',
                     val: {
-                      kind: enum201,
-                      state: variant203,
-                      message: result204,
+                      kind: enum206,
+                      state: variant208,
+                      message: result209,
                     }
                   };
                   break;
                 }
                 case 8: {
-                  variant205= {
+                  variant210= {
                     tag: 'contention',
-                    val: dataView(memory0).getInt32(ret + 316, true) >>> 0
+                    val: dataView(memory0).getInt32(ret + 324, true) >>> 0
                   };
                   break;
                 }
@@ -4650,9 +4694,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for EffectError');
                 }
               }
-              variant206= {
+              variant211= {
                 tag: 'raise',
-                val: variant205
+                val: variant210
               };
               break;
             }
@@ -4660,115 +4704,115 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for Action');
             }
           }
-          variant214= {
+          variant219= {
             tag: 'ok',
             val: {
-              state: result110,
-              read: variant113,
-              write: variant133,
-              action: variant206,
+              state: result112,
+              read: variant115,
+              write: variant137,
+              action: variant211,
             }
           };
           break;
         }
         case 1: {
-          let enum207;
+          let enum212;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum207 = 'invalid-args';
+              enum212 = 'invalid-args';
               break;
             }
             case 1: {
-              enum207 = 'invalid-pointer';
+              enum212 = 'invalid-pointer';
               break;
             }
             case 2: {
-              enum207 = 'missing-member';
+              enum212 = 'missing-member';
               break;
             }
             case 3: {
-              enum207 = 'pointer-into-array';
+              enum212 = 'pointer-into-array';
               break;
             }
             case 4: {
-              enum207 = 'empty-field';
+              enum212 = 'empty-field';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for KeyErrorKind');
             }
           }
-          let variant209;
+          let variant214;
           switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
-              variant209 = undefined;
+              variant214 = undefined;
               break;
             }
             case 1: {
-              var ptr208 = dataView(memory0).getInt32(ret + 16, true);
-              var len208 = dataView(memory0).getInt32(ret + 20, true);
-              var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
-              variant209 = result208;
+              var ptr213 = dataView(memory0).getInt32(ret + 16, true);
+              var len213 = dataView(memory0).getInt32(ret + 20, true);
+              var result213 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr213, len213));
+              variant214 = result213;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant212;
+          let variant217;
           switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              variant212 = undefined;
+              variant217 = undefined;
               break;
             }
             case 1: {
-              let enum210;
+              let enum215;
               switch (dataView(memory0).getUint8(ret + 32, true)) {
                 case 0: {
-                  enum210 = 'syntax';
+                  enum215 = 'syntax';
                   break;
                 }
                 case 1: {
-                  enum210 = 'invalid-utf8';
+                  enum215 = 'invalid-utf8';
                   break;
                 }
                 case 2: {
-                  enum210 = 'lone-surrogate';
+                  enum215 = 'lone-surrogate';
                   break;
                 }
                 case 3: {
-                  enum210 = 'duplicate-key';
+                  enum215 = 'duplicate-key';
                   break;
                 }
                 case 4: {
-                  enum210 = 'number-overflow';
+                  enum215 = 'number-overflow';
                   break;
                 }
                 case 5: {
-                  enum210 = 'inexact-integer';
+                  enum215 = 'inexact-integer';
                   break;
                 }
                 case 6: {
-                  enum210 = 'too-deep';
+                  enum215 = 'too-deep';
                   break;
                 }
                 case 7: {
-                  enum210 = 'too-large';
+                  enum215 = 'too-large';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for CanonErrorKind');
                 }
               }
-              var ptr211 = dataView(memory0).getInt32(ret + 56, true);
-              var len211 = dataView(memory0).getInt32(ret + 60, true);
-              var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
-              variant212 = {
-                kind: enum210,
+              var ptr216 = dataView(memory0).getInt32(ret + 56, true);
+              var len216 = dataView(memory0).getInt32(ret + 60, true);
+              var result216 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr216, len216));
+              variant217 = {
+                kind: enum215,
                 offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
                 line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
                 column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result211,
+                message: result216,
               };
               break;
             }
@@ -4776,16 +4820,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr213 = dataView(memory0).getInt32(ret + 64, true);
-          var len213 = dataView(memory0).getInt32(ret + 68, true);
-          var result213 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr213, len213));
-          variant214= {
+          var ptr218 = dataView(memory0).getInt32(ret + 64, true);
+          var len218 = dataView(memory0).getInt32(ret + 68, true);
+          var result218 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr218, len218));
+          variant219= {
             tag: 'err',
             val: {
-              kind: enum207,
-              at: variant209,
-              canon: variant212,
-              message: result213,
+              kind: enum212,
+              at: variant214,
+              canon: variant217,
+              message: result218,
             }
           };
           break;
@@ -4794,7 +4838,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant214;
+      const retVal = variant219;
       postReturn11(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
