@@ -295,27 +295,54 @@ fn ledger_commands_list_show_sweep_resolve_purge() {
     let o = run(&["ledger", "list", "--db", &db, "--scope", "acme", "--state", "escalated", "--json"], b"");
     let esc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let esc_key = esc[0]["key"].as_str().unwrap().to_string();
-    let o = run(&["ledger", "resolve", "--db", &db, "--scope", "acme", &esc_key, "--happened", "{not json", "--by", "ops"], b"");
+    let seen = esc[0]["version"].as_u64().unwrap().to_string();
+    let resolve = |result: &str, version: &str| {
+        run(
+            &[
+                "ledger",
+                "resolve",
+                "--db",
+                &db,
+                "--scope",
+                "acme",
+                &esc_key,
+                "--happened",
+                result,
+                "--by",
+                "ops",
+                "--note",
+                "seen in dashboard",
+                "--version",
+                version,
+            ],
+            b"",
+        )
+    };
+    let o = resolve("{not json", &seen);
     assert_eq!(o.status.code(), Some(2), "a result must be JSON");
-    let o = run(
-        &[
-            "ledger",
-            "resolve",
-            "--db",
-            &db,
-            "--scope",
-            "acme",
-            &esc_key,
-            "--happened",
-            "{\"refund\":\"re_9\"}",
-            "--by",
-            "ops",
-            "--note",
-            "seen in dashboard",
-        ],
-        b"",
-    );
-    assert_eq!((o.status.code(), text(&o.stdout).trim().ends_with("done")), (Some(0), true), "{}", text(&o.stderr));
+    // The version the person saw is required, and a settlement of an older one is refused.
+    let o = run(&["ledger", "resolve", "--db", &db, "--scope", "acme", &esc_key, "--not-happened", "--by", "ops"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--version"), "{}", text(&o.stderr));
+    let older = (esc[0]["version"].as_u64().unwrap() - 1).to_string();
+    let o = resolve("{\"refund\":\"re_9\"}", &older);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("changed since version"), "{}", text(&o.stderr));
+    let o = resolve("{\"refund\":\"re_9\"}", &seen);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let line = text(&o.stdout);
+    let id = line.trim().strip_suffix(')').and_then(|l| l.rsplit_once("(settlement ")).map(|(_, id)| id.to_string());
+    let id = id.unwrap_or_else(|| panic!("no settlement id in {line:?}"));
+    assert!(line.starts_with(&format!("{esc_key}: done (settlement stl-")), "{line}");
+    // `show` has the settlement, and the history that led to it.
+    let o = run(&["ledger", "show", "--db", &db, "--scope", "acme", &esc_key], b"");
+    let shown: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(shown["settlement"], id.as_str(), "{shown}");
+    let history: Vec<(&str, Option<&str>)> =
+        shown["history"].as_array().unwrap().iter().map(|h| (h["state"].as_str().unwrap(), h["settlement"].as_str())).collect();
+    assert_eq!(history.first(), Some(&("pending", None)), "{shown}");
+    assert_eq!(history.last(), Some(&("done", Some(id.as_str()))), "{shown}");
+    assert!(history.contains(&("escalated", None)), "{shown}");
     std::thread::sleep(std::time::Duration::from_millis(5));
     let o = run(&["ledger", "purge", "--db", &db, "--scope", "acme"], b"");
     assert_eq!(text(&o.stdout).trim(), "purged 1");
