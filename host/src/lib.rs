@@ -8,15 +8,19 @@
 //! - [`store`]: the storage trait and its SQLite (default) and PostgreSQL backends.
 //! - [`Ledger`]: the driver — `ledger.effect(intent, policy).run(|key| async { … })` — plus
 //!   the explicit calls (begin, complete, fail), reconcilers, sweep, list, resolve and purge.
+//! - [`events`]: what the ledger decided (claimed, executed, replayed, conflict, in doubt,
+//!   reconciled, escalated, resolved), to a hook and to `tracing`.
 //!
 //! Not here: an HTTP server, a scheduler, or any rule of the core.
 
 pub mod error;
+pub mod events;
 pub mod ledger;
 pub mod runtime;
 pub mod store;
 pub mod wit;
 
 pub use error::{Error, StoreError};
+pub use events::{EventKind, LedgerEvent};
 pub use ledger::{Call, Effect, EffectResult, Ledger, Reconciler, SweepReport, Sweeper, ToolError};
 pub use runtime::Runtime;

@@ -1,0 +1,91 @@
+//! What the ledger decided, as events: to a hook ([`Ledger::on_event`](crate::Ledger::on_event))
+//! and to `tracing` (target `oncely`, one INFO event per decision; WARN for conflicts, doubt and
+//! escalations), so an application's subscriber, log pipeline or OpenTelemetry layer sees them.
+//!
+//! The same eight kinds are emitted by every oncely library (Python: `logging` and
+//! OpenTelemetry; JavaScript: OpenTelemetry), with the same names.
+
+use serde::Serialize;
+
+/// The kind of a ledger decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventKind {
+    /// A key was claimed: the tool is about to be called (an attempt).
+    Claimed,
+    /// The tool ran and its result was recorded.
+    Executed,
+    /// A repeat got the recorded result; the tool was not called.
+    Replayed,
+    /// The key was used before with different arguments: refused.
+    Conflict,
+    /// The outcome is unknown (an ambiguous failure, or a lease that ran out).
+    InDoubt,
+    /// A reconciliation answered (`detail`: happened, not-happened or unknown).
+    Reconciled,
+    /// Only a human can settle the entry now.
+    Escalated,
+    /// A human settled it (`detail`: the settlement id, who, and the verdict).
+    Resolved,
+}
+
+impl EventKind {
+    /// Every kind, in the order above.
+    pub const ALL: [EventKind; 8] = [
+        EventKind::Claimed,
+        EventKind::Executed,
+        EventKind::Replayed,
+        EventKind::Conflict,
+        EventKind::InDoubt,
+        EventKind::Reconciled,
+        EventKind::Escalated,
+        EventKind::Resolved,
+    ];
+
+    /// The kind's name (`in-doubt`, …), the same in every library.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Claimed => "claimed",
+            EventKind::Executed => "executed",
+            EventKind::Replayed => "replayed",
+            EventKind::Conflict => "conflict",
+            EventKind::InDoubt => "in-doubt",
+            EventKind::Reconciled => "reconciled",
+            EventKind::Escalated => "escalated",
+            EventKind::Resolved => "resolved",
+        }
+    }
+}
+
+/// One decision of the ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LedgerEvent {
+    /// What was decided.
+    pub kind: EventKind,
+    /// The tenant.
+    pub scope: String,
+    /// The idempotency key.
+    pub key: String,
+    /// The tool ("" when the deciding call does not know it, e.g. a settlement).
+    pub tool: String,
+    /// More, for people: a reason, a verdict, a settlement id.
+    pub detail: String,
+}
+
+/// A hook that receives every event of a ledger (and of its clones). It runs inline, on the
+/// task that decided: keep it quick, and never block.
+pub type EventHook = std::sync::Arc<dyn Fn(&LedgerEvent) + Send + Sync>;
+
+/// Send `e` to `tracing` and to every hook.
+pub(crate) fn emit(hooks: &[EventHook], e: &LedgerEvent) {
+    let (kind, scope, key, tool, detail) = (e.kind.name(), e.scope.as_str(), e.key.as_str(), e.tool.as_str(), e.detail.as_str());
+    match e.kind {
+        EventKind::Conflict | EventKind::InDoubt | EventKind::Escalated => {
+            tracing::warn!(target: "oncely", event = kind, scope, key, tool, detail, "oncely {kind}")
+        }
+        _ => tracing::info!(target: "oncely", event = kind, scope, key, tool, detail, "oncely {kind}"),
+    }
+    for hook in hooks {
+        hook(e);
+    }
+}
