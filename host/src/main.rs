@@ -33,6 +33,10 @@ enum Command {
     /// A gateway that gives any MCP server's keyed tools exactly-once tools/call.
     #[cfg(feature = "mcp")]
     Mcp(cli::mcp::McpArgs),
+    /// The inbox where people settle what only a person can, Prometheus metrics, webhooks, and
+    /// the sweep: one long-running process over a ledger.
+    #[cfg(feature = "serve")]
+    Serve(cli::serve::ServeArgs),
     /// The main job: a flaky refund provider, a naive retry loop, and oncely, side by side.
     Demo(cli::demo::DemoArgs),
     /// Write the core component (.wasm) this binary embeds, for packaging.
@@ -82,6 +86,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Ledger(args) => tokio_main(cli::ledger::run(args)),
         #[cfg(feature = "mcp")]
         Command::Mcp(args) => tokio_main(cli::mcp::run(args)),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => tokio_main(cli::serve::run(args)),
         Command::Demo(args) => tokio_main(cli::demo::run(args)),
         Command::Component(args) => cli::component::run(args),
     }

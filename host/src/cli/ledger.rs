@@ -120,10 +120,16 @@ async fn open(db: Option<String>) -> Result<Ledger> {
     let Some(db) = db else {
         bail!("which ledger? give --db FILE (a SQLite file) or --db postgres://… (or set ONCELY_DB)");
     };
-    if !db.contains("://") && !Path::new(&db).is_file() {
+    open_existing(&db, "oncely-cli").await
+}
+
+/// The ledger at `db`, which must exist if it is a SQLite file; `owner` names this process in
+/// the ledger.
+pub async fn open_existing(db: &str, owner: &str) -> Result<Ledger> {
+    if !db.contains("://") && !Path::new(db).is_file() {
         bail!("no ledger at {db}: the file does not exist (a ledger file is created by the first effect recorded in it; check --db)");
     }
-    Ok(Ledger::open(&db).await.with_context(|| format!("opening the ledger {}", redacted(&db)))?.with_owner("oncely-cli"))
+    Ok(Ledger::open(db).await.with_context(|| format!("opening the ledger {}", redacted(db)))?.with_owner(owner))
 }
 
 /// A ledger location fit to print: a URL's password replaced by `***`.

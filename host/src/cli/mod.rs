@@ -12,3 +12,5 @@ pub mod ledger;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod render;
+#[cfg(feature = "serve")]
+pub mod serve;

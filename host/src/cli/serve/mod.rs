@@ -1,0 +1,356 @@
+//! `oncely serve`: one long-running process over a ledger — the inbox where people settle what
+//! only a person can (`/`), Prometheus metrics (`/metrics`), webhooks for escalations and for
+//! outcomes unknown too long, and the sweep, continuously.
+//!
+//! - `access`: credentials, sessions, and the cross-site checks.
+//! - `pages`: the HTML.
+//! - `metrics`: the Prometheus registry.
+//! - `notify`: webhook notices, signed and retried.
+
+mod access;
+mod metrics;
+mod notify;
+mod pages;
+
+use access::{Credentials, Session, Sessions};
+use anyhow::{Context, Result};
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Form, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use clap::Args;
+use metrics::Metrics;
+use notify::{Sent, Webhook};
+use oncely::store::ListFilter;
+use oncely::wit::ledger::{Entry, EntryState, LedgerErrorKind, Resolution, Settlement};
+use oncely::{Error, Ledger};
+use serde::Deserialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The ledger: an existing SQLite file or a postgres:// URL (default: $ONCELY_DB).
+    #[arg(long, env = "ONCELY_DB", hide_env_values = true)]
+    db: String,
+    /// Where to listen. 127.0.0.1 unless you say otherwise (put TLS in front of anything else).
+    #[arg(long, default_value = "127.0.0.1:8471")]
+    listen: std::net::SocketAddr,
+    /// The credentials: one token (everyone's; people give their name when they sign in), or
+    /// `name:token` lines (one per person). Default: $ONCELY_SERVE_TOKEN. There is no default token.
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// An entry in doubt for this long needs a person (the inbox, a webhook notice).
+    #[arg(long, default_value = "15m", value_parser = humantime::parse_duration)]
+    in_doubt_after: Duration,
+    /// Sweep this often (expire leases, escalate past deadlines) and look for new notices.
+    #[arg(long, default_value = "5s", value_parser = humantime::parse_duration)]
+    sweep_every: Duration,
+    /// POST a signed JSON notice here when an entry is escalated or in doubt too long.
+    #[arg(long, requires = "webhook_secret_file")]
+    webhook: Option<String>,
+    /// The webhook signature's shared secret (a file; or $ONCELY_WEBHOOK_SECRET).
+    #[arg(long, env = "ONCELY_WEBHOOK_SECRET_FILE", hide_env_values = true)]
+    webhook_secret_file: Option<PathBuf>,
+    /// The first retry of a failed webhook after this long; each next one waits twice as long.
+    #[arg(long, default_value = "1s", value_parser = humantime::parse_duration)]
+    webhook_retry: Duration,
+    /// This server's address as people reach it (https://…), for links in webhook notices.
+    #[arg(long)]
+    public_url: Option<String>,
+    /// Mark the session cookie Secure (when people reach the inbox over HTTPS).
+    #[arg(long)]
+    secure_cookie: bool,
+}
+
+struct App {
+    ledger: Ledger,
+    credentials: Credentials,
+    sessions: Sessions,
+    metrics: Arc<Metrics>,
+    in_doubt_after: Duration,
+    secure_cookie: bool,
+}
+
+type Shared = Arc<App>;
+
+pub async fn run(a: ServeArgs) -> Result<ExitCode> {
+    let filter = std::env::var("ONCELY_LOG").ok().and_then(|l| l.parse::<tracing::Level>().ok()).unwrap_or(tracing::Level::INFO);
+    let _ = tracing_subscriber::fmt().with_max_level(filter).with_writer(std::io::stderr).try_init();
+    let credentials = Credentials::load(a.token_file.as_deref(), std::env::var("ONCELY_SERVE_TOKEN").ok())?;
+    let ledger = crate::cli::ledger::open_existing(&a.db, "oncely-serve").await?;
+    let metrics = Arc::new(Metrics::default());
+    let seen = metrics.clone();
+    ledger.on_event(move |e| seen.observe(e));
+    let app = Arc::new(App {
+        ledger: ledger.clone(),
+        credentials,
+        sessions: Sessions::default(),
+        metrics: metrics.clone(),
+        in_doubt_after: a.in_doubt_after,
+        secure_cookie: a.secure_cookie,
+    });
+
+    // The sweep (no reconcilers here: agents' sweepers run those), and the notices.
+    let sweeper = ledger.start_sweeper(None, a.sweep_every, |pass| {
+        if let Err(e) = pass {
+            tracing::error!(target: "oncely::serve", error = %e, "sweep failed; trying again next interval");
+        }
+    });
+    let webhook = match &a.webhook {
+        Some(url) => {
+            let secret = match (&a.webhook_secret_file, std::env::var("ONCELY_WEBHOOK_SECRET")) {
+                (Some(f), _) => std::fs::read(f).with_context(|| format!("reading {}", f.display()))?,
+                (None, Ok(s)) => s.into_bytes(),
+                (None, Err(_)) => anyhow::bail!("--webhook needs a secret: --webhook-secret-file or ONCELY_WEBHOOK_SECRET"),
+            };
+            let secret = String::from_utf8_lossy(&secret).trim().as_bytes().to_vec();
+            anyhow::ensure!(secret.len() >= 16, "the webhook secret must be at least 16 bytes");
+            Some(Webhook {
+                url: url.clone(),
+                secret,
+                public_url: a.public_url.clone(),
+                first_delay: a.webhook_retry,
+                max_delay: Duration::from_secs(300),
+                attempts: 8,
+            })
+        }
+        None => None,
+    };
+    let watcher = webhook.map(|hook| {
+        let app = app.clone();
+        let every = a.sweep_every;
+        tokio::spawn(async move {
+            let (client, sent) = (reqwest::Client::new(), Sent::default());
+            loop {
+                match needs_person(&app).await {
+                    Ok(entries) => hook.scan(&entries, app.ledger.now(), ms(app.in_doubt_after), &sent, &client, &app.metrics),
+                    Err(e) => tracing::error!(target: "oncely::serve", error = %e, "looking for notices failed"),
+                }
+                tokio::time::sleep(every).await;
+            }
+        })
+    });
+
+    let router = Router::new()
+        .route("/", get(inbox))
+        .route("/entry", get(entry))
+        .route("/settle", post(settle))
+        .route("/login", get(login_page).post(login))
+        .route("/logout", get(logout))
+        .route("/metrics", get(metrics_text))
+        .route("/healthz", get(|| async { "ok" }))
+        .with_state(app.clone());
+    let listener = tokio::net::TcpListener::bind(a.listen).await.with_context(|| format!("listening on {}", a.listen))?;
+    tracing::info!(target: "oncely::serve", "oncely serve: the inbox at http://{}/ (ledger {})", listener.local_addr()?, crate::cli::ledger::redacted(&a.db));
+    eprintln!("oncely serve: listening on http://{}/", listener.local_addr()?);
+    axum::serve(listener, router).with_graceful_shutdown(shutdown()).await?;
+    if let Some(w) = watcher {
+        w.abort();
+    }
+    sweeper.stop().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn shutdown() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("a SIGTERM handler");
+        tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Every entry that needs a person: escalated, or in doubt for longer than the threshold.
+async fn needs_person(app: &App) -> Result<Vec<Entry>, Error> {
+    let now = app.ledger.now();
+    let of = |state| ListFilter { state: Some(state), limit: 1000, ..Default::default() };
+    let mut entries = app.ledger.list(None, &of(EntryState::Escalated)).await?;
+    let late = app.ledger.list(None, &of(EntryState::InDoubt)).await?;
+    entries.extend(late.into_iter().filter(|e| e.in_doubt_since.is_some_and(|t| now.saturating_sub(t) >= ms(app.in_doubt_after))));
+    Ok(entries)
+}
+
+/// A page for the signed-in, or the way to sign in.
+enum Access {
+    Person(Session),
+    Token,
+}
+
+fn access(app: &App, headers: &HeaderMap) -> Option<Access> {
+    if let Some(s) = app.sessions.of(headers) {
+        return Some(Access::Person(s));
+    }
+    access::bearer(headers).and_then(|t| app.credentials.check(t)).map(|_| Access::Token)
+}
+
+fn to_login() -> Response {
+    Redirect::to("/login").into_response()
+}
+
+fn page(status: StatusCode, markup: maud::Markup) -> Response {
+    (status, [(header::CACHE_CONTROL, "no-store")], Html(markup.into_string())).into_response()
+}
+
+fn failure(who: Option<&str>, e: impl std::fmt::Display) -> Response {
+    tracing::error!(target: "oncely::serve", error = %e, "request failed");
+    page(StatusCode::SERVICE_UNAVAILABLE, pages::message(who, "The ledger could not be read", &e.to_string()))
+}
+
+#[derive(Deserialize)]
+struct InboxQuery {
+    order: Option<String>,
+}
+
+async fn inbox(State(app): State<Shared>, headers: HeaderMap, Query(q): Query<InboxQuery>) -> Response {
+    let Some(Access::Person(s)) = access(&app, &headers) else { return to_login() };
+    let mut entries = match needs_person(&app).await {
+        Ok(e) => e,
+        Err(e) => return failure(Some(&s.name), e),
+    };
+    let oldest = q.order.as_deref() != Some("newest");
+    entries.sort_by_key(|e| (e.in_doubt_since.unwrap_or(e.updated_at), e.scope.clone(), e.key.clone()));
+    if !oldest {
+        entries.reverse();
+    }
+    let after = humantime::format_duration(app.in_doubt_after).to_string();
+    page(StatusCode::OK, pages::inbox(&s.name, &entries, oldest, app.ledger.now(), &after))
+}
+
+#[derive(Deserialize)]
+struct EntryQuery {
+    scope: String,
+    key: String,
+    settled: Option<String>,
+}
+
+async fn entry(State(app): State<Shared>, headers: HeaderMap, Query(q): Query<EntryQuery>) -> Response {
+    let Some(Access::Person(s)) = access(&app, &headers) else { return to_login() };
+    let flash = q.settled.map(pages::Flash::Settled);
+    entry_page(&app, &s, &q.scope, &q.key, flash.as_ref(), StatusCode::OK).await
+}
+
+async fn entry_page(app: &App, s: &Session, scope: &str, key: &str, flash: Option<&pages::Flash>, status: StatusCode) -> Response {
+    match (app.ledger.get(scope, key).await, app.ledger.history(scope, key).await) {
+        (Ok(Some(e)), Ok(h)) => page(status, pages::entry(&s.name, &e, &h, &s.csrf, flash, app.ledger.now())),
+        (Ok(None), _) => page(StatusCode::NOT_FOUND, pages::message(Some(&s.name), "No such entry", "It may have been purged.")),
+        (Err(e), _) | (_, Err(e)) => failure(Some(&s.name), e),
+    }
+}
+
+#[derive(Deserialize)]
+struct SettleForm {
+    csrf: Option<String>,
+    scope: String,
+    key: String,
+    version: u64,
+    verdict: String,
+    result: Option<String>,
+    note: Option<String>,
+}
+
+async fn settle(State(app): State<Shared>, headers: HeaderMap, form: Result<Form<SettleForm>, FormRejection>) -> Response {
+    let Some(s) = app.sessions.of(&headers) else {
+        return page(StatusCode::UNAUTHORIZED, pages::message(None, "Not signed in", "Sign in to settle entries."));
+    };
+    let Ok(Form(f)) = form else {
+        return page(StatusCode::BAD_REQUEST, pages::message(Some(&s.name), "Refused", "The form is incomplete. Nothing was recorded."));
+    };
+    if let Some(why) = access::cross_site(&headers, f.csrf.as_deref(), Some(&s)) {
+        tracing::warn!(target: "oncely::serve", why, "a settlement was refused");
+        return page(StatusCode::FORBIDDEN, pages::message(Some(&s.name), "Refused", why));
+    }
+    let settlement = match f.verdict.as_str() {
+        "happened" => {
+            let result = f.result.unwrap_or_default();
+            if let Err(e) = app.ledger.runtime().canonicalize(&result) {
+                let why = format!("The result must be JSON: {e}. Nothing was recorded.");
+                return entry_page(&app, &s, &f.scope, &f.key, Some(&pages::Flash::Refused(why)), StatusCode::UNPROCESSABLE_ENTITY).await;
+            }
+            Settlement::Happened(result)
+        }
+        "not-happened" => Settlement::NotHappened,
+        _ => return page(StatusCode::BAD_REQUEST, pages::message(Some(&s.name), "Refused", "Unknown verdict.")),
+    };
+    let resolution = Resolution { settlement, by: s.name.clone(), note: f.note.unwrap_or_default(), seen_version: f.version };
+    match app.ledger.resolve(&f.scope, &f.key, resolution).await {
+        Ok(id) => {
+            let href = format!("/entry?scope={}&key={}&settled={id}", pages::query_value(&f.scope), pages::query_value(&f.key));
+            Redirect::to(&href).into_response()
+        }
+        Err(Error::Ledger(l)) => {
+            let why = match l.kind {
+                LedgerErrorKind::Changed => format!(
+                    "Not recorded: the entry changed while you were looking at version {} ({}). Review it again below.",
+                    f.version, l.message
+                ),
+                _ => format!("Not recorded: {}", l.message),
+            };
+            entry_page(&app, &s, &f.scope, &f.key, Some(&pages::Flash::Refused(why)), StatusCode::CONFLICT).await
+        }
+        Err(e) => failure(Some(&s.name), e),
+    }
+}
+
+async fn login_page(State(app): State<Shared>) -> Response {
+    page(StatusCode::OK, pages::login(app.credentials.shared(), None))
+}
+
+#[derive(Deserialize)]
+struct LoginForm {
+    token: String,
+    name: Option<String>,
+}
+
+async fn login(State(app): State<Shared>, headers: HeaderMap, Form(f): Form<LoginForm>) -> Response {
+    if let Some(why) = access::cross_site(&headers, None, None) {
+        return page(StatusCode::FORBIDDEN, pages::message(None, "Refused", why));
+    }
+    let name = match app.credentials.check(&f.token) {
+        Some(Some(name)) => name,
+        Some(None) => match f.name.as_deref().map(str::trim) {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ => return page(StatusCode::BAD_REQUEST, pages::login(true, Some("Give your name: it is recorded with what you settle."))),
+        },
+        None => {
+            // Slow down guessing.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            tracing::warn!(target: "oncely::serve", "a sign-in with a wrong token");
+            return page(StatusCode::UNAUTHORIZED, pages::login(app.credentials.shared(), Some("That token is not valid.")));
+        }
+    };
+    let id = app.sessions.open(name);
+    (StatusCode::SEE_OTHER, [(header::SET_COOKIE, access::session_cookie(&id, app.secure_cookie)), (header::LOCATION, "/".into())])
+        .into_response()
+}
+
+async fn logout(State(app): State<Shared>, headers: HeaderMap) -> Response {
+    app.sessions.close(&headers);
+    (StatusCode::SEE_OTHER, [(header::SET_COOKIE, access::cleared_cookie()), (header::LOCATION, "/login".to_string())]).into_response()
+}
+
+async fn metrics_text(State(app): State<Shared>, headers: HeaderMap) -> Response {
+    if access(&app, &headers).is_none() {
+        return (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "a bearer token is needed\n").into_response();
+    }
+    let stats = match app.ledger.stats().await {
+        Ok(s) => s,
+        Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+    };
+    let waiting = match needs_person(&app).await {
+        Ok(e) => e.len(),
+        Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+    };
+    let body = app.metrics.render(&stats, waiting, app.ledger.now());
+    ([(header::CONTENT_TYPE, "application/openmetrics-text; version=1.0.0; charset=utf-8")], body).into_response()
+}

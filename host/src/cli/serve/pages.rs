@@ -1,0 +1,242 @@
+//! The inbox's HTML: server-rendered, no JavaScript, readable on a phone. Every value is escaped
+//! by `maud`.
+
+use crate::cli::render;
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+use oncely::store::{state_name, HistoryRecord};
+use oncely::wit::ledger::{Entry, EntryState};
+use oncely::wit::policy::ReconcilePath;
+
+const STYLE: &str = r#"
+*{box-sizing:border-box}body{font:16px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f5f6f8;color:#1d2330}
+header{background:#1d2330;color:#fff;padding:.7rem 1rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
+header a{color:#fff}header .who{margin-left:auto;font-size:.9rem;opacity:.85}
+main{max-width:60rem;margin:0 auto;padding:1rem}
+h1{font-size:1.3rem;margin:.2rem 0 1rem}h2{font-size:1.05rem;margin:1.2rem 0 .5rem}
+.card{background:#fff;border:1px solid #dde1e8;border-radius:.5rem;padding:.8rem 1rem;margin:0 0 .8rem}
+.card h3{margin:0 0 .3rem;font-size:1.05rem}.card h3 a{color:inherit}
+.meta{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;font-size:.92rem;margin:.4rem 0}
+.meta dt{color:#5a6372}.meta dd{margin:0;overflow-wrap:anywhere}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.1rem .45rem;border-radius:.3rem;vertical-align:middle}
+.escalated{background:#fde2e1;color:#9b1c1c}.in-doubt{background:#fff1c2;color:#7a4d00}.done{background:#dcf5e3;color:#17603a}
+.failed{background:#e8eaf0;color:#3b4352}.pending{background:#e0ecff;color:#1d4ed8}
+pre{background:#f0f2f6;padding:.5rem;border-radius:.35rem;overflow-x:auto;font-size:.85rem;margin:.3rem 0}
+code{font-size:.85rem;overflow-wrap:anywhere}
+form.settle{display:grid;gap:.5rem;margin:.6rem 0}textarea,input[type=text],input[type=password]{width:100%;font:inherit;padding:.45rem;border:1px solid #c4cad4;border-radius:.35rem}
+button{font:inherit;padding:.55rem .9rem;border:0;border-radius:.35rem;cursor:pointer;background:#1d4ed8;color:#fff}
+button.no{background:#3b4352}.flash{padding:.6rem .9rem;border-radius:.35rem;margin:0 0 1rem}.ok{background:#dcf5e3}.err{background:#fde2e1}
+table{border-collapse:collapse;width:100%;font-size:.88rem}td,th{text-align:left;padding:.3rem .4rem;border-bottom:1px solid #e4e7ec;vertical-align:top}
+.order a{margin-right:.6rem}.empty{color:#5a6372}
+@media (max-width:40rem){.meta{grid-template-columns:1fr}.meta dt{margin-top:.3rem}table{font-size:.8rem}}
+"#;
+
+fn layout(title: &str, who: Option<&str>, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · oncely" }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                header {
+                    a href="/" { strong { "oncely" } }
+                    span { "effects that need a person" }
+                    @if let Some(who) = who {
+                        span.who { "signed in as " (who) " · " a href="/logout" { "sign out" } }
+                    }
+                }
+                main { (body) }
+            }
+        }
+    }
+}
+
+/// The sign-in page (`shared`: the token is everyone's, so ask for a name too).
+pub fn login(shared: bool, error: Option<&str>) -> Markup {
+    layout(
+        "Sign in",
+        None,
+        html! {
+            h1 { "Sign in" }
+            @if let Some(e) = error { p.flash.err { (e) } }
+            form.card.settle method="post" action="/login" {
+                label { "Token" input type="password" name="token" autocomplete="current-password" required; }
+                @if shared {
+                    label { "Your name (recorded with what you settle)" input type="text" name="name" required; }
+                }
+                button type="submit" { "Sign in" }
+            }
+        },
+    )
+}
+
+fn badge(s: EntryState) -> Markup {
+    html! { span class={ "badge " (state_name(s)) } { (state_name(s)) } }
+}
+
+fn pretty(json_text: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(json_text)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| json_text.to_string())
+}
+
+fn when(ms: u64, now: u64) -> String {
+    let ago = std::time::Duration::from_secs(now.saturating_sub(ms) / 1000);
+    format!("{} ({} ago)", render::time(ms), humantime::format_duration(ago))
+}
+
+/// The link to an entry's page.
+pub fn entry_href(e: &Entry) -> String {
+    format!("/entry?scope={}&key={}", query_value(&e.scope), query_value(&e.key))
+}
+
+/// `s` percent-encoded for a query string.
+pub fn query_value(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn reconcile(r: &ReconcilePath) -> String {
+    match r {
+        ReconcilePath::None => "none".into(),
+        ReconcilePath::ProviderIdempotent => "provider-idempotent (the same call again, with the same key)".into(),
+        ReconcilePath::Lookup(tool) => format!("lookup with {tool}"),
+        ReconcilePath::Manual => "manual (a person)".into(),
+    }
+}
+
+fn facts(e: &Entry, now: u64) -> Markup {
+    html! {
+        dl.meta {
+            dt { "scope" } dd { (e.scope) }
+            dt { "key" } dd { code { (e.key) } }
+            dt { "attempts" } dd { "attempt " (e.attempt) " by " (e.owner) ", " (e.reconcile_attempts) " reconciliation(s)" }
+            dt { "reason" } dd { (e.reason.as_deref().unwrap_or("—")) }
+            dt { "claimed" } dd { (when(e.created_at, now)) }
+            @if let Some(t) = e.in_doubt_since { dt { "in doubt since" } dd { (when(t, now)) } }
+            dt { "reconcile" } dd { (reconcile(&e.reconcile)) }
+        }
+    }
+}
+
+/// The inbox: the entries that need a person, `oldest` first or newest first.
+pub fn inbox(who: &str, entries: &[Entry], oldest: bool, now: u64, in_doubt_after: &str) -> Markup {
+    layout(
+        "Inbox",
+        Some(who),
+        html! {
+            h1 { "Needs a person (" (entries.len()) ")" }
+            p.order {
+                "Escalated entries, and entries in doubt for longer than " (in_doubt_after) ", across every scope. "
+                @if oldest { a href="/?order=newest" { "newest first" } } @else { a href="/?order=oldest" { "oldest first" } }
+            }
+            @if entries.is_empty() { p.empty { "Nothing waits for a person." } }
+            @for e in entries {
+                article.card {
+                    h3 { a href=(entry_href(e)) { (e.tool) } " " (badge(e.state)) }
+                    (facts(e, now))
+                    details { summary { "arguments" } pre { (pretty(&e.args_canonical)) } }
+                    a href=(entry_href(e)) { "review and settle →" }
+                }
+            }
+        },
+    )
+}
+
+/// What the entry page says above the entry.
+pub enum Flash {
+    /// Settled under this id.
+    Settled(String),
+    /// The settlement was refused: why.
+    Refused(String),
+}
+
+/// One entry: its facts, arguments, result, history, and the settle forms while a person may
+/// settle it.
+pub fn entry(who: &str, e: &Entry, history: &[HistoryRecord], csrf: &str, flash: Option<&Flash>, now: u64) -> Markup {
+    let open = matches!(e.state, EntryState::InDoubt | EntryState::Escalated);
+    html! {
+        (layout(&e.tool, Some(who), html! {
+            @match flash {
+                Some(Flash::Settled(id)) => p.flash.ok { "Settled: " (state_name(e.state)) ", settlement " code { (id) } "." },
+                Some(Flash::Refused(why)) => p.flash.err { (why) },
+                None => {},
+            }
+            h1 { (e.tool) " " (badge(e.state)) }
+            section.card {
+                (facts(e, now))
+                dl.meta {
+                    dt { "version" } dd { (e.version) }
+                    @if let Some(by) = &e.resolved_by { dt { "settled by" } dd { (by) } }
+                    @if let Some(id) = &e.settlement { dt { "settlement" } dd { code { (id) } } }
+                }
+                h2 { "Arguments" }
+                pre { (pretty(&e.args_canonical)) }
+                @if let Some(r) = &e.result_json { h2 { "Result" } pre { (pretty(r)) } }
+            }
+            @if open {
+                section.card {
+                    h2 { "Settle it" }
+                    p { "Find out from the provider whether attempt " (e.attempt) " happened (its idempotency key is the key above). Your verdict is recorded with your name; the agent's next call gets it." }
+                    form.settle method="post" action="/settle" {
+                        (hidden(e, csrf))
+                        input type="hidden" name="verdict" value="happened";
+                        label { "It happened — its result, as JSON (what the agent gets)"
+                            textarea name="result" rows="4" required { "{}" } }
+                        label { "Note (optional)" input type="text" name="note"; }
+                        button type="submit" { "It happened" }
+                    }
+                    form.settle method="post" action="/settle" {
+                        (hidden(e, csrf))
+                        input type="hidden" name="verdict" value="not-happened";
+                        label { "Note (optional)" input type="text" name="note"; }
+                        button.no type="submit" { "It did not happen (a new attempt may run)" }
+                    }
+                }
+            }
+            section.card {
+                h2 { "History" }
+                table {
+                    thead { tr { th { "v" } th { "when" } th { "state" } th { "attempt" } th { "what" } } }
+                    tbody {
+                        @for h in history {
+                            tr {
+                                td { (h.version) }
+                                td { (render::time(h.at)) }
+                                td { (badge(h.state)) }
+                                td { (h.attempt) " · " (h.owner) }
+                                td {
+                                    (h.reason.as_deref().unwrap_or(""))
+                                    @if h.reconcile_attempts > 0 && h.state == EntryState::InDoubt { " (reconciliation " (h.reconcile_attempts) ")" }
+                                    @if let Some(id) = &h.settlement { " — settlement " code { (id) } }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }))
+    }
+}
+
+fn hidden(e: &Entry, csrf: &str) -> Markup {
+    html! {
+        input type="hidden" name="csrf" value=(csrf);
+        input type="hidden" name="scope" value=(e.scope);
+        input type="hidden" name="key" value=(e.key);
+        input type="hidden" name="version" value=(e.version);
+    }
+}
+
+/// A page that only says something (an error).
+pub fn message(who: Option<&str>, title: &str, text: &str) -> Markup {
+    layout(title, who, html! { h1 { (title) } p { (text) } p { a href="/" { "back to the inbox" } } })
+}

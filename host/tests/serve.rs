@@ -1,0 +1,282 @@
+//! `oncely serve` over HTTP, as the real binary on a real ledger: credentials required, an
+//! escalated entry made by a real effect in the inbox, the cross-site checks, the version
+//! interlock, a settlement the agent's next call replays, metrics parsed, and a signed webhook
+//! retried after its receiver failed once. (tests/serve/ drives the same pages in a browser.)
+
+#![cfg(feature = "serve")]
+
+mod common;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use hmac::{KeyInit, Mac};
+use oncely::wit::keys::Intent;
+use oncely::{Error, Ledger, ToolError};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "a-long-test-token-0123456789";
+const SECRET: &str = "webhook-secret-0123456789";
+
+/// The serve process; killed when dropped.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(db: &str, extra: &[&str], env: &[(&str, &str)]) -> Server {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_oncely"));
+    c.args(["serve", "--db", db, "--listen", "127.0.0.1:0", "--sweep-every", "100ms", "--in-doubt-after", "1h"]).args(extra);
+    c.env_remove("ONCELY_SERVE_TOKEN").env_remove("ONCELY_DB").env("ONCELY_LOG", "warn");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let base = loop {
+        let line = lines.next().expect("oncely serve exited before listening").unwrap();
+        if let Some(rest) = line.strip_prefix("oncely serve: listening on ") {
+            break rest.trim_end_matches('/').to_string();
+        }
+    };
+    // Keep reading its stderr, so it never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    Server { child, base }
+}
+
+fn intent(tool: &str) -> Intent {
+    Intent {
+        scope: "acme".into(),
+        run_id: "run-1".into(),
+        step_id: "s".into(),
+        tool: tool.into(),
+        args_json: r#"{"charge":"ch_1","amount":500}"#.into(),
+    }
+}
+
+const MANUAL: &str = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","escalateAfterMs":0}"#;
+
+/// The received webhook requests: (status answered, headers, body).
+type Received = Arc<Mutex<Vec<(u16, HeaderMap, String)>>>;
+
+async fn receiver() -> (String, Received) {
+    let got: Received = Arc::default();
+    let app = axum::Router::new()
+        .route(
+            "/hook",
+            axum::routing::post(|State(got): State<Received>, headers: HeaderMap, body: String| async move {
+                let mut got = got.lock().unwrap();
+                // The first delivery fails: the server must try again.
+                let status = if got.is_empty() { 500 } else { 200 };
+                got.push((status, headers, body));
+                StatusCode::from_u16(status).unwrap()
+            }),
+        )
+        .with_state(got.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, got)
+}
+
+fn hidden(page: &str, name: &str) -> String {
+    let at = page.find(&format!("name=\"{name}\" value=\"")).unwrap_or_else(|| panic!("no {name} in the page"));
+    let rest = &page[at + name.len() + 15..];
+    rest[..rest.find('"').unwrap()].to_string()
+}
+
+#[test]
+fn serve_needs_credentials_and_never_has_a_default() {
+    let (_dir, db) = common::sqlite_path();
+    std::fs::write(&db, b"").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_oncely")).args(["serve", "--db", &db]).env_remove("ONCELY_SERVE_TOKEN").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("needs credentials"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(env!("CARGO_BIN_EXE_oncely")).args(["serve", "--db", &db]).env("ONCELY_SERVE_TOKEN", "short").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at least 16"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(env!("CARGO_BIN_EXE_oncely")).args(["serve", "--help"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains("[default: 127.0.0.1:8471]"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_person_settles_an_escalated_effect_in_the_inbox_and_the_agent_replays_it() {
+    let (_dir, db) = common::sqlite_path();
+    // The agent: a refund whose call times out, with no way to reconcile: escalated at once.
+    let agent = Ledger::open(&db).await.unwrap().with_owner("agent-1");
+    let policy = agent.runtime().parse_policy(MANUAL).unwrap();
+    let timeout = |_key: String| async { Err::<serde_json::Value, _>(ToolError::ambiguous("the provider timed out")) };
+    let e = agent.effect(&intent("refund"), &policy).run(timeout).await.unwrap_err();
+    assert!(matches!(e, Error::Escalated { .. }), "{e}");
+    let done = |_key: String| async { Ok::<_, ToolError>(serde_json::json!({"sent": true})) };
+    agent.effect(&intent("send_receipt"), &policy).run(done).await.unwrap();
+
+    let (hook, received) = receiver().await;
+    let secret_file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(secret_file.path(), SECRET).unwrap();
+    let server = serve(
+        &db,
+        &[
+            "--webhook",
+            &hook,
+            "--webhook-secret-file",
+            secret_file.path().to_str().unwrap(),
+            "--webhook-retry",
+            "50ms",
+            "--public-url",
+            "https://ops.example",
+        ],
+        &[("ONCELY_SERVE_TOKEN", TOKEN)],
+    );
+    let base = &server.base;
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+
+    // Nobody gets in without the token.
+    let r = http.get(format!("{base}/")).send().await.unwrap();
+    assert_eq!((r.status().as_u16(), r.headers()["location"].to_str().unwrap()), (303, "/login"));
+    let r = http.get(format!("{base}/entry?scope=acme&key=x")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 303);
+    assert_eq!(http.get(format!("{base}/metrics")).send().await.unwrap().status().as_u16(), 401);
+    let r = http.get(format!("{base}/metrics")).bearer_auth("not-the-token-at-all").send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    let r = http.post(format!("{base}/login")).form(&[("token", "wrong-token-wrong-token"), ("name", "eve")]).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    let r = http.post(format!("{base}/settle")).form(&[("scope", "acme")]).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 401, "a settlement without a session");
+
+    // A person signs in (the shared token, and their name).
+    let r = http.post(format!("{base}/login")).form(&[("token", TOKEN), ("name", "Dana (ops)")]).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 303);
+    let set_cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Strict"), "{set_cookie}");
+    let cookie = set_cookie.split(';').next().unwrap().to_string();
+    let get = |path: String| http.get(format!("{base}{path}")).header("cookie", &cookie).send();
+
+    // The inbox has the escalated refund (and not the receipt, which is done).
+    let inbox = get("/".into()).await.unwrap().text().await.unwrap();
+    let escalated = agent.list(None, &Default::default()).await.unwrap().into_iter().find(|e| e.tool == "refund").unwrap();
+    assert!(inbox.contains("refund") && inbox.contains(&escalated.key), "{inbox}");
+    assert!(!inbox.contains("send_receipt"), "{inbox}");
+    assert!(inbox.contains("Needs a person (1)"), "{inbox}");
+    let href = format!("/entry?scope=acme&key={}", escalated.key.replace(':', "%3A"));
+    let page = get(href.clone()).await.unwrap().text().await.unwrap();
+    assert!(page.contains("the provider timed out") && page.contains("History"), "{page}");
+    let (csrf, version) = (hidden(&page, "csrf"), hidden(&page, "version"));
+    assert_eq!(version, escalated.version.to_string());
+
+    let settle = |fields: Vec<(&'static str, String)>, extra: Option<(&'static str, &'static str)>| {
+        let mut rq = http.post(format!("{base}/settle")).header("cookie", &cookie).form(&fields);
+        if let Some((k, v)) = extra {
+            rq = rq.header(k, v);
+        }
+        rq.send()
+    };
+    let form = |csrf: &str, version: &str| {
+        vec![
+            ("csrf", csrf.to_string()),
+            ("scope", "acme".to_string()),
+            ("key", escalated.key.clone()),
+            ("version", version.to_string()),
+            ("verdict", "happened".to_string()),
+            ("result", r#"{"refund_id":"re_42","status":"succeeded"}"#.to_string()),
+            ("note", "seen in the provider's dashboard".to_string()),
+        ]
+    };
+    // Cross-site requests and forms without the session's CSRF token are refused; nothing moves.
+    for (fields, extra) in [
+        (form("", &version), None),
+        (form("not-the-csrf-token", &version), None),
+        (form(&csrf, &version), Some(("origin", "http://evil.example"))),
+        (form(&csrf, &version), Some(("sec-fetch-site", "cross-site"))),
+    ] {
+        let r = settle(fields, extra).await.unwrap();
+        assert_eq!(r.status().as_u16(), 403, "{extra:?}");
+    }
+    assert_eq!(agent.get("acme", &escalated.key).await.unwrap().unwrap(), escalated);
+    // A verdict on a version the person did not see is refused.
+    let r = settle(form(&csrf, &(escalated.version - 1).to_string()), None).await.unwrap();
+    assert_eq!(r.status().as_u16(), 409);
+    assert!(r.text().await.unwrap().contains("changed while you were looking"));
+    // Not JSON: refused, nothing recorded.
+    let mut bad = form(&csrf, &version);
+    bad[5].1 = "{oops".into();
+    assert_eq!(settle(bad, None).await.unwrap().status().as_u16(), 422);
+
+    // The verdict, from the same origin.
+    let own_origin: &'static str = Box::leak(base.clone().into_boxed_str());
+    let r = settle(form(&csrf, &version), Some(("origin", own_origin))).await.unwrap();
+    assert_eq!(r.status().as_u16(), 303);
+    let to = r.headers()["location"].to_str().unwrap().to_string();
+    let id = to.split("settled=").nth(1).unwrap().to_string();
+    assert!(id.starts_with("stl-"), "{to}");
+    let page = get(to).await.unwrap().text().await.unwrap();
+    assert!(page.contains(&id) && page.contains("Dana (ops)"), "{page}");
+    let settled = agent.get("acme", &escalated.key).await.unwrap().unwrap();
+    assert_eq!(settled.settlement.as_deref(), Some(id.as_str()));
+    assert_eq!(settled.resolved_by.as_deref(), Some("Dana (ops)"));
+
+    // The agent asks again: the person's verdict is the result; the tool is not called.
+    let never = |_key: String| async { panic!("the tool ran again") as Result<serde_json::Value, ToolError> };
+    let again = agent.effect(&intent("refund"), &policy).run(never).await.unwrap();
+    assert!(again.replayed);
+    assert_eq!(again.value, serde_json::json!({"refund_id": "re_42", "status": "succeeded"}));
+    assert!(get("/".into()).await.unwrap().text().await.unwrap().contains("Needs a person (0)"));
+
+    // Metrics, with the token as a bearer, parsed line by line.
+    let text = http.get(format!("{base}/metrics")).bearer_auth(TOKEN).send().await.unwrap().text().await.unwrap();
+    let value = |name: &str| -> f64 {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(name) && l[name.len()..].starts_with(' '))
+            .unwrap_or_else(|| panic!("no {name} in\n{text}"));
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    assert_eq!(value(r#"oncely_entries{state="done"}"#), 2.0, "{text}");
+    assert_eq!(value(r#"oncely_entries{state="escalated"}"#), 0.0);
+    assert_eq!(value(r#"oncely_outcomes_total{kind="resolved"}"#), 1.0, "{text}");
+    assert_eq!(value("oncely_needs_person"), 0.0);
+    assert_eq!(value("oncely_oldest_in_doubt_seconds"), 0.0);
+    assert!(text.trim_end().ends_with("# EOF"), "{text}");
+
+    // The webhook: the escalation notice, refused once, delivered on the retry, signed.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while received.lock().unwrap().len() < 2 {
+        assert!(Instant::now() < deadline, "webhook not retried: {:?}", received.lock().unwrap().len());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let got = received.lock().unwrap().clone();
+    let (first, second) = (&got[0], &got[1]);
+    assert_eq!((first.0, second.0), (500, 200));
+    assert_eq!(first.2, second.2, "the same notice, sent again");
+    let notice: serde_json::Value = serde_json::from_str(&second.2).unwrap();
+    assert_eq!(notice["type"], "entry.escalated");
+    assert_eq!(notice["entry"]["key"], escalated.key.as_str());
+    assert_eq!(notice["entry"]["url"], format!("https://ops.example{href}").as_str());
+    assert_eq!(second.1["oncely-delivery"].to_str().unwrap(), notice["id"].as_str().unwrap());
+    let sig = second.1["oncely-signature"].to_str().unwrap();
+    let (t, v1) = sig.strip_prefix("t=").unwrap().split_once(",v1=").unwrap();
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
+    mac.update(format!("{t}.{}", second.2).as_bytes());
+    let want: String = mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(v1, want, "the signature");
+    // Delivered once: no third request for the same notice.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(received.lock().unwrap().len(), 2);
+    assert_eq!(value_after(&http, base).await, 1.0);
+}
+
+/// `oncely_webhook_deliveries_total{result="ok"}` now.
+async fn value_after(http: &reqwest::Client, base: &str) -> f64 {
+    let text = http.get(format!("{base}/metrics")).bearer_auth(TOKEN).send().await.unwrap().text().await.unwrap();
+    let line = text.lines().find(|l| l.starts_with(r#"oncely_webhook_deliveries_total{result="ok"}"#)).unwrap();
+    line.rsplit(' ').next().unwrap().parse().unwrap()
+}
