@@ -7,7 +7,10 @@
 //   POST /check           an MCP tools/list result → the release gate's report
 //   POST /refund          {scope, run, step, charge_id, amount[, simulate]} → the refund, once
 //   GET  /ledger/SCOPE    the scope's ledger entries (?state=&tool=&limit=)
-//   POST /ledger/SCOPE/sweep | /resolve {key, happened | notHappened, by, note} | /purge
+//   GET  /ledger/SCOPE/history?key=KEY   one entry's history, oldest first
+//   POST /ledger/SCOPE/sweep | /resolve {key, version, happened | notHappened, by, note} | /purge
+//        (resolve: `version` is the entry version the person decided on, from GET /ledger/SCOPE;
+//        409 `changed` if the entry moved since; 200 {settlement: "stl-…"})
 //
 // Every rule comes from the oncely core component (bundled as a .wasm module); the Worker only
 // stores rows, keeps the clock and calls the provider. The provider here is FlakyPay
@@ -89,12 +92,18 @@ export class LedgerObject extends DurableObject {
     return this.ledger.sweep(scope);
   }
 
-  async resolve(scope, { key, happened: value, notHappened: no, by, note }) {
+  async history(scope, key) {
+    return this.ledger.history(scope, key);
+  }
+
+  /** A person's verdict on what they saw: `version` is the entry's version they decided on. */
+  async resolve(scope, { key, version, happened: value, notHappened: no, by, note }) {
     try {
       const settlement = no ? notHappened() : happened(value);
-      return { status: 200, body: await this.ledger.resolve(scope, key, settlement, { by, note }) };
+      return { status: 200, body: { settlement: await this.ledger.resolve(scope, key, settlement, { by, note, version }) } };
     } catch (e) {
-      return { status: 400, body: errorBody(e) };
+      // `changed`: the entry moved since the version the person saw; they should look again.
+      return { status: e.kind === 'changed' ? 409 : 400, body: errorBody(e) };
     }
   }
 
@@ -137,7 +146,7 @@ export default {
         const r = await stub.refund(req);
         return json(r.body, r.status);
       }
-      const m = /^\/ledger\/([^/]+)(?:\/(sweep|resolve|purge))?$/.exec(path);
+      const m = /^\/ledger\/([^/]+)(?:\/(sweep|resolve|purge|history))?$/.exec(path);
       if (m) {
         const scope = decodeURIComponent(m[1]);
         const stub = env.LEDGER.get(env.LEDGER.idFromName(scope));
@@ -145,6 +154,7 @@ export default {
           const q = url.searchParams;
           return json(await stub.list(scope, { state: q.get('state'), tool: q.get('tool'), limit: Number(q.get('limit') ?? 0) }));
         }
+        if (request.method === 'GET' && m[2] === 'history') return json(await stub.history(scope, url.searchParams.get('key') ?? ''));
         if (request.method === 'POST' && m[2] === 'sweep') return json(await stub.sweep(scope));
         if (request.method === 'POST' && m[2] === 'purge') return json(await stub.purge(scope));
         if (request.method === 'POST' && m[2] === 'resolve') {

@@ -201,9 +201,21 @@ export class Ledger {
     return this.drive(scope, key, { tag: 'reconciled', val: { attempt, verdict: checkVerdict(verdict, false) } });
   }
 
-  /** A human's verdict on an in-doubt or escalated entry: happened(v) or notHappened(). */
-  async resolve(scope, key, settlement, { by, note = '' } = {}) {
-    return this.drive(scope, key, { tag: 'resolve', val: { settlement: checkVerdict(settlement, true), by: String(by ?? ''), note: String(note) } });
+  /**
+   * A human's verdict on an in-doubt or escalated entry: happened(v) or notHappened(). `version`
+   * (required) is the entry's version the person decided on (what `get` showed them): if the
+   * entry has changed since, nothing is written and a LedgerError of kind `changed` is thrown
+   * (look again). Resolves to the settlement's id (`stl-…`), kept in the entry (`settlement`)
+   * and its history.
+   */
+  async resolve(scope, key, settlement, { by, note = '', version } = {}) {
+    if (!Number.isSafeInteger(version) || version < 0) {
+      throw new TypeError(`ledger.resolve(scope, key, settlement, {by, note, version}): version is required: the entry's version the person decided on (an integer, from ledger.get), got ${shown(version)}`);
+    }
+    const resolution = { settlement: checkVerdict(settlement, true), by: String(by ?? ''), note: String(note), seenVersion: BigInt(version) };
+    const outcome = await this.drive(scope, key, { tag: 'resolve', val: resolution });
+    if (outcome.tag !== 'settled') throw new OncelyError('protocol', `resolve ended with ${outcome.tag}, not a settlement`);
+    return outcome.val;
   }
 
   /** Delete one settled entry whose retention has passed. */
@@ -227,6 +239,17 @@ export class Ledger {
   /** One entry, or null. */
   async get(scope, key) {
     return io('get', this.store.get(scope, key));
+  }
+
+  /**
+   * The history of one entry, oldest first (empty when there is none): `{version, at, state,
+   * attempt, owner, reconcileAttempts, reason, resolvedBy, settlement}` as each write that
+   * changed its state, attempt, reason, reconciliation count or settlement left it (heartbeats
+   * are not kept; a purge removes it). The SQL stores' migrations keep it with triggers.
+   */
+  async history(scope, key) {
+    if (typeof this.store.history !== 'function') throw new TypeError('ledger.history: this store has no history(scope, key) method');
+    return io('history', this.store.history(scope, key));
   }
 
   /** Entries of one scope, newest first: `{state, tool, limit}` (limit 0 or absent: 100). */
@@ -423,6 +446,13 @@ function errorOf(e, m) {
     default:
       return new OncelyError('protocol', `the core raised ${e.tag}, which this package does not know`);
   }
+}
+
+/** A value in a TypeError's message. */
+function shown(v) {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'bigint') return `${v}n`;
+  return v !== null && typeof v === 'object' ? 'an object' : String(v);
 }
 
 function tokenIn(t) {

@@ -41,6 +41,7 @@ const ENTRY_FIELDS = Object.entries({
   resultJson: STRING_OPT,
   reason: STRING_OPT,
   resolvedBy: STRING_OPT,
+  settlement: STRING_OPT,
   reconcile: [(v) => reconcileOut(v), reconcileIn],
   leaseMs: U64,
   maxCallMs: U64,
@@ -98,6 +99,8 @@ export function outcomeOut(o) {
       return { tag: 'conflict', val: { key: v.key, pointer: v.pointer, storedFingerprint: v.storedFingerprint, givenFingerprint: v.givenFingerprint } };
     case 'recorded':
       return { tag: 'recorded', val: v };
+    case 'settled':
+      return { tag: 'settled', val: v };
     case 'idle':
       return { tag: 'idle', val: nOpt(v) };
     case 'pass-through':

@@ -218,14 +218,20 @@ test('effect: without a way to find out, an unknown outcome stays in doubt, then
   assert.equal(report.examined, 1);
   assert.equal(report.escalated.length, 1, JSON.stringify(report));
   await assert.rejects(ledger.effect(intent({ charge_id: 'ch_4' }), policy, () => assert.fail('must not run')), EscalatedError);
-  // A human settles it; from then on it replays.
-  const o = await ledger.resolve('acme', key, happened({ refund_id: 're_manual' }), { by: 'ops@acme', note: 'checked the dashboard' });
-  assert.deepEqual(o, { tag: 'recorded', val: 'done' });
+  // A human settles what they looked at (its version); from then on it replays.
+  const { version } = await ledger.get('acme', key);
+  await assert.rejects(ledger.resolve('acme', key, notHappened(), { by: 'a', version: version - 1 }), (e) => e instanceof LedgerError && e.kind === 'changed');
+  const id = await ledger.resolve('acme', key, happened({ refund_id: 're_manual' }), { by: 'ops@acme', note: 'checked the dashboard', version });
+  assert.match(id, /^stl-[0-9a-f]{16}$/);
   const r = await ledger.effect(intent({ charge_id: 'ch_4' }), policy, () => assert.fail('must not run'));
   assert.deepEqual([r.value, r.replayed], [{ refund_id: 're_manual' }, true]);
-  assert.equal((await ledger.get('acme', key)).resolvedBy, 'ops@acme');
-  await assert.rejects(ledger.resolve('acme', key, unknown('x'), { by: 'a' }), TypeError);
-  await assert.rejects(ledger.resolve('acme', key, notHappened(), { by: 'a' }), (e) => e instanceof LedgerError && e.kind === 'invalid-state');
+  const settled = await ledger.get('acme', key);
+  assert.deepEqual([settled.resolvedBy, settled.settlement], ['ops@acme', id]);
+  await assert.rejects(ledger.resolve('acme', key, unknown('x'), { by: 'a', version: settled.version }), TypeError);
+  await assert.rejects(ledger.resolve('acme', key, notHappened(), { by: 'a' }), TypeError);
+  await assert.rejects(ledger.resolve('acme', key, notHappened(), { by: 'a', version: settled.version }), (e) => e instanceof LedgerError && e.kind === 'invalid-state');
+  // Sent again (with the version it was decided on): the entry is settled now.
+  await assert.rejects(ledger.resolve('acme', key, notHappened(), { by: 'a', version }), (e) => e instanceof LedgerError && e.kind === 'invalid-state');
 });
 
 test('effect: provider-idempotent tools are reconciled by calling again with the same key', async () => {

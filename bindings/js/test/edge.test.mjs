@@ -1,7 +1,9 @@
 // The edge example in the real workerd binary (npm package `workerd`, started directly, serving
 // on 127.0.0.1 only): its keys, canonical forms, explanations and checks equal the Rust CLI's;
 // its refund runs once through a ledger in a Durable Object, with the same key and decisions as
-// the Rust host's ledger; and the Durable Object store passes the ledger conformance scenarios.
+// the Rust host's ledger; a person settles an entry nobody can reconcile, naming the version they
+// saw; and the Durable Object store passes the ledger conformance scenarios, its migrations'
+// triggers keeping the history the in-memory store keeps.
 // workerd is stopped at the end. The package bundled is ONCELY_JS_PACKAGE (the installed tarball
 // under test.sh) or bindings/js.
 import assert from 'node:assert/strict';
@@ -18,7 +20,7 @@ import { build, bundleWorker } from '../../../examples/edge/build.mjs';
 import { REFUND_POLICY } from '../../../examples/edge/policy.js';
 import { cliCanon, cliCheck, cliExec, cliExplain, cliKey, cliKeysLines } from './helpers/cli.mjs';
 import { PACKAGE_DIR, REPO, vectors } from './helpers/env.mjs';
-import { replayLedgerVectors } from './helpers/ledger-vectors.mjs';
+import { memoryTrace, replayLedgerVectors } from './helpers/ledger-vectors.mjs';
 import { randomIntents, seed } from './helpers/random.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
@@ -198,8 +200,41 @@ test('workerd: the refund runs once through the Durable Object ledger, as in the
   assert.deepEqual([sweep.body.examined, sweep.body.errors], [0, []]);
   const purge = await post('/ledger/edge/purge', {});
   assert.deepEqual(purge.body, { purged: 0 });
-  const res = await post('/ledger/edge/resolve', { key: a.body.key, notHappened: true, by: 'ops' });
+  const done = entries.find((e) => e.key === a.body.key);
+  const res = await post('/ledger/edge/resolve', { key: a.body.key, version: done.version, notHappened: true, by: 'ops' });
   assert.deepEqual([res.status, res.body.error.kind], [400, 'invalid-state']);
+
+  // FlakyPay loses the reply and cannot be asked: in doubt, until a person settles what they saw.
+  const u = await refund({ charge_id: 'ch_4', simulate: 'lose-track' });
+  assert.deepEqual([u.status, u.body.error.code], [502, 'in-doubt'], u.text);
+  const key = u.body.error.key;
+  const [seen] = await (await fetch(`${base}/ledger/edge?state=in-doubt`)).json();
+  assert.equal(seen.key, key);
+  const decide = (extra) => post('/ledger/edge/resolve', { key, happened: { refund_id: 're_5' }, by: 'ops', note: 'in the dashboard', ...extra });
+  const missing = await decide({});
+  assert.equal(missing.status, 400);
+  assert.match(missing.body.error.message, /version is required/);
+  const stale = await decide({ version: seen.version - 1 });
+  assert.deepEqual([stale.status, stale.body.error.code, stale.body.error.kind], [409, 'ledger', 'changed'], stale.text);
+  const settled = await decide({ version: seen.version });
+  assert.equal(settled.status, 200, settled.text);
+  assert.match(settled.body.settlement, /^stl-[0-9a-f]{16}$/);
+  const again = await decide({ version: seen.version });
+  assert.deepEqual([again.status, again.body.error.kind], [400, 'invalid-state']);
+  const [entry] = (await (await fetch(`${base}/ledger/edge?state=done`)).json()).filter((e) => e.key === key);
+  assert.deepEqual([entry.settlement, entry.resolvedBy, entry.version], [settled.body.settlement, 'ops', seen.version + 1]);
+  // Its history, kept by the Durable Object's SQLite triggers: the claim first, the settlement last.
+  const history = await (await fetch(`${base}/ledger/edge/history?key=${encodeURIComponent(key)}`)).json();
+  assert.deepEqual([history[0].version, history[0].state], [1, 'pending'], JSON.stringify(history));
+  assert.ok(history.some((h) => h.state === 'in-doubt'), JSON.stringify(history));
+  assert.deepEqual(
+    [history.at(-1).version, history.at(-1).state, history.at(-1).settlement, history.at(-1).resolvedBy],
+    [entry.version, 'done', settled.body.settlement, 'ops'],
+  );
+  // The refund replays what the person recorded; FlakyPay made it once.
+  const r4 = await refund({ charge_id: 'ch_4' });
+  assert.deepEqual([r4.status, r4.body.replayed, r4.body.value], [200, true, { refund_id: 're_5' }], r4.text);
+  assert.equal((await (await fetch(`${pay}/refunds?charge_id=ch_4`)).json()).length, 1);
 });
 
 /** The store in a Durable Object, reached over HTTP. */
@@ -231,12 +266,17 @@ class RemoteStore {
   due(s, n, l) {
     return this.call('due', [s, n, l]);
   }
+  history(s, k) {
+    return this.call('history', [s, k]);
+  }
 }
 
-test('workerd: the Durable Object store passes ledger.json, races once, keeps sqlx\'s bookkeeping', async () => {
+test('workerd: the Durable Object store passes ledger.json (its triggers keeping the history), races once, keeps sqlx\'s bookkeeping', async () => {
   let n = 0;
-  const steps = await replayLedgerVectors(() => new RemoteStore(`vectors-${n++}`));
+  const trace = [];
+  const steps = await replayLedgerVectors(() => new RemoteStore(`vectors-${n++}`), { trace });
   assert.ok(steps > 50);
+  assert.deepEqual(trace, await memoryTrace(), 'the Durable Object\'s triggers keep the in-memory store\'s history');
   // Racing ledgers over one Durable Object: the tool runs once.
   const store = new RemoteStore('race');
   let runs = 0;
@@ -259,6 +299,7 @@ test('workerd: the Durable Object store passes ledger.json, races once, keeps sq
     { version: 20261130000000, description: 'effects', success: 1, checksum: sum('20261130000000_effects.sql') },
     { version: 20261201000000, description: 'due at', success: 1, checksum: sum('20261201000000_due_at.sql') },
     { version: 20261202000000, description: 'max call', success: 1, checksum: sum('20261202000000_max_call.sql') },
+    { version: 20261203000000, description: 'history', success: 1, checksum: sum('20261203000000_history.sql') },
   ]);
   // Rows carry the core's due time, and `due` selects by it.
   assert.equal((await store.due(null, Number.MAX_SAFE_INTEGER, 10)).length, 1);

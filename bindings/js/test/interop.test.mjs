@@ -1,7 +1,9 @@
 // One ledger, two languages: JS workers (node processes running test/helpers/worker.mjs) and Rust
 // workers (the test-only binary `oncely-test-worker`) share a SQLite file — or a PostgreSQL database — and an effect
 // still runs once. Each opens a ledger the other created (the migration bookkeeping must satisfy
-// sqlx), and a claim left pending by a crashed Rust worker is reconciled by a JS worker.
+// sqlx), a claim left pending by a crashed Rust worker is reconciled by a JS worker, and a
+// person's settlement made with either host (the JS API, `oncely ledger resolve`) is the other's:
+// the same version check, the same settlement id and the same history.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -125,6 +127,57 @@ describe('SQLite shared by JS and Rust workers', () => {
     // And Rust replays what JS reconciled.
     const again = cliExec({ db, ...intent, policy, owner: 'rust-2', marker });
     assert.deepEqual([again.status, again.result?.replayed, again.result?.value], [0, true, { by: 'rust', found: true }]);
+  });
+
+  test('a settlement made by either host is the other\'s: the version check, the id, the history', async () => {
+    const db = join(dir, 'settle.db');
+    const store = await SqliteStore.open(db);
+    try {
+      const ledger = new Ledger(store, { owner: 'js' });
+      const policy = { class: 'irreversible-external', key: { only: ['/charge_id'] }, reconcile: 'manual', leaseMs: 20 };
+      const claim = async (charge) => (await ledger.begin({ scope: 'interop', run: 'r', step: 's', tool: 'refund', args: { charge_id: charge } }, policy)).claim.key;
+      const [byRust, byJs] = [await claim('ch_rust'), await claim('ch_js')];
+      // The workers die; their leases run out; a sweep escalates both (manual reconciliation).
+      await new Promise((r) => setTimeout(r, 60));
+      await ledger.sweep('interop');
+      const cli = (...args) => spawnSync(requireCli(), ['ledger', ...args, '--db', db, '--scope', 'interop', '--json'], { encoding: 'utf8' });
+      // The Rust CLI refuses a stale version and writes nothing; the right one settles.
+      const seen = await ledger.get('interop', byRust);
+      assert.equal(seen.state, 'escalated');
+      const resolve = (version) => cli('resolve', byRust, '--not-happened', '--by', 'rust-ops', '--version', String(version));
+      const stale = resolve(seen.version - 1);
+      assert.equal(stale.status, 2, stale.stdout);
+      assert.match(stale.stderr, /changed since version/);
+      assert.deepEqual(await ledger.get('interop', byRust), seen);
+      const ok = resolve(seen.version);
+      assert.equal(ok.status, 0, ok.stderr);
+      const settled = await ledger.get('interop', byRust);
+      assert.deepEqual([settled.state, settled.settlement, settled.resolvedBy], ['failed', JSON.parse(ok.stdout).settlement, 'rust-ops']);
+      // JS settles the other; Rust reads it.
+      const id = await ledger.resolve('interop', byJs, happened({ refund: 're_js' }), { by: 'js-ops', version: (await ledger.get('interop', byJs)).version });
+      // Either host's history of either entry is the same.
+      for (const key of [byRust, byJs]) {
+        const shown = cli('show', key);
+        assert.equal(shown.status, 0, shown.stderr);
+        const rust = JSON.parse(shown.stdout);
+        const history = rust.history.map((h) => ({
+          version: h.version,
+          at: h.at,
+          state: h.state,
+          attempt: h.attempt,
+          owner: h.owner,
+          reconcileAttempts: h.reconcile_attempts,
+          reason: h.reason,
+          resolvedBy: h.resolved_by,
+          settlement: h.settlement,
+        }));
+        assert.deepEqual(history, await ledger.history('interop', key));
+        assert.deepEqual([rust.settlement, history.at(-1).settlement], [(await ledger.get('interop', key)).settlement, rust.settlement]);
+        if (key === byJs) assert.equal(rust.settlement, id);
+      }
+    } finally {
+      await store.close();
+    }
   });
 });
 

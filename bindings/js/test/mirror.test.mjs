@@ -94,6 +94,10 @@ test('SQLite: the migrated table has exactly the columns (and NULLs) of the entr
     // The table's own column order is that of its migrations (added columns come last); every
     // statement names its columns, so only the set matters.
     assert.deepEqual(cols.sort(), columnsOf(core).sort());
+    // The history the triggers keep: the key, then the columns sql.js reads, in that order.
+    const { HISTORY_COLUMNS } = await internal('src/stores/sql.js');
+    const history = db.prepare('PRAGMA table_info(oncely_history)').all().map((c) => c.name);
+    assert.deepEqual(history, ['scope', 'key', ...HISTORY_COLUMNS]);
   } finally {
     db.close();
   }

@@ -1,6 +1,6 @@
 // The real stores pass the same conformance scenarios: ledger.json replayed through
-// better-sqlite3 and PostgreSQL, racing workers execute once, and the schema and migration
-// bookkeeping are the Rust host's (sqlx's layout, in oncely's own table: `_oncely_migrations` on
+// better-sqlite3 and PostgreSQL (each step leaving the history the in-memory store keeps), racing
+// workers execute once, and the schema and migration bookkeeping are the Rust host's (sqlx's layout, in oncely's own table: `_oncely_migrations` on
 // SQLite, `oncely._sqlx_migrations` on PostgreSQL; an application's own `_sqlx_migrations` is
 // never touched).
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { Ledger } from 'oncely';
 import { PostgresStore } from 'oncely/postgres';
 import { SqliteStore } from 'oncely/sqlite';
 import { REPO } from './helpers/env.mjs';
-import { replayLedgerVectors } from './helpers/ledger-vectors.mjs';
+import { memoryTrace, replayLedgerVectors } from './helpers/ledger-vectors.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
@@ -23,6 +23,7 @@ const MIGRATIONS = [
   [20261130000000, 'effects', '20261130000000_effects.sql'],
   [20261201000000, 'due at', '20261201000000_due_at.sql'],
   [20261202000000, 'max call', '20261202000000_max_call.sql'],
+  [20261203000000, 'history', '20261203000000_history.sql'],
 ];
 const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'host/migrations', dialect, MIGRATIONS[n][2]));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();
@@ -38,7 +39,7 @@ const APP_SQLX_TABLE_POSTGRES = `CREATE TABLE public._sqlx_migrations (version B
 const POLICY = { class: 'irreversible-external', key: { only: ['/charge_id'], identity: 'scope' }, reconcile: 'provider-idempotent', leaseMs: 60_000 };
 
 /** The store's methods, without `close` (one pool serves every scenario). */
-const borrow = (s) => Object.fromEntries(['get', 'insert', 'update', 'delete', 'list', 'due'].map((m) => [m, (...a) => s[m](...a)]));
+const borrow = (s) => Object.fromEntries(['get', 'insert', 'update', 'delete', 'list', 'due', 'history'].map((m) => [m, (...a) => s[m](...a)]));
 
 /** N workers (each its own ledger/connection) race one effect; the tool must run once. */
 async function race(stores, label) {
@@ -62,10 +63,12 @@ async function race(stores, label) {
 describe('SQLite (better-sqlite3)', () => {
   const dir = tempDir('sqlite');
 
-  test('ledger.json: every scenario through a SQLite file', async () => {
+  test('ledger.json: every scenario through a SQLite file; the triggers keep the in-memory store\'s history', async () => {
     let n = 0;
-    const steps = await replayLedgerVectors(() => SqliteStore.open(join(dir, `vectors-${n++}.db`)));
+    const trace = [];
+    const steps = await replayLedgerVectors(() => SqliteStore.open(join(dir, `vectors-${n++}.db`)), { trace });
     assert.ok(steps > 50);
+    assert.deepEqual(trace, await memoryTrace());
   });
 
   test('schema and _oncely_migrations bookkeeping are the Rust host\'s', async () => {
@@ -88,6 +91,15 @@ describe('SQLite (better-sqlite3)', () => {
     for (const i of MIGRATIONS.keys()) ref.exec(migrationFile('sqlite', i).toString('utf8'));
     const schema = (d, name) => d.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(name)?.sql;
     assert.equal(schema(db, 'oncely_effects'), schema(ref, 'oncely_effects'));
+    // The history table and the triggers that keep it.
+    const objects = (d) => d.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name LIKE 'oncely_history%' ORDER BY name").all();
+    assert.deepEqual(objects(db), objects(ref));
+    assert.deepEqual(objects(db).map((o) => `${o.type} ${o.name}`), [
+      'table oncely_history',
+      'trigger oncely_history_on_delete',
+      'trigger oncely_history_on_insert',
+      'trigger oncely_history_on_update',
+    ]);
     assert.equal(schema(db, 'oncely_effects_by_state'), undefined);
     assert.equal(schema(db, 'oncely_effects_by_due'), schema(ref, 'oncely_effects_by_due'));
     assert.match(schema(db, 'oncely_effects_by_due'), /due_at/);
@@ -166,15 +178,18 @@ describe('PostgreSQL (pg)', () => {
     if (db) await db.drop();
   });
 
-  test('ledger.json: every scenario through oncely.effects', async (t) => {
+  test('ledger.json: every scenario through oncely.effects; the trigger keeps the in-memory store\'s history', async (t) => {
     if (skip) return t.skip(skip);
     const store = await db.connect();
     try {
+      const trace = [];
       const steps = await replayLedgerVectors(async () => {
-        await store.pool.query('TRUNCATE oncely.effects');
+        // TRUNCATE fires no row trigger: the history is emptied with the table.
+        await store.pool.query('TRUNCATE oncely.effects, oncely.history');
         return borrow(store);
-      });
+      }, { trace });
       assert.ok(steps > 50);
+      assert.deepEqual(trace, await memoryTrace());
     } finally {
       await store.close();
     }
@@ -200,8 +215,14 @@ describe('PostgreSQL (pg)', () => {
         const cols = await c.query(
           "SELECT column_name FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'effects' ORDER BY ordinal_position",
         );
-        assert.equal(cols.rows.length, 26);
-        assert.equal(cols.rows.at(-1).column_name, 'max_call_ms');
+        assert.equal(cols.rows.length, 27);
+        assert.equal(cols.rows.at(-1).column_name, 'settlement');
+        const history = await c.query(
+          "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'history' ORDER BY ordinal_position",
+        );
+        assert.deepEqual(history.rows.map((r) => r.column_name), ['scope', 'key', 'version', 'at', 'state', 'attempt', 'owner', 'reconcile_attempts', 'reason', 'resolved_by', 'settlement']);
+        const triggers = await c.query("SELECT tgname FROM pg_trigger WHERE tgrelid = 'oncely.effects'::regclass AND NOT tgisinternal");
+        assert.deepEqual(triggers.rows, [{ tgname: 'keep_history' }]);
         const types = await c.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '_sqlx_migrations' AND table_schema = 'oncely'");
         assert.deepEqual(Object.fromEntries(types.rows.map((r) => [r.column_name, r.data_type])), {
           version: 'bigint',

@@ -154,6 +154,8 @@ test('policy.json: resolve-tool, parse-policy, check-manifest', () => {
 });
 
 test('ledger.json: every scenario through the ledger driver on the in-memory store', async () => {
-  const steps = await replayLedgerVectors(() => new MemoryStore());
+  const trace = [];
+  const steps = await replayLedgerVectors(() => new MemoryStore(), { trace });
   assert.ok(steps > 50, `only ${steps} steps`);
+  assert.equal(trace.length, steps, 'the history is checked at every step');
 });

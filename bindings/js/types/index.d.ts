@@ -175,6 +175,11 @@ export interface Entry {
   resultJson: string | null;
   reason: string | null;
   resolvedBy: string | null;
+  /**
+   * The id of that human settlement (`stl-` and 16 hex digits, given by the core; what
+   * `Ledger.resolve` returned); null otherwise, and again after a new attempt.
+   */
+  settlement: string | null;
   reconcile: ReconcilePath;
   leaseMs: number;
   maxCallMs: number;
@@ -186,6 +191,27 @@ export interface Entry {
    * write; null: never by time alone (escalated). `sweep` and `purgeExpired` select `dueAt <= now`.
    */
   dueAt: number | null;
+}
+
+/**
+ * One record of an entry's history (`Ledger.history`): the entry as one write left it. Kept for
+ * the claim and for every write that changed the state, attempt, reason, reconciliation count or
+ * settlement (not for heartbeats); removed with the entry.
+ */
+export interface HistoryRecord {
+  /** The entry's version after the write. */
+  version: number;
+  /** When (ms since the epoch: the entry's `updatedAt`). */
+  at: number;
+  state: EntryState;
+  attempt: number;
+  owner: string;
+  reconcileAttempts: number;
+  reason: string | null;
+  /** Who settled it, for a human's settlement. */
+  resolvedBy: string | null;
+  /** The settlement's id, for a human's settlement. */
+  settlement: string | null;
 }
 
 export interface ListFilter {
@@ -207,11 +233,19 @@ export interface Store {
   list(scope: string, filter?: ListFilter): Promise<Entry[]>;
   /** Entries (of one scope, or all) with `dueAt <= now`, by `dueAt`, at most `limit`. */
   due(scope: string | null, now: number, limit: number): Promise<Entry[]>;
+  /**
+   * The history of `(scope, key)`, oldest first (empty when there is no entry); needed only by
+   * `Ledger.history`. A store keeps it beside the row in the same atomic write: every insert, and
+   * every update that changes `state`, `attempt`, `reason`, `reconcileAttempts` or `settlement`,
+   * appends a record; a delete removes the key's history (the SQL migrations' triggers).
+   */
+  history?(scope: string, key: string): Promise<HistoryRecord[]>;
   close?(): Promise<void>;
 }
 
-/** The stores this package ships: every `Store` method, `close()` included. */
+/** The stores this package ships: every `Store` method, `history()` and `close()` included. */
 export interface ShippedStore extends Store {
+  history(scope: string, key: string): Promise<HistoryRecord[]>;
   close(): Promise<void>;
 }
 
@@ -276,6 +310,8 @@ export type Outcome =
   | { tag: 'conflict'; val: { key: string; pointer: string; storedFingerprint: string; givenFingerprint: string } }
   | { tag: 'pass-through' }
   | { tag: 'recorded'; val: EntryState }
+  /** A human's settlement was recorded under this id (`resolve`). */
+  | { tag: 'settled'; val: string }
   | { tag: 'purged' }
   | { tag: 'idle'; val: number | null };
 
@@ -373,7 +409,14 @@ export class Ledger {
   failAmbiguous(scope: string, key: string, token: ClaimToken, reason: string): Promise<Outcome>;
   heartbeat(scope: string, key: string, token: ClaimToken): Promise<Outcome>;
   reconciled(scope: string, key: string, attempt: number, verdict: Verdict): Promise<Outcome>;
-  resolve(scope: string, key: string, settlement: Settlement, who: { by: string; note?: string }): Promise<Outcome>;
+  /**
+   * A human's verdict on an in-doubt or escalated entry. `version` is the entry's version the
+   * person decided on: if the entry has changed since, nothing is written and a LedgerError of
+   * kind `'changed'` is thrown. Resolves to the settlement's id (`stl-…`, also `entry.settlement`).
+   */
+  resolve(scope: string, key: string, settlement: Settlement, who: { by: string; note?: string; version: number }): Promise<string>;
+  /** The entry's history, oldest first (a TypeError for a store without `history`). */
+  history(scope: string, key: string): Promise<HistoryRecord[]>;
   purge(scope: string, key: string): Promise<Outcome>;
   purgeExpired(scope?: string | null): Promise<number>;
   get(scope: string, key: string): Promise<Entry | null>;
@@ -433,7 +476,8 @@ export class PolicyError extends OncelyError {
 }
 export class LedgerError extends OncelyError {
   readonly code: 'ledger';
-  readonly kind: 'not-found' | 'stale-token' | 'invalid-state' | 'already-settled' | 'retention-not-reached' | 'invalid-request';
+  /** `changed`: a `resolve` named a version the entry has moved on from (look again). */
+  readonly kind: 'not-found' | 'stale-token' | 'invalid-state' | 'already-settled' | 'retention-not-reached' | 'invalid-request' | 'changed';
   readonly state?: EntryState;
 }
 export class StorageError extends OncelyError {

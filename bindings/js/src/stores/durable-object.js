@@ -13,9 +13,9 @@
 //   }
 
 import { migrateSqlite, sqliteMigrations } from './migrate.js';
-import { anonymous, bind, entryFromRow, listLimit, rowValues, statements } from './sql.js';
+import { anonymous, bind, entryFromRow, historyFromRow, listLimit, rowValues, statements } from './sql.js';
 
-const SQL = anonymous(statements('oncely_effects', (n) => `?${n}`));
+const SQL = anonymous(statements('oncely_effects', 'oncely_history', (n) => `?${n}`));
 // Count the rows a write touched by having it return them.
 const RET = ' RETURNING 1';
 
@@ -71,6 +71,11 @@ export class DurableObjectStore {
 
   async due(scope, now, limit) {
     return this.#all(SQL.due, [scope ?? null, now, limit]).map(entryFromRow);
+  }
+
+  /** The history of `(scope, key)`, oldest first (kept by the migrations' triggers). */
+  async history(scope, key) {
+    return this.#all(SQL.history, [scope, key]).map(historyFromRow);
   }
 
   async close() {}

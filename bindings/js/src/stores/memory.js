@@ -5,8 +5,23 @@
 const id = (scope, key) => `${scope}\u0000${key}`;
 const copy = (e) => ({ ...e, reconcile: typeof e.reconcile === 'string' ? e.reconcile : { ...e.reconcile } });
 
+// Each entry's history, by the rule of the SQL migrations' triggers
+// (host/migrations/sqlite/20261203000000_history.sql, and its PostgreSQL twin): every insert, and
+// every update that changes one of KEPT, appends the written row's record (the same fields, the
+// time being its `updatedAt`; a record of the same version is replaced, as SQLite's INSERT OR
+// REPLACE does); a delete removes the key's history. Heartbeats and due-at corrections keep
+// nothing. The SQL stores have no JS copy of this: their triggers do it in the write's statement.
+const KEPT = ['state', 'attempt', 'reason', 'reconcileAttempts', 'settlement'];
+// `IS NOT`: absent and null are the same NULL.
+const changed = (a, b) => KEPT.some((f) => (a[f] ?? null) !== (b[f] ?? null));
+// A record: the version, the time (`at`) and these fields of the written row.
+const COPIED = ['state', 'attempt', 'owner', 'reconcileAttempts', 'reason', 'resolvedBy', 'settlement'];
+const record = (e) => ({ version: e.version, at: e.updatedAt, ...Object.fromEntries(COPIED.map((f) => [f, e[f] ?? null])) });
+
 export class MemoryStore {
   #rows = new Map();
+  /** id → Map(version → history record). */
+  #history = new Map();
 
   async get(scope, key) {
     const e = this.#rows.get(id(scope, key));
@@ -17,6 +32,7 @@ export class MemoryStore {
     const k = id(entry.scope, entry.key);
     if (this.#rows.has(k)) return false;
     this.#rows.set(k, copy(entry));
+    this.#keep(k, entry);
     return true;
   }
 
@@ -25,6 +41,7 @@ export class MemoryStore {
     const cur = this.#rows.get(k);
     if (!cur || cur.version !== expectedVersion) return false;
     this.#rows.set(k, copy(entry));
+    if (changed(cur, entry)) this.#keep(k, entry);
     return true;
   }
 
@@ -33,6 +50,7 @@ export class MemoryStore {
     const cur = this.#rows.get(k);
     if (!cur || cur.version !== expectedVersion) return false;
     this.#rows.delete(k);
+    this.#history.delete(k);
     return true;
   }
 
@@ -53,7 +71,19 @@ export class MemoryStore {
       .map(copy);
   }
 
+  /** The history of `(scope, key)`, oldest first (empty when there is no entry). */
+  async history(scope, key) {
+    const h = this.#history.get(id(scope, key));
+    return h ? [...h.values()].sort((a, b) => a.version - b.version).map((r) => ({ ...r })) : [];
+  }
+
   async close() {}
+
+  #keep(k, entry) {
+    let h = this.#history.get(k);
+    if (!h) this.#history.set(k, (h = new Map()));
+    h.set(entry.version, record(entry));
+  }
 }
 
 function cmp(a, b) {

@@ -6,9 +6,9 @@
 
 import pg from 'pg';
 import { migratePostgres, postgresMigrations } from './migrate.js';
-import { entryFromRow, listLimit, rowValues, statements } from './sql.js';
+import { entryFromRow, historyFromRow, listLimit, rowValues, statements } from './sql.js';
 
-const SQL = statements('oncely.effects', (n) => `$${n}`);
+const SQL = statements('oncely.effects', 'oncely.history', (n) => `$${n}`);
 
 export class PostgresStore {
   /**
@@ -94,6 +94,11 @@ export class PostgresStore {
 
   async due(scope, now, limit) {
     return (await this.#rows('due', SQL.due, [scope ?? null, now, limit])).map(entryFromRow);
+  }
+
+  /** The history of `(scope, key)`, oldest first (kept by the migrations' trigger). */
+  async history(scope, key) {
+    return (await this.#rows('history', SQL.history, [scope, key])).map(historyFromRow);
   }
 
   /** End the pool (once; a second call does nothing). */

@@ -1,22 +1,30 @@
 // What the SQL stores share with the Rust host (host/src/store/mod.rs): the column list, the
-// statements (built from a table name and a placeholder style), and the one place entries and
-// rows are converted. The SQL text is ours alone; every value is bound, never spliced.
+// statements (built from the table names and a placeholder style), and the one place entries,
+// history records and rows are converted. The SQL text is ours alone; every value is bound,
+// never spliced.
 
-/** The column list shared by both dialects, in bind order. */
+/**
+ * The column list shared by both dialects, in bind order: the entry's fields in WIT order (the
+ * table's own order is its migrations'; every statement names its columns).
+ */
 export const COLUMNS = [
   'scope', 'key', 'tool', 'fingerprint', 'args_canonical', 'state', 'version', 'attempt', 'owner',
   'created_at', 'updated_at', 'lease_until', 'in_doubt_since', 'next_reconcile_at', 'reconcile_attempts', 'result_json',
-  'reason', 'resolved_by', 'reconcile_kind', 'reconcile_tool', 'lease_ms', 'max_call_ms', 'reconcile_after_ms', 'escalate_after_ms',
+  'reason', 'resolved_by', 'settlement', 'reconcile_kind', 'reconcile_tool', 'lease_ms', 'max_call_ms', 'reconcile_after_ms', 'escalate_after_ms',
   'retention_ms', 'due_at',
 ];
 
 const STATES = new Set(['pending', 'done', 'failed', 'in-doubt', 'escalated']);
 
+/** The columns of a history record, in the Rust host's order (`Store::history`). */
+export const HISTORY_COLUMNS = ['version', 'at', 'state', 'attempt', 'owner', 'reconcile_attempts', 'reason', 'resolved_by', 'settlement'];
+
 /**
- * Every statement of a store. `p(n)` renders the n-th (1-based) placeholder: `?n` for SQLite,
- * `$n` for PostgreSQL.
+ * Every statement of a store over the entry table `table` and its history table `history` (kept
+ * by the migrations' triggers; the stores only read it). `p(n)` renders the n-th (1-based)
+ * placeholder: `?n` for SQLite, `$n` for PostgreSQL.
  */
-export function statements(table, p) {
+export function statements(table, history, p) {
   const cols = COLUMNS.join(', ');
   const n = COLUMNS.length;
   const values = COLUMNS.map((_, i) => p(i + 1)).join(', ');
@@ -32,6 +40,7 @@ export function statements(table, p) {
     due:
       `SELECT ${cols} FROM ${table} WHERE due_at <= ${p(2)} AND (CAST(${p(1)} AS TEXT) IS NULL OR scope = ${p(1)}) ` +
       `ORDER BY due_at, scope, key LIMIT ${p(3)}`,
+    history: `SELECT ${HISTORY_COLUMNS.join(', ')} FROM ${history} WHERE scope = ${p(1)} AND key = ${p(2)} ORDER BY version`,
   };
 }
 
@@ -65,7 +74,7 @@ export function rowValues(e) {
   return [
     e.scope, e.key, e.tool, e.fingerprint, e.argsCanonical, e.state, int(e.version), e.attempt, e.owner,
     int(e.createdAt), int(e.updatedAt), int(e.leaseUntil), intOpt(e.inDoubtSince), intOpt(e.nextReconcileAt), e.reconcileAttempts, e.resultJson,
-    e.reason, e.resolvedBy, kind, tool, int(e.leaseMs), int(e.maxCallMs), int(e.reconcileAfterMs), int(e.escalateAfterMs), int(e.retentionMs),
+    e.reason, e.resolvedBy, e.settlement, kind, tool, int(e.leaseMs), int(e.maxCallMs), int(e.reconcileAfterMs), int(e.escalateAfterMs), int(e.retentionMs),
     intOpt(e.dueAt),
   ];
 }
@@ -87,7 +96,7 @@ function intOpt(v) {
 }
 
 function corrupt(r, what) {
-  return new Error(`corrupt ledger row (${what} of (${r.scope}, ${r.key}))`);
+  return new Error(r.scope === undefined ? `corrupt history record (${what} of version ${r.version})` : `corrupt ledger row (${what} of (${r.scope}, ${r.key}))`);
 }
 
 function num(r, col) {
@@ -137,6 +146,7 @@ export function entryFromRow(r) {
     resultJson: r.result_json ?? null,
     reason: r.reason ?? null,
     resolvedBy: r.resolved_by ?? null,
+    settlement: r.settlement ?? null,
     reconcile,
     leaseMs: num(r, 'lease_ms'),
     maxCallMs: num(r, 'max_call_ms'),
@@ -144,6 +154,22 @@ export function entryFromRow(r) {
     escalateAfterMs: num(r, 'escalate_after_ms'),
     retentionMs: num(r, 'retention_ms'),
     dueAt: numOpt(r, 'due_at'),
+  };
+}
+
+/** A history row (an object keyed by column name) as a JS history record. */
+export function historyFromRow(r) {
+  if (!STATES.has(r.state)) throw corrupt(r, 'state');
+  return {
+    version: num(r, 'version'),
+    at: num(r, 'at'),
+    state: r.state,
+    attempt: num(r, 'attempt'),
+    owner: r.owner,
+    reconcileAttempts: num(r, 'reconcile_attempts'),
+    reason: r.reason ?? null,
+    resolvedBy: r.resolved_by ?? null,
+    settlement: r.settlement ?? null,
   };
 }
 

@@ -6,9 +6,9 @@
 
 import Database from 'better-sqlite3';
 import { migrateSqlite, sqliteMigrations } from './migrate.js';
-import { anonymous, bind, entryFromRow, listLimit, rowValues, statements } from './sql.js';
+import { anonymous, bind, entryFromRow, historyFromRow, listLimit, rowValues, statements } from './sql.js';
 
-const SQL = anonymous(statements('oncely_effects', (n) => `?${n}`));
+const SQL = anonymous(statements('oncely_effects', 'oncely_history', (n) => `?${n}`));
 
 const isBusy = (e) => e && typeof e.code === 'string' && e.code.startsWith('SQLITE_BUSY');
 
@@ -56,6 +56,7 @@ export class SqliteStore {
       delete: prep(SQL.delete),
       list: prep(SQL.list, true),
       due: prep(SQL.due, true),
+      history: prep(SQL.history, true),
     };
   }
 
@@ -88,6 +89,12 @@ export class SqliteStore {
   async due(scope, now, limit) {
     const { st, order } = this.s.due;
     return st.all(bind({ order }, [scope ?? null, now, limit])).map(entryFromRow);
+  }
+
+  /** The history of `(scope, key)`, oldest first (kept by the migrations' triggers). */
+  async history(scope, key) {
+    const { st, order } = this.s.history;
+    return st.all(bind({ order }, [scope, key])).map(historyFromRow);
   }
 
   async close() {

@@ -3,7 +3,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { DurableObjectStore } from 'oncely';
 
-const METHODS = new Set(['get', 'insert', 'update', 'delete', 'list', 'due']);
+const METHODS = new Set(['get', 'insert', 'update', 'delete', 'list', 'due', 'history']);
 
 export class StoreObject extends DurableObject {
   constructor(ctx, env) {

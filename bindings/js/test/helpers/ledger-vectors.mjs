@@ -1,9 +1,11 @@
 // Replays tests/vectors/ledger.json through a real store with the core's event machine: each
 // step's event goes through Ledger (`effect.run(start(event))`: the machine reads the row, applies
-// the rule, writes with insert-if-absent or compare-and-swap) at the step's `now`, and the outcome, the stored state and version are
-// checked; every row written must read back field for field.
+// the rule, writes with insert-if-absent or compare-and-swap) at the step's `now`, and the
+// outcome, the stored state and version are checked; every row written must read back field for
+// field. A store's history (`history(scope, key)`) is checked against what the rows written say
+// it must hold, and can be collected step by step to compare two stores.
 import assert from 'node:assert/strict';
-import { deriveKey, Ledger, LedgerError } from 'oncely';
+import { deriveKey, Ledger, LedgerError, MemoryStore } from 'oncely';
 import { vectors } from './env.mjs';
 
 /** Wraps a store and remembers the last row written for each (scope, key). */
@@ -46,6 +48,9 @@ class Recording {
   due(...a) {
     return this.inner.due(...a);
   }
+  history(...a) {
+    return this.inner.history(...a);
+  }
 }
 
 function outcomeJson(o) {
@@ -65,6 +70,8 @@ function outcomeJson(o) {
       return { outcome: 'conflict', pointer: v.pointer };
     case 'recorded':
       return { outcome: 'recorded', state: v };
+    case 'settled':
+      return { outcome: 'settled', id: v };
     case 'idle':
       return { outcome: 'idle', next: v };
     default:
@@ -74,11 +81,17 @@ function outcomeJson(o) {
 
 const token = (b) => ({ attempt: b.attempt, owner: b.owner });
 
+/** The fields of a history record (types/index.d.ts, HistoryRecord). */
+const RECORD_FIELDS = ['at', 'attempt', 'owner', 'reason', 'reconcileAttempts', 'resolvedBy', 'settlement', 'state', 'version'];
+
 /**
  * Replay every scenario; `open(name)` returns a fresh store for one scenario (and `close()` on
- * the store, if any, is called at the end). Returns the number of steps checked.
+ * the store, if any, is called at the end). Returns the number of steps checked. A store with
+ * `history` has it checked after every step (its last record is the row as last written when
+ * that write was one the history keeps); `trace`, an array, gets `[step, history]` for every
+ * step (to compare stores: the same events must leave the same history everywhere).
  */
-export async function replayLedgerVectors(open) {
+export async function replayLedgerVectors(open, { trace } = {}) {
   const doc = vectors('ledger.json');
   assert.ok(doc.scenarios.length >= 15, 'expected the ledger scenarios');
   let steps = 0;
@@ -132,7 +145,10 @@ export async function replayLedgerVectors(open) {
               }
               case 'resolve': {
                 const settlement = 'happened' in body ? { tag: 'happened', val: body.happened } : { tag: 'not-happened' };
-                outcome = await ledger.resolve(scope, key, settlement, { by: body.by, note: body.note });
+                const id = await ledger.resolve(scope, key, settlement, { by: body.by, note: body.note, version: body.version });
+                assert.match(id, /^stl-[0-9a-f]{16}$/, `${at}: a settlement id`);
+                assert.equal((await store.get(scope, key)).settlement, id, `${at}: the entry keeps the settlement id`);
+                outcome = { tag: 'settled', val: id };
                 break;
               }
               default:
@@ -158,6 +174,20 @@ export async function replayLedgerVectors(open) {
         assert.equal(e ? e.state : 'absent', want.state, `${at}: state`);
         if ('version' in want) assert.equal(e ? e.version : null, want.version, `${at}: version`);
         if (e) assert.deepEqual(e, store.last.get(`${scope}\u0000${key}`), `${at}: the row reads back as written`);
+        if (typeof raw.history === 'function') {
+          const h = await store.history(scope, key);
+          if (!e) assert.deepEqual(h, [], `${at}: no entry, no history`);
+          else {
+            assert.ok(h.length >= 1 && h[0].version === 1 && h[0].state === 'pending', `${at}: the history starts with the claim: ${JSON.stringify(h)}`);
+            assert.ok(h.every((r, j) => j === 0 || (h[j - 1].version < r.version && h[j - 1].at <= r.at)), `${at}: oldest first`);
+            const { at: time, ...kept } = h.at(-1);
+            assert.ok(h.every((r) => RECORD_FIELDS.join() === Object.keys(r).sort().join()), `${at}: record fields: ${JSON.stringify(h)}`);
+            // The last record is the row as written, when that write was one the history keeps.
+            if (kept.version === e.version) assert.deepEqual([time, kept], [e.updatedAt, Object.fromEntries(Object.keys(kept).map((f) => [f, e[f]]))], at);
+            else assert.ok(kept.version < e.version, `${at}: a record of a version not written yet`);
+          }
+          trace?.push([`${sc.name} #${i}`, h]);
+        }
         // Alone on the store, every write the core asks for must apply at the first try.
         assert.equal(store.lost, 0, `${at}: a write did not apply with no other writer`);
         steps++;
@@ -167,4 +197,18 @@ export async function replayLedgerVectors(open) {
     }
   }
   return steps;
+}
+
+let memory = null;
+
+/**
+ * The `trace` of every scenario replayed on the in-memory store, whose history is a JS copy of the
+ * migrations' triggers: a SQL store's trace equal to it shows the two keep the same history.
+ */
+export async function memoryTrace() {
+  if (memory === null) {
+    memory = [];
+    await replayLedgerVectors(() => new MemoryStore(), { trace: memory });
+  }
+  return memory;
 }

@@ -1,8 +1,8 @@
 // Compiled (not run) by types.test.mjs: the declarations describe the API as used.
 import {
   canonicalize, checkTools, deriveKey, deriveKeys, explain, intentKey, happened, notHappened, parsePolicy, unknown,
-  DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, MemoryStore, ResultNotRecordedError,
-  type DerivedKey, type Entry, type Outcome, type Policy, type Sweeper, type SweepReport,
+  DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, LedgerError, MemoryStore, ResultNotRecordedError,
+  type DerivedKey, type Entry, type HistoryRecord, type Outcome, type Policy, type Sweeper, type SweepReport,
 } from 'oncely';
 import { SqliteStore } from 'oncely/sqlite';
 import { PostgresStore } from 'oncely/postgres';
@@ -28,6 +28,22 @@ async function main() {
   const o: Outcome = (await ledger.begin({ scope: 's', tool: 't', args: 1 }, p)).outcome;
   if (o.tag === 'execute') await ledger.complete('s', 'k', o.val, { ok: true });
   const entries: Entry[] = await ledger.list('s', { state: 'done', limit: 5 });
+  // A human settles what they looked at: the version they saw, the settlement's id back.
+  const seen = await ledger.get('s', 'k');
+  if (seen) {
+    try {
+      const id: string = await ledger.resolve('s', 'k', notHappened(), { by: 'ops', version: seen.version });
+      const kept: string | null = (await ledger.get('s', 'k'))?.settlement ?? null;
+      console.log(id === kept);
+    } catch (err) {
+      if (err instanceof LedgerError && err.kind === 'changed') console.log('look again');
+    }
+    // @ts-expect-error: the version the person saw is required
+    await ledger.resolve('s', 'k', happened(1), { by: 'ops' });
+  }
+  const history: HistoryRecord[] = await ledger.history('s', 'k');
+  const last: string | null = history.at(-1)?.settlement ?? null;
+  if (o.tag === 'settled') console.log(o.val.startsWith('stl-'), last);
   const sqlite = await SqliteStore.open(':memory:');
   const pg = await PostgresStore.connect('postgres://x', { max: 2 });
   const report = await new Ledger(sqlite, { clock: () => 0, sleep: async (ms: number) => void ms }).sweep();
@@ -46,8 +62,9 @@ async function main() {
   // Every shipped store has the Store methods and a required close().
   const shipped: Array<import('oncely').ShippedStore> = [new MemoryStore(), sqlite, pg];
   const first: Entry | null = await shipped[0].get('s', 'k');
+  const kept: HistoryRecord[][] = await Promise.all(shipped.map((s) => s.history('s', 'k')));
   await Promise.all(shipped.map((s) => s.close()));
-  console.log(c, k, v, ok, refund, entries, first, DurableObjectStore);
+  console.log(c, k, v, ok, refund, entries, first, kept, DurableObjectStore);
 }
 main();
 
