@@ -374,9 +374,13 @@ async def test_e_manual_reconcile_gateway(tmp_path: Path, procs: Any, oncely: Pa
                 json.dumps(settled),
                 "--by",
                 "test-operator",
+                "--version",  # the entry as they saw it: refused if it changed since
+                str(shown["version"]),
             )
             assert r.returncode == 0, f"resolve exited {r.returncode}: {r.stderr}"
-            assert ledger_json(db, "show", "--scope", "mcp", key)["state"] == "done"
+            assert "(settlement stl-" in r.stdout, r.stdout
+            after = ledger_json(db, "show", "--scope", "mcp", key)
+            assert after["state"] == "done" and after["settlement"] in r.stdout
 
             # The same call now replays what the human recorded.
             final = await agent.call("send_email", EMAIL, timeout_s=10)

@@ -33,6 +33,7 @@ from oncely import (
     Replay,
     Resolution,
     Resolve,
+    Settled,
     Sweep,
     Unknown,
 )
@@ -87,7 +88,8 @@ def event(scenario: dict[str, Any], step: dict[str, Any]) -> tuple[Event, oncely
         settlement: oncely.Settlement = (
             Happened(body["happened"]) if "happened" in body else NotHappened()
         )
-        return Resolve(Resolution(settlement, body["by"], body["note"])), None
+        resolution = Resolution(settlement, body["by"], body["note"], body["version"])
+        return Resolve(resolution), None
     raise AssertionError(f"unknown event {name}")
 
 
@@ -114,6 +116,8 @@ def describe(o: Outcome) -> dict[str, Any]:
         return {"outcome": "pass-through"}
     if isinstance(o, Recorded):
         return {"outcome": "recorded", "state": o.state.value}
+    if isinstance(o, Settled):
+        return {"outcome": "settled", "id": o.id}
     if isinstance(o, Purged):
         return {"outcome": "purged"}
     if isinstance(o, Idle):
@@ -122,7 +126,7 @@ def describe(o: Outcome) -> dict[str, Any]:
 
 
 OUTCOME_FIELDS = {"outcome", "attempt", "owner", "result", "in_state", "retry_after_ms",
-                  "escalate_at", "pointer", "next"}  # fmt: skip
+                  "escalate_at", "pointer", "next", "id"}  # fmt: skip
 ENTRY_FIELDS = {"state", "version", "error"}
 
 

@@ -8,11 +8,13 @@ through the Python package. The shipped CLI has no such command."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from helpers import python_worker, run
 
 import oncely
@@ -146,3 +148,49 @@ def test_a_python_holder_makes_rust_wait_then_replay(
     assert waiter["replayed"] and waiter["value"] == {"by": "py"}
     assert json.loads(out)["replayed"] is False
     assert len(marker.read_text().splitlines()) == 1
+
+
+def test_rust_settles_what_python_escalated_on_one_history(
+    oncely_cli: Path, ledger_location: str
+) -> None:
+    """A person settles, with the Rust CLI, an entry a Python worker left escalated: a stale
+    ``--version`` is refused; the settlement id the CLI prints is the one Python reads; the
+    history (kept by the migrations' triggers, whoever writes) reads the same in both."""
+    policy = {"class": "irreversible-external", "key": {}, "reconcile": "manual"}
+    ledger = oncely.Ledger.open(ledger_location, owner="py")
+    claim = ledger.prepare(scope="acme", run="r", step="s", tool="send_email",
+                           args={"to": "a@example.com"}, policy=policy)  # fmt: skip
+    o = ledger.begin(claim)
+    assert isinstance(o, oncely.Execute)
+    assert isinstance(
+        ledger.fail_ambiguous("acme", claim.key, o.token, "timeout"), oncely.Escalation
+    )
+    seen = ledger.get("acme", claim.key)
+    assert seen is not None and seen.state is oncely.EntryState.ESCALATED
+    cli = [str(oncely_cli), "ledger", "--db", ledger_location, "--json"]
+    resolve = [*cli, "resolve", "--scope", "acme", claim.key, "--happened", '{"sent":true}',
+               "--by", "ops@acme", "--note", "in the log", "--version"]  # fmt: skip
+    stale = subprocess.run(
+        [*resolve, str(seen.version - 1)], capture_output=True, text=True, timeout=60
+    )
+    assert stale.returncode != 0 and "changed" in stale.stderr, stale
+    assert ledger.get("acme", claim.key) == seen
+    out = json.loads(run([*resolve, str(seen.version)]).stdout)
+    settled = ledger.get("acme", claim.key)
+    assert settled is not None and settled.settlement is not None
+    assert out == {"key": claim.key, "state": "done", "settlement": settled.settlement}
+    history = ledger.history("acme", claim.key)
+    assert [(h.version, h.state.value) for h in history] == [
+        (1, "pending"), (seen.version, "escalated"), (settled.version, "done"),
+    ]  # fmt: skip
+    shown = json.loads(run([*cli, "show", "--scope", "acme", claim.key]).stdout)
+    assert shown["settlement"] == settled.settlement
+    fields = [f.name for f in dataclasses.fields(oncely.HistoryRecord)]
+    assert [{k: r[k] for k in fields} for r in shown["history"]] == [
+        {**dataclasses.asdict(h), "state": h.state.value} for h in history
+    ]
+    # The Python worker asked again replays what the person recorded; nothing runs.
+    r = ledger.run(lambda key: pytest.fail("ran again"), scope="acme", run="r", step="s",
+                   tool="send_email", args={"to": "a@example.com"}, policy=policy)  # fmt: skip
+    assert r.replayed and r.value == {"sent": True}
+    ledger.close()

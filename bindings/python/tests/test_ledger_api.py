@@ -4,6 +4,8 @@ sync and async, with the host's clock under the test's control."""
 from __future__ import annotations
 
 import asyncio
+import itertools
+import re
 
 import pytest
 
@@ -75,12 +77,104 @@ def test_sweep_escalates_manual_paths_and_a_human_settles(
     assert claim.key in report.escalated[0]
     [entry] = ledger.list("ops", state="escalated")
     assert entry.key == claim.key
-    ledger.resolve("ops", claim.key, oncely.NotHappened(), by="ops@acme", note="not in the outbox")
+    sid = ledger.resolve("ops", claim.key, oncely.NotHappened(), by="ops@acme",
+                        version=entry.version, note="not in the outbox")  # fmt: skip
     entry2 = ledger.get("ops", claim.key)
     assert entry2 is not None and entry2.state is oncely.EntryState.FAILED
-    assert entry2.resolved_by == "ops@acme"
+    assert entry2.resolved_by == "ops@acme" and entry2.settlement == sid
     again = ledger.begin(claim)
     assert isinstance(again, oncely.Execute) and again.token.attempt == 2
+    retried = ledger.get("ops", claim.key)
+    assert retried is not None and retried.settlement is None  # a new attempt clears it
+
+
+def _escalated(ledger: oncely.Ledger, clock: Clock) -> tuple[oncely.Claim, oncely.Entry]:
+    """An entry claimed, heartbeaten once, then left by its worker: the sweep escalates it
+    (manual reconciliation). Returns the claim and the entry as a person sees it."""
+    claim = _claim(ledger)
+    o = ledger.begin(claim)
+    assert isinstance(o, oncely.Execute)
+    clock.now += 100
+    assert isinstance(ledger.heartbeat("ops", claim.key, o.token), oncely.Recorded)
+    clock.now += 5000  # the lease is long over
+    assert len(ledger.sweep("ops").escalated) == 1
+    seen = ledger.get("ops", claim.key)
+    assert seen is not None and seen.state is oncely.EntryState.ESCALATED
+    return claim, seen
+
+
+def test_a_settlement_needs_the_version_it_was_decided_on(
+    ledger: oncely.Ledger, clock: Clock
+) -> None:
+    claim, seen = _escalated(ledger, clock)
+    history = ledger.history("ops", claim.key)
+    verdict = oncely.happened({"refund": "re_1"})
+    # A person who looked at an earlier version is refused, and nothing is written.
+    for stale in (seen.version - 1, seen.version + 1, 0):
+        with pytest.raises(oncely.LedgerError) as e:
+            ledger.resolve("ops", claim.key, verdict, by="ops@acme", version=stale)
+        assert e.value.kind is oncely.LedgerErrorKind.CHANGED, e.value
+        assert e.value.state is oncely.EntryState.ESCALATED
+        assert ledger.get("ops", claim.key) == seen
+        assert ledger.history("ops", claim.key) == history
+    clock.now += 10
+    sid = ledger.resolve(
+        "ops", claim.key, verdict, by="ops@acme", version=seen.version, note="in the dashboard"
+    )
+    assert re.fullmatch(r"stl-[0-9a-f]{16}", sid), sid
+    settled = ledger.get("ops", claim.key)
+    assert settled is not None and settled.state is oncely.EntryState.DONE
+    assert (settled.settlement, settled.resolved_by) == (sid, "ops@acme")
+    assert settled.version == seen.version + 1
+    # The same verdict sent twice (a form submitted again) is refused, as is one naming the
+    # settled version: the entry is settled. Nothing is written.
+    for version in (seen.version, settled.version):
+        with pytest.raises(oncely.LedgerError) as e:
+            ledger.resolve("ops", claim.key, verdict, by="ops@acme", version=version)
+        assert e.value.kind is oncely.LedgerErrorKind.INVALID_STATE, e.value
+        assert ledger.get("ops", claim.key) == settled
+
+
+def test_the_history_of_an_entry(ledger: oncely.Ledger, clock: Clock) -> None:
+    claim, seen = _escalated(ledger, clock)
+    clock.now += 10
+    sid = ledger.resolve("ops", claim.key, oncely.NotHappened(), by="ops@acme",
+                         version=seen.version, note="not in the outbox")  # fmt: skip
+    settled = ledger.get("ops", claim.key)
+    assert settled is not None
+    history = ledger.history("ops", claim.key)
+    states = [(h.version, h.state.value) for h in history]
+    # Oldest first: the claim (v1), no record for the heartbeat (v2), the lease over and the
+    # escalation (the same sweep), then the settlement.
+    assert all(isinstance(h, oncely.HistoryRecord) for h in history)
+    assert states[0] == (1, "pending"), states
+    assert 2 not in [v for v, _ in states], f"the heartbeat was kept: {states}"
+    assert (seen.version, "escalated") in states, states
+    assert all(a.version < b.version and a.at <= b.at for a, b in itertools.pairwise(history))
+    first, last = history[0], history[-1]
+    assert (first.attempt, first.owner, first.at) == (1, "w1", 1_000_000)
+    assert (first.reconcile_attempts, first.settlement, first.resolved_by) == (0, None, None)
+    assert last == oncely.HistoryRecord(
+        version=settled.version, at=settled.updated_at, state=oncely.EntryState.FAILED,
+        attempt=1, owner="w1", reconcile_attempts=settled.reconcile_attempts,
+        reason=settled.reason, resolved_by="ops@acme", settlement=sid,
+    )  # fmt: skip
+    assert ledger.history("ops", "oncely1:absent") == []
+    assert ledger.history("other-scope", claim.key) == []
+
+
+def test_a_purge_removes_the_history(ledger: oncely.Ledger, clock: Clock) -> None:
+    claim, seen = _escalated(ledger, clock)
+    ledger.resolve("ops", claim.key, oncely.NotHappened(), by="ops@acme", version=seen.version)
+    other = _claim(ledger, 2)
+    o = ledger.begin(other)
+    assert isinstance(o, oncely.Execute)
+    assert ledger.history("ops", claim.key) and ledger.history("ops", other.key)
+    clock.now += POLICY["retentionMs"] + 1  # type: ignore[operator]
+    assert ledger.purge("ops", claim.key) == oncely.Purged()
+    assert ledger.get("ops", claim.key) is None
+    assert ledger.history("ops", claim.key) == []
+    assert [h.version for h in ledger.history("ops", other.key)] == [1]  # the other one's kept
 
 
 def test_purge_after_retention(ledger: oncely.Ledger, clock: Clock) -> None:
@@ -137,8 +231,20 @@ def test_async_api(ledger_location: str, clock: Clock) -> None:
         assert isinstance(await aio.heartbeat("ops", claim.key, o.token), oncely.Recorded)
         r = await aio.fail_ambiguous("ops", claim.key, o.token, "timeout")
         assert isinstance(r, oncely.Escalation)  # manual: straight to a human
-        await aio.resolve("ops", claim.key, oncely.happened({"id": 1}), by="me")
-        assert (await aio.get("ops", claim.key)).state is oncely.EntryState.DONE  # type: ignore[union-attr]
+        seen = await aio.get("ops", claim.key)
+        assert seen is not None
+        with pytest.raises(oncely.LedgerError) as e:
+            await aio.resolve("ops", claim.key, oncely.happened({"id": 1}), by="me",
+                              version=seen.version - 1)  # fmt: skip
+        assert e.value.kind is oncely.LedgerErrorKind.CHANGED
+        sid = await aio.resolve(
+            "ops", claim.key, oncely.happened({"id": 1}), by="me", version=seen.version
+        )
+        done = await aio.get("ops", claim.key)
+        assert done is not None and done.state is oncely.EntryState.DONE
+        assert done.settlement == sid and sid.startswith("stl-")
+        history = await aio.history("ops", claim.key)
+        assert history[0].version == 1 and history[-1].settlement == sid
         settled = await aio.wait_settled("ops", claim.key, timeout=1)
         assert settled is not None and settled.result_json == '{"id":1}'
         clock.now += 10_001

@@ -39,30 +39,49 @@ def _rows(location: str, table: str) -> list[tuple[Any, ...]]:
         return [(v, d, bool(s), bytes(cs), t) for v, d, s, cs, t in c.execute(sql)]
 
 
-def _tables(location: str) -> set[str]:
-    """Every table of the ledger's database (``schema.name`` on PostgreSQL)."""
+def _catalog(location: str, postgres: str, sqlite: str) -> set[str]:
+    """The rows of a catalog query (PostgreSQL's or SQLite's), each as its columns joined by
+    ``.``."""
     if location.startswith("postgres"):
         import psycopg
 
         with psycopg.connect(location) as c:
-            return {
-                f"{s}.{n}"
-                for s, n in c.execute(
-                    "SELECT table_schema, table_name FROM information_schema.tables WHERE "
-                    "table_schema NOT IN ('pg_catalog', 'information_schema')"
-                )
-            }
+            return {".".join(map(str, row)) for row in c.execute(postgres)}
     with sqlite3.connect(location) as c:
-        return {n for (n,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return {".".join(map(str, row)) for row in c.execute(sqlite)}
+
+
+def _tables(location: str) -> set[str]:
+    """Every table of the ledger's database (``schema.name`` on PostgreSQL)."""
+    return _catalog(
+        location,
+        "SELECT table_schema, table_name FROM information_schema.tables WHERE "
+        "table_schema NOT IN ('pg_catalog', 'information_schema')",
+        "SELECT name FROM sqlite_master WHERE type = 'table'",
+    )
+
+
+def _triggers(location: str) -> set[str]:
+    """Every trigger of the ledger's database (``table.name``): the history's."""
+    return _catalog(
+        location,
+        "SELECT tgrelid::regclass::text, tgname FROM pg_trigger WHERE NOT tgisinternal",
+        "SELECT tbl_name, name FROM sqlite_master WHERE type = 'trigger'",
+    )
 
 
 def _bookkeeping(location: str) -> list[tuple[Any, ...]]:
     """oncely's bookkeeping rows; also checks nothing else was created (in particular no
-    ``public._sqlx_migrations``, where an application's own sqlx migrations live)."""
+    ``public._sqlx_migrations``, where an application's own sqlx migrations live), and that
+    the history's triggers are there."""
     if location.startswith("postgres"):
-        assert _tables(location) == {PG_TABLE, "oncely.effects"}
+        assert _tables(location) == {PG_TABLE, "oncely.effects", "oncely.history"}
+        assert _triggers(location) == {"oncely.effects.keep_history"}
         return _rows(location, PG_TABLE)
-    assert _tables(location) == {SQLITE_TABLE, "oncely_effects"}
+    assert _tables(location) == {SQLITE_TABLE, "oncely_effects", "oncely_history"}
+    assert _triggers(location) == {
+        f"oncely_effects.oncely_history_on_{op}" for op in ("insert", "update", "delete")
+    }
     return _rows(location, SQLITE_TABLE)
 
 

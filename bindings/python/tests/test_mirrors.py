@@ -1,7 +1,8 @@
 """The package's hand-kept mirrors of the core's ``entry`` record — the ``Entry`` dataclass, the
 SQL column list with its row converters, and the migrated SQLite and PostgreSQL tables — checked
 against the component's own type, read from the component: every field, in order, whether it
-may be absent, and whether it is a number or text."""
+may be absent, and whether it is a number or text. The history's (``HistoryRecord``, its column
+list and the migrated history tables) are checked against the same entry columns."""
 
 from __future__ import annotations
 
@@ -93,28 +94,49 @@ def test_the_column_list_and_the_row_converters_are_the_entry_record(
     assert _sql.from_row(row) == entry
 
 
-def test_the_migrated_sqlite_table_is_the_entry_record(sqlite_path: str) -> None:
-    oncely.Ledger.sqlite(sqlite_path)
-    with sqlite3.connect(sqlite_path) as c:
+def sqlite_columns(path: str, table: str) -> list[tuple[str, bool, str]]:
+    """(name, nullable, kind) of each column of a migrated SQLite table, in order."""
+    oncely.Ledger.sqlite(path).close()
+    with sqlite3.connect(path) as c:
         rows = c.execute(
-            'SELECT name, type, "notnull" FROM pragma_table_info(?)', ("oncely_effects",)
+            'SELECT name, type, "notnull" FROM pragma_table_info(?) ORDER BY cid', (table,)
         ).fetchall()
-    got = sorted(
-        (n, notnull == 0, "integer" if t.upper() == "INTEGER" else "text") for n, t, notnull in rows
-    )
-    assert got == sorted(expected_columns())
+    return [(n, nn == 0, "integer" if t.upper() == "INTEGER" else "text") for n, t, nn in rows]
 
 
-def test_the_migrated_postgres_table_is_the_entry_record(pg_dsn: str) -> None:
+def postgres_columns(dsn: str, table: str) -> list[tuple[str, bool, str]]:
+    """(name, nullable, kind) of each column of a migrated table of the ``oncely`` schema, in
+    order."""
     import psycopg
 
-    oncely.Ledger.postgres(pg_dsn)
-    with psycopg.connect(pg_dsn) as c:
+    oncely.Ledger.postgres(dsn).close()
+    with psycopg.connect(dsn) as c:
         rows = c.execute(
             "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
-            "WHERE table_schema = 'oncely' AND table_name = 'effects'"
+            "WHERE table_schema = 'oncely' AND table_name = %s ORDER BY ordinal_position",
+            (table,),
         ).fetchall()
-    got = sorted(
+    return [
         (n, nullable == "YES", "integer" if t == "bigint" else "text") for n, t, nullable in rows
-    )
-    assert got == sorted(expected_columns())
+    ]
+
+
+def history_columns() -> list[tuple[str, bool, str]]:
+    """The history table's columns as ``HistoryRecord`` and the entry record make them: the
+    entry's ``(scope, key)``, then each field of the record, as the entry column of the same
+    name (``at`` is ``updated_at``)."""
+    fields = [f.name for f in dataclasses.fields(oncely.HistoryRecord)]
+    assert list(_sql.HISTORY_COLUMNS) == fields
+    entry = {c: (nullable, k) for c, nullable, k in expected_columns()}
+    entry["at"] = entry["updated_at"]
+    return [("scope", False, "text"), ("key", False, "text")] + [(c, *entry[c]) for c in fields]
+
+
+def test_the_migrated_sqlite_tables_are_the_entry_and_history_records(sqlite_path: str) -> None:
+    assert sorted(sqlite_columns(sqlite_path, "oncely_effects")) == sorted(expected_columns())
+    assert sqlite_columns(sqlite_path, "oncely_history") == history_columns()
+
+
+def test_the_migrated_postgres_tables_are_the_entry_and_history_records(pg_dsn: str) -> None:
+    assert sorted(postgres_columns(pg_dsn, "effects")) == sorted(expected_columns())
+    assert postgres_columns(pg_dsn, "history") == history_columns()

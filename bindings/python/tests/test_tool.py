@@ -166,8 +166,11 @@ def test_an_unknown_outcome_without_a_reconciler_is_never_retried(ledger: oncely
             send_email("a@example.com")
         key = send_email.key("a@example.com")
     assert calls == ["a@example.com"]
-    # A human settles it; from then on the recorded result replays.
-    ledger.resolve("acme", key, oncely.happened({"sent": True}), by="ops@acme", note="in the log")
+    # A human settles it, on the entry as they saw it; from then on the recorded result replays.
+    seen = ledger.get("acme", key)
+    assert seen is not None and seen.state is oncely.EntryState.ESCALATED
+    ledger.resolve("acme", key, oncely.happened({"sent": True}), by="ops@acme",
+                   version=seen.version, note="in the log")  # fmt: skip
     with oncely.context(scope="acme", run="r", step="s"):
         assert send_email("a@example.com") == {"sent": True}
     assert calls == ["a@example.com"]

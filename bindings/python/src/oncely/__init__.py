@@ -81,7 +81,7 @@ from oncely.ledger import (
     happened,
     system_clock,
 )
-from oncely.store import ListFilter, Store
+from oncely.store import HistoryRecord, ListFilter, Store
 from oncely.sweeper import AsyncSweeper, Sweeper
 from oncely.tool import Tool, context, current_context
 from oncely.types import *  # noqa: F403 - the WIT mirrors are part of the API
@@ -104,6 +104,7 @@ __all__ = [  # noqa: PLE0604
     "EffectSpec",
     "EncodingError",
     "EscalatedError",
+    "HistoryRecord",
     "OncelyError",
     "InDoubtError",
     "InProgressError",

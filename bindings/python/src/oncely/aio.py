@@ -31,7 +31,8 @@ from oncely._machine import (
     effect_result,
     tally,
 )
-from oncely.ledger import Ledger
+from oncely.ledger import Ledger, _resolve_event, _settled_id
+from oncely.store import HistoryRecord
 from oncely.sweeper import AsyncSweeper
 from oncely.types import (
     Begin,
@@ -52,8 +53,6 @@ from oncely.types import (
     Reconciled,
     ReconcileVerdict,
     Reconciliation,
-    Resolution,
-    Resolve,
     Settlement,
     TendJob,
     ToolPolicy,
@@ -133,10 +132,12 @@ class AsyncLedger:
         return await self.drive(scope, key, Reconciled(Reconciliation(attempt, verdict)))
 
     async def resolve(
-        self, scope: str, key: str, settlement: Settlement, *, by: str, note: str = ""
-    ) -> Outcome:
-        """See :meth:`Ledger.resolve`."""
-        return await self.drive(scope, key, Resolve(Resolution(settlement, by, note)))
+        self, scope: str, key: str, settlement: Settlement, *, by: str, version: int, note: str = ""
+    ) -> str:
+        """See :meth:`Ledger.resolve`: returns the settlement's id."""
+        return _settled_id(
+            await self.drive(scope, key, _resolve_event(settlement, by, note, version))
+        )
 
     async def purge(self, scope: str, key: str) -> Outcome:
         """See :meth:`Ledger.purge`."""
@@ -174,6 +175,10 @@ class AsyncLedger:
     async def get(self, scope: str, key: str) -> Entry | None:
         """See :meth:`Ledger.get`."""
         return await asyncio.to_thread(self.sync.get, scope, key)
+
+    async def history(self, scope: str, key: str) -> builtins.list[HistoryRecord]:
+        """See :meth:`Ledger.history`."""
+        return await asyncio.to_thread(self.sync.history, scope, key)
 
     async def list(
         self,

@@ -100,8 +100,8 @@ class PolicyError(OncelyError, ValueError):
 class LedgerError(OncelyError):
     """The ledger refused an event (``ledger.ledger-error``); nothing was written.
 
-    ``kind`` says why (stale token, wrong state…); ``state`` is the entry's state, when there is
-    an entry.
+    ``kind`` says why (stale token, wrong state, ``changed``: a settlement decided on a version
+    the entry has since left…); ``state`` is the entry's state, when there is an entry.
     """
 
     _fields: ClassVar[tuple[str, ...]] = ("kind", "state", "message")

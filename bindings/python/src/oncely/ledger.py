@@ -41,7 +41,8 @@ from oncely._machine import (
     effect_result,
     tally,
 )
-from oncely.store import ListFilter, Store
+from oncely.errors import OncelyError
+from oncely.store import HistoryRecord, ListFilter, Store
 from oncely.sweeper import Sweeper
 from oncely.types import (
     Begin,
@@ -65,6 +66,7 @@ from oncely.types import (
     Reconciliation,
     Resolution,
     Resolve,
+    Settled,
     Settlement,
     TendJob,
     TendStart,
@@ -261,12 +263,16 @@ class Ledger:
         return self.drive(scope, key, Reconciled(Reconciliation(attempt, verdict)))
 
     def resolve(
-        self, scope: str, key: str, settlement: Settlement, *, by: str, note: str = ""
-    ) -> Outcome:
+        self, scope: str, key: str, settlement: Settlement, *, by: str, version: int, note: str = ""
+    ) -> str:
         """A human's verdict on an in-doubt or escalated entry: :class:`Happened` (its result
         JSON, e.g. ``oncely.happened({...})``, is replayed from then on) or :class:`NotHappened`
-        (a new attempt may run)."""
-        return self.drive(scope, key, Resolve(Resolution(settlement, by, note)))
+        (a new attempt may run). ``version`` is the entry's version the person decided on (as
+        :meth:`get` showed it): if the entry has changed since, nothing is written and
+        :class:`~oncely.LedgerError` is raised with kind ``changed`` (look again; an entry no
+        longer in doubt is refused as ``invalid-state``). Returns the settlement's id (``stl-``
+        and 16 hex digits), kept in the entry (``settlement``) and its :meth:`history`."""
+        return _settled_id(self.drive(scope, key, _resolve_event(settlement, by, note, version)))
 
     def purge(self, scope: str, key: str) -> Outcome:
         """Delete one settled entry whose retention has passed."""
@@ -309,6 +315,12 @@ class Ledger:
     def get(self, scope: str, key: str) -> Entry | None:
         """One entry."""
         return self.store.get(scope, key)
+
+    def history(self, scope: str, key: str) -> builtins.list[HistoryRecord]:
+        """The history of one entry, oldest first: its columns as each write that changed its
+        state, attempt, reason, reconciliation count or settlement left them (heartbeats are
+        not kept). Empty when there is no entry; a purge deletes it with the entry."""
+        return self.store.history(scope, key)
 
     def list(
         self,
@@ -395,6 +407,18 @@ class Ledger:
             encode=encode,
             decode=decode,
         )
+
+
+def _resolve_event(settlement: Settlement, by: str, note: str, version: int) -> Resolve:
+    """The ``resolve`` event of :meth:`Ledger.resolve` (``version``: the version seen)."""
+    return Resolve(Resolution(settlement, by, note, version))
+
+
+def _settled_id(outcome: Outcome) -> str:
+    """The settlement id of a ``resolve``'s outcome (the core answers ``settled``)."""
+    if not isinstance(outcome, Settled):
+        raise OncelyError(f"resolve ended with {outcome!r}, not a settlement")
+    return outcome.id
 
 
 _DEFAULT_SPEC = EffectSpec()

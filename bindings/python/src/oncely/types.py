@@ -299,6 +299,9 @@ class Entry:
     result_json: str | None
     reason: str | None
     resolved_by: str | None
+    settlement: str | None
+    """The id of a human's settlement (``stl-`` and 16 hex digits, given by the core on
+    ``resolve``); ``None`` otherwise, and again once a new attempt starts."""
     reconcile: ReconcilePath
     lease_ms: int
     max_call_ms: int
@@ -373,11 +376,14 @@ class Reconciliation:
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """A human settling an entry (``ledger.resolution``)."""
+    """A human settling an entry (``ledger.resolution``). ``seen_version`` is the entry's
+    version the person decided on: the core refuses the settlement (``changed``) if the entry
+    has moved since."""
 
     settlement: Settlement
     by: str
     note: str
+    seen_version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -535,6 +541,14 @@ class Recorded:
 
 
 @dataclass(frozen=True, slots=True)
+class Settled:
+    """``outcome.settled``: a human's settlement was recorded under ``id`` (``stl-…``); the
+    entry is now done or failed, as the verdict said."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Purged:
     """``outcome.purged``: the entry was deleted."""
 
@@ -555,6 +569,7 @@ Outcome = Union[
     Conflict,
     PassThrough,
     Recorded,
+    Settled,
     Purged,
     Idle,
 ]
@@ -570,6 +585,7 @@ class LedgerErrorKind(WitEnum):
     ALREADY_SETTLED = "already-settled"
     RETENTION_NOT_REACHED = "retention-not-reached"
     INVALID_REQUEST = "invalid-request"
+    CHANGED = "changed"
 
 
 # --- effect (wit/effect.wit: the machines a host interprets) -------------------------------
@@ -1001,6 +1017,7 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "conflict": Conflict,
         "pass-through": PassThrough,
         "recorded": Recorded,
+        "settled": Settled,
         "purged": Purged,
         "idle": Idle,
     },
@@ -1155,6 +1172,7 @@ __all__ = [
     "Resolve",
     "ResolvedTool",
     "Settlement",
+    "Settled",
     "Severity",
     "Sweep",
     "ToolAnnotations",

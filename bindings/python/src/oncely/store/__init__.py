@@ -2,7 +2,9 @@
 
 The storage contract is the one ``wit/ledger.wit`` asks of a host: ``insert`` is
 insert-if-absent, ``update`` and ``delete`` are compare-and-swap on ``version``, and every query
-names the scope. Storage never decides anything; the core does.
+names the scope. Storage never decides anything; the core does. Each entry's history is kept
+beside it by the migrations' triggers, in the same statement as the write; a store only reads it
+(:meth:`Store.history`).
 
 The schema, the migration files and their bookkeeping (a table of sqlx's layout: on PostgreSQL
 ``oncely._sqlx_migrations``, in the ``oncely`` schema; on SQLite ``_oncely_migrations``) are the
@@ -14,11 +16,12 @@ PostgreSQL) are never read or written.
 from __future__ import annotations
 
 import builtins
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from oncely.types import Entry, EntryState
 
-__all__ = ["ListFilter", "Store"]
+__all__ = ["HistoryRecord", "ListFilter", "Store"]
 
 
 class ListFilter:
@@ -32,6 +35,33 @@ class ListFilter:
         self.state = EntryState(state) if state is not None else None
         self.tool = tool
         self.limit = limit if limit > 0 else 100
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRecord:
+    """One record of an entry's history (:meth:`Store.history`): the entry's columns as one
+    write left them. The migrations' triggers keep one at the insert and at every update that
+    changes the state, the attempt, the reason, the reconciliation count or the settlement
+    (heartbeats keep none); a purge deletes them with the entry."""
+
+    version: int
+    """The entry's version after the write."""
+    at: int
+    """When (ms since the Unix epoch: the entry's ``updated_at``)."""
+    state: EntryState
+    """The state the write left."""
+    attempt: int
+    """The attempt."""
+    owner: str
+    """The attempt's owner."""
+    reconcile_attempts: int
+    """How many reconciliations had started for the attempt."""
+    reason: str | None
+    """Why (the entry's reason then)."""
+    resolved_by: str | None
+    """Who settled it, for a human's settlement."""
+    settlement: str | None
+    """The settlement's id (``stl-…``), for a human's settlement."""
 
 
 @runtime_checkable
@@ -56,6 +86,10 @@ class Store(Protocol):
     def due(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
         """Entries whose ``due_at`` is at or before ``now``, earliest first (at most
         ``limit``; all scopes when ``None``). The core computes ``due_at`` at every write."""
+
+    def history(self, scope: str, key: str) -> builtins.list[HistoryRecord]:
+        """The history of ``(scope, key)``, oldest first (empty when there is no entry): what
+        the migrations' triggers kept, in the same statement as each write."""
 
     def close(self) -> None:
         """Release connections."""

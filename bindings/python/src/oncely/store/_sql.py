@@ -1,5 +1,6 @@
-"""What both SQL backends share: the column list (the Rust host's ``COLUMNS``, in bind order),
-the conversion between entries and rows, and the statements."""
+"""What both SQL backends share: the column list (the Rust host's ``COLUMNS``, in the order of
+the entry record's fields), the conversion between entries and rows, the history's columns and
+its conversion, and the statements."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from oncely.errors import StorageError
-from oncely.store import ListFilter
+from oncely.store import HistoryRecord, ListFilter
 from oncely.types import (
     Entry,
     EntryState,
@@ -21,10 +22,17 @@ from oncely.types import (
 COLUMNS = (
     "scope", "key", "tool", "fingerprint", "args_canonical", "state", "version", "attempt",
     "owner", "created_at", "updated_at", "lease_until", "in_doubt_since", "next_reconcile_at",
-    "reconcile_attempts", "result_json", "reason", "resolved_by", "reconcile_kind",
-    "reconcile_tool", "lease_ms", "max_call_ms", "reconcile_after_ms", "escalate_after_ms",
-    "retention_ms", "due_at",
+    "reconcile_attempts", "result_json", "reason", "resolved_by", "settlement",
+    "reconcile_kind", "reconcile_tool", "lease_ms", "max_call_ms", "reconcile_after_ms",
+    "escalate_after_ms", "retention_ms", "due_at",
 )  # fmt: skip
+
+HISTORY_COLUMNS = (
+    "version", "at", "state", "attempt", "owner", "reconcile_attempts", "reason", "resolved_by",
+    "settlement",
+)  # fmt: skip
+"""The columns of a history record (the Rust host's history query), in
+:class:`~oncely.HistoryRecord` order."""
 
 _I64_MAX = 2**63 - 1
 
@@ -53,7 +61,7 @@ def to_row(e: Entry) -> tuple[Any, ...]:
         e.attempt, e.owner, _i(e.created_at), _i(e.updated_at), _i(e.lease_until),
         None if e.in_doubt_since is None else _i(e.in_doubt_since),
         None if e.next_reconcile_at is None else _i(e.next_reconcile_at),
-        e.reconcile_attempts, e.result_json, e.reason, e.resolved_by, kind, tool,
+        e.reconcile_attempts, e.result_json, e.reason, e.resolved_by, e.settlement, kind, tool,
         _i(e.lease_ms), _i(e.max_call_ms), _i(e.reconcile_after_ms), _i(e.escalate_after_ms),
         _i(e.retention_ms), None if e.due_at is None else _i(e.due_at),
     )  # fmt: skip
@@ -64,8 +72,9 @@ def from_row(row: Sequence[Any]) -> Entry:
     (
         scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner,
         created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at,
-        reconcile_attempts, result_json, reason, resolved_by, reconcile_kind, reconcile_tool,
-        lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at,
+        reconcile_attempts, result_json, reason, resolved_by, settlement, reconcile_kind,
+        reconcile_tool, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms,
+        retention_ms, due_at,
     ) = row  # fmt: skip
     reconcile: ReconcilePath
     if reconcile_kind == "none":
@@ -95,16 +104,35 @@ def from_row(row: Sequence[Any]) -> Entry:
     return Entry(
         scope, key, tool, fingerprint, args_canonical, st, version, attempt, owner, created_at,
         updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts,
-        result_json, reason, resolved_by, reconcile, lease_ms, max_call_ms, reconcile_after_ms,
-        escalate_after_ms, retention_ms, due_at,
+        result_json, reason, resolved_by, settlement, reconcile, lease_ms, max_call_ms,
+        reconcile_after_ms, escalate_after_ms, retention_ms, due_at,
     )  # fmt: skip
 
 
-class Statements:
-    """Every statement of a backend, built once from its table name and placeholder. The SQL
-    text is ours alone: no value is ever spliced into it."""
+def history_from_row(scope: str, key: str, row: Sequence[Any]) -> HistoryRecord:
+    """The history record a row of :data:`HISTORY_COLUMNS` holds; :class:`~oncely.StorageError`
+    if it is not a valid one."""
+    version, at, state, attempt, owner, reconcile_attempts, reason, resolved_by, settlement = row
+    st = _STATES.get(state)
+    where = f"a history record of ({scope}, {key}), version {version}"
+    if st is None:
+        raise StorageError(f"corrupt ledger row (state of {where})")
+    for name, v in (
+        ("version", version), ("at", at), ("attempt", attempt),
+        ("reconcile_attempts", reconcile_attempts),
+    ):  # fmt: skip
+        if v < 0:
+            raise StorageError(f"corrupt ledger row ({name} of {where} is negative)")
+    return HistoryRecord(
+        version, at, st, attempt, owner, reconcile_attempts, reason, resolved_by, settlement
+    )
 
-    def __init__(self, table: str, placeholder: str) -> None:
+
+class Statements:
+    """Every statement of a backend, built once from its table names (the entries', the
+    history's) and placeholder. The SQL text is ours alone: no value is ever spliced into it."""
+
+    def __init__(self, table: str, history: str, placeholder: str) -> None:
         p = placeholder
         cols = ", ".join(COLUMNS)
         n = len(COLUMNS)
@@ -116,6 +144,10 @@ class Statements:
         )
         self.update = f"UPDATE {table} SET {sets} WHERE scope = {p} AND key = {p} AND version = {p}"
         self.delete = f"DELETE FROM {table} WHERE scope = {p} AND key = {p} AND version = {p}"
+        self.history = (
+            f"SELECT {', '.join(HISTORY_COLUMNS)} FROM {history} "
+            f"WHERE scope = {p} AND key = {p} ORDER BY version"
+        )
         self._select = f"SELECT {cols} FROM {table}"
         self._p = p
 

@@ -1,6 +1,7 @@
 """PostgreSQL backend (psycopg 3): one ledger shared by many workers on many machines.
 
-The table lives in its own schema (``oncely.effects``), and so does the migration bookkeeping
+The tables live in their own schema (``oncely.effects``, and the entries' history
+``oncely.history``, kept by a trigger), and so does the migration bookkeeping
 (``oncely._sqlx_migrations``, never ``public._sqlx_migrations``). A claim is one ``INSERT … ON
 CONFLICT DO NOTHING``, every later write one ``UPDATE … WHERE version = %s``; PostgreSQL's row
 locks make both atomic at the default isolation level. Connections are in autocommit mode and
@@ -25,12 +26,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from oncely.errors import MigrationError, StorageError
-from oncely.store import ListFilter
+from oncely.store import HistoryRecord, ListFilter
 from oncely.store._migrate import migrate_postgres
-from oncely.store._sql import Statements, from_row, to_row
+from oncely.store._sql import Statements, from_row, history_from_row, to_row
 from oncely.types import Entry
 
 TABLE = "oncely.effects"
+HISTORY_TABLE = "oncely.history"
 
 try:
     import psycopg
@@ -78,7 +80,7 @@ class PostgresStore:
         self._all: list[Any] = []
         self._lock = threading.Lock()
         self._sem = threading.BoundedSemaphore(max_connections)
-        self._sql = Statements(TABLE, "%s")
+        self._sql = Statements(TABLE, HISTORY_TABLE, "%s")
         try:
             with self._conn() as conn:
                 migrate_postgres(conn)
@@ -159,6 +161,10 @@ class PostgresStore:
 
     def due(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
         return [from_row(r) for r in self._run(*self._sql.due(scope, now, limit))]
+
+    def history(self, scope: str, key: str) -> builtins.list[HistoryRecord]:
+        rows = self._run(self._sql.history, (scope, key))
+        return [history_from_row(scope, key, r) for r in rows]
 
     def close(self) -> None:
         with self._lock:

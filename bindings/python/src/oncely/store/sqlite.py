@@ -3,7 +3,8 @@
 One file; WAL journal; ``synchronous = FULL``, so a commit that returned is on disk; a 30 s busy
 timeout. Many processes (Python or Rust) may share the file: a claim is one ``INSERT … ON
 CONFLICT DO NOTHING`` and every later write one ``UPDATE … WHERE version = ?``, each atomic
-under SQLite's write lock. Connections are pooled, one per thread at a time.
+under SQLite's write lock (the history, ``oncely_history``, is kept by triggers within the same
+statement). Connections are pooled, one per thread at a time.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from oncely.errors import MigrationError
-from oncely.store import ListFilter
+from oncely.store import HistoryRecord, ListFilter
 from oncely.store._migrate import migrate_sqlite
-from oncely.store._sql import Statements, from_row, storage_errors, to_row
+from oncely.store._sql import Statements, from_row, history_from_row, storage_errors, to_row
 from oncely.types import Entry
 
 TABLE = "oncely_effects"
+HISTORY_TABLE = "oncely_history"
 BUSY_TIMEOUT_S = 30.0
 
 _errors = storage_errors(sqlite3.Error)
@@ -37,7 +39,7 @@ class SqliteStore:
         self._pool: list[sqlite3.Connection] = []
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self._sql = Statements(TABLE, "?")
+        self._sql = Statements(TABLE, HISTORY_TABLE, "?")
         self._migrate()
 
     def __repr__(self) -> str:
@@ -117,6 +119,12 @@ class SqliteStore:
         sql, args = self._sql.due(scope, now, limit)
         with self._conn() as c:
             return [from_row(r) for r in c.execute(sql, args).fetchall()]
+
+    @_errors
+    def history(self, scope: str, key: str) -> builtins.list[HistoryRecord]:
+        with self._conn() as c:
+            rows = c.execute(self._sql.history, (scope, key)).fetchall()
+        return [history_from_row(scope, key, r) for r in rows]
 
     def close(self) -> None:
         with self._lock:
