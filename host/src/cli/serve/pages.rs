@@ -143,7 +143,7 @@ pub fn inbox(who: &str, entries: &[Entry], oldest: bool, now: u64, in_doubt_afte
                 article.card {
                     h3 { a href=(entry_href(e)) { (e.tool) } " " (badge(e.state)) }
                     (facts(e, now))
-                    details { summary { "arguments" } pre { (pretty(&e.args_canonical)) } }
+                    details open { summary { "arguments" } pre { (pretty(&e.args_canonical)) } }
                     a href=(entry_href(e)) { "review and settle →" }
                 }
             }
