@@ -36,6 +36,8 @@ pub fn prepare(intent: &Intent, policy: &ToolPolicy, owner: &str) -> Result<Clai
     Ok(Claim {
         scope: intent.scope.clone(),
         tool: intent.tool.clone(),
+        run_id: intent.run_id.clone(),
+        step_id: intent.step_id.clone(),
         key: d.key,
         fingerprint: d.fingerprint,
         args_canonical: d.args_canonical,
@@ -259,6 +261,8 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
             scope: c.scope.clone(),
             key: c.key.clone(),
             tool: c.tool.clone(),
+            run_id: c.run_id.clone(),
+            step_id: c.step_id.clone(),
             fingerprint: c.fingerprint.clone(),
             args_canonical: c.args_canonical.clone(),
             state: EntryState::Pending,
@@ -319,6 +323,8 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
             n.state = EntryState::Pending;
             n.attempt = attempt;
             n.owner = c.owner.clone();
+            n.run_id = c.run_id.clone();
+            n.step_id = c.step_id.clone();
             n.lease_until = now.saturating_add(p.lease_ms);
             n.in_doubt_since = None;
             n.next_reconcile_at = None;

@@ -287,7 +287,7 @@ impl Code for ToolPolicy {
 }
 
 record!(ClaimToken { attempt, owner });
-record!(Claim { scope, tool, key, fingerprint, args_canonical, owner, policy });
+record!(Claim { scope, tool, run_id, step_id, key, fingerprint, args_canonical, owner, policy });
 record!(Completion { token, result_json });
 record!(Failure { token, reason });
 record!(Reconciliation { attempt, verdict });
@@ -299,6 +299,8 @@ record!(Entry {
     scope,
     key,
     tool,
+    run_id,
+    step_id,
     fingerprint,
     args_canonical,
     state,

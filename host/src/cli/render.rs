@@ -93,7 +93,7 @@ pub fn report(r: &ManifestReport) -> Value {
 /// epoch and, for people, as RFC 3339 (`created`, `updated`, `in_doubt`).
 pub fn entry(e: &Entry) -> Value {
     json!({
-        "scope": e.scope, "key": e.key, "tool": e.tool, "state": state_name(e.state),
+        "scope": e.scope, "key": e.key, "tool": e.tool, "run": e.run_id, "step": e.step_id, "state": state_name(e.state),
         "version": e.version, "attempt": e.attempt, "owner": e.owner,
         "fingerprint": e.fingerprint, "args": value(&e.args_canonical),
         "created_at": e.created_at, "updated_at": e.updated_at, "lease_until": e.lease_until,

@@ -144,9 +144,10 @@ impl Store for AnyStore {
 }
 
 /// The column list shared by both dialects, in bind order.
-pub const COLUMNS: &str = "scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner, \
-     created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts, result_json, \
-     reason, resolved_by, reconcile_kind, reconcile_tool, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at, settlement";
+pub const COLUMNS: &str = "scope, key, tool, run_id, step_id, fingerprint, args_canonical, state, version, attempt, \
+     owner, created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts, result_json, reason, \
+     resolved_by, settlement, reconcile_kind, reconcile_tool, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, \
+     retention_ms, due_at";
 
 /// One row as plain column values: the only place entries and rows are converted.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -178,6 +179,8 @@ pub(crate) struct Row {
     pub retention_ms: i64,
     pub due_at: Option<i64>,
     pub settlement: Option<String>,
+    pub run_id: String,
+    pub step_id: String,
 }
 
 /// One history row as stored.
@@ -296,6 +299,8 @@ impl Row {
             due_at: e.due_at.map(i),
             max_call_ms: i(e.max_call_ms),
             settlement: e.settlement.clone(),
+            run_id: e.run_id.clone(),
+            step_id: e.step_id.clone(),
         }
     }
 
@@ -335,6 +340,8 @@ impl Row {
             reason: self.reason,
             resolved_by: self.resolved_by,
             settlement: self.settlement,
+            run_id: self.run_id,
+            step_id: self.step_id,
         })
     }
 }
@@ -346,6 +353,8 @@ macro_rules! bind_row {
         $q.bind(r.scope)
             .bind(r.key)
             .bind(r.tool)
+            .bind(r.run_id)
+            .bind(r.step_id)
             .bind(r.fingerprint)
             .bind(r.args_canonical)
             .bind(r.state)
@@ -361,6 +370,7 @@ macro_rules! bind_row {
             .bind(r.result_json)
             .bind(r.reason)
             .bind(r.resolved_by)
+            .bind(r.settlement)
             .bind(r.reconcile_kind)
             .bind(r.reconcile_tool)
             .bind(r.lease_ms)
@@ -369,7 +379,6 @@ macro_rules! bind_row {
             .bind(r.escalate_after_ms)
             .bind(r.retention_ms)
             .bind(r.due_at)
-            .bind(r.settlement)
     }};
 }
 pub(crate) use bind_row;

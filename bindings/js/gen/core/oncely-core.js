@@ -2461,7 +2461,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       dataView(memory0).setInt32(ptr0 + 132, len19, true);
       dataView(memory0).setInt32(ptr0 + 128, ptr19, true);
       const ret = ledger010Prepare(ptr0);
-      let variant43;
+      let variant45;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           var ptr20 = dataView(memory0).getInt32(ret + 8, true);
@@ -2482,91 +2482,97 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           var ptr25 = dataView(memory0).getInt32(ret + 48, true);
           var len25 = dataView(memory0).getInt32(ret + 52, true);
           var result25 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr25, len25));
-          let enum26;
-          switch (dataView(memory0).getUint8(ret + 56, true)) {
+          var ptr26 = dataView(memory0).getInt32(ret + 56, true);
+          var len26 = dataView(memory0).getInt32(ret + 60, true);
+          var result26 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr26, len26));
+          var ptr27 = dataView(memory0).getInt32(ret + 64, true);
+          var len27 = dataView(memory0).getInt32(ret + 68, true);
+          var result27 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr27, len27));
+          let enum28;
+          switch (dataView(memory0).getUint8(ret + 72, true)) {
             case 0: {
-              enum26 = 'read-only';
+              enum28 = 'read-only';
               break;
             }
             case 1: {
-              enum26 = 'overwriting-write';
+              enum28 = 'overwriting-write';
               break;
             }
             case 2: {
-              enum26 = 'accumulating-write';
+              enum28 = 'accumulating-write';
               break;
             }
             case 3: {
-              enum26 = 'irreversible-external';
+              enum28 = 'irreversible-external';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for EffectClass');
             }
           }
-          let variant33;
-          switch (dataView(memory0).getUint8(ret + 60, true)) {
+          let variant35;
+          switch (dataView(memory0).getUint8(ret + 76, true)) {
             case 0: {
-              variant33 = undefined;
+              variant35 = undefined;
               break;
             }
             case 1: {
-              let variant29;
-              switch (dataView(memory0).getUint8(ret + 64, true)) {
+              let variant31;
+              switch (dataView(memory0).getUint8(ret + 80, true)) {
                 case 0: {
-                  variant29 = undefined;
+                  variant31 = undefined;
                   break;
                 }
                 case 1: {
-                  var len28 = dataView(memory0).getInt32(ret + 72, true);
-                  var base28 = dataView(memory0).getInt32(ret + 68, true);
-                  var result28 = [];
-                  for (let i = 0; i < len28; i++) {
-                    const base = base28 + i * 8;
-                    var ptr27 = dataView(memory0).getInt32(base + 0, true);
-                    var len27 = dataView(memory0).getInt32(base + 4, true);
-                    var result27 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr27, len27));
-                    result28.push(result27);
+                  var len30 = dataView(memory0).getInt32(ret + 88, true);
+                  var base30 = dataView(memory0).getInt32(ret + 84, true);
+                  var result30 = [];
+                  for (let i = 0; i < len30; i++) {
+                    const base = base30 + i * 8;
+                    var ptr29 = dataView(memory0).getInt32(base + 0, true);
+                    var len29 = dataView(memory0).getInt32(base + 4, true);
+                    var result29 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr29, len29));
+                    result30.push(result29);
                   }
-                  variant29 = result28;
+                  variant31 = result30;
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              var len31 = dataView(memory0).getInt32(ret + 80, true);
-              var base31 = dataView(memory0).getInt32(ret + 76, true);
-              var result31 = [];
-              for (let i = 0; i < len31; i++) {
-                const base = base31 + i * 8;
-                var ptr30 = dataView(memory0).getInt32(base + 0, true);
-                var len30 = dataView(memory0).getInt32(base + 4, true);
-                var result30 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr30, len30));
-                result31.push(result30);
+              var len33 = dataView(memory0).getInt32(ret + 96, true);
+              var base33 = dataView(memory0).getInt32(ret + 92, true);
+              var result33 = [];
+              for (let i = 0; i < len33; i++) {
+                const base = base33 + i * 8;
+                var ptr32 = dataView(memory0).getInt32(base + 0, true);
+                var len32 = dataView(memory0).getInt32(base + 4, true);
+                var result32 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr32, len32));
+                result33.push(result32);
               }
-              let enum32;
-              switch (dataView(memory0).getUint8(ret + 84, true)) {
+              let enum34;
+              switch (dataView(memory0).getUint8(ret + 100, true)) {
                 case 0: {
-                  enum32 = 'step';
+                  enum34 = 'step';
                   break;
                 }
                 case 1: {
-                  enum32 = 'run';
+                  enum34 = 'run';
                   break;
                 }
                 case 2: {
-                  enum32 = 'scope';
+                  enum34 = 'scope';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for KeyIdentity');
                 }
               }
-              variant33 = {
-                only: variant29,
-                ignore: result31,
-                identity: enum32,
+              variant35 = {
+                only: variant31,
+                ignore: result33,
+                identity: enum34,
               };
               break;
             }
@@ -2574,32 +2580,32 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant35;
-          switch (dataView(memory0).getUint8(ret + 88, true)) {
+          let variant37;
+          switch (dataView(memory0).getUint8(ret + 104, true)) {
             case 0: {
-              variant35= {
+              variant37= {
                 tag: 'none',
               };
               break;
             }
             case 1: {
-              variant35= {
+              variant37= {
                 tag: 'provider-idempotent',
               };
               break;
             }
             case 2: {
-              var ptr34 = dataView(memory0).getInt32(ret + 92, true);
-              var len34 = dataView(memory0).getInt32(ret + 96, true);
-              var result34 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr34, len34));
-              variant35= {
+              var ptr36 = dataView(memory0).getInt32(ret + 108, true);
+              var len36 = dataView(memory0).getInt32(ret + 112, true);
+              var result36 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr36, len36));
+              variant37= {
                 tag: 'lookup',
-                val: result34
+                val: result36
               };
               break;
             }
             case 3: {
-              variant35= {
+              variant37= {
                 tag: 'manual',
               };
               break;
@@ -2608,127 +2614,129 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for ReconcilePath');
             }
           }
-          variant43= {
+          variant45= {
             tag: 'ok',
             val: {
               scope: result20,
               tool: result21,
-              key: result22,
-              fingerprint: result23,
-              argsCanonical: result24,
-              owner: result25,
+              runId: result22,
+              stepId: result23,
+              key: result24,
+              fingerprint: result25,
+              argsCanonical: result26,
+              owner: result27,
               policy: {
-                class: enum26,
-                key: variant33,
-                reconcile: variant35,
-                leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 104, true)),
-                maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
-                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
-                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
-                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
+                class: enum28,
+                key: variant35,
+                reconcile: variant37,
+                leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+                maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
+                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
+                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
               },
             }
           };
           break;
         }
         case 1: {
-          let enum36;
+          let enum38;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum36 = 'invalid-args';
+              enum38 = 'invalid-args';
               break;
             }
             case 1: {
-              enum36 = 'invalid-pointer';
+              enum38 = 'invalid-pointer';
               break;
             }
             case 2: {
-              enum36 = 'missing-member';
+              enum38 = 'missing-member';
               break;
             }
             case 3: {
-              enum36 = 'pointer-into-array';
+              enum38 = 'pointer-into-array';
               break;
             }
             case 4: {
-              enum36 = 'empty-field';
+              enum38 = 'empty-field';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for KeyErrorKind');
             }
           }
-          let variant38;
+          let variant40;
           switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
-              variant38 = undefined;
+              variant40 = undefined;
               break;
             }
             case 1: {
-              var ptr37 = dataView(memory0).getInt32(ret + 16, true);
-              var len37 = dataView(memory0).getInt32(ret + 20, true);
-              var result37 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr37, len37));
-              variant38 = result37;
+              var ptr39 = dataView(memory0).getInt32(ret + 16, true);
+              var len39 = dataView(memory0).getInt32(ret + 20, true);
+              var result39 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr39, len39));
+              variant40 = result39;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant41;
+          let variant43;
           switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              variant41 = undefined;
+              variant43 = undefined;
               break;
             }
             case 1: {
-              let enum39;
+              let enum41;
               switch (dataView(memory0).getUint8(ret + 32, true)) {
                 case 0: {
-                  enum39 = 'syntax';
+                  enum41 = 'syntax';
                   break;
                 }
                 case 1: {
-                  enum39 = 'invalid-utf8';
+                  enum41 = 'invalid-utf8';
                   break;
                 }
                 case 2: {
-                  enum39 = 'lone-surrogate';
+                  enum41 = 'lone-surrogate';
                   break;
                 }
                 case 3: {
-                  enum39 = 'duplicate-key';
+                  enum41 = 'duplicate-key';
                   break;
                 }
                 case 4: {
-                  enum39 = 'number-overflow';
+                  enum41 = 'number-overflow';
                   break;
                 }
                 case 5: {
-                  enum39 = 'inexact-integer';
+                  enum41 = 'inexact-integer';
                   break;
                 }
                 case 6: {
-                  enum39 = 'too-deep';
+                  enum41 = 'too-deep';
                   break;
                 }
                 case 7: {
-                  enum39 = 'too-large';
+                  enum41 = 'too-large';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for CanonErrorKind');
                 }
               }
-              var ptr40 = dataView(memory0).getInt32(ret + 56, true);
-              var len40 = dataView(memory0).getInt32(ret + 60, true);
-              var result40 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr40, len40));
-              variant41 = {
-                kind: enum39,
+              var ptr42 = dataView(memory0).getInt32(ret + 56, true);
+              var len42 = dataView(memory0).getInt32(ret + 60, true);
+              var result42 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr42, len42));
+              variant43 = {
+                kind: enum41,
                 offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
                 line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
                 column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result40,
+                message: result42,
               };
               break;
             }
@@ -2736,16 +2744,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr42 = dataView(memory0).getInt32(ret + 64, true);
-          var len42 = dataView(memory0).getInt32(ret + 68, true);
-          var result42 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr42, len42));
-          variant43= {
+          var ptr44 = dataView(memory0).getInt32(ret + 64, true);
+          var len44 = dataView(memory0).getInt32(ret + 68, true);
+          var result44 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr44, len44));
+          variant45= {
             tag: 'err',
             val: {
-              kind: enum36,
-              at: variant38,
-              canon: variant41,
-              message: result42,
+              kind: enum38,
+              at: variant40,
+              canon: variant43,
+              message: result44,
             }
           };
           break;
@@ -2754,7 +2762,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant43;
+      const retVal = variant45;
       postReturn10(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
@@ -2764,7 +2772,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let effect010Run;
     
     function run(arg0, arg1, arg2) {
-      var ptr0 = realloc0(0, 0, 8, 280);
+      var ptr0 = realloc0(0, 0, 8, 296);
       var val1 = arg0;
       var len1 = val1.byteLength;
       var ptr1 = realloc0(0, 0, 1, len1 * 1);
@@ -2772,15 +2780,15 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       (new Uint8Array(memory0.buffer, ptr1, len1 * 1)).set(src1);
       dataView(memory0).setInt32(ptr0 + 4, len1, true);
       dataView(memory0).setInt32(ptr0 + 0, ptr1, true);
-      var variant111 = arg1;
-      switch (variant111.tag) {
+      var variant115 = arg1;
+      switch (variant115.tag) {
         case 'start': {
-          const e = variant111.val;
+          const e = variant115.val;
           dataView(memory0).setInt8(ptr0 + 8, 0, true);
-          var variant80 = e;
-          switch (variant80.tag) {
+          var variant82 = e;
+          switch (variant82.tag) {
             case 'effect': {
-              const e = variant80.val;
+              const e = variant82.val;
               dataView(memory0).setInt8(ptr0 + 16, 0, true);
               var {intent: v2_0, policy: v2_1, options: v2_2 } = e;
               var {scope: v3_0, runId: v3_1, stepId: v3_2, tool: v3_3, argsJson: v3_4 } = v2_0;
@@ -2939,7 +2947,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               break;
             }
             case 'event': {
-              const e = variant80.val;
+              const e = variant82.val;
               dataView(memory0).setInt8(ptr0 + 16, 1, true);
               var {scope: v23_0, key: v23_1, event: v23_2 } = e;
               var ptr24 = utf8Encode(v23_0, realloc0, memory0);
@@ -2950,12 +2958,12 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               var len25 = utf8EncodedLen;
               dataView(memory0).setInt32(ptr0 + 36, len25, true);
               dataView(memory0).setInt32(ptr0 + 32, ptr25, true);
-              var variant72 = v23_2;
-              switch (variant72.tag) {
+              var variant74 = v23_2;
+              switch (variant74.tag) {
                 case 'begin': {
-                  const e = variant72.val;
+                  const e = variant74.val;
                   dataView(memory0).setInt8(ptr0 + 40, 0, true);
-                  var {scope: v26_0, tool: v26_1, key: v26_2, fingerprint: v26_3, argsCanonical: v26_4, owner: v26_5, policy: v26_6 } = e;
+                  var {scope: v26_0, tool: v26_1, runId: v26_2, stepId: v26_3, key: v26_4, fingerprint: v26_5, argsCanonical: v26_6, owner: v26_7, policy: v26_8 } = e;
                   var ptr27 = utf8Encode(v26_0, realloc0, memory0);
                   var len27 = utf8EncodedLen;
                   dataView(memory0).setInt32(ptr0 + 52, len27, true);
@@ -2980,189 +2988,197 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   var len32 = utf8EncodedLen;
                   dataView(memory0).setInt32(ptr0 + 92, len32, true);
                   dataView(memory0).setInt32(ptr0 + 88, ptr32, true);
-                  var {class: v33_0, key: v33_1, reconcile: v33_2, leaseMs: v33_3, maxCallMs: v33_4, reconcileAfterMs: v33_5, escalateAfterMs: v33_6, retentionMs: v33_7 } = v26_6;
-                  var val34 = v33_0;
-                  let enum34;
-                  switch (val34) {
+                  var ptr33 = utf8Encode(v26_6, realloc0, memory0);
+                  var len33 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 100, len33, true);
+                  dataView(memory0).setInt32(ptr0 + 96, ptr33, true);
+                  var ptr34 = utf8Encode(v26_7, realloc0, memory0);
+                  var len34 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 108, len34, true);
+                  dataView(memory0).setInt32(ptr0 + 104, ptr34, true);
+                  var {class: v35_0, key: v35_1, reconcile: v35_2, leaseMs: v35_3, maxCallMs: v35_4, reconcileAfterMs: v35_5, escalateAfterMs: v35_6, retentionMs: v35_7 } = v26_8;
+                  var val36 = v35_0;
+                  let enum36;
+                  switch (val36) {
                     case 'read-only': {
-                      enum34 = 0;
+                      enum36 = 0;
                       break;
                     }
                     case 'overwriting-write': {
-                      enum34 = 1;
+                      enum36 = 1;
                       break;
                     }
                     case 'accumulating-write': {
-                      enum34 = 2;
+                      enum36 = 2;
                       break;
                     }
                     case 'irreversible-external': {
-                      enum34 = 3;
+                      enum36 = 3;
                       break;
                     }
                     default: {
-                      if ((v33_0) instanceof Error) {
-                        console.error(v33_0);
+                      if ((v35_0) instanceof Error) {
+                        console.error(v35_0);
                       }
                       
-                      throw new TypeError(`"${val34}" is not one of the cases of effect-class`);
+                      throw new TypeError(`"${val36}" is not one of the cases of effect-class`);
                     }
                   }
-                  dataView(memory0).setInt8(ptr0 + 96, enum34, true);
-                  var variant42 = v33_1;
-                  if (variant42 === null || variant42=== undefined) {
-                    dataView(memory0).setInt8(ptr0 + 100, 0, true);
+                  dataView(memory0).setInt8(ptr0 + 112, enum36, true);
+                  var variant44 = v35_1;
+                  if (variant44 === null || variant44=== undefined) {
+                    dataView(memory0).setInt8(ptr0 + 116, 0, true);
                   } else {
-                    const e = variant42;
-                    dataView(memory0).setInt8(ptr0 + 100, 1, true);
-                    var {only: v35_0, ignore: v35_1, identity: v35_2 } = e;
-                    var variant38 = v35_0;
-                    if (variant38 === null || variant38=== undefined) {
-                      dataView(memory0).setInt8(ptr0 + 104, 0, true);
+                    const e = variant44;
+                    dataView(memory0).setInt8(ptr0 + 116, 1, true);
+                    var {only: v37_0, ignore: v37_1, identity: v37_2 } = e;
+                    var variant40 = v37_0;
+                    if (variant40 === null || variant40=== undefined) {
+                      dataView(memory0).setInt8(ptr0 + 120, 0, true);
                     } else {
-                      const e = variant38;
-                      dataView(memory0).setInt8(ptr0 + 104, 1, true);
-                      var vec37 = e;
-                      var len37 = vec37.length;
-                      var result37 = realloc0(0, 0, 4, len37 * 8);
-                      for (let i = 0; i < vec37.length; i++) {
-                        const e = vec37[i];
-                        const base = result37 + i * 8;var ptr36 = utf8Encode(e, realloc0, memory0);
-                        var len36 = utf8EncodedLen;
-                        dataView(memory0).setInt32(base + 4, len36, true);
-                        dataView(memory0).setInt32(base + 0, ptr36, true);
+                      const e = variant40;
+                      dataView(memory0).setInt8(ptr0 + 120, 1, true);
+                      var vec39 = e;
+                      var len39 = vec39.length;
+                      var result39 = realloc0(0, 0, 4, len39 * 8);
+                      for (let i = 0; i < vec39.length; i++) {
+                        const e = vec39[i];
+                        const base = result39 + i * 8;var ptr38 = utf8Encode(e, realloc0, memory0);
+                        var len38 = utf8EncodedLen;
+                        dataView(memory0).setInt32(base + 4, len38, true);
+                        dataView(memory0).setInt32(base + 0, ptr38, true);
                       }
-                      dataView(memory0).setInt32(ptr0 + 112, len37, true);
-                      dataView(memory0).setInt32(ptr0 + 108, result37, true);
+                      dataView(memory0).setInt32(ptr0 + 128, len39, true);
+                      dataView(memory0).setInt32(ptr0 + 124, result39, true);
                     }
-                    var vec40 = v35_1;
-                    var len40 = vec40.length;
-                    var result40 = realloc0(0, 0, 4, len40 * 8);
-                    for (let i = 0; i < vec40.length; i++) {
-                      const e = vec40[i];
-                      const base = result40 + i * 8;var ptr39 = utf8Encode(e, realloc0, memory0);
-                      var len39 = utf8EncodedLen;
-                      dataView(memory0).setInt32(base + 4, len39, true);
-                      dataView(memory0).setInt32(base + 0, ptr39, true);
+                    var vec42 = v37_1;
+                    var len42 = vec42.length;
+                    var result42 = realloc0(0, 0, 4, len42 * 8);
+                    for (let i = 0; i < vec42.length; i++) {
+                      const e = vec42[i];
+                      const base = result42 + i * 8;var ptr41 = utf8Encode(e, realloc0, memory0);
+                      var len41 = utf8EncodedLen;
+                      dataView(memory0).setInt32(base + 4, len41, true);
+                      dataView(memory0).setInt32(base + 0, ptr41, true);
                     }
-                    dataView(memory0).setInt32(ptr0 + 120, len40, true);
-                    dataView(memory0).setInt32(ptr0 + 116, result40, true);
-                    var val41 = v35_2;
-                    let enum41;
-                    switch (val41) {
+                    dataView(memory0).setInt32(ptr0 + 136, len42, true);
+                    dataView(memory0).setInt32(ptr0 + 132, result42, true);
+                    var val43 = v37_2;
+                    let enum43;
+                    switch (val43) {
                       case 'step': {
-                        enum41 = 0;
+                        enum43 = 0;
                         break;
                       }
                       case 'run': {
-                        enum41 = 1;
+                        enum43 = 1;
                         break;
                       }
                       case 'scope': {
-                        enum41 = 2;
+                        enum43 = 2;
                         break;
                       }
                       default: {
-                        if ((v35_2) instanceof Error) {
-                          console.error(v35_2);
+                        if ((v37_2) instanceof Error) {
+                          console.error(v37_2);
                         }
                         
-                        throw new TypeError(`"${val41}" is not one of the cases of key-identity`);
+                        throw new TypeError(`"${val43}" is not one of the cases of key-identity`);
                       }
                     }
-                    dataView(memory0).setInt8(ptr0 + 124, enum41, true);
+                    dataView(memory0).setInt8(ptr0 + 140, enum43, true);
                   }
-                  var variant44 = v33_2;
-                  switch (variant44.tag) {
+                  var variant46 = v35_2;
+                  switch (variant46.tag) {
                     case 'none': {
-                      dataView(memory0).setInt8(ptr0 + 128, 0, true);
+                      dataView(memory0).setInt8(ptr0 + 144, 0, true);
                       break;
                     }
                     case 'provider-idempotent': {
-                      dataView(memory0).setInt8(ptr0 + 128, 1, true);
+                      dataView(memory0).setInt8(ptr0 + 144, 1, true);
                       break;
                     }
                     case 'lookup': {
-                      const e = variant44.val;
-                      dataView(memory0).setInt8(ptr0 + 128, 2, true);
-                      var ptr43 = utf8Encode(e, realloc0, memory0);
-                      var len43 = utf8EncodedLen;
-                      dataView(memory0).setInt32(ptr0 + 136, len43, true);
-                      dataView(memory0).setInt32(ptr0 + 132, ptr43, true);
+                      const e = variant46.val;
+                      dataView(memory0).setInt8(ptr0 + 144, 2, true);
+                      var ptr45 = utf8Encode(e, realloc0, memory0);
+                      var len45 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 152, len45, true);
+                      dataView(memory0).setInt32(ptr0 + 148, ptr45, true);
                       break;
                     }
                     case 'manual': {
-                      dataView(memory0).setInt8(ptr0 + 128, 3, true);
+                      dataView(memory0).setInt8(ptr0 + 144, 3, true);
                       break;
                     }
                     default: {
-                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant44.tag)}\` (received \`${variant44}\`) specified for \`ReconcilePath\``);
+                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant46.tag)}\` (received \`${variant46}\`) specified for \`ReconcilePath\``);
                     }
                   }
-                  dataView(memory0).setBigInt64(ptr0 + 144, toUint64(v33_3), true);
-                  dataView(memory0).setBigInt64(ptr0 + 152, toUint64(v33_4), true);
-                  dataView(memory0).setBigInt64(ptr0 + 160, toUint64(v33_5), true);
-                  dataView(memory0).setBigInt64(ptr0 + 168, toUint64(v33_6), true);
-                  dataView(memory0).setBigInt64(ptr0 + 176, toUint64(v33_7), true);
+                  dataView(memory0).setBigInt64(ptr0 + 160, toUint64(v35_3), true);
+                  dataView(memory0).setBigInt64(ptr0 + 168, toUint64(v35_4), true);
+                  dataView(memory0).setBigInt64(ptr0 + 176, toUint64(v35_5), true);
+                  dataView(memory0).setBigInt64(ptr0 + 184, toUint64(v35_6), true);
+                  dataView(memory0).setBigInt64(ptr0 + 192, toUint64(v35_7), true);
                   break;
                 }
                 case 'heartbeat': {
-                  const e = variant72.val;
+                  const e = variant74.val;
                   dataView(memory0).setInt8(ptr0 + 40, 1, true);
-                  var {attempt: v45_0, owner: v45_1 } = e;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v45_0), true);
-                  var ptr46 = utf8Encode(v45_1, realloc0, memory0);
-                  var len46 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len46, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr46, true);
+                  var {attempt: v47_0, owner: v47_1 } = e;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v47_0), true);
+                  var ptr48 = utf8Encode(v47_1, realloc0, memory0);
+                  var len48 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len48, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr48, true);
                   break;
                 }
                 case 'complete': {
-                  const e = variant72.val;
+                  const e = variant74.val;
                   dataView(memory0).setInt8(ptr0 + 40, 2, true);
-                  var {token: v47_0, resultJson: v47_1 } = e;
-                  var {attempt: v48_0, owner: v48_1 } = v47_0;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v48_0), true);
-                  var ptr49 = utf8Encode(v48_1, realloc0, memory0);
-                  var len49 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len49, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr49, true);
-                  var ptr50 = utf8Encode(v47_1, realloc0, memory0);
-                  var len50 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len50, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr50, true);
+                  var {token: v49_0, resultJson: v49_1 } = e;
+                  var {attempt: v50_0, owner: v50_1 } = v49_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v50_0), true);
+                  var ptr51 = utf8Encode(v50_1, realloc0, memory0);
+                  var len51 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len51, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr51, true);
+                  var ptr52 = utf8Encode(v49_1, realloc0, memory0);
+                  var len52 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len52, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr52, true);
                   break;
                 }
                 case 'fail-definite': {
-                  const e = variant72.val;
+                  const e = variant74.val;
                   dataView(memory0).setInt8(ptr0 + 40, 3, true);
-                  var {token: v51_0, reason: v51_1 } = e;
-                  var {attempt: v52_0, owner: v52_1 } = v51_0;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v52_0), true);
-                  var ptr53 = utf8Encode(v52_1, realloc0, memory0);
-                  var len53 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len53, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr53, true);
-                  var ptr54 = utf8Encode(v51_1, realloc0, memory0);
-                  var len54 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len54, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr54, true);
+                  var {token: v53_0, reason: v53_1 } = e;
+                  var {attempt: v54_0, owner: v54_1 } = v53_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v54_0), true);
+                  var ptr55 = utf8Encode(v54_1, realloc0, memory0);
+                  var len55 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len55, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr55, true);
+                  var ptr56 = utf8Encode(v53_1, realloc0, memory0);
+                  var len56 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len56, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr56, true);
                   break;
                 }
                 case 'fail-ambiguous': {
-                  const e = variant72.val;
+                  const e = variant74.val;
                   dataView(memory0).setInt8(ptr0 + 40, 4, true);
-                  var {token: v55_0, reason: v55_1 } = e;
-                  var {attempt: v56_0, owner: v56_1 } = v55_0;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v56_0), true);
-                  var ptr57 = utf8Encode(v56_1, realloc0, memory0);
-                  var len57 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len57, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr57, true);
-                  var ptr58 = utf8Encode(v55_1, realloc0, memory0);
-                  var len58 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len58, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr58, true);
+                  var {token: v57_0, reason: v57_1 } = e;
+                  var {attempt: v58_0, owner: v58_1 } = v57_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v58_0), true);
+                  var ptr59 = utf8Encode(v58_1, realloc0, memory0);
+                  var len59 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len59, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr59, true);
+                  var ptr60 = utf8Encode(v57_1, realloc0, memory0);
+                  var len60 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len60, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr60, true);
                   break;
                 }
                 case 'sweep': {
@@ -3170,19 +3186,19 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   break;
                 }
                 case 'reconciled': {
-                  const e = variant72.val;
+                  const e = variant74.val;
                   dataView(memory0).setInt8(ptr0 + 40, 6, true);
-                  var {attempt: v59_0, verdict: v59_1 } = e;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v59_0), true);
-                  var variant62 = v59_1;
-                  switch (variant62.tag) {
+                  var {attempt: v61_0, verdict: v61_1 } = e;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v61_0), true);
+                  var variant64 = v61_1;
+                  switch (variant64.tag) {
                     case 'happened': {
-                      const e = variant62.val;
+                      const e = variant64.val;
                       dataView(memory0).setInt8(ptr0 + 52, 0, true);
-                      var ptr60 = utf8Encode(e, realloc0, memory0);
-                      var len60 = utf8EncodedLen;
-                      dataView(memory0).setInt32(ptr0 + 60, len60, true);
-                      dataView(memory0).setInt32(ptr0 + 56, ptr60, true);
+                      var ptr62 = utf8Encode(e, realloc0, memory0);
+                      var len62 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 60, len62, true);
+                      dataView(memory0).setInt32(ptr0 + 56, ptr62, true);
                       break;
                     }
                     case 'not-happened': {
@@ -3190,33 +3206,33 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       break;
                     }
                     case 'unknown': {
-                      const e = variant62.val;
+                      const e = variant64.val;
                       dataView(memory0).setInt8(ptr0 + 52, 2, true);
-                      var ptr61 = utf8Encode(e, realloc0, memory0);
-                      var len61 = utf8EncodedLen;
-                      dataView(memory0).setInt32(ptr0 + 60, len61, true);
-                      dataView(memory0).setInt32(ptr0 + 56, ptr61, true);
+                      var ptr63 = utf8Encode(e, realloc0, memory0);
+                      var len63 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 60, len63, true);
+                      dataView(memory0).setInt32(ptr0 + 56, ptr63, true);
                       break;
                     }
                     default: {
-                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant62.tag)}\` (received \`${variant62}\`) specified for \`ReconcileVerdict\``);
+                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant64.tag)}\` (received \`${variant64}\`) specified for \`ReconcileVerdict\``);
                     }
                   }
                   break;
                 }
                 case 'resolve': {
-                  const e = variant72.val;
+                  const e = variant74.val;
                   dataView(memory0).setInt8(ptr0 + 40, 7, true);
-                  var {settlement: v63_0, by: v63_1, note: v63_2, seenVersion: v63_3 } = e;
-                  var variant65 = v63_0;
-                  switch (variant65.tag) {
+                  var {settlement: v65_0, by: v65_1, note: v65_2, seenVersion: v65_3 } = e;
+                  var variant67 = v65_0;
+                  switch (variant67.tag) {
                     case 'happened': {
-                      const e = variant65.val;
+                      const e = variant67.val;
                       dataView(memory0).setInt8(ptr0 + 48, 0, true);
-                      var ptr64 = utf8Encode(e, realloc0, memory0);
-                      var len64 = utf8EncodedLen;
-                      dataView(memory0).setInt32(ptr0 + 56, len64, true);
-                      dataView(memory0).setInt32(ptr0 + 52, ptr64, true);
+                      var ptr66 = utf8Encode(e, realloc0, memory0);
+                      var len66 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 56, len66, true);
+                      dataView(memory0).setInt32(ptr0 + 52, ptr66, true);
                       break;
                     }
                     case 'not-happened': {
@@ -3224,18 +3240,18 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       break;
                     }
                     default: {
-                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant65.tag)}\` (received \`${variant65}\`) specified for \`Settlement\``);
+                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant67.tag)}\` (received \`${variant67}\`) specified for \`Settlement\``);
                     }
                   }
-                  var ptr66 = utf8Encode(v63_1, realloc0, memory0);
-                  var len66 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len66, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr66, true);
-                  var ptr67 = utf8Encode(v63_2, realloc0, memory0);
-                  var len67 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 72, len67, true);
-                  dataView(memory0).setInt32(ptr0 + 68, ptr67, true);
-                  dataView(memory0).setBigInt64(ptr0 + 80, toUint64(v63_3), true);
+                  var ptr68 = utf8Encode(v65_1, realloc0, memory0);
+                  var len68 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len68, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr68, true);
+                  var ptr69 = utf8Encode(v65_2, realloc0, memory0);
+                  var len69 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 72, len69, true);
+                  dataView(memory0).setInt32(ptr0 + 68, ptr69, true);
+                  dataView(memory0).setBigInt64(ptr0 + 80, toUint64(v65_3), true);
                   break;
                 }
                 case 'purge': {
@@ -3243,255 +3259,263 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   break;
                 }
                 case 'complete-unrecordable': {
-                  const e = variant72.val;
+                  const e = variant74.val;
                   dataView(memory0).setInt8(ptr0 + 40, 9, true);
-                  var {token: v68_0, reason: v68_1 } = e;
-                  var {attempt: v69_0, owner: v69_1 } = v68_0;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v69_0), true);
-                  var ptr70 = utf8Encode(v69_1, realloc0, memory0);
-                  var len70 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len70, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr70, true);
-                  var ptr71 = utf8Encode(v68_1, realloc0, memory0);
-                  var len71 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len71, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr71, true);
+                  var {token: v70_0, reason: v70_1 } = e;
+                  var {attempt: v71_0, owner: v71_1 } = v70_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v71_0), true);
+                  var ptr72 = utf8Encode(v71_1, realloc0, memory0);
+                  var len72 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len72, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr72, true);
+                  var ptr73 = utf8Encode(v70_1, realloc0, memory0);
+                  var len73 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len73, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr73, true);
                   break;
                 }
                 default: {
-                  throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant72.tag)}\` (received \`${variant72}\`) specified for \`Event\``);
+                  throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant74.tag)}\` (received \`${variant74}\`) specified for \`Event\``);
                 }
               }
               break;
             }
             case 'tend': {
-              const e = variant80.val;
+              const e = variant82.val;
               dataView(memory0).setInt8(ptr0 + 16, 2, true);
-              var {scope: v73_0, key: v73_1, job: v73_2, hasReconciler: v73_3 } = e;
-              var ptr74 = utf8Encode(v73_0, realloc0, memory0);
-              var len74 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 28, len74, true);
-              dataView(memory0).setInt32(ptr0 + 24, ptr74, true);
-              var ptr75 = utf8Encode(v73_1, realloc0, memory0);
-              var len75 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 36, len75, true);
-              dataView(memory0).setInt32(ptr0 + 32, ptr75, true);
-              var val76 = v73_2;
-              let enum76;
-              switch (val76) {
+              var {scope: v75_0, key: v75_1, job: v75_2, hasReconciler: v75_3 } = e;
+              var ptr76 = utf8Encode(v75_0, realloc0, memory0);
+              var len76 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 28, len76, true);
+              dataView(memory0).setInt32(ptr0 + 24, ptr76, true);
+              var ptr77 = utf8Encode(v75_1, realloc0, memory0);
+              var len77 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 36, len77, true);
+              dataView(memory0).setInt32(ptr0 + 32, ptr77, true);
+              var val78 = v75_2;
+              let enum78;
+              switch (val78) {
                 case 'sweep': {
-                  enum76 = 0;
+                  enum78 = 0;
                   break;
                 }
                 case 'purge': {
-                  enum76 = 1;
+                  enum78 = 1;
                   break;
                 }
                 default: {
-                  if ((v73_2) instanceof Error) {
-                    console.error(v73_2);
+                  if ((v75_2) instanceof Error) {
+                    console.error(v75_2);
                   }
                   
-                  throw new TypeError(`"${val76}" is not one of the cases of tend-job`);
+                  throw new TypeError(`"${val78}" is not one of the cases of tend-job`);
                 }
               }
-              dataView(memory0).setInt8(ptr0 + 40, enum76, true);
-              dataView(memory0).setInt8(ptr0 + 41, v73_3 ? 1 : 0, true);
+              dataView(memory0).setInt8(ptr0 + 40, enum78, true);
+              dataView(memory0).setInt8(ptr0 + 41, v75_3 ? 1 : 0, true);
               break;
             }
             case 'wait': {
-              const e = variant80.val;
+              const e = variant82.val;
               dataView(memory0).setInt8(ptr0 + 16, 3, true);
-              var {scope: v77_0, key: v77_1, everyMs: v77_2, timeoutMs: v77_3 } = e;
-              var ptr78 = utf8Encode(v77_0, realloc0, memory0);
-              var len78 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 28, len78, true);
-              dataView(memory0).setInt32(ptr0 + 24, ptr78, true);
-              var ptr79 = utf8Encode(v77_1, realloc0, memory0);
-              var len79 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 36, len79, true);
-              dataView(memory0).setInt32(ptr0 + 32, ptr79, true);
-              dataView(memory0).setBigInt64(ptr0 + 40, toUint64(v77_2), true);
-              dataView(memory0).setBigInt64(ptr0 + 48, toUint64(v77_3), true);
+              var {scope: v79_0, key: v79_1, everyMs: v79_2, timeoutMs: v79_3 } = e;
+              var ptr80 = utf8Encode(v79_0, realloc0, memory0);
+              var len80 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 28, len80, true);
+              dataView(memory0).setInt32(ptr0 + 24, ptr80, true);
+              var ptr81 = utf8Encode(v79_1, realloc0, memory0);
+              var len81 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 36, len81, true);
+              dataView(memory0).setInt32(ptr0 + 32, ptr81, true);
+              dataView(memory0).setBigInt64(ptr0 + 40, toUint64(v79_2), true);
+              dataView(memory0).setBigInt64(ptr0 + 48, toUint64(v79_3), true);
               break;
             }
             default: {
-              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant80.tag)}\` (received \`${variant80}\`) specified for \`Command\``);
+              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant82.tag)}\` (received \`${variant82}\`) specified for \`Command\``);
             }
           }
           break;
         }
         case 'row': {
-          const e = variant111.val;
+          const e = variant115.val;
           dataView(memory0).setInt8(ptr0 + 8, 1, true);
-          var variant102 = e;
-          if (variant102 === null || variant102=== undefined) {
+          var variant106 = e;
+          if (variant106 === null || variant106=== undefined) {
             dataView(memory0).setInt8(ptr0 + 16, 0, true);
           } else {
-            const e = variant102;
+            const e = variant106;
             dataView(memory0).setInt8(ptr0 + 16, 1, true);
-            var {scope: v81_0, key: v81_1, tool: v81_2, fingerprint: v81_3, argsCanonical: v81_4, state: v81_5, version: v81_6, attempt: v81_7, owner: v81_8, createdAt: v81_9, updatedAt: v81_10, leaseUntil: v81_11, inDoubtSince: v81_12, nextReconcileAt: v81_13, reconcileAttempts: v81_14, resultJson: v81_15, reason: v81_16, resolvedBy: v81_17, settlement: v81_18, reconcile: v81_19, leaseMs: v81_20, maxCallMs: v81_21, reconcileAfterMs: v81_22, escalateAfterMs: v81_23, retentionMs: v81_24, dueAt: v81_25 } = e;
-            var ptr82 = utf8Encode(v81_0, realloc0, memory0);
-            var len82 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 28, len82, true);
-            dataView(memory0).setInt32(ptr0 + 24, ptr82, true);
-            var ptr83 = utf8Encode(v81_1, realloc0, memory0);
-            var len83 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 36, len83, true);
-            dataView(memory0).setInt32(ptr0 + 32, ptr83, true);
-            var ptr84 = utf8Encode(v81_2, realloc0, memory0);
+            var {scope: v83_0, key: v83_1, tool: v83_2, runId: v83_3, stepId: v83_4, fingerprint: v83_5, argsCanonical: v83_6, state: v83_7, version: v83_8, attempt: v83_9, owner: v83_10, createdAt: v83_11, updatedAt: v83_12, leaseUntil: v83_13, inDoubtSince: v83_14, nextReconcileAt: v83_15, reconcileAttempts: v83_16, resultJson: v83_17, reason: v83_18, resolvedBy: v83_19, settlement: v83_20, reconcile: v83_21, leaseMs: v83_22, maxCallMs: v83_23, reconcileAfterMs: v83_24, escalateAfterMs: v83_25, retentionMs: v83_26, dueAt: v83_27 } = e;
+            var ptr84 = utf8Encode(v83_0, realloc0, memory0);
             var len84 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 44, len84, true);
-            dataView(memory0).setInt32(ptr0 + 40, ptr84, true);
-            var ptr85 = utf8Encode(v81_3, realloc0, memory0);
+            dataView(memory0).setInt32(ptr0 + 28, len84, true);
+            dataView(memory0).setInt32(ptr0 + 24, ptr84, true);
+            var ptr85 = utf8Encode(v83_1, realloc0, memory0);
             var len85 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 52, len85, true);
-            dataView(memory0).setInt32(ptr0 + 48, ptr85, true);
-            var ptr86 = utf8Encode(v81_4, realloc0, memory0);
+            dataView(memory0).setInt32(ptr0 + 36, len85, true);
+            dataView(memory0).setInt32(ptr0 + 32, ptr85, true);
+            var ptr86 = utf8Encode(v83_2, realloc0, memory0);
             var len86 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 60, len86, true);
-            dataView(memory0).setInt32(ptr0 + 56, ptr86, true);
-            var val87 = v81_5;
-            let enum87;
-            switch (val87) {
+            dataView(memory0).setInt32(ptr0 + 44, len86, true);
+            dataView(memory0).setInt32(ptr0 + 40, ptr86, true);
+            var ptr87 = utf8Encode(v83_3, realloc0, memory0);
+            var len87 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 52, len87, true);
+            dataView(memory0).setInt32(ptr0 + 48, ptr87, true);
+            var ptr88 = utf8Encode(v83_4, realloc0, memory0);
+            var len88 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 60, len88, true);
+            dataView(memory0).setInt32(ptr0 + 56, ptr88, true);
+            var ptr89 = utf8Encode(v83_5, realloc0, memory0);
+            var len89 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 68, len89, true);
+            dataView(memory0).setInt32(ptr0 + 64, ptr89, true);
+            var ptr90 = utf8Encode(v83_6, realloc0, memory0);
+            var len90 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 76, len90, true);
+            dataView(memory0).setInt32(ptr0 + 72, ptr90, true);
+            var val91 = v83_7;
+            let enum91;
+            switch (val91) {
               case 'pending': {
-                enum87 = 0;
+                enum91 = 0;
                 break;
               }
               case 'done': {
-                enum87 = 1;
+                enum91 = 1;
                 break;
               }
               case 'failed': {
-                enum87 = 2;
+                enum91 = 2;
                 break;
               }
               case 'in-doubt': {
-                enum87 = 3;
+                enum91 = 3;
                 break;
               }
               case 'escalated': {
-                enum87 = 4;
+                enum91 = 4;
                 break;
               }
               default: {
-                if ((v81_5) instanceof Error) {
-                  console.error(v81_5);
+                if ((v83_7) instanceof Error) {
+                  console.error(v83_7);
                 }
                 
-                throw new TypeError(`"${val87}" is not one of the cases of entry-state`);
+                throw new TypeError(`"${val91}" is not one of the cases of entry-state`);
               }
             }
-            dataView(memory0).setInt8(ptr0 + 64, enum87, true);
-            dataView(memory0).setBigInt64(ptr0 + 72, toUint64(v81_6), true);
-            dataView(memory0).setInt32(ptr0 + 80, toUint32(v81_7), true);
-            var ptr88 = utf8Encode(v81_8, realloc0, memory0);
-            var len88 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 88, len88, true);
-            dataView(memory0).setInt32(ptr0 + 84, ptr88, true);
-            dataView(memory0).setBigInt64(ptr0 + 96, toUint64(v81_9), true);
-            dataView(memory0).setBigInt64(ptr0 + 104, toUint64(v81_10), true);
-            dataView(memory0).setBigInt64(ptr0 + 112, toUint64(v81_11), true);
-            var variant89 = v81_12;
-            if (variant89 === null || variant89=== undefined) {
-              dataView(memory0).setInt8(ptr0 + 120, 0, true);
-            } else {
-              const e = variant89;
-              dataView(memory0).setInt8(ptr0 + 120, 1, true);
-              dataView(memory0).setBigInt64(ptr0 + 128, toUint64(e), true);
-            }
-            var variant90 = v81_13;
-            if (variant90 === null || variant90=== undefined) {
+            dataView(memory0).setInt8(ptr0 + 80, enum91, true);
+            dataView(memory0).setBigInt64(ptr0 + 88, toUint64(v83_8), true);
+            dataView(memory0).setInt32(ptr0 + 96, toUint32(v83_9), true);
+            var ptr92 = utf8Encode(v83_10, realloc0, memory0);
+            var len92 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 104, len92, true);
+            dataView(memory0).setInt32(ptr0 + 100, ptr92, true);
+            dataView(memory0).setBigInt64(ptr0 + 112, toUint64(v83_11), true);
+            dataView(memory0).setBigInt64(ptr0 + 120, toUint64(v83_12), true);
+            dataView(memory0).setBigInt64(ptr0 + 128, toUint64(v83_13), true);
+            var variant93 = v83_14;
+            if (variant93 === null || variant93=== undefined) {
               dataView(memory0).setInt8(ptr0 + 136, 0, true);
             } else {
-              const e = variant90;
+              const e = variant93;
               dataView(memory0).setInt8(ptr0 + 136, 1, true);
               dataView(memory0).setBigInt64(ptr0 + 144, toUint64(e), true);
             }
-            dataView(memory0).setInt32(ptr0 + 152, toUint32(v81_14), true);
-            var variant92 = v81_15;
-            if (variant92 === null || variant92=== undefined) {
-              dataView(memory0).setInt8(ptr0 + 156, 0, true);
-            } else {
-              const e = variant92;
-              dataView(memory0).setInt8(ptr0 + 156, 1, true);
-              var ptr91 = utf8Encode(e, realloc0, memory0);
-              var len91 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 164, len91, true);
-              dataView(memory0).setInt32(ptr0 + 160, ptr91, true);
-            }
-            var variant94 = v81_16;
+            var variant94 = v83_15;
             if (variant94 === null || variant94=== undefined) {
-              dataView(memory0).setInt8(ptr0 + 168, 0, true);
+              dataView(memory0).setInt8(ptr0 + 152, 0, true);
             } else {
               const e = variant94;
-              dataView(memory0).setInt8(ptr0 + 168, 1, true);
-              var ptr93 = utf8Encode(e, realloc0, memory0);
-              var len93 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 176, len93, true);
-              dataView(memory0).setInt32(ptr0 + 172, ptr93, true);
+              dataView(memory0).setInt8(ptr0 + 152, 1, true);
+              dataView(memory0).setBigInt64(ptr0 + 160, toUint64(e), true);
             }
-            var variant96 = v81_17;
+            dataView(memory0).setInt32(ptr0 + 168, toUint32(v83_16), true);
+            var variant96 = v83_17;
             if (variant96 === null || variant96=== undefined) {
-              dataView(memory0).setInt8(ptr0 + 180, 0, true);
+              dataView(memory0).setInt8(ptr0 + 172, 0, true);
             } else {
               const e = variant96;
-              dataView(memory0).setInt8(ptr0 + 180, 1, true);
+              dataView(memory0).setInt8(ptr0 + 172, 1, true);
               var ptr95 = utf8Encode(e, realloc0, memory0);
               var len95 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 188, len95, true);
-              dataView(memory0).setInt32(ptr0 + 184, ptr95, true);
+              dataView(memory0).setInt32(ptr0 + 180, len95, true);
+              dataView(memory0).setInt32(ptr0 + 176, ptr95, true);
             }
-            var variant98 = v81_18;
+            var variant98 = v83_18;
             if (variant98 === null || variant98=== undefined) {
-              dataView(memory0).setInt8(ptr0 + 192, 0, true);
+              dataView(memory0).setInt8(ptr0 + 184, 0, true);
             } else {
               const e = variant98;
-              dataView(memory0).setInt8(ptr0 + 192, 1, true);
+              dataView(memory0).setInt8(ptr0 + 184, 1, true);
               var ptr97 = utf8Encode(e, realloc0, memory0);
               var len97 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 200, len97, true);
-              dataView(memory0).setInt32(ptr0 + 196, ptr97, true);
+              dataView(memory0).setInt32(ptr0 + 192, len97, true);
+              dataView(memory0).setInt32(ptr0 + 188, ptr97, true);
             }
-            var variant100 = v81_19;
-            switch (variant100.tag) {
+            var variant100 = v83_19;
+            if (variant100 === null || variant100=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 196, 0, true);
+            } else {
+              const e = variant100;
+              dataView(memory0).setInt8(ptr0 + 196, 1, true);
+              var ptr99 = utf8Encode(e, realloc0, memory0);
+              var len99 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 204, len99, true);
+              dataView(memory0).setInt32(ptr0 + 200, ptr99, true);
+            }
+            var variant102 = v83_20;
+            if (variant102 === null || variant102=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 208, 0, true);
+            } else {
+              const e = variant102;
+              dataView(memory0).setInt8(ptr0 + 208, 1, true);
+              var ptr101 = utf8Encode(e, realloc0, memory0);
+              var len101 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 216, len101, true);
+              dataView(memory0).setInt32(ptr0 + 212, ptr101, true);
+            }
+            var variant104 = v83_21;
+            switch (variant104.tag) {
               case 'none': {
-                dataView(memory0).setInt8(ptr0 + 204, 0, true);
+                dataView(memory0).setInt8(ptr0 + 220, 0, true);
                 break;
               }
               case 'provider-idempotent': {
-                dataView(memory0).setInt8(ptr0 + 204, 1, true);
+                dataView(memory0).setInt8(ptr0 + 220, 1, true);
                 break;
               }
               case 'lookup': {
-                const e = variant100.val;
-                dataView(memory0).setInt8(ptr0 + 204, 2, true);
-                var ptr99 = utf8Encode(e, realloc0, memory0);
-                var len99 = utf8EncodedLen;
-                dataView(memory0).setInt32(ptr0 + 212, len99, true);
-                dataView(memory0).setInt32(ptr0 + 208, ptr99, true);
+                const e = variant104.val;
+                dataView(memory0).setInt8(ptr0 + 220, 2, true);
+                var ptr103 = utf8Encode(e, realloc0, memory0);
+                var len103 = utf8EncodedLen;
+                dataView(memory0).setInt32(ptr0 + 228, len103, true);
+                dataView(memory0).setInt32(ptr0 + 224, ptr103, true);
                 break;
               }
               case 'manual': {
-                dataView(memory0).setInt8(ptr0 + 204, 3, true);
+                dataView(memory0).setInt8(ptr0 + 220, 3, true);
                 break;
               }
               default: {
-                throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant100.tag)}\` (received \`${variant100}\`) specified for \`ReconcilePath\``);
+                throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant104.tag)}\` (received \`${variant104}\`) specified for \`ReconcilePath\``);
               }
             }
-            dataView(memory0).setBigInt64(ptr0 + 216, toUint64(v81_20), true);
-            dataView(memory0).setBigInt64(ptr0 + 224, toUint64(v81_21), true);
-            dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v81_22), true);
-            dataView(memory0).setBigInt64(ptr0 + 240, toUint64(v81_23), true);
-            dataView(memory0).setBigInt64(ptr0 + 248, toUint64(v81_24), true);
-            var variant101 = v81_25;
-            if (variant101 === null || variant101=== undefined) {
-              dataView(memory0).setInt8(ptr0 + 256, 0, true);
+            dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v83_22), true);
+            dataView(memory0).setBigInt64(ptr0 + 240, toUint64(v83_23), true);
+            dataView(memory0).setBigInt64(ptr0 + 248, toUint64(v83_24), true);
+            dataView(memory0).setBigInt64(ptr0 + 256, toUint64(v83_25), true);
+            dataView(memory0).setBigInt64(ptr0 + 264, toUint64(v83_26), true);
+            var variant105 = v83_27;
+            if (variant105 === null || variant105=== undefined) {
+              dataView(memory0).setInt8(ptr0 + 272, 0, true);
             } else {
-              const e = variant101;
-              dataView(memory0).setInt8(ptr0 + 256, 1, true);
-              dataView(memory0).setBigInt64(ptr0 + 264, toUint64(e), true);
+              const e = variant105;
+              dataView(memory0).setInt8(ptr0 + 272, 1, true);
+              dataView(memory0).setBigInt64(ptr0 + 280, toUint64(e), true);
             }
           }
           break;
@@ -3505,41 +3529,41 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 'store-failed': {
-          const e = variant111.val;
+          const e = variant115.val;
           dataView(memory0).setInt8(ptr0 + 8, 4, true);
-          var ptr103 = utf8Encode(e, realloc0, memory0);
-          var len103 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 20, len103, true);
-          dataView(memory0).setInt32(ptr0 + 16, ptr103, true);
+          var ptr107 = utf8Encode(e, realloc0, memory0);
+          var len107 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len107, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr107, true);
           break;
         }
         case 'tool-returned': {
-          const e = variant111.val;
+          const e = variant115.val;
           dataView(memory0).setInt8(ptr0 + 8, 5, true);
-          var ptr104 = utf8Encode(e, realloc0, memory0);
-          var len104 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 20, len104, true);
-          dataView(memory0).setInt32(ptr0 + 16, ptr104, true);
+          var ptr108 = utf8Encode(e, realloc0, memory0);
+          var len108 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len108, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr108, true);
           break;
         }
         case 'tool-unencodable': {
-          const e = variant111.val;
+          const e = variant115.val;
           dataView(memory0).setInt8(ptr0 + 8, 6, true);
-          var ptr105 = utf8Encode(e, realloc0, memory0);
-          var len105 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 20, len105, true);
-          dataView(memory0).setInt32(ptr0 + 16, ptr105, true);
+          var ptr109 = utf8Encode(e, realloc0, memory0);
+          var len109 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len109, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr109, true);
           break;
         }
         case 'tool-failed': {
-          const e = variant111.val;
+          const e = variant115.val;
           dataView(memory0).setInt8(ptr0 + 8, 7, true);
-          var {definite: v106_0, reason: v106_1 } = e;
-          dataView(memory0).setInt8(ptr0 + 16, v106_0 ? 1 : 0, true);
-          var ptr107 = utf8Encode(v106_1, realloc0, memory0);
-          var len107 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 24, len107, true);
-          dataView(memory0).setInt32(ptr0 + 20, ptr107, true);
+          var {definite: v110_0, reason: v110_1 } = e;
+          dataView(memory0).setInt8(ptr0 + 16, v110_0 ? 1 : 0, true);
+          var ptr111 = utf8Encode(v110_1, realloc0, memory0);
+          var len111 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 24, len111, true);
+          dataView(memory0).setInt32(ptr0 + 20, ptr111, true);
           break;
         }
         case 'too-late': {
@@ -3547,17 +3571,17 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 'verdict': {
-          const e = variant111.val;
+          const e = variant115.val;
           dataView(memory0).setInt8(ptr0 + 8, 9, true);
-          var variant110 = e;
-          switch (variant110.tag) {
+          var variant114 = e;
+          switch (variant114.tag) {
             case 'happened': {
-              const e = variant110.val;
+              const e = variant114.val;
               dataView(memory0).setInt8(ptr0 + 16, 0, true);
-              var ptr108 = utf8Encode(e, realloc0, memory0);
-              var len108 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 24, len108, true);
-              dataView(memory0).setInt32(ptr0 + 20, ptr108, true);
+              var ptr112 = utf8Encode(e, realloc0, memory0);
+              var len112 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 24, len112, true);
+              dataView(memory0).setInt32(ptr0 + 20, ptr112, true);
               break;
             }
             case 'not-happened': {
@@ -3565,16 +3589,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               break;
             }
             case 'unknown': {
-              const e = variant110.val;
+              const e = variant114.val;
               dataView(memory0).setInt8(ptr0 + 16, 2, true);
-              var ptr109 = utf8Encode(e, realloc0, memory0);
-              var len109 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 24, len109, true);
-              dataView(memory0).setInt32(ptr0 + 20, ptr109, true);
+              var ptr113 = utf8Encode(e, realloc0, memory0);
+              var len113 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 24, len113, true);
+              dataView(memory0).setInt32(ptr0 + 20, ptr113, true);
               break;
             }
             default: {
-              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant110.tag)}\` (received \`${variant110}\`) specified for \`ReconcileVerdict\``);
+              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant114.tag)}\` (received \`${variant114}\`) specified for \`ReconcileVerdict\``);
             }
           }
           break;
@@ -3584,33 +3608,33 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         default: {
-          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant111.tag)}\` (received \`${variant111}\`) specified for \`Input\``);
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant115.tag)}\` (received \`${variant115}\`) specified for \`Input\``);
         }
       }
-      dataView(memory0).setBigInt64(ptr0 + 272, toUint64(arg2), true);
+      dataView(memory0).setBigInt64(ptr0 + 288, toUint64(arg2), true);
       const ret = effect010Run(ptr0);
-      let variant219;
+      let variant225;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
-          var ptr112 = dataView(memory0).getInt32(ret + 8, true);
-          var len112 = dataView(memory0).getInt32(ret + 12, true);
-          var result112 = new Uint8Array(memory0.buffer.slice(ptr112, ptr112 + len112 * 1));
-          let variant115;
+          var ptr116 = dataView(memory0).getInt32(ret + 8, true);
+          var len116 = dataView(memory0).getInt32(ret + 12, true);
+          var result116 = new Uint8Array(memory0.buffer.slice(ptr116, ptr116 + len116 * 1));
+          let variant119;
           switch (dataView(memory0).getUint8(ret + 16, true)) {
             case 0: {
-              variant115 = undefined;
+              variant119 = undefined;
               break;
             }
             case 1: {
-              var ptr113 = dataView(memory0).getInt32(ret + 20, true);
-              var len113 = dataView(memory0).getInt32(ret + 24, true);
-              var result113 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr113, len113));
-              var ptr114 = dataView(memory0).getInt32(ret + 28, true);
-              var len114 = dataView(memory0).getInt32(ret + 32, true);
-              var result114 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr114, len114));
-              variant115 = {
-                scope: result113,
-                key: result114,
+              var ptr117 = dataView(memory0).getInt32(ret + 20, true);
+              var len117 = dataView(memory0).getInt32(ret + 24, true);
+              var result117 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr117, len117));
+              var ptr118 = dataView(memory0).getInt32(ret + 28, true);
+              var len118 = dataView(memory0).getInt32(ret + 32, true);
+              var result118 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr118, len118));
+              variant119 = {
+                scope: result117,
+                key: result118,
               };
               break;
             }
@@ -3618,131 +3642,89 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant137;
+          let variant143;
           switch (dataView(memory0).getUint8(ret + 40, true)) {
             case 0: {
-              variant137 = undefined;
+              variant143 = undefined;
               break;
             }
             case 1: {
-              let enum116;
+              let enum120;
               switch (dataView(memory0).getUint8(ret + 48, true)) {
                 case 0: {
-                  enum116 = 'insert';
+                  enum120 = 'insert';
                   break;
                 }
                 case 1: {
-                  enum116 = 'update';
+                  enum120 = 'update';
                   break;
                 }
                 case 2: {
-                  enum116 = 'delete';
+                  enum120 = 'delete';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for WriteOp');
                 }
               }
-              var ptr117 = dataView(memory0).getInt32(ret + 56, true);
-              var len117 = dataView(memory0).getInt32(ret + 60, true);
-              var result117 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr117, len117));
-              var ptr118 = dataView(memory0).getInt32(ret + 64, true);
-              var len118 = dataView(memory0).getInt32(ret + 68, true);
-              var result118 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr118, len118));
-              var ptr119 = dataView(memory0).getInt32(ret + 72, true);
-              var len119 = dataView(memory0).getInt32(ret + 76, true);
-              var result119 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr119, len119));
-              var ptr120 = dataView(memory0).getInt32(ret + 80, true);
-              var len120 = dataView(memory0).getInt32(ret + 84, true);
-              var result120 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr120, len120));
-              var ptr121 = dataView(memory0).getInt32(ret + 88, true);
-              var len121 = dataView(memory0).getInt32(ret + 92, true);
+              var ptr121 = dataView(memory0).getInt32(ret + 56, true);
+              var len121 = dataView(memory0).getInt32(ret + 60, true);
               var result121 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr121, len121));
-              let enum122;
-              switch (dataView(memory0).getUint8(ret + 96, true)) {
+              var ptr122 = dataView(memory0).getInt32(ret + 64, true);
+              var len122 = dataView(memory0).getInt32(ret + 68, true);
+              var result122 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr122, len122));
+              var ptr123 = dataView(memory0).getInt32(ret + 72, true);
+              var len123 = dataView(memory0).getInt32(ret + 76, true);
+              var result123 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr123, len123));
+              var ptr124 = dataView(memory0).getInt32(ret + 80, true);
+              var len124 = dataView(memory0).getInt32(ret + 84, true);
+              var result124 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr124, len124));
+              var ptr125 = dataView(memory0).getInt32(ret + 88, true);
+              var len125 = dataView(memory0).getInt32(ret + 92, true);
+              var result125 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr125, len125));
+              var ptr126 = dataView(memory0).getInt32(ret + 96, true);
+              var len126 = dataView(memory0).getInt32(ret + 100, true);
+              var result126 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr126, len126));
+              var ptr127 = dataView(memory0).getInt32(ret + 104, true);
+              var len127 = dataView(memory0).getInt32(ret + 108, true);
+              var result127 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr127, len127));
+              let enum128;
+              switch (dataView(memory0).getUint8(ret + 112, true)) {
                 case 0: {
-                  enum122 = 'pending';
+                  enum128 = 'pending';
                   break;
                 }
                 case 1: {
-                  enum122 = 'done';
+                  enum128 = 'done';
                   break;
                 }
                 case 2: {
-                  enum122 = 'failed';
+                  enum128 = 'failed';
                   break;
                 }
                 case 3: {
-                  enum122 = 'in-doubt';
+                  enum128 = 'in-doubt';
                   break;
                 }
                 case 4: {
-                  enum122 = 'escalated';
+                  enum128 = 'escalated';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for EntryState');
                 }
               }
-              var ptr123 = dataView(memory0).getInt32(ret + 116, true);
-              var len123 = dataView(memory0).getInt32(ret + 120, true);
-              var result123 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr123, len123));
-              let variant124;
-              switch (dataView(memory0).getUint8(ret + 152, true)) {
-                case 0: {
-                  variant124 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant124 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 160, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant125;
+              var ptr129 = dataView(memory0).getInt32(ret + 132, true);
+              var len129 = dataView(memory0).getInt32(ret + 136, true);
+              var result129 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr129, len129));
+              let variant130;
               switch (dataView(memory0).getUint8(ret + 168, true)) {
                 case 0: {
-                  variant125 = undefined;
+                  variant130 = undefined;
                   break;
                 }
                 case 1: {
-                  variant125 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant127;
-              switch (dataView(memory0).getUint8(ret + 188, true)) {
-                case 0: {
-                  variant127 = undefined;
-                  break;
-                }
-                case 1: {
-                  var ptr126 = dataView(memory0).getInt32(ret + 192, true);
-                  var len126 = dataView(memory0).getInt32(ret + 196, true);
-                  var result126 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr126, len126));
-                  variant127 = result126;
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant129;
-              switch (dataView(memory0).getUint8(ret + 200, true)) {
-                case 0: {
-                  variant129 = undefined;
-                  break;
-                }
-                case 1: {
-                  var ptr128 = dataView(memory0).getInt32(ret + 204, true);
-                  var len128 = dataView(memory0).getInt32(ret + 208, true);
-                  var result128 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr128, len128));
-                  variant129 = result128;
+                  variant130 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true));
                   break;
                 }
                 default: {
@@ -3750,16 +3732,13 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant131;
-              switch (dataView(memory0).getUint8(ret + 212, true)) {
+              switch (dataView(memory0).getUint8(ret + 184, true)) {
                 case 0: {
                   variant131 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr130 = dataView(memory0).getInt32(ret + 216, true);
-                  var len130 = dataView(memory0).getInt32(ret + 220, true);
-                  var result130 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr130, len130));
-                  variant131 = result130;
+                  variant131 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 192, true));
                   break;
                 }
                 default: {
@@ -3767,14 +3746,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant133;
-              switch (dataView(memory0).getUint8(ret + 224, true)) {
+              switch (dataView(memory0).getUint8(ret + 204, true)) {
                 case 0: {
                   variant133 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr132 = dataView(memory0).getInt32(ret + 228, true);
-                  var len132 = dataView(memory0).getInt32(ret + 232, true);
+                  var ptr132 = dataView(memory0).getInt32(ret + 208, true);
+                  var len132 = dataView(memory0).getInt32(ret + 212, true);
                   var result132 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr132, len132));
                   variant133 = result132;
                   break;
@@ -3784,31 +3763,82 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant135;
-              switch (dataView(memory0).getUint8(ret + 236, true)) {
+              switch (dataView(memory0).getUint8(ret + 216, true)) {
                 case 0: {
-                  variant135= {
+                  variant135 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr134 = dataView(memory0).getInt32(ret + 220, true);
+                  var len134 = dataView(memory0).getInt32(ret + 224, true);
+                  var result134 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr134, len134));
+                  variant135 = result134;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant137;
+              switch (dataView(memory0).getUint8(ret + 228, true)) {
+                case 0: {
+                  variant137 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr136 = dataView(memory0).getInt32(ret + 232, true);
+                  var len136 = dataView(memory0).getInt32(ret + 236, true);
+                  var result136 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr136, len136));
+                  variant137 = result136;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant139;
+              switch (dataView(memory0).getUint8(ret + 240, true)) {
+                case 0: {
+                  variant139 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr138 = dataView(memory0).getInt32(ret + 244, true);
+                  var len138 = dataView(memory0).getInt32(ret + 248, true);
+                  var result138 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr138, len138));
+                  variant139 = result138;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant141;
+              switch (dataView(memory0).getUint8(ret + 252, true)) {
+                case 0: {
+                  variant141= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant135= {
+                  variant141= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr134 = dataView(memory0).getInt32(ret + 240, true);
-                  var len134 = dataView(memory0).getInt32(ret + 244, true);
-                  var result134 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr134, len134));
-                  variant135= {
+                  var ptr140 = dataView(memory0).getInt32(ret + 256, true);
+                  var len140 = dataView(memory0).getInt32(ret + 260, true);
+                  var result140 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr140, len140));
+                  variant141= {
                     tag: 'lookup',
-                    val: result134
+                    val: result140
                   };
                   break;
                 }
                 case 3: {
-                  variant135= {
+                  variant141= {
                     tag: 'manual',
                   };
                   break;
@@ -3817,51 +3847,53 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              let variant136;
-              switch (dataView(memory0).getUint8(ret + 288, true)) {
+              let variant142;
+              switch (dataView(memory0).getUint8(ret + 304, true)) {
                 case 0: {
-                  variant136 = undefined;
+                  variant142 = undefined;
                   break;
                 }
                 case 1: {
-                  variant136 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 296, true));
+                  variant142 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 312, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant137 = {
-                op: enum116,
+              variant143 = {
+                op: enum120,
                 row: {
-                  scope: result117,
-                  key: result118,
-                  tool: result119,
-                  fingerprint: result120,
-                  argsCanonical: result121,
-                  state: enum122,
-                  version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 104, true)),
-                  attempt: dataView(memory0).getInt32(ret + 112, true) >>> 0,
-                  owner: result123,
-                  createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
-                  updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
-                  leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
-                  inDoubtSince: variant124,
-                  nextReconcileAt: variant125,
-                  reconcileAttempts: dataView(memory0).getInt32(ret + 184, true) >>> 0,
-                  resultJson: variant127,
-                  reason: variant129,
-                  resolvedBy: variant131,
-                  settlement: variant133,
-                  reconcile: variant135,
-                  leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 248, true)),
-                  maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 256, true)),
-                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true)),
-                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 272, true)),
-                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 280, true)),
-                  dueAt: variant136,
+                  scope: result121,
+                  key: result122,
+                  tool: result123,
+                  runId: result124,
+                  stepId: result125,
+                  fingerprint: result126,
+                  argsCanonical: result127,
+                  state: enum128,
+                  version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+                  attempt: dataView(memory0).getInt32(ret + 128, true) >>> 0,
+                  owner: result129,
+                  createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
+                  updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
+                  leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 160, true)),
+                  inDoubtSince: variant130,
+                  nextReconcileAt: variant131,
+                  reconcileAttempts: dataView(memory0).getInt32(ret + 200, true) >>> 0,
+                  resultJson: variant133,
+                  reason: variant135,
+                  resolvedBy: variant137,
+                  settlement: variant139,
+                  reconcile: variant141,
+                  leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true)),
+                  maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 272, true)),
+                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 280, true)),
+                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 288, true)),
+                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 296, true)),
+                  dueAt: variant142,
                 },
-                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 304, true)),
+                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 320, true)),
               };
               break;
             }
@@ -3869,34 +3901,34 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant211;
-          switch (dataView(memory0).getUint8(ret + 312, true)) {
+          let variant217;
+          switch (dataView(memory0).getUint8(ret + 328, true)) {
             case 0: {
-              variant211= {
+              variant217= {
                 tag: 'report',
               };
               break;
             }
             case 1: {
-              var ptr138 = dataView(memory0).getInt32(ret + 320, true);
-              var len138 = dataView(memory0).getInt32(ret + 324, true);
-              var result138 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr138, len138));
-              var ptr139 = dataView(memory0).getInt32(ret + 328, true);
-              var len139 = dataView(memory0).getInt32(ret + 332, true);
-              var result139 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr139, len139));
-              let variant141;
-              switch (dataView(memory0).getUint8(ret + 336, true)) {
+              var ptr144 = dataView(memory0).getInt32(ret + 336, true);
+              var len144 = dataView(memory0).getInt32(ret + 340, true);
+              var result144 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr144, len144));
+              var ptr145 = dataView(memory0).getInt32(ret + 344, true);
+              var len145 = dataView(memory0).getInt32(ret + 348, true);
+              var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
+              let variant147;
+              switch (dataView(memory0).getUint8(ret + 352, true)) {
                 case 0: {
-                  variant141 = undefined;
+                  variant147 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr140 = dataView(memory0).getInt32(ret + 344, true);
-                  var len140 = dataView(memory0).getInt32(ret + 348, true);
-                  var result140 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr140, len140));
-                  variant141 = {
-                    attempt: dataView(memory0).getInt32(ret + 340, true) >>> 0,
-                    owner: result140,
+                  var ptr146 = dataView(memory0).getInt32(ret + 360, true);
+                  var len146 = dataView(memory0).getInt32(ret + 364, true);
+                  var result146 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr146, len146));
+                  variant147 = {
+                    attempt: dataView(memory0).getInt32(ret + 356, true) >>> 0,
+                    owner: result146,
                   };
                   break;
                 }
@@ -3904,100 +3936,100 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant142;
-              switch (dataView(memory0).getUint8(ret + 352, true)) {
-                case 0: {
-                  variant142 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant142 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant143;
+              let variant148;
               switch (dataView(memory0).getUint8(ret + 368, true)) {
                 case 0: {
-                  variant143 = undefined;
+                  variant148 = undefined;
                   break;
                 }
                 case 1: {
-                  variant143 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true));
+                  variant148 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant144;
+              let variant149;
               switch (dataView(memory0).getUint8(ret + 384, true)) {
                 case 0: {
-                  variant144 = undefined;
+                  variant149 = undefined;
                   break;
                 }
                 case 1: {
-                  variant144 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true));
+                  variant149 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant211= {
+              let variant150;
+              switch (dataView(memory0).getUint8(ret + 400, true)) {
+                case 0: {
+                  variant150 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant150 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              variant217= {
                 tag: 'call-tool',
                 val: {
-                  scope: result138,
-                  key: result139,
-                  token: variant141,
-                  notAfter: variant142,
-                  deadline: variant143,
-                  heartbeatMs: variant144,
+                  scope: result144,
+                  key: result145,
+                  token: variant147,
+                  notAfter: variant148,
+                  deadline: variant149,
+                  heartbeatMs: variant150,
                 }
               };
               break;
             }
             case 2: {
-              var ptr145 = dataView(memory0).getInt32(ret + 320, true);
-              var len145 = dataView(memory0).getInt32(ret + 324, true);
-              var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
-              var ptr146 = dataView(memory0).getInt32(ret + 328, true);
-              var len146 = dataView(memory0).getInt32(ret + 332, true);
-              var result146 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr146, len146));
-              var ptr147 = dataView(memory0).getInt32(ret + 336, true);
-              var len147 = dataView(memory0).getInt32(ret + 340, true);
-              var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
-              var ptr148 = dataView(memory0).getInt32(ret + 344, true);
-              var len148 = dataView(memory0).getInt32(ret + 348, true);
-              var result148 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr148, len148));
-              let variant150;
-              switch (dataView(memory0).getUint8(ret + 356, true)) {
+              var ptr151 = dataView(memory0).getInt32(ret + 336, true);
+              var len151 = dataView(memory0).getInt32(ret + 340, true);
+              var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
+              var ptr152 = dataView(memory0).getInt32(ret + 344, true);
+              var len152 = dataView(memory0).getInt32(ret + 348, true);
+              var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
+              var ptr153 = dataView(memory0).getInt32(ret + 352, true);
+              var len153 = dataView(memory0).getInt32(ret + 356, true);
+              var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
+              var ptr154 = dataView(memory0).getInt32(ret + 360, true);
+              var len154 = dataView(memory0).getInt32(ret + 364, true);
+              var result154 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr154, len154));
+              let variant156;
+              switch (dataView(memory0).getUint8(ret + 372, true)) {
                 case 0: {
-                  variant150= {
+                  variant156= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant150= {
+                  variant156= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr149 = dataView(memory0).getInt32(ret + 360, true);
-                  var len149 = dataView(memory0).getInt32(ret + 364, true);
-                  var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
-                  variant150= {
+                  var ptr155 = dataView(memory0).getInt32(ret + 376, true);
+                  var len155 = dataView(memory0).getInt32(ret + 380, true);
+                  var result155 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr155, len155));
+                  variant156= {
                     tag: 'lookup',
-                    val: result149
+                    val: result155
                   };
                   break;
                 }
                 case 3: {
-                  variant150= {
+                  variant156= {
                     tag: 'manual',
                   };
                   break;
@@ -4006,60 +4038,60 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant211= {
+              variant217= {
                 tag: 'call-reconciler',
                 val: {
-                  scope: result145,
-                  key: result146,
-                  tool: result147,
-                  argsCanonical: result148,
-                  attempt: dataView(memory0).getInt32(ret + 352, true) >>> 0,
-                  path: variant150,
-                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
-                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
+                  scope: result151,
+                  key: result152,
+                  tool: result153,
+                  argsCanonical: result154,
+                  attempt: dataView(memory0).getInt32(ret + 368, true) >>> 0,
+                  path: variant156,
+                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
+                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true)),
                 }
               };
               break;
             }
             case 3: {
-              var ptr151 = dataView(memory0).getInt32(ret + 320, true);
-              var len151 = dataView(memory0).getInt32(ret + 324, true);
-              var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
-              variant211= {
+              var ptr157 = dataView(memory0).getInt32(ret + 336, true);
+              var len157 = dataView(memory0).getInt32(ret + 340, true);
+              var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
+              variant217= {
                 tag: 'recall-tool',
-                val: result151
+                val: result157
               };
               break;
             }
             case 4: {
-              variant211= {
+              variant217= {
                 tag: 'sleep-until',
-                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 320, true))
+                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true))
               };
               break;
             }
             case 5: {
-              let variant190;
-              switch (dataView(memory0).getUint8(ret + 320, true)) {
+              let variant196;
+              switch (dataView(memory0).getUint8(ret + 336, true)) {
                 case 0: {
-                  var ptr152 = dataView(memory0).getInt32(ret + 328, true);
-                  var len152 = dataView(memory0).getInt32(ret + 332, true);
-                  var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
-                  let variant154;
-                  switch (dataView(memory0).getUint8(ret + 336, true)) {
+                  var ptr158 = dataView(memory0).getInt32(ret + 344, true);
+                  var len158 = dataView(memory0).getInt32(ret + 348, true);
+                  var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
+                  let variant160;
+                  switch (dataView(memory0).getUint8(ret + 352, true)) {
                     case 0: {
-                      variant154= {
+                      variant160= {
                         tag: 'tool-value',
                       };
                       break;
                     }
                     case 1: {
-                      var ptr153 = dataView(memory0).getInt32(ret + 340, true);
-                      var len153 = dataView(memory0).getInt32(ret + 344, true);
-                      var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
-                      variant154= {
+                      var ptr159 = dataView(memory0).getInt32(ret + 356, true);
+                      var len159 = dataView(memory0).getInt32(ret + 360, true);
+                      var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
+                      variant160= {
                         tag: 'recorded',
-                        val: result153
+                        val: result159
                       };
                       break;
                     }
@@ -4067,128 +4099,128 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for ResultSource');
                     }
                   }
-                  var bool155 = dataView(memory0).getUint8(ret + 348, true);
-                  var bool156 = dataView(memory0).getUint8(ret + 349, true);
-                  variant190= {
+                  var bool161 = dataView(memory0).getUint8(ret + 364, true);
+                  var bool162 = dataView(memory0).getUint8(ret + 365, true);
+                  variant196= {
                     tag: 'effect',
                     val: {
-                      key: result152,
-                      source: variant154,
-                      replayed: bool155 == 0 ? false : (bool155 == 1 ? true : throwInvalidBool()),
-                      reconciled: bool156 == 0 ? false : (bool156 == 1 ? true : throwInvalidBool()),
+                      key: result158,
+                      source: variant160,
+                      replayed: bool161 == 0 ? false : (bool161 == 1 ? true : throwInvalidBool()),
+                      reconciled: bool162 == 0 ? false : (bool162 == 1 ? true : throwInvalidBool()),
                     }
                   };
                   break;
                 }
                 case 1: {
-                  let variant178;
-                  switch (dataView(memory0).getUint8(ret + 328, true)) {
+                  let variant184;
+                  switch (dataView(memory0).getUint8(ret + 344, true)) {
                     case 0: {
-                      var ptr157 = dataView(memory0).getInt32(ret + 340, true);
-                      var len157 = dataView(memory0).getInt32(ret + 344, true);
-                      var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
-                      variant178= {
+                      var ptr163 = dataView(memory0).getInt32(ret + 356, true);
+                      var len163 = dataView(memory0).getInt32(ret + 360, true);
+                      var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
+                      variant184= {
                         tag: 'execute',
                         val: {
-                          attempt: dataView(memory0).getInt32(ret + 336, true) >>> 0,
-                          owner: result157,
+                          attempt: dataView(memory0).getInt32(ret + 352, true) >>> 0,
+                          owner: result163,
                         }
                       };
                       break;
                     }
                     case 1: {
-                      var ptr158 = dataView(memory0).getInt32(ret + 336, true);
-                      var len158 = dataView(memory0).getInt32(ret + 340, true);
-                      var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
-                      variant178= {
+                      var ptr164 = dataView(memory0).getInt32(ret + 352, true);
+                      var len164 = dataView(memory0).getInt32(ret + 356, true);
+                      var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
+                      variant184= {
                         tag: 'replay',
                         val: {
-                          resultJson: result158,
-                          attempt: dataView(memory0).getInt32(ret + 344, true) >>> 0,
-                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true)),
+                          resultJson: result164,
+                          attempt: dataView(memory0).getInt32(ret + 360, true) >>> 0,
+                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
                         }
                       };
                       break;
                     }
                     case 2: {
-                      var ptr159 = dataView(memory0).getInt32(ret + 336, true);
-                      var len159 = dataView(memory0).getInt32(ret + 340, true);
-                      var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
-                      let enum160;
-                      switch (dataView(memory0).getUint8(ret + 344, true)) {
+                      var ptr165 = dataView(memory0).getInt32(ret + 352, true);
+                      var len165 = dataView(memory0).getInt32(ret + 356, true);
+                      var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
+                      let enum166;
+                      switch (dataView(memory0).getUint8(ret + 360, true)) {
                         case 0: {
-                          enum160 = 'pending';
+                          enum166 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum160 = 'done';
+                          enum166 = 'done';
                           break;
                         }
                         case 2: {
-                          enum160 = 'failed';
+                          enum166 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum160 = 'in-doubt';
+                          enum166 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum160 = 'escalated';
+                          enum166 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant178= {
+                      variant184= {
                         tag: 'in-progress',
                         val: {
-                          owner: result159,
-                          state: enum160,
-                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true)),
+                          owner: result165,
+                          state: enum166,
+                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
                         }
                       };
                       break;
                     }
                     case 3: {
-                      var ptr161 = dataView(memory0).getInt32(ret + 336, true);
-                      var len161 = dataView(memory0).getInt32(ret + 340, true);
-                      var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
-                      var ptr162 = dataView(memory0).getInt32(ret + 344, true);
-                      var len162 = dataView(memory0).getInt32(ret + 348, true);
-                      var result162 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr162, len162));
-                      var ptr163 = dataView(memory0).getInt32(ret + 352, true);
-                      var len163 = dataView(memory0).getInt32(ret + 356, true);
-                      var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
-                      var ptr164 = dataView(memory0).getInt32(ret + 360, true);
-                      var len164 = dataView(memory0).getInt32(ret + 364, true);
-                      var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
-                      let variant166;
-                      switch (dataView(memory0).getUint8(ret + 372, true)) {
+                      var ptr167 = dataView(memory0).getInt32(ret + 352, true);
+                      var len167 = dataView(memory0).getInt32(ret + 356, true);
+                      var result167 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr167, len167));
+                      var ptr168 = dataView(memory0).getInt32(ret + 360, true);
+                      var len168 = dataView(memory0).getInt32(ret + 364, true);
+                      var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
+                      var ptr169 = dataView(memory0).getInt32(ret + 368, true);
+                      var len169 = dataView(memory0).getInt32(ret + 372, true);
+                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
+                      var ptr170 = dataView(memory0).getInt32(ret + 376, true);
+                      var len170 = dataView(memory0).getInt32(ret + 380, true);
+                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
+                      let variant172;
+                      switch (dataView(memory0).getUint8(ret + 388, true)) {
                         case 0: {
-                          variant166= {
+                          variant172= {
                             tag: 'none',
                           };
                           break;
                         }
                         case 1: {
-                          variant166= {
+                          variant172= {
                             tag: 'provider-idempotent',
                           };
                           break;
                         }
                         case 2: {
-                          var ptr165 = dataView(memory0).getInt32(ret + 376, true);
-                          var len165 = dataView(memory0).getInt32(ret + 380, true);
-                          var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
-                          variant166= {
+                          var ptr171 = dataView(memory0).getInt32(ret + 392, true);
+                          var len171 = dataView(memory0).getInt32(ret + 396, true);
+                          var result171 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr171, len171));
+                          variant172= {
                             tag: 'lookup',
-                            val: result165
+                            val: result171
                           };
                           break;
                         }
                         case 3: {
-                          variant166= {
+                          variant172= {
                             tag: 'manual',
                           };
                           break;
@@ -4197,144 +4229,144 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                           throw new TypeError('invalid variant discriminant for ReconcilePath');
                         }
                       }
-                      variant178= {
+                      variant184= {
                         tag: 'reconcile',
                         val: {
-                          scope: result161,
-                          key: result162,
-                          tool: result163,
-                          argsCanonical: result164,
-                          attempt: dataView(memory0).getInt32(ret + 368, true) >>> 0,
-                          path: variant166,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
-                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true)),
+                          scope: result167,
+                          key: result168,
+                          tool: result169,
+                          argsCanonical: result170,
+                          attempt: dataView(memory0).getInt32(ret + 384, true) >>> 0,
+                          path: variant172,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
+                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true)),
                         }
                       };
                       break;
                     }
                     case 4: {
-                      var ptr167 = dataView(memory0).getInt32(ret + 336, true);
-                      var len167 = dataView(memory0).getInt32(ret + 340, true);
-                      var result167 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr167, len167));
-                      var ptr168 = dataView(memory0).getInt32(ret + 344, true);
-                      var len168 = dataView(memory0).getInt32(ret + 348, true);
-                      var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
-                      var ptr169 = dataView(memory0).getInt32(ret + 352, true);
-                      var len169 = dataView(memory0).getInt32(ret + 356, true);
-                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
-                      var ptr170 = dataView(memory0).getInt32(ret + 364, true);
-                      var len170 = dataView(memory0).getInt32(ret + 368, true);
-                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
-                      variant178= {
-                        tag: 'escalated',
-                        val: {
-                          scope: result167,
-                          key: result168,
-                          tool: result169,
-                          attempt: dataView(memory0).getInt32(ret + 360, true) >>> 0,
-                          reason: result170,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
-                        }
-                      };
-                      break;
-                    }
-                    case 5: {
-                      var ptr171 = dataView(memory0).getInt32(ret + 336, true);
-                      var len171 = dataView(memory0).getInt32(ret + 340, true);
-                      var result171 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr171, len171));
-                      var ptr172 = dataView(memory0).getInt32(ret + 344, true);
-                      var len172 = dataView(memory0).getInt32(ret + 348, true);
-                      var result172 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr172, len172));
                       var ptr173 = dataView(memory0).getInt32(ret + 352, true);
                       var len173 = dataView(memory0).getInt32(ret + 356, true);
                       var result173 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr173, len173));
                       var ptr174 = dataView(memory0).getInt32(ret + 360, true);
                       var len174 = dataView(memory0).getInt32(ret + 364, true);
                       var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
-                      variant178= {
+                      var ptr175 = dataView(memory0).getInt32(ret + 368, true);
+                      var len175 = dataView(memory0).getInt32(ret + 372, true);
+                      var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
+                      var ptr176 = dataView(memory0).getInt32(ret + 380, true);
+                      var len176 = dataView(memory0).getInt32(ret + 384, true);
+                      var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
+                      variant184= {
+                        tag: 'escalated',
+                        val: {
+                          scope: result173,
+                          key: result174,
+                          tool: result175,
+                          attempt: dataView(memory0).getInt32(ret + 376, true) >>> 0,
+                          reason: result176,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true)),
+                        }
+                      };
+                      break;
+                    }
+                    case 5: {
+                      var ptr177 = dataView(memory0).getInt32(ret + 352, true);
+                      var len177 = dataView(memory0).getInt32(ret + 356, true);
+                      var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
+                      var ptr178 = dataView(memory0).getInt32(ret + 360, true);
+                      var len178 = dataView(memory0).getInt32(ret + 364, true);
+                      var result178 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr178, len178));
+                      var ptr179 = dataView(memory0).getInt32(ret + 368, true);
+                      var len179 = dataView(memory0).getInt32(ret + 372, true);
+                      var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
+                      var ptr180 = dataView(memory0).getInt32(ret + 376, true);
+                      var len180 = dataView(memory0).getInt32(ret + 380, true);
+                      var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
+                      variant184= {
                         tag: 'conflict',
                         val: {
-                          key: result171,
-                          pointer: result172,
-                          storedFingerprint: result173,
-                          givenFingerprint: result174,
+                          key: result177,
+                          pointer: result178,
+                          storedFingerprint: result179,
+                          givenFingerprint: result180,
                         }
                       };
                       break;
                     }
                     case 6: {
-                      variant178= {
+                      variant184= {
                         tag: 'pass-through',
                       };
                       break;
                     }
                     case 7: {
-                      let enum175;
-                      switch (dataView(memory0).getUint8(ret + 336, true)) {
+                      let enum181;
+                      switch (dataView(memory0).getUint8(ret + 352, true)) {
                         case 0: {
-                          enum175 = 'pending';
+                          enum181 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum175 = 'done';
+                          enum181 = 'done';
                           break;
                         }
                         case 2: {
-                          enum175 = 'failed';
+                          enum181 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum175 = 'in-doubt';
+                          enum181 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum175 = 'escalated';
+                          enum181 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant178= {
+                      variant184= {
                         tag: 'recorded',
-                        val: enum175
+                        val: enum181
                       };
                       break;
                     }
                     case 8: {
-                      var ptr176 = dataView(memory0).getInt32(ret + 336, true);
-                      var len176 = dataView(memory0).getInt32(ret + 340, true);
-                      var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
-                      variant178= {
+                      var ptr182 = dataView(memory0).getInt32(ret + 352, true);
+                      var len182 = dataView(memory0).getInt32(ret + 356, true);
+                      var result182 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr182, len182));
+                      variant184= {
                         tag: 'settled',
-                        val: result176
+                        val: result182
                       };
                       break;
                     }
                     case 9: {
-                      variant178= {
+                      variant184= {
                         tag: 'purged',
                       };
                       break;
                     }
                     case 10: {
-                      let variant177;
-                      switch (dataView(memory0).getUint8(ret + 336, true)) {
+                      let variant183;
+                      switch (dataView(memory0).getUint8(ret + 352, true)) {
                         case 0: {
-                          variant177 = undefined;
+                          variant183 = undefined;
                           break;
                         }
                         case 1: {
-                          variant177 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true));
+                          variant183 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true));
                           break;
                         }
                         default: {
                           throw new TypeError('invalid variant discriminant for option');
                         }
                       }
-                      variant178= {
+                      variant184= {
                         tag: 'idle',
-                        val: variant177
+                        val: variant183
                       };
                       break;
                     }
@@ -4342,107 +4374,107 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for Outcome');
                     }
                   }
-                  variant190= {
+                  variant196= {
                     tag: 'event',
-                    val: variant178
+                    val: variant184
                   };
                   break;
                 }
                 case 2: {
-                  var ptr179 = dataView(memory0).getInt32(ret + 328, true);
-                  var len179 = dataView(memory0).getInt32(ret + 332, true);
-                  var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
-                  var ptr180 = dataView(memory0).getInt32(ret + 336, true);
-                  var len180 = dataView(memory0).getInt32(ret + 340, true);
-                  var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
-                  var ptr181 = dataView(memory0).getInt32(ret + 344, true);
-                  var len181 = dataView(memory0).getInt32(ret + 348, true);
-                  var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
-                  var bool182 = dataView(memory0).getUint8(ret + 352, true);
-                  let variant184;
-                  switch (dataView(memory0).getUint8(ret + 353, true)) {
+                  var ptr185 = dataView(memory0).getInt32(ret + 344, true);
+                  var len185 = dataView(memory0).getInt32(ret + 348, true);
+                  var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
+                  var ptr186 = dataView(memory0).getInt32(ret + 352, true);
+                  var len186 = dataView(memory0).getInt32(ret + 356, true);
+                  var result186 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr186, len186));
+                  var ptr187 = dataView(memory0).getInt32(ret + 360, true);
+                  var len187 = dataView(memory0).getInt32(ret + 364, true);
+                  var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
+                  var bool188 = dataView(memory0).getUint8(ret + 368, true);
+                  let variant190;
+                  switch (dataView(memory0).getUint8(ret + 369, true)) {
                     case 0: {
-                      variant184 = undefined;
+                      variant190 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum183;
-                      switch (dataView(memory0).getUint8(ret + 354, true)) {
+                      let enum189;
+                      switch (dataView(memory0).getUint8(ret + 370, true)) {
                         case 0: {
-                          enum183 = 'happened';
+                          enum189 = 'happened';
                           break;
                         }
                         case 1: {
-                          enum183 = 'not-happened';
+                          enum189 = 'not-happened';
                           break;
                         }
                         case 2: {
-                          enum183 = 'unknown';
+                          enum189 = 'unknown';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for VerdictKind');
                         }
                       }
-                      variant184 = enum183;
+                      variant190 = enum189;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  let variant186;
-                  switch (dataView(memory0).getUint8(ret + 356, true)) {
-                    case 0: {
-                      variant186 = undefined;
-                      break;
-                    }
-                    case 1: {
-                      var ptr185 = dataView(memory0).getInt32(ret + 360, true);
-                      var len185 = dataView(memory0).getInt32(ret + 364, true);
-                      var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
-                      variant186 = result185;
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid variant discriminant for option');
-                    }
-                  }
-                  var bool187 = dataView(memory0).getUint8(ret + 368, true);
-                  let variant189;
+                  let variant192;
                   switch (dataView(memory0).getUint8(ret + 372, true)) {
                     case 0: {
-                      variant189 = undefined;
+                      variant192 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr188 = dataView(memory0).getInt32(ret + 376, true);
-                      var len188 = dataView(memory0).getInt32(ret + 380, true);
-                      var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
-                      variant189 = result188;
+                      var ptr191 = dataView(memory0).getInt32(ret + 376, true);
+                      var len191 = dataView(memory0).getInt32(ret + 380, true);
+                      var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
+                      variant192 = result191;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant190= {
+                  var bool193 = dataView(memory0).getUint8(ret + 384, true);
+                  let variant195;
+                  switch (dataView(memory0).getUint8(ret + 388, true)) {
+                    case 0: {
+                      variant195 = undefined;
+                      break;
+                    }
+                    case 1: {
+                      var ptr194 = dataView(memory0).getInt32(ret + 392, true);
+                      var len194 = dataView(memory0).getInt32(ret + 396, true);
+                      var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
+                      variant195 = result194;
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for option');
+                    }
+                  }
+                  variant196= {
                     tag: 'tended',
                     val: {
-                      scope: result179,
-                      key: result180,
-                      tool: result181,
-                      leaseExpired: bool182 == 0 ? false : (bool182 == 1 ? true : throwInvalidBool()),
-                      reconciled: variant184,
-                      escalated: variant186,
-                      purged: bool187 == 0 ? false : (bool187 == 1 ? true : throwInvalidBool()),
-                      skipped: variant189,
+                      scope: result185,
+                      key: result186,
+                      tool: result187,
+                      leaseExpired: bool188 == 0 ? false : (bool188 == 1 ? true : throwInvalidBool()),
+                      reconciled: variant190,
+                      escalated: variant192,
+                      purged: bool193 == 0 ? false : (bool193 == 1 ? true : throwInvalidBool()),
+                      skipped: variant195,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  variant190= {
+                  variant196= {
                     tag: 'waited',
                   };
                   break;
@@ -4451,242 +4483,242 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for Finish');
                 }
               }
-              variant211= {
+              variant217= {
                 tag: 'finish',
-                val: variant190
+                val: variant196
               };
               break;
             }
             case 6: {
-              let variant210;
-              switch (dataView(memory0).getUint8(ret + 320, true)) {
+              let variant216;
+              switch (dataView(memory0).getUint8(ret + 336, true)) {
                 case 0: {
-                  var ptr191 = dataView(memory0).getInt32(ret + 324, true);
-                  var len191 = dataView(memory0).getInt32(ret + 328, true);
-                  var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
-                  var ptr192 = dataView(memory0).getInt32(ret + 332, true);
-                  var len192 = dataView(memory0).getInt32(ret + 336, true);
-                  var result192 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr192, len192));
-                  var ptr193 = dataView(memory0).getInt32(ret + 340, true);
-                  var len193 = dataView(memory0).getInt32(ret + 344, true);
-                  var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
-                  var ptr194 = dataView(memory0).getInt32(ret + 348, true);
-                  var len194 = dataView(memory0).getInt32(ret + 352, true);
-                  var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
-                  variant210= {
+                  var ptr197 = dataView(memory0).getInt32(ret + 340, true);
+                  var len197 = dataView(memory0).getInt32(ret + 344, true);
+                  var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
+                  var ptr198 = dataView(memory0).getInt32(ret + 348, true);
+                  var len198 = dataView(memory0).getInt32(ret + 352, true);
+                  var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
+                  var ptr199 = dataView(memory0).getInt32(ret + 356, true);
+                  var len199 = dataView(memory0).getInt32(ret + 360, true);
+                  var result199 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr199, len199));
+                  var ptr200 = dataView(memory0).getInt32(ret + 364, true);
+                  var len200 = dataView(memory0).getInt32(ret + 368, true);
+                  var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
+                  variant216= {
                     tag: 'conflict',
                     val: {
-                      key: result191,
-                      pointer: result192,
-                      storedFingerprint: result193,
-                      givenFingerprint: result194,
+                      key: result197,
+                      pointer: result198,
+                      storedFingerprint: result199,
+                      givenFingerprint: result200,
                     }
                   };
                   break;
                 }
                 case 1: {
-                  var ptr195 = dataView(memory0).getInt32(ret + 324, true);
-                  var len195 = dataView(memory0).getInt32(ret + 328, true);
-                  var result195 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr195, len195));
-                  var ptr196 = dataView(memory0).getInt32(ret + 332, true);
-                  var len196 = dataView(memory0).getInt32(ret + 336, true);
-                  var result196 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr196, len196));
-                  let enum197;
-                  switch (dataView(memory0).getUint8(ret + 340, true)) {
+                  var ptr201 = dataView(memory0).getInt32(ret + 340, true);
+                  var len201 = dataView(memory0).getInt32(ret + 344, true);
+                  var result201 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr201, len201));
+                  var ptr202 = dataView(memory0).getInt32(ret + 348, true);
+                  var len202 = dataView(memory0).getInt32(ret + 352, true);
+                  var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
+                  let enum203;
+                  switch (dataView(memory0).getUint8(ret + 356, true)) {
                     case 0: {
-                      enum197 = 'pending';
+                      enum203 = 'pending';
                       break;
                     }
                     case 1: {
-                      enum197 = 'done';
+                      enum203 = 'done';
                       break;
                     }
                     case 2: {
-                      enum197 = 'failed';
+                      enum203 = 'failed';
                       break;
                     }
                     case 3: {
-                      enum197 = 'in-doubt';
+                      enum203 = 'in-doubt';
                       break;
                     }
                     case 4: {
-                      enum197 = 'escalated';
+                      enum203 = 'escalated';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for EntryState');
                     }
                   }
-                  variant210= {
+                  variant216= {
                     tag: 'in-progress',
                     val: {
-                      key: result195,
-                      owner: result196,
-                      state: enum197,
+                      key: result201,
+                      owner: result202,
+                      state: enum203,
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr198 = dataView(memory0).getInt32(ret + 324, true);
-                  var len198 = dataView(memory0).getInt32(ret + 328, true);
-                  var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
-                  var ptr199 = dataView(memory0).getInt32(ret + 332, true);
-                  var len199 = dataView(memory0).getInt32(ret + 336, true);
-                  var result199 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr199, len199));
-                  variant210= {
+                  var ptr204 = dataView(memory0).getInt32(ret + 340, true);
+                  var len204 = dataView(memory0).getInt32(ret + 344, true);
+                  var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
+                  var ptr205 = dataView(memory0).getInt32(ret + 348, true);
+                  var len205 = dataView(memory0).getInt32(ret + 352, true);
+                  var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
+                  variant216= {
                     tag: 'in-doubt',
                     val: {
-                      key: result198,
-                      reason: result199,
+                      key: result204,
+                      reason: result205,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  var ptr200 = dataView(memory0).getInt32(ret + 324, true);
-                  var len200 = dataView(memory0).getInt32(ret + 328, true);
-                  var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
-                  var ptr201 = dataView(memory0).getInt32(ret + 332, true);
-                  var len201 = dataView(memory0).getInt32(ret + 336, true);
-                  var result201 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr201, len201));
-                  variant210= {
+                  var ptr206 = dataView(memory0).getInt32(ret + 340, true);
+                  var len206 = dataView(memory0).getInt32(ret + 344, true);
+                  var result206 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr206, len206));
+                  var ptr207 = dataView(memory0).getInt32(ret + 348, true);
+                  var len207 = dataView(memory0).getInt32(ret + 352, true);
+                  var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
+                  variant216= {
                     tag: 'escalated',
                     val: {
-                      key: result200,
-                      reason: result201,
+                      key: result206,
+                      reason: result207,
                     }
                   };
                   break;
                 }
                 case 4: {
-                  var ptr202 = dataView(memory0).getInt32(ret + 324, true);
-                  var len202 = dataView(memory0).getInt32(ret + 328, true);
-                  var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
-                  variant210= {
+                  var ptr208 = dataView(memory0).getInt32(ret + 340, true);
+                  var len208 = dataView(memory0).getInt32(ret + 344, true);
+                  var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
+                  variant216= {
                     tag: 'tool-failed',
-                    val: result202
+                    val: result208
                   };
                   break;
                 }
                 case 5: {
-                  var ptr203 = dataView(memory0).getInt32(ret + 324, true);
-                  var len203 = dataView(memory0).getInt32(ret + 328, true);
-                  var result203 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr203, len203));
-                  var ptr204 = dataView(memory0).getInt32(ret + 332, true);
-                  var len204 = dataView(memory0).getInt32(ret + 336, true);
-                  var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
-                  variant210= {
+                  var ptr209 = dataView(memory0).getInt32(ret + 340, true);
+                  var len209 = dataView(memory0).getInt32(ret + 344, true);
+                  var result209 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr209, len209));
+                  var ptr210 = dataView(memory0).getInt32(ret + 348, true);
+                  var len210 = dataView(memory0).getInt32(ret + 352, true);
+                  var result210 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr210, len210));
+                  variant216= {
                     tag: 'result-not-recorded',
                     val: {
-                      key: result203,
-                      reason: result204,
+                      key: result209,
+                      reason: result210,
                     }
                   };
                   break;
                 }
                 case 6: {
-                  var ptr205 = dataView(memory0).getInt32(ret + 324, true);
-                  var len205 = dataView(memory0).getInt32(ret + 328, true);
-                  var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
-                  variant210= {
+                  var ptr211 = dataView(memory0).getInt32(ret + 340, true);
+                  var len211 = dataView(memory0).getInt32(ret + 344, true);
+                  var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
+                  variant216= {
                     tag: 'storage',
-                    val: result205
+                    val: result211
                   };
                   break;
                 }
                 case 7: {
-                  let enum206;
-                  switch (dataView(memory0).getUint8(ret + 324, true)) {
+                  let enum212;
+                  switch (dataView(memory0).getUint8(ret + 340, true)) {
                     case 0: {
-                      enum206 = 'not-found';
+                      enum212 = 'not-found';
                       break;
                     }
                     case 1: {
-                      enum206 = 'stale-token';
+                      enum212 = 'stale-token';
                       break;
                     }
                     case 2: {
-                      enum206 = 'invalid-state';
+                      enum212 = 'invalid-state';
                       break;
                     }
                     case 3: {
-                      enum206 = 'already-settled';
+                      enum212 = 'already-settled';
                       break;
                     }
                     case 4: {
-                      enum206 = 'retention-not-reached';
+                      enum212 = 'retention-not-reached';
                       break;
                     }
                     case 5: {
-                      enum206 = 'invalid-request';
+                      enum212 = 'invalid-request';
                       break;
                     }
                     case 6: {
-                      enum206 = 'changed';
+                      enum212 = 'changed';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for LedgerErrorKind');
                     }
                   }
-                  let variant208;
-                  switch (dataView(memory0).getUint8(ret + 325, true)) {
+                  let variant214;
+                  switch (dataView(memory0).getUint8(ret + 341, true)) {
                     case 0: {
-                      variant208 = undefined;
+                      variant214 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum207;
-                      switch (dataView(memory0).getUint8(ret + 326, true)) {
+                      let enum213;
+                      switch (dataView(memory0).getUint8(ret + 342, true)) {
                         case 0: {
-                          enum207 = 'pending';
+                          enum213 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum207 = 'done';
+                          enum213 = 'done';
                           break;
                         }
                         case 2: {
-                          enum207 = 'failed';
+                          enum213 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum207 = 'in-doubt';
+                          enum213 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum207 = 'escalated';
+                          enum213 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant208 = enum207;
+                      variant214 = enum213;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var ptr209 = dataView(memory0).getInt32(ret + 328, true);
-                  var len209 = dataView(memory0).getInt32(ret + 332, true);
-                  var result209 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr209, len209));
-                  variant210= {
+                  var ptr215 = dataView(memory0).getInt32(ret + 344, true);
+                  var len215 = dataView(memory0).getInt32(ret + 348, true);
+                  var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
+                  variant216= {
                     tag: 'ledger',
                     val: {
-                      kind: enum206,
-                      state: variant208,
-                      message: result209,
+                      kind: enum212,
+                      state: variant214,
+                      message: result215,
                     }
                   };
                   break;
                 }
                 case 8: {
-                  variant210= {
+                  variant216= {
                     tag: 'contention',
-                    val: dataView(memory0).getInt32(ret + 324, true) >>> 0
+                    val: dataView(memory0).getInt32(ret + 340, true) >>> 0
                   };
                   break;
                 }
@@ -4694,9 +4726,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for EffectError');
                 }
               }
-              variant211= {
+              variant217= {
                 tag: 'raise',
-                val: variant210
+                val: variant216
               };
               break;
             }
@@ -4704,115 +4736,115 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for Action');
             }
           }
-          variant219= {
+          variant225= {
             tag: 'ok',
             val: {
-              state: result112,
-              read: variant115,
-              write: variant137,
-              action: variant211,
+              state: result116,
+              read: variant119,
+              write: variant143,
+              action: variant217,
             }
           };
           break;
         }
         case 1: {
-          let enum212;
+          let enum218;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum212 = 'invalid-args';
+              enum218 = 'invalid-args';
               break;
             }
             case 1: {
-              enum212 = 'invalid-pointer';
+              enum218 = 'invalid-pointer';
               break;
             }
             case 2: {
-              enum212 = 'missing-member';
+              enum218 = 'missing-member';
               break;
             }
             case 3: {
-              enum212 = 'pointer-into-array';
+              enum218 = 'pointer-into-array';
               break;
             }
             case 4: {
-              enum212 = 'empty-field';
+              enum218 = 'empty-field';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for KeyErrorKind');
             }
           }
-          let variant214;
+          let variant220;
           switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
-              variant214 = undefined;
+              variant220 = undefined;
               break;
             }
             case 1: {
-              var ptr213 = dataView(memory0).getInt32(ret + 16, true);
-              var len213 = dataView(memory0).getInt32(ret + 20, true);
-              var result213 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr213, len213));
-              variant214 = result213;
+              var ptr219 = dataView(memory0).getInt32(ret + 16, true);
+              var len219 = dataView(memory0).getInt32(ret + 20, true);
+              var result219 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr219, len219));
+              variant220 = result219;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant217;
+          let variant223;
           switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              variant217 = undefined;
+              variant223 = undefined;
               break;
             }
             case 1: {
-              let enum215;
+              let enum221;
               switch (dataView(memory0).getUint8(ret + 32, true)) {
                 case 0: {
-                  enum215 = 'syntax';
+                  enum221 = 'syntax';
                   break;
                 }
                 case 1: {
-                  enum215 = 'invalid-utf8';
+                  enum221 = 'invalid-utf8';
                   break;
                 }
                 case 2: {
-                  enum215 = 'lone-surrogate';
+                  enum221 = 'lone-surrogate';
                   break;
                 }
                 case 3: {
-                  enum215 = 'duplicate-key';
+                  enum221 = 'duplicate-key';
                   break;
                 }
                 case 4: {
-                  enum215 = 'number-overflow';
+                  enum221 = 'number-overflow';
                   break;
                 }
                 case 5: {
-                  enum215 = 'inexact-integer';
+                  enum221 = 'inexact-integer';
                   break;
                 }
                 case 6: {
-                  enum215 = 'too-deep';
+                  enum221 = 'too-deep';
                   break;
                 }
                 case 7: {
-                  enum215 = 'too-large';
+                  enum221 = 'too-large';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for CanonErrorKind');
                 }
               }
-              var ptr216 = dataView(memory0).getInt32(ret + 56, true);
-              var len216 = dataView(memory0).getInt32(ret + 60, true);
-              var result216 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr216, len216));
-              variant217 = {
-                kind: enum215,
+              var ptr222 = dataView(memory0).getInt32(ret + 56, true);
+              var len222 = dataView(memory0).getInt32(ret + 60, true);
+              var result222 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr222, len222));
+              variant223 = {
+                kind: enum221,
                 offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
                 line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
                 column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result216,
+                message: result222,
               };
               break;
             }
@@ -4820,16 +4852,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr218 = dataView(memory0).getInt32(ret + 64, true);
-          var len218 = dataView(memory0).getInt32(ret + 68, true);
-          var result218 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr218, len218));
-          variant219= {
+          var ptr224 = dataView(memory0).getInt32(ret + 64, true);
+          var len224 = dataView(memory0).getInt32(ret + 68, true);
+          var result224 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr224, len224));
+          variant225= {
             tag: 'err',
             val: {
-              kind: enum212,
-              at: variant214,
-              canon: variant217,
-              message: result218,
+              kind: enum218,
+              at: variant220,
+              canon: variant223,
+              message: result224,
             }
           };
           break;
@@ -4838,7 +4870,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant219;
+      const retVal = variant225;
       postReturn11(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);

@@ -117,6 +117,7 @@ fn facts(e: &Entry, now: u64) -> Markup {
     html! {
         dl.meta {
             dt { "scope" } dd { (e.scope) }
+            dt { "run · step" } dd { (e.run_id) " · " (e.step_id) }
             dt { "key" } dd { code { (e.key) } }
             dt { "attempts" } dd { "attempt " (e.attempt) " by " (e.owner) ", " (e.reconcile_attempts) " reconciliation(s)" }
             dt { "reason" } dd { (e.reason.as_deref().unwrap_or("—")) }
