@@ -3,7 +3,8 @@
 # (scripts/without-rust): build the sdist and, from it, the wheel (both carry the committed core
 # component bindings/oncely-core.wasm and the SQL migrations); check the wheel is py3-none-any;
 # install it into a CLEAN virtual environment, with the framework packages the adapters are tested
-# against (tests/adapters/requirements.txt, pinned), and run pytest against the installed package; run
+# against and the OpenTelemetry SDK the events are read with (tests/adapters/requirements.txt,
+# pinned), and run pytest against the installed package; run
 # the example agent loop; install straight from the checkout (`pip install bindings/python`) and,
 # in a git checkout, from git (`pip install "git+file://…#subdirectory=bindings/python"`).
 #

@@ -73,6 +73,7 @@ from oncely.errors import (
     StorageError,
     ToolFailedError,
 )
+from oncely.events import EventHook, EventKind, LedgerEvent
 from oncely.ledger import (
     EffectResult,
     EffectSpec,
@@ -104,6 +105,8 @@ __all__ = [  # noqa: PLE0604
     "EffectSpec",
     "EncodingError",
     "EscalatedError",
+    "EventHook",
+    "EventKind",
     "HistoryRecord",
     "OncelyError",
     "InDoubtError",
@@ -113,6 +116,7 @@ __all__ = [  # noqa: PLE0604
     "KeyDerivationError",
     "Ledger",
     "LedgerError",
+    "LedgerEvent",
     "ListFilter",
     "MigrationError",
     "PolicyError",

@@ -80,6 +80,7 @@ from oncely.types import (
 )
 
 if TYPE_CHECKING:
+    from oncely.events import Events
     from oncely.store import Store
 
 T = TypeVar("T")
@@ -310,11 +311,18 @@ def _tool_input(called: Called, spec: EffectSpec) -> Any:
 
 
 def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
-    run: Callable[..., Any], clock: Callable[[], int], command: Command, spec: EffectSpec
+    run: Callable[..., Any],
+    clock: Callable[[], int],
+    command: Command,
+    spec: EffectSpec,
+    events: Events | None = None,
 ) -> Generator[Request, Any, tuple[Finish, Entry | None, Any]]:
     """Run one machine: returns its finish, the row read last and the tool's last value; raises
-    the typed error of a ``raise`` (with what the tool, reconciler or store raised as cause)."""
+    the typed error of a ``raise`` (with what the tool, reconciler or store raised as cause).
+    What the core decided goes to ``events`` (:mod:`oncely.events`)."""
     step, row, value, cause = _unwrap(run(b"", Start(command), clock())), None, None, None
+    tool = command.intent.tool if isinstance(command, EffectStart) else ""
+    claimed = False  # whether this machine called the tool under a claim
     while True:
         inp: Any = None
         if step.read is not None:
@@ -339,17 +347,27 @@ def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
                 # Never start a call on a lease that has run out: the claim may be another's.
                 inp = TooLate()
             elif isinstance(a, (ToolCall, RecallTool)):
+                claim = a if isinstance(a, ToolCall) and a.token is not None else None
+                if claim is not None and events is not None:
+                    claimed = True
+                    events.claimed(tool, claim)
                 called = yield Tool(a.key, a if isinstance(a, ToolCall) else None)
                 value, cause = called.value, called.error or cause
                 inp = _tool_input(called, spec)
+                if claim is not None and events is not None:
+                    events.called(tool, claim, inp)
             elif isinstance(a, CallReconciler):
                 inp = VerdictInput((yield Reconcile(a.request)))
             elif isinstance(a, SleepUntil):
                 yield Sleep(a.at)
                 inp = Woke()
             elif isinstance(a, FinishAction):
+                if events is not None:
+                    events.finished(command, a.finish, claimed)
                 return a.finish, row, value
             else:
+                if events is not None:
+                    events.raised(command, a.error)
                 raise _error(a.error) from cause
         step = _unwrap(run(step.state, inp, clock()))
 

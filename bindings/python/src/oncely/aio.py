@@ -31,6 +31,7 @@ from oncely._machine import (
     effect_result,
     tally,
 )
+from oncely.events import EventHook
 from oncely.ledger import Ledger, _resolve_event, _settled_id
 from oncely.store import HistoryRecord
 from oncely.sweeper import AsyncSweeper
@@ -90,6 +91,11 @@ class AsyncLedger:
     def reconciler(self, tool: str, fn: Reconciler | None = None) -> Any:
         """Register the reconciler of ``tool`` (sync or async); see :meth:`Ledger.reconciler`."""
         return self.sync.reconciler(tool, fn)
+
+    def on_event(self, hook: EventHook) -> EventHook:
+        """Call ``hook`` (a plain function, called on the event loop) with every decision of
+        this ledger; see :meth:`Ledger.on_event`."""
+        return self.sync.on_event(hook)
 
     async def close(self) -> None:
         """Close the store's connections."""

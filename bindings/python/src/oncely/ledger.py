@@ -42,6 +42,7 @@ from oncely._machine import (
     tally,
 )
 from oncely.errors import OncelyError
+from oncely.events import EventHook, Events
 from oncely.store import HistoryRecord, ListFilter, Store
 from oncely.sweeper import Sweeper
 from oncely.types import (
@@ -122,6 +123,7 @@ class Ledger:
         :func:`asyncio.sleep` in the asyncio API). A test clock's sleep may advance it."""
         self._rt = _runtime.shared()
         self._reconcilers: dict[str, Reconciler] = {}
+        self._events = Events()
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -195,12 +197,29 @@ class Ledger:
         """The reconciler registered for ``tool`` in this process, if any."""
         return self._reconcilers.get(tool)
 
+    # --- events ------------------------------------------------------------------------------
+
+    def on_event(self, hook: EventHook) -> EventHook:
+        """Call ``hook`` with every decision of this ledger (and of its :attr:`aio` view): an
+        :class:`~oncely.LedgerEvent` of kind claimed, executed, replayed, conflict, in-doubt,
+        reconciled, escalated or resolved (:class:`~oncely.EventKind`). It runs inline, on the
+        thread or task that decided: keep it quick, and never block. What it raises is logged
+        (``oncely`` logger) and ignored. Returns ``hook``, so it can be a decorator.
+
+        Every decision also goes to the ``oncely.events`` logger and, when
+        ``opentelemetry-api`` is installed, to OpenTelemetry (:mod:`oncely.events`), hook or
+        not."""
+        self._events.add(hook)
+        return hook
+
     # --- machines ------------------------------------------------------------------------------
 
     def machine(self, command: Any, spec: EffectSpec | None = None) -> Any:
         """The interpreter of one machine of the core (run it with a driver of
         :mod:`oncely._machine`)."""
-        return _machine.interpret(self._run, self.clock, command, spec or _DEFAULT_SPEC)
+        return _machine.interpret(
+            self._run, self.clock, command, spec or _DEFAULT_SPEC, self._events
+        )
 
     def _run(self, state: bytes, inp: Any, now: int) -> Any:
         return self._rt.call("effect.run", state, inp, now)
