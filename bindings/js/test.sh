@@ -54,11 +54,15 @@ mkdir "$tmp/app"
 cd "$tmp/app"
 npm init -y >/dev/null
 version() { node -p "require('$here/node_modules/$1/package.json').version"; }
-# The package from its tarball; its optional drivers, the frameworks its adapters wrap and the
-# test tools at the versions locked here. better-sqlite3 is a native module: the one built by npm
-# ci above is linked rather than compiled a second time.
+# The package from its tarball; its optional drivers, the frameworks its adapters wrap, the
+# OpenTelemetry API it reports to and the SDK the tests read it with, and the test tools, at the
+# versions locked here. better-sqlite3 is a native module: the one built by npm ci above is linked
+# rather than compiled a second time.
 frameworks=()
-for p in ai @openai/agents @langchain/core @langchain/langgraph langchain zod; do frameworks+=("$p@$(version "$p")"); done
+for p in ai @openai/agents @langchain/core @langchain/langgraph langchain zod \
+    @opentelemetry/api @opentelemetry/sdk-metrics @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks; do
+    frameworks+=("$p@$(version "$p")")
+done
 "$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "typescript@$(version typescript)" "${frameworks[@]}" >/dev/null
 ln -s "$here/node_modules/better-sqlite3" node_modules/better-sqlite3
 cp -r "$here/test" test

@@ -2,6 +2,7 @@
 // (gen/core: bindings/oncely-core.wasm transpiled by jco, committed); this package is its JS host.
 export { canonicalize, checkTools, classify, defaultPolicy, deriveKey, deriveKeys, explain, intentKey, limits, parsePolicy, resolveTool } from './core.js';
 export { Ledger, happened, notHappened, unknown, systemClock } from './ledger.js';
+export { EVENT_KINDS } from './events.js';
 export { MemoryStore } from './stores/memory.js';
 export { DurableObjectStore } from './stores/durable-object.js';
 export {

@@ -16,6 +16,7 @@ import {
   StorageError,
   ToolFailedError,
 } from './errors.js';
+import { attemptBy, differsAt, Events } from './events.js';
 import { runMachine } from './machine.js';
 import { text } from './wtf8.js';
 import { outcomeOut, requestOut } from './wire.js';
@@ -78,27 +79,56 @@ async function io(what, p) {
 
 /** A ledger: the core's rules over a store. */
 export class Ledger {
+  /** Where its decisions go (events.js): hooks and OpenTelemetry; shared with its withOwner copies. */
+  #events;
+
   /**
    * @param store a store (MemoryStore, SqliteStore, PostgresStore, DurableObjectStore, or any
    *   object with the same methods)
    * @param options `owner`: this worker's id in claims; `clock`: () => ms since the epoch;
    *   `sleep`: (ms) => Promise, how the core's waits are slept (tests and simulations pair it
-   *   with their clock; default: a timer)
+   *   with their clock; default: a timer); `onEvent`: a hook for every decision (as
+   *   `onEvent(hook)`); `openTelemetry`: where decisions go besides hooks — absent, the global
+   *   API of `@opentelemetry/api` when it is installed; `false`, nowhere; or that API module
+   *   itself (where it cannot be imported by name, as in a bundled Worker)
    */
-  constructor(store, { owner, clock, sleep: sleepFn } = {}) {
+  constructor(store, { owner, clock, sleep: sleepFn, onEvent, openTelemetry } = {}) {
     if (!store || typeof store.get !== 'function') throw new TypeError('new Ledger(store): a store is required');
     this.store = store;
     this.owner = owner === undefined || owner === null ? defaultOwner() : text('owner', owner);
     this.clock = clock ?? systemClock;
     this.sleep = sleepFn ?? sleep;
     this.reconcilers = new Map();
+    this.#events = new Events(openTelemetry);
+    if (onEvent !== undefined && onEvent !== null) this.#events.add(onEvent);
   }
 
-  /** A ledger over the same store (and reconcilers) with another owner id. */
+  /** A ledger over the same store (reconcilers and event hooks) with another owner id. */
   withOwner(owner) {
-    const l = new Ledger(this.store, { owner, clock: this.clock, sleep: this.sleep });
+    const l = new Ledger(this.store, { owner, clock: this.clock, sleep: this.sleep, openTelemetry: false });
     l.reconcilers = this.reconcilers;
+    l.#events = this.#events;
     return l;
+  }
+
+  /**
+   * Call `hook(event)` with every decision of this ledger and of its `withOwner` copies, as it is
+   * made: `{kind, scope, key, tool, detail}`, `kind` one of EVENT_KINDS (claimed, executed,
+   * replayed, conflict, in-doubt, reconciled, escalated, resolved; `tool` is "" where the call
+   * that decided does not know it). It runs inline: keep it quick. What it throws (or rejects
+   * with) never reaches the effect: it goes to `onError(err, event)` (default: console.error).
+   * Returns the function that removes the hook.
+   */
+  onEvent(hook, { onError } = {}) {
+    return this.#events.add(hook, onError);
+  }
+
+  // The events of an effect's error (conflict, escalated). An unknown outcome is reported where
+  // it arises (the tool failed ambiguously, a lease ran out), not again when an effect finds an
+  // entry still in doubt.
+  #errorEvent(scope, tool, e) {
+    if (e instanceof ConflictError) this.#events.emit('conflict', scope, e.key, tool, differsAt(e.pointer));
+    else if (e instanceof EscalatedError) this.#events.emit('escalated', scope, e.key, tool, e.reason);
   }
 
   /** Now, by this ledger's clock. */
@@ -116,10 +146,15 @@ export class Ledger {
   }
 
   // Run one of the core's machines against the store (machine.js), with this ledger's clock,
-  // reconcilers and `tool`; its finish and what it left ({finish, value, row}).
-  #run(command, tool = noTool) {
+  // reconcilers and `tool` (named `toolName` in events); its finish and what it left ({finish,
+  // value, row, claimed}). While the OpenTelemetry API loads (once, at the first ledger), it
+  // waits for it, so that no decision misses it.
+  #run(command, tool = noTool, toolName = '') {
+    const loading = this.#events.pending();
+    if (loading !== null) return loading.then(() => this.#run(command, tool, toolName));
     return runMachine(command, {
       store: this.store,
+      event: (kind, scope, key, detail) => this.#events.emit(kind, scope, key, toolName, detail),
       now: () => this.now(),
       sleep: (ms) => this.sleep(ms),
       tool,
@@ -168,6 +203,10 @@ export class Ledger {
   async begin(intent, policy) {
     const claim = witPrepare(intent, policy, this.owner);
     const outcome = await this.drive(claim.scope, claim.key, { tag: 'begin', val: claim });
+    const v = outcome.val;
+    if (outcome.tag === 'execute') this.#events.emit('claimed', claim.scope, claim.key, claim.tool, attemptBy(v));
+    else if (outcome.tag === 'replay') this.#events.emit('replayed', claim.scope, claim.key, claim.tool, '');
+    else if (outcome.tag === 'conflict') this.#events.emit('conflict', claim.scope, claim.key, claim.tool, differsAt(v.pointer));
     return { claim: { scope: claim.scope, tool: claim.tool, key: claim.key, fingerprint: claim.fingerprint, argsCanonical: claim.argsCanonical, owner: claim.owner }, outcome };
   }
 
@@ -178,7 +217,10 @@ export class Ledger {
 
   /** Record the result of the attempt `token` holds, as the text to replay verbatim. */
   async completeJson(scope, key, token, resultJson) {
-    return this.drive(scope, key, { tag: 'complete', val: { token: tokenIn(token), resultJson: String(resultJson) } });
+    const t = tokenIn(token);
+    const outcome = await this.drive(scope, key, { tag: 'complete', val: { token: t, resultJson: String(resultJson) } });
+    this.#events.emit('executed', scope, key, '', `attempt ${t.attempt}`);
+    return outcome;
   }
 
   /** Record a definite failure: the effect did not happen. */
@@ -188,7 +230,9 @@ export class Ledger {
 
   /** Record an ambiguous failure: the outcome is unknown. The answer is `reconcile` or `escalated`. */
   async failAmbiguous(scope, key, token, reason) {
-    return this.drive(scope, key, { tag: 'fail-ambiguous', val: { token: tokenIn(token), reason: String(reason) } });
+    const outcome = await this.drive(scope, key, { tag: 'fail-ambiguous', val: { token: tokenIn(token), reason: String(reason) } });
+    this.#events.emit('in-doubt', scope, key, '', String(reason));
+    return outcome;
   }
 
   /** Extend the lease of a long call. */
@@ -198,7 +242,10 @@ export class Ledger {
 
   /** Report what a reconciliation of `attempt` found: happened(v), notHappened() or unknown(r). */
   async reconciled(scope, key, attempt, verdict) {
-    return this.drive(scope, key, { tag: 'reconciled', val: { attempt, verdict: checkVerdict(verdict, false) } });
+    const v = checkVerdict(verdict, false);
+    const outcome = await this.drive(scope, key, { tag: 'reconciled', val: { attempt, verdict: v } });
+    this.#events.emit('reconciled', scope, key, '', v.tag);
+    return outcome;
   }
 
   /**
@@ -215,6 +262,8 @@ export class Ledger {
     const resolution = { settlement: checkVerdict(settlement, true), by: String(by ?? ''), note: String(note), seenVersion: BigInt(version) };
     const outcome = await this.drive(scope, key, { tag: 'resolve', val: resolution });
     if (outcome.tag !== 'settled') throw new OncelyError('protocol', `resolve ended with ${outcome.tag}, not a settlement`);
+    const verdict = resolution.settlement.tag === 'happened' ? 'happened' : 'did not happen';
+    this.#events.emit('resolved', scope, key, '', `${outcome.val} by ${resolution.by}: ${verdict}`);
     return outcome.val;
   }
 
@@ -277,6 +326,9 @@ export class Ledger {
     const report = { examined: 0, leasesExpired: 0, reconciled: 0, happened: 0, notHappened: 0, unknown: 0, escalated: [], purged: 0, errors: [] };
     for (const row of await io('due', this.store.due(scope, this.now(), TEND_BATCH))) {
       const n = await this.#tend(row, 'sweep');
+      if (n.leaseExpired) this.#events.emit('in-doubt', n.scope, n.key, n.tool, 'the lease ran out before a result was recorded');
+      if (n.reconciled !== undefined) this.#events.emit('reconciled', n.scope, n.key, n.tool, n.reconciled);
+      if (n.escalated !== undefined) this.#events.emit('escalated', n.scope, n.key, n.tool, n.escalated);
       report.examined++;
       report.leasesExpired += n.leaseExpired ? 1 : 0;
       report.purged += n.purged ? 1 : 0;
@@ -332,9 +384,20 @@ export class Ledger {
     if (typeof tool !== 'function') throw new TypeError('ledger.effect(intent, policy, tool): tool is a function');
     const options = { owner: this.owner, maxAttempts, waitMs: BigInt(waitMs), hasReconciler: this.reconcilers.has(intent?.tool) };
     const p = witPolicy(policy);
-    const command = { tag: 'effect', val: { intent: witIntent(intent, prepareCheck(p, this.owner)), policy: p, options } };
-    const { finish, value } = await this.#run(command, tool);
+    const i = witIntent(intent, prepareCheck(p, this.owner));
+    const command = { tag: 'effect', val: { intent: i, policy: p, options } };
+    let ended;
+    try {
+      ended = await this.#run(command, tool, i.tool);
+    } catch (e) {
+      this.#errorEvent(i.scope, i.tool, e);
+      throw e;
+    }
+    const { finish, value, claimed } = ended;
     const r = finish.val;
+    if (r.reconciled) this.#events.emit('reconciled', i.scope, r.key, i.tool, 'happened');
+    else if (r.replayed) this.#events.emit('replayed', i.scope, r.key, i.tool, '');
+    else if (claimed) this.#events.emit('executed', i.scope, r.key, i.tool, '');
     return { value: r.source.tag === 'tool-value' ? value : JSON.parse(r.source.val), key: r.key, replayed: r.replayed, reconciled: r.reconciled };
   }
 }

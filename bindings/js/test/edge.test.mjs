@@ -237,6 +237,26 @@ test('workerd: the refund runs once through the Durable Object ledger, as in the
   assert.equal((await (await fetch(`${pay}/refunds?charge_id=ch_4`)).json()).length, 1);
 });
 
+test('workerd: a ledger\'s decisions reach its onEvent hook (no @opentelemetry/api in the bundle)', async () => {
+  const r = await fetch(stores, { method: 'POST', body: JSON.stringify({ name: 'events', method: 'events' }) });
+  const b = await r.json();
+  assert.equal(b.error, undefined, b.error);
+  const claimed = { detail: 'attempt 1 by edge-w1' };
+  assert.deepEqual(
+    b.ok.map((e) => (e.error ? e : { kind: e.kind, scope: e.scope, tool: e.tool, detail: e.detail.replace(/;.*/, '') })),
+    [
+      { kind: 'claimed', scope: 'edge', tool: 'pay', ...claimed },
+      { kind: 'executed', scope: 'edge', tool: 'pay', detail: '' },
+      { kind: 'replayed', scope: 'edge', tool: 'pay', detail: '' },
+      { kind: 'claimed', scope: 'edge', tool: 'email', ...claimed },
+      { kind: 'in-doubt', scope: 'edge', tool: 'email', detail: 'timed out' },
+      { kind: 'escalated', scope: 'edge', tool: 'email', detail: 'attempt 1 failed ambiguously: timed out' },
+      { error: 'escalated' },
+    ],
+  );
+  assert.doesNotMatch(logs, /oncely: /, 'nothing logged');
+});
+
 /** The store in a Durable Object, reached over HTTP. */
 class RemoteStore {
   constructor(name) {

@@ -387,16 +387,70 @@ export interface Sweeper {
 
 export const systemClock: () => number;
 
+/** The kind of a ledger decision: the same names in every oncely library. */
+export type EventKind = 'claimed' | 'executed' | 'replayed' | 'conflict' | 'in-doubt' | 'reconciled' | 'escalated' | 'resolved';
+
+/** Every kind, in that order. */
+export const EVENT_KINDS: readonly EventKind[];
+
+/** One decision of a ledger, as `onEvent` hooks get it (frozen). */
+export interface DecisionEvent {
+  /**
+   * `claimed`: a key was claimed, the tool is about to be called (`detail`: "attempt N by OWNER");
+   * `executed`: the tool ran and its result was recorded; `replayed`: a repeat got the recorded
+   * result; `conflict`: the key was used before with other arguments ("first difference at
+   * \"/pointer\""); `in-doubt`: the outcome is unknown (the tool failed ambiguously, or a lease ran
+   * out; `detail`: why); `reconciled`: a reconciliation answered (happened, not-happened or
+   * unknown); `escalated`: only a person can settle it now (why); `resolved`: a person settled it
+   * ("stl-… by WHO: happened" or "…: did not happen").
+   */
+  readonly kind: EventKind;
+  readonly scope: string;
+  readonly key: string;
+  /** The tool; "" when the call that decided does not know it (complete, failAmbiguous, reconciled, resolve). */
+  readonly tool: string;
+  readonly detail: string;
+}
+
+/** What of `@opentelemetry/api` the ledger uses (give the module itself: `import * as api from '@opentelemetry/api'`). */
+export interface OpenTelemetryApi {
+  trace: { getActiveSpan(): unknown };
+  metrics: { getMeterProvider(): unknown };
+}
+
+export interface LedgerOptions {
+  /** This worker's id in claims (default: pid and a random suffix). */
+  owner?: string;
+  /** ms since the Unix epoch (default Date.now). */
+  clock?: () => number;
+  /** How the core's waits are slept (pair it with a simulated `clock`); default a timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** A hook for every decision, as `ledger.onEvent(hook)`. */
+  onEvent?: (event: DecisionEvent) => unknown;
+  /**
+   * Where decisions go besides hooks: absent, OpenTelemetry's global API when `@opentelemetry/api`
+   * is installed (imported once, quietly skipped when missing); false, nowhere; or the API module
+   * itself, where it cannot be imported by name (a bundled Worker).
+   */
+  openTelemetry?: false | OpenTelemetryApi;
+}
+
 /**
  * A ledger: the core's machines (wit/effect.wit) run over a store. Every decision is the core's;
  * the ledger reads and writes rows, calls the tool and reconcilers, and sleeps when told.
  */
 export class Ledger {
-  /** `sleep(ms)`: how the core's waits are slept (pair it with a simulated `clock`); default a timer. */
-  constructor(store: Store, options?: { owner?: string; clock?: () => number; sleep?: (ms: number) => Promise<void> });
+  constructor(store: Store, options?: LedgerOptions);
   readonly store: Store;
   readonly owner: string;
+  /** A ledger over the same store, reconcilers and event hooks, with another owner id. */
   withOwner(owner: string): Ledger;
+  /**
+   * Call `hook` with every decision of this ledger and of its withOwner copies, inline, as it is
+   * made. What it throws or rejects with never reaches the effect: it goes to `onError` (default
+   * console.error), once. Returns the function that removes the hook.
+   */
+  onEvent(hook: (event: DecisionEvent) => unknown, options?: { onError?: (error: unknown, event: DecisionEvent) => void }): () => void;
   now(): number;
   /** Register the reconciler of `tool`. */
   reconciler(tool: string, fn: Reconciler): this;

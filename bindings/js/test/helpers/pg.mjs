@@ -4,6 +4,7 @@
 // ONCELY_REQUIRE_POSTGRES=1 or CI is set, else a loud skip with the reason.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { PostgresStore } from 'oncely/postgres';
@@ -71,6 +72,23 @@ export async function freshDatabase(tag) {
       await a.end();
     },
   };
+}
+
+/**
+ * In a describe: a fresh database for its tests, dropped after them. Returns `{skip, db}`, set
+ * once the describe's `before` has run: `skip` the reason PostgreSQL tests cannot run (or null),
+ * `db` what freshDatabase returned (or null).
+ */
+export function databaseForSuite(tag) {
+  const pg = { skip: null, db: null };
+  before(async () => {
+    pg.skip = await postgresUnavailable();
+    if (!pg.skip) pg.db = await freshDatabase(tag);
+  });
+  after(async () => {
+    if (pg.db) await pg.db.drop();
+  });
+  return pg;
 }
 
 /**

@@ -2,8 +2,10 @@
 import {
   canonicalize, checkTools, deriveKey, deriveKeys, explain, intentKey, happened, notHappened, parsePolicy, unknown,
   DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, LedgerError, MemoryStore, ResultNotRecordedError,
+  EVENT_KINDS, type DecisionEvent, type EventKind,
   type DerivedKey, type Entry, type HistoryRecord, type Outcome, type Policy, type Sweeper, type SweepReport,
 } from 'oncely';
+import * as otel from '@opentelemetry/api';
 import { SqliteStore } from 'oncely/sqlite';
 import { PostgresStore } from 'oncely/postgres';
 
@@ -48,6 +50,16 @@ async function main() {
   const pg = await PostgresStore.connect('postgres://x', { max: 2 });
   const report = await new Ledger(sqlite, { clock: () => 0, sleep: async (ms: number) => void ms }).sweep();
   const purged: number = report.purged + (await new Ledger(sqlite).purgeExpired());
+  // Every decision, to a hook (and to OpenTelemetry: the installed API, or the one given, or none).
+  const kinds: EventKind[] = [...EVENT_KINDS];
+  const off: () => void = ledger.onEvent((ev: DecisionEvent) => console.log(ev.kind, ev.scope, ev.key, ev.tool, ev.detail), { onError: (err, ev) => console.log(err, ev.kind) });
+  off();
+  new Ledger(sqlite, { onEvent: async (ev) => void (ev.kind === 'in-doubt' && kinds.includes(ev.kind)), openTelemetry: otel });
+  new Ledger(sqlite, { openTelemetry: false }).withOwner('w2').onEvent(() => {})();
+  // @ts-expect-error: not a kind
+  const bad: EventKind = 'doubted';
+  // @ts-expect-error: true is not an API
+  new Ledger(sqlite, { openTelemetry: true });
   const sweeper: Sweeper = ledger.startSweeper({ everyMs: 1000, scope: 's', onReport: (r: SweepReport) => console.log(r.reconciled), onError: (err) => console.log(err) });
   if (sweeper.running) await sweeper.stop();
   await ledger.startSweeper().stop();
