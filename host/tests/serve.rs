@@ -33,9 +33,9 @@ impl Drop for Server {
     }
 }
 
-fn serve(db: &str, extra: &[&str], env: &[(&str, &str)]) -> Server {
+fn serve(db: &str, extra: &[&str], env: &[(&str, &str)], in_doubt_after: &str) -> Server {
     let mut c = Command::new(env!("CARGO_BIN_EXE_oncely"));
-    c.args(["serve", "--db", db, "--listen", "127.0.0.1:0", "--sweep-every", "100ms", "--in-doubt-after", "1h"]).args(extra);
+    c.args(["serve", "--db", db, "--listen", "127.0.0.1:0", "--sweep-every", "100ms", "--in-doubt-after", in_doubt_after]).args(extra);
     c.env_remove("ONCELY_SERVE_TOKEN").env_remove("ONCELY_DB").env("ONCELY_LOG", "warn");
     for (k, v) in env {
         c.env(k, v);
@@ -64,6 +64,8 @@ fn intent(tool: &str) -> Intent {
 }
 
 const MANUAL: &str = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","escalateAfterMs":0}"#;
+const LOOKUP: &str =
+    r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find_charge"},"escalateAfterMs":86400000,"maxCallMs":1000}"#;
 
 /// The received webhook requests: (status answered, headers, body).
 type Received = Arc<Mutex<Vec<(u16, HeaderMap, String)>>>;
@@ -110,21 +112,36 @@ fn serve_needs_credentials_and_never_has_a_default() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_person_settles_an_escalated_effect_in_the_inbox_and_the_agent_replays_it() {
-    let (_dir, db) = common::sqlite_path();
+    let (_dir, sqlite) = common::sqlite_path();
+    let mut ledgers = vec![sqlite];
+    ledgers.extend(common::postgres_db().await);
+    for db in ledgers {
+        settle_in_the_inbox(&db).await;
+    }
+}
+
+async fn settle_in_the_inbox(db: &str) {
     // The agent: a refund whose call times out, with no way to reconcile: escalated at once.
-    let agent = Ledger::open(&db).await.unwrap().with_owner("agent-1");
+    let agent = Ledger::open(db).await.unwrap().with_owner("agent-1");
     let policy = agent.runtime().parse_policy(MANUAL).unwrap();
     let timeout = |_key: String| async { Err::<serde_json::Value, _>(ToolError::ambiguous("the provider timed out")) };
     let e = agent.effect(&intent("refund"), &policy).run(timeout).await.unwrap_err();
     assert!(matches!(e, Error::Escalated { .. }), "{e}");
     let done = |_key: String| async { Ok::<_, ToolError>(serde_json::json!({"sent": true})) };
     agent.effect(&intent("send_receipt"), &policy).run(done).await.unwrap();
+    // And a charge whose outcome has been unknown for an hour (its lookup could not tell; the
+    // deadline to escalate is a day): past the inbox's threshold of ten minutes.
+    let an_hour_ago = agent.now() - 3_600_000;
+    let earlier = agent.clone().with_clock(Arc::new(move || an_hour_ago));
+    let lookup = agent.runtime().parse_policy(LOOKUP).unwrap();
+    let e = earlier.effect(&intent("charge"), &lookup).run(timeout).await.unwrap_err();
+    assert!(matches!(e, Error::InDoubt { .. }), "{e}");
 
     let (hook, received) = receiver().await;
     let secret_file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(secret_file.path(), SECRET).unwrap();
     let server = serve(
-        &db,
+        db,
         &[
             "--webhook",
             &hook,
@@ -136,6 +153,7 @@ async fn a_person_settles_an_escalated_effect_in_the_inbox_and_the_agent_replays
             "https://ops.example",
         ],
         &[("ONCELY_SERVE_TOKEN", TOKEN)],
+        "10m",
     );
     let base = &server.base;
     let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
@@ -161,12 +179,16 @@ async fn a_person_settles_an_escalated_effect_in_the_inbox_and_the_agent_replays
     let cookie = set_cookie.split(';').next().unwrap().to_string();
     let get = |path: String| http.get(format!("{base}{path}")).header("cookie", &cookie).send();
 
-    // The inbox has the escalated refund (and not the receipt, which is done).
+    // The inbox has the escalated refund and the charge in doubt for an hour (and not the
+    // receipt, which is done).
     let inbox = get("/".into()).await.unwrap().text().await.unwrap();
-    let escalated = agent.list(None, &Default::default()).await.unwrap().into_iter().find(|e| e.tool == "refund").unwrap();
+    let all = agent.list(None, &Default::default()).await.unwrap();
+    let escalated = all.iter().find(|e| e.tool == "refund").unwrap().clone();
+    let in_doubt = all.iter().find(|e| e.tool == "charge").unwrap().clone();
     assert!(inbox.contains("refund") && inbox.contains(&escalated.key), "{inbox}");
+    assert!(inbox.contains(&in_doubt.key) && inbox.contains("run-1 · s"), "{inbox}");
     assert!(!inbox.contains("send_receipt"), "{inbox}");
-    assert!(inbox.contains("Needs a person (1)"), "{inbox}");
+    assert!(inbox.contains("Needs a person (2)"), "{inbox}");
     let href = format!("/entry?scope=acme&key={}", escalated.key.replace(':', "%3A"));
     let page = get(href.clone()).await.unwrap().text().await.unwrap();
     assert!(page.contains("the provider timed out") && page.contains("History"), "{page}");
@@ -229,7 +251,7 @@ async fn a_person_settles_an_escalated_effect_in_the_inbox_and_the_agent_replays
     let again = agent.effect(&intent("refund"), &policy).run(never).await.unwrap();
     assert!(again.replayed);
     assert_eq!(again.value, serde_json::json!({"refund_id": "re_42", "status": "succeeded"}));
-    assert!(get("/".into()).await.unwrap().text().await.unwrap().contains("Needs a person (0)"));
+    assert!(get("/".into()).await.unwrap().text().await.unwrap().contains("Needs a person (1)"));
 
     // Metrics, with the token as a bearer, parsed line by line.
     let text = http.get(format!("{base}/metrics")).bearer_auth(TOKEN).send().await.unwrap().text().await.unwrap();
@@ -242,36 +264,45 @@ async fn a_person_settles_an_escalated_effect_in_the_inbox_and_the_agent_replays
     };
     assert_eq!(value(r#"oncely_entries{state="done"}"#), 2.0, "{text}");
     assert_eq!(value(r#"oncely_entries{state="escalated"}"#), 0.0);
+    assert_eq!(value(r#"oncely_entries{state="in-doubt"}"#), 1.0);
     assert_eq!(value(r#"oncely_outcomes_total{kind="resolved"}"#), 1.0, "{text}");
-    assert_eq!(value("oncely_needs_person"), 0.0);
-    assert_eq!(value("oncely_oldest_in_doubt_seconds"), 0.0);
+    assert_eq!(value("oncely_needs_person"), 1.0);
+    assert!(value("oncely_oldest_in_doubt_seconds") >= 3600.0, "{text}");
     assert!(text.trim_end().ends_with("# EOF"), "{text}");
 
-    // The webhook: the escalation notice, refused once, delivered on the retry, signed.
+    // The webhook: a notice for the escalation and one for the long doubt, each signed; the
+    // first attempt was refused and sent again.
     let deadline = Instant::now() + Duration::from_secs(10);
-    while received.lock().unwrap().len() < 2 {
-        assert!(Instant::now() < deadline, "webhook not retried: {:?}", received.lock().unwrap().len());
+    let delivered = || received.lock().unwrap().iter().filter(|r| r.0 == 200).count();
+    while delivered() < 2 {
+        assert!(Instant::now() < deadline, "webhooks not delivered: {:?}", received.lock().unwrap().len());
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let got = received.lock().unwrap().clone();
-    let (first, second) = (&got[0], &got[1]);
-    assert_eq!((first.0, second.0), (500, 200));
-    assert_eq!(first.2, second.2, "the same notice, sent again");
-    let notice: serde_json::Value = serde_json::from_str(&second.2).unwrap();
-    assert_eq!(notice["type"], "entry.escalated");
-    assert_eq!(notice["entry"]["key"], escalated.key.as_str());
-    assert_eq!(notice["entry"]["url"], format!("https://ops.example{href}").as_str());
-    assert_eq!(second.1["oncely-delivery"].to_str().unwrap(), notice["id"].as_str().unwrap());
-    let sig = second.1["oncely-signature"].to_str().unwrap();
-    let (t, v1) = sig.strip_prefix("t=").unwrap().split_once(",v1=").unwrap();
-    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
-    mac.update(format!("{t}.{}", second.2).as_bytes());
-    let want: String = mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect();
-    assert_eq!(v1, want, "the signature");
-    // Delivered once: no third request for the same notice.
+    // Delivered once each: no more requests for the same notices.
     tokio::time::sleep(Duration::from_millis(400)).await;
-    assert_eq!(received.lock().unwrap().len(), 2);
-    assert_eq!(value_after(&http, base).await, 1.0);
+    let got = received.lock().unwrap().clone();
+    assert_eq!(got.iter().map(|r| r.0).collect::<Vec<_>>(), vec![500, 200, 200], "{got:?}");
+    let mut kinds = Vec::new();
+    for (_, headers, body) in &got[1..] {
+        let notice: serde_json::Value = serde_json::from_str(body).unwrap();
+        let entry = if notice["type"] == "entry.escalated" { &escalated } else { &in_doubt };
+        kinds.push(notice["type"].as_str().unwrap().to_string());
+        assert_eq!(notice["entry"]["key"], entry.key.as_str());
+        assert_eq!(notice["entry"]["run"], "run-1");
+        let href = format!("/entry?scope=acme&key={}", entry.key.replace(':', "%3A"));
+        assert_eq!(notice["entry"]["url"], format!("https://ops.example{href}").as_str());
+        assert_eq!(headers["oncely-delivery"].to_str().unwrap(), notice["id"].as_str().unwrap());
+        let sig = headers["oncely-signature"].to_str().unwrap();
+        let (t, v1) = sig.strip_prefix("t=").unwrap().split_once(",v1=").unwrap();
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
+        mac.update(format!("{t}.{body}").as_bytes());
+        let want: String = mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(v1, want, "the signature");
+    }
+    kinds.sort();
+    assert_eq!(kinds, ["entry.escalated", "entry.in-doubt"]);
+    assert!(got[1..].iter().any(|r| r.2 == got[0].2), "the refused notice was sent again, the same");
+    assert_eq!(value_after(&http, base).await, 2.0);
 }
 
 /// `oncely_webhook_deliveries_total{result="ok"}` now.
