@@ -303,6 +303,19 @@ async fn settle_in_the_inbox(db: &str) {
     assert_eq!(kinds, ["entry.escalated", "entry.in-doubt"]);
     assert!(got[1..].iter().any(|r| r.2 == got[0].2), "the refused notice was sent again, the same");
     assert_eq!(value_after(&http, base).await, 2.0);
+
+    // Pages are never framed by another site (a settle button cannot be clicked through a
+    // frame), carry no script and post forms only here.
+    let r = get("/".into()).await.unwrap();
+    assert_eq!(r.headers()["x-frame-options"], "DENY");
+    let csp = r.headers()["content-security-policy"].to_str().unwrap().to_string();
+    assert!(csp.contains("frame-ancestors 'none'") && csp.contains("form-action 'self'") && csp.contains("default-src 'none'"), "{csp}");
+    // Signing out is a form too: without the session's CSRF token it is refused.
+    let out = |csrf: &str| http.post(format!("{base}/logout")).header("cookie", &cookie).form(&[("csrf", csrf.to_string())]).send();
+    assert_eq!(out("forged").await.unwrap().status().as_u16(), 403);
+    assert_eq!(get("/".into()).await.unwrap().status().as_u16(), 200, "still signed in");
+    assert_eq!(out(&csrf).await.unwrap().status().as_u16(), 303);
+    assert_eq!(get("/".into()).await.unwrap().status().as_u16(), 303, "signed out");
 }
 
 /// `oncely_webhook_deliveries_total{result="ok"}` now.

@@ -141,7 +141,7 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
         .route("/entry", get(entry))
         .route("/settle", post(settle))
         .route("/login", get(login_page).post(login))
-        .route("/logout", get(logout))
+        .route("/logout", post(logout))
         .route("/metrics", get(metrics_text))
         .route("/healthz", get(|| async { "ok" }))
         .with_state(app.clone());
@@ -198,11 +198,28 @@ fn to_login() -> Response {
     Redirect::to("/login").into_response()
 }
 
+/// The headers of every page: never cached, never framed (a settle button cannot be clicked
+/// through another site's frame), no script, forms only to this server.
+const PAGE_HEADERS: [(header::HeaderName, &str); 5] = [
+    (header::CACHE_CONTROL, "no-store"),
+    (
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    ),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::REFERRER_POLICY, "no-referrer"),
+];
+
 fn page(status: StatusCode, markup: maud::Markup) -> Response {
-    (status, [(header::CACHE_CONTROL, "no-store")], Html(markup.into_string())).into_response()
+    (status, PAGE_HEADERS, Html(markup.into_string())).into_response()
 }
 
-fn failure(who: Option<&str>, e: impl std::fmt::Display) -> Response {
+fn viewer(s: &Session) -> pages::Viewer<'_> {
+    pages::Viewer { name: &s.name, csrf: &s.csrf }
+}
+
+fn failure(who: Option<pages::Viewer<'_>>, e: impl std::fmt::Display) -> Response {
     tracing::error!(target: "oncely::serve", error = %e, "request failed");
     page(StatusCode::SERVICE_UNAVAILABLE, pages::message(who, "The ledger could not be read", &e.to_string()))
 }
@@ -216,7 +233,7 @@ async fn inbox(State(app): State<Shared>, headers: HeaderMap, Query(q): Query<In
     let Some(Access::Person(s)) = access(&app, &headers) else { return to_login() };
     let mut entries = match needs_person(&app).await {
         Ok(e) => e,
-        Err(e) => return failure(Some(&s.name), e),
+        Err(e) => return failure(Some(viewer(&s)), e),
     };
     let oldest = q.order.as_deref() != Some("newest");
     entries.sort_by_key(|e| (e.in_doubt_since.unwrap_or(e.updated_at), e.scope.clone(), e.key.clone()));
@@ -224,7 +241,7 @@ async fn inbox(State(app): State<Shared>, headers: HeaderMap, Query(q): Query<In
         entries.reverse();
     }
     let after = humantime::format_duration(app.in_doubt_after).to_string();
-    page(StatusCode::OK, pages::inbox(&s.name, &entries, oldest, app.ledger.now(), &after))
+    page(StatusCode::OK, pages::inbox(viewer(&s), &entries, oldest, app.ledger.now(), &after))
 }
 
 #[derive(Deserialize)]
@@ -242,9 +259,9 @@ async fn entry(State(app): State<Shared>, headers: HeaderMap, Query(q): Query<En
 
 async fn entry_page(app: &App, s: &Session, scope: &str, key: &str, flash: Option<&pages::Flash>, status: StatusCode) -> Response {
     match (app.ledger.get(scope, key).await, app.ledger.history(scope, key).await) {
-        (Ok(Some(e)), Ok(h)) => page(status, pages::entry(&s.name, &e, &h, &s.csrf, flash, app.ledger.now())),
-        (Ok(None), _) => page(StatusCode::NOT_FOUND, pages::message(Some(&s.name), "No such entry", "It may have been purged.")),
-        (Err(e), _) | (_, Err(e)) => failure(Some(&s.name), e),
+        (Ok(Some(e)), Ok(h)) => page(status, pages::entry(viewer(s), &e, &h, flash, app.ledger.now())),
+        (Ok(None), _) => page(StatusCode::NOT_FOUND, pages::message(Some(viewer(&s)), "No such entry", "It may have been purged.")),
+        (Err(e), _) | (_, Err(e)) => failure(Some(viewer(s)), e),
     }
 }
 
@@ -264,11 +281,11 @@ async fn settle(State(app): State<Shared>, headers: HeaderMap, form: Result<Form
         return page(StatusCode::UNAUTHORIZED, pages::message(None, "Not signed in", "Sign in to settle entries."));
     };
     let Ok(Form(f)) = form else {
-        return page(StatusCode::BAD_REQUEST, pages::message(Some(&s.name), "Refused", "The form is incomplete. Nothing was recorded."));
+        return page(StatusCode::BAD_REQUEST, pages::message(Some(viewer(&s)), "Refused", "The form is incomplete. Nothing was recorded."));
     };
     if let Some(why) = access::cross_site(&headers, f.csrf.as_deref(), Some(&s)) {
         tracing::warn!(target: "oncely::serve", why, "a settlement was refused");
-        return page(StatusCode::FORBIDDEN, pages::message(Some(&s.name), "Refused", why));
+        return page(StatusCode::FORBIDDEN, pages::message(Some(viewer(&s)), "Refused", why));
     }
     let settlement = match f.verdict.as_str() {
         "happened" => {
@@ -280,7 +297,7 @@ async fn settle(State(app): State<Shared>, headers: HeaderMap, form: Result<Form
             Settlement::Happened(result)
         }
         "not-happened" => Settlement::NotHappened,
-        _ => return page(StatusCode::BAD_REQUEST, pages::message(Some(&s.name), "Refused", "Unknown verdict.")),
+        _ => return page(StatusCode::BAD_REQUEST, pages::message(Some(viewer(&s)), "Refused", "Unknown verdict.")),
     };
     let resolution = Resolution { settlement, by: s.name.clone(), note: f.note.unwrap_or_default(), seen_version: f.version };
     match app.ledger.resolve(&f.scope, &f.key, resolution).await {
@@ -298,7 +315,7 @@ async fn settle(State(app): State<Shared>, headers: HeaderMap, form: Result<Form
             };
             entry_page(&app, &s, &f.scope, &f.key, Some(&pages::Flash::Refused(why)), StatusCode::CONFLICT).await
         }
-        Err(e) => failure(Some(&s.name), e),
+        Err(e) => failure(Some(viewer(&s)), e),
     }
 }
 
@@ -334,7 +351,18 @@ async fn login(State(app): State<Shared>, headers: HeaderMap, Form(f): Form<Logi
         .into_response()
 }
 
-async fn logout(State(app): State<Shared>, headers: HeaderMap) -> Response {
+#[derive(Deserialize)]
+struct LogoutForm {
+    csrf: Option<String>,
+}
+
+async fn logout(State(app): State<Shared>, headers: HeaderMap, form: Result<Form<LogoutForm>, FormRejection>) -> Response {
+    let csrf = form.ok().and_then(|Form(f)| f.csrf);
+    if let Some(s) = app.sessions.of(&headers) {
+        if let Some(why) = access::cross_site(&headers, csrf.as_deref(), Some(&s)) {
+            return page(StatusCode::FORBIDDEN, pages::message(Some(viewer(&s)), "Refused", why));
+        }
+    }
     app.sessions.close(&headers);
     (StatusCode::SEE_OTHER, [(header::SET_COOKIE, access::cleared_cookie()), (header::LOCATION, "/login".to_string())]).into_response()
 }

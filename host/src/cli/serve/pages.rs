@@ -10,7 +10,8 @@ use oncely::wit::policy::ReconcilePath;
 const STYLE: &str = r#"
 *{box-sizing:border-box}body{font:16px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f5f6f8;color:#1d2330}
 header{background:#1d2330;color:#fff;padding:.7rem 1rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
-header a{color:#fff}header .who{margin-left:auto;font-size:.9rem;opacity:.85}
+header a{color:#fff}header .who{margin:0 0 0 auto;font-size:.9rem;opacity:.85}
+button.link{background:none;color:#fff;padding:0;text-decoration:underline;font-size:inherit}
 main{max-width:60rem;margin:0 auto;padding:1rem}
 h1{font-size:1.3rem;margin:.2rem 0 1rem}h2{font-size:1.05rem;margin:1.2rem 0 .5rem}
 .card{background:#fff;border:1px solid #dde1e8;border-radius:.5rem;padding:.8rem 1rem;margin:0 0 .8rem}
@@ -30,7 +31,16 @@ table{border-collapse:collapse;width:100%;font-size:.88rem}td,th{text-align:left
 @media (max-width:40rem){.meta{grid-template-columns:1fr}.meta dt{margin-top:.3rem}table{font-size:.8rem}}
 "#;
 
-fn layout(title: &str, who: Option<&str>, body: Markup) -> Markup {
+/// The person a page is for: their name, and their session's CSRF token (for the sign-out form).
+#[derive(Clone, Copy)]
+pub struct Viewer<'a> {
+    /// Who (what settlements record).
+    pub name: &'a str,
+    /// The session's CSRF token.
+    pub csrf: &'a str,
+}
+
+fn layout(title: &str, who: Option<Viewer<'_>>, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -45,7 +55,11 @@ fn layout(title: &str, who: Option<&str>, body: Markup) -> Markup {
                     a href="/" { strong { "oncely" } }
                     span { "effects that need a person" }
                     @if let Some(who) = who {
-                        span.who { "signed in as " (who) " · " a href="/logout" { "sign out" } }
+                        form.who method="post" action="/logout" {
+                            "signed in as " (who.name) " · "
+                            input type="hidden" name="csrf" value=(who.csrf);
+                            button.link type="submit" { "sign out" }
+                        }
                     }
                 }
                 main { (body) }
@@ -129,7 +143,7 @@ fn facts(e: &Entry, now: u64) -> Markup {
 }
 
 /// The inbox: the entries that need a person, `oldest` first or newest first.
-pub fn inbox(who: &str, entries: &[Entry], oldest: bool, now: u64, in_doubt_after: &str) -> Markup {
+pub fn inbox(who: Viewer<'_>, entries: &[Entry], oldest: bool, now: u64, in_doubt_after: &str) -> Markup {
     layout(
         "Inbox",
         Some(who),
@@ -162,7 +176,7 @@ pub enum Flash {
 
 /// One entry: its facts, arguments, result, history, and the settle forms while a person may
 /// settle it.
-pub fn entry(who: &str, e: &Entry, history: &[HistoryRecord], csrf: &str, flash: Option<&Flash>, now: u64) -> Markup {
+pub fn entry(who: Viewer<'_>, e: &Entry, history: &[HistoryRecord], flash: Option<&Flash>, now: u64) -> Markup {
     let open = matches!(e.state, EntryState::InDoubt | EntryState::Escalated);
     html! {
         (layout(&e.tool, Some(who), html! {
@@ -188,7 +202,7 @@ pub fn entry(who: &str, e: &Entry, history: &[HistoryRecord], csrf: &str, flash:
                     h2 { "Settle it" }
                     p { "Find out from the provider whether attempt " (e.attempt) " happened (its idempotency key is the key above). Your verdict is recorded with your name; the agent's next call gets it." }
                     form.settle method="post" action="/settle" {
-                        (hidden(e, csrf))
+                        (hidden(e, who.csrf))
                         input type="hidden" name="verdict" value="happened";
                         label { "It happened — its result, as JSON (what the agent gets)"
                             textarea name="result" rows="4" required { "{}" } }
@@ -196,7 +210,7 @@ pub fn entry(who: &str, e: &Entry, history: &[HistoryRecord], csrf: &str, flash:
                         button type="submit" { "It happened" }
                     }
                     form.settle method="post" action="/settle" {
-                        (hidden(e, csrf))
+                        (hidden(e, who.csrf))
                         input type="hidden" name="verdict" value="not-happened";
                         label { "Note (optional)" input type="text" name="note"; }
                         button.no type="submit" { "It did not happen (a new attempt may run)" }
@@ -238,6 +252,6 @@ fn hidden(e: &Entry, csrf: &str) -> Markup {
 }
 
 /// A page that only says something (an error).
-pub fn message(who: Option<&str>, title: &str, text: &str) -> Markup {
+pub fn message(who: Option<Viewer<'_>>, title: &str, text: &str) -> Markup {
     layout(title, who, html! { h1 { (title) } p { (text) } p { a href="/" { "back to the inbox" } } })
 }
