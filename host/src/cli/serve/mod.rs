@@ -260,7 +260,7 @@ async fn entry(State(app): State<Shared>, headers: HeaderMap, Query(q): Query<En
 async fn entry_page(app: &App, s: &Session, scope: &str, key: &str, flash: Option<&pages::Flash>, status: StatusCode) -> Response {
     match (app.ledger.get(scope, key).await, app.ledger.history(scope, key).await) {
         (Ok(Some(e)), Ok(h)) => page(status, pages::entry(viewer(s), &e, &h, flash, app.ledger.now())),
-        (Ok(None), _) => page(StatusCode::NOT_FOUND, pages::message(Some(viewer(&s)), "No such entry", "It may have been purged.")),
+        (Ok(None), _) => page(StatusCode::NOT_FOUND, pages::message(Some(viewer(s)), "No such entry", "It may have been purged.")),
         (Err(e), _) | (_, Err(e)) => failure(Some(viewer(s)), e),
     }
 }
