@@ -207,7 +207,8 @@ export class Ledger {
     if (outcome.tag === 'execute') this.#events.emit('claimed', claim.scope, claim.key, claim.tool, attemptBy(v));
     else if (outcome.tag === 'replay') this.#events.emit('replayed', claim.scope, claim.key, claim.tool, '');
     else if (outcome.tag === 'conflict') this.#events.emit('conflict', claim.scope, claim.key, claim.tool, differsAt(v.pointer));
-    return { claim: { scope: claim.scope, tool: claim.tool, key: claim.key, fingerprint: claim.fingerprint, argsCanonical: claim.argsCanonical, owner: claim.owner }, outcome };
+    const { scope, tool, runId, stepId, key, fingerprint, argsCanonical, owner } = claim;
+    return { claim: { scope, tool, runId, stepId, key, fingerprint, argsCanonical, owner }, outcome };
   }
 
   /** Record the result (a value, stored as JSON) of the attempt `token` holds. */

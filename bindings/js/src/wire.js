@@ -26,6 +26,8 @@ const ENTRY_FIELDS = Object.entries({
   scope: AS_IS,
   key: AS_IS,
   tool: AS_IS,
+  runId: AS_IS,
+  stepId: AS_IS,
   fingerprint: AS_IS,
   argsCanonical: AS_IS,
   state: AS_IS,

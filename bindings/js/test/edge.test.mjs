@@ -320,6 +320,7 @@ test('workerd: the Durable Object store passes ledger.json (its triggers keeping
     { version: 20261201000000, description: 'due at', success: 1, checksum: sum('20261201000000_due_at.sql') },
     { version: 20261202000000, description: 'max call', success: 1, checksum: sum('20261202000000_max_call.sql') },
     { version: 20261203000000, description: 'history', success: 1, checksum: sum('20261203000000_history.sql') },
+    { version: 20261204000000, description: 'run step', success: 1, checksum: sum('20261204000000_run_step.sql') },
   ]);
   // Rows carry the core's due time, and `due` selects by it.
   assert.equal((await store.due(null, Number.MAX_SAFE_INTEGER, 10)).length, 1);

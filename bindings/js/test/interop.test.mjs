@@ -160,6 +160,8 @@ describe('SQLite shared by JS and Rust workers', () => {
         const shown = cli('show', key);
         assert.equal(shown.status, 0, shown.stderr);
         const rust = JSON.parse(shown.stdout);
+        // The run and step of the claim JS wrote, as Rust shows them to the person settling it.
+        assert.deepEqual([rust.run, rust.step], ['r', 's']);
         const history = rust.history.map((h) => ({
           version: h.version,
           at: h.at,

@@ -24,6 +24,7 @@ const MIGRATIONS = [
   [20261201000000, 'due at', '20261201000000_due_at.sql'],
   [20261202000000, 'max call', '20261202000000_max_call.sql'],
   [20261203000000, 'history', '20261203000000_history.sql'],
+  [20261204000000, 'run step', '20261204000000_run_step.sql'],
 ];
 const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'host/migrations', dialect, MIGRATIONS[n][2]));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();
@@ -215,8 +216,8 @@ describe('PostgreSQL (pg)', () => {
         const cols = await c.query(
           "SELECT column_name FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'effects' ORDER BY ordinal_position",
         );
-        assert.equal(cols.rows.length, 27);
-        assert.equal(cols.rows.at(-1).column_name, 'settlement');
+        assert.equal(cols.rows.length, 29);
+        assert.deepEqual(cols.rows.slice(-3).map((r) => r.column_name), ['settlement', 'run_id', 'step_id']);
         const history = await c.query(
           "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'history' ORDER BY ordinal_position",
         );

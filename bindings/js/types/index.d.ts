@@ -160,6 +160,15 @@ export interface Entry {
   scope: string;
   key: string;
   tool: string;
+  /**
+   * The run of the claim that holds (or last held) the entry, for the people who settle it (the
+   * intent's `run`; a new attempt after `failed` takes the new claim's). The key is derived from
+   * it, but another run may share the key (a natural key, or no step). Empty for rows written
+   * before it was recorded.
+   */
+  runId: string;
+  /** The step of that claim (the intent's `step`), for people. */
+  stepId: string;
   fingerprint: string;
   argsCanonical: string;
   state: EntryState;
@@ -274,6 +283,10 @@ export interface ClaimToken {
 export interface Claim {
   scope: string;
   tool: string;
+  /** The intent's run (recorded on the entry, for people). */
+  runId: string;
+  /** The intent's step (recorded on the entry, for people). */
+  stepId: string;
   key: string;
   fingerprint: string;
   argsCanonical: string;

@@ -8,8 +8,8 @@
  * table's own order is its migrations'; every statement names its columns).
  */
 export const COLUMNS = [
-  'scope', 'key', 'tool', 'fingerprint', 'args_canonical', 'state', 'version', 'attempt', 'owner',
-  'created_at', 'updated_at', 'lease_until', 'in_doubt_since', 'next_reconcile_at', 'reconcile_attempts', 'result_json',
+  'scope', 'key', 'tool', 'run_id', 'step_id', 'fingerprint', 'args_canonical', 'state', 'version', 'attempt',
+  'owner', 'created_at', 'updated_at', 'lease_until', 'in_doubt_since', 'next_reconcile_at', 'reconcile_attempts', 'result_json',
   'reason', 'resolved_by', 'settlement', 'reconcile_kind', 'reconcile_tool', 'lease_ms', 'max_call_ms', 'reconcile_after_ms', 'escalate_after_ms',
   'retention_ms', 'due_at',
 ];
@@ -72,8 +72,8 @@ export function rowValues(e) {
     tool = e.reconcile.lookup;
   }
   return [
-    e.scope, e.key, e.tool, e.fingerprint, e.argsCanonical, e.state, int(e.version), e.attempt, e.owner,
-    int(e.createdAt), int(e.updatedAt), int(e.leaseUntil), intOpt(e.inDoubtSince), intOpt(e.nextReconcileAt), e.reconcileAttempts, e.resultJson,
+    e.scope, e.key, e.tool, e.runId, e.stepId, e.fingerprint, e.argsCanonical, e.state, int(e.version), e.attempt,
+    e.owner, int(e.createdAt), int(e.updatedAt), int(e.leaseUntil), intOpt(e.inDoubtSince), intOpt(e.nextReconcileAt), e.reconcileAttempts, e.resultJson,
     e.reason, e.resolvedBy, e.settlement, kind, tool, int(e.leaseMs), int(e.maxCallMs), int(e.reconcileAfterMs), int(e.escalateAfterMs), int(e.retentionMs),
     intOpt(e.dueAt),
   ];
@@ -131,6 +131,8 @@ export function entryFromRow(r) {
     scope: r.scope,
     key: r.key,
     tool: r.tool,
+    runId: r.run_id,
+    stepId: r.step_id,
     fingerprint: r.fingerprint,
     argsCanonical: r.args_canonical,
     state: r.state,

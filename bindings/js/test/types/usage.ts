@@ -27,12 +27,17 @@ async function main() {
     return { refund: key };
   });
   const refund: string = r.value.refund;
-  const o: Outcome = (await ledger.begin({ scope: 's', tool: 't', args: 1 }, p)).outcome;
+  const begun = await ledger.begin({ scope: 's', run: 'r', step: 't', tool: 't', args: 1 }, p);
+  const o: Outcome = begun.outcome;
+  const claimedBy: string = `${begun.claim.runId}/${begun.claim.stepId}`;
   if (o.tag === 'execute') await ledger.complete('s', 'k', o.val, { ok: true });
   const entries: Entry[] = await ledger.list('s', { state: 'done', limit: 5 });
   // A human settles what they looked at: the version they saw, the settlement's id back.
   const seen = await ledger.get('s', 'k');
   if (seen) {
+    // Which run and step the entry came from, for the person settling it.
+    const from: [string, string] = [seen.runId, seen.stepId];
+    console.log(claimedBy, from);
     try {
       const id: string = await ledger.resolve('s', 'k', notHappened(), { by: 'ops', version: seen.version });
       const kept: string | null = (await ledger.get('s', 'k'))?.settlement ?? null;
