@@ -96,6 +96,56 @@ def test_a_row_round_trips_through_the_store(ledger_location: str) -> None:
     ledger.close()
 
 
+def test_an_entry_records_the_run_and_step_of_its_claim(
+    ledger_location: str, oncely_cli: Path
+) -> None:
+    """The entry keeps the run and step of the claim that holds it, for the people who settle
+    it; a new attempt after a definite failure takes the new claim's, a replay for another run
+    changes nothing. The Rust CLI reads them from the row Python wrote."""
+    import json
+
+    # A natural key: every run asking to refund ch_1 shares the one entry.
+    policy = {"class": "irreversible-external", "reconcile": "provider-idempotent",
+              "key": {"only": ["/charge_id"], "identity": "scope"}}  # fmt: skip
+    ledger = oncely.Ledger.open(ledger_location, owner="w1")
+    try:
+        first = ledger.prepare(scope="rs", run="conversation-7", step="refund-1", tool="refund",
+                               args={"charge_id": "ch_1"}, policy=policy)  # fmt: skip
+        assert (first.run_id, first.step_id) == ("conversation-7", "refund-1")
+        o = ledger.begin(first)
+        assert isinstance(o, oncely.Execute)
+        entry = ledger.get("rs", first.key)
+        assert entry is not None and entry.state is oncely.EntryState.PENDING
+        assert (entry.run_id, entry.step_id) == ("conversation-7", "refund-1")
+        ledger.fail_definite("rs", first.key, o.token, "card declined")
+        failed = ledger.get("rs", first.key)
+        assert failed is not None and failed.state is oncely.EntryState.FAILED
+        assert (failed.run_id, failed.step_id) == ("conversation-7", "refund-1")
+
+        second = ledger.prepare(scope="rs", run="job-9", step="retry", tool="refund",
+                                args={"charge_id": "ch_1"}, policy=policy)  # fmt: skip
+        assert second.key == first.key
+        o = ledger.begin(second)
+        assert isinstance(o, oncely.Execute) and o.token.attempt == 2
+        entry = ledger.get("rs", first.key)
+        assert entry is not None and entry.attempt == 2
+        assert (entry.run_id, entry.step_id) == ("job-9", "retry")
+        ledger.complete("rs", first.key, o.token, '{"refund_id":"re_1"}')
+
+        third = ledger.prepare(scope="rs", run="conversation-8", step="", tool="refund",
+                               args={"charge_id": "ch_1"}, policy=policy)  # fmt: skip
+        assert isinstance(ledger.begin(third), oncely.Replay)
+        done = ledger.get("rs", first.key)
+        assert done is not None and done.state is oncely.EntryState.DONE
+        assert (done.run_id, done.step_id) == ("job-9", "retry")
+        assert ledger.list("rs") == [done]
+    finally:
+        ledger.close()
+    shown = json.loads(run([str(oncely_cli), "ledger", "--db", ledger_location, "--json", "show",
+                            "--scope", "rs", first.key]).stdout)  # fmt: skip
+    assert (shown["run"], shown["step"]) == ("job-9", "retry")
+
+
 def _race_threads(location: str, n: int) -> tuple[list[oncely.Outcome], list[str]]:
     policy = {"class": "irreversible-external", "key": {}, "reconcile": "provider-idempotent"}
     barrier = threading.Barrier(n)

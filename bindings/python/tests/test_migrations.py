@@ -110,6 +110,7 @@ def test_python_first_then_rust(
                "--scope", "mig", r.key])  # fmt: skip
     shown = json.loads(out.stdout)
     assert shown["state"] == "done" and shown["owner"] == "py"
+    assert (shown["run"], shown["step"]) == ("r", "s")
     assert shown["result"] == r.value  # a JSON value, not JSON text
     assert len(_bookkeeping(ledger_location)) == len(_expected_rows(repo, ledger_location))
 
@@ -128,6 +129,7 @@ def test_rust_first_then_python(
     with oncely.Ledger.open(ledger_location) as ledger:
         [entry] = ledger.list("mig")
         assert entry.key == rust["key"] and entry.owner == "rust"
+        assert (entry.run_id, entry.step_id) == ("r", "s")
         assert json.loads(entry.result_json or "") == rust["value"]
     assert _bookkeeping(ledger_location) == rows  # nothing re-applied or re-recorded
 
@@ -235,3 +237,46 @@ def test_an_applications_own_sqlx_migrations_are_left_alone(
     assert _rows(ledger_location, app_table) == before
     ours = _rows(ledger_location, PG_TABLE if pg else SQLITE_TABLE)
     assert [r[:4] for r in ours] == _expected_rows(repo, ledger_location)
+
+
+def test_an_entry_written_before_the_run_and_step_were_kept_has_them_empty(
+    repo: Path, ledger_location: str
+) -> None:
+    """A ledger of the migrations before ``run_step`` (the columns dropped again, the
+    migration's record removed) is brought up to date on the next open: its entries read with
+    an empty run and step, and still replay."""
+    pg = ledger_location.startswith("postgres")
+    [added] = [f for f in _migration_files(repo, "postgres" if pg else "sqlite")
+               if f.name.endswith("_run_step.sql")]  # fmt: skip
+    version = int(added.name.split("_", 1)[0])
+    policy = {"class": "accumulating-write"}
+    with oncely.Ledger.open(ledger_location, owner="py") as ledger:
+        r = ledger.run(lambda key: {"n": 1}, scope="old", run="r", step="s", tool="t",
+                       args={"a": 1}, policy=policy)  # fmt: skip
+        entry = ledger.get("old", r.key)
+        assert entry is not None and (entry.run_id, entry.step_id) == ("r", "s")
+    table, bookkeeping = ("oncely.effects", PG_TABLE) if pg else ("oncely_effects", SQLITE_TABLE)
+    downgrade = [f"ALTER TABLE {table} DROP COLUMN run_id",
+                 f"ALTER TABLE {table} DROP COLUMN step_id",
+                 f"DELETE FROM {bookkeeping} WHERE version = {version}"]  # fmt: skip
+    if pg:
+        import psycopg
+
+        with psycopg.connect(ledger_location) as c:
+            for statement in downgrade:
+                c.execute(statement)
+    else:
+        with sqlite3.connect(ledger_location) as c:
+            for statement in downgrade:
+                c.execute(statement)
+    assert version not in [row[0] for row in _rows(ledger_location, bookkeeping)]
+
+    with oncely.Ledger.open(ledger_location, owner="py") as ledger:
+        entry = ledger.get("old", r.key)
+        assert entry is not None and (entry.run_id, entry.step_id) == ("", "")
+        again = ledger.run(lambda key: {"n": 2}, scope="old", run="r", step="s", tool="t",
+                           args={"a": 1}, policy=policy)  # fmt: skip
+        assert again.replayed and again.value == {"n": 1}
+    assert [row[:4] for row in _rows(ledger_location, bookkeeping)] == _expected_rows(
+        repo, ledger_location
+    )

@@ -284,6 +284,12 @@ class Entry:
     scope: str
     key: str
     tool: str
+    run_id: str
+    """The run of the claim that holds (or last held) the entry, for people: the key is derived
+    from it, but another run may share the key (a natural key, or no step). A new attempt
+    records its own claim's. Empty in rows written before oncely kept it."""
+    step_id: str
+    """The step of that claim, for people (empty likewise)."""
     fingerprint: str
     args_canonical: str
     state: EntryState
@@ -317,6 +323,10 @@ class Claim:
 
     scope: str
     tool: str
+    run_id: str
+    """The intent's run (recorded on the entry, for people)."""
+    step_id: str
+    """The intent's step (recorded on the entry, for people)."""
     key: str
     fingerprint: str
     args_canonical: str

@@ -20,11 +20,11 @@ from oncely.types import (
 )
 
 COLUMNS = (
-    "scope", "key", "tool", "fingerprint", "args_canonical", "state", "version", "attempt",
-    "owner", "created_at", "updated_at", "lease_until", "in_doubt_since", "next_reconcile_at",
-    "reconcile_attempts", "result_json", "reason", "resolved_by", "settlement",
-    "reconcile_kind", "reconcile_tool", "lease_ms", "max_call_ms", "reconcile_after_ms",
-    "escalate_after_ms", "retention_ms", "due_at",
+    "scope", "key", "tool", "run_id", "step_id", "fingerprint", "args_canonical", "state",
+    "version", "attempt", "owner", "created_at", "updated_at", "lease_until", "in_doubt_since",
+    "next_reconcile_at", "reconcile_attempts", "result_json", "reason", "resolved_by",
+    "settlement", "reconcile_kind", "reconcile_tool", "lease_ms", "max_call_ms",
+    "reconcile_after_ms", "escalate_after_ms", "retention_ms", "due_at",
 )  # fmt: skip
 
 HISTORY_COLUMNS = (
@@ -57,9 +57,9 @@ def to_row(e: Entry) -> tuple[Any, ...]:
     else:
         kind, tool = "none", None
     return (
-        e.scope, e.key, e.tool, e.fingerprint, e.args_canonical, e.state.value, _i(e.version),
-        e.attempt, e.owner, _i(e.created_at), _i(e.updated_at), _i(e.lease_until),
-        None if e.in_doubt_since is None else _i(e.in_doubt_since),
+        e.scope, e.key, e.tool, e.run_id, e.step_id, e.fingerprint, e.args_canonical,
+        e.state.value, _i(e.version), e.attempt, e.owner, _i(e.created_at), _i(e.updated_at),
+        _i(e.lease_until), None if e.in_doubt_since is None else _i(e.in_doubt_since),
         None if e.next_reconcile_at is None else _i(e.next_reconcile_at),
         e.reconcile_attempts, e.result_json, e.reason, e.resolved_by, e.settlement, kind, tool,
         _i(e.lease_ms), _i(e.max_call_ms), _i(e.reconcile_after_ms), _i(e.escalate_after_ms),
@@ -70,8 +70,8 @@ def to_row(e: Entry) -> tuple[Any, ...]:
 def from_row(row: Sequence[Any]) -> Entry:
     """The entry a row holds; :class:`~oncely.StorageError` if the row is not a valid entry."""
     (
-        scope, key, tool, fingerprint, args_canonical, state, version, attempt, owner,
-        created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at,
+        scope, key, tool, run_id, step_id, fingerprint, args_canonical, state, version,
+        attempt, owner, created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at,
         reconcile_attempts, result_json, reason, resolved_by, settlement, reconcile_kind,
         reconcile_tool, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms,
         retention_ms, due_at,
@@ -102,10 +102,10 @@ def from_row(row: Sequence[Any]) -> Entry:
         if v < 0:
             raise StorageError(f"corrupt ledger row ({name} of ({scope}, {key}) is negative)")
     return Entry(
-        scope, key, tool, fingerprint, args_canonical, st, version, attempt, owner, created_at,
-        updated_at, lease_until, in_doubt_since, next_reconcile_at, reconcile_attempts,
-        result_json, reason, resolved_by, settlement, reconcile, lease_ms, max_call_ms,
-        reconcile_after_ms, escalate_after_ms, retention_ms, due_at,
+        scope, key, tool, run_id, step_id, fingerprint, args_canonical, st, version, attempt,
+        owner, created_at, updated_at, lease_until, in_doubt_since, next_reconcile_at,
+        reconcile_attempts, result_json, reason, resolved_by, settlement, reconcile, lease_ms,
+        max_call_ms, reconcile_after_ms, escalate_after_ms, retention_ms, due_at,
     )  # fmt: skip
 
 
