@@ -208,7 +208,9 @@ const PAGE_HEADERS: [(header::HeaderName, &str); 5] = [
     ),
     (header::X_FRAME_OPTIONS, "DENY"),
     (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-    (header::REFERRER_POLICY, "no-referrer"),
+    // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on a form
+    // post, and the cross-site check could no longer tell a page of ours.
+    (header::REFERRER_POLICY, "same-origin"),
 ];
 
 fn page(status: StatusCode, markup: maud::Markup) -> Response {
