@@ -597,8 +597,9 @@ fn resolve(e: &Entry, r: &Resolution, now: u64) -> Result<Transition, LedgerErro
     n.state = state;
     n.result_json = result;
     n.next_reconcile_at = None;
-    // The settlement's id: the same from every host, unique per (scope, key, version settled).
-    let hash = crate::keys::sha256_hex(msg![e.scope, "\0", e.key, "\0", e.version].as_bytes());
+    // The settlement's id: the same from every host; unique per entry (scope, key, and when it
+    // was created: a key purged and claimed again is a new entry) and version settled.
+    let hash = crate::keys::sha256_hex(msg![e.scope, "\0", e.key, "\0", e.created_at, "\0", e.version].as_bytes());
     let id = msg!["stl-", hash.get(..16).unwrap_or_default()];
     n.resolved_by = Some(r.by.clone());
     n.settlement = Some(id.clone());

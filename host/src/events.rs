@@ -73,7 +73,8 @@ pub struct LedgerEvent {
 }
 
 /// A hook that receives every event of a ledger (and of its clones). It runs inline, on the
-/// task that decided: keep it quick, and never block.
+/// task that decided: keep it quick, and never block. A hook that panics is logged and the
+/// decision goes on (an effect is never broken by its observer).
 pub type EventHook = std::sync::Arc<dyn Fn(&LedgerEvent) + Send + Sync>;
 
 /// Send `e` to `tracing` and to every hook.
@@ -86,6 +87,8 @@ pub(crate) fn emit(hooks: &[EventHook], e: &LedgerEvent) {
         _ => tracing::info!(target: "oncely", event = kind, scope, key, tool, detail, "oncely {kind}"),
     }
     for hook in hooks {
-        hook(e);
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook(e))).is_err() {
+            tracing::error!(target: "oncely", event = kind, scope, key, "an event hook panicked; the ledger goes on");
+        }
     }
 }

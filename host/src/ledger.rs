@@ -286,6 +286,15 @@ impl<S: Store> Ledger<S> {
         emit(&hooks, &e);
     }
 
+    /// The event of an explicit call: `kind`, and `escalated` too when that is what the core
+    /// made of it.
+    fn outcome_event(&self, scope: &str, key: &str, outcome: &Outcome, kind: EventKind, detail: &str) {
+        self.event(kind, scope, key, "", detail);
+        if let Outcome::Escalated(x) = outcome {
+            self.event(EventKind::Escalated, scope, key, &x.tool, x.reason.as_str());
+        }
+    }
+
     /// The event an effect's error is, if it is one. (An unknown outcome is reported where it
     /// arises, when the tool fails ambiguously or a lease runs out, not again when an effect
     /// finds an entry still in doubt.)
@@ -541,7 +550,7 @@ impl<S: Store> Ledger<S> {
     pub async fn fail_ambiguous(&self, scope: &str, key: &str, token: &ClaimToken, reason: &str) -> Result<Outcome, Error> {
         let ev = Event::FailAmbiguous(Failure { token: token.clone(), reason: reason.to_string() });
         let outcome = self.drive(scope, key, &ev).await?;
-        self.event(EventKind::InDoubt, scope, key, "", reason);
+        self.outcome_event(scope, key, &outcome, EventKind::InDoubt, reason);
         Ok(outcome)
     }
 
@@ -554,7 +563,7 @@ impl<S: Store> Ledger<S> {
     pub async fn reconciled(&self, scope: &str, key: &str, attempt: u32, verdict: ReconcileVerdict) -> Result<Outcome, Error> {
         let detail = verdict_name(&verdict);
         let outcome = self.drive(scope, key, &Event::Reconciled(Reconciliation { attempt, verdict })).await?;
-        self.event(EventKind::Reconciled, scope, key, "", detail);
+        self.outcome_event(scope, key, &outcome, EventKind::Reconciled, detail);
         Ok(outcome)
     }
 

@@ -108,6 +108,23 @@ fn serve_needs_credentials_and_never_has_a_default() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("at least 16"), "{}", String::from_utf8_lossy(&o.stderr));
     let o = Command::new(env!("CARGO_BIN_EXE_oncely")).args(["serve", "--help"]).output().unwrap();
     assert!(String::from_utf8_lossy(&o.stdout).contains("[default: 127.0.0.1:8471]"));
+    let o = Command::new(env!("CARGO_BIN_EXE_oncely"))
+        .args(["serve", "--db", &db, "--sweep-every", "0s"])
+        .env("ONCELY_SERVE_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "a zero interval is refused");
+    // A webhook needs a secret; from the environment is enough.
+    let webhook = ["--webhook", "http://127.0.0.1:9/hook"];
+    let o = Command::new(env!("CARGO_BIN_EXE_oncely"))
+        .args(["serve", "--db", &db])
+        .args(webhook)
+        .env("ONCELY_SERVE_TOKEN", TOKEN)
+        .env_remove("ONCELY_WEBHOOK_SECRET")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("needs a secret"), "{}", String::from_utf8_lossy(&o.stderr));
+    drop(serve(&db, &webhook, &[("ONCELY_SERVE_TOKEN", TOKEN), ("ONCELY_WEBHOOK_SECRET", SECRET)], "1h"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -158,11 +175,11 @@ async fn settle_in_the_inbox(db: &str) {
     let base = &server.base;
     let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
 
-    // Nobody gets in without the token.
+    // Nobody gets in without the token; the sign-in page brings you back where you were going.
     let r = http.get(format!("{base}/")).send().await.unwrap();
-    assert_eq!((r.status().as_u16(), r.headers()["location"].to_str().unwrap()), (303, "/login"));
+    assert_eq!((r.status().as_u16(), r.headers()["location"].to_str().unwrap()), (303, "/login?next=%2F"));
     let r = http.get(format!("{base}/entry?scope=acme&key=x")).send().await.unwrap();
-    assert_eq!(r.status().as_u16(), 303);
+    assert_eq!((r.status().as_u16(), r.headers()["location"].to_str().unwrap()), (303, "/login?next=%2Fentry%3Fscope%3Dacme%26key%3Dx"));
     assert_eq!(http.get(format!("{base}/metrics")).send().await.unwrap().status().as_u16(), 401);
     let r = http.get(format!("{base}/metrics")).bearer_auth("not-the-token-at-all").send().await.unwrap();
     assert_eq!(r.status().as_u16(), 401);
@@ -172,10 +189,22 @@ async fn settle_in_the_inbox(db: &str) {
     assert_eq!(r.status().as_u16(), 401, "a settlement without a session");
 
     // A person signs in (the shared token, and their name).
-    let r = http.post(format!("{base}/login")).form(&[("token", TOKEN), ("name", "Dana (ops)")]).send().await.unwrap();
-    assert_eq!(r.status().as_u16(), 303);
+    let r = http
+        .post(format!("{base}/login"))
+        .form(&[("token", TOKEN), ("name", "Dana (ops)"), ("next", "//evil.example/")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((r.status().as_u16(), r.headers()["location"].to_str().unwrap()), (303, "/"), "never to another host");
+    let r = http
+        .post(format!("{base}/login"))
+        .form(&[("token", TOKEN), ("name", "Dana (ops)"), ("next", "/?order=newest")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((r.status().as_u16(), r.headers()["location"].to_str().unwrap()), (303, "/?order=newest"));
     let set_cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
-    assert!(set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Strict"), "{set_cookie}");
+    assert!(set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Lax") && set_cookie.contains("Secure"), "{set_cookie}");
     let cookie = set_cookie.split(';').next().unwrap().to_string();
     let get = |path: String| http.get(format!("{base}{path}")).header("cookie", &cookie).send();
 
@@ -194,6 +223,9 @@ async fn settle_in_the_inbox(db: &str) {
     assert!(page.contains("the provider timed out") && page.contains("History"), "{page}");
     let (csrf, version) = (hidden(&page, "csrf"), hidden(&page, "version"));
     assert_eq!(version, escalated.version.to_string());
+    // A link cannot make the page say something was settled.
+    let page = get(format!("{href}&settled=stl-0123456789abcdef")).await.unwrap().text().await.unwrap();
+    assert!(!page.contains("Settled") && !page.contains("stl-0123456789abcdef"), "{page}");
 
     let settle = |fields: Vec<(&'static str, String)>, extra: Option<(&'static str, &'static str)>| {
         let mut rq = http.post(format!("{base}/settle")).header("cookie", &cookie).form(&fields);
@@ -314,8 +346,21 @@ async fn settle_in_the_inbox(db: &str) {
     let out = |csrf: &str| http.post(format!("{base}/logout")).header("cookie", &cookie).form(&[("csrf", csrf.to_string())]).send();
     assert_eq!(out("forged").await.unwrap().status().as_u16(), 403);
     assert_eq!(get("/".into()).await.unwrap().status().as_u16(), 200, "still signed in");
-    assert_eq!(out(&csrf).await.unwrap().status().as_u16(), 303);
+    // Behind a proxy the browser's Origin is the public address (--public-url), not the Host
+    // the proxy passes on: that is this server too.
+    let r = http
+        .post(format!("{base}/logout"))
+        .header("cookie", &cookie)
+        .header("origin", "https://ops.example")
+        .form(&[("csrf", csrf.clone())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 303);
     assert_eq!(get("/".into()).await.unwrap().status().as_u16(), 303, "signed out");
+    // serve's own sweep (every 100 ms all along) has no reconciler for the charge: it left the
+    // entry in doubt as it was, for a process that has one (no version churn under a person's eyes).
+    assert_eq!(agent.get("acme", &in_doubt.key).await.unwrap().unwrap(), in_doubt);
 }
 
 /// `oncely_webhook_deliveries_total{result="ok"}` now.

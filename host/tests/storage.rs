@@ -450,15 +450,25 @@ async fn a_settlement_needs_the_version_it_was_decided_on_and_is_kept_in_the_his
         assert_eq!(last.resolved_by.as_deref(), Some("ops@acme"), "{name}");
         assert!(history.windows(2).all(|w| w[0].version < w[1].version && w[0].at <= w[1].at), "{name}: {history:?}");
 
-        // Counts per state, and the oldest in-doubt time.
-        let (other, _) = ledger.begin(&Intent { tool: "email".into(), ..i.clone() }, &manual).await.unwrap();
+        // Counts per state, and the oldest in-doubt time (an escalated entry waits for a person,
+        // not a reconciler: it is counted by state only).
+        let lookup = rt.parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find"},"leaseMs":1000}"#).unwrap();
+        let (email, _) = ledger.begin(&Intent { tool: "email".into(), ..i.clone() }, &manual).await.unwrap();
+        let (sms, _) = ledger.begin(&Intent { tool: "sms".into(), ..i.clone() }, &lookup).await.unwrap();
         clock.advance(5_000);
         ledger.sweep(Some("acme")).await.unwrap();
-        let in_doubt_since = ledger.get("acme", &other.key).await.unwrap().unwrap().in_doubt_since;
+        assert_eq!(ledger.get("acme", &email.key).await.unwrap().unwrap().state, EntryState::Escalated, "{name}");
+        // No reconciler for sms here: its lease ran out, it is in doubt, and its first
+        // reconciliation is left to a process that has one (due at once, never attempted here).
+        let sms = ledger.get("acme", &sms.key).await.unwrap().unwrap();
+        assert_eq!((sms.state, sms.reconcile_attempts, sms.due_at), (EntryState::InDoubt, 0, sms.next_reconcile_at), "{name}");
+        ledger.sweep(Some("acme")).await.unwrap();
+        assert_eq!(ledger.get("acme", &sms.key).await.unwrap().unwrap(), sms, "{name}: a second sweep left it as it was");
         let stats = ledger.stats().await.unwrap();
         let count = |s: EntryState| stats.by_state.iter().find(|(x, _)| *x == s).unwrap().1;
-        assert_eq!((count(EntryState::Done), count(EntryState::Escalated), count(EntryState::Pending)), (1, 1, 0), "{name}");
-        assert_eq!(stats.oldest_in_doubt_since, in_doubt_since, "{name}");
+        let counts = [EntryState::Done, EntryState::Escalated, EntryState::InDoubt, EntryState::Pending].map(count);
+        assert_eq!(counts, [1, 1, 1, 0], "{name}");
+        assert_eq!(stats.oldest_in_doubt_since, sms.in_doubt_since, "{name}");
 
         // A purge takes the history with the entry.
         assert!(store.delete("acme", &claim.key, settled.version).await.unwrap(), "{name}");

@@ -209,7 +209,28 @@ impl Machine {
         match handle(row.clone(), self.event.clone(), now) {
             Err(e) => self.refused(e, now),
             Ok(Transition { write: None, outcome }) => self.on_outcome(outcome, now),
+            Ok(Transition { write: Some(w), outcome: Outcome::Reconcile(_) }) if matches!(self.mode, Mode::Tend(_)) && !self.has_reconciler => {
+                self.leave_reconciliation(w, row, now)
+            }
             Ok(Transition { write: Some(w), outcome }) => self.write_step(w, row, outcome, now),
+        }
+    }
+
+    /// A sweep by a process that has no reconciler for the tool (`oncely serve`, the CLI, an
+    /// agent that does not own this tool) leaves the reconciliation to one that has: it does not
+    /// take the slot of an in-doubt entry (which would only record "unknown", and change the
+    /// entry under a person's eyes), and a lease it finds run out leaves the entry in doubt with
+    /// its first reconciliation due at once. Escalation at the deadline still happens.
+    fn leave_reconciliation(&mut self, write: Write, row: Option<Entry>, now: u64) -> Act {
+        match (self.before, write) {
+            (Some(EntryState::Pending), Write::Update(mut u)) => {
+                u.entry.reconcile_attempts = 0;
+                u.entry.next_reconcile_at = Some(now);
+                u.entry.due_at = crate::ledger::due_at(&u.entry);
+                self.mark(|n| n.lease_expired = true);
+                self.write_step(Write::Update(u), row, Outcome::Recorded(EntryState::InDoubt), now)
+            }
+            _ => Act::Do(Action::Finish(Finish::Tended(self.note.clone().unwrap_or_else(|| note_for(&self.scope, &self.key, ""))))),
         }
     }
 

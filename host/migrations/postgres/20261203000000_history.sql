@@ -21,6 +21,12 @@ CREATE TABLE IF NOT EXISTS oncely.history (
     PRIMARY KEY (scope, key, version)
 );
 
+-- Entries written before this migration start their history with their state now.
+INSERT INTO oncely.history
+SELECT scope, key, version, updated_at, state, attempt, owner, reconcile_attempts, reason, resolved_by, settlement
+FROM oncely.effects
+ON CONFLICT (scope, key, version) DO NOTHING;
+
 CREATE OR REPLACE FUNCTION oncely.keep_history() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'DELETE' THEN

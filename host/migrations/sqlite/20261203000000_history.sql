@@ -21,9 +21,14 @@ CREATE TABLE IF NOT EXISTS oncely_history (
     PRIMARY KEY (scope, key, version)
 ) WITHOUT ROWID;
 
+-- Entries written before this migration start their history with their state now.
+INSERT OR IGNORE INTO oncely_history
+SELECT scope, key, version, updated_at, state, attempt, owner, reconcile_attempts, reason, resolved_by, settlement
+FROM oncely_effects;
+
 CREATE TRIGGER IF NOT EXISTS oncely_history_on_insert AFTER INSERT ON oncely_effects
 BEGIN
-    INSERT OR REPLACE INTO oncely_history
+    INSERT OR IGNORE INTO oncely_history
     VALUES (NEW.scope, NEW.key, NEW.version, NEW.updated_at, NEW.state, NEW.attempt, NEW.owner,
             NEW.reconcile_attempts, NEW.reason, NEW.resolved_by, NEW.settlement);
 END;
@@ -32,7 +37,7 @@ CREATE TRIGGER IF NOT EXISTS oncely_history_on_update AFTER UPDATE ON oncely_eff
 WHEN NEW.state IS NOT OLD.state OR NEW.attempt IS NOT OLD.attempt OR NEW.reason IS NOT OLD.reason
   OR NEW.reconcile_attempts IS NOT OLD.reconcile_attempts OR NEW.settlement IS NOT OLD.settlement
 BEGIN
-    INSERT OR REPLACE INTO oncely_history
+    INSERT OR IGNORE INTO oncely_history
     VALUES (NEW.scope, NEW.key, NEW.version, NEW.updated_at, NEW.state, NEW.attempt, NEW.owner,
             NEW.reconcile_attempts, NEW.reason, NEW.resolved_by, NEW.settlement);
 END;

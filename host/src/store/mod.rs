@@ -48,8 +48,8 @@ pub trait Store {
     /// migrations' triggers kept at each write that changed the entry's state, attempt, reason,
     /// reconciliation count or settlement (wit/ledger.wit).
     async fn history(&self, scope: &str, key: &str) -> Result<Vec<HistoryRecord>, StoreError>;
-    /// How many entries are in each state, and since when the oldest in-doubt entry (in doubt
-    /// or escalated) has been in doubt: what metrics report.
+    /// How many entries are in each state, and since when the oldest in-doubt entry (not yet
+    /// escalated) has been in doubt: what metrics report.
     async fn stats(&self) -> Result<Stats, StoreError>;
 }
 
@@ -81,7 +81,8 @@ pub struct HistoryRecord {
 pub struct Stats {
     /// Entries per state, every state named (0 when none).
     pub by_state: Vec<(EntryState, u64)>,
-    /// The earliest `in_doubt_since` among in-doubt and escalated entries (ms), if any.
+    /// The earliest `in_doubt_since` among in-doubt entries (ms), if any (escalated ones are
+    /// counted by state: they wait for a person, not for a reconciler).
     pub oldest_in_doubt_since: Option<u64>,
 }
 
@@ -435,7 +436,7 @@ impl Statements {
                 p(2)
             )),
             stats: sql(format!(
-                "SELECT state, COUNT(*), MIN(CASE WHEN state IN ('in-doubt', 'escalated') THEN in_doubt_since END) \
+                "SELECT state, COUNT(*), MIN(CASE WHEN state = 'in-doubt' THEN in_doubt_since END) \
                  FROM {table} GROUP BY state"
             )),
         }

@@ -8,8 +8,8 @@ const copy = (e) => ({ ...e, reconcile: typeof e.reconcile === 'string' ? e.reco
 // Each entry's history, by the rule of the SQL migrations' triggers
 // (host/migrations/sqlite/20261203000000_history.sql, and its PostgreSQL twin): every insert, and
 // every update that changes one of KEPT, appends the written row's record (the same fields, the
-// time being its `updatedAt`; a record of the same version is replaced, as SQLite's INSERT OR
-// REPLACE does); a delete removes the key's history. Heartbeats and due-at corrections keep
+// time being its `updatedAt`; a record of a version already kept stays as it was, as the
+// triggers' INSERT OR IGNORE / ON CONFLICT DO NOTHING do); a delete removes the key's history. Heartbeats and due-at corrections keep
 // nothing. The SQL stores have no JS copy of this: their triggers do it in the write's statement.
 const KEPT = ['state', 'attempt', 'reason', 'reconcileAttempts', 'settlement'];
 // `IS NOT`: absent and null are the same NULL.
@@ -82,7 +82,7 @@ export class MemoryStore {
   #keep(k, entry) {
     let h = this.#history.get(k);
     if (!h) this.#history.set(k, (h = new Map()));
-    h.set(entry.version, record(entry));
+    if (!h.has(entry.version)) h.set(entry.version, record(entry));
   }
 }
 

@@ -2,10 +2,11 @@
 //!
 //! Credentials come from the environment or a file, never a default: one shared token (the
 //! person types their name when signing in; it is what settlements record), or one token per
-//! person (`name:token` lines; the name comes with the token). A signed-in browser holds a
-//! random session id in an `HttpOnly`, `SameSite=Strict` cookie; every form that changes
-//! something carries the session's own CSRF token, and a request whose `Origin` is not this
-//! server or whose `Sec-Fetch-Site` says cross-site is refused. Scrapers and scripts send the
+//! person (`name:token` lines in the file; the name comes with the token). A signed-in browser
+//! holds a random session id in an `HttpOnly`, `SameSite=Lax` cookie (Lax, so that a link to an
+//! entry in a notice opens it; nothing changes on a GET); every form that changes something
+//! carries the session's own CSRF token, and a request whose `Origin` is not this server's, or
+//! whose `Sec-Fetch-Site` says cross-site, is refused. Scrapers and scripts send the
 //! token as `Authorization: Bearer …`.
 
 use anyhow::{bail, Context, Result};
@@ -42,11 +43,18 @@ fn same(a: &[u8; 32], b: &[u8; 32]) -> bool {
 
 impl Credentials {
     /// Read them: `file` (one token, or `name:token` lines; `#` comments), else the token in
-    /// `env` (the value of `ONCELY_SERVE_TOKEN`). Neither: an error — there is no default.
+    /// `env` (the value of `ONCELY_SERVE_TOKEN`: one shared token, taken as it is). Neither: an
+    /// error — there is no default.
     pub fn load(file: Option<&std::path::Path>, env: Option<String>) -> Result<Credentials> {
         let text = match (file, env) {
             (Some(f), _) => std::fs::read_to_string(f).with_context(|| format!("reading the token file {}", f.display()))?,
-            (None, Some(t)) => t,
+            (None, Some(t)) => {
+                let t = t.trim();
+                if t.chars().count() < MIN_TOKEN_CHARS {
+                    bail!("a token must be at least {MIN_TOKEN_CHARS} characters");
+                }
+                return Ok(Credentials::Shared(digest(t)));
+            }
             (None, None) => bail!(
                 "oncely serve needs credentials: set ONCELY_SERVE_TOKEN, or --token-file FILE (one token, or name:token per line); there is no default"
             ),
@@ -88,7 +96,7 @@ impl Credentials {
     /// The person `token` belongs to: `Some(None)` for the shared token (they give their
     /// name), `Some(Some(name))` for a person's own, `None` for no token of ours.
     pub fn check(&self, token: &str) -> Option<Option<String>> {
-        let d = digest(token);
+        let d = digest(token.trim());
         match self {
             Credentials::Shared(t) => same(t, &d).then_some(None),
             Credentials::People(p) => {
@@ -170,16 +178,22 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// Why a state-changing request from a browser is refused, if it is: it comes from another
-/// site (`Sec-Fetch-Site`, or an `Origin` that is not this server's), or its form's CSRF token
-/// is not the session's.
-pub fn cross_site(headers: &HeaderMap, form_csrf: Option<&str>, session: Option<&Session>) -> Option<&'static str> {
+/// site (`Sec-Fetch-Site`), from an `Origin` that is neither this server as the request names it
+/// (`Host`) nor `public_origin` (the origin people reach it by through a proxy, which may pass
+/// another `Host`), or its form's CSRF token is not the session's.
+pub fn cross_site(
+    headers: &HeaderMap,
+    form_csrf: Option<&str>,
+    session: Option<&Session>,
+    public_origin: Option<&str>,
+) -> Option<&'static str> {
     if headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()).is_some_and(|v| v == "cross-site") {
         return Some("the request came from another site");
     }
     if let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
         let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
         let own = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://"));
-        if own != Some(host) {
+        if own != Some(host) && public_origin != Some(origin) {
             return Some("the request came from another origin");
         }
     }
@@ -192,10 +206,10 @@ pub fn cross_site(headers: &HeaderMap, form_csrf: Option<&str>, session: Option<
 
 /// The `Set-Cookie` value that signs a browser in (`secure`: only over HTTPS).
 pub fn session_cookie(id: &str, secure: bool) -> String {
-    format!("{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}{}", SESSION_TTL.as_secs(), if secure { "; Secure" } else { "" })
+    format!("{COOKIE}={id}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{}", SESSION_TTL.as_secs(), if secure { "; Secure" } else { "" })
 }
 
 /// The `Set-Cookie` value that signs it out.
 pub fn cleared_cookie() -> String {
-    format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")
+    format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
 }

@@ -41,7 +41,7 @@ impl Default for Metrics {
         registry.register("needs_person", "Entries escalated, or in doubt past the inbox threshold", m.needs_person.clone());
         registry.register(
             "oldest_in_doubt_seconds",
-            "How long the oldest unknown outcome (in doubt or escalated) has been unknown; 0 when none",
+            "How long the oldest in-doubt entry (not yet escalated) has been unknown; 0 when none",
             m.oldest_in_doubt.clone(),
         );
         registry.register("outcomes", "Decisions of this process's ledger, by kind", m.outcomes.clone());

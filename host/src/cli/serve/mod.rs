@@ -16,7 +16,7 @@ use access::{Credentials, Session, Sessions};
 use anyhow::{Context, Result};
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -48,10 +48,11 @@ pub struct ServeArgs {
     #[arg(long, default_value = "15m", value_parser = humantime::parse_duration)]
     in_doubt_after: Duration,
     /// Sweep this often (expire leases, escalate past deadlines) and look for new notices.
-    #[arg(long, default_value = "5s", value_parser = humantime::parse_duration)]
+    #[arg(long, default_value = "5s", value_parser = interval)]
     sweep_every: Duration,
-    /// POST a signed JSON notice here when an entry is escalated or in doubt too long.
-    #[arg(long, requires = "webhook_secret_file")]
+    /// POST a signed JSON notice here when an entry is escalated or in doubt too long (the
+    /// secret: --webhook-secret-file or $ONCELY_WEBHOOK_SECRET).
+    #[arg(long)]
     webhook: Option<String>,
     /// The webhook signature's shared secret (a file; or $ONCELY_WEBHOOK_SECRET).
     #[arg(long, env = "ONCELY_WEBHOOK_SECRET_FILE", hide_env_values = true)]
@@ -59,12 +60,30 @@ pub struct ServeArgs {
     /// The first retry of a failed webhook after this long; each next one waits twice as long.
     #[arg(long, default_value = "1s", value_parser = humantime::parse_duration)]
     webhook_retry: Duration,
-    /// This server's address as people reach it (https://…), for links in webhook notices.
+    /// This server's address as people reach it (https://…, through your proxy): links in
+    /// notices use it, and a form posted from it is this server's own. An https address marks
+    /// the session cookie Secure.
     #[arg(long)]
     public_url: Option<String>,
     /// Mark the session cookie Secure (when people reach the inbox over HTTPS).
     #[arg(long)]
     secure_cookie: bool,
+}
+
+/// A duration of more than zero.
+fn interval(s: &str) -> Result<Duration, String> {
+    match humantime::parse_duration(s) {
+        Ok(d) if d.is_zero() => Err("must be more than zero".into()),
+        Ok(d) => Ok(d),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The origin (`scheme://host[:port]`) of a URL.
+fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next().filter(|h| !h.is_empty())?;
+    Some(format!("{scheme}://{host}"))
 }
 
 struct App {
@@ -74,6 +93,7 @@ struct App {
     metrics: Arc<Metrics>,
     in_doubt_after: Duration,
     secure_cookie: bool,
+    public_origin: Option<String>,
 }
 
 type Shared = Arc<App>;
@@ -92,7 +112,8 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
         sessions: Sessions::default(),
         metrics: metrics.clone(),
         in_doubt_after: a.in_doubt_after,
-        secure_cookie: a.secure_cookie,
+        secure_cookie: a.secure_cookie || a.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
+        public_origin: a.public_url.as_deref().and_then(origin_of),
     });
 
     // The sweep (no reconcilers here: agents' sweepers run those), and the notices.
@@ -108,7 +129,7 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
                 (None, Ok(s)) => s.into_bytes(),
                 (None, Err(_)) => anyhow::bail!("--webhook needs a secret: --webhook-secret-file or ONCELY_WEBHOOK_SECRET"),
             };
-            let secret = String::from_utf8_lossy(&secret).trim().as_bytes().to_vec();
+            let secret = secret.trim_ascii().to_vec();
             anyhow::ensure!(secret.len() >= 16, "the webhook secret must be at least 16 bytes");
             Some(Webhook {
                 url: url.clone(),
@@ -171,13 +192,14 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Every entry that needs a person: escalated, or in doubt for longer than the threshold.
+/// Every entry that needs a person: escalated, or in doubt for longer than the threshold
+/// (`notify::needs_person`).
 async fn needs_person(app: &App) -> Result<Vec<Entry>, Error> {
-    let now = app.ledger.now();
+    let (now, threshold) = (app.ledger.now(), ms(app.in_doubt_after));
     let of = |state| ListFilter { state: Some(state), limit: 1000, ..Default::default() };
     let mut entries = app.ledger.list(None, &of(EntryState::Escalated)).await?;
-    let late = app.ledger.list(None, &of(EntryState::InDoubt)).await?;
-    entries.extend(late.into_iter().filter(|e| e.in_doubt_since.is_some_and(|t| now.saturating_sub(t) >= ms(app.in_doubt_after))));
+    entries.extend(app.ledger.list(None, &of(EntryState::InDoubt)).await?);
+    entries.retain(|e| notify::needs_person(e, now, threshold).is_some());
     Ok(entries)
 }
 
@@ -194,8 +216,18 @@ fn access(app: &App, headers: &HeaderMap) -> Option<Access> {
     access::bearer(headers).and_then(|t| app.credentials.check(t)).map(|_| Access::Token)
 }
 
-fn to_login() -> Response {
-    Redirect::to("/login").into_response()
+/// To the sign-in page, and back to `uri` after it.
+fn to_login(uri: &Uri) -> Response {
+    let back = uri.path_and_query().map_or("/", |p| p.as_str());
+    Redirect::to(&format!("/login?next={}", pages::query_value(back))).into_response()
+}
+
+/// Where to go after signing in (printable ASCII: the sign-in links percent-encode it): a path of this server only (never `//host` or `/\host`).
+fn safe_next(next: Option<&str>) -> &str {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.starts_with("/\\") && n.chars().all(|c| c.is_ascii_graphic()) => n,
+        _ => "/",
+    }
 }
 
 /// The headers of every page: never cached, never framed (a settle button cannot be clicked
@@ -231,8 +263,8 @@ struct InboxQuery {
     order: Option<String>,
 }
 
-async fn inbox(State(app): State<Shared>, headers: HeaderMap, Query(q): Query<InboxQuery>) -> Response {
-    let Some(Access::Person(s)) = access(&app, &headers) else { return to_login() };
+async fn inbox(State(app): State<Shared>, headers: HeaderMap, uri: Uri, Query(q): Query<InboxQuery>) -> Response {
+    let Some(Access::Person(s)) = access(&app, &headers) else { return to_login(&uri) };
     let mut entries = match needs_person(&app).await {
         Ok(e) => e,
         Err(e) => return failure(Some(viewer(&s)), e),
@@ -253,15 +285,19 @@ struct EntryQuery {
     settled: Option<String>,
 }
 
-async fn entry(State(app): State<Shared>, headers: HeaderMap, Query(q): Query<EntryQuery>) -> Response {
-    let Some(Access::Person(s)) = access(&app, &headers) else { return to_login() };
+async fn entry(State(app): State<Shared>, headers: HeaderMap, uri: Uri, Query(q): Query<EntryQuery>) -> Response {
+    let Some(Access::Person(s)) = access(&app, &headers) else { return to_login(&uri) };
     let flash = q.settled.map(pages::Flash::Settled);
     entry_page(&app, &s, &q.scope, &q.key, flash.as_ref(), StatusCode::OK).await
 }
 
 async fn entry_page(app: &App, s: &Session, scope: &str, key: &str, flash: Option<&pages::Flash>, status: StatusCode) -> Response {
     match (app.ledger.get(scope, key).await, app.ledger.history(scope, key).await) {
-        (Ok(Some(e)), Ok(h)) => page(status, pages::entry(viewer(s), &e, &h, flash, app.ledger.now())),
+        (Ok(Some(e)), Ok(h)) => {
+            // "Settled" is said only of the settlement the entry holds (not of any link's word).
+            let flash = flash.filter(|f| !matches!(f, pages::Flash::Settled(id) if e.settlement.as_ref() != Some(id)));
+            page(status, pages::entry(viewer(s), &e, &h, flash, app.ledger.now()))
+        }
         (Ok(None), _) => page(StatusCode::NOT_FOUND, pages::message(Some(viewer(s)), "No such entry", "It may have been purged.")),
         (Err(e), _) | (_, Err(e)) => failure(Some(viewer(s)), e),
     }
@@ -285,7 +321,7 @@ async fn settle(State(app): State<Shared>, headers: HeaderMap, form: Result<Form
     let Ok(Form(f)) = form else {
         return page(StatusCode::BAD_REQUEST, pages::message(Some(viewer(&s)), "Refused", "The form is incomplete. Nothing was recorded."));
     };
-    if let Some(why) = access::cross_site(&headers, f.csrf.as_deref(), Some(&s)) {
+    if let Some(why) = access::cross_site(&headers, f.csrf.as_deref(), Some(&s), app.public_origin.as_deref()) {
         tracing::warn!(target: "oncely::serve", why, "a settlement was refused");
         return page(StatusCode::FORBIDDEN, pages::message(Some(viewer(&s)), "Refused", why));
     }
@@ -321,35 +357,47 @@ async fn settle(State(app): State<Shared>, headers: HeaderMap, form: Result<Form
     }
 }
 
-async fn login_page(State(app): State<Shared>) -> Response {
-    page(StatusCode::OK, pages::login(app.credentials.shared(), None))
+#[derive(Deserialize)]
+struct LoginQuery {
+    next: Option<String>,
+}
+
+async fn login_page(State(app): State<Shared>, Query(q): Query<LoginQuery>) -> Response {
+    page(StatusCode::OK, pages::login(app.credentials.shared(), safe_next(q.next.as_deref()), None))
 }
 
 #[derive(Deserialize)]
 struct LoginForm {
     token: String,
     name: Option<String>,
+    next: Option<String>,
 }
 
 async fn login(State(app): State<Shared>, headers: HeaderMap, Form(f): Form<LoginForm>) -> Response {
-    if let Some(why) = access::cross_site(&headers, None, None) {
+    if let Some(why) = access::cross_site(&headers, None, None, app.public_origin.as_deref()) {
         return page(StatusCode::FORBIDDEN, pages::message(None, "Refused", why));
     }
+    let next = safe_next(f.next.as_deref()).to_string();
     let name = match app.credentials.check(&f.token) {
         Some(Some(name)) => name,
         Some(None) => match f.name.as_deref().map(str::trim) {
             Some(n) if !n.is_empty() => n.to_string(),
-            _ => return page(StatusCode::BAD_REQUEST, pages::login(true, Some("Give your name: it is recorded with what you settle."))),
+            _ => {
+                return page(
+                    StatusCode::BAD_REQUEST,
+                    pages::login(true, &next, Some("Give your name: it is recorded with what you settle.")),
+                )
+            }
         },
         None => {
             // Slow down guessing.
             tokio::time::sleep(Duration::from_millis(500)).await;
             tracing::warn!(target: "oncely::serve", "a sign-in with a wrong token");
-            return page(StatusCode::UNAUTHORIZED, pages::login(app.credentials.shared(), Some("That token is not valid.")));
+            return page(StatusCode::UNAUTHORIZED, pages::login(app.credentials.shared(), &next, Some("That token is not valid.")));
         }
     };
     let id = app.sessions.open(name);
-    (StatusCode::SEE_OTHER, [(header::SET_COOKIE, access::session_cookie(&id, app.secure_cookie)), (header::LOCATION, "/".into())])
+    (StatusCode::SEE_OTHER, [(header::SET_COOKIE, access::session_cookie(&id, app.secure_cookie)), (header::LOCATION, next)])
         .into_response()
 }
 
@@ -361,7 +409,7 @@ struct LogoutForm {
 async fn logout(State(app): State<Shared>, headers: HeaderMap, form: Result<Form<LogoutForm>, FormRejection>) -> Response {
     let csrf = form.ok().and_then(|Form(f)| f.csrf);
     if let Some(s) = app.sessions.of(&headers) {
-        if let Some(why) = access::cross_site(&headers, csrf.as_deref(), Some(&s)) {
+        if let Some(why) = access::cross_site(&headers, csrf.as_deref(), Some(&s), app.public_origin.as_deref()) {
             return page(StatusCode::FORBIDDEN, pages::message(Some(viewer(&s)), "Refused", why));
         }
     }

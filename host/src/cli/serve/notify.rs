@@ -39,9 +39,9 @@ pub struct Webhook {
 #[derive(Debug, Default, Clone)]
 pub struct Sent(Arc<Mutex<HashSet<String>>>);
 
-/// The notice an entry calls for now, if any: `entry.escalated`, or `entry.in-doubt` once it
-/// has been in doubt for `threshold_ms`.
-fn notice_kind(e: &Entry, now: u64, threshold_ms: u64) -> Option<&'static str> {
+/// Whether an entry needs a person now, and so the notice it calls for: `entry.escalated`, or
+/// `entry.in-doubt` once it has been in doubt for `threshold_ms`. (The inbox lists exactly these.)
+pub fn needs_person(e: &Entry, now: u64, threshold_ms: u64) -> Option<&'static str> {
     match (e.state, e.in_doubt_since) {
         (EntryState::Escalated, _) => Some("entry.escalated"),
         (EntryState::InDoubt, Some(t)) if now.saturating_sub(t) >= threshold_ms => Some("entry.in-doubt"),
@@ -69,9 +69,11 @@ impl Webhook {
     /// Send the notices `entries` call for at `now` that were not sent yet, each in its own
     /// task (retries do not hold up the next scan).
     pub fn scan(&self, entries: &[Entry], now: u64, threshold_ms: u64, sent: &Sent, client: &reqwest::Client, metrics: &Arc<Metrics>) {
-        for e in entries {
-            let Some(kind) = notice_kind(e, now, threshold_ms) else { continue };
-            let id = notice_id(e, kind);
+        let due: Vec<(&Entry, &str, String)> =
+            entries.iter().filter_map(|e| needs_person(e, now, threshold_ms).map(|kind| (e, kind, notice_id(e, kind)))).collect();
+        // Forget the notices of entries that no longer need a person (the set stays small).
+        sent.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|id| due.iter().any(|(_, _, d)| d == id));
+        for (e, kind, id) in due {
             if !sent.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone()) {
                 continue;
             }

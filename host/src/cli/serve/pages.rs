@@ -68,8 +68,9 @@ fn layout(title: &str, who: Option<Viewer<'_>>, body: Markup) -> Markup {
     }
 }
 
-/// The sign-in page (`shared`: the token is everyone's, so ask for a name too).
-pub fn login(shared: bool, error: Option<&str>) -> Markup {
+/// The sign-in page (`shared`: the token is everyone's, so ask for a name too); `next`: where
+/// to go after it.
+pub fn login(shared: bool, next: &str, error: Option<&str>) -> Markup {
     layout(
         "Sign in",
         None,
@@ -77,6 +78,7 @@ pub fn login(shared: bool, error: Option<&str>) -> Markup {
             h1 { "Sign in" }
             @if let Some(e) = error { p.flash.err { (e) } }
             form.card.settle method="post" action="/login" {
+                input type="hidden" name="next" value=(next);
                 label { "Token" input type="password" name="token" autocomplete="current-password" required; }
                 @if shared {
                     label { "Your name (recorded with what you settle)" input type="text" name="name" required; }
