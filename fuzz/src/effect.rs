@@ -126,6 +126,7 @@ fn start(u: &mut Unstructured<'_>, w: &World, host: &Host) -> Result<Option<Runn
                     settlement: if u.arbitrary()? { Settlement::Happened(json_result(u)?) } else { Settlement::NotHappened },
                     by: gen::text(u, &["ops", ""])?,
                     note: String::new(),
+                    seen_version: crate::ledger::seen_version(u, cur)?,
                 }),
                 7 => Event::Purge,
                 _ => Event::CompleteUnrecordable(Failure { token: token(u, cur)?, reason: "not json".into() }),

@@ -82,6 +82,14 @@ pub fn ledger(data: &[u8]) {
     }
 }
 
+/// The version a person saw: mostly the entry's own, sometimes another (a refusal: `changed`).
+pub(crate) fn seen_version(u: &mut Unstructured<'_>, cur: Option<&Entry>) -> Result<u64> {
+    Ok(match cur {
+        Some(e) if u.ratio(4, 5)? => e.version,
+        _ => u.int_in_range(0..=9u64)?,
+    })
+}
+
 pub(crate) fn token(u: &mut Unstructured<'_>, cur: Option<&Entry>) -> Result<ClaimToken> {
     // Mostly the current claim; else a stale attempt or another owner.
     let attempt = match (cur, u.int_in_range(0..=3u8)?) {
@@ -150,6 +158,7 @@ fn event(u: &mut Unstructured<'_>, w: &World, store: &mut Store, now: &mut u64) 
                 settlement: if u.arbitrary()? { Settlement::Happened(json_result(u)?) } else { Settlement::NotHappened },
                 by: gen::text(u, &["ops", ""])?,
                 note: gen::text(u, &["", "checked"])?,
+                seen_version: seen_version(u, cur)?,
             }),
             8 => Event::Purge,
             _ => Event::CompleteUnrecordable(Failure { token: token(u, cur)?, reason: gen::text(u, &["not json"])? }),
@@ -190,6 +199,10 @@ fn apply(store: &mut Store, key: RowKey, ev: Event, now: u64) {
         }
     };
 
+    // A person's verdict applies only to the version they saw.
+    if let (Event::Resolve(r), Some(b)) = (&ev, &before) {
+        assert_eq!(r.seen_version, b.version, "a settlement of version {} applied to version {}: {}", r.seen_version, b.version, ctx());
+    }
     if let Outcome::Execute(token) = &t.outcome {
         let Event::Begin(claim) = &ev else { panic!("execute granted to {}", ctx()) };
         assert!(
