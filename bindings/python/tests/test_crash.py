@@ -103,7 +103,12 @@ def test_a_sweep_without_a_reconciler_leaves_it_in_doubt(
     with oncely.Ledger.open(ledger_location) as ledger:
         _wait_past_lease(ledger, "acme", line.split()[0])
         report = ledger.sweep()
-        assert (report.leases_expired, report.unknown) == (1, 1), report
+        # No reconciler here: the entry goes in doubt, and its first reconciliation is left to
+        # a process that has one (due at once; not attempted, no "unknown" recorded).
+        assert (report.leases_expired, report.reconciled) == (1, 0), report
         [entry] = ledger.list("acme")
         assert entry.state is oncely.EntryState.IN_DOUBT
+        assert entry.reconcile_attempts == 0
+        assert ledger.sweep().reconciled == 0
+        assert ledger.list("acme") == [entry], "a second sweep left it as it was"
     assert len(_marker_lines(marker)) == 1
