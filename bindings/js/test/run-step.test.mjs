@@ -6,12 +6,12 @@
 // by a worker that does not know the columns (an older host) reads back with them empty.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { DefiniteFailure, Ledger, MemoryStore } from 'oncely';
 import { SqliteStore } from 'oncely/sqlite';
-import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
+import { databaseForSuite } from './helpers/pg.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
 // A natural key: the charge, whatever the run and step.
@@ -89,15 +89,7 @@ const OLD_COLUMNS = [
 ];
 
 describe('entries record the run and step of their claim', () => {
-  let pgSkip = null;
-  let fresh = null;
-  before(async () => {
-    pgSkip = await postgresUnavailable();
-    if (!pgSkip) fresh = await freshDatabase('runstep');
-  });
-  after(async () => {
-    if (fresh) await fresh.drop();
-  });
+  const suite = databaseForSuite('runstep');
 
   test('memory', async () => {
     await scenario(new MemoryStore(), 'memory');
@@ -130,11 +122,11 @@ describe('entries record the run and step of their claim', () => {
   });
 
   test('postgres (and an older host\'s row reads back with them empty)', async (t) => {
-    if (pgSkip) return t.skip(pgSkip);
-    const store = await fresh.connect({ max: 2 });
+    if (suite.skip) return t.skip(suite.skip);
+    const store = await suite.db.connect({ max: 2 });
     try {
       const key = await scenario(store, 'postgres');
-      const c = new pg.Client({ connectionString: fresh.url });
+      const c = new pg.Client({ connectionString: suite.db.url });
       await c.connect();
       try {
         const { rows } = await c.query('SELECT run_id, step_id FROM oncely.effects WHERE key = $1', [key]);

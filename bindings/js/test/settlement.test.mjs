@@ -8,10 +8,10 @@
 // and PostgreSQL's triggers do.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { happened, Ledger, LedgerError, MemoryStore, notHappened } from 'oncely';
 import { SqliteStore } from 'oncely/sqlite';
-import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
+import { databaseForSuite } from './helpers/pg.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
 const MANUAL = { class: 'irreversible-external', key: { only: ['/charge_id'], identity: 'scope' }, reconcile: 'manual', leaseMs: 1000 };
@@ -130,15 +130,7 @@ const STORES = {
 };
 
 describe('settlement and history', () => {
-  let pgSkip = null;
-  let pg = null;
-  before(async () => {
-    pgSkip = await postgresUnavailable();
-    if (!pgSkip) pg = await freshDatabase('settle');
-  });
-  after(async () => {
-    if (pg) await pg.drop();
-  });
+  const suite = databaseForSuite('settle');
 
   const runs = {};
   for (const [name, open] of Object.entries(STORES)) {
@@ -153,8 +145,8 @@ describe('settlement and history', () => {
   }
 
   test('postgres: a stale version is refused as changed; the settlement id, the history, and the purge of both', async (t) => {
-    if (pgSkip) return t.skip(pgSkip);
-    const store = await pg.connect({ max: 2 });
+    if (suite.skip) return t.skip(suite.skip);
+    const store = await suite.db.connect({ max: 2 });
     try {
       runs.postgres = await settleAndPurge(store, 'postgres');
     } finally {
@@ -168,6 +160,6 @@ describe('settlement and history', () => {
     assert.deepEqual(runs.memory, runs.sqlite);
     // The id is derived by the core from scope, key and the version settled: the same everywhere.
     if (runs.postgres) assert.deepEqual(runs.memory, runs.postgres);
-    else t.diagnostic(`PostgreSQL not compared: ${pgSkip}`);
+    else t.diagnostic(`PostgreSQL not compared: ${suite.skip}`);
   });
 });
