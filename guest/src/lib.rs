@@ -38,6 +38,7 @@ mod prelude {
     pub use alloc::vec::Vec;
 }
 
+pub mod base64;
 pub mod canonical;
 pub mod effect;
 pub mod json;
@@ -46,6 +47,7 @@ pub mod ledger;
 pub mod number;
 pub mod pointer;
 pub mod policy;
+pub mod provider;
 pub mod text;
 
 #[allow(missing_docs, clippy::all)]
@@ -59,6 +61,7 @@ mod bindings {
 
 pub use bindings::exports::oncely::core::{
     canonical as canonical_wit, effect as effect_wit, keys as keys_wit, ledger as ledger_wit, policy as policy_wit,
+    provider as provider_wit,
 };
 
 /// The component's implementation of every exported interface.

@@ -253,6 +253,11 @@ pub fn parse_policy(text: &str) -> Result<ToolPolicy, PolicyError> {
     parse_policy_value(&parse_doc(text)?, "", None)
 }
 
+/// Read a policy document that may leave out its class (then `class`).
+pub fn parse_policy_or(text: &str, class: EffectClass) -> Result<ToolPolicy, PolicyError> {
+    parse_policy_value(&parse_doc(text)?, "", Some(class))
+}
+
 fn annotations_of(tool: &Value<'_>, at: &str) -> Result<Option<ToolAnnotations>, PolicyError> {
     // MCP's own optional fields read `null` as absent (SDKs write unset fields so).
     let Some(a) = member(tool, "annotations").filter(|a| !matches!(a, Value::Null)) else {

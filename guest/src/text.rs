@@ -41,7 +41,7 @@ macro_rules! integer_piece {
         }
     )*};
 }
-integer_piece!(u32, u64, usize);
+integer_piece!(u16, u32, u64, usize);
 
 /// A string shown as its JSON literal (quoted, with JSON escapes).
 pub struct Q<'a>(pub &'a str);

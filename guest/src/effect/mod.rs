@@ -441,7 +441,12 @@ impl Machine {
             },
             Outcome::InProgress(p) => {
                 if now >= self.deadline {
-                    return raise(EffectError::InProgress(Busy { key: self.key.clone(), owner: p.owner, state: p.state }));
+                    return raise(EffectError::InProgress(Busy {
+                        key: self.key.clone(),
+                        owner: p.owner,
+                        state: p.state,
+                        retry_after_ms: p.retry_after_ms,
+                    }));
                 }
                 self.phase = Phase::Sleeping;
                 Act::Do(Action::SleepUntil(now.saturating_add(p.retry_after_ms.clamp(POLL_MIN_MS, POLL_MAX_MS)).min(self.deadline)))

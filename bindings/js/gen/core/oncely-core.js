@@ -1,5 +1,10 @@
 export function instantiate(getCoreModule, imports, instantiateCore = (module, importObject) => new WebAssembly.Instance(module, importObject)) {
   
+  function clampGuest(i, min, max) {
+    if (i < min || i > max) throw new TypeError(`must be between ${min} and ${max}`);
+    return i;
+  }
+  
   class ComponentError extends Error {
     constructor (value) {
       const enumerable = typeof value !== 'string';
@@ -16,6 +21,12 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
   }
   
   const toUint64 = val => BigInt.asUintN(64, BigInt(val));
+  
+  function toUint16(val) {
+    val >>>= 0;
+    val %= 2 ** 16;
+    return val;
+  }
   
   function toUint32(val) {
     return val >>> 0;
@@ -58,6 +69,11 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let postReturn9;
     let postReturn10;
     let postReturn11;
+    let postReturn12;
+    let postReturn13;
+    let postReturn14;
+    let postReturn15;
+    let postReturn16;
     ({ exports: exports0 } = instantiateCore(module0));
     memory0 = exports0.memory;
     realloc0 = exports0.cabi_realloc;
@@ -73,6 +89,11 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     postReturn9 = exports0['cabi_post_oncely:core/policy@0.1.0#check-manifest'];
     postReturn10 = exports0['cabi_post_oncely:core/ledger@0.1.0#prepare'];
     postReturn11 = exports0['cabi_post_oncely:core/effect@0.1.0#run'];
+    postReturn12 = exports0['cabi_post_oncely:core/provider@0.1.0#admit'];
+    postReturn13 = exports0['cabi_post_oncely:core/provider@0.1.0#check-operation'];
+    postReturn14 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
+    postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
+    postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
     let canonical010MaxInputBytes;
     
     function maxInputBytes() {
@@ -4493,17 +4514,17 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               let variant216;
               switch (dataView(memory0).getUint8(ret + 336, true)) {
                 case 0: {
-                  var ptr197 = dataView(memory0).getInt32(ret + 340, true);
-                  var len197 = dataView(memory0).getInt32(ret + 344, true);
+                  var ptr197 = dataView(memory0).getInt32(ret + 344, true);
+                  var len197 = dataView(memory0).getInt32(ret + 348, true);
                   var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
-                  var ptr198 = dataView(memory0).getInt32(ret + 348, true);
-                  var len198 = dataView(memory0).getInt32(ret + 352, true);
+                  var ptr198 = dataView(memory0).getInt32(ret + 352, true);
+                  var len198 = dataView(memory0).getInt32(ret + 356, true);
                   var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
-                  var ptr199 = dataView(memory0).getInt32(ret + 356, true);
-                  var len199 = dataView(memory0).getInt32(ret + 360, true);
+                  var ptr199 = dataView(memory0).getInt32(ret + 360, true);
+                  var len199 = dataView(memory0).getInt32(ret + 364, true);
                   var result199 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr199, len199));
-                  var ptr200 = dataView(memory0).getInt32(ret + 364, true);
-                  var len200 = dataView(memory0).getInt32(ret + 368, true);
+                  var ptr200 = dataView(memory0).getInt32(ret + 368, true);
+                  var len200 = dataView(memory0).getInt32(ret + 372, true);
                   var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
                   variant216= {
                     tag: 'conflict',
@@ -4517,14 +4538,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   break;
                 }
                 case 1: {
-                  var ptr201 = dataView(memory0).getInt32(ret + 340, true);
-                  var len201 = dataView(memory0).getInt32(ret + 344, true);
+                  var ptr201 = dataView(memory0).getInt32(ret + 344, true);
+                  var len201 = dataView(memory0).getInt32(ret + 348, true);
                   var result201 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr201, len201));
-                  var ptr202 = dataView(memory0).getInt32(ret + 348, true);
-                  var len202 = dataView(memory0).getInt32(ret + 352, true);
+                  var ptr202 = dataView(memory0).getInt32(ret + 352, true);
+                  var len202 = dataView(memory0).getInt32(ret + 356, true);
                   var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
                   let enum203;
-                  switch (dataView(memory0).getUint8(ret + 356, true)) {
+                  switch (dataView(memory0).getUint8(ret + 360, true)) {
                     case 0: {
                       enum203 = 'pending';
                       break;
@@ -4555,16 +4576,17 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       key: result201,
                       owner: result202,
                       state: enum203,
+                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr204 = dataView(memory0).getInt32(ret + 340, true);
-                  var len204 = dataView(memory0).getInt32(ret + 344, true);
+                  var ptr204 = dataView(memory0).getInt32(ret + 344, true);
+                  var len204 = dataView(memory0).getInt32(ret + 348, true);
                   var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
-                  var ptr205 = dataView(memory0).getInt32(ret + 348, true);
-                  var len205 = dataView(memory0).getInt32(ret + 352, true);
+                  var ptr205 = dataView(memory0).getInt32(ret + 352, true);
+                  var len205 = dataView(memory0).getInt32(ret + 356, true);
                   var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
                   variant216= {
                     tag: 'in-doubt',
@@ -4576,11 +4598,11 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   break;
                 }
                 case 3: {
-                  var ptr206 = dataView(memory0).getInt32(ret + 340, true);
-                  var len206 = dataView(memory0).getInt32(ret + 344, true);
+                  var ptr206 = dataView(memory0).getInt32(ret + 344, true);
+                  var len206 = dataView(memory0).getInt32(ret + 348, true);
                   var result206 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr206, len206));
-                  var ptr207 = dataView(memory0).getInt32(ret + 348, true);
-                  var len207 = dataView(memory0).getInt32(ret + 352, true);
+                  var ptr207 = dataView(memory0).getInt32(ret + 352, true);
+                  var len207 = dataView(memory0).getInt32(ret + 356, true);
                   var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
                   variant216= {
                     tag: 'escalated',
@@ -4592,8 +4614,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   break;
                 }
                 case 4: {
-                  var ptr208 = dataView(memory0).getInt32(ret + 340, true);
-                  var len208 = dataView(memory0).getInt32(ret + 344, true);
+                  var ptr208 = dataView(memory0).getInt32(ret + 344, true);
+                  var len208 = dataView(memory0).getInt32(ret + 348, true);
                   var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
                   variant216= {
                     tag: 'tool-failed',
@@ -4602,11 +4624,11 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   break;
                 }
                 case 5: {
-                  var ptr209 = dataView(memory0).getInt32(ret + 340, true);
-                  var len209 = dataView(memory0).getInt32(ret + 344, true);
+                  var ptr209 = dataView(memory0).getInt32(ret + 344, true);
+                  var len209 = dataView(memory0).getInt32(ret + 348, true);
                   var result209 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr209, len209));
-                  var ptr210 = dataView(memory0).getInt32(ret + 348, true);
-                  var len210 = dataView(memory0).getInt32(ret + 352, true);
+                  var ptr210 = dataView(memory0).getInt32(ret + 352, true);
+                  var len210 = dataView(memory0).getInt32(ret + 356, true);
                   var result210 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr210, len210));
                   variant216= {
                     tag: 'result-not-recorded',
@@ -4618,8 +4640,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   break;
                 }
                 case 6: {
-                  var ptr211 = dataView(memory0).getInt32(ret + 340, true);
-                  var len211 = dataView(memory0).getInt32(ret + 344, true);
+                  var ptr211 = dataView(memory0).getInt32(ret + 344, true);
+                  var len211 = dataView(memory0).getInt32(ret + 348, true);
                   var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
                   variant216= {
                     tag: 'storage',
@@ -4629,7 +4651,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
                 case 7: {
                   let enum212;
-                  switch (dataView(memory0).getUint8(ret + 340, true)) {
+                  switch (dataView(memory0).getUint8(ret + 344, true)) {
                     case 0: {
                       enum212 = 'not-found';
                       break;
@@ -4663,14 +4685,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                     }
                   }
                   let variant214;
-                  switch (dataView(memory0).getUint8(ret + 341, true)) {
+                  switch (dataView(memory0).getUint8(ret + 345, true)) {
                     case 0: {
                       variant214 = undefined;
                       break;
                     }
                     case 1: {
                       let enum213;
-                      switch (dataView(memory0).getUint8(ret + 342, true)) {
+                      switch (dataView(memory0).getUint8(ret + 346, true)) {
                         case 0: {
                           enum213 = 'pending';
                           break;
@@ -4702,8 +4724,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var ptr215 = dataView(memory0).getInt32(ret + 344, true);
-                  var len215 = dataView(memory0).getInt32(ret + 348, true);
+                  var ptr215 = dataView(memory0).getInt32(ret + 348, true);
+                  var len215 = dataView(memory0).getInt32(ret + 352, true);
                   var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
                   variant216= {
                     tag: 'ledger',
@@ -4718,7 +4740,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 case 8: {
                   variant216= {
                     tag: 'contention',
-                    val: dataView(memory0).getInt32(ret + 340, true) >>> 0
+                    val: dataView(memory0).getInt32(ret + 344, true) >>> 0
                   };
                   break;
                 }
@@ -4877,6 +4899,1038 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       }
       return retVal.val;
     }
+    let provider010Admit;
+    
+    function admit(arg0, arg1, arg2) {
+      var ptr0 = realloc0(0, 0, 4, 80);
+      var ptr1 = utf8Encode(arg0, realloc0, memory0);
+      var len1 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 4, len1, true);
+      dataView(memory0).setInt32(ptr0 + 0, ptr1, true);
+      var {tool: v2_0, policyJson: v2_1, required: v2_2 } = arg1;
+      var ptr3 = utf8Encode(v2_0, realloc0, memory0);
+      var len3 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 12, len3, true);
+      dataView(memory0).setInt32(ptr0 + 8, ptr3, true);
+      var ptr4 = utf8Encode(v2_1, realloc0, memory0);
+      var len4 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 20, len4, true);
+      dataView(memory0).setInt32(ptr0 + 16, ptr4, true);
+      dataView(memory0).setInt8(ptr0 + 24, v2_2 ? 1 : 0, true);
+      var variant18 = arg2;
+      switch (variant18.tag) {
+        case 'http': {
+          const e = variant18.val;
+          dataView(memory0).setInt8(ptr0 + 28, 0, true);
+          var {method: v5_0, path: v5_1, query: v5_2, contentType: v5_3, body: v5_4, keys: v5_5 } = e;
+          var ptr6 = utf8Encode(v5_0, realloc0, memory0);
+          var len6 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 36, len6, true);
+          dataView(memory0).setInt32(ptr0 + 32, ptr6, true);
+          var ptr7 = utf8Encode(v5_1, realloc0, memory0);
+          var len7 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 44, len7, true);
+          dataView(memory0).setInt32(ptr0 + 40, ptr7, true);
+          var ptr8 = utf8Encode(v5_2, realloc0, memory0);
+          var len8 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 52, len8, true);
+          dataView(memory0).setInt32(ptr0 + 48, ptr8, true);
+          var ptr9 = utf8Encode(v5_3, realloc0, memory0);
+          var len9 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 60, len9, true);
+          dataView(memory0).setInt32(ptr0 + 56, ptr9, true);
+          var val10 = v5_4;
+          var len10 = val10.byteLength;
+          var ptr10 = realloc0(0, 0, 1, len10 * 1);
+          var src10 = new Uint8Array(val10.buffer || val10, val10.byteOffset, len10 * 1);
+          (new Uint8Array(memory0.buffer, ptr10, len10 * 1)).set(src10);
+          dataView(memory0).setInt32(ptr0 + 68, len10, true);
+          dataView(memory0).setInt32(ptr0 + 64, ptr10, true);
+          var vec12 = v5_5;
+          var len12 = vec12.length;
+          var result12 = realloc0(0, 0, 4, len12 * 8);
+          for (let i = 0; i < vec12.length; i++) {
+            const e = vec12[i];
+            const base = result12 + i * 8;var ptr11 = utf8Encode(e, realloc0, memory0);
+            var len11 = utf8EncodedLen;
+            dataView(memory0).setInt32(base + 4, len11, true);
+            dataView(memory0).setInt32(base + 0, ptr11, true);
+          }
+          dataView(memory0).setInt32(ptr0 + 76, len12, true);
+          dataView(memory0).setInt32(ptr0 + 72, result12, true);
+          break;
+        }
+        case 'mcp': {
+          const e = variant18.val;
+          dataView(memory0).setInt8(ptr0 + 28, 1, true);
+          var {argumentsJson: v13_0, metaJson: v13_1, paramsKey: v13_2 } = e;
+          var ptr14 = utf8Encode(v13_0, realloc0, memory0);
+          var len14 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 36, len14, true);
+          dataView(memory0).setInt32(ptr0 + 32, ptr14, true);
+          var ptr15 = utf8Encode(v13_1, realloc0, memory0);
+          var len15 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 44, len15, true);
+          dataView(memory0).setInt32(ptr0 + 40, ptr15, true);
+          var variant17 = v13_2;
+          if (variant17 === null || variant17=== undefined) {
+            dataView(memory0).setInt8(ptr0 + 48, 0, true);
+          } else {
+            const e = variant17;
+            dataView(memory0).setInt8(ptr0 + 48, 1, true);
+            var ptr16 = utf8Encode(e, realloc0, memory0);
+            var len16 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 56, len16, true);
+            dataView(memory0).setInt32(ptr0 + 52, ptr16, true);
+          }
+          break;
+        }
+        default: {
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant18.tag)}\` (received \`${variant18}\`) specified for \`Request\``);
+        }
+      }
+      const ret = provider010Admit(ptr0);
+      let variant47;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          let variant45;
+          switch (dataView(memory0).getUint8(ret + 8, true)) {
+            case 0: {
+              variant45= {
+                tag: 'pass',
+              };
+              break;
+            }
+            case 1: {
+              var ptr19 = dataView(memory0).getInt32(ret + 16, true);
+              var len19 = dataView(memory0).getInt32(ret + 20, true);
+              var result19 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr19, len19));
+              var ptr20 = dataView(memory0).getInt32(ret + 24, true);
+              var len20 = dataView(memory0).getInt32(ret + 28, true);
+              var result20 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr20, len20));
+              var ptr21 = dataView(memory0).getInt32(ret + 32, true);
+              var len21 = dataView(memory0).getInt32(ret + 36, true);
+              var result21 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr21, len21));
+              var ptr22 = dataView(memory0).getInt32(ret + 40, true);
+              var len22 = dataView(memory0).getInt32(ret + 44, true);
+              var result22 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr22, len22));
+              var ptr23 = dataView(memory0).getInt32(ret + 48, true);
+              var len23 = dataView(memory0).getInt32(ret + 52, true);
+              var result23 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr23, len23));
+              var ptr24 = dataView(memory0).getInt32(ret + 56, true);
+              var len24 = dataView(memory0).getInt32(ret + 60, true);
+              var result24 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr24, len24));
+              var ptr25 = dataView(memory0).getInt32(ret + 64, true);
+              var len25 = dataView(memory0).getInt32(ret + 68, true);
+              var result25 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr25, len25));
+              let enum26;
+              switch (dataView(memory0).getUint8(ret + 72, true)) {
+                case 0: {
+                  enum26 = 'read-only';
+                  break;
+                }
+                case 1: {
+                  enum26 = 'overwriting-write';
+                  break;
+                }
+                case 2: {
+                  enum26 = 'accumulating-write';
+                  break;
+                }
+                case 3: {
+                  enum26 = 'irreversible-external';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for EffectClass');
+                }
+              }
+              let variant33;
+              switch (dataView(memory0).getUint8(ret + 76, true)) {
+                case 0: {
+                  variant33 = undefined;
+                  break;
+                }
+                case 1: {
+                  let variant29;
+                  switch (dataView(memory0).getUint8(ret + 80, true)) {
+                    case 0: {
+                      variant29 = undefined;
+                      break;
+                    }
+                    case 1: {
+                      var len28 = dataView(memory0).getInt32(ret + 88, true);
+                      var base28 = dataView(memory0).getInt32(ret + 84, true);
+                      var result28 = [];
+                      for (let i = 0; i < len28; i++) {
+                        const base = base28 + i * 8;
+                        var ptr27 = dataView(memory0).getInt32(base + 0, true);
+                        var len27 = dataView(memory0).getInt32(base + 4, true);
+                        var result27 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr27, len27));
+                        result28.push(result27);
+                      }
+                      variant29 = result28;
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for option');
+                    }
+                  }
+                  var len31 = dataView(memory0).getInt32(ret + 96, true);
+                  var base31 = dataView(memory0).getInt32(ret + 92, true);
+                  var result31 = [];
+                  for (let i = 0; i < len31; i++) {
+                    const base = base31 + i * 8;
+                    var ptr30 = dataView(memory0).getInt32(base + 0, true);
+                    var len30 = dataView(memory0).getInt32(base + 4, true);
+                    var result30 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr30, len30));
+                    result31.push(result30);
+                  }
+                  let enum32;
+                  switch (dataView(memory0).getUint8(ret + 100, true)) {
+                    case 0: {
+                      enum32 = 'step';
+                      break;
+                    }
+                    case 1: {
+                      enum32 = 'run';
+                      break;
+                    }
+                    case 2: {
+                      enum32 = 'scope';
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid discriminant specified for KeyIdentity');
+                    }
+                  }
+                  variant33 = {
+                    only: variant29,
+                    ignore: result31,
+                    identity: enum32,
+                  };
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant35;
+              switch (dataView(memory0).getUint8(ret + 104, true)) {
+                case 0: {
+                  variant35= {
+                    tag: 'none',
+                  };
+                  break;
+                }
+                case 1: {
+                  variant35= {
+                    tag: 'provider-idempotent',
+                  };
+                  break;
+                }
+                case 2: {
+                  var ptr34 = dataView(memory0).getInt32(ret + 108, true);
+                  var len34 = dataView(memory0).getInt32(ret + 112, true);
+                  var result34 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr34, len34));
+                  variant35= {
+                    tag: 'lookup',
+                    val: result34
+                  };
+                  break;
+                }
+                case 3: {
+                  variant35= {
+                    tag: 'manual',
+                  };
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for ReconcilePath');
+                }
+              }
+              variant45= {
+                tag: 'keyed',
+                val: {
+                  clientKey: result19,
+                  key: result20,
+                  intent: {
+                    scope: result21,
+                    runId: result22,
+                    stepId: result23,
+                    tool: result24,
+                    argsJson: result25,
+                  },
+                  policy: {
+                    class: enum26,
+                    key: variant33,
+                    reconcile: variant35,
+                    leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+                    maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+                    reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
+                    escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
+                    retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
+                  },
+                }
+              };
+              break;
+            }
+            case 2: {
+              var ptr36 = dataView(memory0).getInt32(ret + 20, true);
+              var len36 = dataView(memory0).getInt32(ret + 24, true);
+              var result36 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr36, len36));
+              var ptr37 = dataView(memory0).getInt32(ret + 28, true);
+              var len37 = dataView(memory0).getInt32(ret + 32, true);
+              var result37 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr37, len37));
+              var ptr38 = dataView(memory0).getInt32(ret + 36, true);
+              var len38 = dataView(memory0).getInt32(ret + 40, true);
+              var result38 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr38, len38));
+              let variant40;
+              switch (dataView(memory0).getUint8(ret + 44, true)) {
+                case 0: {
+                  variant40 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr39 = dataView(memory0).getInt32(ret + 48, true);
+                  var len39 = dataView(memory0).getInt32(ret + 52, true);
+                  var result39 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr39, len39));
+                  variant40 = result39;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant42;
+              switch (dataView(memory0).getUint8(ret + 56, true)) {
+                case 0: {
+                  variant42 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr41 = dataView(memory0).getInt32(ret + 60, true);
+                  var len41 = dataView(memory0).getInt32(ret + 64, true);
+                  var result41 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr41, len41));
+                  variant42 = result41;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant43;
+              switch (dataView(memory0).getUint8(ret + 72, true)) {
+                case 0: {
+                  variant43 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant43 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              var ptr44 = dataView(memory0).getInt32(ret + 88, true);
+              var len44 = dataView(memory0).getInt32(ret + 92, true);
+              var result44 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr44, len44));
+              variant45= {
+                tag: 'refuse',
+                val: {
+                  status: clampGuest(dataView(memory0).getUint16(ret + 16, true), 0, 65535),
+                  kind: result36,
+                  title: result37,
+                  detail: result38,
+                  pointer: variant40,
+                  part: variant42,
+                  retryAfterS: variant43,
+                  problemJson: result44,
+                }
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for Admission');
+            }
+          }
+          variant47= {
+            tag: 'ok',
+            val: variant45
+          };
+          break;
+        }
+        case 1: {
+          var ptr46 = dataView(memory0).getInt32(ret + 8, true);
+          var len46 = dataView(memory0).getInt32(ret + 12, true);
+          var result46 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr46, len46));
+          variant47= {
+            tag: 'err',
+            val: result46
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for expected');
+        }
+      }
+      const retVal = variant47;
+      postReturn12(ret);
+      if (typeof retVal === 'object' && retVal.tag === 'err') {
+        throw new ComponentError(retVal.val);
+      }
+      return retVal.val;
+    }
+    let provider010CheckOperation;
+    
+    function checkOperation(arg0) {
+      var {tool: v0_0, policyJson: v0_1, required: v0_2 } = arg0;
+      var ptr1 = utf8Encode(v0_0, realloc0, memory0);
+      var len1 = utf8EncodedLen;
+      var ptr2 = utf8Encode(v0_1, realloc0, memory0);
+      var len2 = utf8EncodedLen;
+      const ret = provider010CheckOperation(ptr1, len1, ptr2, len2, v0_2 ? 1 : 0);
+      let variant14;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          let enum3;
+          switch (dataView(memory0).getUint8(ret + 8, true)) {
+            case 0: {
+              enum3 = 'read-only';
+              break;
+            }
+            case 1: {
+              enum3 = 'overwriting-write';
+              break;
+            }
+            case 2: {
+              enum3 = 'accumulating-write';
+              break;
+            }
+            case 3: {
+              enum3 = 'irreversible-external';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for EffectClass');
+            }
+          }
+          let variant10;
+          switch (dataView(memory0).getUint8(ret + 12, true)) {
+            case 0: {
+              variant10 = undefined;
+              break;
+            }
+            case 1: {
+              let variant6;
+              switch (dataView(memory0).getUint8(ret + 16, true)) {
+                case 0: {
+                  variant6 = undefined;
+                  break;
+                }
+                case 1: {
+                  var len5 = dataView(memory0).getInt32(ret + 24, true);
+                  var base5 = dataView(memory0).getInt32(ret + 20, true);
+                  var result5 = [];
+                  for (let i = 0; i < len5; i++) {
+                    const base = base5 + i * 8;
+                    var ptr4 = dataView(memory0).getInt32(base + 0, true);
+                    var len4 = dataView(memory0).getInt32(base + 4, true);
+                    var result4 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr4, len4));
+                    result5.push(result4);
+                  }
+                  variant6 = result5;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              var len8 = dataView(memory0).getInt32(ret + 32, true);
+              var base8 = dataView(memory0).getInt32(ret + 28, true);
+              var result8 = [];
+              for (let i = 0; i < len8; i++) {
+                const base = base8 + i * 8;
+                var ptr7 = dataView(memory0).getInt32(base + 0, true);
+                var len7 = dataView(memory0).getInt32(base + 4, true);
+                var result7 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr7, len7));
+                result8.push(result7);
+              }
+              let enum9;
+              switch (dataView(memory0).getUint8(ret + 36, true)) {
+                case 0: {
+                  enum9 = 'step';
+                  break;
+                }
+                case 1: {
+                  enum9 = 'run';
+                  break;
+                }
+                case 2: {
+                  enum9 = 'scope';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for KeyIdentity');
+                }
+              }
+              variant10 = {
+                only: variant6,
+                ignore: result8,
+                identity: enum9,
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let variant12;
+          switch (dataView(memory0).getUint8(ret + 40, true)) {
+            case 0: {
+              variant12= {
+                tag: 'none',
+              };
+              break;
+            }
+            case 1: {
+              variant12= {
+                tag: 'provider-idempotent',
+              };
+              break;
+            }
+            case 2: {
+              var ptr11 = dataView(memory0).getInt32(ret + 44, true);
+              var len11 = dataView(memory0).getInt32(ret + 48, true);
+              var result11 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr11, len11));
+              variant12= {
+                tag: 'lookup',
+                val: result11
+              };
+              break;
+            }
+            case 3: {
+              variant12= {
+                tag: 'manual',
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for ReconcilePath');
+            }
+          }
+          variant14= {
+            tag: 'ok',
+            val: {
+              class: enum3,
+              key: variant10,
+              reconcile: variant12,
+              leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true)),
+              maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 64, true)),
+              reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
+              escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
+              retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 88, true)),
+            }
+          };
+          break;
+        }
+        case 1: {
+          var ptr13 = dataView(memory0).getInt32(ret + 8, true);
+          var len13 = dataView(memory0).getInt32(ret + 12, true);
+          var result13 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr13, len13));
+          variant14= {
+            tag: 'err',
+            val: result13
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for expected');
+        }
+      }
+      const retVal = variant14;
+      postReturn13(ret);
+      if (typeof retVal === 'object' && retVal.tag === 'err') {
+        throw new ComponentError(retVal.val);
+      }
+      return retVal.val;
+    }
+    let provider010RecordHttp;
+    
+    function recordHttp(arg0) {
+      var {status: v0_0, headers: v0_1, body: v0_2 } = arg0;
+      var vec4 = v0_1;
+      var len4 = vec4.length;
+      var result4 = realloc0(0, 0, 4, len4 * 16);
+      for (let i = 0; i < vec4.length; i++) {
+        const e = vec4[i];
+        const base = result4 + i * 16;var [tuple1_0, tuple1_1] = e;
+        var ptr2 = utf8Encode(tuple1_0, realloc0, memory0);
+        var len2 = utf8EncodedLen;
+        dataView(memory0).setInt32(base + 4, len2, true);
+        dataView(memory0).setInt32(base + 0, ptr2, true);
+        var ptr3 = utf8Encode(tuple1_1, realloc0, memory0);
+        var len3 = utf8EncodedLen;
+        dataView(memory0).setInt32(base + 12, len3, true);
+        dataView(memory0).setInt32(base + 8, ptr3, true);
+      }
+      var val5 = v0_2;
+      var len5 = val5.byteLength;
+      var ptr5 = realloc0(0, 0, 1, len5 * 1);
+      var src5 = new Uint8Array(val5.buffer || val5, val5.byteOffset, len5 * 1);
+      (new Uint8Array(memory0.buffer, ptr5, len5 * 1)).set(src5);
+      const ret = provider010RecordHttp(toUint16(v0_0), result4, len4, ptr5, len5);
+      let variant10;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          var ptr6 = dataView(memory0).getInt32(ret + 4, true);
+          var len6 = dataView(memory0).getInt32(ret + 8, true);
+          var result6 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr6, len6));
+          variant10= {
+            tag: 'returned',
+            val: result6
+          };
+          break;
+        }
+        case 1: {
+          var bool7 = dataView(memory0).getUint8(ret + 4, true);
+          var ptr8 = dataView(memory0).getInt32(ret + 8, true);
+          var len8 = dataView(memory0).getInt32(ret + 12, true);
+          var result8 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr8, len8));
+          variant10= {
+            tag: 'failed',
+            val: {
+              definite: bool7 == 0 ? false : (bool7 == 1 ? true : throwInvalidBool()),
+              reason: result8,
+            }
+          };
+          break;
+        }
+        case 2: {
+          var ptr9 = dataView(memory0).getInt32(ret + 4, true);
+          var len9 = dataView(memory0).getInt32(ret + 8, true);
+          var result9 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr9, len9));
+          variant10= {
+            tag: 'unrecordable',
+            val: result9
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for Recording');
+        }
+      }
+      const retVal = variant10;
+      postReturn14(ret);
+      return retVal;
+    }
+    let provider010ReplayHttp;
+    
+    function replayHttp(arg0) {
+      var ptr0 = utf8Encode(arg0, realloc0, memory0);
+      var len0 = utf8EncodedLen;
+      const ret = provider010ReplayHttp(ptr0, len0);
+      var len3 = dataView(memory0).getInt32(ret + 8, true);
+      var base3 = dataView(memory0).getInt32(ret + 4, true);
+      var result3 = [];
+      for (let i = 0; i < len3; i++) {
+        const base = base3 + i * 16;
+        var ptr1 = dataView(memory0).getInt32(base + 0, true);
+        var len1 = dataView(memory0).getInt32(base + 4, true);
+        var result1 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr1, len1));
+        var ptr2 = dataView(memory0).getInt32(base + 8, true);
+        var len2 = dataView(memory0).getInt32(base + 12, true);
+        var result2 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr2, len2));
+        result3.push([result1, result2]);
+      }
+      var ptr4 = dataView(memory0).getInt32(ret + 12, true);
+      var len4 = dataView(memory0).getInt32(ret + 16, true);
+      var result4 = new Uint8Array(memory0.buffer.slice(ptr4, ptr4 + len4 * 1));
+      const retVal = {
+        status: clampGuest(dataView(memory0).getUint16(ret + 0, true), 0, 65535),
+        headers: result3,
+        body: result4,
+      };
+      postReturn15(ret);
+      return retVal;
+    }
+    let provider010Refuse;
+    
+    function refuse(arg0, arg1) {
+      var variant25 = arg0;
+      let variant25_0;
+      let variant25_1;
+      let variant25_2;
+      let variant25_3;
+      let variant25_4;
+      let variant25_5;
+      let variant25_6;
+      let variant25_7;
+      let variant25_8;
+      switch (variant25.tag) {
+        case 'conflict': {
+          const e = variant25.val;
+          var {key: v0_0, pointer: v0_1, storedFingerprint: v0_2, givenFingerprint: v0_3 } = e;
+          var ptr1 = utf8Encode(v0_0, realloc0, memory0);
+          var len1 = utf8EncodedLen;
+          var ptr2 = utf8Encode(v0_1, realloc0, memory0);
+          var len2 = utf8EncodedLen;
+          var ptr3 = utf8Encode(v0_2, realloc0, memory0);
+          var len3 = utf8EncodedLen;
+          var ptr4 = utf8Encode(v0_3, realloc0, memory0);
+          var len4 = utf8EncodedLen;
+          variant25_0 = 0;
+          variant25_1 = ptr1;
+          variant25_2 = len1;
+          variant25_3 = ptr2;
+          variant25_4 = len2;
+          variant25_5 = ptr3;
+          variant25_6 = BigInt(len3);
+          variant25_7 = ptr4;
+          variant25_8 = len4;
+          break;
+        }
+        case 'in-progress': {
+          const e = variant25.val;
+          var {key: v5_0, owner: v5_1, state: v5_2, retryAfterMs: v5_3 } = e;
+          var ptr6 = utf8Encode(v5_0, realloc0, memory0);
+          var len6 = utf8EncodedLen;
+          var ptr7 = utf8Encode(v5_1, realloc0, memory0);
+          var len7 = utf8EncodedLen;
+          var val8 = v5_2;
+          let enum8;
+          switch (val8) {
+            case 'pending': {
+              enum8 = 0;
+              break;
+            }
+            case 'done': {
+              enum8 = 1;
+              break;
+            }
+            case 'failed': {
+              enum8 = 2;
+              break;
+            }
+            case 'in-doubt': {
+              enum8 = 3;
+              break;
+            }
+            case 'escalated': {
+              enum8 = 4;
+              break;
+            }
+            default: {
+              if ((v5_2) instanceof Error) {
+                console.error(v5_2);
+              }
+              
+              throw new TypeError(`"${val8}" is not one of the cases of entry-state`);
+            }
+          }
+          variant25_0 = 1;
+          variant25_1 = ptr6;
+          variant25_2 = len6;
+          variant25_3 = ptr7;
+          variant25_4 = len7;
+          variant25_5 = enum8;
+          variant25_6 = toUint64(v5_3);
+          variant25_7 = 0;
+          variant25_8 = 0;
+          break;
+        }
+        case 'in-doubt': {
+          const e = variant25.val;
+          var {key: v9_0, reason: v9_1 } = e;
+          var ptr10 = utf8Encode(v9_0, realloc0, memory0);
+          var len10 = utf8EncodedLen;
+          var ptr11 = utf8Encode(v9_1, realloc0, memory0);
+          var len11 = utf8EncodedLen;
+          variant25_0 = 2;
+          variant25_1 = ptr10;
+          variant25_2 = len10;
+          variant25_3 = ptr11;
+          variant25_4 = len11;
+          variant25_5 = 0;
+          variant25_6 = 0n;
+          variant25_7 = 0;
+          variant25_8 = 0;
+          break;
+        }
+        case 'escalated': {
+          const e = variant25.val;
+          var {key: v12_0, reason: v12_1 } = e;
+          var ptr13 = utf8Encode(v12_0, realloc0, memory0);
+          var len13 = utf8EncodedLen;
+          var ptr14 = utf8Encode(v12_1, realloc0, memory0);
+          var len14 = utf8EncodedLen;
+          variant25_0 = 3;
+          variant25_1 = ptr13;
+          variant25_2 = len13;
+          variant25_3 = ptr14;
+          variant25_4 = len14;
+          variant25_5 = 0;
+          variant25_6 = 0n;
+          variant25_7 = 0;
+          variant25_8 = 0;
+          break;
+        }
+        case 'tool-failed': {
+          const e = variant25.val;
+          var ptr15 = utf8Encode(e, realloc0, memory0);
+          var len15 = utf8EncodedLen;
+          variant25_0 = 4;
+          variant25_1 = ptr15;
+          variant25_2 = len15;
+          variant25_3 = 0;
+          variant25_4 = 0;
+          variant25_5 = 0;
+          variant25_6 = 0n;
+          variant25_7 = 0;
+          variant25_8 = 0;
+          break;
+        }
+        case 'result-not-recorded': {
+          const e = variant25.val;
+          var {key: v16_0, reason: v16_1 } = e;
+          var ptr17 = utf8Encode(v16_0, realloc0, memory0);
+          var len17 = utf8EncodedLen;
+          var ptr18 = utf8Encode(v16_1, realloc0, memory0);
+          var len18 = utf8EncodedLen;
+          variant25_0 = 5;
+          variant25_1 = ptr17;
+          variant25_2 = len17;
+          variant25_3 = ptr18;
+          variant25_4 = len18;
+          variant25_5 = 0;
+          variant25_6 = 0n;
+          variant25_7 = 0;
+          variant25_8 = 0;
+          break;
+        }
+        case 'storage': {
+          const e = variant25.val;
+          var ptr19 = utf8Encode(e, realloc0, memory0);
+          var len19 = utf8EncodedLen;
+          variant25_0 = 6;
+          variant25_1 = ptr19;
+          variant25_2 = len19;
+          variant25_3 = 0;
+          variant25_4 = 0;
+          variant25_5 = 0;
+          variant25_6 = 0n;
+          variant25_7 = 0;
+          variant25_8 = 0;
+          break;
+        }
+        case 'ledger': {
+          const e = variant25.val;
+          var {kind: v20_0, state: v20_1, message: v20_2 } = e;
+          var val21 = v20_0;
+          let enum21;
+          switch (val21) {
+            case 'not-found': {
+              enum21 = 0;
+              break;
+            }
+            case 'stale-token': {
+              enum21 = 1;
+              break;
+            }
+            case 'invalid-state': {
+              enum21 = 2;
+              break;
+            }
+            case 'already-settled': {
+              enum21 = 3;
+              break;
+            }
+            case 'retention-not-reached': {
+              enum21 = 4;
+              break;
+            }
+            case 'invalid-request': {
+              enum21 = 5;
+              break;
+            }
+            case 'changed': {
+              enum21 = 6;
+              break;
+            }
+            default: {
+              if ((v20_0) instanceof Error) {
+                console.error(v20_0);
+              }
+              
+              throw new TypeError(`"${val21}" is not one of the cases of ledger-error-kind`);
+            }
+          }
+          var variant23 = v20_1;
+          let variant23_0;
+          let variant23_1;
+          if (variant23 === null || variant23=== undefined) {
+            variant23_0 = 0;
+            variant23_1 = 0;
+          } else {
+            const e = variant23;
+            var val22 = e;
+            let enum22;
+            switch (val22) {
+              case 'pending': {
+                enum22 = 0;
+                break;
+              }
+              case 'done': {
+                enum22 = 1;
+                break;
+              }
+              case 'failed': {
+                enum22 = 2;
+                break;
+              }
+              case 'in-doubt': {
+                enum22 = 3;
+                break;
+              }
+              case 'escalated': {
+                enum22 = 4;
+                break;
+              }
+              default: {
+                if ((e) instanceof Error) {
+                  console.error(e);
+                }
+                
+                throw new TypeError(`"${val22}" is not one of the cases of entry-state`);
+              }
+            }
+            variant23_0 = 1;
+            variant23_1 = enum22;
+          }
+          var ptr24 = utf8Encode(v20_2, realloc0, memory0);
+          var len24 = utf8EncodedLen;
+          variant25_0 = 7;
+          variant25_1 = enum21;
+          variant25_2 = variant23_0;
+          variant25_3 = variant23_1;
+          variant25_4 = ptr24;
+          variant25_5 = len24;
+          variant25_6 = 0n;
+          variant25_7 = 0;
+          variant25_8 = 0;
+          break;
+        }
+        case 'contention': {
+          const e = variant25.val;
+          variant25_0 = 8;
+          variant25_1 = toUint32(e);
+          variant25_2 = 0;
+          variant25_3 = 0;
+          variant25_4 = 0;
+          variant25_5 = 0;
+          variant25_6 = 0n;
+          variant25_7 = 0;
+          variant25_8 = 0;
+          break;
+        }
+        default: {
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant25.tag)}\` (received \`${variant25}\`) specified for \`EffectError\``);
+        }
+      }
+      const ret = provider010Refuse(variant25_0, variant25_1, variant25_2, variant25_3, variant25_4, variant25_5, variant25_6, variant25_7, variant25_8, arg1 ? 1 : 0);
+      let variant35;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          variant35= {
+            tag: 'handler',
+          };
+          break;
+        }
+        case 1: {
+          var ptr26 = dataView(memory0).getInt32(ret + 12, true);
+          var len26 = dataView(memory0).getInt32(ret + 16, true);
+          var result26 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr26, len26));
+          var ptr27 = dataView(memory0).getInt32(ret + 20, true);
+          var len27 = dataView(memory0).getInt32(ret + 24, true);
+          var result27 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr27, len27));
+          var ptr28 = dataView(memory0).getInt32(ret + 28, true);
+          var len28 = dataView(memory0).getInt32(ret + 32, true);
+          var result28 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr28, len28));
+          let variant30;
+          switch (dataView(memory0).getUint8(ret + 36, true)) {
+            case 0: {
+              variant30 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr29 = dataView(memory0).getInt32(ret + 40, true);
+              var len29 = dataView(memory0).getInt32(ret + 44, true);
+              var result29 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr29, len29));
+              variant30 = result29;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let variant32;
+          switch (dataView(memory0).getUint8(ret + 48, true)) {
+            case 0: {
+              variant32 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr31 = dataView(memory0).getInt32(ret + 52, true);
+              var len31 = dataView(memory0).getInt32(ret + 56, true);
+              var result31 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr31, len31));
+              variant32 = result31;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let variant33;
+          switch (dataView(memory0).getUint8(ret + 64, true)) {
+            case 0: {
+              variant33 = undefined;
+              break;
+            }
+            case 1: {
+              variant33 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true));
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          var ptr34 = dataView(memory0).getInt32(ret + 80, true);
+          var len34 = dataView(memory0).getInt32(ret + 84, true);
+          var result34 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr34, len34));
+          variant35= {
+            tag: 'refuse',
+            val: {
+              status: clampGuest(dataView(memory0).getUint16(ret + 8, true), 0, 65535),
+              kind: result26,
+              title: result27,
+              detail: result28,
+              pointer: variant30,
+              part: variant32,
+              retryAfterS: variant33,
+              problemJson: result34,
+            }
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for Answer');
+        }
+      }
+      const retVal = variant35;
+      postReturn16(ret);
+      return retVal;
+    }
     canonical010MaxInputBytes = exports0['oncely:core/canonical@0.1.0#max-input-bytes'];
     canonical010MaxDepth = exports0['oncely:core/canonical@0.1.0#max-depth'];
     canonical010Canonicalize = exports0['oncely:core/canonical@0.1.0#canonicalize'];
@@ -4893,6 +5947,11 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     policy010CheckManifest = exports0['oncely:core/policy@0.1.0#check-manifest'];
     ledger010Prepare = exports0['oncely:core/ledger@0.1.0#prepare'];
     effect010Run = exports0['oncely:core/effect@0.1.0#run'];
+    provider010Admit = exports0['oncely:core/provider@0.1.0#admit'];
+    provider010CheckOperation = exports0['oncely:core/provider@0.1.0#check-operation'];
+    provider010RecordHttp = exports0['oncely:core/provider@0.1.0#record-http'];
+    provider010ReplayHttp = exports0['oncely:core/provider@0.1.0#replay-http'];
+    provider010Refuse = exports0['oncely:core/provider@0.1.0#refuse'];
     const canonical010 = {
       canonicalize: canonicalize,
       canonicalizeBytes: canonicalizeBytes,
@@ -4924,8 +5983,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       resolveTool: resolveTool,
       
     };
+    const provider010 = {
+      admit: admit,
+      checkOperation: checkOperation,
+      recordHttp: recordHttp,
+      refuse: refuse,
+      replayHttp: replayHttp,
+      
+    };
     
-    return { canonical: canonical010, effect: effect010, keys: keys010, ledger: ledger010, policy: policy010, 'oncely:core/canonical@0.1.0': canonical010, 'oncely:core/effect@0.1.0': effect010, 'oncely:core/keys@0.1.0': keys010, 'oncely:core/ledger@0.1.0': ledger010, 'oncely:core/policy@0.1.0': policy010,  };
+    return { canonical: canonical010, effect: effect010, keys: keys010, ledger: ledger010, policy: policy010, provider: provider010, 'oncely:core/canonical@0.1.0': canonical010, 'oncely:core/effect@0.1.0': effect010, 'oncely:core/keys@0.1.0': keys010, 'oncely:core/ledger@0.1.0': ledger010, 'oncely:core/policy@0.1.0': policy010, 'oncely:core/provider@0.1.0': provider010,  };
   })();
   let promise, resolve, reject;
   function runNext (value) {

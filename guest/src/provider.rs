@@ -1,0 +1,565 @@
+//! The provider side (`wit/provider.wit`): how a server that receives a client's idempotency key
+//! turns its request into a ledger intent, what its handler's response means for the ledger,
+//! how a recorded response is replayed, and what every refusal says. Middleware in every host
+//! (ASGI, Hono, Express, tower, MCP tool wrappers) only moves bytes; the rules are here:
+//!
+//! - the key: one `Idempotency-Key` field, an RFC 8941 sf-string or a raw token, 1–255 printable
+//!   ASCII characters; on MCP `_meta.idempotencyKey`, `_meta["oncely/key"]` and
+//!   `params.idempotencyKey` must agree;
+//! - the ledger key is derived from scope, operation and the client's key alone (`only`,
+//!   identity `scope`); the fingerprint covers method, path, query and the canonical JSON body
+//!   (or the body's SHA-256 when it is not JSON), minus the policy's ignore pointers;
+//! - safe methods and the classes that do not use the ledger pass through;
+//! - 2xx, 3xx and 4xx are recorded and replayed, except 408/409/425/429 (nothing was done:
+//!   definite failures); 5xx is an unknown outcome (in doubt, never run again blindly);
+//! - the answers: 400 missing/invalid key, 422 reused key with the differing pointer, 409 in
+//!   progress (with `Retry-After`), in doubt or escalated, 5xx for the ledger's own failures.
+
+use crate::canonical::canonicalize_bytes;
+use crate::effect_wit::{EffectError, ToolFailure};
+use crate::json::{self, write_string, Value};
+use crate::keys::{derive, parse_spec, sha256_hex};
+use crate::keys_wit::{Intent, KeyIdentity, KeySpec};
+use crate::policy::{parse_policy_or, uses_ledger};
+use crate::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
+use crate::prelude::*;
+use crate::provider_wit::{Admission, Answer, Guest, HttpRequest, HttpResponse, KeyedCall, McpCall, Operation, Recording, Refusal, Request};
+use crate::text::Q;
+
+/// Where the problem types are documented (`type` is this + `#` + the kind).
+pub const PROBLEM_DOCS: &str = "https://github.com/oncely/oncely/blob/main/docs/provider.md";
+/// The longest key accepted (characters).
+pub const MAX_KEY_CHARS: usize = 255;
+/// The largest response body recorded (bytes); a larger one is recorded without a result.
+pub const MAX_RECORDED_BODY: usize = 1024 * 1024;
+/// The response header fields a replay repeats (lowercase).
+pub const STORED_HEADERS: [&str; 9] =
+    ["content-type", "content-language", "content-location", "location", "etag", "last-modified", "link", "cache-control", "vary"];
+/// The args member that holds the client's key.
+const KEY_MEMBER: &str = "/idempotencyKey";
+/// The member a body that is not JSON is fingerprinted under (escaped as a pointer token).
+const BYTES_MEMBER: &str = "oncely/bytes";
+
+/// A refusal with its problem document.
+fn refusal(status: u16, kind: &str, title: &str, detail: String, pointer: Option<String>, part: Option<&str>, retry: Option<u64>) -> Refusal {
+    // Members in canonical (sorted) order.
+    let mut doc = String::from("{\"detail\":");
+    write_string(&detail, &mut doc);
+    if let Some(part) = part {
+        doc.push_str(",\"part\":");
+        write_string(part, &mut doc);
+    }
+    if let Some(p) = &pointer {
+        doc.push_str(",\"pointer\":");
+        write_string(p, &mut doc);
+    }
+    doc.push_str(",\"status\":");
+    doc.push_str(itoa::Buffer::new().format(status));
+    doc.push_str(",\"title\":");
+    write_string(title, &mut doc);
+    doc.push_str(",\"type\":");
+    write_string(&msg![PROBLEM_DOCS, "#", kind], &mut doc);
+    doc.push('}');
+    Refusal {
+        status,
+        kind: kind.to_string(),
+        title: title.to_string(),
+        detail,
+        pointer,
+        part: part.map(ToString::to_string),
+        retry_after_s: retry,
+        problem_json: doc,
+    }
+}
+
+fn missing() -> Refusal {
+    refusal(
+        400,
+        "idempotency-key-missing",
+        "Idempotency-Key is missing",
+        "This operation needs an idempotency key: send a new unique key (a UUID) with the request, and the same key with every retry of it."
+            .into(),
+        None,
+        None,
+        None,
+    )
+}
+
+fn invalid(why: String) -> Refusal {
+    refusal(400, "idempotency-key-invalid", "Idempotency-Key is invalid", msg![why, " Nothing was done."], None, None, None)
+}
+
+/// A key's characters: 1–255 printable ASCII.
+fn check_key(k: &str) -> Result<(), Refusal> {
+    if k.is_empty() {
+        return Err(invalid("The idempotency key is empty.".into()));
+    }
+    if k.len() > MAX_KEY_CHARS {
+        return Err(invalid(msg!["The idempotency key is ", k.len(), " characters long; at most 255 are accepted."]));
+    }
+    if !k.bytes().all(|b| (0x20..=0x7e).contains(&b)) {
+        return Err(invalid("The idempotency key must be printable ASCII (0x20-0x7E).".into()));
+    }
+    Ok(())
+}
+
+/// One `Idempotency-Key` field value: an sf-string (`"…"`, with `\"` and `\\`), or the raw
+/// token as most clients send it.
+fn parse_field(value: &str) -> Result<String, Refusal> {
+    let v = value.trim_matches([' ', '\t']);
+    let Some(inner) = v.strip_prefix('"') else {
+        check_key(v)?;
+        return Ok(v.to_string());
+    };
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    loop {
+        match chars.next() {
+            None => return Err(invalid("The Idempotency-Key string has no closing quote.".into())),
+            Some('"') => break,
+            Some('\\') => match chars.next() {
+                Some(c @ ('"' | '\\')) => out.push(c),
+                _ => return Err(invalid("The Idempotency-Key string has an escape other than \\\" or \\\\.".into())),
+            },
+            Some(c) => out.push(c),
+        }
+    }
+    if chars.next().is_some() {
+        return Err(invalid("The Idempotency-Key field has more after its closing quote.".into()));
+    }
+    check_key(&out)?;
+    Ok(out)
+}
+
+fn http_key(fields: &[String]) -> Result<Option<String>, Refusal> {
+    match fields {
+        [] => Ok(None),
+        [one] => parse_field(one).map(Some),
+        _ => Err(invalid(msg!["The request has ", fields.len(), " Idempotency-Key fields; send exactly one."])),
+    }
+}
+
+fn mcp_key(call: &McpCall) -> Result<Option<String>, Refusal> {
+    let meta = if call.meta_json.trim().is_empty() { None } else { json::parse(&call.meta_json).ok() };
+    let mut found: Vec<(&str, String)> = Vec::new();
+    if let Some(Value::Object(members)) = &meta {
+        for (name, value) in members {
+            let place = match name.as_ref() {
+                "idempotencyKey" => "_meta.idempotencyKey",
+                "oncely/key" => "_meta[\"oncely/key\"]",
+                _ => continue,
+            };
+            match value {
+                Value::String(s) => found.push((place, s.to_string())),
+                Value::Null => {}
+                _ => return Err(invalid(msg!["The idempotency key in ", place, " is not a string."])),
+            }
+        }
+    }
+    if let Some(k) = &call.params_key {
+        found.push(("params.idempotencyKey", k.clone()));
+    }
+    let Some((_, first)) = found.first() else { return Ok(None) };
+    if let Some((place, _)) = found.iter().find(|(_, k)| k != first) {
+        return Err(invalid(msg!["The call carries two different idempotency keys (", found[0].0, " and ", place, ")."]));
+    }
+    check_key(first)?;
+    Ok(Some(first.clone()))
+}
+
+/// A JSON media type: `application/json`, or any `…/…+json`.
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.contains('/') && essence.ends_with("+json"))
+}
+
+/// The fingerprinted form of a body: its canonical JSON when it is JSON, else its digest.
+fn body_value(bytes: &[u8], json_type: bool, out: &mut String) {
+    if bytes.is_empty() {
+        out.push_str("null");
+        return;
+    }
+    if json_type {
+        if let Ok(text) = canonicalize_bytes(bytes) {
+            out.push_str(&text);
+            return;
+        }
+    }
+    out.push_str("{\"");
+    out.push_str(BYTES_MEMBER);
+    out.push_str("\":{\"length\":");
+    out.push_str(itoa::Buffer::new().format(bytes.len()));
+    out.push_str(",\"sha256\":\"");
+    out.push_str(&sha256_hex(bytes));
+    out.push_str("\"}}");
+}
+
+fn failure(message: impl Into<String>) -> String {
+    message.into()
+}
+
+/// The operation's policy, as `admit` uses it.
+pub fn check_operation(op: &Operation) -> Result<ToolPolicy, String> {
+    if op.tool.is_empty() {
+        return Err(failure("the operation's tool name is empty"));
+    }
+    let mut policy = if op.policy_json.trim().is_empty() {
+        crate::policy::default_policy(EffectClass::IrreversibleExternal)
+    } else {
+        parse_policy_or(&op.policy_json, EffectClass::IrreversibleExternal)
+            .map_err(|e| msg!["the policy of ", Q(&op.tool), " cannot be read: ", e.message, " (at ", Q(&e.at), ")"])?
+    };
+    match policy.reconcile {
+        ReconcilePath::ProviderIdempotent => {
+            return Err(msg![
+                "the policy of ",
+                Q(&op.tool),
+                " says reconcile \"provider-idempotent\", but this is the provider: a reconciliation would run the handler again. Use a lookup or \"manual\"."
+            ])
+        }
+        ReconcilePath::None => policy.reconcile = ReconcilePath::Manual,
+        _ => {}
+    }
+    let ignore = match policy.key.take() {
+        Some(spec) if spec.only.is_some() => {
+            return Err(msg!["the policy of ", Q(&op.tool), " has key.only; on the provider side the client's key is the key"])
+        }
+        Some(spec) => spec.ignore,
+        None => Vec::new(),
+    };
+    let spec = provider_spec(&ignore, "");
+    parse_spec(&spec).map_err(|e| msg!["the policy of ", Q(&op.tool), " has a bad ignore pointer: ", e.message])?;
+    policy.key = Some(KeySpec { only: Some(vec![KEY_MEMBER.into()]), ignore, identity: KeyIdentity::Scope });
+    Ok(policy)
+}
+
+/// The key spec of a request: the client's key alone, ignores moved under `under`.
+fn provider_spec(ignore: &[String], under: &str) -> KeySpec {
+    KeySpec {
+        only: Some(vec![KEY_MEMBER.into()]),
+        ignore: ignore.iter().map(|p| msg![under, p]).collect(),
+        identity: KeyIdentity::Scope,
+    }
+}
+
+/// What to do with a request.
+pub fn admit(scope: &str, op: &Operation, request: &Request) -> Result<Admission, String> {
+    if scope.is_empty() {
+        return Err(failure("the scope is empty: give each client (tenant, account) a stable, non-empty scope"));
+    }
+    let mut policy = check_operation(op)?;
+    if !uses_ledger(policy.class) {
+        return Ok(Admission::Pass);
+    }
+    let (key, under) = match request {
+        Request::Http(r) => {
+            if matches!(r.method.to_ascii_uppercase().as_str(), "GET" | "HEAD" | "OPTIONS" | "TRACE") {
+                return Ok(Admission::Pass);
+            }
+            (http_key(&r.keys), "/request/body")
+        }
+        Request::Mcp(c) => (mcp_key(c), "/request/arguments"),
+    };
+    let key = match key {
+        Err(r) => return Ok(Admission::Refuse(r)),
+        Ok(None) if op.required => return Ok(Admission::Refuse(missing())),
+        Ok(None) => return Ok(Admission::Pass),
+        Ok(Some(k)) => k,
+    };
+    let mut args = String::from("{\"idempotencyKey\":");
+    write_string(&key, &mut args);
+    args.push_str(",\"request\":{");
+    match request {
+        Request::Http(r) => http_args(r, &mut args),
+        Request::Mcp(c) => {
+            args.push_str("\"arguments\":");
+            let text = c.arguments_json.trim();
+            body_value(if text.is_empty() { b"{}" } else { text.as_bytes() }, true, &mut args);
+        }
+    }
+    args.push_str("}}");
+    let ignore = policy.key.take().map(|s| s.ignore).unwrap_or_default();
+    let spec = provider_spec(&ignore, under);
+    let intent = Intent { scope: scope.into(), run_id: String::new(), step_id: String::new(), tool: op.tool.clone(), args_json: args };
+    match derive(&intent, &spec) {
+        Ok(d) => {
+            policy.key = Some(spec);
+            Ok(Admission::Keyed(KeyedCall { client_key: key, key: d.key, intent, policy }))
+        }
+        Err(e) => Ok(Admission::Refuse(refusal(
+            400,
+            "request-unkeyable",
+            "The request cannot be keyed",
+            msg!["The request cannot be keyed: ", e.message, ". Nothing was done."],
+            None,
+            None,
+            None,
+        ))),
+    }
+}
+
+fn http_args(r: &HttpRequest, out: &mut String) {
+    out.push_str("\"body\":");
+    body_value(&r.body, is_json(&r.content_type), out);
+    out.push_str(",\"method\":");
+    write_string(&r.method.to_ascii_uppercase(), out);
+    out.push_str(",\"path\":");
+    write_string(&r.path, out);
+    out.push_str(",\"query\":");
+    write_string(&r.query, out);
+}
+
+/// What a handler's response means for the ledger.
+pub fn record_http(r: &HttpResponse) -> Recording {
+    let status = r.status;
+    if matches!(status, 408 | 409 | 425 | 429) {
+        return Recording::Failed(ToolFailure {
+            definite: true,
+            reason: msg!["the handler answered ", status, ": nothing was done, and the request may be sent again"],
+        });
+    }
+    if !(200..500).contains(&status) {
+        return Recording::Failed(ToolFailure {
+            definite: false,
+            reason: msg!["the handler answered ", status, ": the request may or may not have taken effect"],
+        });
+    }
+    if r.body.len() > MAX_RECORDED_BODY {
+        return Recording::Unrecordable(msg!["the response body is ", r.body.len(), " bytes, over the 1 MiB a replay keeps"]);
+    }
+    let mut out = String::from("{");
+    match core::str::from_utf8(&r.body) {
+        Ok(text) => {
+            out.push_str("\"body\":");
+            write_string(text, &mut out);
+        }
+        Err(_) => {
+            out.push_str("\"body64\":\"");
+            crate::base64::encode(&r.body, &mut out);
+            out.push('"');
+        }
+    }
+    out.push_str(",\"headers\":[");
+    let mut first = true;
+    for (name, value) in &r.headers {
+        let name = name.to_ascii_lowercase();
+        if !STORED_HEADERS.contains(&name.as_str()) {
+            continue;
+        }
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        out.push('[');
+        write_string(&name, &mut out);
+        out.push(',');
+        write_string(value, &mut out);
+        out.push(']');
+    }
+    out.push_str("],\"status\":");
+    out.push_str(itoa::Buffer::new().format(status));
+    out.push_str(",\"v\":1}");
+    Recording::Returned(out)
+}
+
+/// The recorded response envelope, when `recorded` is one.
+fn envelope(recorded: &str) -> Option<HttpResponse> {
+    let Ok(Value::Object(members)) = json::parse(recorded) else { return None };
+    let get = |name: &str| members.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+    if get("v") != Some(&Value::Number(1.0)) {
+        return None;
+    }
+    let status = match get("status") {
+        Some(Value::Number(n)) if (100.0..=599.0).contains(n) && f64::from(*n as u16) == *n => *n as u16,
+        _ => return None,
+    };
+    let body = match (get("body"), get("body64")) {
+        (Some(Value::String(s)), None) => s.as_bytes().to_vec(),
+        (None, Some(Value::String(s))) => crate::base64::decode(s)?,
+        _ => return None,
+    };
+    let mut headers = Vec::new();
+    match get("headers") {
+        Some(Value::Array(items)) => {
+            for item in items {
+                match item {
+                    Value::Array(pair) => match pair.as_slice() {
+                        [Value::String(n), Value::String(v)] => headers.push((n.to_string(), v.to_string())),
+                        _ => return None,
+                    },
+                    _ => return None,
+                }
+            }
+        }
+        _ => return None,
+    }
+    Some(HttpResponse { status, headers, body })
+}
+
+/// The response to replay from a recorded result.
+pub fn replay_http(recorded: &str) -> HttpResponse {
+    let mut r = envelope(recorded).unwrap_or_else(|| HttpResponse {
+        status: 200,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: recorded.as_bytes().to_vec(),
+    });
+    r.headers.push(("idempotent-replayed".into(), "true".into()));
+    r
+}
+
+/// The part of the request a conflict's pointer names, and the pointer within it.
+fn locate(pointer: &str) -> (Option<&'static str>, String) {
+    for part in ["method", "path", "query", "body", "arguments"] {
+        let prefix = msg!["/request/", part];
+        if let Some(rest) = pointer.strip_prefix(prefix.as_str()) {
+            if rest.is_empty() || rest.starts_with('/') {
+                let inner = if rest.starts_with("/oncely~1bytes") { "" } else { rest };
+                return (Some(part), inner.to_string());
+            }
+        }
+    }
+    (None, String::new())
+}
+
+fn where_text(part: Option<&str>, pointer: &str) -> String {
+    match (part, pointer) {
+        (Some(p @ ("body" | "arguments")), "") => msg!["the ", p],
+        (Some(p @ ("body" | "arguments")), at) => msg!["the ", p, "'s ", Q(at)],
+        (Some(p), _) => msg!["the ", p],
+        (None, _) => "the request".into(),
+    }
+}
+
+/// What to answer after a run raised `error`.
+pub fn refuse(error: &EffectError, handler_ran: bool) -> Answer {
+    if handler_ran {
+        return Answer::Handler;
+    }
+    Answer::Refuse(match error {
+        EffectError::Conflict(c) => {
+            let (part, pointer) = locate(&c.pointer);
+            refusal(
+                422,
+                "idempotency-key-reused",
+                "Idempotency-Key is already used",
+                msg![
+                    "This idempotency key was already used for a different request: they first differ at ",
+                    where_text(part, &pointer),
+                    ". Nothing was done now; the earlier request stands. Send a new key for a new request."
+                ],
+                Some(pointer),
+                part,
+                None,
+            )
+        }
+        EffectError::InProgress(b) => {
+            let secs = b.retry_after_ms.div_ceil(1000).max(1);
+            refusal(
+                409,
+                "request-in-progress",
+                "A request is outstanding for this Idempotency-Key",
+                msg![
+                    "A request with this idempotency key is still being processed; it was not started a second time. Send it again in ",
+                    secs,
+                    " s to get its response."
+                ],
+                None,
+                None,
+                Some(secs),
+            )
+        }
+        EffectError::InDoubt(k) => refusal(
+            409,
+            "outcome-in-doubt",
+            "The outcome of the request with this Idempotency-Key is unknown",
+            msg![
+                "The earlier request with this idempotency key ended without a known outcome (",
+                k.reason,
+                "): it may have taken effect. It will not be run again; it is being reconciled, and a person settles it if that cannot tell. Send the same request later to get its outcome; do not send it with a new key."
+            ],
+            None,
+            None,
+            None,
+        ),
+        EffectError::Escalated(k) => refusal(
+            409,
+            "outcome-escalated",
+            "A person is settling the request with this Idempotency-Key",
+            msg![
+                "The outcome of the earlier request with this idempotency key is unknown, and a person has been asked to settle it (",
+                k.reason,
+                "). It will not be run again until then; the same request returns what they decide."
+            ],
+            None,
+            None,
+            None,
+        ),
+        EffectError::ResultNotRecorded(k) => refusal(
+            500,
+            "result-not-recorded",
+            "The request took effect, but its response was not recorded",
+            msg!["The request with this idempotency key took effect, but its response could not be recorded (", k.reason, "). It will not be run again."],
+            None,
+            None,
+            None,
+        ),
+        EffectError::ToolFailed(reason) => refusal(
+            503,
+            "not-performed",
+            "The request was not performed",
+            msg!["The request was not performed: ", reason, ". It may be sent again with the same key."],
+            None,
+            None,
+            Some(1),
+        ),
+        EffectError::Storage(why) => refusal(
+            503,
+            "ledger-unavailable",
+            "The idempotency ledger is unavailable",
+            msg!["The idempotency ledger could not be reached (", why, "). Nothing was done; send the same request again."],
+            None,
+            None,
+            Some(1),
+        ),
+        EffectError::Contention(n) => refusal(
+            503,
+            "ledger-unavailable",
+            "The idempotency ledger is busy",
+            msg![n, " concurrent requests raced for this idempotency key; this one was not run. Send the same request again."],
+            None,
+            None,
+            Some(1),
+        ),
+        EffectError::Ledger(e) => refusal(
+            500,
+            "ledger-refused",
+            "The idempotency ledger refused the request",
+            msg!["The idempotency ledger refused the request: ", e.message, ". Nothing was done."],
+            None,
+            None,
+            None,
+        ),
+    })
+}
+
+impl Guest for crate::Core {
+    fn admit(scope: String, operation: Operation, request: Request) -> Result<Admission, String> {
+        admit(&scope, &operation, &request)
+    }
+
+    fn check_operation(operation: Operation) -> Result<ToolPolicy, String> {
+        check_operation(&operation)
+    }
+
+    fn record_http(response: HttpResponse) -> Recording {
+        record_http(&response)
+    }
+
+    fn replay_http(recorded: String) -> HttpResponse {
+        replay_http(&recorded)
+    }
+
+    fn refuse(error: EffectError, handler_ran: bool) -> Answer {
+        refuse(&error, handler_ran)
+    }
+}
