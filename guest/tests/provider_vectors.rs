@@ -1,162 +1,16 @@
-//! Replays `tests/vectors/provider.json` against the native build of the core.
+//! Replays `tests/vectors/provider.json` against the native build of the core (the cases are
+//! in common/provider_cases.rs, shared with the replay through the component).
 //! `ONCELY_BLESS=1` writes each case's `expect` from the core (then review the diff).
 
 use oncely_core::effect_wit::{Busy, EffectError, Keyed};
 use oncely_core::ledger_wit::{Conflict, EntryState, LedgerError, LedgerErrorKind};
-use oncely_core::provider;
+use oncely_core::provider::{admit, record_http, refuse, replay_http};
 use oncely_core::provider_wit::{Admission, Answer, HttpRequest, HttpResponse, McpCall, Operation, Recording, Refusal, Request};
 use serde_json::{json, Map, Value};
-use std::path::PathBuf;
 
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}")).to_string()
-}
-
-fn b64(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    oncely_core::base64::encode(bytes, &mut out);
-    out
-}
-
-fn body_of(v: &Value) -> Vec<u8> {
-    match (v.get("body"), v.get("body64")) {
-        (Some(b), None) => s(b).into_bytes(),
-        (None, Some(b)) => oncely_core::base64::decode(&s(b)).expect("body64"),
-        _ => panic!("body or body64: {v}"),
-    }
-}
-
-fn put_body(m: &mut Map<String, Value>, body: &[u8]) {
-    match std::str::from_utf8(body) {
-        Ok(t) => m.insert("body".into(), json!(t)),
-        Err(_) => m.insert("body64".into(), json!(b64(body))),
-    };
-}
-
-fn refusal_json(r: &Refusal) -> Value {
-    json!({"status": r.status, "kind": r.kind, "pointer": r.pointer, "part": r.part, "retryAfterS": r.retry_after_s,
-           "title": r.title, "detail": r.detail, "problem": r.problem_json})
-}
-
-fn admit_case(c: &Value) -> Value {
-    let o = &c["operation"];
-    let op = Operation { tool: s(&o["tool"]), policy_json: s(&o["policy"]), required: o["required"].as_bool().unwrap() };
-    let req = if let Some(h) = c["request"].get("http") {
-        Request::Http(HttpRequest {
-            method: s(&h["method"]),
-            path: s(&h["path"]),
-            query: s(&h["query"]),
-            content_type: s(&h["contentType"]),
-            body: body_of(h),
-            keys: h["keys"].as_array().unwrap().iter().map(s).collect(),
-        })
-    } else {
-        let m = &c["request"]["mcp"];
-        Request::Mcp(McpCall {
-            arguments_json: s(&m["arguments"]),
-            meta_json: s(&m["meta"]),
-            params_key: m["paramsKey"].as_str().map(String::from),
-        })
-    };
-    match provider::admit(&s(&c["scope"]), &op, &req) {
-        Err(e) => json!({"error": e}),
-        Ok(Admission::Pass) => json!({"pass": true}),
-        Ok(Admission::Refuse(r)) => json!({"refuse": refusal_json(&r)}),
-        Ok(Admission::Keyed(k)) => {
-            let spec = k.policy.key.as_ref().unwrap();
-            json!({"keyed": {"clientKey": k.client_key, "key": k.key, "tool": k.intent.tool, "args": k.intent.args_json, "ignore": spec.ignore}})
-        }
-    }
-}
-
-fn record_case(c: &Value) -> Value {
-    let r = &c["response"];
-    let resp = HttpResponse {
-        status: r["status"].as_u64().unwrap() as u16,
-        headers: r["headers"].as_array().unwrap().iter().map(|p| (s(&p[0]), s(&p[1]))).collect(),
-        body: body_of(r),
-    };
-    match provider::record_http(&resp) {
-        Recording::Returned(t) => json!({"returned": t}),
-        Recording::Failed(f) => json!({"failed": {"definite": f.definite, "reason": f.reason}}),
-        Recording::Unrecordable(why) => json!({"unrecordable": why}),
-    }
-}
-
-fn replay_case(c: &Value) -> Value {
-    let r = provider::replay_http(&s(&c["recorded"]));
-    let mut m = Map::new();
-    m.insert("status".into(), json!(r.status));
-    m.insert("headers".into(), json!(r.headers.iter().map(|(n, v)| json!([n, v])).collect::<Vec<_>>()));
-    put_body(&mut m, &r.body);
-    Value::Object(m)
-}
-
-fn state(v: &Value) -> EntryState {
-    match v.as_str().unwrap() {
-        "pending" => EntryState::Pending,
-        "in-doubt" => EntryState::InDoubt,
-        other => panic!("state {other}"),
-    }
-}
-
-fn effect_error(v: &Value) -> EffectError {
-    let (name, b) = v.as_object().unwrap().iter().next().unwrap();
-    let keyed = || Keyed { key: s(&b["key"]), reason: s(&b["reason"]) };
-    match name.as_str() {
-        "conflict" => EffectError::Conflict(Conflict {
-            key: s(&b["key"]),
-            pointer: s(&b["pointer"]),
-            stored_fingerprint: s(&b["storedFingerprint"]),
-            given_fingerprint: s(&b["givenFingerprint"]),
-        }),
-        "in-progress" => EffectError::InProgress(Busy {
-            key: s(&b["key"]),
-            owner: s(&b["owner"]),
-            state: state(&b["state"]),
-            retry_after_ms: b["retryAfterMs"].as_u64().unwrap(),
-        }),
-        "in-doubt" => EffectError::InDoubt(keyed()),
-        "escalated" => EffectError::Escalated(keyed()),
-        "result-not-recorded" => EffectError::ResultNotRecorded(keyed()),
-        "tool-failed" => EffectError::ToolFailed(s(b)),
-        "storage" => EffectError::Storage(s(b)),
-        "contention" => EffectError::Contention(b.as_u64().unwrap() as u32),
-        "ledger" => {
-            assert_eq!(b["kind"], "invalid-request");
-            EffectError::Ledger(LedgerError { kind: LedgerErrorKind::InvalidRequest, state: None, message: s(&b["message"]) })
-        }
-        other => panic!("error {other}"),
-    }
-}
-
-fn refuse_case(c: &Value) -> Value {
-    match provider::refuse(&effect_error(&c["error"]), c["handlerRan"].as_bool().unwrap()) {
-        Answer::Handler => json!({"handler": true}),
-        Answer::Refuse(r) => refusal_json(&r),
-    }
-}
+include!("common/provider_cases.rs");
 
 #[test]
 fn provider_vectors() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/provider.json");
-    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let bless = std::env::var_os("ONCELY_BLESS").is_some();
-    let mut failures = Vec::new();
-    type Case = fn(&Value) -> Value;
-    let runs: [(&str, Case); 4] = [("admit", admit_case), ("record", record_case), ("replay", replay_case), ("refuse", refuse_case)];
-    for (section, f) in runs {
-        for case in doc[section].as_array_mut().unwrap() {
-            let got = f(case);
-            if bless {
-                case["expect"] = got;
-            } else if case["expect"] != got {
-                failures.push(format!("{section} {:?}:\n  expected {}\n  got      {got}", case["name"], case["expect"]));
-            }
-        }
-    }
-    if bless {
-        std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    replay_provider_vectors(std::env::var_os("ONCELY_BLESS").is_some());
 }
