@@ -294,7 +294,9 @@ where
     let outcome = run.await;
     let ran = slot.lock().unwrap().take();
     match outcome {
-        Ok(r) => match (r.replayed, ran) {
+        // The handler's own response when its value is the result (`tool-value`); else the
+        // recorded one (a replay, or a reconciliation's verdict).
+        Ok(r) => match (r.replayed || r.reconciled, ran) {
             (false, Some((parts, bytes))) => Response::from_parts(parts, Body::from(bytes)),
             (_, _) => match r.value {
                 Recorded::Text(raw) => match rt.replay_http(raw.get()) {

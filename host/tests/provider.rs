@@ -223,6 +223,18 @@ async fn scenarios(db: &str) {
     }
     assert_eq!(lines(&effects, "start ch_6").len(), 2);
 
+    // A 5xx whose effect did happen: the operation's lookup reconciler finds it, and the
+    // caller — and every retry — gets its result; the handler runs once.
+    let charges = format!("{}/charges/c_1", server.base);
+    let found = send(&client, &charges, "a", Some("c-1"), "{}").await.unwrap();
+    assert_eq!(found.status, 200, "{}", found.body);
+    let v: Value = serde_json::from_str(&found.body).unwrap();
+    assert_eq!(v["found"], true);
+    assert!(v["key"].as_str().unwrap().starts_with("oncely1:"));
+    let again = send(&client, &charges, "a", Some("c-1"), "{}").await.unwrap();
+    assert_eq!((again.status, &again.body, again.replayed()), (200, &found.body, true));
+    assert_eq!(lines(&effects, "charge ").len(), 1);
+
     // An optional key: without one every request runs; with one, a member the policy ignores
     // does not count.
     let payouts = format!("{}/payouts", server.base);

@@ -9,6 +9,9 @@
 //!   `"fail": "429"` answers 429; else appends `done <charge> <response body>` and answers 201
 //!   with a `Location`, a `Set-Cookie` and a body that differs on every execution.
 //! - `GET /refunds/{charge}`: 200, through the layer (GET is never keyed).
+//! - `POST /charges/{id}` (key required; a lookup reconciler, due at once): appends `charge
+//!   <ledger key>` and answers 500, as if the charge went through and the answer was lost; the
+//!   reconciler finds the line and says it happened, with `{"charge": id, "found": true}`.
 //! - `POST /payouts` (key optional; `requested_at` ignored in the fingerprint): appends
 //!   `payout <body>` and answers 200.
 //!
@@ -22,6 +25,7 @@ use axum::routing::post;
 use axum::Router;
 use clap::Parser;
 use oncely::provider::{IdempotencyLayer, Keys};
+use oncely::wit::ledger::ReconcileVerdict;
 use oncely::Ledger;
 use serde_json::{json, Value};
 use std::io::Write;
@@ -94,6 +98,11 @@ async fn refund(State(app): State<Arc<App>>, Path(charge): Path<String>, keys: O
         .into_response()
 }
 
+async fn charge(State(app): State<Arc<App>>, keys: axum::Extension<Keys>) -> Response {
+    app.append(&format!("charge {}", keys.0.key));
+    (StatusCode::BAD_GATEWAY, "the card network did not answer").into_response()
+}
+
 async fn payout(State(app): State<Arc<App>>, body: String) -> String {
     app.append(&format!("payout {body}"));
     format!("paid {}", app.counter.fetch_add(1, Ordering::SeqCst))
@@ -106,9 +115,24 @@ async fn main() -> Result<()> {
     let app = Arc::new(App { effects: args.effects, counter: AtomicU64::new(0) });
     let refunds =
         IdempotencyLayer::new(ledger.clone(), account).required().policy(r#"{"leaseMs": 1500}"#)?.wait(Duration::from_millis(args.wait_ms));
+    let effects = app.effects.clone();
+    ledger.reconciler("POST /charges/{id}", move |req| {
+        let found = std::fs::read_to_string(&effects).unwrap_or_default().lines().any(|l| l == format!("charge {}", req.key));
+        async move {
+            if found {
+                ReconcileVerdict::Happened(json!({"found": true, "key": req.key}).to_string())
+            } else {
+                ReconcileVerdict::NotHappened
+            }
+        }
+    });
+    let charges = IdempotencyLayer::new(ledger.clone(), account)
+        .required()
+        .policy(r#"{"reconcile": {"lookup": "find_charge"}, "reconcileAfterMs": 0}"#)?;
     let payouts = IdempotencyLayer::new(ledger, account).policy(r#"{"key": {"ignore": ["/requested_at"]}}"#)?;
     let router = Router::new()
         .route("/refunds/{charge}", post(refund).get(|| async { "refunds" }).route_layer(refunds))
+        .route("/charges/{id}", post(charge).route_layer(charges))
         .route("/payouts", post(payout).route_layer(payouts))
         .with_state(app);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
