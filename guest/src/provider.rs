@@ -364,6 +364,22 @@ pub fn record_http(r: &HttpResponse) -> Recording {
     Recording::Returned(out)
 }
 
+/// What an MCP tool's result means for the ledger.
+pub fn record_mcp(result_json: &str) -> Recording {
+    if result_json.len() > MAX_RECORDED_BODY {
+        return Recording::Unrecordable(msg!["the tool's result is ", result_json.len(), " bytes, over the 1 MiB a replay keeps"]);
+    }
+    if let Ok(Value::Object(members)) = json::parse(result_json) {
+        if members.iter().any(|(n, v)| n == "isError" && *v == Value::Bool(true)) {
+            return Recording::Failed(ToolFailure {
+                definite: true,
+                reason: "the tool answered isError: it reported that nothing was done, and the call may be sent again".into(),
+            });
+        }
+    }
+    Recording::Returned(result_json.into())
+}
+
 /// The recorded response envelope, when `recorded` is one.
 fn envelope(recorded: &str) -> Option<HttpResponse> {
     let Ok(Value::Object(members)) = json::parse(recorded) else { return None };
@@ -556,6 +572,10 @@ impl Guest for crate::Core {
 
     fn record_http(response: HttpResponse) -> Recording {
         record_http(&response)
+    }
+
+    fn record_mcp(result_json: String) -> Recording {
+        record_mcp(&result_json)
     }
 
     fn replay_http(recorded: String) -> HttpResponse {

@@ -204,6 +204,11 @@ impl Runtime {
         self.with(|s, c| c.oncely_core_provider().call_record_http(s, response))
     }
 
+    /// What an MCP tool's result (a `CallToolResult` as JSON) means for the ledger.
+    pub fn record_mcp(&self, result_json: &str) -> Result<Recording, Error> {
+        self.with(|s, c| c.oncely_core_provider().call_record_mcp(s, result_json))
+    }
+
     /// The response a recorded result replays.
     pub fn replay_http(&self, recorded: &str) -> Result<HttpResponse, Error> {
         self.with(|s, c| c.oncely_core_provider().call_replay_http(s, recorded))

@@ -19,6 +19,10 @@ fn record_http(r: &HttpResponse) -> Recording {
     rt().record_http(r).unwrap()
 }
 
+fn record_mcp(result: &str) -> Recording {
+    rt().record_mcp(result).unwrap()
+}
+
 fn replay_http(recorded: &str) -> HttpResponse {
     rt().replay_http(recorded).unwrap()
 }
