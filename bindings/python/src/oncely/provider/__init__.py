@@ -20,6 +20,7 @@ expires the leases of crashed handlers, escalates and purges.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -78,6 +79,16 @@ class OncelyRequest:
     """The scope (principal) the request was keyed under."""
     tool: str
     """The operation's name: the route template, or the MCP tool's name."""
+
+
+_CURRENT: contextvars.ContextVar[OncelyRequest | None] = contextvars.ContextVar(
+    "oncely_provider_request", default=None
+)
+
+
+def current_request() -> OncelyRequest | None:
+    """The keyed request whose handler runs now (in its task or thread), else ``None``."""
+    return _CURRENT.get()
 
 
 def _rt() -> _runtime.Runtime:
@@ -227,10 +238,17 @@ async def run_keyed(
     request to finish (0: answer 409 at once)."""
     ran = False
 
+    i = keyed.intent
+    info = OncelyRequest(keyed.client_key, keyed.key, i.scope, i.tool)
+
     async def tool(_key: str) -> Any:
         nonlocal ran
         ran = True
-        recording = await handler()
+        token = _CURRENT.set(info)
+        try:
+            recording = await handler()
+        finally:
+            _CURRENT.reset(token)
         if isinstance(recording, Returned):
             return recording.json
         if isinstance(recording, ToolFailure):
@@ -240,7 +258,6 @@ async def run_keyed(
         assert isinstance(recording, Unrecordable)
         return _NotRecordable(recording.reason)
 
-    i = keyed.intent
     try:
         r = await ledger.run(
             tool,
@@ -300,6 +317,7 @@ __all__ = [
     "admit",
     "async_ledger",
     "check_operation",
+    "current_request",
     "operation",
     "problem",
     "record_http",
