@@ -422,7 +422,7 @@ class Codec:
 
     # --- lifting: C value (a bytes snapshot and an offset) -> Python value -------------------
 
-    def lifter(self, ty: wt.ValType) -> Lift:  # noqa: C901, PLR0911 - one branch per type
+    def lifter(self, ty: wt.ValType) -> Lift:  # noqa: C901, PLR0911, PLR0912 - one branch per type
         if isinstance(ty, wt.String):
             return _lift_string
         if isinstance(ty, wt.U16):

@@ -310,7 +310,7 @@ def _tool_input(called: Called, spec: EffectSpec) -> Any:
     return ToolFailure(definite, reason)
 
 
-def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
+def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the core
     run: Callable[..., Any],
     clock: Callable[[], int],
     command: Command,
@@ -370,7 +370,7 @@ def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
                     events.raised(command, a.error)
                 error = _error(a.error)
                 # The core's own effect-error, for the provider side (oncely.provider.refuse).
-                setattr(error, EFFECT_ERROR, a.error)  # noqa: B010 - any exception type
+                setattr(error, EFFECT_ERROR, a.error)
                 raise error from cause
         step = _unwrap(run(step.state, inp, clock()))
 

@@ -40,9 +40,7 @@ class Env:
         self, tool: str, args: dict[str, Any], key: str | None, timeout: float = WAIT_S, **meta: Any
     ) -> CallToolResult:
         m = {**({"idempotencyKey": key} if key else {}), **meta}
-        return await self.client.call_tool(
-            tool, args, read_timeout_seconds=timeout, meta=m or None
-        )
+        return await self.client.call_tool(tool, args, read_timeout_seconds=timeout, meta=m or None)
 
     async def wait_file(self, path: Path) -> None:
         with anyio.fail_after(WAIT_S):

@@ -285,8 +285,8 @@ async def run_keyed(
 
 
 def problem(status: int, kind: str, title: str, detail: str) -> str:
-    """A problem document (RFC 9457) of a kind the middleware answers itself (``request-too-large``),
-    in the core's form."""
+    """A problem document (RFC 9457) of a kind the middleware answers itself
+    (``request-too-large``), in the core's form."""
     return json.dumps(
         {
             "detail": detail,

@@ -340,7 +340,9 @@ class IdempotencyMiddleware:
     ) -> tuple[_Captured, Any]:
         captured = _Captured()
         state = scope.setdefault("state", {})
-        state["oncely"] = OncelyRequest(keyed.client_key, keyed.key, keyed.intent.scope, route.op.tool)
+        state["oncely"] = OncelyRequest(
+            keyed.client_key, keyed.key, keyed.intent.scope, route.op.tool
+        )
         inner = scope
         ext = scope.get("extensions")
         if ext and any(k in ext for k in _NO_BUFFERING):
