@@ -280,7 +280,9 @@ async def run_keyed(
             return HandlersOwn()
         return answer
     if r.replayed or not ran:
-        return Replayed(r.value)
+        recorded = r.value  # decoded by _decode: the recorded JSON text
+        assert isinstance(recorded, str)
+        return Replayed(recorded)
     return Fresh()
 
 

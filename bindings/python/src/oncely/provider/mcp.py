@@ -112,7 +112,7 @@ def refusal_result(r: Refusal, client_key: str | None = None) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=f"oncely: {r.detail}")],
         is_error=True,
-        meta=meta,
+        _meta=meta,
     )
 
 
