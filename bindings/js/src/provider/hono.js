@@ -40,7 +40,7 @@ export function once(options) {
     c.set('oncely', { clientKey: keyed.clientKey, key: keyed.key, scope, tool });
     const ledger = await ledgerOf(p, c);
     let thrown;
-    const out = await runKeyed(
+    const running = runKeyed(
       ledger,
       keyed,
       p.waitMs,
@@ -59,6 +59,10 @@ export function once(options) {
       },
       recordHttp,
     );
+    // A keyed run goes to its end and records, even when the client goes away: on Workers, hold
+    // the request open for it (it is awaited below all the same, never left to waitUntil alone).
+    keepAlive(c, running);
+    const out = await running;
     switch (out.kind) {
       case 'fresh':
         return; // c.res is the handler's response
@@ -82,6 +86,16 @@ function routeOf(c) {
   } catch {
     return new URL(c.req.url).pathname;
   }
+}
+
+function keepAlive(c, promise) {
+  let ctx;
+  try {
+    ctx = c.executionCtx; // throws where there is none (Node)
+  } catch {
+    return;
+  }
+  if (typeof ctx?.waitUntil === 'function') ctx.waitUntil(promise.then(() => {}, () => {}));
 }
 
 // Answer with `r` ({status, headers, body}) in place of anything set before.

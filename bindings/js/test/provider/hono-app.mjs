@@ -1,5 +1,5 @@
 // The Hono provider of the tests, the same app on Node (@hono/node-server) and in workerd. `ledger`:
-// a Ledger or `(c) => Ledger`; `probe`: where handler runs are counted and gates wait.
+// a Ledger or `(c) => Ledger`; `probe` (or `(c) => probe`): where handler runs are counted and gates wait.
 import { Hono } from 'hono';
 import { once } from 'oncely/hono';
 import { behave, REFUND_POLICY } from './behaviour.mjs';
@@ -10,7 +10,7 @@ export function providerApp({ ledger, probe }) {
   const scope = (c) => c.req.header('x-tenant') ?? 'tenant-1';
   const handler = async (c) => {
     const body = await c.req.json(); // still readable: once() read the body with arrayBuffer()
-    const r = await behave(probe, { route: c.req.path, key: c.get('oncely')?.clientKey ?? null, body });
+    const r = await behave(typeof probe === 'function' ? probe(c) : probe, { route: c.req.path, key: c.get('oncely')?.clientKey ?? null, body });
     if (r.kind === 'throw') throw new Error('the bank exploded after paying');
     if (r.kind === '503') return c.json({ error: 'upstream unavailable' }, 503);
     return c.json({ id: r.id, charge: body.charge, amount: body.amount }, 201, { location: `/refunds/${r.id}` });
