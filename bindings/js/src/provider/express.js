@@ -14,6 +14,7 @@
 // handler's 5xx (a handler that threw) leaves the key in doubt. No streaming responses (SSE) on
 // these routes. Every rule is the core's (wit/provider.wit).
 
+import { ConfigurationError } from '../errors.js';
 import { admit, ledgerOf, NO_BODY, prepareProvider, recordHttp, refusalHttp, replayHttp, runKeyed, scopeOf, splitTarget } from './shared.js';
 
 /** `express.json({ verify: rawBody })`: keep the raw bytes for once() when a parser runs before it. */
@@ -64,7 +65,7 @@ export function once(options) {
 }
 
 function routeOf(req) {
-  if (!req.route?.path) throw new TypeError('oncely/express: once() runs outside a route here (app.use): give options.tool, or mount it on the route (app.post(path, once(…), handler))');
+  if (!req.route?.path) throw new ConfigurationError('oncely/express: once() runs outside a route here (app.use): give options.tool, or mount it on the route (app.post(path, once(…), handler))');
   return `${req.method.toUpperCase()} ${req.baseUrl ?? ''}${req.route.path}`;
 }
 
@@ -73,7 +74,7 @@ async function readRaw(req) {
   if (Buffer.isBuffer(req.rawBody) || req.rawBody instanceof Uint8Array) return new Uint8Array(req.rawBody);
   if (req.readableEnded || req.complete) {
     if (req.body === undefined) return new Uint8Array(0);
-    throw new TypeError('oncely/express: the body was parsed before once() without its raw bytes: mount once() before the body parser, or give the parser `verify: rawBody` (import { rawBody } from "oncely/express")');
+    throw new ConfigurationError('oncely/express: the body was parsed before once() without its raw bytes: mount once() before the body parser, or give the parser `verify: rawBody` (import { rawBody } from "oncely/express")');
   }
   const chunks = [];
   let n = 0;

@@ -2,7 +2,7 @@
 // Prints "listening PORT" once it serves on 127.0.0.1.
 import express from 'express';
 import { Ledger } from 'oncely';
-import { once } from 'oncely/express';
+import { once, rawBody } from 'oncely/express';
 import { SqliteStore } from 'oncely/sqlite';
 import { behave, REFUND_POLICY, withLookup } from './behaviour.mjs';
 import { fileProbe } from './probe.mjs';
@@ -23,6 +23,11 @@ app.post('/refunds', once({ ledger, scope, tool: 'refund', policy: REFUND_POLICY
 app.post('/escalating', once({ ledger, scope }), handler);
 app.post('/notes', once({ ledger, scope }), handler);
 app.get('/refunds/:id', once({ ledger, scope, tool: 'refund', policy: REFUND_POLICY, required: true }), (req, res) => res.json({ id: req.params.id }));
+// A body parser before once(): with `verify: rawBody` the raw bytes are keyed; without, refused.
+app.post('/parsed', express.json({ verify: rawBody }), once({ ledger, scope, tool: 'parsed' }), (req, res) =>
+  res.status(201).json({ amount: req.body.amount, raw: Buffer.from(req.rawBody).toString('utf8') }),
+);
+app.post('/parsed-without-raw', express.json(), once({ ledger, scope, tool: 'parsed' }), (req, res) => res.json({}));
 // eslint-disable-next-line no-unused-vars
-app.use((err, req, res, next) => res.status(500).json({ error: err.message }));
+app.use((err, req, res, next) => res.status(500).json({ error: err.message, code: err.code }));
 const server = app.listen(0, '127.0.0.1', () => console.log(`listening ${server.address().port}`));
