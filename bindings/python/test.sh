@@ -4,7 +4,8 @@
 # component bindings/oncely-core.wasm and the SQL migrations); check the wheel is py3-none-any;
 # install it into a CLEAN virtual environment, with the framework packages the adapters are tested
 # against and the OpenTelemetry SDK the events are read with (tests/adapters/requirements.txt,
-# pinned), and run pytest against the installed package; run
+# pinned), and the frameworks of the provider middlewares (tests/provider/requirements.txt: uvicorn,
+# Starlette, FastAPI, the MCP SDK), and run pytest against the installed package; run
 # the example agent loop; install straight from the checkout (`pip install bindings/python`) and,
 # in a git checkout, from git (`pip install "git+file://…#subdirectory=bindings/python"`).
 #
@@ -56,7 +57,8 @@ esac
 echo "== python: install it into a clean virtual environment (no Rust on the PATH)"
 "$python" -m venv "$tmp/venv"
 "$norust" "$tmp/venv/bin/pip" install --quiet "$wheel" "wasmtime==50.*" "psycopg[binary]>=3.1,<4" \
-    "pytest>=8" "rfc8785>=0.1.4" -r "$here/tests/adapters/requirements.txt"
+    "pytest>=8" "rfc8785>=0.1.4" -r "$here/tests/adapters/requirements.txt" \
+    -r "$here/tests/provider/requirements.txt"
 "$tmp/venv/bin/python" -c 'import oncely, wasmtime; print("   oncely", oncely.__version__, "from", oncely.__file__)'
 
 echo "== python: pytest (against the installed package, no Rust on the PATH)"

@@ -26,7 +26,7 @@ fn value(c: u8) -> Option<u32> {
 /// The bytes of base64 text; none when it is not canonical padded base64.
 pub fn decode(text: &str) -> Option<Vec<u8>> {
     let t = text.as_bytes();
-    if t.len() % 4 != 0 {
+    if !t.len().is_multiple_of(4) {
         return None;
     }
     let mut out = Vec::with_capacity(t.len() / 4 * 3);
@@ -57,7 +57,9 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        for (raw, b64) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")] {
+        for (raw, b64) in
+            [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")]
+        {
             let mut out = String::new();
             encode(raw.as_bytes(), &mut out);
             assert_eq!(out, b64);

@@ -23,7 +23,9 @@ use crate::keys_wit::{Intent, KeyIdentity, KeySpec};
 use crate::policy::{parse_policy_or, uses_ledger};
 use crate::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
 use crate::prelude::*;
-use crate::provider_wit::{Admission, Answer, Guest, HttpRequest, HttpResponse, KeyedCall, McpCall, Operation, Recording, Refusal, Request};
+use crate::provider_wit::{
+    Admission, Answer, Guest, HttpRequest, HttpResponse, KeyedCall, McpCall, Operation, Recording, Refusal, Request,
+};
 use crate::text::Q;
 
 /// Where the problem types are documented (`type` is this + `#` + the kind).
@@ -41,7 +43,15 @@ const KEY_MEMBER: &str = "/idempotencyKey";
 const BYTES_MEMBER: &str = "oncely/bytes";
 
 /// A refusal with its problem document.
-fn refusal(status: u16, kind: &str, title: &str, detail: String, pointer: Option<String>, part: Option<&str>, retry: Option<u64>) -> Refusal {
+fn refusal(
+    status: u16,
+    kind: &str,
+    title: &str,
+    detail: String,
+    pointer: Option<String>,
+    part: Option<&str>,
+    retry: Option<u64>,
+) -> Refusal {
     // Members in canonical (sorted) order.
     let mut doc = String::from("{\"detail\":");
     write_string(&detail, &mut doc);
@@ -90,23 +100,23 @@ fn invalid(why: String) -> Refusal {
 }
 
 /// A key's characters: 1–255 printable ASCII.
-fn check_key(k: &str) -> Result<(), Refusal> {
+fn check_key(k: &str) -> Result<(), String> {
     if k.is_empty() {
-        return Err(invalid("The idempotency key is empty.".into()));
+        return Err("The idempotency key is empty.".into());
     }
     if k.len() > MAX_KEY_CHARS {
-        return Err(invalid(msg!["The idempotency key is ", k.len(), " characters long; at most 255 are accepted."]));
+        return Err(msg!["The idempotency key is ", k.len(), " characters long; at most 255 are accepted."]);
     }
     if !k.bytes().all(|b| (0x20..=0x7e).contains(&b)) {
-        return Err(invalid("The idempotency key must be printable ASCII (0x20-0x7E).".into()));
+        return Err("The idempotency key must be printable ASCII (0x20-0x7E).".into());
     }
     Ok(())
 }
 
 /// One `Idempotency-Key` field value: an sf-string (`"…"`, with `\"` and `\\`), or the raw
 /// token as most clients send it.
-fn parse_field(value: &str) -> Result<String, Refusal> {
-    let v = value.trim_matches([' ', '\t']);
+fn parse_field(value: &str) -> Result<String, String> {
+    let v = value.trim_ascii();
     let Some(inner) = v.strip_prefix('"') else {
         check_key(v)?;
         return Ok(v.to_string());
@@ -115,32 +125,32 @@ fn parse_field(value: &str) -> Result<String, Refusal> {
     let mut chars = inner.chars();
     loop {
         match chars.next() {
-            None => return Err(invalid("The Idempotency-Key string has no closing quote.".into())),
+            None => return Err("The Idempotency-Key string has no closing quote.".into()),
             Some('"') => break,
             Some('\\') => match chars.next() {
                 Some(c @ ('"' | '\\')) => out.push(c),
-                _ => return Err(invalid("The Idempotency-Key string has an escape other than \\\" or \\\\.".into())),
+                _ => return Err("The Idempotency-Key string has an escape other than \\\" or \\\\.".into()),
             },
             Some(c) => out.push(c),
         }
     }
     if chars.next().is_some() {
-        return Err(invalid("The Idempotency-Key field has more after its closing quote.".into()));
+        return Err("The Idempotency-Key field has more after its closing quote.".into());
     }
     check_key(&out)?;
     Ok(out)
 }
 
-fn http_key(fields: &[String]) -> Result<Option<String>, Refusal> {
+fn http_key(fields: &[String]) -> Result<Option<String>, String> {
     match fields {
         [] => Ok(None),
         [one] => parse_field(one).map(Some),
-        _ => Err(invalid(msg!["The request has ", fields.len(), " Idempotency-Key fields; send exactly one."])),
+        _ => Err(msg!["The request has ", fields.len(), " Idempotency-Key fields; send exactly one."]),
     }
 }
 
-fn mcp_key(call: &McpCall) -> Result<Option<String>, Refusal> {
-    let meta = if call.meta_json.trim().is_empty() { None } else { json::parse(&call.meta_json).ok() };
+fn mcp_key(call: &McpCall) -> Result<Option<String>, String> {
+    let meta = if call.meta_json.trim_ascii().is_empty() { None } else { json::parse(&call.meta_json).ok() };
     let mut found: Vec<(&str, String)> = Vec::new();
     if let Some(Value::Object(members)) = &meta {
         for (name, value) in members {
@@ -152,16 +162,16 @@ fn mcp_key(call: &McpCall) -> Result<Option<String>, Refusal> {
             match value {
                 Value::String(s) => found.push((place, s.to_string())),
                 Value::Null => {}
-                _ => return Err(invalid(msg!["The idempotency key in ", place, " is not a string."])),
+                _ => return Err(msg!["The idempotency key in ", place, " is not a string."]),
             }
         }
     }
     if let Some(k) = &call.params_key {
         found.push(("params.idempotencyKey", k.clone()));
     }
-    let Some((_, first)) = found.first() else { return Ok(None) };
+    let Some((first_place, first)) = found.first() else { return Ok(None) };
     if let Some((place, _)) = found.iter().find(|(_, k)| k != first) {
-        return Err(invalid(msg!["The call carries two different idempotency keys (", found[0].0, " and ", place, ")."]));
+        return Err(msg!["The call carries two different idempotency keys (", *first_place, " and ", *place, ")."]);
     }
     check_key(first)?;
     Ok(Some(first.clone()))
@@ -169,7 +179,7 @@ fn mcp_key(call: &McpCall) -> Result<Option<String>, Refusal> {
 
 /// A JSON media type: `application/json`, or any `…/…+json`.
 fn is_json(content_type: &str) -> bool {
-    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let essence = content_type.split(';').next().unwrap_or("").trim_ascii().to_ascii_lowercase();
     essence == "application/json" || (essence.contains('/') && essence.ends_with("+json"))
 }
 
@@ -194,16 +204,12 @@ fn body_value(bytes: &[u8], json_type: bool, out: &mut String) {
     out.push_str("\"}}");
 }
 
-fn failure(message: impl Into<String>) -> String {
-    message.into()
-}
-
 /// The operation's policy, as `admit` uses it.
 pub fn check_operation(op: &Operation) -> Result<ToolPolicy, String> {
     if op.tool.is_empty() {
-        return Err(failure("the operation's tool name is empty"));
+        return Err("the operation's tool name is empty".into());
     }
-    let mut policy = if op.policy_json.trim().is_empty() {
+    let mut policy = if op.policy_json.trim_ascii().is_empty() {
         crate::policy::default_policy(EffectClass::IrreversibleExternal)
     } else {
         parse_policy_or(&op.policy_json, EffectClass::IrreversibleExternal)
@@ -235,17 +241,13 @@ pub fn check_operation(op: &Operation) -> Result<ToolPolicy, String> {
 
 /// The key spec of a request: the client's key alone, ignores moved under `under`.
 fn provider_spec(ignore: &[String], under: &str) -> KeySpec {
-    KeySpec {
-        only: Some(vec![KEY_MEMBER.into()]),
-        ignore: ignore.iter().map(|p| msg![under, p]).collect(),
-        identity: KeyIdentity::Scope,
-    }
+    KeySpec { only: Some(vec![KEY_MEMBER.into()]), ignore: ignore.iter().map(|p| msg![under, p]).collect(), identity: KeyIdentity::Scope }
 }
 
 /// What to do with a request.
 pub fn admit(scope: &str, op: &Operation, request: &Request) -> Result<Admission, String> {
     if scope.is_empty() {
-        return Err(failure("the scope is empty: give each client (tenant, account) a stable, non-empty scope"));
+        return Err("the scope is empty: give each client (tenant, account) a stable, non-empty scope".into());
     }
     let mut policy = check_operation(op)?;
     if !uses_ledger(policy.class) {
@@ -261,7 +263,7 @@ pub fn admit(scope: &str, op: &Operation, request: &Request) -> Result<Admission
         Request::Mcp(c) => (mcp_key(c), "/request/arguments"),
     };
     let key = match key {
-        Err(r) => return Ok(Admission::Refuse(r)),
+        Err(why) => return Ok(Admission::Refuse(invalid(why))),
         Ok(None) if op.required => return Ok(Admission::Refuse(missing())),
         Ok(None) => return Ok(Admission::Pass),
         Ok(Some(k)) => k,
@@ -273,7 +275,7 @@ pub fn admit(scope: &str, op: &Operation, request: &Request) -> Result<Admission
         Request::Http(r) => http_args(r, &mut args),
         Request::Mcp(c) => {
             args.push_str("\"arguments\":");
-            let text = c.arguments_json.trim();
+            let text = c.arguments_json.trim_ascii();
             body_value(if text.is_empty() { b"{}" } else { text.as_bytes() }, true, &mut args);
         }
     }
@@ -362,6 +364,22 @@ pub fn record_http(r: &HttpResponse) -> Recording {
     Recording::Returned(out)
 }
 
+/// What an MCP tool's result means for the ledger.
+pub fn record_mcp(result_json: &str) -> Recording {
+    if result_json.len() > MAX_RECORDED_BODY {
+        return Recording::Unrecordable(msg!["the tool's result is ", result_json.len(), " bytes, over the 1 MiB a replay keeps"]);
+    }
+    if let Ok(Value::Object(members)) = json::parse(result_json) {
+        if members.iter().any(|(n, v)| n == "isError" && *v == Value::Bool(true)) {
+            return Recording::Failed(ToolFailure {
+                definite: true,
+                reason: "the tool answered isError: it reported that nothing was done, and the call may be sent again".into(),
+            });
+        }
+    }
+    Recording::Returned(result_json.into())
+}
+
 /// The recorded response envelope, when `recorded` is one.
 fn envelope(recorded: &str) -> Option<HttpResponse> {
     let Ok(Value::Object(members)) = json::parse(recorded) else { return None };
@@ -424,7 +442,8 @@ fn locate(pointer: &str) -> (Option<&'static str>, String) {
 fn where_text(part: Option<&str>, pointer: &str) -> String {
     match (part, pointer) {
         (Some(p @ ("body" | "arguments")), "") => msg!["the ", p],
-        (Some(p @ ("body" | "arguments")), at) => msg!["the ", p, "'s ", Q(at)],
+        (Some("body"), at) => msg!["the body's ", Q(at)],
+        (Some(_), at) if !at.is_empty() => msg!["the arguments' ", Q(at)],
         (Some(p), _) => msg!["the ", p],
         (None, _) => "the request".into(),
     }
@@ -553,6 +572,10 @@ impl Guest for crate::Core {
 
     fn record_http(response: HttpResponse) -> Recording {
         record_http(&response)
+    }
+
+    fn record_mcp(result_json: String) -> Recording {
+        record_mcp(&result_json)
     }
 
     fn replay_http(recorded: String) -> HttpResponse {

@@ -57,6 +57,8 @@ pub enum Error {
         owner: String,
         /// Pending or in-doubt.
         state: EntryState,
+        /// When to look again: when the claim's lease ends, or its next reconciliation is due.
+        retry_after: std::time::Duration,
     },
     /// The tool reported a definite failure (the effect did not happen); it was recorded.
     #[error("the tool failed: {0}")]

@@ -708,7 +708,9 @@ where
 fn error_of(e: EffectError, store_error: Option<StoreError>) -> Error {
     match e {
         EffectError::Conflict(c) => Error::Conflict { key: c.key, pointer: c.pointer },
-        EffectError::InProgress(b) => Error::InProgress { key: b.key, owner: b.owner, state: b.state },
+        EffectError::InProgress(b) => {
+            Error::InProgress { key: b.key, owner: b.owner, state: b.state, retry_after: Duration::from_millis(b.retry_after_ms) }
+        }
         EffectError::InDoubt(k) => Error::InDoubt { key: k.key, reason: k.reason },
         EffectError::Escalated(k) => Error::Escalated { key: k.key, reason: k.reason },
         EffectError::ToolFailed(reason) => Error::ToolFailed(reason),

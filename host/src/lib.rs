@@ -16,6 +16,8 @@
 pub mod error;
 pub mod events;
 pub mod ledger;
+#[cfg(feature = "provider")]
+pub mod provider;
 pub mod runtime;
 pub mod store;
 pub mod wit;

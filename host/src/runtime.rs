@@ -3,10 +3,11 @@
 //! exported function. A trap fails that call only: the instance is dropped, never reused.
 
 use crate::error::Error;
-use crate::wit::effect::{Input, Step};
+use crate::wit::effect::{EffectError, Input, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
 use crate::wit::ledger::Claim;
 use crate::wit::policy::{EffectClass, ManifestReport, ResolvedTool, ToolAnnotations, ToolPolicy};
+use crate::wit::provider::{Admission, Answer, HttpResponse, Operation, Recording, Request as ProviderRequest};
 use crate::wit::Core;
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -185,6 +186,37 @@ impl Runtime {
     /// `start` input, then send what each action did.
     pub fn run(&self, state: &[u8], input: &Input, now: u64) -> Result<Result<Step, KeyError>, Error> {
         self.with(|s, c| c.oncely_core_effect().call_run(s, state, input, now))
+    }
+
+    /// The provider side (`wit/provider.wit`): what to do with a request that may carry a key.
+    /// `Err(why)`: the operation is misconfigured.
+    pub fn admit(&self, scope: &str, operation: &Operation, request: &ProviderRequest) -> Result<Result<Admission, String>, Error> {
+        self.with(|s, c| c.oncely_core_provider().call_admit(s, scope, operation, request))
+    }
+
+    /// An operation's policy as `admit` uses it, or why it is misconfigured.
+    pub fn check_operation(&self, operation: &Operation) -> Result<Result<ToolPolicy, String>, Error> {
+        self.with(|s, c| c.oncely_core_provider().call_check_operation(s, operation))
+    }
+
+    /// What a handler's HTTP response means for the ledger.
+    pub fn record_http(&self, response: &HttpResponse) -> Result<Recording, Error> {
+        self.with(|s, c| c.oncely_core_provider().call_record_http(s, response))
+    }
+
+    /// What an MCP tool's result (a `CallToolResult` as JSON) means for the ledger.
+    pub fn record_mcp(&self, result_json: &str) -> Result<Recording, Error> {
+        self.with(|s, c| c.oncely_core_provider().call_record_mcp(s, result_json))
+    }
+
+    /// The response a recorded result replays.
+    pub fn replay_http(&self, recorded: &str) -> Result<HttpResponse, Error> {
+        self.with(|s, c| c.oncely_core_provider().call_replay_http(s, recorded))
+    }
+
+    /// What a provider answers after a run raised `error`.
+    pub fn refuse(&self, error: &EffectError, handler_ran: bool) -> Result<Answer, Error> {
+        self.with(|s, c| c.oncely_core_provider().call_refuse(s, error, handler_ran))
     }
 
     /// The engine, for embedders that run more components beside this one.

@@ -182,6 +182,7 @@ def test_every_export_is_compiled(ref: Reference) -> None:
         "policy",
         "ledger",
         "effect",
+        "provider",
     }
 
 
@@ -264,3 +265,27 @@ def test_large_values_cross_intact() -> None:
     assert json.loads(out) == big
     assert oncely.canonicalize(out) == out
     assert oncely.canonicalize(text.encode()) == out
+
+
+def test_provider_functions_match(ref: Reference, vectors: Vectors) -> None:
+    """The provider interface (u16, tuples of strings, bytes, nested variants) both ways.
+    ``admit`` (a result whose ok case is itself a variant, which this reference's normaliser
+    cannot tell from the result's own tag) is checked against its vectors' expected values in
+    test_provider_vectors.py; its arguments are the same records as here."""
+    from test_provider_vectors import _body, _error
+
+    doc = vectors("provider.json")
+    for c in doc["admit"]:
+        o = c["operation"]
+        op = oncely.types.Operation(o["tool"], o["policy"], o["required"])
+        ref.compare("provider.check-operation", op)
+    for c in doc["record"]:
+        r = c["response"]
+        headers = [tuple(h) for h in r["headers"]]
+        ref.compare(
+            "provider.record-http", oncely.types.HttpResponse(r["status"], headers, _body(r))
+        )
+    for c in doc["replay"]:
+        ref.compare("provider.replay-http", c["recorded"])
+    for c in doc["refuse"]:
+        ref.compare("provider.refuse", _error(c["error"]), c["handlerRan"])

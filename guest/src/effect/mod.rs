@@ -209,7 +209,9 @@ impl Machine {
         match handle(row.clone(), self.event.clone(), now) {
             Err(e) => self.refused(e, now),
             Ok(Transition { write: None, outcome }) => self.on_outcome(outcome, now),
-            Ok(Transition { write: Some(w), outcome: Outcome::Reconcile(_) }) if matches!(self.mode, Mode::Tend(_)) && !self.has_reconciler => {
+            Ok(Transition { write: Some(w), outcome: Outcome::Reconcile(_) })
+                if matches!(self.mode, Mode::Tend(_)) && !self.has_reconciler =>
+            {
                 self.leave_reconciliation(w, row, now)
             }
             Ok(Transition { write: Some(w), outcome }) => self.write_step(w, row, outcome, now),

@@ -5525,6 +5525,56 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       postReturn14(ret);
       return retVal;
     }
+    let provider010RecordMcp;
+    
+    function recordMcp(arg0) {
+      var ptr0 = utf8Encode(arg0, realloc0, memory0);
+      var len0 = utf8EncodedLen;
+      const ret = provider010RecordMcp(ptr0, len0);
+      let variant5;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          var ptr1 = dataView(memory0).getInt32(ret + 4, true);
+          var len1 = dataView(memory0).getInt32(ret + 8, true);
+          var result1 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr1, len1));
+          variant5= {
+            tag: 'returned',
+            val: result1
+          };
+          break;
+        }
+        case 1: {
+          var bool2 = dataView(memory0).getUint8(ret + 4, true);
+          var ptr3 = dataView(memory0).getInt32(ret + 8, true);
+          var len3 = dataView(memory0).getInt32(ret + 12, true);
+          var result3 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr3, len3));
+          variant5= {
+            tag: 'failed',
+            val: {
+              definite: bool2 == 0 ? false : (bool2 == 1 ? true : throwInvalidBool()),
+              reason: result3,
+            }
+          };
+          break;
+        }
+        case 2: {
+          var ptr4 = dataView(memory0).getInt32(ret + 4, true);
+          var len4 = dataView(memory0).getInt32(ret + 8, true);
+          var result4 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr4, len4));
+          variant5= {
+            tag: 'unrecordable',
+            val: result4
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for Recording');
+        }
+      }
+      const retVal = variant5;
+      postReturn14(ret);
+      return retVal;
+    }
     let provider010ReplayHttp;
     
     function replayHttp(arg0) {
@@ -5950,6 +6000,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     provider010Admit = exports0['oncely:core/provider@0.1.0#admit'];
     provider010CheckOperation = exports0['oncely:core/provider@0.1.0#check-operation'];
     provider010RecordHttp = exports0['oncely:core/provider@0.1.0#record-http'];
+    provider010RecordMcp = exports0['oncely:core/provider@0.1.0#record-mcp'];
     provider010ReplayHttp = exports0['oncely:core/provider@0.1.0#replay-http'];
     provider010Refuse = exports0['oncely:core/provider@0.1.0#refuse'];
     const canonical010 = {
@@ -5987,6 +6038,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       admit: admit,
       checkOperation: checkOperation,
       recordHttp: recordHttp,
+      recordMcp: recordMcp,
       refuse: refuse,
       replayHttp: replayHttp,
       

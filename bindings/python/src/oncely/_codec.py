@@ -69,6 +69,8 @@ VEC_SIZE = _offset(_VEC, "size")
 VEC_DATA = _offset(_VEC, "data")
 LIST_SIZE = _offset(ffi.wasmtime_component_vallist, "size")
 LIST_DATA = _offset(ffi.wasmtime_component_vallist, "data")
+TUPLE_SIZE = _offset(ffi.wasmtime_component_valtuple, "size")
+TUPLE_DATA = _offset(ffi.wasmtime_component_valtuple, "data")
 REC_SIZE = _offset(ffi.wasmtime_component_valrecord, "size")
 REC_DATA = _offset(ffi.wasmtime_component_valrecord, "data")
 VARIANT_NAME = _offset(ffi.wasmtime_component_valvariant, "discriminant")
@@ -82,6 +84,7 @@ RESULT_VAL = _offset(ffi.wasmtime_component_valresult, "val")
 if not (
     OF == 8
     and (VEC_SIZE, VEC_DATA) == (LIST_SIZE, LIST_DATA) == (REC_SIZE, REC_DATA) == (0, 8)
+    and (TUPLE_SIZE, TUPLE_DATA) == (0, 8)
     and (VARIANT_NAME, VARIANT_VAL) == (0, 16)
     and (RESULT_OK, RESULT_VAL) == (0, 8)
     and S == 32
@@ -92,10 +95,12 @@ if not (
 # Value kinds (wasmtime_component_valkind_t).
 K_BOOL = ffi.WASMTIME_COMPONENT_BOOL.value
 K_U8 = ffi.WASMTIME_COMPONENT_U8.value
+K_U16 = ffi.WASMTIME_COMPONENT_U16.value
 K_U32 = ffi.WASMTIME_COMPONENT_U32.value
 K_U64 = ffi.WASMTIME_COMPONENT_U64.value
 K_STRING = ffi.WASMTIME_COMPONENT_STRING.value
 K_LIST = ffi.WASMTIME_COMPONENT_LIST.value
+K_TUPLE = ffi.WASMTIME_COMPONENT_TUPLE.value
 K_RECORD = ffi.WASMTIME_COMPONENT_RECORD.value
 K_VARIANT = ffi.WASMTIME_COMPONENT_VARIANT.value
 K_ENUM = ffi.WASMTIME_COMPONENT_ENUM.value
@@ -108,6 +113,7 @@ _pack_i = struct.Struct("<I").pack_into
 _pack_qq = struct.Struct("<QQ").pack_into
 _unpack_q = struct.Struct("<Q").unpack_from
 _unpack_i = struct.Struct("<I").unpack_from
+_unpack_h = struct.Struct("<H").unpack_from
 _unpack_qq = struct.Struct("<QQ").unpack_from
 _string_at = ctypes.string_at
 _ZERO_S = bytes(S)
@@ -307,6 +313,8 @@ class Codec:
     def lowerer(self, ty: wt.ValType) -> Lower:  # noqa: C901, PLR0911 - one branch per type
         if isinstance(ty, wt.String):
             return _lower_string
+        if isinstance(ty, wt.U16):
+            return _lower_u16
         if isinstance(ty, wt.U32):
             return _lower_u32
         if isinstance(ty, wt.U64):
@@ -318,6 +326,8 @@ class Codec:
             if isinstance(element, wt.U8):
                 return _lower_bytes
             return _lower_list(self.lowerer(element))
+        if isinstance(ty, wt.TupleType):
+            return _lower_tuple([self.lowerer(t) for t in ty.elements])
         if isinstance(ty, wt.OptionType):
             return _lower_option(self.lowerer(ty.payload))
         if isinstance(ty, wt.EnumType):
@@ -412,9 +422,11 @@ class Codec:
 
     # --- lifting: C value (a bytes snapshot and an offset) -> Python value -------------------
 
-    def lifter(self, ty: wt.ValType) -> Lift:  # noqa: C901, PLR0911 - one branch per type
+    def lifter(self, ty: wt.ValType) -> Lift:  # noqa: C901, PLR0911, PLR0912 - one branch per type
         if isinstance(ty, wt.String):
             return _lift_string
+        if isinstance(ty, wt.U16):
+            return _lift_u16
         if isinstance(ty, wt.U32):
             return _lift_u32
         if isinstance(ty, wt.U64):
@@ -425,6 +437,8 @@ class Codec:
             if isinstance(ty.element, wt.U8):
                 return _lift_bytes
             return _lift_list(self.lifter(ty.element))
+        if isinstance(ty, wt.TupleType):
+            return _lift_tuple([self.lifter(t) for t in ty.elements])
         if isinstance(ty, wt.OptionType):
             return _lift_option(self.lifter(ty.payload))
         if isinstance(ty, wt.EnumType):
@@ -544,6 +558,12 @@ def _lower_bool(value: Any, out: Out, off: int) -> None:
     _pack_kind_qq(out.mv, off, K_BOOL, 1 if value else 0, 0)
 
 
+def _lower_u16(value: Any, out: Out, off: int) -> None:
+    if type(value) is not int or not 0 <= value < 2**16:  # bool is not an int here
+        raise CodecError(f"expected a u16, got {value!r}")
+    _pack_kind_qq(out.mv, off, K_U16, value, 0)
+
+
 def _lower_u32(value: Any, out: Out, off: int) -> None:
     if type(value) is not int or not 0 <= value < 2**32:  # bool is not an int here
         raise CodecError(f"expected a u32, got {value!r}")
@@ -584,6 +604,20 @@ def _lower_list(lower_element: Lower) -> Lower:
     return lower
 
 
+def _lower_tuple(lower_elements: list[Lower]) -> Lower:
+    n = len(lower_elements)
+
+    def lower(value: Any, out: Out, off: int) -> None:
+        if not isinstance(value, (list, tuple)) or len(value) != n:
+            raise CodecError(f"expected a tuple of {n}, got {value!r}")
+        pos = out.zeros(n * S) if n else 0
+        _pack_kind_qq(out.mv, off, K_TUPLE, n, out.base + pos if n else 0)
+        for i, lower_element in enumerate(lower_elements):
+            lower_element(value[i], out, pos + i * S)
+
+    return lower
+
+
 def _lower_option(lower_payload: Lower) -> Lower:
     def lower(value: Any, out: Out, off: int) -> None:
         if value is None:
@@ -599,6 +633,10 @@ def _lower_option(lower_payload: Lower) -> Lower:
 def _lift_string(raw: bytes, off: int) -> str:
     size, addr = _unpack_qq(raw, off + OF + VEC_SIZE)
     return _string_at(addr, size).decode("utf-8") if size else ""
+
+
+def _lift_u16(raw: bytes, off: int) -> int:
+    return _unpack_h(raw, off + OF)[0]  # type: ignore[no-any-return]
 
 
 def _lift_u32(raw: bytes, off: int) -> int:
@@ -620,6 +658,19 @@ def _lift_list(lift_element: Lift) -> Lift:
             return []
         items = _string_at(addr, size * S)
         return [lift_element(items, i * S) for i in range(size)]
+
+    return lift
+
+
+def _lift_tuple(lift_elements: list[Lift]) -> Lift:
+    n = len(lift_elements)
+
+    def lift(raw: bytes, off: int) -> tuple[Any, ...]:
+        size, addr = _unpack_qq(raw, off + OF + TUPLE_SIZE)
+        if size != n:
+            raise CodecError(f"expected a tuple of {n}, got {size} values")
+        items = _string_at(addr, n * S) if n else b""
+        return tuple(lift_element(items, i * S) for i, lift_element in enumerate(lift_elements))
 
     return lift
 

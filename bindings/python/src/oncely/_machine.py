@@ -310,7 +310,7 @@ def _tool_input(called: Called, spec: EffectSpec) -> Any:
     return ToolFailure(definite, reason)
 
 
-def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
+def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the core
     run: Callable[..., Any],
     clock: Callable[[], int],
     command: Command,
@@ -368,8 +368,20 @@ def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
             else:
                 if events is not None:
                     events.raised(command, a.error)
-                raise _error(a.error) from cause
+                error = _error(a.error)
+                # The core's own effect-error, for the provider side (oncely.provider.refuse).
+                setattr(error, EFFECT_ERROR, a.error)
+                raise error from cause
         step = _unwrap(run(step.state, inp, clock()))
+
+
+EFFECT_ERROR = "_oncely_effect_error"
+"""The attribute of an exception raised by a machine that holds the core's ``effect-error``."""
+
+
+def effect_error_of(error: BaseException) -> Any:
+    """The core's ``effect-error`` behind an exception an effect machine raised, else ``None``."""
+    return getattr(error, EFFECT_ERROR, None)
 
 
 def _unwrap(r: Any) -> Any:
@@ -383,7 +395,7 @@ def _error(e: Any) -> Exception:  # noqa: PLR0911 - one case per effect-error
     if isinstance(e, ErrConflict):
         return ConflictError(e.conflict.key, e.conflict.pointer)
     if isinstance(e, ErrInProgress):
-        return InProgressError(e.busy.key, e.busy.owner, e.busy.state)
+        return InProgressError(e.busy.key, e.busy.owner, e.busy.state, e.busy.retry_after_ms)
     if isinstance(e, ErrInDoubt):
         return InDoubtError(e.keyed.key, e.keyed.reason)
     if isinstance(e, ErrEscalated):

@@ -29,7 +29,7 @@ MEMORY_LIMIT_BYTES = 256 << 20
 POOL_SIZE = 16
 """Instances kept warm for reuse."""
 
-INTERFACES = ("canonical", "keys", "policy", "ledger", "effect")
+INTERFACES = ("canonical", "keys", "policy", "ledger", "effect", "provider")
 
 PROJECTIONS = {
     "keys.derive-many#key": ("keys.derive-many", "key"),

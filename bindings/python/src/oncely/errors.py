@@ -189,13 +189,18 @@ class InDoubtError(OncelyError):
 
 
 class InProgressError(OncelyError):
-    """Another worker holds the claim and did not finish while we waited."""
+    """Another worker holds the claim and did not finish while we waited. ``retry_after_ms``:
+    when to look again (ms), until the lease ends or the next reconciliation is due (``None``
+    when not known)."""
 
-    def __init__(self, key: str, owner: str, state: EntryState) -> None:
+    def __init__(
+        self, key: str, owner: str, state: EntryState, retry_after_ms: int | None = None
+    ) -> None:
         super().__init__(f"in progress: {owner} holds {key} (entry {state.value})")
         self.key = key
         self.owner = owner
         self.state = state
+        self.retry_after_ms = retry_after_ms
 
 
 class ToolFailedError(OncelyError):

@@ -708,6 +708,8 @@ class Busy:
     key: str
     owner: str
     state: EntryState
+    retry_after_ms: int
+    """When to look again (ms): until the lease ends, or the next reconciliation is due."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -996,6 +998,116 @@ Input = Union[
 """What happened when the host did the last action (``effect.input``)."""
 
 
+# --- provider (wit/provider.wit: a server honouring its clients' keys) -------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """A route or an MCP tool as a middleware was configured for it (``provider.operation``):
+    its ``tool`` name (the route template or the MCP tool's name), its policy JSON (``""``: the
+    default) and whether a request without a key is refused."""
+
+    tool: str
+    policy_json: str
+    required: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    """An HTTP request as received (``provider.http-request``)."""
+
+    method: str
+    path: str
+    query: str
+    content_type: str
+    body: bytes
+    keys: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class McpCall:
+    """An MCP ``tools/call`` as received (``provider.mcp-call``)."""
+
+    arguments_json: str
+    meta_json: str
+    params_key: str | None
+
+
+ProviderRequest = Union[HttpRequest, McpCall]
+"""What arrived (``provider.request``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeyedCall:
+    """A keyed request (``provider.keyed-call``): run it through the effect machine with this
+    intent and policy."""
+
+    client_key: str
+    key: str
+    intent: Intent
+    policy: ToolPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A request answered without running the handler, or an error after it
+    (``provider.refusal``)."""
+
+    status: int
+    kind: str
+    title: str
+    detail: str
+    pointer: str | None
+    part: str | None
+    retry_after_s: int | None
+    problem_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """``admission.pass``: call the handler as if there were no middleware."""
+
+
+Admission = Union[Pass, KeyedCall, Refusal]
+"""What to do with a request (``provider.admission``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpResponse:
+    """An HTTP response (``provider.http-response``): header names in any case, in order."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """``recording.returned``: record this JSON text and replay it to every repeat."""
+
+    json: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unrecordable:
+    """``recording.unrecordable``: it took effect, but cannot be recorded (why)."""
+
+    reason: str
+
+
+Recording = Union[Returned, ToolFailure, Unrecordable]
+"""What a handler's response means for the ledger (``provider.recording``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerAnswer:
+    """``answer.handler``: send the handler's own answer of this run."""
+
+
+Answer = Union[HandlerAnswer, Refusal]
+"""What to answer after a run raised an effect error (``provider.answer``)."""
+
+
 # Variant case tables: WIT case name -> Python class (read by the codec).
 VARIANTS: tuple[dict[str, type], ...] = (
     {
@@ -1067,6 +1179,10 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "verdict": VerdictInput,
         "woke": Woke,
     },
+    {"http": HttpRequest, "mcp": McpCall},
+    {"pass": Pass, "keyed": KeyedCall, "refuse": Refusal},
+    {"returned": Returned, "failed": ToolFailure, "unrecordable": Unrecordable},
+    {"handler": HandlerAnswer, "refuse": Refusal},
 )
 
 ENUMS: tuple[type[WitEnum], ...] = (
@@ -1123,6 +1239,12 @@ RECORDS: tuple[type, ...] = (
     EffectReturn,
     TendNote,
     Step,
+    Operation,
+    HttpRequest,
+    McpCall,
+    KeyedCall,
+    Refusal,
+    HttpResponse,
 )
 
 __all__ = [

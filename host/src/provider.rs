@@ -1,0 +1,379 @@
+//! The provider side for axum and any `tower` stack: [`IdempotencyLayer`] makes your own HTTP
+//! API honour the `Idempotency-Key` its clients send, with the same ledger as the client side.
+//!
+//! ```no_run
+//! use axum::{routing::post, Router};
+//! use oncely::provider::IdempotencyLayer;
+//! # async fn refund() -> &'static str { "" }
+//! # async fn app(ledger: oncely::Ledger) {
+//! let app: Router = Router::new().route(
+//!     "/refunds/{charge}",
+//!     post(refund).layer(IdempotencyLayer::new(ledger, |req| req.headers()["x-account"].to_str().unwrap_or("").into()).required()),
+//! );
+//! # }
+//! ```
+//!
+//! Every decision is the core's (`wit/provider.wit`, `docs/provider.md`): which requests are
+//! keyed, the key and fingerprint, what a response means for the ledger, what a replay sends and
+//! what each refusal says. The layer buffers the request and the handler's whole response,
+//! records it, and only then answers; the handler runs in its own task, so a client that hangs
+//! up (a timeout) never cancels it halfway: it finishes and is recorded, and the retry gets the
+//! replay. A handler that panics or answers 5xx leaves its key in doubt (409 to every retry
+//! until a lookup reconciler or a person settles it); it is never run again blindly.
+
+use crate::error::Error;
+use crate::ledger::{Ledger, ToolError};
+use crate::wit::effect::{Busy, EffectError, Keyed};
+use crate::wit::ledger::Conflict;
+use crate::wit::provider::{Admission, Answer, HttpRequest, HttpResponse, Operation, Recording, Refusal, Request as CoreRequest};
+use axum::body::{to_bytes, Body};
+use axum::extract::{MatchedPath, Request};
+use axum::http::{self, HeaderName, HeaderValue, StatusCode};
+use axum::response::Response;
+use serde::ser::Error as _;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::value::RawValue;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tower::{Layer, Service};
+
+/// The largest request body the layer reads by default (bytes); a larger one is answered 413.
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+
+/// What the handler can read from the request's extensions when its request is keyed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keys {
+    /// The key the client sent.
+    pub client_key: String,
+    /// The ledger key of the request (`oncely1:…`): store it with the effect, and a lookup
+    /// reconciler finds it in one query.
+    pub key: String,
+}
+
+type ScopeFn = Arc<dyn Fn(&Request) -> String + Send + Sync>;
+
+/// A `tower` layer that runs each keyed request through the ledger. Put it on a route
+/// (`MethodRouter::layer`) or on a router with `Router::route_layer`, so that the matched path
+/// names the operation.
+#[derive(Clone)]
+pub struct IdempotencyLayer {
+    config: Arc<Config>,
+}
+
+struct Config {
+    ledger: Ledger,
+    scope: ScopeFn,
+    tool: Option<String>,
+    policy_json: String,
+    required: bool,
+    wait: Duration,
+    body_limit: usize,
+}
+
+impl IdempotencyLayer {
+    /// A layer over `ledger`. `scope` names the client a request comes from: a stable tenant or
+    /// account id (never the bearer token, which rotates: a retry would become a new effect).
+    /// Keys of one scope are never seen by another.
+    pub fn new<F>(ledger: Ledger, scope: F) -> Self
+    where
+        F: Fn(&Request) -> String + Send + Sync + 'static,
+    {
+        IdempotencyLayer {
+            config: Arc::new(Config {
+                ledger,
+                scope: Arc::new(scope),
+                tool: None,
+                policy_json: String::new(),
+                required: false,
+                wait: Duration::ZERO,
+                body_limit: DEFAULT_BODY_LIMIT,
+            }),
+        }
+    }
+
+    fn with(mut self, f: impl FnOnce(&mut Config)) -> Self {
+        let c = Arc::get_mut(&mut self.config).expect("configure the layer before cloning it");
+        f(c);
+        self
+    }
+
+    /// Refuse requests without a key (400 `idempotency-key-missing`).
+    pub fn required(self) -> Self {
+        self.with(|c| c.required = true)
+    }
+
+    /// The operation's name in the ledger. Default: the method and the matched route
+    /// (`POST /refunds/{charge}`).
+    pub fn tool(self, name: impl Into<String>) -> Self {
+        let name = name.into();
+        self.with(|c| c.tool = Some(name))
+    }
+
+    /// The operation's policy (`docs/policies.md`): ignore pointers into the body, lease,
+    /// retention, a lookup reconciler. Checked by the core when the layer is built.
+    pub fn policy(self, json: &str) -> Result<Self, Error> {
+        let check = Operation { tool: "check".into(), policy_json: json.into(), required: false };
+        self.config.ledger.runtime().check_operation(&check)?.map_err(Error::Protocol)?;
+        let json = json.to_string();
+        Ok(self.with(|c| c.policy_json = json))
+    }
+
+    /// Wait this long for a concurrent request with the same key, and replay its response;
+    /// default 0: answer 409 with `Retry-After` at once.
+    pub fn wait(self, d: Duration) -> Self {
+        self.with(|c| c.wait = d)
+    }
+
+    /// The largest request body read (default 1 MiB); a larger one is answered 413.
+    pub fn body_limit(self, bytes: usize) -> Self {
+        self.with(|c| c.body_limit = bytes)
+    }
+}
+
+impl<S> Layer<S> for IdempotencyLayer {
+    type Service = Idempotency<S>;
+
+    fn layer(&self, inner: S) -> Idempotency<S> {
+        Idempotency { inner, config: self.config.clone() }
+    }
+}
+
+/// The service [`IdempotencyLayer`] wraps around a handler.
+#[derive(Clone)]
+pub struct Idempotency<S> {
+    inner: S,
+    config: Arc<Config>,
+}
+
+impl<S> Service<Request> for Idempotency<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: Request) -> Self::Future {
+        // The clone that was polled ready serves this request (tower's rule).
+        let fresh = self.inner.clone();
+        let ready = std::mem::replace(&mut self.inner, fresh);
+        let config = self.config.clone();
+        Box::pin(async move {
+            // Its own task: a client that hangs up never cancels a handler halfway.
+            let task = tokio::spawn(handle(config, ready, req));
+            Ok(task.await.unwrap_or_else(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "the idempotency layer failed")))
+        })
+    }
+}
+
+/// The recorded result: the core's JSON text, stored verbatim.
+enum Recorded {
+    Text(Box<RawValue>),
+    Unrecordable(String),
+}
+
+impl Serialize for Recorded {
+    fn serialize<Z: Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
+        match self {
+            Recorded::Text(raw) => raw.serialize(s),
+            Recorded::Unrecordable(why) => Err(Z::Error::custom(why)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Recorded {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Box::<RawValue>::deserialize(d).map(Recorded::Text)
+    }
+}
+
+/// The handler's answer in this run.
+type Slot = Arc<Mutex<Option<(http::response::Parts, axum::body::Bytes)>>>;
+
+async fn handle<S>(config: Arc<Config>, inner: S, req: Request) -> Response
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    let rt = config.ledger.runtime().clone();
+    let tool = config.tool.clone().unwrap_or_else(|| {
+        let path = req.extensions().get::<MatchedPath>().map_or_else(|| req.uri().path().to_string(), |m| m.as_str().to_string());
+        format!("{} {path}", req.method())
+    });
+    let scope = (config.scope)(&req);
+    let (parts, body) = req.into_parts();
+    let Ok(body) = to_bytes(body, config.body_limit).await else {
+        return plain(StatusCode::PAYLOAD_TOO_LARGE, "the request body is too large (or could not be read)");
+    };
+    let keys = parts.headers.get_all("idempotency-key").iter().map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()).collect();
+    let content_type = parts.headers.get(http::header::CONTENT_TYPE).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let request = CoreRequest::Http(HttpRequest {
+        method: parts.method.as_str().to_string(),
+        path: parts.uri.path().to_string(),
+        query: parts.uri.query().unwrap_or("").to_string(),
+        content_type: content_type.unwrap_or_default(),
+        body: body.to_vec(),
+        keys,
+    });
+    let operation = Operation { tool, policy_json: config.policy_json.clone(), required: config.required };
+    let admission = match rt.admit(&scope, &operation, &request) {
+        Ok(Ok(a)) => a,
+        Ok(Err(why)) => {
+            tracing::error!(target: "oncely", "idempotency layer misconfigured: {why}");
+            return plain(StatusCode::INTERNAL_SERVER_ERROR, "the idempotency layer is misconfigured");
+        }
+        Err(e) => return plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    };
+    let keyed = match admission {
+        Admission::Pass => {
+            let mut inner = inner;
+            return inner.call(Request::from_parts(parts, Body::from(body))).await.unwrap_or_else(|e| match e {});
+        }
+        Admission::Refuse(r) => return problem(&r),
+        Admission::Keyed(k) => k,
+    };
+    let keys = Keys { client_key: keyed.client_key.clone(), key: keyed.key.clone() };
+    let slot: Slot = Arc::default();
+    let invoked = Arc::new(AtomicBool::new(false));
+    let run = {
+        let slot = slot.clone();
+        let invoked = invoked.clone();
+        let rt = rt.clone();
+        let ledger = &config.ledger;
+        ledger.effect(&keyed.intent, &keyed.policy).wait(config.wait).run(move |_key| {
+            let mut req = Request::from_parts(parts.clone(), Body::from(body.clone()));
+            req.extensions_mut().insert(keys.clone());
+            let mut inner = inner.clone();
+            let slot = slot.clone();
+            let rt = rt.clone();
+            invoked.store(true, Ordering::SeqCst);
+            async move {
+                let answered = tokio::spawn(async move {
+                    let response = inner.call(req).await.unwrap_or_else(|e| match e {});
+                    let (parts, body) = response.into_parts();
+                    (parts, to_bytes(body, usize::MAX).await)
+                })
+                .await;
+                let (parts, bytes) = match answered {
+                    Ok((parts, Ok(bytes))) => (parts, bytes),
+                    Ok((_, Err(e))) => return Err(ToolError::ambiguous(format!("the handler's response body failed: {e}"))),
+                    Err(e) => return Err(ToolError::ambiguous(format!("the handler panicked: {e}"))),
+                };
+                let response = HttpResponse {
+                    status: parts.status.as_u16(),
+                    headers: parts
+                        .headers
+                        .iter()
+                        .filter_map(|(n, v)| Some((n.as_str().to_string(), v.to_str().ok()?.to_string())))
+                        .collect(),
+                    body: bytes.to_vec(),
+                };
+                *slot.lock().unwrap() = Some((parts, bytes));
+                match rt.record_http(&response) {
+                    Ok(Recording::Returned(json)) => RawValue::from_string(json)
+                        .map(Recorded::Text)
+                        .map_err(|e| ToolError::ambiguous(format!("the core recorded invalid JSON: {e}"))),
+                    Ok(Recording::Failed(f)) if f.definite => Err(ToolError::Definite(f.reason)),
+                    Ok(Recording::Failed(f)) => Err(ToolError::Ambiguous(f.reason)),
+                    Ok(Recording::Unrecordable(why)) => Ok(Recorded::Unrecordable(why)),
+                    Err(e) => Err(ToolError::ambiguous(e.to_string())),
+                }
+            }
+        })
+    };
+    let outcome = run.await;
+    let ran = slot.lock().unwrap().take();
+    match outcome {
+        // The handler's own response when its value is the result (`tool-value`); else the
+        // recorded one (a replay, or a reconciliation's verdict).
+        Ok(r) => match (r.replayed || r.reconciled, ran) {
+            (false, Some((parts, bytes))) => Response::from_parts(parts, Body::from(bytes)),
+            (_, _) => match r.value {
+                Recorded::Text(raw) => match rt.replay_http(raw.get()) {
+                    Ok(replay) => from_core(replay),
+                    Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+                },
+                Recorded::Unrecordable(why) => plain(StatusCode::INTERNAL_SERVER_ERROR, &why),
+            },
+        },
+        Err(e) => {
+            let Some(error) = effect_error(&e) else {
+                return plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string());
+            };
+            match rt.refuse(&error, invoked.load(Ordering::SeqCst)) {
+                Ok(Answer::Handler) => match ran {
+                    Some((parts, bytes)) => Response::from_parts(parts, Body::from(bytes)),
+                    // It panicked: no answer of its own.
+                    None => plain(StatusCode::INTERNAL_SERVER_ERROR, "the handler failed"),
+                },
+                Ok(Answer::Refuse(r)) => problem(&r),
+                Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+            }
+        }
+    }
+}
+
+/// The core's effect error for the host's error (what `refuse` reads of it).
+fn effect_error(e: &Error) -> Option<EffectError> {
+    let keyed = |key: &str, reason: &str| Keyed { key: key.into(), reason: reason.into() };
+    Some(match e {
+        Error::Conflict { key, pointer } => EffectError::Conflict(Conflict {
+            key: key.clone(),
+            pointer: pointer.clone(),
+            stored_fingerprint: String::new(),
+            given_fingerprint: String::new(),
+        }),
+        Error::InProgress { key, owner, state, retry_after } => EffectError::InProgress(Busy {
+            key: key.clone(),
+            owner: owner.clone(),
+            state: *state,
+            retry_after_ms: retry_after.as_millis() as u64,
+        }),
+        Error::InDoubt { key, reason } => EffectError::InDoubt(keyed(key, reason)),
+        Error::Escalated { key, reason } => EffectError::Escalated(keyed(key, reason)),
+        Error::ResultNotRecorded { key, reason } => EffectError::ResultNotRecorded(keyed(key, reason)),
+        Error::ToolFailed(reason) => EffectError::ToolFailed(reason.clone()),
+        Error::Storage(s) => EffectError::Storage(s.to_string()),
+        Error::Contention(n) => EffectError::Contention(*n),
+        Error::Ledger(l) => EffectError::Ledger(l.clone()),
+        _ => return None,
+    })
+}
+
+fn from_core(r: HttpResponse) -> Response {
+    let mut out = Response::new(Body::from(r.body));
+    *out.status_mut() = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    for (name, value) in r.headers {
+        if let (Ok(n), Ok(v)) = (HeaderName::from_bytes(name.as_bytes()), HeaderValue::from_str(&value)) {
+            out.headers_mut().append(n, v);
+        }
+    }
+    out
+}
+
+fn problem(r: &Refusal) -> Response {
+    let mut out = Response::new(Body::from(r.problem_json.clone()));
+    *out.status_mut() = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    out.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+    if let Some(s) = r.retry_after_s {
+        out.headers_mut().insert(http::header::RETRY_AFTER, HeaderValue::from(s));
+    }
+    out
+}
+
+fn plain(status: StatusCode, text: &str) -> Response {
+    let mut out = Response::new(Body::from(text.to_string()));
+    *out.status_mut() = status;
+    out.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    out
+}
