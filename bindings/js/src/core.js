@@ -418,6 +418,11 @@ export function providerRecordHttp(response) {
   return call((c) => c.provider.recordHttp(response));
 }
 
+/** provider.record-mcp: what an MCP tool's result (a CallToolResult as JSON text) means; as record-http. */
+export function providerRecordMcp(resultJson) {
+  return call((c) => c.provider.recordMcp(String(resultJson)));
+}
+
 /** provider.replay-http: the response to replay from a recorded result. */
 export function providerReplayHttp(recorded) {
   return call((c) => c.provider.replayHttp(String(recorded)));

@@ -119,6 +119,16 @@ function scenarios(ctx) {
     assert.equal((await ranWith(key)).length, 1);
   });
 
+  test('mcp: a tool that answers isError said nothing was done: not recorded, the retry runs again', async () => {
+    const key = randomUUID();
+    const args = { charge: 'ch_mcp_declined', amount: 1, fail: 'declined' };
+    for (let i = 0; i < 2; i++) {
+      const r = await call(args, { idempotencyKey: key });
+      assert.deepEqual([r.isError, r.content, refusal(r)], [true, [{ type: 'text', text: 'card declined' }], undefined], JSON.stringify(r));
+    }
+    assert.equal((await ranWith(key)).length, 2);
+  });
+
   test('mcp: a callback without an inputSchema (extra only) is wrapped too; its required key is enforced; unkeyed refund calls pass', async () => {
     const key = randomUUID();
     const a = await call(undefined, { idempotencyKey: key }, {}, 'ping');

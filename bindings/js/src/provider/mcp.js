@@ -7,14 +7,15 @@
 //       return { content: [{ type: 'text', text: JSON.stringify(await refund(charge, amount)) }] };
 //     }, { ledger, scope: (extra) => extra.authInfo?.clientId ?? 'default', tool: 'refund' }));
 //
-// A keyed call is claimed before the callback runs; its CallToolResult is recorded as JSON. A
+// A keyed call is claimed before the callback runs; its CallToolResult is recorded as JSON (an
+// `isError: true` result is not: the tool said nothing was done, and a retry runs again). A
 // repeat gets it back marked `_meta["oncely/replayed"]: true`; the same key with other arguments,
 // a concurrent duplicate, a call whose first attempt raised (in doubt) get an `isError` result
 // whose text starts with "oncely: " and whose `_meta["oncely/refusal"]` names the problem. A
 // callback that raises leaves the key in doubt (its error is still the first caller's answer).
 // The callback runs to its end even when the client gives up (extra.signal is not passed on).
 
-import { admit, ledgerOf, prepareProvider, runKeyed, scopeOf } from './shared.js';
+import { admit, ledgerOf, prepareProvider, recordMcp, runKeyed, scopeOf } from './shared.js';
 
 /**
  * Wrap a registerTool callback, `(args, extra)` (a tool with an inputSchema) or `(extra)`.
@@ -56,7 +57,7 @@ export function once(cb, options) {
           return { error: e };
         }
       },
-      (answer) => answer.value,
+      (answer) => recordMcp(answer.value),
     );
     switch (out.kind) {
       case 'fresh':

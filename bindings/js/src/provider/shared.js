@@ -2,7 +2,7 @@
 // wit/provider.wit. The core decides (admit, record-http, replay-http, refuse); this file reads
 // the options, runs the handler as the effect's tool through the ledger, and says what to answer.
 
-import { providerAdmit, providerCheck, providerRecordHttp, providerRefuse, providerReplayHttp } from '../core.js';
+import { providerAdmit, providerCheck, providerRecordHttp, providerRecordMcp, providerRefuse, providerReplayHttp } from '../core.js';
 import { AmbiguousFailure, DefiniteFailure } from '../errors.js';
 import { Ledger, RECORDED, WIT_ERROR } from '../ledger.js';
 import { RawResult } from '../machine.js';
@@ -95,7 +95,25 @@ export async function runKeyed(ledger, keyed, waitMs, invoke, record) {
 
 /** What to record of an HTTP answer (the core's record-http), as the effect's tool value. */
 export function recordHttp(a) {
-  const r = providerRecordHttp({ status: a.status, headers: a.headers, body: a.body });
+  return recording(providerRecordHttp({ status: a.status, headers: a.headers, body: a.body }));
+}
+
+/**
+ * What to record of an MCP tool's result (the core's record-mcp: `isError: true` is a definite
+ * failure), as the effect's tool value; a result JSON cannot encode is recorded without one.
+ */
+export function recordMcp(value) {
+  let json;
+  try {
+    json = JSON.stringify(value);
+  } catch (e) {
+    return new RawResult(undefined, String(e?.message ?? e));
+  }
+  if (json === undefined) return new RawResult(undefined, `JSON.stringify cannot encode ${typeof value}`);
+  return recording(providerRecordMcp(json));
+}
+
+function recording(r) {
   if (r.tag === 'returned') return new RawResult(r.val);
   if (r.tag === 'unrecordable') return new RawResult(undefined, r.val);
   throw r.val.definite ? new DefiniteFailure(r.val.reason) : new AmbiguousFailure(r.val.reason);

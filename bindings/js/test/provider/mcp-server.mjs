@@ -30,6 +30,7 @@ function buildServer() {
       async (args, extra) => {
         const r = await behave(probe, { route: 'refund', key: extra.oncely?.clientKey ?? null, body: args });
         if (r.kind === 'throw') throw new Error('the bank exploded after paying');
+        if (args.fail === 'declined') return { content: [{ type: 'text', text: 'card declined' }], isError: true };
         const refund = { id: r.id, charge: args.charge, amount: args.amount };
         return { content: [{ type: 'text', text: JSON.stringify(refund) }], structuredContent: refund };
       },
