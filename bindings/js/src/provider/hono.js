@@ -13,6 +13,7 @@
 // recorded before it is sent: no streaming responses on these routes. Every rule is the core's
 // (wit/provider.wit).
 
+import { routePath } from 'hono/route';
 import { admit, ledgerOf, NO_BODY, prepareProvider, recordHttp, refusalHttp, replayHttp, runKeyed, scopeOf } from './shared.js';
 
 /**
@@ -79,13 +80,10 @@ export function once(options) {
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
-// The route this middleware runs under (its template, as registered).
+// The route of the handler the request goes to (its template, as registered: the last route
+// matched), e.g. `/refunds/:id`.
 function routeOf(c) {
-  try {
-    return c.req.routePath || new URL(c.req.url).pathname;
-  } catch {
-    return new URL(c.req.url).pathname;
-  }
+  return routePath(c, -1) || new URL(c.req.url).pathname;
 }
 
 function keepAlive(c, promise) {
