@@ -23,7 +23,7 @@ async function read(r) {
 }
 
 const problemKind = (r) => r.json?.type?.split('#')[1];
-const ranWith = async (s, key) => (await s.events()).filter((e) => e.key === key);
+const ranWith = async (s, key) => (await s.events()).filter((e) => e.arrived === undefined && e.key === key);
 
 /** Send until the answer is no longer 409 request-in-progress (the first run still going). */
 async function settled(send) {
@@ -90,6 +90,25 @@ export function httpScenarios(label, server) {
     assert.equal(fresh.headers.get('idempotent-replayed'), null);
     const later = await read(await post(s.base, '/refunds', body, { key }));
     assert.deepEqual([later.status, later.text, later.headers.get('idempotent-replayed')], [201, fresh.text, 'true']);
+    assert.equal((await ranWith(s, key)).length, 1);
+  });
+
+  test(`${label}: with waitMs, a concurrent duplicate waits for the first and gets its replay`, async () => {
+    const s = server();
+    const key = randomUUID();
+    const gate = randomUUID();
+    const body = { charge: 'ch_wait', amount: 9, gate };
+    const answers = [];
+    const send = () => post(s.base, '/waiting', body, { key }).then(read).then((r) => (answers.push(r), r));
+    const first = send();
+    await until('the first to hold the claim', async () => (await ranWith(s, key)).length === 1);
+    const second = send();
+    await until('the second to arrive', async () => (await s.events()).filter((e) => e.arrived === key).length === 2);
+    assert.equal(answers.length, 0, 'the second waits: it is not refused');
+    await s.open(gate);
+    const [a, b] = await Promise.all([first, second]);
+    assert.deepEqual([a.status, b.status, a.headers.get('idempotent-replayed'), b.headers.get('idempotent-replayed')], [201, 201, null, 'true'], b.text);
+    assert.equal(b.text, a.text);
     assert.equal((await ranWith(s, key)).length, 1);
   });
 

@@ -20,6 +20,12 @@ const handler = async (req, res) => {
   res.status(201).location(`/refunds/${r.id}`).json({ id: r.id, charge: body.charge, amount: body.amount });
 };
 app.post('/refunds', once({ ledger, scope, tool: 'refund', policy: REFUND_POLICY, required: true }), handler);
+// A concurrent duplicate waits for the first (up to 30 s); arrivals recorded as in hono-app.mjs.
+const arriving = async (req) => {
+  await probe.record({ arrived: req.get('idempotency-key') ?? null });
+  return scope(req);
+};
+app.post('/waiting', once({ ledger, scope: arriving, tool: 'waiting', waitMs: 30_000 }), handler);
 app.post('/escalating', once({ ledger, scope }), handler);
 app.post('/notes', once({ ledger, scope }), handler);
 app.get('/refunds/:id', once({ ledger, scope, tool: 'refund', policy: REFUND_POLICY, required: true }), (req, res) => res.json({ id: req.params.id }));

@@ -16,6 +16,14 @@ export function providerApp({ ledger, probe }) {
     return c.json({ id: r.id, charge: body.charge, amount: body.amount }, 201, { location: `/refunds/${r.id}` });
   };
   app.post('/refunds', once({ ledger, scope, tool: 'refund', policy: REFUND_POLICY, required: true }), handler);
+  // A concurrent duplicate waits for the first (up to 30 s) and gets its replay; each arrival is
+  // recorded (by the scope function, before the ledger is asked) so the test knows it is there.
+  const arriving = async (c) => {
+    const p = typeof probe === 'function' ? probe(c) : probe;
+    await p.record({ arrived: c.req.header('idempotency-key') ?? null });
+    return scope(c);
+  };
+  app.post('/waiting', once({ ledger, scope: arriving, tool: 'waiting', waitMs: 30_000 }), handler);
   app.post('/escalating', once({ ledger, scope }), handler);
   app.post('/notes', once({ ledger, scope }), handler);
   app.get('/refunds/:id', once({ ledger, scope, tool: 'refund', policy: REFUND_POLICY, required: true }), (c) => c.json({ id: c.req.param('id') }));
