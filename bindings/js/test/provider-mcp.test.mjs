@@ -72,6 +72,8 @@ function scenarios(ctx) {
     assert.deepEqual(r.structuredContent, refund);
     assert.deepEqual(r.content, [{ type: 'text', text: JSON.stringify(refund) }]);
     assert.deepEqual(r._meta, { 'oncely/replayed': true, 'oncely/key': key });
+    // The client cancelled the timed-out request; the callback's signal was not aborted by it.
+    assert.deepEqual((await ctx().probe.events()).filter((e) => e.of === key).map((e) => e.signalAborted), [false]);
     // The key under `oncely/key` is the same key.
     const again = await call(args, { 'oncely/key': key });
     assert.deepEqual([again.structuredContent, again._meta['oncely/replayed']], [refund, true]);

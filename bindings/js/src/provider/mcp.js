@@ -13,7 +13,8 @@
 // a concurrent duplicate, a call whose first attempt raised (in doubt) get an `isError` result
 // whose text starts with "oncely: " and whose `_meta["oncely/refusal"]` names the problem. A
 // callback that raises leaves the key in doubt (its error is still the first caller's answer).
-// The callback runs to its end even when the client gives up (extra.signal is not passed on).
+// The callback runs to its end even when the client gives up: on keyed calls `extra.signal` is
+// oncely's, aborted at the policy's deadline (`maxCallMs`), not when the client cancels.
 
 import { admit, ledgerOf, prepareProvider, recordMcp, runKeyed, scopeOf } from './shared.js';
 
@@ -44,13 +45,14 @@ export function once(cb, options) {
     if (admission.tag === 'refuse') return refusalResult(admission.val);
     const keyed = admission.val;
     const oncelyInfo = { clientKey: keyed.clientKey, key: keyed.key, scope, tool: p.tool };
-    const extraOut = { ...extra, oncely: oncelyInfo };
     const ledger = await ledgerOf(p, extra);
     const out = await runKeyed(
       ledger,
       keyed,
       p.waitMs,
-      async () => {
+      async (call) => {
+        // The client's cancellation does not stop a keyed call: its signal is oncely's (the deadline).
+        const extraOut = { ...extra, signal: call.signal, oncely: oncelyInfo };
         try {
           return { value: await (withArgs ? cb(args, extraOut) : cb(extraOut)) };
         } catch (e) {

@@ -58,7 +58,8 @@ export function admit(p, scope, tool, request) {
 }
 
 /**
- * Run a keyed call: `invoke()` runs the handler once and resolves to its buffered answer
+ * Run a keyed call: `invoke(call)` runs the handler once (`call.signal` aborts at the policy's
+ * deadline, `maxCallMs`) and resolves to its buffered answer
  * `{status, headers, body}`, or `{error}` when it raised (an ambiguous failure: it may have
  * acted). `record(answer)` says what to record (HTTP: the core's record-http). Resolves to
  * `{kind: 'fresh', answer}` (send the handler's answer as it is), `{kind: 'replay', recorded}`
@@ -69,9 +70,9 @@ export function admit(p, scope, tool, request) {
 export async function runKeyed(ledger, keyed, waitMs, invoke, record) {
   let answer = null;
   let ran = false;
-  const tool = async () => {
+  const tool = async (_key, call) => {
     ran = true;
-    const a = await invoke();
+    const a = await invoke(call);
     answer = a;
     if (a.error !== undefined) throw new AmbiguousFailure(`the handler raised: ${a.error?.message ?? a.error}`, { cause: a.error });
     return record(a);

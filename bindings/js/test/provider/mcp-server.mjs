@@ -29,6 +29,8 @@ function buildServer() {
     once(
       async (args, extra) => {
         const r = await behave(probe, { route: 'refund', key: extra.oncely?.clientKey ?? null, body: args });
+        // The client may have cancelled meanwhile (a timeout): the signal a keyed call gets is oncely's.
+        if (args.sleepMs) await probe.record({ of: extra.oncely?.clientKey ?? null, signalAborted: extra.signal.aborted });
         if (r.kind === 'throw') throw new Error('the bank exploded after paying');
         if (args.fail === 'declined') return { content: [{ type: 'text', text: 'card declined' }], isError: true };
         const refund = { id: r.id, charge: args.charge, amount: args.amount };
