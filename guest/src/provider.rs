@@ -20,6 +20,7 @@ use crate::effect_wit::{EffectError, ToolFailure};
 use crate::json::{self, write_string, Value};
 use crate::keys::{derive, parse_spec, sha256_hex};
 use crate::keys_wit::{Intent, KeyIdentity, KeySpec};
+use crate::ledger_wit::EntryState;
 use crate::policy::{parse_policy_or, uses_ledger};
 use crate::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
 use crate::prelude::*;
@@ -469,6 +470,22 @@ pub fn refuse(error: &EffectError, handler_ran: bool) -> Answer {
                 Some(pointer),
                 part,
                 None,
+            )
+        }
+        EffectError::InProgress(b) if b.state == EntryState::InDoubt => {
+            let secs = b.retry_after_ms.div_ceil(1000).max(1);
+            refusal(
+                409,
+                "outcome-in-doubt",
+                "The outcome of the request with this Idempotency-Key is unknown",
+                msg![
+                    "The earlier request with this idempotency key ended without a known outcome: it may have taken effect. It will not be run again; it is being reconciled. Send the same request again in ",
+                    secs,
+                    " s for its outcome; do not send it with a new key."
+                ],
+                None,
+                None,
+                Some(secs),
             )
         }
         EffectError::InProgress(b) => {

@@ -120,6 +120,19 @@ def test_record(vectors: Vectors) -> None:
             assert isinstance(got, Unrecordable), c["name"]
 
 
+def test_record_mcp(vectors: Vectors) -> None:
+    for c in vectors("provider.json")["recordMcp"]:
+        got = provider.record_mcp(c["result"])
+        want = c["expect"]
+        if "returned" in want:
+            assert got == Returned(want["returned"]), c["name"]
+        elif "failed" in want:
+            f = want["failed"]
+            assert got == ToolFailure(f["definite"], f["reason"]), c["name"]
+        else:
+            assert isinstance(got, Unrecordable), c["name"]
+
+
 def test_replay(vectors: Vectors) -> None:
     for c in vectors("provider.json")["replay"]:
         got = provider.replay_http(c["recorded"])

@@ -149,6 +149,14 @@ def record_http(response: HttpResponse) -> Recording:
     return recording
 
 
+def record_mcp(result_json: str) -> Recording:
+    """What an MCP tool's result (a ``CallToolResult`` as JSON text) means for the ledger
+    (``provider.record-mcp``): ``isError: true`` is a definite failure, anything else is
+    recorded verbatim."""
+    recording: Recording = _rt().call("provider.record-mcp", result_json)
+    return recording
+
+
 def replay_http(recorded: str) -> HttpResponse:
     """The response a recorded result replays, with ``idempotent-replayed: true``
     (``provider.replay-http``)."""

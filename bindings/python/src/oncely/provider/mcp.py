@@ -60,10 +60,11 @@ from oncely.provider import (
     admit,
     async_ledger,
     operation,
+    record_mcp,
     resolve_scope,
     run_keyed,
 )
-from oncely.types import KeyedCall, McpCall, Pass, Recording, Refusal, Returned, ToolFailure
+from oncely.types import KeyedCall, McpCall, Pass, Recording, Refusal, ToolFailure
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -219,12 +220,8 @@ def once(  # noqa: C901, PLR0915 - the wrapper and its call paths, as closures
                     return ToolFailure(
                         True, f"the tool answered {type(result).__name__}, which is not recorded"
                     )
-                if result.is_error:
-                    text = " ".join(
-                        c.text for c in result.content if isinstance(c, TextContent)
-                    ).strip()
-                    return ToolFailure(True, f"the tool answered an error: {text or 'isError'}")
-                return Returned(_json(_dump(result)))
+                # The core reads it: isError is a definite failure, anything else is recorded.
+                return record_mcp(_json(_dump(result)))
 
             # Shielded: an agent's timeout cancels its request (notifications/cancelled), but a
             # handler that started runs to its end and is recorded.
