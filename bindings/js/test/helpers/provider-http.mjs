@@ -139,6 +139,18 @@ export function httpScenarios(label, server) {
     });
   }
 
+  test(`${label}: an in-doubt key whose lookup is not due yet: 409 outcome-in-doubt with Retry-After`, async () => {
+    const s = server();
+    const key = randomUUID();
+    const body = { charge: 'ch_later', amount: 1, fail: '503' };
+    assert.equal((await post(s.base, '/lookup-later', body, { key })).status, 503);
+    const r = await read(await post(s.base, '/lookup-later', body, { key }));
+    assert.deepEqual([r.status, problemKind(r)], [409, 'outcome-in-doubt'], r.text);
+    const after = Number(r.headers.get('retry-after'));
+    assert.ok(after >= 1 && after <= 10, `Retry-After ${after}: when the lookup is due`);
+    assert.equal((await ranWith(s, key)).length, 1);
+  });
+
   test(`${label}: under the default policy a raising handler's key goes to a person: 409 outcome-escalated`, async () => {
     const s = server();
     const key = randomUUID();

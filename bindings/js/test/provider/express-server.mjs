@@ -26,6 +26,8 @@ const arriving = async (req) => {
   return scope(req);
 };
 app.post('/waiting', once({ ledger, scope: arriving, tool: 'waiting', waitMs: 30_000 }), handler);
+// Looked up by a reconciler this process does not have (the sweeper's, 10 s after the failure).
+app.post('/lookup-later', once({ ledger, scope, tool: 'refund-later', policy: { reconcile: { lookup: 'refund-later' } } }), handler);
 app.post('/escalating', once({ ledger, scope }), handler);
 app.post('/notes', once({ ledger, scope }), handler);
 app.get('/refunds/:id', once({ ledger, scope, tool: 'refund', policy: REFUND_POLICY, required: true }), (req, res) => res.json({ id: req.params.id }));
