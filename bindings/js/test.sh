@@ -11,8 +11,8 @@
 #   4. with no Rust toolchain on the PATH (scripts/without-rust): npm pack; install the tarball
 #      into a clean temporary directory; the tests again, there; `npm install bindings/js` into
 #      another clean directory, and a golden key through it
-#   5. the workerd test (the edge example, bundling the installed tarball) and the agent-loop
-#      example, from the installed tarball
+#   5. the workerd tests (the edge example, and the Hono provider, bundling the installed tarball)
+#      and the agent-loop example, from the installed tarball
 #
 # PostgreSQL tests use ONCELY_TEST_POSTGRES_URL (scripts/with-postgres); without it they skip
 # loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set. Exits non-zero on any failure.
@@ -39,8 +39,8 @@ fi
 echo "== js: gen/ is what the committed component gives (jco $(node -p 'require("./node_modules/@bytecodealliance/jco/package.json").version'))"
 node scripts/build.mjs --check
 
-# Every test file but the workerd one (which bundles the installed tarball, step 5).
-mapfile -t suite < <(ls test/*.test.mjs | grep -v '/edge\.test\.mjs$')
+# Every test file but the workerd ones (which bundle the installed tarball, step 5).
+mapfile -t suite < <(ls test/*.test.mjs | grep -v -e '/edge\.test\.mjs$' -e '/provider-hono-workerd\.test\.mjs$')
 
 echo "== js: tests on the working tree"
 node --test --test-concurrency=1 "${suite[@]}"
@@ -55,11 +55,13 @@ cd "$tmp/app"
 npm init -y >/dev/null
 version() { node -p "require('$here/node_modules/$1/package.json').version"; }
 # The package from its tarball; its optional drivers, the frameworks its adapters wrap, the
-# OpenTelemetry API it reports to and the SDK the tests read it with, and the test tools, at the
+# OpenTelemetry API it reports to and the SDK the tests read it with, the frameworks of the provider
+# middleware (oncely/hono, oncely/express, oncely/mcp), and the test tools, at the
 # versions locked here. better-sqlite3 is a native module: the one built by npm ci above is linked
 # rather than compiled a second time.
 frameworks=()
 for p in ai @openai/agents @langchain/core @langchain/langgraph langchain zod \
+    hono @hono/node-server express @modelcontextprotocol/sdk \
     @opentelemetry/api @opentelemetry/sdk-metrics @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks; do
     frameworks+=("$p@$(version "$p")")
 done
@@ -85,9 +87,9 @@ if (got !== c.key) throw new Error(got + ' != ' + c.key);
 console.log('   oncely from', import.meta.resolve('oncely'), got.slice(0, 24) + '…');
 ")
 
-echo "== js: workerd (the edge example, bundling the installed tarball)"
+echo "== js: workerd (the edge example and the Hono provider, bundling the installed tarball)"
 cd "$here"
-ONCELY_JS_PACKAGE="$installed" node --test test/edge.test.mjs
+ONCELY_JS_PACKAGE="$installed" node --test --test-concurrency=1 test/edge.test.mjs test/provider-hono-workerd.test.mjs
 
 echo "== js: the agent-loop example, on the installed tarball"
 cp "$repo/examples/js/agent-loop.mjs" "$tmp/app/"

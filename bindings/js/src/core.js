@@ -6,6 +6,7 @@ import { instantiate } from '../gen/core/oncely-core.js';
 import coreModule from '#core-module';
 import {
   CanonicalizationError,
+  ConfigurationError,
   CoreTrapError,
   KeyDerivationError,
   PolicyError,
@@ -366,3 +367,69 @@ export function witRun(state, input, now) {
 }
 
 export { reconcileOut };
+
+// ---- provider (used by the provider middleware: provider/*.js) ----------------------------------
+
+/** A policy (JS, frozen, WIT attached) from the core's WIT record. */
+export function policyFromWit(p) {
+  return policyOut(p);
+}
+
+function refusalOut(r) {
+  return {
+    status: r.status,
+    kind: r.kind,
+    title: r.title,
+    detail: r.detail,
+    pointer: r.pointer ?? null,
+    part: r.part ?? null,
+    retryAfterS: r.retryAfterS === undefined ? null : Number(r.retryAfterS),
+    problemJson: r.problemJson,
+  };
+}
+
+const configErr = (message) => new ConfigurationError(String(message));
+
+/**
+ * provider.admit: what to do with a request (wit/provider.wit). `operation` = {tool, policyJson,
+ * required}; `request` = {tag: 'http', val: {method, path, query, contentType, body, keys}} or
+ * {tag: 'mcp', val: {argumentsJson, metaJson, paramsKey}}. Returns {tag: 'pass'} | {tag: 'keyed',
+ * val: {clientKey, key, intent: {scope, run, step, tool, args}, policy}} | {tag: 'refuse', val:
+ * refusal}; throws ConfigurationError when the operation is misconfigured.
+ */
+export function providerAdmit(scope, operation, request) {
+  const s = text('scope', scope);
+  const op = { tool: text('tool', operation.tool), policyJson: operation.policyJson, required: Boolean(operation.required) };
+  const a = call((c) => c.provider.admit(s, op, request), configErr);
+  if (a.tag === 'refuse') return { tag: 'refuse', val: refusalOut(a.val) };
+  if (a.tag !== 'keyed') return { tag: 'pass' };
+  const { clientKey, key, intent: i, policy } = a.val;
+  return { tag: 'keyed', val: { clientKey, key, intent: { scope: i.scope, run: i.runId, step: i.stepId, tool: i.tool, args: i.argsJson }, policy: policyOut(policy) } };
+}
+
+/** provider.check-operation: the operation's policy as `admit` uses it; ConfigurationError if refused. */
+export function providerCheck(operation) {
+  const op = { tool: text('tool', operation.tool), policyJson: operation.policyJson, required: Boolean(operation.required) };
+  return policyOut(call((c) => c.provider.checkOperation(op), configErr));
+}
+
+/** provider.record-http: {status, headers: [[name, value]], body: Uint8Array} → {tag: returned | failed | unrecordable, val}. */
+export function providerRecordHttp(response) {
+  return call((c) => c.provider.recordHttp(response));
+}
+
+/** provider.record-mcp: what an MCP tool's result (a CallToolResult as JSON text) means; as record-http. */
+export function providerRecordMcp(resultJson) {
+  return call((c) => c.provider.recordMcp(String(resultJson)));
+}
+
+/** provider.replay-http: the response to replay from a recorded result. */
+export function providerReplayHttp(recorded) {
+  return call((c) => c.provider.replayHttp(String(recorded)));
+}
+
+/** provider.refuse: {tag: 'handler'} | {tag: 'refuse', val: refusal}, from the core's effect-error record. */
+export function providerRefuse(witError, handlerRan) {
+  const a = call((c) => c.provider.refuse(witError, Boolean(handlerRan)));
+  return a.tag === 'refuse' ? { tag: 'refuse', val: refusalOut(a.val) } : { tag: 'handler' };
+}

@@ -85,11 +85,13 @@ export class InDoubtError extends OncelyError {
 
 /** Another worker holds the claim and did not finish while we waited. */
 export class InProgressError extends OncelyError {
-  constructor(key, owner, state) {
+  constructor(key, owner, state, retryAfterMs = null) {
     super('in-progress', `in progress: ${owner} holds ${key} (entry ${state})`);
     this.key = key;
     this.owner = owner;
     this.state = state;
+    /** When to look again (ms): until the lease ends, or the next reconciliation is due. */
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -119,6 +121,17 @@ export class ContentionError extends OncelyError {
   constructor(races) {
     super('contention', `gave up after ${races} lost races on the same key`);
     this.races = races;
+  }
+}
+
+/**
+ * A provider middleware (oncely/hono, oncely/express, oncely/mcp) is misconfigured: an empty
+ * scope or tool, a policy the core cannot read or refuses for a provider route. A bug of the
+ * server, not of the request.
+ */
+export class ConfigurationError extends OncelyError {
+  constructor(message) {
+    super('configuration', message);
   }
 }
 

@@ -8,6 +8,7 @@ export { DurableObjectStore } from './stores/durable-object.js';
 export {
   AmbiguousFailure,
   CanonicalizationError,
+  ConfigurationError,
   ConflictError,
   ContentionError,
   CoreTrapError,

@@ -399,7 +399,9 @@ export class Ledger {
     if (r.reconciled) this.#events.emit('reconciled', i.scope, r.key, i.tool, 'happened');
     else if (r.replayed) this.#events.emit('replayed', i.scope, r.key, i.tool, '');
     else if (claimed) this.#events.emit('executed', i.scope, r.key, i.tool, '');
-    return { value: r.source.tag === 'tool-value' ? value : JSON.parse(r.source.val), key: r.key, replayed: r.replayed, reconciled: r.reconciled };
+    const out = { value: r.source.tag === 'tool-value' ? value : JSON.parse(r.source.val), key: r.key, replayed: r.replayed, reconciled: r.reconciled };
+    if (r.source.tag === 'recorded') Object.defineProperty(out, RECORDED, { value: r.source.val });
+    return out;
   }
 }
 
@@ -485,14 +487,26 @@ function noTool() {
   throw new TypeError('the core asked for a tool call in a machine that has no tool');
 }
 
+/** The core's own error record (WIT `effect-error`) behind a typed error, for the provider's `refuse`. */
+export const WIT_ERROR = Symbol('oncely.effect-error');
+
+/** The recorded result (JSON text, verbatim) behind an effect's replayed value. */
+export const RECORDED = Symbol('oncely.recorded');
+
 /** The package's typed error for what the core raised (`m.cause`: what the store, tool or reconciler threw). */
 function errorOf(e, m) {
+  const err = typedError(e, m);
+  Object.defineProperty(err, WIT_ERROR, { value: e });
+  return err;
+}
+
+function typedError(e, m) {
   const v = e.val;
   switch (e.tag) {
     case 'conflict':
       return new ConflictError(v.key, v.pointer);
     case 'in-progress':
-      return new InProgressError(v.key, v.owner, v.state);
+      return new InProgressError(v.key, v.owner, v.state, Number(v.retryAfterMs));
     case 'in-doubt':
       return new InDoubtError(v.key, v.reason, m.cause);
     case 'escalated':

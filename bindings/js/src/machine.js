@@ -130,6 +130,17 @@ async function guardedCall(w, c, m) {
   }
 }
 
+/**
+ * A tool's value that is already JSON text, recorded verbatim (the provider middleware's response
+ * envelope), or that cannot be recorded (`unencodable`: why). Internal to the package.
+ */
+export class RawResult {
+  constructor(json, unencodable) {
+    this.json = json;
+    this.unencodable = unencodable;
+  }
+}
+
 // Call the tool; its value is kept for a `tool-value` finish, what it threw as the error's cause.
 async function callTool(tool, key, call, m) {
   let json;
@@ -139,6 +150,10 @@ async function callTool(tool, key, call, m) {
     m.cause = e;
     const reason = e instanceof ToolError ? e.reason : `the tool threw: ${e?.message ?? e}`;
     return { tag: 'tool-failed', val: { definite: e instanceof DefiniteFailure, reason: String(reason) } };
+  }
+  if (m.value instanceof RawResult) {
+    const r = m.value;
+    return r.unencodable !== undefined ? { tag: 'tool-unencodable', val: String(r.unencodable) } : { tag: 'tool-returned', val: String(r.json) };
   }
   try {
     json = JSON.stringify(m.value);

@@ -265,7 +265,7 @@ test('effect: a second worker waits for the first, then replays; gives up after 
   const i = intent({ charge_id: 'ch_5' });
   const first = a.effect(i, PAY, slow);
   await new Promise((r) => setTimeout(r, 20));
-  await assert.rejects(b.effect(i, PAY, slow, { waitMs: 50 }), (e) => e instanceof InProgressError && e.owner === 'a');
+  await assert.rejects(b.effect(i, PAY, slow, { waitMs: 50 }), (e) => e instanceof InProgressError && e.owner === 'a' && e.state === 'pending' && Number.isSafeInteger(e.retryAfterMs) && e.retryAfterMs > 0);
   const second = b.effect(i, PAY, slow, { waitMs: 5000 });
   setTimeout(release, 50);
   const [r1, r2] = await Promise.all([first, second]);

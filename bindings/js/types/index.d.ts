@@ -570,6 +570,12 @@ export class InProgressError extends OncelyError {
   readonly key: string;
   readonly owner: string;
   readonly state: EntryState;
+  /** When to look again (ms): until the lease ends, or the next reconciliation is due. */
+  readonly retryAfterMs: number | null;
+}
+/** A provider middleware (oncely/hono, oncely/express, oncely/mcp) is misconfigured: a bug of the server. */
+export class ConfigurationError extends OncelyError {
+  readonly code: 'configuration';
 }
 export class ToolFailedError extends OncelyError {
   readonly code: 'tool-failed';

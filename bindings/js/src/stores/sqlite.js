@@ -20,13 +20,14 @@ export class SqliteStore {
   static async open(path, { busyTimeoutMs = 30_000 } = {}) {
     const db = new Database(path, { timeout: busyTimeoutMs });
     try {
-      db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       const migrations = await sqliteMigrations();
       // Several processes may open a fresh file at once: the write lock serializes them, and a
-      // busy error past the timeout is retried a few times.
+      // busy error past the timeout is retried a few times. Switching a fresh file to WAL can
+      // answer SQLITE_BUSY at once (without the busy handler) while another opener holds a lock.
       for (let tries = 0; ; tries++) {
         try {
+          db.pragma('journal_mode = WAL');
           migrateSqlite(adapter(db), migrations);
           break;
         } catch (e) {

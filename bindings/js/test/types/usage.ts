@@ -105,3 +105,25 @@ async function adapters(ledger: Ledger) {
   console.log(aiTool, name, lc, r.body.id, r.status, log);
 }
 void adapters;
+
+// The provider middleware: oncely/hono (Hono's own types), oncely/express and oncely/mcp.
+import { Hono } from 'hono';
+import { once as onceHono } from 'oncely/hono';
+import { once as onceExpress, rawBody, type OncelyExpressRequest } from 'oncely/express';
+import { once as onceMcp } from 'oncely/mcp';
+import { ConfigurationError, InProgressError } from 'oncely';
+
+function providers(ledger: Ledger) {
+  const app = new Hono();
+  app.post('/refunds', onceHono({ ledger, scope: (c) => c.req.header('x-tenant') ?? 'default', required: true, waitMs: 0 }), (c) => {
+    const { key, clientKey } = c.get('oncely');
+    return c.json({ key, clientKey }, 201);
+  });
+  const mw = onceExpress({ ledger: () => ledger, scope: (req: OncelyExpressRequest) => String(req.headers['x-tenant'] ?? 'default'), tool: 'refund', policy: { class: 'irreversible-external' } });
+  const verify: typeof rawBody = rawBody;
+  const withArgs = onceMcp(async (args: { charge: string }, extra) => ({ content: [{ type: 'text' as const, text: args.charge + (extra.oncely?.key ?? '') }] }), { ledger, scope: 's', tool: 'refund' });
+  const extraOnly = onceMcp(async (extra: { _meta?: Record<string, unknown> }) => ({ content: [], meta: extra._meta }), { ledger, scope: (e) => String(e._meta?.tenant ?? 's'), tool: 'ping', required: true });
+  const busy = (e: unknown) => (e instanceof InProgressError ? e.retryAfterMs : e instanceof ConfigurationError ? e.code : null);
+  console.log(app, mw, verify, withArgs, extraOnly, busy);
+}
+void providers;

@@ -1,0 +1,179 @@
+// oncely/express: an Express 5 route middleware that honours the Idempotency-Key its clients send.
+//
+//   app.post('/refunds', once({ ledger, scope: (req) => req.user.tenant }), async (req, res) => {
+//     const { key, clientKey } = req.oncely;   // store them with the refund
+//     res.status(201).json(await refund(req.body));
+//   });
+//
+// The fingerprint is taken from the raw body bytes (canonical JSON for a JSON body), never from
+// `req.body` (JSON.parse rounds big integers and keeps only the last of duplicate members). Mount
+// once() before any body parser: it reads the body itself, keeps it as `req.rawBody` and sets
+// `req.body` (parsed when the body is JSON). With a parser mounted before it, give the parser
+// `verify: rawBody` (`express.json({ verify: rawBody })`). The handler's response (writeHead,
+// write, end: res.json, res.send, res.sendFile, pipes) is buffered, recorded, then sent; an error
+// handler's 5xx (a handler that threw) leaves the key in doubt. No streaming responses (SSE) on
+// these routes. Every rule is the core's (wit/provider.wit).
+
+import { ConfigurationError } from '../errors.js';
+import { admit, ledgerOf, NO_BODY, prepareProvider, recordHttp, refusalHttp, replayHttp, runKeyed, scopeOf, splitTarget } from './shared.js';
+
+/** `express.json({ verify: rawBody })`: keep the raw bytes for once() when a parser runs before it. */
+export function rawBody(req, _res, buf) {
+  req.rawBody = buf;
+}
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+const MAX_BODY = 16 << 20;
+
+/**
+ * The middleware. Options: `ledger` (a Ledger, or `(req) => ledger`), `scope` (a string or
+ * `(req) => string`: the client's stable tenant or principal id, never its bearer token), `tool`
+ * (default: `METHOD route`, e.g. `POST /refunds/:id`), `policy`, `required`, `waitMs`, `owner`.
+ */
+export function once(options) {
+  const p = prepareProvider('oncely/express', options);
+  return async function oncely(req, res, next) {
+    const method = req.method.toUpperCase();
+    if (SAFE.has(method)) return next();
+    const body = await readRaw(req);
+    const { path, query } = splitTarget(req.originalUrl ?? req.url);
+    const tool = p.tool ?? routeOf(req);
+    const scope = await scopeOf(p, req);
+    const keys = req.headersDistinct?.['idempotency-key'] ?? (req.headers['idempotency-key'] === undefined ? [] : [req.headers['idempotency-key']]);
+    const request = { method: req.method, path, query, contentType: req.headers['content-type'] ?? '', body, keys };
+    const admission = admit(p, scope, tool, { tag: 'http', val: request });
+    if (admission.tag === 'pass') return next();
+    const out = capture(res);
+    if (admission.tag === 'refuse') return out.send(refusalHttp(admission.val), true);
+    const keyed = admission.val;
+    req.oncely = { clientKey: keyed.clientKey, key: keyed.key, scope, tool };
+    const ledger = await ledgerOf(p, req);
+    const r = await runKeyed(
+      ledger,
+      keyed,
+      p.waitMs,
+      () => {
+        next();
+        return out.answer;
+      },
+      recordHttp,
+    );
+    if (r.kind === 'fresh' || r.kind === 'handler') out.send(r.answer, false);
+    else if (r.kind === 'replay') out.send(replayHttp(r.recorded), true);
+    else out.send(refusalHttp(r.refusal), true);
+  };
+}
+
+function routeOf(req) {
+  if (!req.route?.path) throw new ConfigurationError('oncely/express: once() runs outside a route here (app.use): give options.tool, or mount it on the route (app.post(path, once(…), handler))');
+  return `${req.method.toUpperCase()} ${req.baseUrl ?? ''}${req.route.path}`;
+}
+
+// The raw body: from a parser's verify (rawBody), or read here when no parser has read it.
+async function readRaw(req) {
+  if (Buffer.isBuffer(req.rawBody) || req.rawBody instanceof Uint8Array) return new Uint8Array(req.rawBody);
+  if (req.readableEnded || req.complete) {
+    if (req.body === undefined) return new Uint8Array(0);
+    throw new ConfigurationError('oncely/express: the body was parsed before once() without its raw bytes: mount once() before the body parser, or give the parser `verify: rawBody` (import { rawBody } from "oncely/express")');
+  }
+  const chunks = [];
+  let n = 0;
+  for await (const c of req) {
+    n += c.length;
+    if (n > MAX_BODY) throw Object.assign(new Error('request body too large'), { status: 413, expose: true });
+    chunks.push(c);
+  }
+  const buf = Buffer.concat(chunks);
+  req.rawBody = buf;
+  if (req.body === undefined) req.body = parsedBody(req.headers['content-type'] ?? '', buf);
+  return new Uint8Array(buf);
+}
+
+function parsedBody(type, buf) {
+  if (/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    try {
+      return JSON.parse(buf.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+  return buf.length === 0 ? undefined : buf;
+}
+
+// Hold the handler's response (writeHead, write, end, flushHeaders) until `send`. `answer`
+// resolves to {status, headers, body} once the handler ends it. Writes after the answer was
+// taken (a handler abandoned at its deadline) are dropped.
+function capture(res) {
+  const orig = { writeHead: res.writeHead, write: res.write, end: res.end, flushHeaders: res.flushHeaders };
+  const chunks = [];
+  let capturing = true;
+  let ours = false;
+  let done;
+  const answer = new Promise((r) => (done = r));
+  const pass = (name, self, args) => orig[name].apply(self, args);
+  const add = (chunk, encoding) => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : Buffer.from(chunk.buffer ?? chunk, chunk.byteOffset ?? 0, chunk.byteLength ?? chunk.length));
+  };
+  const cbOf = (...a) => a.find((x) => typeof x === 'function');
+  res.writeHead = function writeHead(status, ...rest) {
+    if (ours) return pass('writeHead', this, [status, ...rest]);
+    if (!capturing) return this;
+    this.statusCode = status;
+    const headers = typeof rest[0] === 'string' ? rest[1] : rest[0];
+    if (typeof rest[0] === 'string') this.statusMessage = rest[0];
+    if (Array.isArray(headers)) {
+      if (Array.isArray(headers[0])) for (const [k, v] of headers) this.setHeader(k, v);
+      else for (let i = 0; i + 1 < headers.length; i += 2) this.setHeader(headers[i], headers[i + 1]);
+    } else if (headers) for (const [k, v] of Object.entries(headers)) this.setHeader(k, v);
+    return this;
+  };
+  res.flushHeaders = function flushHeaders(...a) {
+    if (ours) return pass('flushHeaders', this, a);
+  };
+  res.write = function write(chunk, encoding, cb) {
+    if (ours) return pass('write', this, [chunk, encoding, cb]);
+    if (capturing) add(chunk, encoding);
+    const f = cbOf(encoding, cb);
+    if (f) queueMicrotask(() => f());
+    return true;
+  };
+  res.end = function end(chunk, encoding, cb) {
+    if (ours) return pass('end', this, [chunk, encoding, cb]);
+    if (!capturing) return this;
+    add(chunk, encoding);
+    capturing = false;
+    const f = cbOf(chunk, encoding, cb);
+    if (f) this.once('finish', () => f());
+    const headers = [];
+    for (const [k, v] of Object.entries(this.getHeaders())) {
+      if (Array.isArray(v)) for (const x of v) headers.push([k, String(x)]);
+      else headers.push([k, String(v)]);
+    }
+    done({ status: this.statusCode, headers, body: new Uint8Array(Buffer.concat(chunks)) });
+    return this;
+  };
+  return {
+    answer,
+    // Send `r`; `replace`: its headers replace the response's content headers (a replay, a
+    // refusal), else they are already set (the handler's own answer).
+    send(r, replace) {
+      capturing = false;
+      if (res.writableEnded || res.destroyed) return;
+      if (replace) {
+        for (const h of ['content-type', 'content-length', 'content-encoding', 'etag', 'location', 'retry-after', 'cache-control', 'vary', 'link', 'last-modified', 'content-language', 'content-location', 'transfer-encoding']) res.removeHeader(h);
+        res.statusCode = r.status;
+        const byName = new Map();
+        for (const [k, v] of r.headers) byName.set(k.toLowerCase(), [...(byName.get(k.toLowerCase()) ?? []), v]);
+        for (const [k, v] of byName) res.setHeader(k, v.length === 1 ? v[0] : v);
+      }
+      ours = true;
+      try {
+        if (NO_BODY.has(res.statusCode)) orig.end.call(res);
+        else orig.end.call(res, Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+      } finally {
+        ours = false;
+      }
+    },
+  };
+}
