@@ -8,12 +8,14 @@ mod gen;
 mod keys;
 mod ledger;
 mod policy;
+mod provider;
 
 pub use canon::{canonicalize, reference as reference_canonical};
 pub use effect::effect_machine;
 pub use keys::derive_key;
 pub use ledger::ledger;
 pub use policy::policy;
+pub use provider::provider;
 
 /// A target: the fuzzer's bytes in, a panic when a property does not hold.
 pub type Target = fn(&[u8]);
@@ -25,4 +27,5 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("policy", policy),
     ("ledger", ledger),
     ("effect_machine", effect_machine),
+    ("provider", provider),
 ];
