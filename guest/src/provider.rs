@@ -96,6 +96,19 @@ fn missing() -> Refusal {
     )
 }
 
+/// The refusal of a request whose body is over the middleware's limit.
+pub fn oversized(limit: u64) -> Refusal {
+    refusal(
+        413,
+        "request-too-large",
+        "The request is too large",
+        msg!["A request with an idempotency key may carry at most ", limit, " bytes; nothing was done."],
+        None,
+        None,
+        None,
+    )
+}
+
 fn invalid(why: String) -> Refusal {
     refusal(400, "idempotency-key-invalid", "Idempotency-Key is invalid", msg![why, " Nothing was done."], None, None, None)
 }
@@ -581,6 +594,10 @@ pub fn refuse(error: &EffectError, handler_ran: bool) -> Answer {
 impl Guest for crate::Core {
     fn admit(scope: String, operation: Operation, request: Request) -> Result<Admission, String> {
         admit(&scope, &operation, &request)
+    }
+
+    fn oversized(limit_bytes: u64) -> Refusal {
+        oversized(limit_bytes)
     }
 
     fn check_operation(operation: Operation) -> Result<ToolPolicy, String> {

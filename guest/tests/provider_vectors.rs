@@ -4,7 +4,7 @@
 
 use oncely_core::effect_wit::{Busy, EffectError, Keyed};
 use oncely_core::ledger_wit::{Conflict, EntryState, LedgerError, LedgerErrorKind};
-use oncely_core::provider::{admit, record_http, record_mcp, refuse, replay_http};
+use oncely_core::provider::{admit, oversized, record_http, record_mcp, refuse, replay_http};
 use oncely_core::provider_wit::{Admission, Answer, HttpRequest, HttpResponse, McpCall, Operation, Recording, Refusal, Request};
 use serde_json::{json, Map, Value};
 

@@ -129,7 +129,8 @@ impl IdempotencyLayer {
         self.with(|c| c.wait = d)
     }
 
-    /// The largest request body read (default 1 MiB); a larger one is answered 413.
+    /// The largest request body read (default 1 MiB); a larger one is answered 413
+    /// `request-too-large`.
     pub fn body_limit(self, bytes: usize) -> Self {
         self.with(|c| c.body_limit = bytes)
     }
@@ -213,7 +214,10 @@ where
     let scope = (config.scope)(&req);
     let (parts, body) = req.into_parts();
     let Ok(body) = to_bytes(body, config.body_limit).await else {
-        return plain(StatusCode::PAYLOAD_TOO_LARGE, "the request body is too large (or could not be read)");
+        return match rt.oversized(config.body_limit as u64) {
+            Ok(r) => problem(&r),
+            Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+        };
     };
     let keys = parts.headers.get_all("idempotency-key").iter().map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()).collect();
     let content_type = parts.headers.get(http::header::CONTENT_TYPE).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());

@@ -7,7 +7,7 @@ use crate::wit::effect::{EffectError, Input, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
 use crate::wit::ledger::Claim;
 use crate::wit::policy::{EffectClass, ManifestReport, ResolvedTool, ToolAnnotations, ToolPolicy};
-use crate::wit::provider::{Admission, Answer, HttpResponse, Operation, Recording, Request as ProviderRequest};
+use crate::wit::provider::{Admission, Answer, HttpResponse, Operation, Recording, Refusal, Request as ProviderRequest};
 use crate::wit::Core;
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -192,6 +192,11 @@ impl Runtime {
     /// `Err(why)`: the operation is misconfigured.
     pub fn admit(&self, scope: &str, operation: &Operation, request: &ProviderRequest) -> Result<Result<Admission, String>, Error> {
         self.with(|s, c| c.oncely_core_provider().call_admit(s, scope, operation, request))
+    }
+
+    /// The refusal of a keyed request whose body is over the middleware's limit.
+    pub fn oversized(&self, limit_bytes: u64) -> Result<Refusal, Error> {
+        self.with(|s, c| c.oncely_core_provider().call_oversized(s, limit_bytes))
     }
 
     /// An operation's policy as `admit` uses it, or why it is misconfigured.

@@ -133,6 +133,11 @@ async fn scenarios(db: &str) {
     // Two keys: 400.
     let a = client.post(url("ch_0")).header("idempotency-key", "a").header("idempotency-key", "b").body("{}").send().await.unwrap();
     assert_eq!(a.status(), 400);
+    // A body over the layer's limit (64 KiB here): 413, nothing done.
+    let big = format!(r#"{{"amount":1,"pad":"{}"}}"#, "x".repeat(100 * 1024));
+    let a = send(&client, &url("ch_0"), "a", Some("k-big"), &big).await.unwrap();
+    assert_eq!(a.status, 413);
+    assert!(a.problem()["type"].as_str().unwrap().ends_with("#request-too-large"));
     // GET is never keyed.
     let a = client.get(url("ch_0")).header("idempotency-key", "k-get").send().await.unwrap();
     assert_eq!((a.status().as_u16(), a.text().await.unwrap()), (200, "refunds".to_string()));

@@ -19,6 +19,10 @@ fn record_http(r: &HttpResponse) -> Recording {
     rt().record_http(r).unwrap()
 }
 
+fn oversized(limit: u64) -> Refusal {
+    rt().oversized(limit).unwrap()
+}
+
 fn record_mcp(result: &str) -> Recording {
     rt().record_mcp(result).unwrap()
 }

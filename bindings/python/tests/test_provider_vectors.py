@@ -120,6 +120,15 @@ def test_record(vectors: Vectors) -> None:
             assert isinstance(got, Unrecordable), c["name"]
 
 
+def test_oversized(vectors: Vectors) -> None:
+    for c in vectors("provider.json")["oversized"]:
+        r = provider.oversized(c["limitBytes"])
+        want = c["expect"]
+        assert (r.status, r.kind, r.retry_after_s, r.problem_json) == (
+            want["status"], want["kind"], want["retryAfterS"], want["problem"],
+        ), c["name"]  # fmt: skip
+
+
 def test_record_mcp(vectors: Vectors) -> None:
     for c in vectors("provider.json")["recordMcp"]:
         got = provider.record_mcp(c["result"])

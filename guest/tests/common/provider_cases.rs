@@ -96,6 +96,10 @@ fn record_case(c: &Value) -> Value {
     }
 }
 
+fn oversized_case(c: &Value) -> Value {
+    refusal_json(&oversized(c["limitBytes"].as_u64().unwrap()))
+}
+
 fn record_mcp_case(c: &Value) -> Value {
     match record_mcp(&s(&c["result"])) {
         Recording::Returned(t) => json!({"returned": t}),
@@ -164,7 +168,7 @@ fn replay_provider_vectors(bless: bool) {
     let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let mut failures = Vec::new();
     type Case = fn(&Value) -> Value;
-    let runs: [(&str, Case); 5] = [("admit", admit_case), ("record", record_case), ("recordMcp", record_mcp_case), ("replay", replay_case), ("refuse", refuse_case)];
+    let runs: [(&str, Case); 6] = [("admit", admit_case), ("record", record_case), ("recordMcp", record_mcp_case), ("replay", replay_case), ("refuse", refuse_case), ("oversized", oversized_case)];
     for (section, f) in runs {
         for case in doc[section].as_array_mut().unwrap() {
             let got = f(case);

@@ -3,9 +3,9 @@
 //! process with a real HTTP client. It prints `listening <port>` once it accepts connections.
 //!
 //! Routes (the account is the `x-account` header; scope `acct:<account>`):
-//! - `POST /refunds/{charge}` (key required; lease 1.5 s): appends `start <charge> <client key>`
-//!   to EFFECTS (fsynced) when it starts; with `"hold": true` in the body it waits for the file
-//!   EFFECTS.release; sleeps `sleep_ms`; `"fail": "panic"` panics, `"fail": "500"` answers 500,
+//! - `POST /refunds/{charge}` (key required; lease 1.5 s; bodies up to 64 KiB): appends
+//!   `start <charge> <client key>` to EFFECTS (fsynced) when it starts; with `"hold": true` in
+//!   the body it waits for the file EFFECTS.release; sleeps `sleep_ms`; `"fail": "panic"` panics, `"fail": "500"` answers 500,
 //!   `"fail": "429"` answers 429; else appends `done <charge> <response body>` and answers 201
 //!   with a `Location`, a `Set-Cookie` and a body that differs on every execution.
 //! - `GET /refunds/{charge}`: 200, through the layer (GET is never keyed).
@@ -113,8 +113,11 @@ async fn main() -> Result<()> {
     let args = Args::parse();
     let ledger = Ledger::open(&args.db).await?;
     let app = Arc::new(App { effects: args.effects, counter: AtomicU64::new(0) });
-    let refunds =
-        IdempotencyLayer::new(ledger.clone(), account).required().policy(r#"{"leaseMs": 1500}"#)?.wait(Duration::from_millis(args.wait_ms));
+    let refunds = IdempotencyLayer::new(ledger.clone(), account)
+        .required()
+        .policy(r#"{"leaseMs": 1500}"#)?
+        .body_limit(64 * 1024)
+        .wait(Duration::from_millis(args.wait_ms));
     let effects = app.effects.clone();
     ledger.reconciler("POST /charges/{id}", move |req| {
         let found = std::fs::read_to_string(&effects).unwrap_or_default().lines().any(|l| l == format!("charge {}", req.key));

@@ -74,6 +74,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let postReturn14;
     let postReturn15;
     let postReturn16;
+    let postReturn17;
     ({ exports: exports0 } = instantiateCore(module0));
     memory0 = exports0.memory;
     realloc0 = exports0.cabi_realloc;
@@ -90,10 +91,11 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     postReturn10 = exports0['cabi_post_oncely:core/ledger@0.1.0#prepare'];
     postReturn11 = exports0['cabi_post_oncely:core/effect@0.1.0#run'];
     postReturn12 = exports0['cabi_post_oncely:core/provider@0.1.0#admit'];
-    postReturn13 = exports0['cabi_post_oncely:core/provider@0.1.0#check-operation'];
-    postReturn14 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
-    postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
-    postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
+    postReturn13 = exports0['cabi_post_oncely:core/provider@0.1.0#oversized'];
+    postReturn14 = exports0['cabi_post_oncely:core/provider@0.1.0#check-operation'];
+    postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
+    postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
+    postReturn17 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
     let canonical010MaxInputBytes;
     
     function maxInputBytes() {
@@ -5282,6 +5284,83 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       }
       return retVal.val;
     }
+    let provider010Oversized;
+    
+    function oversized(arg0) {
+      const ret = provider010Oversized(toUint64(arg0));
+      var ptr0 = dataView(memory0).getInt32(ret + 4, true);
+      var len0 = dataView(memory0).getInt32(ret + 8, true);
+      var result0 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr0, len0));
+      var ptr1 = dataView(memory0).getInt32(ret + 12, true);
+      var len1 = dataView(memory0).getInt32(ret + 16, true);
+      var result1 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr1, len1));
+      var ptr2 = dataView(memory0).getInt32(ret + 20, true);
+      var len2 = dataView(memory0).getInt32(ret + 24, true);
+      var result2 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr2, len2));
+      let variant4;
+      switch (dataView(memory0).getUint8(ret + 28, true)) {
+        case 0: {
+          variant4 = undefined;
+          break;
+        }
+        case 1: {
+          var ptr3 = dataView(memory0).getInt32(ret + 32, true);
+          var len3 = dataView(memory0).getInt32(ret + 36, true);
+          var result3 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr3, len3));
+          variant4 = result3;
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      let variant6;
+      switch (dataView(memory0).getUint8(ret + 40, true)) {
+        case 0: {
+          variant6 = undefined;
+          break;
+        }
+        case 1: {
+          var ptr5 = dataView(memory0).getInt32(ret + 44, true);
+          var len5 = dataView(memory0).getInt32(ret + 48, true);
+          var result5 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr5, len5));
+          variant6 = result5;
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      let variant7;
+      switch (dataView(memory0).getUint8(ret + 56, true)) {
+        case 0: {
+          variant7 = undefined;
+          break;
+        }
+        case 1: {
+          variant7 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 64, true));
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      var ptr8 = dataView(memory0).getInt32(ret + 72, true);
+      var len8 = dataView(memory0).getInt32(ret + 76, true);
+      var result8 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr8, len8));
+      const retVal = {
+        status: clampGuest(dataView(memory0).getUint16(ret + 0, true), 0, 65535),
+        kind: result0,
+        title: result1,
+        detail: result2,
+        pointer: variant4,
+        part: variant6,
+        retryAfterS: variant7,
+        problemJson: result8,
+      };
+      postReturn13(ret);
+      return retVal;
+    }
     let provider010CheckOperation;
     
     function checkOperation(arg0) {
@@ -5450,7 +5529,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant14;
-      postReturn13(ret);
+      postReturn14(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -5522,7 +5601,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant10;
-      postReturn14(ret);
+      postReturn15(ret);
       return retVal;
     }
     let provider010RecordMcp;
@@ -5572,7 +5651,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant5;
-      postReturn14(ret);
+      postReturn15(ret);
       return retVal;
     }
     let provider010ReplayHttp;
@@ -5602,7 +5681,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         headers: result3,
         body: result4,
       };
-      postReturn15(ret);
+      postReturn16(ret);
       return retVal;
     }
     let provider010Refuse;
@@ -5978,7 +6057,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant35;
-      postReturn16(ret);
+      postReturn17(ret);
       return retVal;
     }
     canonical010MaxInputBytes = exports0['oncely:core/canonical@0.1.0#max-input-bytes'];
@@ -5998,6 +6077,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     ledger010Prepare = exports0['oncely:core/ledger@0.1.0#prepare'];
     effect010Run = exports0['oncely:core/effect@0.1.0#run'];
     provider010Admit = exports0['oncely:core/provider@0.1.0#admit'];
+    provider010Oversized = exports0['oncely:core/provider@0.1.0#oversized'];
     provider010CheckOperation = exports0['oncely:core/provider@0.1.0#check-operation'];
     provider010RecordHttp = exports0['oncely:core/provider@0.1.0#record-http'];
     provider010RecordMcp = exports0['oncely:core/provider@0.1.0#record-mcp'];
@@ -6037,6 +6117,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     const provider010 = {
       admit: admit,
       checkOperation: checkOperation,
+      oversized: oversized,
       recordHttp: recordHttp,
       recordMcp: recordMcp,
       refuse: refuse,

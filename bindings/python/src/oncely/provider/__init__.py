@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
@@ -51,9 +50,6 @@ from oncely.types import (
     ToolPolicy,
     Unrecordable,
 )
-
-PROBLEM_DOCS = "https://github.com/oncely/oncely/blob/main/docs/provider.md"
-"""Where the problem types are documented (a problem's ``type`` is this + ``#`` + its kind)."""
 
 PolicyArg = Union[str, Mapping[str, Any], None]
 """An operation's policy: JSON text, a JSON object, or ``None`` for the default
@@ -287,30 +283,22 @@ async def run_keyed(
         if isinstance(answer, HandlerAnswer):
             return HandlersOwn()
         return answer
-    if r.replayed or not ran:
-        recorded = r.value  # decoded by _decode: the recorded JSON text
+    if r.replayed or r.reconciled or not ran:
+        # A replay, or a reconciliation's verdict: the recorded JSON text (decoded by _decode).
+        recorded = r.value
         assert isinstance(recorded, str)
         return Replayed(recorded)
     return Fresh()
 
 
-def problem(status: int, kind: str, title: str, detail: str) -> str:
-    """A problem document (RFC 9457) of a kind the middleware answers itself
-    (``request-too-large``), in the core's form."""
-    return json.dumps(
-        {
-            "detail": detail,
-            "status": status,
-            "title": title,
-            "type": f"{PROBLEM_DOCS}#{kind}",
-        },
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
+def oversized(limit_bytes: int) -> Refusal:
+    """The refusal of a keyed request whose body is over the middleware's limit
+    (``provider.oversized``): 413 ``request-too-large``."""
+    refusal: Refusal = _rt().call("provider.oversized", limit_bytes)
+    return refusal
 
 
 __all__ = [
-    "PROBLEM_DOCS",
     "Fresh",
     "HandlersOwn",
     "HttpRequest",
@@ -329,7 +317,7 @@ __all__ = [
     "check_operation",
     "current_request",
     "operation",
-    "problem",
+    "oversized",
     "record_http",
     "refuse",
     "replay_http",

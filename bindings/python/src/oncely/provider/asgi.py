@@ -56,7 +56,7 @@ from oncely.provider import (
     admit,
     async_ledger,
     operation,
-    problem,
+    oversized,
     record_http,
     replay_http,
     resolve_scope,
@@ -326,14 +326,10 @@ class IdempotencyMiddleware:
             await self._answer(send, captured, outcome)
 
     def _too_large(self) -> HttpResponse:
-        doc = problem(
-            413,
-            "request-too-large",
-            "The request is too large",
-            f"A request with an idempotency key may carry at most {self.max_body} bytes; "
-            "nothing was done.",
+        r = oversized(self.max_body)
+        return HttpResponse(
+            r.status, [("content-type", "application/problem+json")], r.problem_json.encode()
         )
-        return HttpResponse(413, [("content-type", "application/problem+json")], doc.encode())
 
     async def _keyed(
         self, scope: Scope, keyed: KeyedCall, route: _Compiled, receive: Receive
