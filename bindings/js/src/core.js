@@ -428,6 +428,11 @@ export function providerReplayHttp(recorded) {
   return call((c) => c.provider.replayHttp(String(recorded)));
 }
 
+/** provider.oversized: the 413 request-too-large refusal of a keyed body over `limitBytes`. */
+export function providerOversized(limitBytes) {
+  return refusalOut(call((c) => c.provider.oversized(BigInt(limitBytes))));
+}
+
 /** provider.refuse: {tag: 'handler'} | {tag: 'refuse', val: refusal}, from the core's effect-error record. */
 export function providerRefuse(witError, handlerRan) {
   const a = call((c) => c.provider.refuse(witError, Boolean(handlerRan)));

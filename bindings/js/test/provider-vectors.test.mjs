@@ -80,6 +80,10 @@ test('provider.json: replay-http', () => {
   }
 });
 
+test('provider.json: oversized', () => {
+  for (const c of V.oversized) assert.deepEqual(refusalOut(core.providerOversized(c.limitBytes)), c.expect, c.name);
+});
+
 test('provider.json: refuse', () => {
   for (const c of V.refuse) {
     const a = core.providerRefuse(effectErrorIn(c.error), c.handlerRan);

@@ -16,6 +16,8 @@ export interface ProviderOptions<Req> {
   waitMs?: number;
   /** This worker's id in claims (default: the ledger's). */
   owner?: string;
+  /** HTTP: the largest keyed request body read (bytes); default 1 MiB; larger: 413 request-too-large. */
+  maxBody?: number;
 }
 
 /** What the handler can read of a keyed request. */

@@ -15,7 +15,7 @@
 // these routes. Every rule is the core's (wit/provider.wit).
 
 import { ConfigurationError } from '../errors.js';
-import { admit, ledgerOf, NO_BODY, prepareProvider, recordHttp, refusalHttp, replayHttp, runKeyed, scopeOf, splitTarget } from './shared.js';
+import { admit, ledgerOf, NO_BODY, oversizedHttp, prepareProvider, recordHttp, refusalHttp, replayHttp, runKeyed, scopeOf, splitTarget } from './shared.js';
 
 /** `express.json({ verify: rawBody })`: keep the raw bytes for once() when a parser runs before it. */
 export function rawBody(req, _res, buf) {
@@ -23,23 +23,26 @@ export function rawBody(req, _res, buf) {
 }
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-const MAX_BODY = 16 << 20;
-
 /**
  * The middleware. Options: `ledger` (a Ledger, or `(req) => ledger`), `scope` (a string or
  * `(req) => string`: the client's stable tenant or principal id, never its bearer token), `tool`
- * (default: `METHOD route`, e.g. `POST /refunds/:id`), `policy`, `required`, `waitMs`, `owner`.
+ * (default: `METHOD route`, e.g. `POST /refunds/:id`), `policy`, `required`, `waitMs`, `owner`,
+ * `maxBody` (default 1 MiB: a larger keyed body is answered 413 `request-too-large`).
  */
 export function once(options) {
   const p = prepareProvider('oncely/express', options);
   return async function oncely(req, res, next) {
     const method = req.method.toUpperCase();
     if (SAFE.has(method)) return next();
-    const body = await readRaw(req);
+    const keys = req.headersDistinct?.['idempotency-key'] ?? (req.headers['idempotency-key'] === undefined ? [] : [req.headers['idempotency-key']]);
+    // A keyed request's body is read whole first, up to maxBody. Without a key the body decides
+    // nothing (pass, or 400 on a required route), but it is read all the same: the handler gets
+    // req.body / req.rawBody either way.
+    const body = await readRaw(req, keys.length === 0 ? Infinity : p.maxBody);
+    if (body === null) return capture(res).send(oversizedHttp(p), true);
     const { path, query } = splitTarget(req.originalUrl ?? req.url);
     const tool = p.tool ?? routeOf(req);
     const scope = await scopeOf(p, req);
-    const keys = req.headersDistinct?.['idempotency-key'] ?? (req.headers['idempotency-key'] === undefined ? [] : [req.headers['idempotency-key']]);
     const request = { method: req.method, path, query, contentType: req.headers['content-type'] ?? '', body, keys };
     const admission = admit(p, scope, tool, { tag: 'http', val: request });
     if (admission.tag === 'pass') return next();
@@ -69,9 +72,10 @@ function routeOf(req) {
   return `${req.method.toUpperCase()} ${req.baseUrl ?? ''}${req.route.path}`;
 }
 
-// The raw body: from a parser's verify (rawBody), or read here when no parser has read it.
-async function readRaw(req) {
-  if (Buffer.isBuffer(req.rawBody) || req.rawBody instanceof Uint8Array) return new Uint8Array(req.rawBody);
+// The raw body: from a parser's verify (rawBody), or read here when no parser has read it; null
+// when it is over `limit` bytes.
+async function readRaw(req, limit) {
+  if (Buffer.isBuffer(req.rawBody) || req.rawBody instanceof Uint8Array) return req.rawBody.length > limit ? null : new Uint8Array(req.rawBody);
   if (req.readableEnded || req.complete) {
     if (req.body === undefined) return new Uint8Array(0);
     throw new ConfigurationError('oncely/express: the body was parsed before once() without its raw bytes: mount once() before the body parser, or give the parser `verify: rawBody` (import { rawBody } from "oncely/express")');
@@ -80,7 +84,7 @@ async function readRaw(req) {
   let n = 0;
   for await (const c of req) {
     n += c.length;
-    if (n > MAX_BODY) throw Object.assign(new Error('request body too large'), { status: 413, expose: true });
+    if (n > limit) return null; // the rest is never read: the connection closes after the 413
     chunks.push(c);
   }
   const buf = Buffer.concat(chunks);

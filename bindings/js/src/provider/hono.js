@@ -14,13 +14,14 @@
 // (wit/provider.wit).
 
 import { routePath } from 'hono/route';
-import { admit, ledgerOf, NO_BODY, prepareProvider, recordHttp, refusalHttp, replayHttp, runKeyed, scopeOf } from './shared.js';
+import { admit, ledgerOf, NO_BODY, oversizedHttp, prepareProvider, recordHttp, refusalHttp, replayHttp, runKeyed, scopeOf } from './shared.js';
 
 /**
  * The middleware. Options: `ledger` (a Ledger, or `(c) => ledger`: on workerd, a Ledger over the
  * Durable Object store reached through `c.env`), `scope` (a string or `(c) => string`: the
  * client's stable tenant or principal id, never its bearer token), `tool` (default: `METHOD
- * route`, e.g. `POST /refunds/:id`), `policy`, `required`, `waitMs`, `owner`.
+ * route`, e.g. `POST /refunds/:id`), `policy`, `required`, `waitMs`, `owner`, `maxBody` (default
+ * 1 MiB: a larger keyed body is answered 413 `request-too-large`).
  */
 export function once(options) {
   const p = prepareProvider('oncely/hono', options);
@@ -28,9 +29,14 @@ export function once(options) {
     const method = c.req.method;
     const url = new URL(c.req.url);
     const safe = SAFE.has(method.toUpperCase());
-    // The body is cached by HonoRequest: the handler can still read c.req.json() / text().
-    const body = safe ? new Uint8Array(0) : new Uint8Array(await c.req.arrayBuffer());
     const key = c.req.raw.headers.get('idempotency-key');
+    // Without a key the body decides nothing (pass, or 400 on a required route): it is left to the
+    // handler. With one it is read whole first, up to maxBody; HonoRequest caches it, so the
+    // handler can still read c.req.json() / text().
+    const declared = Number(c.req.header('content-length') ?? 0);
+    if (!safe && key !== null && declared > p.maxBody) return send(c, oversizedHttp(p));
+    const body = safe || key === null ? new Uint8Array(0) : new Uint8Array(await c.req.arrayBuffer());
+    if (body.byteLength > p.maxBody) return send(c, oversizedHttp(p));
     const tool = p.tool ?? `${method.toUpperCase()} ${routeOf(c)}`;
     const scope = await scopeOf(p, c);
     const request = { method, path: url.pathname, query: url.search.slice(1), contentType: c.req.header('content-type') ?? '', body, keys: key === null ? [] : [key] };

@@ -2,7 +2,7 @@
 // wit/provider.wit. The core decides (admit, record-http, replay-http, refuse); this file reads
 // the options, runs the handler as the effect's tool through the ledger, and says what to answer.
 
-import { providerAdmit, providerCheck, providerRecordHttp, providerRecordMcp, providerRefuse, providerReplayHttp } from '../core.js';
+import { providerAdmit, providerCheck, providerOversized, providerRecordHttp, providerRecordMcp, providerRefuse, providerReplayHttp } from '../core.js';
 import { AmbiguousFailure, DefiniteFailure } from '../errors.js';
 import { Ledger, RECORDED, WIT_ERROR } from '../ledger.js';
 import { RawResult } from '../machine.js';
@@ -14,11 +14,12 @@ import { RawResult } from '../machine.js';
  * request returning one: a stable tenant or principal id, never a bearer token), `tool` (the
  * operation's name in the ledger; default: the route), `policy` (object or JSON text), `required`
  * (refuse requests without a key: 400), `waitMs` (wait for a concurrent duplicate before 409;
- * default 0), `owner` (this worker's id in claims; default the ledger's).
+ * default 0), `owner` (this worker's id in claims; default the ledger's), `maxBody` (HTTP: the
+ * largest keyed request body read, in bytes; default 1 MiB; larger: 413 `request-too-large`).
  */
 export function prepareProvider(adapter, options) {
   if (options === null || typeof options !== 'object') throw new TypeError(`${adapter}: options are required: { ledger, scope, … }`);
-  const { ledger, scope, tool, policy, required = false, waitMs = 0, owner } = options;
+  const { ledger, scope, tool, policy, required = false, waitMs = 0, owner, maxBody = MAX_BODY } = options;
   if (typeof ledger !== 'function' && !isLedger(ledger)) throw new TypeError(`${adapter}: options.ledger must be an oncely Ledger (or a function of the request returning one)`);
   if (typeof scope !== 'function' && (typeof scope !== 'string' || scope === '')) {
     throw new TypeError(`${adapter}: options.scope is required: a stable tenant or principal id (a non-empty string, or a function of the request returning one), never a bearer token`);
@@ -27,11 +28,20 @@ export function prepareProvider(adapter, options) {
   if (typeof required !== 'boolean') throw new TypeError(`${adapter}: options.required must be a boolean`);
   if (typeof waitMs !== 'number' || !Number.isSafeInteger(waitMs) || waitMs < 0) throw new TypeError(`${adapter}: options.waitMs must be a whole number of milliseconds >= 0`);
   if (owner !== undefined && (typeof owner !== 'string' || owner === '')) throw new TypeError(`${adapter}: options.owner must be a non-empty string`);
+  if (typeof maxBody !== 'number' || !Number.isSafeInteger(maxBody) || maxBody < 0) throw new TypeError(`${adapter}: options.maxBody must be a whole number of bytes >= 0`);
   let policyJson = '';
   if (policy !== undefined && policy !== null) policyJson = typeof policy === 'string' ? policy : JSON.stringify(policy);
   // A policy the core refuses for a provider (provider-idempotent, key.only, unreadable) fails here.
   providerCheck({ tool: tool ?? 'oncely-configuration-check', policyJson, required });
-  return { adapter, ledger, scope, tool, policyJson, required, waitMs, owner };
+  return { adapter, ledger, scope, tool, policyJson, required, waitMs, owner, maxBody };
+}
+
+/** The largest keyed request body a middleware reads by default (bytes). */
+export const MAX_BODY = 1 << 20;
+
+/** The HTTP answer to a keyed request whose body is over `p.maxBody` (the core's refusal). */
+export function oversizedHttp(p) {
+  return refusalHttp(providerOversized(p.maxBody));
 }
 
 function isLedger(l) {
@@ -79,7 +89,9 @@ export async function runKeyed(ledger, keyed, waitMs, invoke, record) {
   };
   try {
     const r = await ledger.effect(keyed.intent, keyed.policy, tool, { waitMs });
-    if (ran && !r.replayed && answer !== null) return { kind: 'fresh', answer };
+    // The handler's answer when its value is the result; else the recorded one (a replay, or a
+    // reconciliation's verdict).
+    if (ran && !r.replayed && !r.reconciled && answer !== null) return { kind: 'fresh', answer };
     return { kind: 'replay', recorded: r[RECORDED] ?? JSON.stringify(r.value), value: r.value };
   } catch (e) {
     const wit = e?.[WIT_ERROR];

@@ -180,6 +180,15 @@ export function httpScenarios(label, server) {
     assert.equal((await s.events()).filter((e) => e.charge === note.charge).length, 2);
   });
 
+  test(`${label}: a keyed body over the middleware's limit (1 MiB) is refused 413, the handler not run`, async () => {
+    const s = server();
+    const charge = `ch_big_${randomUUID()}`;
+    const big = JSON.stringify({ charge, amount: 1, pad: 'x'.repeat((1 << 20) + 1) });
+    const r = await read(await post(s.base, '/refunds', big, { key: randomUUID() }));
+    assert.deepEqual([r.status, problemKind(r)], [413, 'request-too-large'], r.text.slice(0, 200));
+    assert.equal((await s.events()).filter((e) => e.charge === charge).length, 0);
+  });
+
   test(`${label}: the scope keeps tenants apart: one key from two tenants is two effects`, async () => {
     const s = server();
     const key = randomUUID();
