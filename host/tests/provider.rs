@@ -8,25 +8,13 @@
 
 mod common;
 
+use common::Server;
 use reqwest::header::HeaderMap;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// The provider process; killed when dropped.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn start(db: &str, effects: &Path, wait_ms: u64) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oncely-test-provider"))

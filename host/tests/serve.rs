@@ -9,29 +9,17 @@ mod common;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
+use common::Server;
 use hmac::{KeyInit, Mac};
 use oncely::wit::keys::Intent;
 use oncely::{Error, Ledger, ToolError};
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "a-long-test-token-0123456789";
 const SECRET: &str = "webhook-secret-0123456789";
-
-/// The serve process; killed when dropped.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn serve(db: &str, extra: &[&str], env: &[(&str, &str)], in_doubt_after: &str) -> Server {
     let mut c = Command::new(env!("CARGO_BIN_EXE_oncely"));

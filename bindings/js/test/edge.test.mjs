@@ -6,8 +6,8 @@
 // triggers keeping the history the in-memory store keeps.
 // workerd is stopped at the end. The package bundled is ONCELY_JS_PACKAGE (the installed tarball
 // under test.sh) or bindings/js.
+import { startWorkerd } from './helpers/workerd.mjs';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -24,7 +24,6 @@ import { memoryTrace, replayLedgerVectors } from './helpers/ledger-vectors.mjs';
 import { randomIntents, seed } from './helpers/random.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
-const WORKERD = fileURLToPath(new URL('../node_modules/.bin/workerd', import.meta.url));
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -38,7 +37,6 @@ function freePort() {
 }
 
 let workerd = null;
-let logs = '';
 let base;
 let pay;
 let stores;
@@ -67,35 +65,14 @@ before(async () => {
       ],
     },
   });
-  workerd = spawn(WORKERD, ['serve', config], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  // Backstop: never leave workerd behind, whatever ends this process.
-  process.on('exit', () => {
-    if (workerd.exitCode === null) workerd.kill('SIGKILL');
-  });
-  workerd.stdout.on('data', (d) => (logs += d));
-  workerd.stderr.on('data', (d) => (logs += d));
-  const exited = new Promise((resolve) => workerd.once('exit', (code) => resolve(code)));
   base = `http://127.0.0.1:${port}`;
   pay = `http://127.0.0.1:${payPort}`;
   stores = `http://127.0.0.1:${storePort}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const state = await Promise.race([exited.then((code) => ({ code })), fetch(`${base}/ready`).then(() => 'up', () => 'down')]);
-    if (state === 'up') break;
-    if (typeof state === 'object') throw new Error(`workerd exited (${state.code}) before serving:\n${logs}`);
-    if (Date.now() > deadline) throw new Error(`workerd did not answer within 30 s:\n${logs}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  workerd = await startWorkerd(config, dir, `${base}/ready`);
 });
 
 after(async () => {
-  if (workerd && workerd.exitCode === null) {
-    const gone = new Promise((r) => workerd.once('exit', r));
-    workerd.kill('SIGTERM');
-    const t = setTimeout(() => workerd.kill('SIGKILL'), 5000);
-    await gone;
-    clearTimeout(t);
-  }
+  await workerd?.stop();
 });
 
 async function post(path, body, raw = false) {
@@ -254,7 +231,7 @@ test('workerd: a ledger\'s decisions reach its onEvent hook (no @opentelemetry/a
       { error: 'escalated' },
     ],
   );
-  assert.doesNotMatch(logs, /oncely: /, 'nothing logged');
+  assert.doesNotMatch(workerd.logs(), /oncely: /, 'nothing logged');
 });
 
 /** The store in a Durable Object, reached over HTTP. */

@@ -4,7 +4,7 @@
 // driven by Node's fetch through the same scenarios as on Node. Handler runs are counted in a
 // second Durable Object the test reads over HTTP. The package bundled is ONCELY_JS_PACKAGE (the
 // installed tarball under test.sh) or bindings/js.
-import { spawn } from 'node:child_process';
+import { startWorkerd } from './helpers/workerd.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -16,7 +16,6 @@ import { PACKAGE_DIR } from './helpers/env.mjs';
 import { httpScenarios } from './helpers/provider-http.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
-const WORKERD = fileURLToPath(new URL('../node_modules/.bin/workerd', import.meta.url));
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -30,7 +29,6 @@ function freePort() {
 }
 
 let workerd = null;
-let logs = '';
 let base;
 
 before(async () => {
@@ -66,32 +64,12 @@ const provider :Workerd.Worker = (
 );
 `;
   writeFileSync(join(dir, 'config.capnp'), config);
-  workerd = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  process.on('exit', () => {
-    if (workerd.exitCode === null) workerd.kill('SIGKILL');
-  });
-  workerd.stdout.on('data', (d) => (logs += d));
-  workerd.stderr.on('data', (d) => (logs += d));
-  const exited = new Promise((resolve) => workerd.once('exit', (code) => resolve(code)));
   base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const state = await Promise.race([exited.then((code) => ({ code })), fetch(`${base}/ready`).then(() => 'up', () => 'down')]);
-    if (state === 'up') break;
-    if (typeof state === 'object') throw new Error(`workerd exited (${state.code}) before serving:\n${logs}`);
-    if (Date.now() > deadline) throw new Error(`workerd did not answer within 30 s:\n${logs}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  workerd = await startWorkerd(join(dir, 'config.capnp'), dir, `${base}/ready`);
 });
 
 after(async () => {
-  if (workerd && workerd.exitCode === null) {
-    const gone = new Promise((r) => workerd.once('exit', r));
-    workerd.kill('SIGTERM');
-    const t = setTimeout(() => workerd.kill('SIGKILL'), 5000);
-    await gone;
-    clearTimeout(t);
-  }
+  await workerd?.stop();
 });
 
 httpScenarios('hono in workerd', () => ({
@@ -99,6 +77,6 @@ httpScenarios('hono in workerd', () => ({
   events: async () => (await fetch(`${base}/__probe/events`)).json(),
   open: async (name) => {
     const r = await fetch(`${base}/__probe/open?name=${encodeURIComponent(name)}`, { method: 'POST' });
-    if (!r.ok) throw new Error(`open ${name}: ${r.status} ${await r.text()}\n${logs}`);
+    if (!r.ok) throw new Error(`open ${name}: ${r.status} ${await r.text()}\n${workerd.logs()}`);
   },
 }));

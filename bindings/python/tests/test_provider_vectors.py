@@ -104,20 +104,24 @@ def test_admit(vectors: Vectors) -> None:
             )  # fmt: skip
 
 
+def _check_recording(got: Any, c: dict[str, Any]) -> None:
+    want = c["expect"]
+    if "returned" in want:
+        assert got == Returned(want["returned"]), c["name"]
+    elif "failed" in want:
+        f = want["failed"]
+        assert got == ToolFailure(f["definite"], f["reason"]), c["name"]
+    else:
+        assert isinstance(got, Unrecordable), c["name"]
+
+
 def test_record(vectors: Vectors) -> None:
     for c in vectors("provider.json")["record"]:
         r = c["response"]
         got = provider.record_http(
             HttpResponse(r["status"], [tuple(h) for h in r["headers"]], _body(r))  # type: ignore[misc]
         )
-        want = c["expect"]
-        if "returned" in want:
-            assert got == Returned(want["returned"]), c["name"]
-        elif "failed" in want:
-            f = want["failed"]
-            assert got == ToolFailure(f["definite"], f["reason"]), c["name"]
-        else:
-            assert isinstance(got, Unrecordable), c["name"]
+        _check_recording(got, c)
 
 
 def test_oversized(vectors: Vectors) -> None:
@@ -132,14 +136,7 @@ def test_oversized(vectors: Vectors) -> None:
 def test_record_mcp(vectors: Vectors) -> None:
     for c in vectors("provider.json")["recordMcp"]:
         got = provider.record_mcp(c["result"])
-        want = c["expect"]
-        if "returned" in want:
-            assert got == Returned(want["returned"]), c["name"]
-        elif "failed" in want:
-            f = want["failed"]
-            assert got == ToolFailure(f["definite"], f["reason"]), c["name"]
-        else:
-            assert isinstance(got, Unrecordable), c["name"]
+        _check_recording(got, c)
 
 
 def test_replay(vectors: Vectors) -> None:

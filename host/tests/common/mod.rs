@@ -193,3 +193,17 @@ pub fn event(rt: &Runtime, step: &Value, base: &Intent, pol: &ToolPolicy) -> Eve
         other => panic!("unknown event {other}"),
     }
 }
+
+/// A server process a test started; killed when dropped.
+pub struct Server {
+    pub child: std::process::Child,
+    /// Its base URL (`http://127.0.0.1:PORT`).
+    pub base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
