@@ -36,8 +36,18 @@ pub const MAX_KEY_CHARS: usize = 255;
 /// The largest response body recorded (bytes); a larger one is recorded without a result.
 pub const MAX_RECORDED_BODY: usize = 1024 * 1024;
 /// The response header fields a replay repeats (lowercase).
-pub const STORED_HEADERS: [&str; 9] =
-    ["content-type", "content-language", "content-location", "location", "etag", "last-modified", "link", "cache-control", "vary"];
+pub const STORED_HEADERS: [&str; 10] = [
+    "content-type",
+    "content-encoding",
+    "content-language",
+    "content-location",
+    "location",
+    "etag",
+    "last-modified",
+    "link",
+    "cache-control",
+    "vary",
+];
 /// The args member that holds the client's key.
 const KEY_MEMBER: &str = "/idempotencyKey";
 /// The member a body that is not JSON is fingerprinted under (escaped as a pointer token).
@@ -132,6 +142,13 @@ fn check_key(k: &str) -> Result<(), String> {
 fn parse_field(value: &str) -> Result<String, String> {
     let v = value.trim_ascii();
     let Some(inner) = v.strip_prefix('"') else {
+        // Fetch's Headers and Node join repeated fields with ", ": a bare key never holds one.
+        if v.contains(',') {
+            return Err(
+                "The Idempotency-Key field holds a comma: send exactly one key, in one field (a key with a comma must be a quoted string)."
+                    .into(),
+            );
+        }
         check_key(v)?;
         return Ok(v.to_string());
     };

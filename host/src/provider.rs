@@ -30,13 +30,13 @@ use axum::body::{to_bytes, Body};
 use axum::extract::{MatchedPath, Request};
 use axum::http::{self, HeaderName, HeaderValue, StatusCode};
 use axum::response::Response;
+use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::ser::Error as _;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -198,8 +198,14 @@ impl<'de> Deserialize<'de> for Recorded {
     }
 }
 
-/// The handler's answer in this run.
-type Slot = Arc<Mutex<Option<(http::response::Parts, axum::body::Bytes)>>>;
+/// The handler's own answer in this run: its response, or its panic.
+enum Answered {
+    Response(http::response::Parts, axum::body::Bytes),
+    Panicked,
+}
+
+/// The handler's answer in this run, once it has one.
+type Slot = Arc<Mutex<Option<Answered>>>;
 
 async fn handle<S>(config: Arc<Config>, inner: S, req: Request) -> Response
 where
@@ -213,45 +219,51 @@ where
     });
     let scope = (config.scope)(&req);
     let (parts, body) = req.into_parts();
-    let Ok(body) = to_bytes(body, config.body_limit).await else {
-        return match rt.oversized(config.body_limit as u64) {
-            Ok(r) => problem(&r),
-            Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-        };
-    };
-    let keys = parts.headers.get_all("idempotency-key").iter().map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()).collect();
+    let keys: Vec<String> =
+        parts.headers.get_all("idempotency-key").iter().map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()).collect();
     let content_type = parts.headers.get(http::header::CONTENT_TYPE).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let request = CoreRequest::Http(HttpRequest {
-        method: parts.method.as_str().to_string(),
-        path: parts.uri.path().to_string(),
-        query: parts.uri.query().unwrap_or("").to_string(),
-        content_type: content_type.unwrap_or_default(),
-        body: body.to_vec(),
-        keys,
-    });
     let operation = Operation { tool, policy_json: config.policy_json.clone(), required: config.required };
-    let admission = match rt.admit(&scope, &operation, &request) {
-        Ok(Ok(a)) => a,
-        Ok(Err(why)) => {
-            tracing::error!(target: "oncely", "idempotency layer misconfigured: {why}");
-            return plain(StatusCode::INTERNAL_SERVER_ERROR, "the idempotency layer is misconfigured");
-        }
-        Err(e) => return plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    let request = |body: Vec<u8>| {
+        CoreRequest::Http(HttpRequest {
+            method: parts.method.as_str().to_string(),
+            path: parts.uri.path().to_string(),
+            query: parts.uri.query().unwrap_or("").to_string(),
+            content_type: content_type.clone().unwrap_or_default(),
+            body,
+            keys: keys.clone(),
+        })
     };
-    let keyed = match admission {
-        Admission::Pass => {
+    // First without the body: whether the request passes or is refused never depends on it, so
+    // an unkeyed request reaches the handler untouched (its body unread); only a keyed one is read.
+    let body = match admit(&rt, &scope, &operation, &request(Vec::new())) {
+        Err(answer) => return answer,
+        Ok(Admission::Pass) => {
             let mut inner = inner;
-            return inner.call(Request::from_parts(parts, Body::from(body))).await.unwrap_or_else(|e| match e {});
+            return inner.call(Request::from_parts(parts, body)).await.unwrap_or_else(|e| match e {});
         }
-        Admission::Refuse(r) => return problem(&r),
-        Admission::Keyed(k) => k,
+        Ok(Admission::Refuse(r)) => return problem(&r),
+        Ok(Admission::Keyed(_)) => match Limited::new(body, config.body_limit).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
+                return match rt.oversized(config.body_limit as u64) {
+                    Ok(r) => problem(&r),
+                    Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+                }
+            }
+            // The client went away mid-upload: nothing was done, and nobody reads this.
+            Err(e) => return plain(StatusCode::BAD_REQUEST, &format!("the request body could not be read: {e}")),
+        },
+    };
+    let keyed = match admit(&rt, &scope, &operation, &request(body.to_vec())) {
+        Err(answer) => return answer,
+        Ok(Admission::Keyed(k)) => k,
+        Ok(Admission::Refuse(r)) => return problem(&r),
+        Ok(Admission::Pass) => return plain(StatusCode::INTERNAL_SERVER_ERROR, "the core passed a keyed request"),
     };
     let keys = Keys { client_key: keyed.client_key.clone(), key: keyed.key.clone() };
     let slot: Slot = Arc::default();
-    let invoked = Arc::new(AtomicBool::new(false));
     let run = {
         let slot = slot.clone();
-        let invoked = invoked.clone();
         let rt = rt.clone();
         let ledger = &config.ledger;
         ledger.effect(&keyed.intent, &keyed.policy).wait(config.wait).run(move |_key| {
@@ -260,7 +272,6 @@ where
             let mut inner = inner.clone();
             let slot = slot.clone();
             let rt = rt.clone();
-            invoked.store(true, Ordering::SeqCst);
             async move {
                 let answered = tokio::spawn(async move {
                     let response = inner.call(req).await.unwrap_or_else(|e| match e {});
@@ -271,7 +282,10 @@ where
                 let (parts, bytes) = match answered {
                     Ok((parts, Ok(bytes))) => (parts, bytes),
                     Ok((_, Err(e))) => return Err(ToolError::ambiguous(format!("the handler's response body failed: {e}"))),
-                    Err(e) => return Err(ToolError::ambiguous(format!("the handler panicked: {e}"))),
+                    Err(e) => {
+                        *slot.lock().unwrap() = Some(Answered::Panicked);
+                        return Err(ToolError::ambiguous(format!("the handler panicked: {e}")));
+                    }
                 };
                 let response = HttpResponse {
                     status: parts.status.as_u16(),
@@ -282,7 +296,7 @@ where
                         .collect(),
                     body: bytes.to_vec(),
                 };
-                *slot.lock().unwrap() = Some((parts, bytes));
+                *slot.lock().unwrap() = Some(Answered::Response(parts, bytes));
                 match rt.record_http(&response) {
                     Ok(Recording::Returned(json)) => RawValue::from_string(json)
                         .map(Recorded::Text)
@@ -301,7 +315,7 @@ where
         // The handler's own response when its value is the result (`tool-value`); else the
         // recorded one (a replay, or a reconciliation's verdict).
         Ok(r) => match (r.replayed || r.reconciled, ran) {
-            (false, Some((parts, bytes))) => Response::from_parts(parts, Body::from(bytes)),
+            (false, Some(Answered::Response(parts, bytes))) => Response::from_parts(parts, Body::from(bytes)),
             (_, _) => match r.value {
                 Recorded::Text(raw) => match rt.replay_http(raw.get()) {
                     Ok(replay) => from_core(replay),
@@ -314,16 +328,29 @@ where
             let Some(error) = effect_error(&e) else {
                 return plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string());
             };
-            match rt.refuse(&error, invoked.load(Ordering::SeqCst)) {
+            // The handler's own answer stands when it has one (a response, or its panic: a 500
+            // as for any crash); a handler abandoned at its deadline has none yet.
+            match rt.refuse(&error, ran.is_some()) {
                 Ok(Answer::Handler) => match ran {
-                    Some((parts, bytes)) => Response::from_parts(parts, Body::from(bytes)),
-                    // It panicked: no answer of its own.
-                    None => plain(StatusCode::INTERNAL_SERVER_ERROR, "the handler failed"),
+                    Some(Answered::Response(parts, bytes)) => Response::from_parts(parts, Body::from(bytes)),
+                    _ => plain(StatusCode::INTERNAL_SERVER_ERROR, "the handler failed"),
                 },
                 Ok(Answer::Refuse(r)) => problem(&r),
                 Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
             }
         }
+    }
+}
+
+/// The core's admission, or the answer to a misconfiguration (logged).
+fn admit(rt: &crate::Runtime, scope: &str, operation: &Operation, request: &CoreRequest) -> Result<Admission, Response> {
+    match rt.admit(scope, operation, request) {
+        Ok(Ok(a)) => Ok(a),
+        Ok(Err(why)) => {
+            tracing::error!(target: "oncely", "idempotency layer misconfigured: {why}");
+            Err(plain(StatusCode::INTERNAL_SERVER_ERROR, "the idempotency layer is misconfigured"))
+        }
+        Err(e) => Err(plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string())),
     }
 }
 

@@ -126,6 +126,9 @@ async fn scenarios(db: &str) {
     let a = send(&client, &url("ch_0"), "a", Some("k-big"), &big).await.unwrap();
     assert_eq!(a.status, 413);
     assert!(a.problem()["type"].as_str().unwrap().ends_with("#request-too-large"));
+    // Two keys joined into one field by a proxy or client library: 400.
+    let a = send(&client, &url("ch_0"), "a", Some("k-a, k-b"), r#"{"amount":1}"#).await.unwrap();
+    assert_eq!((a.status, a.problem()["type"].as_str().unwrap().rsplit('#').next()), (400, Some("idempotency-key-invalid")));
     // GET is never keyed.
     let a = client.get(url("ch_0")).header("idempotency-key", "k-get").send().await.unwrap();
     assert_eq!((a.status().as_u16(), a.text().await.unwrap()), (200, "refunds".to_string()));
@@ -162,13 +165,16 @@ async fn scenarios(db: &str) {
 
     // A client that times out and retries: the handler finishes anyway (the client hanging up
     // does not cancel it), the retry meanwhile gets 409 + Retry-After, then the replay.
-    let slow = r#"{"amount":1,"sleep_ms":1500}"#;
+    let slow = r#"{"amount":1,"hold":true}"#;
     let quick = reqwest::Client::builder().timeout(Duration::from_millis(300)).build().unwrap();
     let e = send(&quick, &url("ch_2"), "a", Some("k-2"), slow).await.err().expect("the client times out");
     assert!(e.is_timeout(), "{e}");
+    until_line(&effects, "start ch_2").await; // held until released: still running
     let retry = send(&client, &url("ch_2"), "a", Some("k-2"), slow).await.unwrap();
     assert_eq!(retry.status, 409, "{}", retry.body);
     assert!(retry.problem()["type"].as_str().unwrap().ends_with("#request-in-progress"));
+    assert!(retry.header("retry-after").is_some());
+    std::fs::write(effects.with_extension("release-ch_2"), b"").unwrap();
     let replay = until_settled(&client, &url("ch_2"), "k-2", slow).await;
     assert_eq!(replay.status, 201);
     assert!(replay.replayed());
@@ -185,7 +191,7 @@ async fn scenarios(db: &str) {
     let second = send(&client, &url("ch_3"), "a", Some("k-3"), held).await.unwrap();
     assert_eq!(second.status, 409);
     assert!(second.header("retry-after").is_some());
-    std::fs::write(effects.with_extension("release"), b"").unwrap();
+    std::fs::write(effects.with_extension("release-ch_3"), b"").unwrap();
     let won = racer.await.unwrap();
     assert_eq!(won.status, 201);
     let third = send(&client, &url("ch_3"), "a", Some("k-3"), held).await.unwrap();
@@ -221,6 +227,7 @@ async fn scenarios(db: &str) {
     let charges = format!("{}/charges/c_1", server.base);
     let found = send(&client, &charges, "a", Some("c-1"), "{}").await.unwrap();
     assert_eq!(found.status, 200, "{}", found.body);
+    assert!(found.replayed(), "the answer comes from the ledger (the reconciler's verdict)");
     let v: Value = serde_json::from_str(&found.body).unwrap();
     assert_eq!(v["found"], true);
     assert!(v["key"].as_str().unwrap().starts_with("oncely1:"));
@@ -256,7 +263,7 @@ async fn a_server_killed_mid_request_leaves_the_key_in_doubt() {
         until_line(&effects, "start ch_k").await;
         drop(server); // SIGKILL, mid-handler
         assert!(pending.await.unwrap().is_err(), "the connection died with the server");
-        std::fs::write(effects.with_extension("release"), b"").unwrap();
+        std::fs::write(effects.with_extension("release-ch_k"), b"").unwrap();
         let server = start(&db, &effects, 0);
         let url = format!("{}/refunds/ch_k", server.base);
         // While the dead claim's lease (1.5 s) runs, 409 in progress; then unknown, for good
@@ -289,9 +296,14 @@ async fn a_concurrent_duplicate_can_wait_and_replay() {
         let (client, url) = (client.clone(), url.clone());
         tokio::spawn(async move { send(&client, &url, "a", Some("k-w"), body).await.unwrap() })
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Both reached the server; the second is waiting inside the layer, not answered.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while lines(&effects, "arrive /refunds/ch_w").len() < 2 {
+        assert!(Instant::now() < deadline, "the duplicate never arrived");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     assert!(!second.is_finished(), "the duplicate waits");
-    std::fs::write(effects.with_extension("release"), b"").unwrap();
+    std::fs::write(effects.with_extension("release-ch_w"), b"").unwrap();
     let (first, second) = (first.await.unwrap(), second.await.unwrap());
     assert_eq!((first.status, second.status), (201, 201));
     assert_eq!(second.body, first.body);

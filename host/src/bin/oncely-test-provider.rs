@@ -2,10 +2,11 @@
 //! `oncely::provider::IdempotencyLayer`, for `host/tests/provider.rs` to drive as a real server
 //! process with a real HTTP client. It prints `listening <port>` once it accepts connections.
 //!
-//! Routes (the account is the `x-account` header; scope `acct:<account>`):
+//! Every POST first appends `arrive <path> <key>` (before the layer: the request reached the
+//! server). Routes (the account is the `x-account` header; scope `acct:<account>`):
 //! - `POST /refunds/{charge}` (key required; lease 1.5 s; bodies up to 64 KiB): appends
 //!   `start <charge> <client key>` to EFFECTS (fsynced) when it starts; with `"hold": true` in
-//!   the body it waits for the file EFFECTS.release; sleeps `sleep_ms`; `"fail": "panic"` panics, `"fail": "500"` answers 500,
+//!   the body it waits for the file EFFECTS.release-<charge>; sleeps `sleep_ms`; `"fail": "panic"` panics, `"fail": "500"` answers 500,
 //!   `"fail": "429"` answers 429; else appends `done <charge> <response body>` and answers 201
 //!   with a `Location`, a `Set-Cookie` and a body that differs on every execution.
 //! - `GET /refunds/{charge}`: 200, through the layer (GET is never keyed).
@@ -72,7 +73,7 @@ async fn refund(State(app): State<Arc<App>>, Path(charge): Path<String>, keys: O
     let key = keys.map(|k| k.0.client_key).unwrap_or_default();
     app.append(&format!("start {charge} {key}"));
     if body["hold"] == true {
-        let release = app.effects.with_extension("release");
+        let release = app.effects.with_extension(format!("release-{charge}"));
         while !release.exists() {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
@@ -101,6 +102,15 @@ async fn refund(State(app): State<Arc<App>>, Path(charge): Path<String>, keys: O
 async fn charge(State(app): State<Arc<App>>, keys: axum::Extension<Keys>) -> Response {
     app.append(&format!("charge {}", keys.0.key));
     (StatusCode::BAD_GATEWAY, "the card network did not answer").into_response()
+}
+
+/// Outside the layer: note that a request reached the server.
+async fn arrive(State(app): State<Arc<App>>, req: Request, next: axum::middleware::Next) -> Response {
+    if req.method() == axum::http::Method::POST {
+        let key = req.headers().get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or("");
+        app.append(&format!("arrive {} {key}", req.uri().path()));
+    }
+    next.run(req).await
 }
 
 async fn payout(State(app): State<Arc<App>>, body: String) -> String {
@@ -137,6 +147,7 @@ async fn main() -> Result<()> {
         .route("/refunds/{charge}", post(refund).get(|| async { "refunds" }).route_layer(refunds))
         .route("/charges/{id}", post(charge).route_layer(charges))
         .route("/payouts", post(payout).route_layer(payouts))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), arrive))
         .with_state(app);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     println!("listening {}", listener.local_addr()?.port());

@@ -78,6 +78,13 @@ def main() -> None:
         performed("explode", {"what": what})
         raise RuntimeError("the provider did not answer")
 
+    @server.tool(name="stall", description="Never answers within its maxCallMs.")
+    @once(ledger, scope="acct_1", tool="stall", policy={"maxCallMs": 500})
+    async def stall(what: str) -> str:
+        performed("stall", {"what": what})
+        await anyio.sleep(30)  # cancelled at the policy's maxCallMs: no answer of its own
+        return "late"
+
     if a.http:
         server.run("streamable-http", host="127.0.0.1", port=a.http)
     else:

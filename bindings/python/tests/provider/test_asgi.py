@@ -5,6 +5,7 @@ effects the handlers perform are counted in a file, from outside the server."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 import uuid
@@ -30,6 +31,11 @@ class Server:
 
     def effects(self, key: str | None = None) -> list[dict[str, Any]]:
         return [e for e in effects(self.effects_file) if key is None or e["client_key"] == key]
+
+    def arrived(self, key: str) -> int:
+        """How many requests with the key reached the server (before their ledger call)."""
+        rows = effects(self.tmp / "arrived.jsonl")
+        return sum(1 for r in rows if r["key"] == key)
 
     def entered(self, gate: str) -> bool:
         return (self.gates / f"{gate}.entered").exists()
@@ -172,7 +178,7 @@ def test_a_duplicate_on_a_waiting_route_waits_and_gets_the_replay(server: Server
     second = threading.Thread(target=lambda: got.setdefault("b", post(url, body, key)))
     second.start()
     try:
-        time.sleep(0.3)  # let the duplicate arrive; it waits (wait_ms) whenever it does
+        wait_for(lambda: server.arrived(key) == 2, WAIT_S, "the duplicate to reach the server")
         assert "b" not in got  # it waits while the first holds the key
     finally:
         server.release(gate)
@@ -224,6 +230,21 @@ def test_a_handler_exception_leaves_the_key_in_doubt_never_run_again(server: Ser
     assert len(server.effects(key)) == 1
 
 
+def test_a_handler_cancelled_at_its_deadline_has_no_answer_the_refusal_is_sent(
+    server: Server,
+) -> None:
+    key = new_key()
+    first = post(f"{server.url}/overdue", b"{}", key)
+    # Not the handler's answer (it has none: cancelled at maxCallMs), nor a crash of the
+    # middleware: the core's refusal, and the key is in doubt.
+    assert first.status_code == 409, first.text
+    assert kind(first) in ("outcome-escalated", "outcome-in-doubt"), first.text
+    again = post(f"{server.url}/overdue", b"{}", key)
+    assert again.status_code == 409, again.text
+    assert kind(again) in ("outcome-escalated", "outcome-in-doubt", "request-in-progress")
+    assert len(server.effects(key)) == 1
+
+
 def test_a_5xx_answer_is_the_first_callers_and_then_in_doubt(server: Server) -> None:
     key = new_key()
     first = post(f"{server.url}/unavailable", b"", key)
@@ -272,6 +293,54 @@ def test_a_body_that_is_not_json_replays_exactly_and_a_large_one_is_413(server: 
     r = httpx.put(url, content=b"x" * ((1 << 20) + 1), headers={"idempotency-key": big}, timeout=30)
     assert r.status_code == 413 and kind(r) == "request-too-large"
     assert server.effects(big) == []
+
+
+def test_a_chunked_body_over_the_limit_is_413_and_the_handler_does_not_run(
+    server: Server,
+) -> None:
+    key = new_key()
+
+    def chunks() -> Iterator[bytes]:  # no content-length: the middleware counts as it reads
+        for _ in range(17):
+            yield b"x" * (1 << 16)
+
+    h = {"idempotency-key": key, "content-type": "application/octet-stream"}
+    r = httpx.put(f"{server.url}/files/big.bin", content=chunks(), headers=h, timeout=30)
+    assert r.request.headers.get("transfer-encoding") == "chunked"
+    assert "content-length" not in r.request.headers
+    assert r.status_code == 413 and kind(r) == "request-too-large"
+    assert server.arrived(key) == 1 and server.effects(key) == []
+    # Within the limit, chunked too: it runs (and is replayed).
+    small = [b"y" * 1000, b"z" * 1000]
+    h["idempotency-key"] = key = new_key()
+    a = httpx.put(f"{server.url}/files/small.bin", content=iter(small), headers=h, timeout=30)
+    b = httpx.put(f"{server.url}/files/small.bin", content=iter(small), headers=h, timeout=30)
+    assert a.status_code == b.status_code == 200 and a.content == b.content == b"".join(small)
+    assert b.headers["idempotent-replayed"] == "true"
+    assert len(server.effects(key)) == 1
+
+
+def test_a_keyed_stream_runs_to_its_end_when_its_client_leaves(server: Server) -> None:
+    key, gate = new_key(), f"g-{uuid.uuid4()}"
+    port = int(server.url.rsplit(":", 1)[1])
+    head = (
+        f"POST /stream HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nidempotency-key: {key}\r\n"
+        f"x-test-gate: {gate}\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{{}}"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as s:
+        s.sendall(head.encode())
+        # The stream sent its first part (buffered by the middleware, not sent): the client
+        # leaves now, mid-stream. The server's http.disconnect is not the app's.
+        wait_for(lambda: server.entered(gate), WAIT_S, "the stream's first part")
+    wait_for(lambda: server.effects(key), WAIT_S, "the stream to reach its end")
+    [effect] = server.effects(key)
+    assert effect["answer"] == "part-1;part-2;part-3;part-4;part-5;"
+    h = {"x-test-gate": gate}
+    r = until_answered(lambda: post(f"{server.url}/stream", b"{}", key, **h), "the stream")
+    assert r.status_code == 200, r.text
+    assert r.headers["idempotent-replayed"] == "true"
+    assert r.text == effect["answer"]  # the whole body, not the part before the client left
+    assert len(server.effects(key)) == 1
 
 
 # --- configuration (no server) -----------------------------------------------------------------

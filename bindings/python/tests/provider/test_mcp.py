@@ -170,3 +170,17 @@ async def test_a_tool_that_raised_is_in_doubt_and_never_run_again(env: Env) -> N
         assert r.is_error
         assert meta(r)["oncely/refusal"] in ("outcome-escalated", "outcome-in-doubt")
     assert len(env.effects(key)) == 1
+
+
+async def test_a_tool_cancelled_at_its_deadline_gets_the_refusal_not_a_crash(env: Env) -> None:
+    key = f"k-{uuid.uuid4()}"
+    first = await env.call("stall", {"what": "x"}, key)
+    # The function has no answer (cancelled at maxCallMs): the core's refusal is the result.
+    assert first.is_error, text(first)
+    assert meta(first)["oncely/refusal"] in ("outcome-escalated", "outcome-in-doubt"), text(first)
+    again = await env.call("stall", {"what": "x"}, key)
+    assert again.is_error and meta(again)["oncely/refusal"] in (
+        "outcome-escalated",
+        "outcome-in-doubt",
+    )
+    assert len(env.effects(key)) == 1

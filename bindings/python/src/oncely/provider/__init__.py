@@ -237,30 +237,34 @@ async def run_keyed(
 
     ``handler`` runs the real handler and returns what its answer means for the ledger (a
     :class:`~oncely.types.Returned` JSON text recorded verbatim, a
-    :class:`~oncely.types.ToolFailure`, or :class:`~oncely.types.Unrecordable`); what it raises
-    is an unknown outcome. ``wait_ms``: how long a concurrent duplicate waits for the first
+    :class:`~oncely.types.ToolFailure`, or :class:`~oncely.types.Unrecordable`); an
+    :class:`Exception` it raises is the handler's own answer too (its exception: an unknown
+    outcome for the ledger). A handler that did not end with an answer of its own (cancelled at
+    the policy's ``maxCallMs``, or raising another ``BaseException`` such as
+    :class:`asyncio.CancelledError`) has none: the core's refusal is the answer then (never
+    :class:`HandlersOwn`). ``wait_ms``: how long a concurrent duplicate waits for the first
     request to finish (0: answer 409 at once)."""
     ran = False
+    # The handler produced an answer of its own in this run: a response, or an exception it
+    # raised (JS: runKeyed's `answer !== null`).
+    answered = False
 
     i = keyed.intent
     info = OncelyRequest(keyed.client_key, keyed.key, i.scope, i.tool)
 
     async def tool(_key: str) -> Any:
-        nonlocal ran
+        nonlocal ran, answered
         ran = True
         token = _CURRENT.set(info)
         try:
             recording = await handler()
+        except Exception:
+            answered = True
+            raise
         finally:
             _CURRENT.reset(token)
-        if isinstance(recording, Returned):
-            return recording.json
-        if isinstance(recording, ToolFailure):
-            if recording.definite:
-                raise DefiniteFailure(recording.reason)
-            raise AmbiguousFailure(recording.reason)
-        assert isinstance(recording, Unrecordable)
-        return _NotRecordable(recording.reason)
+        answered = True
+        return _tool_value(recording)
 
     try:
         r = await ledger.run(
@@ -275,20 +279,35 @@ async def run_keyed(
             encode=_encode,
             decode=_decode,
         )
-    except OncelyError as e:
+    except Exception as e:
         error = effect_error_of(e)
-        if error is None:
-            raise
-        answer = refuse(error, ran)
+        # Not the effect's answer (a failure of the ledger itself…): the handler's own answer
+        # stands when it gave one, else the failure goes on.
+        answer: Answer = HandlerAnswer() if error is None else refuse(error, answered)
         if isinstance(answer, HandlerAnswer):
-            return HandlersOwn()
+            if answered:
+                return HandlersOwn()
+            raise  # the core names the handler's answer only when there is one
         return answer
-    if r.replayed or r.reconciled or not ran:
-        # A replay, or a reconciliation's verdict: the recorded JSON text (decoded by _decode).
-        recorded = r.value
-        assert isinstance(recorded, str)
-        return Replayed(recorded)
-    return Fresh()
+    if ran and answered and not (r.replayed or r.reconciled):
+        return Fresh()
+    # A replay, or a reconciliation's verdict: the recorded JSON text (decoded by _decode).
+    recorded = r.value
+    if not isinstance(recorded, str):
+        recorded = _api.to_json_text(recorded)
+    return Replayed(recorded)
+
+
+def _tool_value(recording: Recording) -> Any:
+    """The effect's tool value for what a handler's answer means for the ledger."""
+    if isinstance(recording, Returned):
+        return recording.json
+    if isinstance(recording, ToolFailure):
+        if recording.definite:
+            raise DefiniteFailure(recording.reason)
+        raise AmbiguousFailure(recording.reason)
+    assert isinstance(recording, Unrecordable)
+    return _NotRecordable(recording.reason)
 
 
 def oversized(limit_bytes: int) -> Refusal:

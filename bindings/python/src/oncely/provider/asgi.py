@@ -30,8 +30,12 @@ A pure ASGI middleware (not ``BaseHTTPMiddleware``). Per request of a configured
   waits ``wait_ms`` for the first to finish); after a handler exception or a 5xx the key is in
   doubt (409 ``outcome-in-doubt``): the handler is never run again for it. The first caller
   still gets the handler's own answer (its exception goes on to the server's error handling).
-- The keyed run is shielded from the request task's cancellation: a handler that started runs to
-  its end (at most the policy's ``maxCallMs``) and is recorded.
+- The keyed run is shielded from the request task's cancellation, and its app never receives
+  the client's ``http.disconnect`` (after the body, ``receive`` waits): a handler that started
+  runs to its end (at most the policy's ``maxCallMs``) and is recorded. A response the app left
+  unfinished (no final body message) counts as an exception of the handler (an unknown
+  outcome); a handler cancelled at ``maxCallMs`` has no answer: the client gets the core's
+  refusal.
 
 Run the ledger's sweeper next to the app (``ledger.start_sweeper()`` or ``oncely serve``).
 """
@@ -214,25 +218,46 @@ async def _read_body(receive: Receive, limit: int) -> bytes:
 
 
 class _Captured:
-    """The messages an app sent, kept (not sent)."""
+    """The messages an app sent, kept (not sent).
+
+    The app's answer is a *complete* response (its ``http.response.start``, then body messages
+    up to the one without ``more_body``) or an exception it raised; a response cut short is
+    the exception :meth:`incomplete` (an unknown outcome, never a recorded success)."""
 
     def __init__(self) -> None:
         self.start: Message | None = None
         self.chunks: list[bytes] = []
         self.trailers: list[Message] = []
-        self.error: BaseException | None = None
+        self.complete = False
+        self.error: Exception | None = None
 
     async def send(self, message: Message) -> None:
         t = message["type"]
         if t == "http.response.start":
+            if self.start is not None:
+                raise RuntimeError("the app sent http.response.start twice")
             self.start = message
         elif t == "http.response.body":
+            if self.start is None:
+                raise RuntimeError("the app sent a body before http.response.start")
+            if self.complete:
+                raise RuntimeError("the app sent a body after its response was complete")
             self.chunks.append(bytes(message.get("body", b"")))
+            if not message.get("more_body", False):
+                self.complete = True
         else:
             self.trailers.append(message)
 
+    def incomplete(self) -> Exception | None:
+        """The app's failure when it returned without a complete response, else ``None``."""
+        if self.start is None:
+            return RuntimeError("the app returned without sending a response")
+        if not self.complete:
+            return RuntimeError("the app returned before the end of its response body")
+        return None
+
     def response(self) -> HttpResponse:
-        assert self.start is not None
+        assert self.start is not None and self.complete  # checked by incomplete()
         headers = [
             (bytes(k).decode("latin-1"), bytes(v).decode("latin-1"))
             for k, v in self.start.get("headers", ())
@@ -241,6 +266,11 @@ class _Captured:
 
     async def replay(self, send: Send) -> None:
         """Send what the app sent, as it sent it (the body in one message)."""
+        if self.error is not None:
+            raise self.error
+        failure = self.incomplete()
+        if failure is not None:
+            raise failure
         assert self.start is not None
         await send(self.start)
         more = bool(self.trailers) and bool(self.start.get("trailers"))
@@ -312,15 +342,16 @@ class IdempotencyMiddleware:
             principal, route.op, HttpRequest(method, path, query, content_type, body, keys)
         )
         if isinstance(admission, Pass):
-            await self.app(scope, _replaying(body, receive) if read else receive, send)
+            await self.app(scope, _replaying(body, receive, True) if read else receive, send)
         elif isinstance(admission, Refusal):
             await _send_response(send, _problem_response(admission))
         else:
             assert isinstance(admission, KeyedCall)
             # The handler runs in its own task: a cancelled request task (a server that cancels
-            # on disconnect) does not cut it short; it ends and is recorded.
+            # on disconnect) does not cut it short; it ends and is recorded. It never sees the
+            # client's http.disconnect either (a StreamingResponse would stop at it).
             task = asyncio.ensure_future(
-                self._keyed(scope, admission, route, _replaying(body, receive))
+                self._keyed(scope, admission, route, _replaying(body, receive, False))
             )
             captured, outcome = await asyncio.shield(task)
             await self._answer(send, captured, outcome)
@@ -346,14 +377,17 @@ class IdempotencyMiddleware:
             inner["extensions"] = {k: v for k, v in ext.items() if k not in _NO_BUFFERING}
 
         async def handler() -> Recording:
+            # An Exception of the app is its answer (an unknown outcome); a BaseException (a
+            # cancellation at the policy's maxCallMs) leaves no answer: run_keyed refuses then.
             try:
                 await self.app(inner, receive, captured.send)
             except Exception as e:
                 captured.error = e
                 raise
-            if captured.start is None:
-                captured.error = RuntimeError("the app returned without sending a response")
-                raise captured.error
+            failure = captured.incomplete()
+            if failure is not None:
+                captured.error = failure
+                raise failure
             return record_http(captured.response())
 
         outcome = await run_keyed(self.ledger, keyed, handler, wait_ms=route.wait_ms)
@@ -361,8 +395,8 @@ class IdempotencyMiddleware:
 
     async def _answer(self, send: Send, captured: _Captured, outcome: Any) -> None:
         if isinstance(outcome, (Fresh, HandlersOwn)):
-            if captured.error is not None:
-                raise captured.error
+            # run_keyed gives these only when the handler answered: a complete response, or
+            # its exception (raised again here, for the server's error handling).
             await captured.replay(send)
         elif isinstance(outcome, Replayed):
             await _send_response(send, replay_http(outcome.recorded))
@@ -371,9 +405,11 @@ class IdempotencyMiddleware:
             await _send_response(send, _problem_response(outcome))
 
 
-def _replaying(body: bytes, receive: Receive) -> Receive:
-    """A ``receive`` that gives the buffered body once, then waits on the real one (so that
-    ``http.disconnect`` still arrives)."""
+def _replaying(body: bytes, receive: Receive, disconnects: bool) -> Receive:
+    """A ``receive`` that gives the buffered body once; then, with ``disconnects``, waits on the
+    real one (so that ``http.disconnect`` still arrives: a request passed through), else waits
+    forever: a keyed run answers the ledger, not the client, and runs to its end whether the
+    client left or not."""
     given = False
 
     async def replay() -> Message:
@@ -381,7 +417,10 @@ def _replaying(body: bytes, receive: Receive) -> Receive:
         if not given:
             given = True
             return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
+        if disconnects:
+            return await receive()
+        await asyncio.Event().wait()  # never set: cancelled with the handler, if ever
+        raise AssertionError("unreachable")  # pragma: no cover
 
     return replay
 

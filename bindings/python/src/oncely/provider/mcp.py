@@ -64,7 +64,7 @@ from oncely.provider import (
     resolve_scope,
     run_keyed,
 )
-from oncely.types import KeyedCall, McpCall, Pass, Recording, Refusal, ToolFailure
+from oncely.types import KeyedCall, McpCall, Pass, Recording, Refusal, Unrecordable
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,11 +94,6 @@ def _context_param(fn: Callable[..., Any]) -> str | None:
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def _dump(result: CallToolResult) -> dict[str, Any]:
-    d: dict[str, Any] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return d
 
 
 def refusal_result(r: Refusal, client_key: str | None = None) -> CallToolResult:
@@ -141,7 +136,7 @@ def _request(ctx: Any, kwargs: Mapping[str, Any]) -> McpCall:
     )
 
 
-def once(  # noqa: C901, PLR0915 - the wrapper and its call paths, as closures
+def once(  # noqa: C901 - the wrapper and its call paths, as closures
     ledger: Ledger | AsyncLedger,
     *,
     scope: ScopeOf,
@@ -206,31 +201,30 @@ def once(  # noqa: C901, PLR0915 - the wrapper and its call paths, as closures
             return await _keyed(admission, kwargs)
 
         async def _keyed(keyed: KeyedCall, kwargs: dict[str, Any]) -> Any:
+            # The function's answer in this run: its converted result, or the exception it (or
+            # the SDK's conversion of its value) raised. A cancellation (the policy's maxCallMs)
+            # leaves none, and run_keyed answers with the core's refusal then.
             own: dict[str, Any] = {}
 
             async def handler() -> Recording:
                 try:
-                    value = await call(kwargs)
+                    result = meta.convert_result(await call(kwargs))
                 except Exception as e:
                     own["error"] = e
                     raise
-                result = meta.convert_result(value)
                 own["result"] = result
-                if not isinstance(result, CallToolResult):
-                    return ToolFailure(
-                        True, f"the tool answered {type(result).__name__}, which is not recorded"
-                    )
                 # The core reads it: isError is a definite failure, anything else is recorded.
-                return record_mcp(_json(_dump(result)))
+                return _recording(result)
 
             # Shielded: an agent's timeout cancels its request (notifications/cancelled), but a
             # handler that started runs to its end and is recorded.
             with anyio.CancelScope(shield=True):
                 outcome = await run_keyed(aio, keyed, handler, wait_ms=wait_ms)
             if isinstance(outcome, (Fresh, HandlersOwn)):
+                # run_keyed gives these only when the function answered (one of the two).
                 if "error" in own:
                     raise own["error"]
-                return own["result"]
+                return own.get("result")
             if isinstance(outcome, Replayed):
                 return _replayed(outcome.recorded, keyed.client_key)
             assert isinstance(outcome, Refusal)
@@ -250,6 +244,20 @@ def once(  # noqa: C901, PLR0915 - the wrapper and its call paths, as closures
         return typing.cast(F, wrapper)
 
     return decorate
+
+
+def _recording(result: Any) -> Recording:
+    """What the SDK's conversion of a tool's value means for the ledger: its JSON, read by the
+    core (``record-mcp``); a value JSON cannot carry is not recorded (``unrecordable``)."""
+    try:
+        if isinstance(result, BaseModel):
+            doc: Any = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        else:
+            doc = result
+        text = _json(doc)
+    except (TypeError, ValueError) as e:
+        return Unrecordable(f"the tool's result ({type(result).__name__}) is not JSON: {e}")
+    return record_mcp(text)
 
 
 def _replayed(recorded: str, client_key: str) -> CallToolResult:
