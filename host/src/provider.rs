@@ -236,7 +236,7 @@ where
     // First without the body: whether the request passes or is refused never depends on it, so
     // an unkeyed request reaches the handler untouched (its body unread); only a keyed one is read.
     let body = match admit(&rt, &scope, &operation, &request(Vec::new())) {
-        Err(answer) => return answer,
+        Err(answer) => return *answer,
         Ok(Admission::Pass) => {
             let mut inner = inner;
             return inner.call(Request::from_parts(parts, body)).await.unwrap_or_else(|e| match e {});
@@ -255,7 +255,7 @@ where
         },
     };
     let keyed = match admit(&rt, &scope, &operation, &request(body.to_vec())) {
-        Err(answer) => return answer,
+        Err(answer) => return *answer,
         Ok(Admission::Keyed(k)) => k,
         Ok(Admission::Refuse(r)) => return problem(&r),
         Ok(Admission::Pass) => return plain(StatusCode::INTERNAL_SERVER_ERROR, "the core passed a keyed request"),
@@ -343,14 +343,14 @@ where
 }
 
 /// The core's admission, or the answer to a misconfiguration (logged).
-fn admit(rt: &crate::Runtime, scope: &str, operation: &Operation, request: &CoreRequest) -> Result<Admission, Response> {
+fn admit(rt: &crate::Runtime, scope: &str, operation: &Operation, request: &CoreRequest) -> Result<Admission, Box<Response>> {
     match rt.admit(scope, operation, request) {
         Ok(Ok(a)) => Ok(a),
         Ok(Err(why)) => {
             tracing::error!(target: "oncely", "idempotency layer misconfigured: {why}");
-            Err(plain(StatusCode::INTERNAL_SERVER_ERROR, "the idempotency layer is misconfigured"))
+            Err(Box::new(plain(StatusCode::INTERNAL_SERVER_ERROR, "the idempotency layer is misconfigured")))
         }
-        Err(e) => Err(plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string())),
+        Err(e) => Err(Box::new(plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))),
     }
 }
 
