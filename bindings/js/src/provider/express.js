@@ -22,7 +22,6 @@ export function rawBody(req, _res, buf) {
   req.rawBody = buf;
 }
 
-const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /**
  * The middleware. Options: `ledger` (a Ledger, or `(req) => ledger`), `scope` (a string or
  * `(req) => string`: the client's stable tenant or principal id, never its bearer token), `tool`
@@ -32,20 +31,22 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 export function once(options) {
   const p = prepareProvider('oncely/express', options);
   return async function oncely(req, res, next) {
-    const method = req.method.toUpperCase();
-    if (SAFE.has(method)) return next();
     const keys = req.headersDistinct?.['idempotency-key'] ?? (req.headers['idempotency-key'] === undefined ? [] : [req.headers['idempotency-key']]);
-    // A keyed request's body is read whole first, up to maxBody. Without a key the body decides
-    // nothing (pass, or 400 on a required route), but it is read all the same: the handler gets
-    // req.body / req.rawBody either way.
-    const body = await readRaw(req, keys.length === 0 ? Infinity : p.maxBody);
-    if (body === null) return capture(res).send(oversizedHttp(p), true);
     const { path, query } = splitTarget(req.originalUrl ?? req.url);
     const tool = p.tool ?? routeOf(req);
     const scope = await scopeOf(p, req);
-    const request = { method: req.method, path, query, contentType: req.headers['content-type'] ?? '', body, keys };
-    const admission = admit(p, scope, tool, { tag: 'http', val: request });
+    const request = (body) => ({ tag: 'http', val: { method: req.method, path, query, contentType: req.headers['content-type'] ?? '', body, keys } });
+    // First without the body: whether a request passes or is refused never depends on it, so an
+    // unkeyed request goes on with its body unread (a body parser after once() reads it); only a
+    // keyed one is read here, whole, up to maxBody (req.rawBody, and req.body for JSON: a parser
+    // after once() then finds the request finished and leaves them).
+    let admission = admit(p, scope, tool, request(new Uint8Array(0)));
     if (admission.tag === 'pass') return next();
+    if (admission.tag === 'keyed') {
+      const body = await readRaw(req, p.maxBody);
+      if (body === null) return capture(res).send(oversizedHttp(p), true);
+      admission = admit(p, scope, tool, request(body));
+    }
     const out = capture(res);
     if (admission.tag === 'refuse') return out.send(refusalHttp(admission.val), true);
     const keyed = admission.val;

@@ -28,21 +28,21 @@ export function once(options) {
   return async function oncely(c, next) {
     const method = c.req.method;
     const url = new URL(c.req.url);
-    const safe = SAFE.has(method.toUpperCase());
     const key = c.req.raw.headers.get('idempotency-key');
-    // Without a key the body decides nothing (pass, or 400 on a required route): it is left to the
-    // handler. With one it is read whole first, up to maxBody; HonoRequest caches it, so the
-    // handler can still read c.req.json() / text().
-    const declared = Number(c.req.header('content-length') ?? 0);
-    if (!safe && key !== null && declared > p.maxBody) return send(c, oversizedHttp(p));
-    const body = safe || key === null ? new Uint8Array(0) : new Uint8Array(await c.req.arrayBuffer());
-    if (body.byteLength > p.maxBody) return send(c, oversizedHttp(p));
     const tool = p.tool ?? `${method.toUpperCase()} ${routeOf(c)}`;
     const scope = await scopeOf(p, c);
-    const request = { method, path: url.pathname, query: url.search.slice(1), contentType: c.req.header('content-type') ?? '', body, keys: key === null ? [] : [key] };
-    const admission = admit(p, scope, tool, { tag: 'http', val: request });
+    const request = (body) => ({ tag: 'http', val: { method, path: url.pathname, query: url.search.slice(1), contentType: c.req.header('content-type') ?? '', body, keys: key === null ? [] : [key] } });
+    // First without the body: whether a request passes or is refused never depends on it, so an
+    // unkeyed request reaches the handler with its body unread; only a keyed one is read, whole,
+    // up to maxBody (a chunked upload is cut off there), and left in HonoRequest's body cache, so
+    // the handler still reads c.req.json() / text().
+    let admission = admit(p, scope, tool, request(new Uint8Array(0)));
     if (admission.tag === 'pass') return next();
     if (admission.tag === 'refuse') return send(c, refusalHttp(admission.val));
+    const body = await readBounded(c, p.maxBody);
+    if (body === null) return send(c, oversizedHttp(p));
+    admission = admit(p, scope, tool, request(body));
+    if (admission.tag !== 'keyed') return send(c, refusalHttp(admission.val));
     const keyed = admission.val;
     c.set('oncely', { clientKey: keyed.clientKey, key: keyed.key, scope, tool });
     const ledger = await ledgerOf(p, c);
@@ -84,7 +84,35 @@ export function once(options) {
   };
 }
 
-const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+// The request's body, read to its end but never past `limit` bytes (null when it is larger), and
+// cached for the handler.
+async function readBounded(c, limit) {
+  if (Number(c.req.header('content-length') ?? 0) > limit) return null;
+  const stream = c.req.raw.body;
+  const chunks = [];
+  let n = 0;
+  if (stream !== null) {
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      n += value.byteLength;
+      if (n > limit) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(value);
+    }
+  }
+  const body = new Uint8Array(n);
+  let at = 0;
+  for (const ch of chunks) {
+    body.set(ch, at);
+    at += ch.byteLength;
+  }
+  c.req.bodyCache.arrayBuffer = Promise.resolve(body.buffer);
+  return body;
+}
 
 // The route of the handler the request goes to (its template, as registered: the last route
 // matched), e.g. `/refunds/:id`.

@@ -186,6 +186,16 @@ export function httpScenarios(label, server) {
     const big = JSON.stringify({ charge, amount: 1, pad: 'x'.repeat((1 << 20) + 1) });
     const r = await read(await post(s.base, '/refunds', big, { key: randomUUID() }));
     assert.deepEqual([r.status, problemKind(r)], [413, 'request-too-large'], r.text.slice(0, 200));
+    // The same without a Content-Length (chunked): cut off at the limit all the same.
+    const bytes = new TextEncoder().encode(big);
+    const stream = new ReadableStream({
+      start(ctl) {
+        for (let i = 0; i < bytes.length; i += 64 * 1024) ctl.enqueue(bytes.subarray(i, i + 64 * 1024));
+        ctl.close();
+      },
+    });
+    const chunked = await read(await fetch(`${s.base}/refunds`, { method: 'POST', body: stream, duplex: 'half', headers: { ...JSON_TYPE, 'idempotency-key': randomUUID() } }));
+    assert.deepEqual([chunked.status, problemKind(chunked)], [413, 'request-too-large'], chunked.text.slice(0, 200));
     assert.equal((await s.events()).filter((e) => e.charge === charge).length, 0);
   });
 

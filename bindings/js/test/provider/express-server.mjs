@@ -13,7 +13,7 @@ const probe = fileProbe(dir);
 const scope = (req) => req.get('x-tenant') ?? 'tenant-1';
 const app = express();
 const handler = async (req, res) => {
-  const body = req.body; // set by once(), which read the raw body
+  const body = req.body; // keyed: set by once(), which read the raw body; unkeyed: by express.json()
   const r = await behave(probe, { route: req.path, key: req.oncely?.clientKey ?? null, body });
   if (r.kind === 'throw') throw new Error('the bank exploded after paying'); // Express 5: to the error handler
   if (r.kind === '503') return res.status(503).json({ error: 'upstream unavailable' });
@@ -29,7 +29,7 @@ app.post('/waiting', once({ ledger, scope: arriving, tool: 'waiting', waitMs: 30
 // Looked up by a reconciler this process does not have (the sweeper's, 10 s after the failure).
 app.post('/lookup-later', once({ ledger, scope, tool: 'refund-later', policy: { reconcile: { lookup: 'refund-later' } } }), handler);
 app.post('/escalating', once({ ledger, scope }), handler);
-app.post('/notes', once({ ledger, scope }), handler);
+app.post('/notes', once({ ledger, scope }), express.json(), handler); // a parser after once(): unkeyed bodies
 app.get('/refunds/:id', once({ ledger, scope, tool: 'refund', policy: REFUND_POLICY, required: true }), (req, res) => res.json({ id: req.params.id }));
 // A body parser before once(): with `verify: rawBody` the raw bytes are keyed; without, refused.
 app.post('/parsed', express.json({ verify: rawBody }), once({ ledger, scope, tool: 'parsed' }), (req, res) =>
