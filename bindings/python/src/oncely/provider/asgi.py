@@ -90,7 +90,6 @@ with a new token would be a new request."""
 MAX_BODY = 1 << 20
 """The largest request body read by default (bytes): larger keyed requests get 413."""
 
-_SAFE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 _SEGMENT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(path))?\}")
 
 
@@ -322,9 +321,17 @@ class IdempotencyMiddleware:
             await self.app(scope, receive, send)
             return
         keys = _header(scope, b"idempotency-key")
+        content_type = (_header(scope, b"content-type") or [""])[0]
+        query = bytes(scope.get("query_string", b"")).decode("latin-1")
+        principal = await resolve_scope(self.scope, scope)
+        # First without the body: whether a request passes or is refused never depends on it, so
+        # a request that passes reaches the app with its body unread; only a keyed one is read,
+        # whole, up to max_body (a chunked upload is cut off there).
+        admission = admit(
+            principal, route.op, HttpRequest(method, path, query, content_type, b"", keys)
+        )
         body = b""
-        read = bool(keys) and method not in _SAFE
-        if read:
+        if isinstance(admission, KeyedCall):
             declared = _header(scope, b"content-length")
             try:
                 if declared and declared[0].strip().isdigit() and int(declared[0]) > self.max_body:
@@ -335,14 +342,11 @@ class IdempotencyMiddleware:
                 return
             except _Disconnected:
                 return  # the client left before its request arrived: nothing was done
-        content_type = (_header(scope, b"content-type") or [""])[0]
-        query = bytes(scope.get("query_string", b"")).decode("latin-1")
-        principal = await resolve_scope(self.scope, scope)
-        admission = admit(
-            principal, route.op, HttpRequest(method, path, query, content_type, body, keys)
-        )
+            admission = admit(
+                principal, route.op, HttpRequest(method, path, query, content_type, body, keys)
+            )
         if isinstance(admission, Pass):
-            await self.app(scope, _replaying(body, receive, True) if read else receive, send)
+            await self.app(scope, receive, send)
         elif isinstance(admission, Refusal):
             await _send_response(send, _problem_response(admission))
         else:
@@ -350,9 +354,7 @@ class IdempotencyMiddleware:
             # The handler runs in its own task: a cancelled request task (a server that cancels
             # on disconnect) does not cut it short; it ends and is recorded. It never sees the
             # client's http.disconnect either (a StreamingResponse would stop at it).
-            task = asyncio.ensure_future(
-                self._keyed(scope, admission, route, _replaying(body, receive, False))
-            )
+            task = asyncio.ensure_future(self._keyed(scope, admission, route, _replaying(body)))
             captured, outcome = await asyncio.shield(task)
             await self._answer(send, captured, outcome)
 
@@ -405,11 +407,10 @@ class IdempotencyMiddleware:
             await _send_response(send, _problem_response(outcome))
 
 
-def _replaying(body: bytes, receive: Receive, disconnects: bool) -> Receive:
-    """A ``receive`` that gives the buffered body once; then, with ``disconnects``, waits on the
-    real one (so that ``http.disconnect`` still arrives: a request passed through), else waits
-    forever: a keyed run answers the ledger, not the client, and runs to its end whether the
-    client left or not."""
+def _replaying(body: bytes) -> Receive:
+    """A ``receive`` that gives the buffered body once, then waits forever: a keyed run answers
+    the ledger, not the client, and runs to its end whether the client left or not (it never
+    sees ``http.disconnect``, at which a ``StreamingResponse`` would stop)."""
     given = False
 
     async def replay() -> Message:
@@ -417,8 +418,6 @@ def _replaying(body: bytes, receive: Receive, disconnects: bool) -> Receive:
         if not given:
             given = True
             return {"type": "http.request", "body": body, "more_body": False}
-        if disconnects:
-            return await receive()
         await asyncio.Event().wait()  # never set: cancelled with the handler, if ever
         raise AssertionError("unreachable")  # pragma: no cover
 
