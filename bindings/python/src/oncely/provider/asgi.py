@@ -180,13 +180,18 @@ def _problem_response(r: Refusal) -> HttpResponse:
     return HttpResponse(r.status, headers, r.problem_json.encode("utf-8"))
 
 
+_NO_BODY = frozenset({101, 204, 205, 304})
+"""Statuses whose responses carry no body (and so no Content-Length)."""
+
+
 async def _send_response(send: Send, response: HttpResponse) -> None:
     headers = [
         (k.lower().encode("latin-1"), v.encode("latin-1"))
         for k, v in response.headers
         if k.lower() != "content-length"
     ]
-    headers.append((b"content-length", str(len(response.body)).encode("ascii")))
+    if response.status not in _NO_BODY:
+        headers.append((b"content-length", str(len(response.body)).encode("ascii")))
     await send({"type": "http.response.start", "status": response.status, "headers": headers})
     await send({"type": "http.response.body", "body": response.body, "more_body": False})
 
