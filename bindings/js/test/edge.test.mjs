@@ -43,32 +43,34 @@ let stores;
 
 before(async () => {
   const dir = tempDir('edge');
-  const [port, payPort, storePort] = [await freePort(), await freePort(), await freePort()];
   const storeWorker = await bundleWorker(fileURLToPath(new URL('./edge/store-worker.js', import.meta.url)), dir, { esbuild, packageDir: PACKAGE_DIR });
-  const { config } = await build({
-    outDir: dir,
-    port,
-    payPort,
-    esbuild,
-    packageDir: PACKAGE_DIR,
-    extra: {
-      services: ['(name = "stores", worker = .stores)'],
-      sockets: [`(name = "stores-http", address = "127.0.0.1:${storePort}", http = (), service = "stores")`],
-      definitions: [
-        `const stores :Workerd.Worker = (
-  modules = [ (name = "${storeWorker.module}", esModule = embed "${storeWorker.module}"), ${storeWorker.wasm.map((w) => `(name = "${w}", wasm = embed "${w}")`).join(', ')} ],
-  compatibilityDate = "2025-09-01",
-  durableObjectNamespaces = [ (className = "StoreObject", uniqueKey = "oncely-test-stores", enableSql = true) ],
-  durableObjectStorage = (localDisk = "storage"),
-  bindings = [ (name = "STORES", durableObjectNamespace = "StoreObject") ],
-);`,
-      ],
-    },
-  });
-  base = `http://127.0.0.1:${port}`;
-  pay = `http://127.0.0.1:${payPort}`;
-  stores = `http://127.0.0.1:${storePort}`;
-  workerd = await startWorkerd(config, dir, `${base}/ready`);
+  workerd = await startWorkerd(async () => {
+    const [port, payPort, storePort] = [await freePort(), await freePort(), await freePort()];
+    const { config } = await build({
+      outDir: dir,
+      port,
+      payPort,
+      esbuild,
+      packageDir: PACKAGE_DIR,
+      extra: {
+        services: ['(name = "stores", worker = .stores)'],
+        sockets: [`(name = "stores-http", address = "127.0.0.1:${storePort}", http = (), service = "stores")`],
+        definitions: [
+          `const stores :Workerd.Worker = (
+    modules = [ (name = "${storeWorker.module}", esModule = embed "${storeWorker.module}"), ${storeWorker.wasm.map((w) => `(name = "${w}", wasm = embed "${w}")`).join(', ')} ],
+    compatibilityDate = "2025-09-01",
+    durableObjectNamespaces = [ (className = "StoreObject", uniqueKey = "oncely-test-stores", enableSql = true) ],
+    durableObjectStorage = (localDisk = "storage"),
+    bindings = [ (name = "STORES", durableObjectNamespace = "StoreObject") ],
+  );`,
+        ],
+      },
+    });
+    base = `http://127.0.0.1:${port}`;
+    pay = `http://127.0.0.1:${payPort}`;
+    stores = `http://127.0.0.1:${storePort}`;
+    return { config, readyUrl: `${base}/ready` };
+  }, dir);
 });
 
 after(async () => {

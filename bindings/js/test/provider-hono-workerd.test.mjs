@@ -33,10 +33,11 @@ let base;
 
 before(async () => {
   const dir = tempDir('hono-workerd');
-  const port = await freePort();
   const w = await bundleWorker(fileURLToPath(new URL('./provider/hono-worker.js', import.meta.url)), dir, { esbuild, packageDir: PACKAGE_DIR });
   mkdirSync(join(dir, 'storage'));
-  const config = `using Workerd = import "/workerd/workerd.capnp";
+  workerd = await startWorkerd(async () => {
+    const port = await freePort();
+    const config = `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [
@@ -63,9 +64,10 @@ const provider :Workerd.Worker = (
   ],
 );
 `;
-  writeFileSync(join(dir, 'config.capnp'), config);
-  base = `http://127.0.0.1:${port}`;
-  workerd = await startWorkerd(join(dir, 'config.capnp'), dir, `${base}/ready`);
+    writeFileSync(join(dir, 'config.capnp'), config);
+    base = `http://127.0.0.1:${port}`;
+    return { config: join(dir, 'config.capnp'), readyUrl: `${base}/ready` };
+  }, dir);
 });
 
 after(async () => {

@@ -6,8 +6,26 @@ import { fileURLToPath } from 'node:url';
 
 const WORKERD = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.meta.url));
 
-/** Start workerd on `config` in `cwd`; resolves to {logs(), stop()} once `readyUrl` answers. */
-export async function startWorkerd(config, cwd, readyUrl) {
+/**
+ * Start workerd: `setup()` picks ports, writes the config and resolves to {config, readyUrl};
+ * resolves to {logs(), stop()} once `readyUrl` answers. A port another process took between
+ * `setup` picking it and workerd binding it (several test runs on one machine) is retried with
+ * new ports, up to 5 times.
+ */
+export async function startWorkerd(setup, cwd) {
+  for (let attempt = 1; ; attempt++) {
+    const { config, readyUrl } = await setup();
+    try {
+      return await start(config, cwd, readyUrl);
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt === 5) throw e;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function start(config, cwd, readyUrl) {
   let logs = '';
   const proc = spawn(WORKERD, ['serve', config], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   process.on('exit', () => {
@@ -20,7 +38,10 @@ export async function startWorkerd(config, cwd, readyUrl) {
   for (;;) {
     const state = await Promise.race([exited.then((code) => ({ code })), fetch(readyUrl).then(() => 'up', () => 'down')]);
     if (state === 'up') break;
-    if (typeof state === 'object') throw new Error(`workerd exited (${state.code}) before serving:\n${logs}`);
+    if (typeof state === 'object') {
+      if (/Address already in use/.test(logs)) throw new PortTaken(logs);
+      throw new Error(`workerd exited (${state.code}) before serving:\n${logs}`);
+    }
     if (Date.now() > deadline) throw new Error(`workerd did not answer within 30 s:\n${logs}`);
     await new Promise((r) => setTimeout(r, 100));
   }
