@@ -6,11 +6,10 @@
 // triggers keeping the history the in-memory store keeps.
 // workerd is stopped at the end. The package bundled is ONCELY_JS_PACKAGE (the installed tarball
 // under test.sh) or bindings/js.
-import { startWorkerd } from './helpers/workerd.mjs';
+import { freePort, startWorkerd } from './helpers/workerd.mjs';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
@@ -23,18 +22,6 @@ import { PACKAGE_DIR, REPO, vectors } from './helpers/env.mjs';
 import { memoryTrace, replayLedgerVectors } from './helpers/ledger-vectors.mjs';
 import { randomIntents, seed } from './helpers/random.mjs';
 import { tempDir } from './helpers/tmp.mjs';
-
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 let workerd = null;
 let base;

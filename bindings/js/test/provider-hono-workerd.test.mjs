@@ -4,9 +4,8 @@
 // driven by Node's fetch through the same scenarios as on Node. Handler runs are counted in a
 // second Durable Object the test reads over HTTP. The package bundled is ONCELY_JS_PACKAGE (the
 // installed tarball under test.sh) or bindings/js.
-import { startWorkerd } from './helpers/workerd.mjs';
+import { freePort, startWorkerd } from './helpers/workerd.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
@@ -15,18 +14,6 @@ import { bundleWorker } from '../../../examples/edge/build.mjs';
 import { PACKAGE_DIR } from './helpers/env.mjs';
 import { httpScenarios } from './helpers/provider-http.mjs';
 import { tempDir } from './helpers/tmp.mjs';
-
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 let workerd = null;
 let base;

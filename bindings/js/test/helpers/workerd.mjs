@@ -2,9 +2,22 @@
 // waits until `readyUrl` answers, and stops it (SIGTERM, then SIGKILL after 5 s) when asked or
 // when this process exits, whatever ends it.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const WORKERD = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.meta.url));
+
+/** A port free on 127.0.0.1 now (another process may take it before workerd binds it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
 
 /**
  * Start workerd: `setup()` picks ports, writes the config and resolves to {config, readyUrl};
