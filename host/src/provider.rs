@@ -114,7 +114,7 @@ impl IdempotencyLayer {
         self.with(|c| c.tool = Some(name))
     }
 
-    /// The operation's policy (`docs/policies.md`): ignore pointers into the body, lease,
+    /// The operation's policy (`docs/key-scheme.md §6`): ignore pointers into the body, lease,
     /// retention, a lookup reconciler. Checked by the core when the layer is built.
     pub fn policy(self, json: &str) -> Result<Self, Error> {
         let check = Operation { tool: "check".into(), policy_json: json.into(), required: false };

@@ -8,7 +8,7 @@ export interface ProviderOptions<Req> {
   scope: string | ((req: Req) => string | Promise<string>);
   /** The operation's name in the ledger (default: `METHOD route`; required for MCP tools). */
   tool?: string;
-  /** The operation's policy (docs/policies.md); default: irreversible-external, reconciled manually. */
+  /** The operation's policy (docs/key-scheme.md §6); default: irreversible-external, reconciled manually. */
   policy?: PolicyInput;
   /** Refuse requests without a key (400 idempotency-key-missing); default false: they pass unkeyed. */
   required?: boolean;

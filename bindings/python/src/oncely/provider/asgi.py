@@ -98,7 +98,7 @@ class Route:
     """How one route honours keys.
 
     - ``tool``: the operation's name (its entries' ``tool``); default: ``"METHOD /template"``.
-    - ``policy``: the policy (``docs/policies.md``: class, ``key.ignore`` pointers into the
+    - ``policy``: the policy (``docs/key-scheme.md §6``: class, ``key.ignore`` pointers into the
       JSON body, timings such as ``retentionMs``), JSON text or a mapping; default
       ``irreversible-external``, reconciled ``manual``ly.
     - ``required``: refuse a request without a key (400 ``idempotency-key-missing``).
