@@ -745,9 +745,10 @@ pub struct Effect<'a, S = AnyStore> {
 
 impl<S: Store> Effect<'_, S> {
     /// How many times this call may execute the tool (new attempts only follow a definite
-    /// "did not happen" from reconciliation). Default: the core's, 3.
+    /// "did not happen" from reconciliation). 0 (the default) means the core's default, 3, as in
+    /// every host.
     pub fn max_attempts(mut self, n: u32) -> Self {
-        self.max_attempts = n.max(1);
+        self.max_attempts = n;
         self
     }
 
@@ -763,6 +764,11 @@ impl<S: Store> Effect<'_, S> {
     /// (`replayed`); an unknown outcome is reconciled (the registered reconciler, or, for
     /// `provider-idempotent` tools, the same call again with the same key) and never retried
     /// blindly. Results are stored as JSON: `T` must serialize, and a replay deserializes it.
+    ///
+    /// A dropped future is cancelled: where a caller may stop waiting (a timeout around it, a
+    /// client that disconnects), spawn the effect as a task of its own, so that once its claim
+    /// is written the call runs to its result and is recorded (wit/effect.wit, "A caller that
+    /// stops waiting"); the gateway and the provider layer do.
     pub async fn run<T, F, Fut>(self, mut tool: F) -> Result<EffectResult<T>, Error>
     where
         T: Serialize + DeserializeOwned,

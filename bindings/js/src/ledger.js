@@ -149,11 +149,12 @@ export class Ledger {
   // reconcilers and `tool` (named `toolName` in events); its finish and what it left ({finish,
   // value, row, claimed}). While the OpenTelemetry API loads (once, at the first ledger), it
   // waits for it, so that no decision misses it.
-  #run(command, tool = noTool, toolName = '') {
+  #run(command, tool = noTool, toolName = '', signal = undefined) {
     const loading = this.#events.pending();
-    if (loading !== null) return loading.then(() => this.#run(command, tool, toolName));
+    if (loading !== null) return loading.then(() => this.#run(command, tool, toolName, signal));
     return runMachine(command, {
       store: this.store,
+      signal,
       event: (kind, scope, key, detail) => this.#events.emit(kind, scope, key, toolName, detail),
       now: () => this.now(),
       sleep: (ms) => this.sleep(ms),
@@ -379,9 +380,12 @@ export class Ledger {
    *
    * Returns `{value, key, replayed, reconciled}`. Options: `maxAttempts` (new attempts follow
    * only a definite "did not happen"; 0 or absent: the core's default, 3), `waitMs` (how long to
-   * wait for another worker's claim before InProgressError; default 30 s).
+   * wait for another worker's claim before InProgressError; default 30 s), `signal` (the caller's
+   * AbortSignal: aborted before the claim is written, the effect stops with its reason and nothing
+   * is claimed or called; once the claim is written, the call runs to its result or its deadline
+   * and is recorded whatever the caller does — wit/effect.wit, "A caller that stops waiting").
    */
-  async effect(intent, policy, tool, { maxAttempts = 0, waitMs = 30_000 } = {}) {
+  async effect(intent, policy, tool, { maxAttempts = 0, waitMs = 30_000, signal = undefined } = {}) {
     if (typeof tool !== 'function') throw new TypeError('ledger.effect(intent, policy, tool): tool is a function');
     const options = { owner: this.owner, maxAttempts, waitMs: BigInt(waitMs), hasReconciler: this.reconcilers.has(intent?.tool) };
     const p = witPolicy(policy);
@@ -389,7 +393,7 @@ export class Ledger {
     const command = { tag: 'effect', val: { intent: i, policy: p, options } };
     let ended;
     try {
-      ended = await this.#run(command, tool, i.tool);
+      ended = await this.#run(command, tool, i.tool, signal);
     } catch (e) {
       this.#errorEvent(i.scope, i.tool, e);
       throw e;

@@ -2,7 +2,8 @@
 // sleep) and send back what happened, until it finishes or raises. It has no rule of its own.
 // `w`: {store, now(), sleep(ms), tool(key, call), beat(scope, key, token) → bool (a heartbeat
 // applied), reconcile(request, m) → WIT verdict, raise(error, m), event(kind, scope, key, detail)
-// (a decision: events.js)}.
+// (a decision: events.js), signal (optional: the caller's AbortSignal; aborted before the
+// machine's first write, the machine stops with its reason — after it, it runs to its finish)}.
 // Returns {finish, value (the tool's last value), row (read last), claimed (whether it called the
 // tool under a claim)}; throws what `raise` makes.
 
@@ -14,7 +15,7 @@ import { entryIn, entryOut } from './wire.js';
 const row = (e) => ({ tag: 'row', val: e ? entryIn(e) : undefined });
 
 export async function runMachine(command, w) {
-  const m = { finish: undefined, value: undefined, row: null, cause: undefined, claimed: false };
+  const m = { finish: undefined, value: undefined, row: null, cause: undefined, claimed: false, wrote: false };
   let step = witRun(new Uint8Array(0), { tag: 'start', val: command }, w.now());
   for (;;) {
     const input = await act(step, w, m);
@@ -35,6 +36,10 @@ async function act({ read, write, action }, w, m) {
     if (m.row !== null || !write) return row(m.row);
   }
   if (write) {
+    // A caller that stops waiting (wit/effect.wit): before the first write nothing was claimed,
+    // so the machine stops; from the first write on it runs to its finish, whatever the caller does.
+    if (!m.wrote && w.signal?.aborted) throw w.signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+    m.wrote = true;
     const [e, v] = [entryOut(write.row), Number(write.expectedVersion)];
     let applied;
     try {

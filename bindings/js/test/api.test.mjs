@@ -334,3 +334,33 @@ test('heartbeat, stale tokens and the low-level protocol', async () => {
   assert.deepEqual(again.outcome, { tag: 'replay', val: { resultJson: '{"ok":1}', attempt: 1, recordedAt: 900 } });
   await assert.rejects(ledger.complete('acme', 'oncely1:nope', token, {}), (e) => e.kind === 'not-found');
 });
+
+test('a caller that stops waiting: aborted before the claim nothing runs; after it, the call is recorded', async () => {
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const policy = { class: 'irreversible-external', key: {}, reconcile: 'manual' };
+  const calls = [];
+  let release;
+  const released = new Promise((r) => (release = r));
+  const slow = async (key) => {
+    calls.push(key);
+    await released;
+    return { sent: key };
+  };
+  // Aborted before its first write: the effect stops with the signal's reason; nothing claimed.
+  const early = new AbortController();
+  early.abort(new Error('the caller left'));
+  await assert.rejects(ledger.effect(intent({ n: 1 }), policy, slow, { signal: early.signal }), /the caller left/);
+  assert.deepEqual(calls, []);
+  assert.deepEqual(await ledger.list('acme'), []);
+  // Aborted after the claim: the call runs to its result and is recorded; the re-ask replays it.
+  const late = new AbortController();
+  const first = ledger.effect(intent({ n: 2 }), policy, slow, { signal: late.signal });
+  while (calls.length === 0) await new Promise((r) => setTimeout(r, 1));
+  late.abort(new Error('the caller left'));
+  release();
+  const r = await first;
+  assert.deepEqual(r.value, { sent: r.key });
+  const again = await ledger.effect(intent({ n: 2 }), policy, slow);
+  assert.equal(again.replayed, true);
+  assert.equal(calls.length, 1);
+});

@@ -507,7 +507,7 @@ export class Ledger {
     intent: Intent,
     policy: PolicyInput,
     tool: (key: string, call: Call) => Promise<T> | T,
-    options?: { maxAttempts?: number; waitMs?: number },
+    options?: { maxAttempts?: number; waitMs?: number; signal?: AbortSignal },
   ): Promise<EffectResult<T>>;
 }
 

@@ -253,3 +253,53 @@ def test_async_api(ledger_location: str, clock: Clock) -> None:
         await aio.close()
 
     asyncio.run(main())
+
+
+def test_a_cancelled_caller_leaves_its_claimed_call_running_to_its_record(
+    ledger_location: str,
+) -> None:
+    """The rule of wit/effect.wit ("A caller that stops waiting"): once claimed, an async call
+    runs to its result and is recorded whatever its caller does; the caller's next ask gets the
+    record. Cancelled before its claim, nothing runs."""
+    policy = {"class": "irreversible-external", "key": {}, "reconcile": "manual"}
+
+    async def main() -> None:
+        aio = (
+            await oncely.AsyncLedger.sqlite(ledger_location)
+            if not ledger_location.startswith("postgres")
+            else await oncely.AsyncLedger.postgres(ledger_location)
+        )
+        started, release = asyncio.Event(), asyncio.Event()
+        calls: list[str] = []
+
+        async def send(key: str) -> dict[str, str]:
+            calls.append(key)
+            started.set()
+            await release.wait()
+            return {"sent": key}
+
+        intent = dict(scope="ops", run="r", step="s", tool="send", args={"n": 1}, policy=policy)
+        first = asyncio.ensure_future(aio.run(send, **intent))
+        await started.wait()
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        release.set()
+        again = await aio.run(send, **intent)  # waits for the claimed call, then replays it
+        assert again.replayed and again.value == {"sent": again.key}
+        assert calls == [again.key]
+        entry = await aio.get("ops", again.key)
+        assert entry is not None and entry.state is oncely.EntryState.DONE
+
+        # Cancelled before its claim (while the first storage read is on its way): nothing ran.
+        other = dict(intent, step="t")
+        early = asyncio.ensure_future(aio.run(send, **other))
+        await asyncio.sleep(0)
+        early.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await early
+        await asyncio.sleep(0.2)
+        assert len(calls) == 1
+        await aio.close()
+
+    asyncio.run(main())

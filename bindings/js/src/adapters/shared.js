@@ -78,6 +78,7 @@ export async function runOnce(p, { args, toolCallId, ctx, frameworkRun, signal }
   const opts = {};
   if (p.maxAttempts !== undefined) opts.maxAttempts = p.maxAttempts;
   if (p.waitMs !== undefined) opts.waitMs = p.waitMs;
+  if (signal) opts.signal = signal;
   let effect = p.ledger.effect(intent, policy, (key, call) => invoke({ key, attempt: call.attempt, deadline: call.deadline, signal: call.signal, toolCallId }), opts);
   if (p.onEffect) {
     // Told when the effect settles, even after the framework stopped waiting for it.

@@ -15,6 +15,7 @@ import asyncio
 import contextvars
 import inspect
 import json
+import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable, Generator
@@ -31,6 +32,7 @@ from oncely.errors import (
     EscalatedError,
     InDoubtError,
     InProgressError,
+    OncelyError,
     ResultNotRecordedError,
     StorageError,
     ToolFailedError,
@@ -78,6 +80,8 @@ from oncely.types import (
     WriteOp,
     Written,
 )
+
+_log = logging.getLogger("oncely")
 
 if TYPE_CHECKING:
     from oncely.events import Events
@@ -511,8 +515,27 @@ async def drive_async(
     host: Any, steps: Generator[Request, Any, T], tool_fn: Callable[[str], Any] | None = None
 ) -> T:
     """Run a machine on the event loop: storage in worker threads, async tools and reconcilers
-    awaited."""
-    send: Any = None
+    awaited.
+
+    A caller that stops waiting (its task is cancelled: a framework's tool timeout, a client
+    that went away) does not stop a machine that has written to the ledger: from its first write
+    on (an effect's claim), the rest runs in a task of its own, shielded from the caller's
+    cancellation, to its finish — the call's result (or its deadline, the policy's
+    ``maxCallMs``) recorded. That is the rule of ``wit/effect.wit`` ("A caller that stops
+    waiting"); a re-ask, or the caller coming back, gets the record. Before its first write, a
+    cancellation stops the machine: nothing was claimed, nothing called.
+    """
+    return await _drive_async(host, steps, tool_fn, None, detach=True)
+
+
+async def _drive_async(
+    host: Any,
+    steps: Generator[Request, Any, T],
+    tool_fn: Callable[[str], Any] | None,
+    send: Any,
+    *,
+    detach: bool,
+) -> T:
     while True:
         try:
             req = steps.send(send)
@@ -521,23 +544,60 @@ async def drive_async(
         if isinstance(req, Read):
             send = await asyncio.to_thread(_storage, host.store.get, req.scope, req.key)
         elif isinstance(req, Write):
+            if detach:
+                return await _shielded(_to_the_finish(host, steps, tool_fn, req))
             send = await asyncio.to_thread(_storage, _apply, host.store, req.write)
         elif isinstance(req, Tool):
             assert tool_fn is not None
             send = await _call_async(host, tool_fn, req)
         elif isinstance(req, Reconcile):
-            send = _reconcile(host.reconciler_of(req.request.tool), req.request)
-            if inspect.isawaitable(send):
-                try:
-                    send = await send
-                except Exception as e:  # noqa: BLE001 - a failing reconciler cannot tell
-                    send = Unknown(f"the reconciler failed: {e!r}")
+            send = await _reconcile_async(host, req)
         else:
             seconds = max(0, req.at - host.clock()) / 1000
             slept = host.sleep(seconds) if host.sleep else asyncio.sleep(seconds)
             if inspect.isawaitable(slept):
                 await slept
             send = None
+
+
+async def _reconcile_async(host: Any, req: Reconcile) -> Any:
+    verdict = _reconcile(host.reconciler_of(req.request.tool), req.request)
+    if inspect.isawaitable(verdict):
+        try:
+            return await verdict
+        except Exception as e:  # noqa: BLE001 - a failing reconciler cannot tell
+            return Unknown(f"the reconciler failed: {e!r}")
+    return verdict
+
+
+async def _to_the_finish(
+    host: Any, steps: Generator[Request, Any, T], tool_fn: Callable[[str], Any] | None, req: Write
+) -> T:
+    """The rest of a machine from its first write: the write, then whatever the core says until
+    it finishes (the call, its record, reconciliation, further attempts)."""
+    send = await asyncio.to_thread(_storage, _apply, host.store, req.write)
+    return await _drive_async(host, steps, tool_fn, send, detach=False)
+
+
+_DETACHED: set[asyncio.Future[Any]] = set()
+"""Machines past their first write whose caller may have stopped waiting: the loop keeps only
+weak references to tasks, so they are held here until they finish."""
+
+
+async def _shielded(work: Awaitable[T]) -> T:
+    task = asyncio.ensure_future(work)
+    _DETACHED.add(task)
+    task.add_done_callback(_detached_done)
+    return await asyncio.shield(task)
+
+
+def _detached_done(task: asyncio.Future[Any]) -> None:
+    _DETACHED.discard(task)
+    if task.cancelled():
+        return
+    e = task.exception()  # retrieved here, so a caller that left does not leave it unheard
+    if e is not None and not isinstance(e, OncelyError):
+        _log.warning("a machine whose caller stopped waiting ended with %r", e)
 
 
 # --- calls under a claim: heartbeats and deadlines ----------------------------------------------

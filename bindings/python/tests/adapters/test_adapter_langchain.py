@@ -333,6 +333,55 @@ def test_an_async_tool_in_an_async_graph_pays_once(
     assert '"refund_id": "re_1"' in second.content
 
 
+def test_a_step_timeout_leaves_the_claimed_call_running_and_the_resumed_graph_gets_it(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    """LangGraph's ``step_timeout`` cancels the tools node while an async tool is at the
+    provider; the claimed call is not cancelled: it runs to its result and is recorded, and the
+    graph resumed from its checkpoint gets that result without paying again."""
+    cancelled: list[str] = []
+
+    async def main() -> tuple[Any, list[ToolMessage]]:
+        release = asyncio.Event()
+
+        @ledger.tool(policy=REFUND_POLICY)
+        async def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+            """Refund part of a charge."""
+            try:
+                await release.wait()  # the provider answers after the step's timeout
+            except asyncio.CancelledError:
+                cancelled.append(idempotency_key)
+                raise
+            return payments.refund(charge_id, amount, idempotency_key)
+
+        model = FakeMessagesListChatModel(
+            responses=[
+                AIMessage("", tool_calls=[call("call_1", charge_id="ch_1", amount=500)]),
+                AIMessage("Refunded."),
+            ]
+        )
+        graph = agent_graph(oncely_tool(refund, scope="acme"), model, InMemorySaver())
+        graph.step_timeout = 1.0
+        with pytest.raises(TimeoutError):
+            await graph.ainvoke({"messages": [("user", "refund $5 of ch_1")]}, THREAD)
+        release.set()  # the provider answers now; the resumed run finds the call in flight
+        graph.step_timeout = None
+        out = await graph.ainvoke(None, THREAD)
+        return out, [m for m in out["messages"] if isinstance(m, ToolMessage)]
+
+    out, messages = asyncio.run(main())
+    counted(
+        f"langgraph step timeout, async tool: the provider paid {len(payments.refunds)} time(s)"
+    )
+    assert cancelled == []
+    assert len(payments.refunds) == 1
+    [message] = messages
+    assert message.status == "success" and '"refund_id": "re_1"' in message.content
+    assert out["messages"][-1].content == "Refunded."
+    entry = ledger.get("acme", payments.refunds[0]["idempotency_key"])
+    assert entry is not None and entry.state == oncely.EntryState.DONE
+
+
 def test_reproduction_3_keyed_by_the_tool_call_id_it_pays_twice(
     ledger: oncely.Ledger, payments: Payments
 ) -> None:

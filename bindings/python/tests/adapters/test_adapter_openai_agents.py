@@ -234,3 +234,72 @@ def test_without_oncely_the_re_ask_pays_twice(payments: Payments) -> None:
     assert len(payments.refunds) == 2
     # The SDK's own answer to the timeout tells the model to do exactly that.
     assert "Please try again" in json.dumps(outputs[0])
+
+
+# --- the SDK's tool timeout cancels an async tool: the claimed call still runs to its record ---
+
+
+class ReleasingModel(ScriptedModel):
+    """A ScriptedModel that, when it is asked for its second turn (after the SDK answered the
+    first tool call with its timeout), lets the slow provider finish the first call."""
+
+    def __init__(self, steps: list[Any], release: asyncio.Event) -> None:
+        super().__init__(steps)
+        self.release = release
+        self.turns = 0
+
+    async def get_response(self, *args: Any, **kwargs: Any) -> Any:
+        self.turns += 1
+        if self.turns == 2:
+            self.release.set()
+        return await super().get_response(*args, **kwargs)
+
+
+def test_a_tool_timeout_leaves_the_claimed_call_running_and_the_re_ask_gets_its_result(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    release = asyncio.Event()
+    records: list[CallRecord] = []
+    cancelled: list[str] = []
+
+    @ledger.tool(policy=REFUND_POLICY)
+    async def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        try:
+            await release.wait()  # the provider is slow: it answers after the SDK's timeout
+        except asyncio.CancelledError:
+            cancelled.append(idempotency_key)
+            raise
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    tool = oncely_function_tool(
+        refund, scope="acme", audit=records.append, tool_options={"timeout_seconds": 1.0}
+    )
+    model = ReleasingModel(
+        [
+            [function_call("refund", {"charge_id": "ch_1", "amount": 500}, call_id="call_1")],
+            [function_call("refund", '{"amount": 5e2, "charge_id": "ch_1"}', call_id="call_2")],
+            [assistant_message("Refunded.")],
+        ],
+        release,
+    )
+    agent = Agent(name="support", model=model, tools=[tool])
+
+    async def main() -> Any:
+        return await Runner.run(agent, "refund $5 of ch_1", run_config=CONVERSATION)
+
+    result = asyncio.run(main())
+    model.assert_complete()
+    first, second = [i.output for i in result.new_items if i.type == "tool_call_output_item"]
+    paid = len(payments.refunds)
+    counted(f"agents tool timeout, oncely adapter: the provider paid {paid} time(s)")
+    # The SDK answered the first call with its timeout; the call itself was not cancelled: it
+    # ran to its result, was recorded, and the re-ask (a new call id, respelled arguments) got it.
+    assert "timed out" in str(first)
+    assert cancelled == []
+    assert len(payments.refunds) == 1
+    assert second["refund_id"] == "re_1"
+    key = payments.refunds[0]["idempotency_key"]
+    entry = ledger.get("acme", key)
+    assert entry is not None and entry.state == oncely.EntryState.DONE
+    assert [(r.tool_call_id, r.outcome) for r in records] == [("call_2", "replayed")]
