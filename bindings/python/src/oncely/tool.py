@@ -25,10 +25,10 @@ give an async callable that uses the asyncio API.
 
 Results are stored as JSON. A fresh call returns the tool's own return value; a replay returns
 the recorded JSON decoded with :func:`json.loads` (so a tuple comes back as a list, a dataclass
-must be encoded by you). Give ``encode``/``decode`` to store other types. A result that cannot
-be encoded still settles the effect as done (it is never left to run again) with
-``repr(result)`` stored as a JSON string, and a :class:`~oncely.ResultNotSerializableWarning` is
-issued; a replay then returns that string.
+must be encoded by you). Give ``encode``/``decode`` to store other types. A result that
+cannot be encoded as JSON still settles the effect (the tool is never called again for the
+intent), recorded without a result: the call raises :class:`~oncely.ResultNotRecordedError`, and
+so does every repeat.
 """
 
 from __future__ import annotations
@@ -40,13 +40,11 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from oncely import _api
+from oncely._machine import EffectResult, Reconciler
 from oncely.types import KeyIdentity, ToolPolicy
-
-if TYPE_CHECKING:
-    from oncely.ledger import EffectResult, Ledger, Reconciler
 
 T = TypeVar("T")
 
@@ -99,12 +97,26 @@ def current_context() -> Mapping[str, str]:
     return dict(_current.get())
 
 
+class Guarding(Protocol):
+    """What a :class:`Tool` needs of its ledger (a :class:`~oncely.Ledger` is one; this module
+    does not import the ledger's, which imports it)."""
+
+    @property
+    def aio(self) -> Any: ...
+
+    @property
+    def run(self) -> Callable[..., Any]: ...
+
+    @property
+    def reconciler(self) -> Callable[..., Any]: ...
+
+
 class Tool(Generic[T]):
     """A tool function guarded by a ledger (made by :meth:`Ledger.tool`)."""
 
     def __init__(
         self,
-        ledger: Ledger,
+        ledger: Guarding,
         fn: Callable[..., T],
         *,
         name: str,
@@ -214,7 +226,7 @@ async def _value_of(aw: Any) -> Any:
 
 
 def make_tool_decorator(
-    ledger: Ledger,
+    ledger: Guarding,
     name: str | None,
     *,
     policy: str | Mapping[str, Any] | ToolPolicy,

@@ -245,7 +245,7 @@ def unwrap_tool(
     own name, else ``name`` or the function's; ``name`` renames only what the model sees."""
     if isinstance(target, Tool):
         return (
-            ledger if ledger is not None else target.ledger,
+            ledger if ledger is not None else _ledger_of(target),
             _api.parse_policy(policy) if policy is not None else target.policy,
             target.name,
             target.fn,
@@ -257,6 +257,12 @@ def unwrap_tool(
             "give ledger=... and policy=... (or wrap a tool decorated with @ledger.tool)"
         )
     return ledger, _api.parse_policy(policy), name or target.__name__, target, None, {}
+
+
+def _ledger_of(tool: Tool[Any]) -> Ledger:
+    ledger = as_ledger(tool.ledger)
+    assert ledger is not None  # an oncely Tool always has its ledger
+    return ledger
 
 
 def as_ledger(ledger: Any) -> Ledger | None:
