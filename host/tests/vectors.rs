@@ -315,3 +315,38 @@ fn hostile_input_fails_one_call_and_the_runtime_lives_on() {
     }
     assert_eq!(rt.canonicalize("[1, 2]").unwrap(), "[1,2]");
 }
+
+/// `tests/vectors/adapters.json` (the cases are the native replay's,
+/// guest/tests/common/agent_cases.rs): an agent call's identity and the model's answers.
+mod agent {
+    use super::rt;
+    use oncely::wit::agent::{CallContext, Failure, Identity, IdentityError, IdentityErrorKind, Origin, Reply, ReplyCode};
+    use oncely::wit::canonical::{CanonError, CanonErrorKind};
+    use oncely::wit::effect::{Busy, EffectError, Keyed};
+    use oncely::wit::keys::{Intent, KeyError, KeyErrorKind, KeyIdentity, KeySpec};
+    use oncely::wit::ledger::{Conflict, EntryState, LedgerError, LedgerErrorKind};
+    use oncely::Error;
+    use serde_json::{json, Value};
+
+    fn identify(call: &CallContext) -> Result<Identity, IdentityError> {
+        rt().identify(call).unwrap()
+    }
+
+    fn answer(failure: &Failure) -> Option<Reply> {
+        rt().answer(failure).unwrap()
+    }
+
+    fn derive_key(intent: &Intent, spec: &KeySpec) -> Result<String, KeyError> {
+        rt().key(intent, spec).map_err(|e| match e {
+            Error::Key(k) => k,
+            other => panic!("{other}"),
+        })
+    }
+
+    include!("../../guest/tests/common/agent_cases.rs");
+
+    #[test]
+    fn agent_vectors_through_the_component() {
+        replay_agent_vectors(false);
+    }
+}
