@@ -237,6 +237,20 @@ impl Runtime {
         self.with(|s, c| c.oncely_core_agent().call_answer(s, failure))
     }
 
+    /// [`Runtime::answer`] for the host's error: what the model reads for a call that ended
+    /// with `error`, or none when it is not the model's business (raise it then).
+    pub fn answer_error(&self, error: &Error) -> Result<Option<Reply>, Error> {
+        let failure = match error {
+            Error::Key(k) => Failure::Key(k.clone()),
+            Error::Canon(c) => Failure::Canon(c.clone()),
+            other => match crate::provider::effect_error(other) {
+                Some(e) => Failure::Effect(e),
+                None => return Ok(None),
+            },
+        };
+        self.answer(&failure)
+    }
+
     /// The engine, for embedders that run more components beside this one.
     pub fn engine(&self) -> &Engine {
         &self.inner.engine

@@ -349,4 +349,32 @@ mod agent {
     fn agent_vectors_through_the_component() {
         replay_agent_vectors(false);
     }
+
+    /// `Runtime::answer_error` reads the host's errors as the core's failures.
+    #[test]
+    fn the_hosts_errors_are_answered_as_the_cores() {
+        let key = "oncely1:00".to_string();
+        let same = |e: Error, f: Failure| assert_eq!(rt().answer_error(&e).unwrap(), answer(&f), "{e}");
+        same(
+            Error::Conflict { key: key.clone(), pointer: "/amount".into() },
+            Failure::Effect(EffectError::Conflict(Conflict {
+                key: key.clone(),
+                pointer: "/amount".into(),
+                stored_fingerprint: String::new(),
+                given_fingerprint: String::new(),
+            })),
+        );
+        same(
+            Error::InDoubt { key: key.clone(), reason: "timed out".into() },
+            Failure::Effect(EffectError::InDoubt(Keyed { key: key.clone(), reason: "timed out".into() })),
+        );
+        same(Error::Contention(3), Failure::Effect(EffectError::Contention(3)));
+        let unkeyable = KeyError { kind: KeyErrorKind::MissingMember, at: Some("/id".into()), canon: None, message: "no /id".into() };
+        same(Error::Key(unkeyable.clone()), Failure::Key(unkeyable));
+        assert_eq!(rt().answer_error(&Error::ToolFailed("declined".into())).unwrap().unwrap().code, ReplyCode::ToolFailed);
+        let ledger = LedgerError { kind: LedgerErrorKind::InvalidRequest, state: None, message: "x".into() };
+        assert_eq!(rt().answer_error(&Error::Ledger(ledger)).unwrap(), None);
+        let bad_spec = KeyError { kind: KeyErrorKind::InvalidPointer, at: Some("x".into()), canon: None, message: "x".into() };
+        assert_eq!(rt().answer_error(&Error::Key(bad_spec)).unwrap(), None);
+    }
 }
