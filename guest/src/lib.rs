@@ -9,7 +9,8 @@
 //! What lives here: RFC 8785 canonical JSON ([`json`], [`number`]), JSON pointers ([`pointer`]),
 //! key scheme v1 ([`keys`]), tool policy and the manifest check ([`policy`]), the ledger's
 //! state-transition rules ([`ledger`]), and the machines that run an effect and every other
-//! ledger job one host action at a time ([`effect`]).
+//! ledger job one host action at a time ([`effect`]), the provider side ([`provider`]), and an
+//! agent call's identity and the model's answers ([`agent`]).
 //!
 //! What does not: any clock, randomness, storage or I/O. Time comes in as `now`; writes go out
 //! as values for the host to apply.
@@ -38,6 +39,7 @@ mod prelude {
     pub use alloc::vec::Vec;
 }
 
+pub mod agent;
 pub mod base64;
 pub mod canonical;
 pub mod effect;
@@ -60,7 +62,7 @@ mod bindings {
 }
 
 pub use bindings::exports::oncely::core::{
-    canonical as canonical_wit, effect as effect_wit, keys as keys_wit, ledger as ledger_wit, policy as policy_wit,
+    agent as agent_wit, canonical as canonical_wit, effect as effect_wit, keys as keys_wit, ledger as ledger_wit, policy as policy_wit,
     provider as provider_wit,
 };
 

@@ -354,8 +354,8 @@ fn admit(rt: &crate::Runtime, scope: &str, operation: &Operation, request: &Core
     }
 }
 
-/// The core's effect error for the host's error (what `refuse` reads of it).
-fn effect_error(e: &Error) -> Option<EffectError> {
+/// The core's effect error for the host's error (what `refuse` and `agent.answer` read of it).
+pub(crate) fn effect_error(e: &Error) -> Option<EffectError> {
     let keyed = |key: &str, reason: &str| Keyed { key: key.into(), reason: reason.into() };
     Some(match e {
         Error::Conflict { key, pointer } => EffectError::Conflict(Conflict {

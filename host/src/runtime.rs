@@ -3,6 +3,7 @@
 //! exported function. A trap fails that call only: the instance is dropped, never reused.
 
 use crate::error::Error;
+use crate::wit::agent::{CallContext, Failure, Identity, IdentityError, Reply};
 use crate::wit::effect::{EffectError, Input, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
 use crate::wit::ledger::Claim;
@@ -222,6 +223,32 @@ impl Runtime {
     /// What a provider answers after a run raised `error`.
     pub fn refuse(&self, error: &EffectError, handler_ran: bool) -> Result<Answer, Error> {
         self.with(|s, c| c.oncely_core_provider().call_refuse(s, error, handler_ran))
+    }
+
+    /// Which intent an agent's tool call is: scope, run, step and the key spec to key it with
+    /// (`wit/agent.wit`), or why the call has none.
+    pub fn identify(&self, call: &CallContext) -> Result<Result<Identity, IdentityError>, Error> {
+        self.with(|s, c| c.oncely_core_agent().call_identify(s, call))
+    }
+
+    /// What the model reads for a call that ended with `failure`; none when it is not the
+    /// model's business (raise it as the host's error).
+    pub fn answer(&self, failure: &Failure) -> Result<Option<Reply>, Error> {
+        self.with(|s, c| c.oncely_core_agent().call_answer(s, failure))
+    }
+
+    /// [`Runtime::answer`] for the host's error: what the model reads for a call that ended
+    /// with `error`, or none when it is not the model's business (raise it then).
+    pub fn answer_error(&self, error: &Error) -> Result<Option<Reply>, Error> {
+        let failure = match error {
+            Error::Key(k) => Failure::Key(k.clone()),
+            Error::Canon(c) => Failure::Canon(c.clone()),
+            other => match crate::provider::effect_error(other) {
+                Some(e) => Failure::Effect(e),
+                None => return Ok(None),
+            },
+        };
+        self.answer(&failure)
     }
 
     /// The engine, for embedders that run more components beside this one.

@@ -9,4 +9,4 @@ wasmtime::component::bindgen!({
     additional_derives: [PartialEq],
 });
 
-pub use exports::oncely::core::{canonical, effect, keys, ledger, policy, provider};
+pub use exports::oncely::core::{agent, canonical, effect, keys, ledger, policy, provider};

@@ -1,5 +1,5 @@
 //! The shipped core component, checked on the bytes this crate embeds (built from guest/ by
-//! build.rs): it imports nothing, it is at most 250,000 bytes, and the copy committed for the Python and
+//! build.rs): it imports nothing, it is at most 260,000 bytes, and the copy committed for the Python and
 //! JavaScript packages (`bindings/oncely-core.wasm`, so they install without Rust) is byte for
 //! byte what the current sources build.
 
@@ -13,9 +13,10 @@ use wasmtime::{Config, Engine};
 /// The budget: 150 KB before the effect machine, 200,000 bytes for a core that also runs every
 /// ledger job (`wit/effect.wit`), 210,000 since a human's settlement carries the version it was
 /// decided on and gets an id, 250,000 since the core also serves the provider side
-/// (`wit/provider.wit`) (docs/performance.md, "Component size", says why). A guard against
-/// growth nobody decided on: raise it only with a reason written there.
-const SIZE_GOAL_BYTES: usize = 250_000;
+/// (`wit/provider.wit`), 260,000 since it also decides an agent call's identity and what the
+/// model reads (`wit/agent.wit`) (docs/performance.md, "Component size", says why). A guard
+/// against growth nobody decided on: raise it only with a reason written there.
+const SIZE_GOAL_BYTES: usize = 260_000;
 
 #[test]
 fn the_component_imports_nothing() {
@@ -25,7 +26,7 @@ fn the_component_imports_nothing() {
     let imports: Vec<String> = ty.imports(&engine).map(|(name, _)| name.to_string()).collect();
     assert!(imports.is_empty(), "the core must import nothing; it imports {imports:?}");
     let exports: Vec<String> = ty.exports(&engine).map(|(name, _)| name.to_string()).collect();
-    for interface in ["canonical", "keys", "policy", "ledger"] {
+    for interface in ["canonical", "keys", "policy", "ledger", "agent"] {
         assert!(exports.contains(&format!("oncely:core/{interface}@0.1.0")), "{interface} is not exported: {exports:?}");
     }
 }

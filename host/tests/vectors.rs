@@ -315,3 +315,66 @@ fn hostile_input_fails_one_call_and_the_runtime_lives_on() {
     }
     assert_eq!(rt.canonicalize("[1, 2]").unwrap(), "[1,2]");
 }
+
+/// `tests/vectors/adapters.json` (the cases are the native replay's,
+/// guest/tests/common/agent_cases.rs): an agent call's identity and the model's answers.
+mod agent {
+    use super::rt;
+    use oncely::wit::agent::{CallContext, Failure, Identity, IdentityError, IdentityErrorKind, Origin, Reply, ReplyCode};
+    use oncely::wit::canonical::{CanonError, CanonErrorKind};
+    use oncely::wit::effect::{Busy, EffectError, Keyed};
+    use oncely::wit::keys::{Intent, KeyError, KeyErrorKind, KeyIdentity, KeySpec};
+    use oncely::wit::ledger::{Conflict, EntryState, LedgerError, LedgerErrorKind};
+    use oncely::Error;
+    use serde_json::{json, Value};
+
+    fn identify(call: &CallContext) -> Result<Identity, IdentityError> {
+        rt().identify(call).unwrap()
+    }
+
+    fn answer(failure: &Failure) -> Option<Reply> {
+        rt().answer(failure).unwrap()
+    }
+
+    fn derive_key(intent: &Intent, spec: &KeySpec) -> Result<String, KeyError> {
+        rt().key(intent, spec).map_err(|e| match e {
+            Error::Key(k) => k,
+            other => panic!("{other}"),
+        })
+    }
+
+    include!("../../guest/tests/common/agent_cases.rs");
+
+    #[test]
+    fn agent_vectors_through_the_component() {
+        replay_agent_vectors(false);
+    }
+
+    /// `Runtime::answer_error` reads the host's errors as the core's failures.
+    #[test]
+    fn the_hosts_errors_are_answered_as_the_cores() {
+        let key = "oncely1:00".to_string();
+        let same = |e: Error, f: Failure| assert_eq!(rt().answer_error(&e).unwrap(), answer(&f), "{e}");
+        same(
+            Error::Conflict { key: key.clone(), pointer: "/amount".into() },
+            Failure::Effect(EffectError::Conflict(Conflict {
+                key: key.clone(),
+                pointer: "/amount".into(),
+                stored_fingerprint: String::new(),
+                given_fingerprint: String::new(),
+            })),
+        );
+        same(
+            Error::InDoubt { key: key.clone(), reason: "timed out".into() },
+            Failure::Effect(EffectError::InDoubt(Keyed { key: key.clone(), reason: "timed out".into() })),
+        );
+        same(Error::Contention(3), Failure::Effect(EffectError::Contention(3)));
+        let unkeyable = KeyError { kind: KeyErrorKind::MissingMember, at: Some("/id".into()), canon: None, message: "no /id".into() };
+        same(Error::Key(unkeyable.clone()), Failure::Key(unkeyable));
+        assert_eq!(rt().answer_error(&Error::ToolFailed("declined".into())).unwrap().unwrap().code, ReplyCode::ToolFailed);
+        let ledger = LedgerError { kind: LedgerErrorKind::InvalidRequest, state: None, message: "x".into() };
+        assert_eq!(rt().answer_error(&Error::Ledger(ledger)).unwrap(), None);
+        let bad_spec = KeyError { kind: KeyErrorKind::InvalidPointer, at: Some("x".into()), canon: None, message: "x".into() };
+        assert_eq!(rt().answer_error(&Error::Key(bad_spec)).unwrap(), None);
+    }
+}

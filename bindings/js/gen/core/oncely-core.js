@@ -75,6 +75,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let postReturn15;
     let postReturn16;
     let postReturn17;
+    let postReturn18;
+    let postReturn19;
     ({ exports: exports0 } = instantiateCore(module0));
     memory0 = exports0.memory;
     realloc0 = exports0.cabi_realloc;
@@ -96,6 +98,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
     postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
     postReturn17 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
+    postReturn18 = exports0['cabi_post_oncely:core/agent@0.1.0#identify'];
+    postReturn19 = exports0['cabi_post_oncely:core/agent@0.1.0#answer'];
     let canonical010MaxInputBytes;
     
     function maxInputBytes() {
@@ -6060,6 +6064,1031 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       postReturn17(ret);
       return retVal;
     }
+    let agent010Identify;
+    
+    function identify(arg0) {
+      var ptr0 = realloc0(0, 0, 4, 116);
+      var {tool: v1_0, keyIdentity: v1_1, scope: v1_2, run: v1_3, step: v1_4, conversation: v1_5, metaJson: v1_6, paramsKey: v1_7, session: v1_8, defaultScope: v1_9, defaultRun: v1_10 } = arg0;
+      var ptr2 = utf8Encode(v1_0, realloc0, memory0);
+      var len2 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 4, len2, true);
+      dataView(memory0).setInt32(ptr0 + 0, ptr2, true);
+      var val3 = v1_1;
+      let enum3;
+      switch (val3) {
+        case 'step': {
+          enum3 = 0;
+          break;
+        }
+        case 'run': {
+          enum3 = 1;
+          break;
+        }
+        case 'scope': {
+          enum3 = 2;
+          break;
+        }
+        default: {
+          if ((v1_1) instanceof Error) {
+            console.error(v1_1);
+          }
+          
+          throw new TypeError(`"${val3}" is not one of the cases of key-identity`);
+        }
+      }
+      dataView(memory0).setInt8(ptr0 + 8, enum3, true);
+      var variant5 = v1_2;
+      if (variant5 === null || variant5=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 12, 0, true);
+      } else {
+        const e = variant5;
+        dataView(memory0).setInt8(ptr0 + 12, 1, true);
+        var ptr4 = utf8Encode(e, realloc0, memory0);
+        var len4 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 20, len4, true);
+        dataView(memory0).setInt32(ptr0 + 16, ptr4, true);
+      }
+      var variant7 = v1_3;
+      if (variant7 === null || variant7=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 24, 0, true);
+      } else {
+        const e = variant7;
+        dataView(memory0).setInt8(ptr0 + 24, 1, true);
+        var ptr6 = utf8Encode(e, realloc0, memory0);
+        var len6 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 32, len6, true);
+        dataView(memory0).setInt32(ptr0 + 28, ptr6, true);
+      }
+      var variant9 = v1_4;
+      if (variant9 === null || variant9=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 36, 0, true);
+      } else {
+        const e = variant9;
+        dataView(memory0).setInt8(ptr0 + 36, 1, true);
+        var ptr8 = utf8Encode(e, realloc0, memory0);
+        var len8 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 44, len8, true);
+        dataView(memory0).setInt32(ptr0 + 40, ptr8, true);
+      }
+      var variant11 = v1_5;
+      if (variant11 === null || variant11=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 48, 0, true);
+      } else {
+        const e = variant11;
+        dataView(memory0).setInt8(ptr0 + 48, 1, true);
+        var ptr10 = utf8Encode(e, realloc0, memory0);
+        var len10 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 56, len10, true);
+        dataView(memory0).setInt32(ptr0 + 52, ptr10, true);
+      }
+      var ptr12 = utf8Encode(v1_6, realloc0, memory0);
+      var len12 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 64, len12, true);
+      dataView(memory0).setInt32(ptr0 + 60, ptr12, true);
+      var variant14 = v1_7;
+      if (variant14 === null || variant14=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 68, 0, true);
+      } else {
+        const e = variant14;
+        dataView(memory0).setInt8(ptr0 + 68, 1, true);
+        var ptr13 = utf8Encode(e, realloc0, memory0);
+        var len13 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 76, len13, true);
+        dataView(memory0).setInt32(ptr0 + 72, ptr13, true);
+      }
+      var variant16 = v1_8;
+      if (variant16 === null || variant16=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 80, 0, true);
+      } else {
+        const e = variant16;
+        dataView(memory0).setInt8(ptr0 + 80, 1, true);
+        var ptr15 = utf8Encode(e, realloc0, memory0);
+        var len15 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 88, len15, true);
+        dataView(memory0).setInt32(ptr0 + 84, ptr15, true);
+      }
+      var variant18 = v1_9;
+      if (variant18 === null || variant18=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 92, 0, true);
+      } else {
+        const e = variant18;
+        dataView(memory0).setInt8(ptr0 + 92, 1, true);
+        var ptr17 = utf8Encode(e, realloc0, memory0);
+        var len17 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 100, len17, true);
+        dataView(memory0).setInt32(ptr0 + 96, ptr17, true);
+      }
+      var variant20 = v1_10;
+      if (variant20 === null || variant20=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 104, 0, true);
+      } else {
+        const e = variant20;
+        dataView(memory0).setInt8(ptr0 + 104, 1, true);
+        var ptr19 = utf8Encode(e, realloc0, memory0);
+        var len19 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 112, len19, true);
+        dataView(memory0).setInt32(ptr0 + 108, ptr19, true);
+      }
+      const ret = agent010Identify(ptr0);
+      let variant36;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          var ptr21 = dataView(memory0).getInt32(ret + 4, true);
+          var len21 = dataView(memory0).getInt32(ret + 8, true);
+          var result21 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr21, len21));
+          let variant23;
+          switch (dataView(memory0).getUint8(ret + 12, true)) {
+            case 0: {
+              variant23 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr22 = dataView(memory0).getInt32(ret + 16, true);
+              var len22 = dataView(memory0).getInt32(ret + 20, true);
+              var result22 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr22, len22));
+              variant23 = result22;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let variant25;
+          switch (dataView(memory0).getUint8(ret + 24, true)) {
+            case 0: {
+              variant25 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr24 = dataView(memory0).getInt32(ret + 28, true);
+              var len24 = dataView(memory0).getInt32(ret + 32, true);
+              var result24 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr24, len24));
+              variant25 = result24;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let enum26;
+          switch (dataView(memory0).getUint8(ret + 36, true)) {
+            case 0: {
+              enum26 = 'step';
+              break;
+            }
+            case 1: {
+              enum26 = 'run';
+              break;
+            }
+            case 2: {
+              enum26 = 'scope';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for KeyIdentity');
+            }
+          }
+          let enum27;
+          switch (dataView(memory0).getUint8(ret + 37, true)) {
+            case 0: {
+              enum27 = 'given';
+              break;
+            }
+            case 1: {
+              enum27 = 'conversation';
+              break;
+            }
+            case 2: {
+              enum27 = 'meta';
+              break;
+            }
+            case 3: {
+              enum27 = 'idempotency-key';
+              break;
+            }
+            case 4: {
+              enum27 = 'host-default';
+              break;
+            }
+            case 5: {
+              enum27 = 'session';
+              break;
+            }
+            case 6: {
+              enum27 = 'fallback';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for Origin');
+            }
+          }
+          let variant29;
+          switch (dataView(memory0).getUint8(ret + 38, true)) {
+            case 0: {
+              variant29 = undefined;
+              break;
+            }
+            case 1: {
+              let enum28;
+              switch (dataView(memory0).getUint8(ret + 39, true)) {
+                case 0: {
+                  enum28 = 'given';
+                  break;
+                }
+                case 1: {
+                  enum28 = 'conversation';
+                  break;
+                }
+                case 2: {
+                  enum28 = 'meta';
+                  break;
+                }
+                case 3: {
+                  enum28 = 'idempotency-key';
+                  break;
+                }
+                case 4: {
+                  enum28 = 'host-default';
+                  break;
+                }
+                case 5: {
+                  enum28 = 'session';
+                  break;
+                }
+                case 6: {
+                  enum28 = 'fallback';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for Origin');
+                }
+              }
+              variant29 = enum28;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let variant31;
+          switch (dataView(memory0).getUint8(ret + 40, true)) {
+            case 0: {
+              variant31 = undefined;
+              break;
+            }
+            case 1: {
+              let enum30;
+              switch (dataView(memory0).getUint8(ret + 41, true)) {
+                case 0: {
+                  enum30 = 'given';
+                  break;
+                }
+                case 1: {
+                  enum30 = 'conversation';
+                  break;
+                }
+                case 2: {
+                  enum30 = 'meta';
+                  break;
+                }
+                case 3: {
+                  enum30 = 'idempotency-key';
+                  break;
+                }
+                case 4: {
+                  enum30 = 'host-default';
+                  break;
+                }
+                case 5: {
+                  enum30 = 'session';
+                  break;
+                }
+                case 6: {
+                  enum30 = 'fallback';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for Origin');
+                }
+              }
+              variant31 = enum30;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          variant36= {
+            tag: 'ok',
+            val: {
+              scope: result21,
+              run: variant23,
+              step: variant25,
+              keyIdentity: enum26,
+              scopeFrom: enum27,
+              runFrom: variant29,
+              stepFrom: variant31,
+            }
+          };
+          break;
+        }
+        case 1: {
+          let enum32;
+          switch (dataView(memory0).getUint8(ret + 4, true)) {
+            case 0: {
+              enum32 = 'no-run';
+              break;
+            }
+            case 1: {
+              enum32 = 'invalid-meta';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for IdentityErrorKind');
+            }
+          }
+          let variant34;
+          switch (dataView(memory0).getUint8(ret + 8, true)) {
+            case 0: {
+              variant34 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr33 = dataView(memory0).getInt32(ret + 12, true);
+              var len33 = dataView(memory0).getInt32(ret + 16, true);
+              var result33 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr33, len33));
+              variant34 = result33;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          var ptr35 = dataView(memory0).getInt32(ret + 20, true);
+          var len35 = dataView(memory0).getInt32(ret + 24, true);
+          var result35 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr35, len35));
+          variant36= {
+            tag: 'err',
+            val: {
+              kind: enum32,
+              at: variant34,
+              message: result35,
+            }
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for expected');
+        }
+      }
+      const retVal = variant36;
+      postReturn18(ret);
+      if (typeof retVal === 'object' && retVal.tag === 'err') {
+        throw new ComponentError(retVal.val);
+      }
+      return retVal.val;
+    }
+    let agent010Answer;
+    
+    function answer(arg0) {
+      var variant38 = arg0;
+      let variant38_0;
+      let variant38_1;
+      let variant38_2;
+      let variant38_3;
+      let variant38_4;
+      let variant38_5;
+      let variant38_6;
+      let variant38_7;
+      let variant38_8;
+      let variant38_9;
+      let variant38_10;
+      let variant38_11;
+      let variant38_12;
+      let variant38_13;
+      switch (variant38.tag) {
+        case 'effect': {
+          const e = variant38.val;
+          var variant25 = e;
+          let variant25_0;
+          let variant25_1;
+          let variant25_2;
+          let variant25_3;
+          let variant25_4;
+          let variant25_5;
+          let variant25_6;
+          let variant25_7;
+          let variant25_8;
+          switch (variant25.tag) {
+            case 'conflict': {
+              const e = variant25.val;
+              var {key: v0_0, pointer: v0_1, storedFingerprint: v0_2, givenFingerprint: v0_3 } = e;
+              var ptr1 = utf8Encode(v0_0, realloc0, memory0);
+              var len1 = utf8EncodedLen;
+              var ptr2 = utf8Encode(v0_1, realloc0, memory0);
+              var len2 = utf8EncodedLen;
+              var ptr3 = utf8Encode(v0_2, realloc0, memory0);
+              var len3 = utf8EncodedLen;
+              var ptr4 = utf8Encode(v0_3, realloc0, memory0);
+              var len4 = utf8EncodedLen;
+              variant25_0 = 0;
+              variant25_1 = ptr1;
+              variant25_2 = len1;
+              variant25_3 = ptr2;
+              variant25_4 = len2;
+              variant25_5 = ptr3;
+              variant25_6 = BigInt(len3);
+              variant25_7 = ptr4;
+              variant25_8 = len4;
+              break;
+            }
+            case 'in-progress': {
+              const e = variant25.val;
+              var {key: v5_0, owner: v5_1, state: v5_2, retryAfterMs: v5_3 } = e;
+              var ptr6 = utf8Encode(v5_0, realloc0, memory0);
+              var len6 = utf8EncodedLen;
+              var ptr7 = utf8Encode(v5_1, realloc0, memory0);
+              var len7 = utf8EncodedLen;
+              var val8 = v5_2;
+              let enum8;
+              switch (val8) {
+                case 'pending': {
+                  enum8 = 0;
+                  break;
+                }
+                case 'done': {
+                  enum8 = 1;
+                  break;
+                }
+                case 'failed': {
+                  enum8 = 2;
+                  break;
+                }
+                case 'in-doubt': {
+                  enum8 = 3;
+                  break;
+                }
+                case 'escalated': {
+                  enum8 = 4;
+                  break;
+                }
+                default: {
+                  if ((v5_2) instanceof Error) {
+                    console.error(v5_2);
+                  }
+                  
+                  throw new TypeError(`"${val8}" is not one of the cases of entry-state`);
+                }
+              }
+              variant25_0 = 1;
+              variant25_1 = ptr6;
+              variant25_2 = len6;
+              variant25_3 = ptr7;
+              variant25_4 = len7;
+              variant25_5 = enum8;
+              variant25_6 = toUint64(v5_3);
+              variant25_7 = 0;
+              variant25_8 = 0;
+              break;
+            }
+            case 'in-doubt': {
+              const e = variant25.val;
+              var {key: v9_0, reason: v9_1 } = e;
+              var ptr10 = utf8Encode(v9_0, realloc0, memory0);
+              var len10 = utf8EncodedLen;
+              var ptr11 = utf8Encode(v9_1, realloc0, memory0);
+              var len11 = utf8EncodedLen;
+              variant25_0 = 2;
+              variant25_1 = ptr10;
+              variant25_2 = len10;
+              variant25_3 = ptr11;
+              variant25_4 = len11;
+              variant25_5 = 0;
+              variant25_6 = 0n;
+              variant25_7 = 0;
+              variant25_8 = 0;
+              break;
+            }
+            case 'escalated': {
+              const e = variant25.val;
+              var {key: v12_0, reason: v12_1 } = e;
+              var ptr13 = utf8Encode(v12_0, realloc0, memory0);
+              var len13 = utf8EncodedLen;
+              var ptr14 = utf8Encode(v12_1, realloc0, memory0);
+              var len14 = utf8EncodedLen;
+              variant25_0 = 3;
+              variant25_1 = ptr13;
+              variant25_2 = len13;
+              variant25_3 = ptr14;
+              variant25_4 = len14;
+              variant25_5 = 0;
+              variant25_6 = 0n;
+              variant25_7 = 0;
+              variant25_8 = 0;
+              break;
+            }
+            case 'tool-failed': {
+              const e = variant25.val;
+              var ptr15 = utf8Encode(e, realloc0, memory0);
+              var len15 = utf8EncodedLen;
+              variant25_0 = 4;
+              variant25_1 = ptr15;
+              variant25_2 = len15;
+              variant25_3 = 0;
+              variant25_4 = 0;
+              variant25_5 = 0;
+              variant25_6 = 0n;
+              variant25_7 = 0;
+              variant25_8 = 0;
+              break;
+            }
+            case 'result-not-recorded': {
+              const e = variant25.val;
+              var {key: v16_0, reason: v16_1 } = e;
+              var ptr17 = utf8Encode(v16_0, realloc0, memory0);
+              var len17 = utf8EncodedLen;
+              var ptr18 = utf8Encode(v16_1, realloc0, memory0);
+              var len18 = utf8EncodedLen;
+              variant25_0 = 5;
+              variant25_1 = ptr17;
+              variant25_2 = len17;
+              variant25_3 = ptr18;
+              variant25_4 = len18;
+              variant25_5 = 0;
+              variant25_6 = 0n;
+              variant25_7 = 0;
+              variant25_8 = 0;
+              break;
+            }
+            case 'storage': {
+              const e = variant25.val;
+              var ptr19 = utf8Encode(e, realloc0, memory0);
+              var len19 = utf8EncodedLen;
+              variant25_0 = 6;
+              variant25_1 = ptr19;
+              variant25_2 = len19;
+              variant25_3 = 0;
+              variant25_4 = 0;
+              variant25_5 = 0;
+              variant25_6 = 0n;
+              variant25_7 = 0;
+              variant25_8 = 0;
+              break;
+            }
+            case 'ledger': {
+              const e = variant25.val;
+              var {kind: v20_0, state: v20_1, message: v20_2 } = e;
+              var val21 = v20_0;
+              let enum21;
+              switch (val21) {
+                case 'not-found': {
+                  enum21 = 0;
+                  break;
+                }
+                case 'stale-token': {
+                  enum21 = 1;
+                  break;
+                }
+                case 'invalid-state': {
+                  enum21 = 2;
+                  break;
+                }
+                case 'already-settled': {
+                  enum21 = 3;
+                  break;
+                }
+                case 'retention-not-reached': {
+                  enum21 = 4;
+                  break;
+                }
+                case 'invalid-request': {
+                  enum21 = 5;
+                  break;
+                }
+                case 'changed': {
+                  enum21 = 6;
+                  break;
+                }
+                default: {
+                  if ((v20_0) instanceof Error) {
+                    console.error(v20_0);
+                  }
+                  
+                  throw new TypeError(`"${val21}" is not one of the cases of ledger-error-kind`);
+                }
+              }
+              var variant23 = v20_1;
+              let variant23_0;
+              let variant23_1;
+              if (variant23 === null || variant23=== undefined) {
+                variant23_0 = 0;
+                variant23_1 = 0;
+              } else {
+                const e = variant23;
+                var val22 = e;
+                let enum22;
+                switch (val22) {
+                  case 'pending': {
+                    enum22 = 0;
+                    break;
+                  }
+                  case 'done': {
+                    enum22 = 1;
+                    break;
+                  }
+                  case 'failed': {
+                    enum22 = 2;
+                    break;
+                  }
+                  case 'in-doubt': {
+                    enum22 = 3;
+                    break;
+                  }
+                  case 'escalated': {
+                    enum22 = 4;
+                    break;
+                  }
+                  default: {
+                    if ((e) instanceof Error) {
+                      console.error(e);
+                    }
+                    
+                    throw new TypeError(`"${val22}" is not one of the cases of entry-state`);
+                  }
+                }
+                variant23_0 = 1;
+                variant23_1 = enum22;
+              }
+              var ptr24 = utf8Encode(v20_2, realloc0, memory0);
+              var len24 = utf8EncodedLen;
+              variant25_0 = 7;
+              variant25_1 = enum21;
+              variant25_2 = variant23_0;
+              variant25_3 = variant23_1;
+              variant25_4 = ptr24;
+              variant25_5 = len24;
+              variant25_6 = 0n;
+              variant25_7 = 0;
+              variant25_8 = 0;
+              break;
+            }
+            case 'contention': {
+              const e = variant25.val;
+              variant25_0 = 8;
+              variant25_1 = toUint32(e);
+              variant25_2 = 0;
+              variant25_3 = 0;
+              variant25_4 = 0;
+              variant25_5 = 0;
+              variant25_6 = 0n;
+              variant25_7 = 0;
+              variant25_8 = 0;
+              break;
+            }
+            default: {
+              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant25.tag)}\` (received \`${variant25}\`) specified for \`EffectError\``);
+            }
+          }
+          variant38_0 = 0;
+          variant38_1 = variant25_0;
+          variant38_2 = BigInt(variant25_1);
+          variant38_3 = variant25_2;
+          variant38_4 = variant25_3;
+          variant38_5 = variant25_4;
+          variant38_6 = variant25_5;
+          variant38_7 = variant25_6;
+          variant38_8 = variant25_7;
+          variant38_9 = variant25_8;
+          variant38_10 = 0;
+          variant38_11 = 0;
+          variant38_12 = 0;
+          variant38_13 = 0;
+          break;
+        }
+        case 'key': {
+          const e = variant38.val;
+          var {kind: v26_0, at: v26_1, canon: v26_2, message: v26_3 } = e;
+          var val27 = v26_0;
+          let enum27;
+          switch (val27) {
+            case 'invalid-args': {
+              enum27 = 0;
+              break;
+            }
+            case 'invalid-pointer': {
+              enum27 = 1;
+              break;
+            }
+            case 'missing-member': {
+              enum27 = 2;
+              break;
+            }
+            case 'pointer-into-array': {
+              enum27 = 3;
+              break;
+            }
+            case 'empty-field': {
+              enum27 = 4;
+              break;
+            }
+            default: {
+              if ((v26_0) instanceof Error) {
+                console.error(v26_0);
+              }
+              
+              throw new TypeError(`"${val27}" is not one of the cases of key-error-kind`);
+            }
+          }
+          var variant29 = v26_1;
+          let variant29_0;
+          let variant29_1;
+          let variant29_2;
+          if (variant29 === null || variant29=== undefined) {
+            variant29_0 = 0;
+            variant29_1 = 0;
+            variant29_2 = 0;
+          } else {
+            const e = variant29;
+            var ptr28 = utf8Encode(e, realloc0, memory0);
+            var len28 = utf8EncodedLen;
+            variant29_0 = 1;
+            variant29_1 = ptr28;
+            variant29_2 = len28;
+          }
+          var variant33 = v26_2;
+          let variant33_0;
+          let variant33_1;
+          let variant33_2;
+          let variant33_3;
+          let variant33_4;
+          let variant33_5;
+          let variant33_6;
+          if (variant33 === null || variant33=== undefined) {
+            variant33_0 = 0;
+            variant33_1 = 0;
+            variant33_2 = 0n;
+            variant33_3 = 0;
+            variant33_4 = 0;
+            variant33_5 = 0;
+            variant33_6 = 0;
+          } else {
+            const e = variant33;
+            var {kind: v30_0, offset: v30_1, line: v30_2, column: v30_3, message: v30_4 } = e;
+            var val31 = v30_0;
+            let enum31;
+            switch (val31) {
+              case 'syntax': {
+                enum31 = 0;
+                break;
+              }
+              case 'invalid-utf8': {
+                enum31 = 1;
+                break;
+              }
+              case 'lone-surrogate': {
+                enum31 = 2;
+                break;
+              }
+              case 'duplicate-key': {
+                enum31 = 3;
+                break;
+              }
+              case 'number-overflow': {
+                enum31 = 4;
+                break;
+              }
+              case 'inexact-integer': {
+                enum31 = 5;
+                break;
+              }
+              case 'too-deep': {
+                enum31 = 6;
+                break;
+              }
+              case 'too-large': {
+                enum31 = 7;
+                break;
+              }
+              default: {
+                if ((v30_0) instanceof Error) {
+                  console.error(v30_0);
+                }
+                
+                throw new TypeError(`"${val31}" is not one of the cases of canon-error-kind`);
+              }
+            }
+            var ptr32 = utf8Encode(v30_4, realloc0, memory0);
+            var len32 = utf8EncodedLen;
+            variant33_0 = 1;
+            variant33_1 = enum31;
+            variant33_2 = toUint64(v30_1);
+            variant33_3 = toUint32(v30_2);
+            variant33_4 = toUint32(v30_3);
+            variant33_5 = ptr32;
+            variant33_6 = len32;
+          }
+          var ptr34 = utf8Encode(v26_3, realloc0, memory0);
+          var len34 = utf8EncodedLen;
+          variant38_0 = 1;
+          variant38_1 = enum27;
+          variant38_2 = BigInt(BigInt(variant29_0));
+          variant38_3 = variant29_1;
+          variant38_4 = variant29_2;
+          variant38_5 = variant33_0;
+          variant38_6 = variant33_1;
+          variant38_7 = variant33_2;
+          variant38_8 = variant33_3;
+          variant38_9 = variant33_4;
+          variant38_10 = variant33_5;
+          variant38_11 = variant33_6;
+          variant38_12 = ptr34;
+          variant38_13 = len34;
+          break;
+        }
+        case 'canon': {
+          const e = variant38.val;
+          var {kind: v35_0, offset: v35_1, line: v35_2, column: v35_3, message: v35_4 } = e;
+          var val36 = v35_0;
+          let enum36;
+          switch (val36) {
+            case 'syntax': {
+              enum36 = 0;
+              break;
+            }
+            case 'invalid-utf8': {
+              enum36 = 1;
+              break;
+            }
+            case 'lone-surrogate': {
+              enum36 = 2;
+              break;
+            }
+            case 'duplicate-key': {
+              enum36 = 3;
+              break;
+            }
+            case 'number-overflow': {
+              enum36 = 4;
+              break;
+            }
+            case 'inexact-integer': {
+              enum36 = 5;
+              break;
+            }
+            case 'too-deep': {
+              enum36 = 6;
+              break;
+            }
+            case 'too-large': {
+              enum36 = 7;
+              break;
+            }
+            default: {
+              if ((v35_0) instanceof Error) {
+                console.error(v35_0);
+              }
+              
+              throw new TypeError(`"${val36}" is not one of the cases of canon-error-kind`);
+            }
+          }
+          var ptr37 = utf8Encode(v35_4, realloc0, memory0);
+          var len37 = utf8EncodedLen;
+          variant38_0 = 2;
+          variant38_1 = enum36;
+          variant38_2 = BigInt(toUint64(v35_1));
+          variant38_3 = toUint32(v35_2);
+          variant38_4 = toUint32(v35_3);
+          variant38_5 = ptr37;
+          variant38_6 = len37;
+          variant38_7 = 0n;
+          variant38_8 = 0;
+          variant38_9 = 0;
+          variant38_10 = 0;
+          variant38_11 = 0;
+          variant38_12 = 0;
+          variant38_13 = 0;
+          break;
+        }
+        default: {
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant38.tag)}\` (received \`${variant38}\`) specified for \`Failure\``);
+        }
+      }
+      const ret = agent010Answer(variant38_0, variant38_1, variant38_2, variant38_3, variant38_4, variant38_5, variant38_6, variant38_7, variant38_8, variant38_9, variant38_10, variant38_11, variant38_12, variant38_13);
+      let variant47;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          variant47 = undefined;
+          break;
+        }
+        case 1: {
+          let enum39;
+          switch (dataView(memory0).getUint8(ret + 8, true)) {
+            case 0: {
+              enum39 = 'conflict';
+              break;
+            }
+            case 1: {
+              enum39 = 'in-progress';
+              break;
+            }
+            case 2: {
+              enum39 = 'in-doubt';
+              break;
+            }
+            case 3: {
+              enum39 = 'escalated';
+              break;
+            }
+            case 4: {
+              enum39 = 'result-not-recorded';
+              break;
+            }
+            case 5: {
+              enum39 = 'tool-failed';
+              break;
+            }
+            case 6: {
+              enum39 = 'contention';
+              break;
+            }
+            case 7: {
+              enum39 = 'invalid-arguments';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for ReplyCode');
+            }
+          }
+          var ptr40 = dataView(memory0).getInt32(ret + 12, true);
+          var len40 = dataView(memory0).getInt32(ret + 16, true);
+          var result40 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr40, len40));
+          let variant42;
+          switch (dataView(memory0).getUint8(ret + 20, true)) {
+            case 0: {
+              variant42 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr41 = dataView(memory0).getInt32(ret + 24, true);
+              var len41 = dataView(memory0).getInt32(ret + 28, true);
+              var result41 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr41, len41));
+              variant42 = result41;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let variant44;
+          switch (dataView(memory0).getUint8(ret + 32, true)) {
+            case 0: {
+              variant44 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr43 = dataView(memory0).getInt32(ret + 36, true);
+              var len43 = dataView(memory0).getInt32(ret + 40, true);
+              var result43 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr43, len43));
+              variant44 = result43;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let variant45;
+          switch (dataView(memory0).getUint8(ret + 48, true)) {
+            case 0: {
+              variant45 = undefined;
+              break;
+            }
+            case 1: {
+              variant45 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true));
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          var bool46 = dataView(memory0).getUint8(ret + 64, true);
+          variant47 = {
+            code: enum39,
+            text: result40,
+            key: variant42,
+            pointer: variant44,
+            retryAfterMs: variant45,
+            repeatable: bool46 == 0 ? false : (bool46 == 1 ? true : throwInvalidBool()),
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      const retVal = variant47;
+      postReturn19(ret);
+      return retVal;
+    }
     canonical010MaxInputBytes = exports0['oncely:core/canonical@0.1.0#max-input-bytes'];
     canonical010MaxDepth = exports0['oncely:core/canonical@0.1.0#max-depth'];
     canonical010Canonicalize = exports0['oncely:core/canonical@0.1.0#canonicalize'];
@@ -6083,6 +7112,13 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     provider010RecordMcp = exports0['oncely:core/provider@0.1.0#record-mcp'];
     provider010ReplayHttp = exports0['oncely:core/provider@0.1.0#replay-http'];
     provider010Refuse = exports0['oncely:core/provider@0.1.0#refuse'];
+    agent010Identify = exports0['oncely:core/agent@0.1.0#identify'];
+    agent010Answer = exports0['oncely:core/agent@0.1.0#answer'];
+    const agent010 = {
+      answer: answer,
+      identify: identify,
+      
+    };
     const canonical010 = {
       canonicalize: canonicalize,
       canonicalizeBytes: canonicalizeBytes,
@@ -6125,7 +7161,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       
     };
     
-    return { canonical: canonical010, effect: effect010, keys: keys010, ledger: ledger010, policy: policy010, provider: provider010, 'oncely:core/canonical@0.1.0': canonical010, 'oncely:core/effect@0.1.0': effect010, 'oncely:core/keys@0.1.0': keys010, 'oncely:core/ledger@0.1.0': ledger010, 'oncely:core/policy@0.1.0': policy010, 'oncely:core/provider@0.1.0': provider010,  };
+    return { agent: agent010, canonical: canonical010, effect: effect010, keys: keys010, ledger: ledger010, policy: policy010, provider: provider010, 'oncely:core/agent@0.1.0': agent010, 'oncely:core/canonical@0.1.0': canonical010, 'oncely:core/effect@0.1.0': effect010, 'oncely:core/keys@0.1.0': keys010, 'oncely:core/ledger@0.1.0': ledger010, 'oncely:core/policy@0.1.0': policy010, 'oncely:core/provider@0.1.0': provider010,  };
   })();
   let promise, resolve, reject;
   function runNext (value) {
