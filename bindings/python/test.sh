@@ -8,6 +8,7 @@
 # Starlette, FastAPI, the MCP SDK), and run pytest against the installed package; run
 # the example agent loop; install straight from the checkout (`pip install bindings/python`) and,
 # in a git checkout, from git (`pip install "git+file://…#subdirectory=bindings/python"`).
+# Ruff and mypy --strict are scripts/lint's (the fast tier scripts/test runs first).
 #
 # The tests compare keys with the Rust CLI and race the Rust host's ledger: target/release/oncely
 # (from `cargo build --release -p oncely`) and the test-only worker
@@ -63,11 +64,6 @@ echo "== python: install it into a clean virtual environment (no Rust on the PAT
 
 echo "== python: pytest (against the installed package, no Rust on the PATH)"
 (cd "$here" && "$norust" "$tmp/venv/bin/pytest" -p no:cacheprovider tests)
-
-echo "== python: lint and types (ruff, mypy --strict; versions pinned: a new rule set is a change)"
-"$norust" "$tmp/venv/bin/pip" install --quiet "ruff==0.17.6" "mypy==2.4.1"
-(cd "$here" && "$tmp/venv/bin/ruff" check src tests && "$tmp/venv/bin/ruff" format --check src tests \
-    && "$tmp/venv/bin/mypy" src)
 
 echo "== python: the example agent loop"
 "$norust" "$tmp/venv/bin/python" examples/python/agent_loop.py

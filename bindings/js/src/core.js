@@ -293,6 +293,8 @@ export function intentKey(intent) {
 /**
  * Keys of many intents under one policy in one call to the core. Each result stands alone: a
  * DerivedKey, or the KeyDerivationError of that intent (returned, not thrown).
+ * @param intents
+ * @param {{policy?: any}} [options]
  */
 export function deriveKeys(intents, { policy } = {}) {
   const spec = specOf(policy);
@@ -396,6 +398,8 @@ const configErr = (message) => new ConfigurationError(String(message));
  * {tag: 'mcp', val: {argumentsJson, metaJson, paramsKey}}. Returns {tag: 'pass'} | {tag: 'keyed',
  * val: {clientKey, key, intent: {scope, run, step, tool, args}, policy}} | {tag: 'refuse', val:
  * refusal}; throws ConfigurationError when the operation is misconfigured.
+ * @returns {{tag: 'pass', val?: undefined} | {tag: 'refuse', val: any}
+ *   | {tag: 'keyed', val: {clientKey: string, key: string, intent: any, policy: any}}}
  */
 export function providerAdmit(scope, operation, request) {
   const s = text('scope', scope);

@@ -85,6 +85,12 @@ export class InDoubtError extends OncelyError {
 
 /** Another worker holds the claim and did not finish while we waited. */
 export class InProgressError extends OncelyError {
+  /**
+   * @param {string} key
+   * @param {string} owner
+   * @param {string} state
+   * @param {number | null} [retryAfterMs]
+   */
   constructor(key, owner, state, retryAfterMs = null) {
     super('in-progress', `in progress: ${owner} holds ${key} (entry ${state})`);
     this.key = key;

@@ -85,12 +85,14 @@ export class Ledger {
   /**
    * @param store a store (MemoryStore, SqliteStore, PostgresStore, DurableObjectStore, or any
    *   object with the same methods)
-   * @param options `owner`: this worker's id in claims; `clock`: () => ms since the epoch;
-   *   `sleep`: (ms) => Promise, how the core's waits are slept (tests and simulations pair it
-   *   with their clock; default: a timer); `onEvent`: a hook for every decision (as
-   *   `onEvent(hook)`); `openTelemetry`: where decisions go besides hooks — absent, the global
-   *   API of `@opentelemetry/api` when it is installed; `false`, nowhere; or that API module
-   *   itself (where it cannot be imported by name, as in a bundled Worker)
+   * @param {{owner?: string, clock?: () => number, sleep?: (ms: number) => Promise<void>,
+   *   onEvent?: Function, openTelemetry?: any}} [options] `owner`: this worker's id in claims;
+   *   `clock`: () => ms since the epoch; `sleep`: (ms) => Promise, how the core's waits are
+   *   slept (tests and simulations pair it with their clock; default: a timer); `onEvent`: a
+   *   hook for every decision (as `onEvent(hook)`); `openTelemetry`: where decisions go besides
+   *   hooks — absent, the global API of `@opentelemetry/api` when it is installed; `false`,
+   *   nowhere; or that API module itself (where it cannot be imported by name, as in a bundled
+   *   Worker)
    */
   constructor(store, { owner, clock, sleep: sleepFn, onEvent, openTelemetry } = {}) {
     if (!store || typeof store.get !== 'function') throw new TypeError('new Ledger(store): a store is required');
@@ -118,6 +120,8 @@ export class Ledger {
    * that decided does not know it). It runs inline: keep it quick. What it throws (or rejects
    * with) never reaches the effect: it goes to `onError(err, event)` (default: console.error).
    * Returns the function that removes the hook.
+   * @param hook
+   * @param {{onError?: Function}} [options]
    */
   onEvent(hook, { onError } = {}) {
     return this.#events.add(hook, onError);
@@ -256,6 +260,10 @@ export class Ledger {
    * entry has changed since, nothing is written and a LedgerError of kind `changed` is thrown
    * (look again). Resolves to the settlement's id (`stl-…`), kept in the entry (`settlement`)
    * and its history.
+   * @param scope
+   * @param key
+   * @param settlement
+   * @param {{by?: string, note?: string, version?: any}} [options] (`version` is checked here)
    */
   async resolve(scope, key, settlement, { by, note = '', version } = {}) {
     if (!Number.isSafeInteger(version) || version < 0) {
@@ -325,6 +333,7 @@ export class Ledger {
    * error ends the pass (run it again).
    */
   async sweep(scope = null) {
+    /** @type {{[k: string]: any, escalated: string[], errors: string[]}} */
     const report = { examined: 0, leasesExpired: 0, reconciled: 0, happened: 0, notHappened: 0, unknown: 0, escalated: [], purged: 0, errors: [] };
     for (const row of await io('due', this.store.due(scope, this.now(), TEND_BATCH))) {
       const n = await this.#tend(row, 'sweep');
@@ -352,6 +361,8 @@ export class Ledger {
    * `onError(err)` (default: console.error) and the loop goes on. On Node the timer does not
    * keep the process alive. Returns `{stop(), running}`; `await stop()` waits for a pass in
    * flight, and no pass starts after it.
+   * @param {{everyMs?: number, scope?: string | null, onReport?: Function, onError?: Function}}
+   *   [options]
    */
   startSweeper({ everyMs = 5000, scope = null, onReport, onError } = {}) {
     if (typeof everyMs !== 'number' || !Number.isFinite(everyMs) || everyMs <= 0) {
@@ -420,7 +431,9 @@ class Sweeper {
   #onReport;
   #onError;
   #stopped = false;
+  /** @type {ReturnType<typeof setTimeout> | null} */
   #timer = null;
+  /** @type {Promise<void> | null} */
   #inFlight = null;
 
   constructor(ledger, everyMs, scope, onReport, onError) {

@@ -97,7 +97,7 @@ async function guardedCall(w, c, m) {
     const every = Number(c.heartbeatMs);
     const next = () => {
       beat = setTimeout(async () => {
-        let ok = false;
+        let ok;
         try {
           ok = await w.beat(c.scope, c.key, c.token);
         } catch {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { DefiniteFailure, EVENT_KINDS, happened, Ledger, MemoryStore, notHappened, unknown } from 'oncely';
+import { DefiniteFailure, EVENT_KINDS, happened, Ledger, MemoryStore, unknown } from 'oncely';
 import { SqliteStore } from 'oncely/sqlite';
 import { assertEvents, everyKind, SCOPE } from './helpers/events.mjs';
 import { databaseForSuite } from './helpers/pg.mjs';

@@ -41,9 +41,10 @@ export function classifyStatus(status, notPerformed = NOT_PERFORMED) {
 /**
  * `fetch` with the key as `Idempotency-Key`, its outcome mapped to the ledger's vocabulary.
  * @param input a URL (or Request)
- * @param init `fetch` options, plus: `key` (or `call`: the ledger's call, for its key and signal),
- *   `json` (a body sent as JSON), `timeoutMs`, `notPerformed` (statuses that mean "not done"),
- *   `header` (default 'Idempotency-Key'), `fetch` (the implementation; default globalThis.fetch)
+ * @param {Record<string, any>} [init] `fetch` options, plus: `key` (or `call`: the ledger's
+ *   call, for its key and signal), `json` (a body sent as JSON), `timeoutMs`, `notPerformed`
+ *   (statuses that mean "not done"), `header` (default 'Idempotency-Key'), `fetch` (the
+ *   implementation; default globalThis.fetch)
  * @returns `{status, body}` for a 2xx
  * @throws DefiniteFailure | AmbiguousFailure (with `status` and `body` when the server answered)
  */
@@ -82,6 +83,7 @@ export async function keyedFetch(input, init = {}) {
   const outcome = classifyStatus(res.status, notPerformed);
   if (outcome === 'done') return { status: res.status, body: parsed };
   const detail = `${what}: HTTP ${res.status}${parsed === null ? '' : ` ${snippet(parsed)}`}`;
+  /** @type {(DefiniteFailure | AmbiguousFailure) & {status?: number, body?: unknown}} */
   const err = outcome === 'not-performed' ? new DefiniteFailure(`${detail} (not performed)`) : new AmbiguousFailure(`${detail}; the server may have acted`);
   err.status = res.status;
   err.body = parsed;

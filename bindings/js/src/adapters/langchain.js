@@ -46,6 +46,7 @@ export function once(tool, options) {
       (oncely) => inner.call(tool, input, runManager, { ...rest, signal: oncely.signal, oncely }),
     );
   }
+  /** @type {any} */
   const fields = {};
   for (const f of FIELDS) if (tool[f] !== undefined) fields[f] = tool[f];
   fields.func = func;

@@ -48,7 +48,8 @@ export function once(options) {
       admission = admit(p, scope, tool, request(body));
     }
     const out = capture(res);
-    if (admission.tag === 'refuse') return out.send(refusalHttp(admission.val), true);
+    // (keyed without its body, a request is keyed or refused with it: as in hono.js)
+    if (admission.tag !== 'keyed') return out.send(refusalHttp(admission.val), true);
     const keyed = admission.val;
     req.oncely = { clientKey: keyed.clientKey, key: keyed.key, scope, tool };
     const ledger = await ledgerOf(p, req);
@@ -118,9 +119,10 @@ function capture(res) {
   const pass = (name, self, args) => orig[name].apply(self, args);
   const add = (chunk, encoding) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : Buffer.from(chunk.buffer ?? chunk, chunk.byteOffset ?? 0, chunk.byteLength ?? chunk.length));
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, /** @type {BufferEncoding} */ (typeof encoding === 'string' ? encoding : 'utf8')) : Buffer.from(chunk.buffer ?? chunk, chunk.byteOffset ?? 0, chunk.byteLength ?? chunk.length));
   };
   const cbOf = (...a) => a.find((x) => typeof x === 'function');
+  /** @this {import('node:http').ServerResponse} */
   res.writeHead = function writeHead(status, ...rest) {
     if (ours) return pass('writeHead', this, [status, ...rest]);
     if (!capturing) return this;

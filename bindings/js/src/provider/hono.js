@@ -46,6 +46,7 @@ export function once(options) {
     const keyed = admission.val;
     c.set('oncely', { clientKey: keyed.clientKey, key: keyed.key, scope, tool });
     const ledger = await ledgerOf(p, c);
+    /** @type {{e: unknown} | undefined} */
     let thrown;
     const running = runKeyed(
       ledger,

@@ -78,6 +78,7 @@ export function admit(p, scope, tool, request) {
  * ledger throws (a bug) is thrown.
  */
 export async function runKeyed(ledger, keyed, waitMs, invoke, record) {
+  /** @type {any} */
   let answer = null;
   let ran = false;
   const tool = async (_key, call) => {
