@@ -13,7 +13,9 @@
 //! - `bindings/js/types/wit.d.ts`: their TypeScript declarations, as jco's values have them.
 //!
 //! Every interface the component exports is mirrored, whatever it is: an interface added to
-//! the WIT is mirrored once the component is rebuilt (`scripts/component`) and this is run.
+//! the WIT is mirrored once the component is rebuilt (`scripts/component`) and this is run. The
+//! types are the component's; their doc comments, which the component does not carry, are those
+//! of the WIT sources (`wit/`).
 
 mod js;
 mod model;
@@ -41,8 +43,8 @@ pub fn pascal(wit: &str) -> String {
 }
 
 /// Every file of the mirrors, `(path relative to the repository, contents)`.
-pub fn mirrors(wasm: &[u8]) -> Result<Vec<(&'static str, String)>, String> {
-    let model = model::Model::from_component(wasm)?;
+pub fn mirrors(wasm: &[u8], root: &Path) -> Result<Vec<(&'static str, String)>, String> {
+    let model = model::Model::from_component(wasm, &root.join("wit"))?;
     Ok(vec![
         ("bindings/python/src/oncely/types.py", python::types_py(&model)),
         ("bindings/js/src/gen/wit.js", js::wit_js(&model)),
@@ -73,7 +75,7 @@ fn run() -> Result<bool, String> {
     }
     let wasm_path = root.join(COMPONENT);
     let wasm = std::fs::read(&wasm_path).map_err(|e| format!("{}: {e}", wasm_path.display()))?;
-    let files = mirrors(&wasm)?;
+    let files = mirrors(&wasm, &root)?;
     let stale = stale(&root, &files);
     if check {
         if stale.is_empty() {
@@ -122,7 +124,7 @@ mod tests {
     #[test]
     fn the_committed_mirrors_are_the_components() {
         let wasm = std::fs::read(root().join(COMPONENT)).unwrap();
-        let stale = stale(&root(), &mirrors(&wasm).unwrap());
+        let stale = stale(&root(), &mirrors(&wasm, &root()).unwrap());
         assert!(stale.is_empty(), "stale mirrors (run scripts/mirrors): {stale:?}");
     }
 

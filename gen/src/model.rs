@@ -1,4 +1,9 @@
 //! The component's WIT types, read from the component itself, as a small model the writers walk.
+//! The component carries no documentation: the doc comments are taken from the WIT sources
+//! (`wit/`), matched by name; a type, field or case they do not have is written undocumented.
+
+use std::collections::HashMap;
+use std::path::Path;
 
 use wit_component::DecodedWasm;
 use wit_parser::{Resolve, Type, TypeDefKind, TypeId, WorldItem};
@@ -85,8 +90,11 @@ pub struct Model {
 }
 
 impl Model {
-    /// Decode the component `wasm` and collect its types.
-    pub fn from_component(wasm: &[u8]) -> Result<Model, String> {
+    /// Decode the component `wasm` and collect its types, with the doc comments of the WIT
+    /// sources in `wit_dir`.
+    pub fn from_component(wasm: &[u8], wit_dir: &Path) -> Result<Model, String> {
+        let docs = wit_docs(wit_dir)?;
+        let doc = |key: String| docs.get(&key).cloned().unwrap_or_default();
         let decoded = wit_component::decode(wasm).map_err(|e| format!("decoding: {e:#}"))?;
         let (resolve, world) = match decoded {
             DecodedWasm::Component(resolve, world) => (resolve, world),
@@ -109,15 +117,20 @@ impl Model {
                 let td = &resolve.types[tid];
                 let kind = match &td.kind {
                     TypeDefKind::Record(r) => Kind::Record(
-                        r.fields.iter().map(|f| Ok((f.name.clone(), ty(&resolve, &f.ty)?, doc(&f.docs)))).collect::<Result<_, String>>()?,
+                        r.fields
+                            .iter()
+                            .map(|f| Ok((f.name.clone(), ty(&resolve, &f.ty)?, doc(format!("{iname}.{name}.{}", f.name)))))
+                            .collect::<Result<_, String>>()?,
                     ),
-                    TypeDefKind::Enum(e) => Kind::Enum(e.cases.iter().map(|c| (c.name.clone(), doc(&c.docs))).collect()),
+                    TypeDefKind::Enum(e) => {
+                        Kind::Enum(e.cases.iter().map(|c| (c.name.clone(), doc(format!("{iname}.{name}.{}", c.name)))).collect())
+                    }
                     TypeDefKind::Variant(v) => Kind::Variant(
                         v.cases
                             .iter()
                             .map(|c| {
                                 let payload = c.ty.as_ref().map(|t| ty(&resolve, t)).transpose()?;
-                                Ok((c.name.clone(), payload, doc(&c.docs)))
+                                Ok((c.name.clone(), payload, doc(format!("{iname}.{name}.{}", c.name))))
                             })
                             .collect::<Result<_, String>>()?,
                     ),
@@ -125,7 +138,7 @@ impl Model {
                     TypeDefKind::Type(_) => continue,
                     other => return Err(format!("{iname}.{name}: a {} has no mirror yet (teach gen/ to write one)", other.as_str())),
                 };
-                defs.push(Def { iface: iname.clone(), name: name.clone(), doc: doc(&td.docs), kind });
+                defs.push(Def { iface: iname.clone(), name: name.clone(), doc: doc(format!("{iname}.{name}")), kind });
             }
         }
         Ok(Model { defs })
@@ -137,8 +150,30 @@ impl Model {
     }
 }
 
-fn doc(docs: &wit_parser::Docs) -> String {
-    docs.contents.clone().unwrap_or_default().trim_end().to_string()
+/// The doc comments of the WIT sources: `interface.type` and `interface.type.member` → text.
+fn wit_docs(dir: &Path) -> Result<HashMap<String, String>, String> {
+    let mut resolve = Resolve::default();
+    resolve.push_dir(dir).map_err(|e| format!("{}: {e:#}", dir.display()))?;
+    let mut out = HashMap::new();
+    let mut put = |key: String, docs: &wit_parser::Docs| {
+        if let Some(text) = &docs.contents {
+            out.insert(key, text.trim_end().to_string());
+        }
+    };
+    for (_, iface) in resolve.interfaces.iter() {
+        let Some(iname) = &iface.name else { continue };
+        for (name, &tid) in &iface.types {
+            let td = &resolve.types[tid];
+            put(format!("{iname}.{name}"), &td.docs);
+            match &td.kind {
+                TypeDefKind::Record(r) => r.fields.iter().for_each(|f| put(format!("{iname}.{name}.{}", f.name), &f.docs)),
+                TypeDefKind::Enum(e) => e.cases.iter().for_each(|c| put(format!("{iname}.{name}.{}", c.name), &c.docs)),
+                TypeDefKind::Variant(v) => v.cases.iter().for_each(|c| put(format!("{iname}.{name}.{}", c.name), &c.docs)),
+                _ => {}
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn ty(resolve: &Resolve, t: &Type) -> Result<Ty, String> {

@@ -5,17 +5,36 @@
 /** `oncely:core/canonical`. */
 export namespace Canonical {
   /**
+   * Why a document was rejected.
+   *
    * `canonical.canon-error-kind`.
    */
   export type CanonErrorKind = 'syntax' | 'invalid-utf8' | 'lone-surrogate' | 'duplicate-key' | 'number-overflow' | 'inexact-integer' | 'too-deep' | 'too-large';
   /**
+   * A rejected document: what is wrong, and where.
+   *
    * `canonical.canon-error`.
    */
   export interface CanonError {
+    /**
+     * The class of the problem; hosts map it to their own error types.
+     */
     kind: CanonErrorKind;
+    /**
+     * 0-based byte offset of the first offending byte in the UTF-8 input.
+     */
     offset: bigint;
+    /**
+     * 1-based line of `offset` (lines end at `\n`).
+     */
     line: number;
+    /**
+     * 1-based column of `offset`, counted in Unicode scalar values from the line start.
+     */
     column: number;
+    /**
+     * A sentence for humans, naming the problem and, where there is one, the fix.
+     */
     message: string;
   }
 }
@@ -23,78 +42,193 @@ export namespace Canonical {
 /** `oncely:core/keys`. */
 export namespace Keys {
   /**
+   * Which identifiers, besides scope, tool and arguments, make a call distinct.
+   *
    * `keys.key-identity`.
    */
   export type KeyIdentity = 'step' | 'run' | 'scope';
   /**
+   * Which parts of an intent the key is made of. Pointers are RFC 6901 JSON pointers into the
+   * arguments, such as `/charge_id` or `/meta/request_id`; the root pointer `""` is refused.
+   *
    * `keys.key-spec`.
    */
   export interface KeySpec {
+    /**
+     * When present, the key uses only these members of the arguments (natural keys). A
+     * pointer that is absent from the arguments (once the ignored members are removed) is
+     * an error (`missing-member`), since the key would silently lose its meaning. An empty
+     * list is an error (`empty-field`, at `only`): it would give every call one key.
+     */
     only?: Array<string>;
+    /**
+     * Members removed from the arguments before keying and fingerprinting (timestamps,
+     * request ids, trace ids). A pointer that is absent is ignored; a pointer that names an
+     * array element of the arguments as given is an error (`pointer-into-array`), since
+     * removing it would renumber the rest.
+     */
     ignore: Array<string>;
+    /**
+     * Which identifiers besides the arguments are part of the key.
+     */
     identity: KeyIdentity;
   }
   /**
+   * What an agent meant to do: the input of key derivation.
+   *
+   * Every field is Unicode text: a WIT string cannot carry a lone UTF-16 surrogate. Hosts
+   * whose strings can (JavaScript, Python) must refuse an id that holds one rather than
+   * replace it with U+FFFD, which would give two different ids one key. Arguments that hold
+   * one are passed to `canonical.canonicalize-bytes` as WTF-8, which reports
+   * `lone-surrogate` with its offset.
+   *
    * `keys.intent`.
    */
   export interface Intent {
+    /**
+     * The tenant or namespace. Entries of one scope are never visible to another. Non-empty.
+     */
     scope: string;
+    /**
+     * The agent run (conversation, workflow execution, job id).
+     */
     runId: string;
+    /**
+     * The step of the run that asks for the effect (a stable id, not an attempt counter).
+     */
     stepId: string;
+    /**
+     * The tool's name as the agent calls it. Non-empty.
+     */
     tool: string;
+    /**
+     * The tool's arguments as JSON text; canonicalized, so formatting and member order do
+     * not matter.
+     */
     argsJson: string;
   }
   /**
+   * A derived key and what it was derived from.
+   *
    * `keys.derived-key`.
    */
   export interface DerivedKey {
+    /**
+     * `oncely1:` + 64 lowercase hex digits.
+     */
     key: string;
+    /**
+     * The exact bytes that were hashed: canonical JSON of
+     * `["oncely1", scope, tool, run-id|null, step-id|null, mode, selected]`.
+     */
     preimage: string;
+    /**
+     * SHA-256 (64 lowercase hex digits) of `args-canonical`.
+     */
     fingerprint: string;
+    /**
+     * The canonical arguments with the ignored members removed; stored by the ledger so a
+     * conflict can name the first differing pointer.
+     */
     argsCanonical: string;
   }
   /**
+   * Why a key could not be derived.
+   *
    * `keys.key-error-kind`.
    */
   export type KeyErrorKind = 'invalid-args' | 'invalid-pointer' | 'missing-member' | 'pointer-into-array' | 'empty-field';
   /**
+   * A key derivation error.
+   *
    * `keys.key-error`.
    */
   export interface KeyError {
+    /**
+     * The class of the problem.
+     */
     kind: KeyErrorKind;
+    /**
+     * The pointer or field name concerned, when there is one.
+     */
     at?: string;
+    /**
+     * The canonicalization error, for `invalid-args`.
+     */
     canon?: Canonical.CanonError;
+    /**
+     * A sentence for humans.
+     */
     message: string;
   }
   /**
+   * A part of an intent.
+   *
    * `keys.intent-part`.
    */
   export type IntentPart = 'scope' | 'tool' | 'run-id' | 'step-id' | 'args';
   /**
+   * What a difference between two intents does.
+   *
    * `keys.difference-effect`.
    */
   export type DifferenceEffect = 'key' | 'fingerprint' | 'none';
   /**
+   * One way in which two intents differ.
+   *
    * `keys.difference`.
    */
   export interface Difference {
+    /**
+     * Which part differs.
+     */
     part: IntentPart;
+    /**
+     * For `args`: the JSON pointer of the first differing value (in canonical order).
+     */
     pointer?: string;
+    /**
+     * The value in the first intent (canonical JSON for args; none when absent).
+     */
     a?: string;
+    /**
+     * The value in the second intent.
+     */
     b?: string;
+    /**
+     * Whether this difference changes the key, only the fingerprint, or nothing.
+     */
     effect: DifferenceEffect;
   }
   /**
+   * The overall answer of `explain`.
+   *
    * `keys.verdict`.
    */
   export type Verdict = 'same-intent' | 'conflict' | 'different-keys';
   /**
+   * Why two intents do or don't share a key.
+   *
    * `keys.explanation`.
    */
   export interface Explanation {
+    /**
+     * The overall answer.
+     */
     verdict: Verdict;
+    /**
+     * The first intent's key.
+     */
     keyA: DerivedKey;
+    /**
+     * The second intent's key.
+     */
     keyB: DerivedKey;
+    /**
+     * Each differing part, in the order scope, tool, run-id, step-id, args. For args, at
+     * most one difference per effect: the first differing pointer that changes the key, the
+     * first that changes only the fingerprint, the first that changes nothing.
+     */
     differences: Array<Difference>;
   }
 }
@@ -102,10 +236,14 @@ export namespace Keys {
 /** `oncely:core/policy`. */
 export namespace Policy {
   /**
+   * What a call of the tool does to the world, and so what a retry may do.
+   *
    * `policy.effect-class`.
    */
   export type EffectClass = 'read-only' | 'overwriting-write' | 'accumulating-write' | 'irreversible-external';
   /**
+   * How an unknown outcome (`in-doubt`) of this tool is found out.
+   *
    * `policy.reconcile-path`.
    */
   export type ReconcilePath =
@@ -114,65 +252,158 @@ export namespace Policy {
     | { tag: 'lookup'; val: string }
     | { tag: 'manual' };
   /**
+   * How one tool is guarded.
+   *
    * `policy.tool-policy`.
    */
   export interface ToolPolicy {
+    /**
+     * The effect class.
+     */
     class: EffectClass;
+    /**
+     * The key spec; none means "not declared", and the default spec (all arguments,
+     * identity step) is used. `check-manifest` refuses an irreversible tool without one.
+     */
     key?: Keys.KeySpec;
+    /**
+     * How an unknown outcome is reconciled.
+     */
     reconcile: ReconcilePath;
+    /**
+     * How long a claim holds its lease, in ms. Past it, the claim is in doubt.
+     */
     leaseMs: bigint;
+    /**
+     * The longest a call of the tool may be in flight, in ms: from its start until its
+     * effect, if any, has happened at the provider. The host gives the call this deadline,
+     * and a lookup's "did not happen" is believed only once the attempt's last possible
+     * start (its lease's end, or when it reported its failure) plus this much has passed.
+     */
     maxCallMs: bigint;
+    /**
+     * The least time between two reconciliation attempts of one in-doubt entry, in ms.
+     */
     reconcileAfterMs: bigint;
+    /**
+     * How long an entry may stay in doubt before it is escalated to a human, in ms.
+     */
     escalateAfterMs: bigint;
+    /**
+     * How long a settled (`done` or `failed`) entry is kept, in ms, before purge may drop it.
+     */
     retentionMs: bigint;
   }
   /**
+   * MCP `ToolAnnotations` hints; none means "not given" and takes the spec's default.
+   *
    * `policy.tool-annotations`.
    */
   export interface ToolAnnotations {
+    /**
+     * readOnlyHint (default false).
+     */
     readOnlyHint?: boolean;
+    /**
+     * destructiveHint (default true; meaningful when not read-only).
+     */
     destructiveHint?: boolean;
+    /**
+     * idempotentHint (default false; meaningful when not read-only).
+     */
     idempotentHint?: boolean;
+    /**
+     * openWorldHint (default true).
+     */
     openWorldHint?: boolean;
   }
   /**
+   * Where a resolved tool's class came from.
+   *
    * `policy.class-source`.
    */
   export type ClassSource = 'policy' | 'annotations' | 'defaults';
   /**
+   * A tool of a manifest with its effective policy.
+   *
    * `policy.resolved-tool`.
    */
   export interface ResolvedTool {
+    /**
+     * The tool's name.
+     */
     name: string;
+    /**
+     * The effective policy (explicit fields, else class defaults).
+     */
     policy: ToolPolicy;
+    /**
+     * Where the class came from.
+     */
     classSource: ClassSource;
   }
   /**
+   * How serious a finding is.
+   *
    * `policy.severity`.
    */
   export type Severity = 'error' | 'warning' | 'info';
   /**
+   * One finding of `check-manifest`.
+   *
    * `policy.finding`.
    */
   export interface Finding {
+    /**
+     * How serious it is.
+     */
     severity: Severity;
+    /**
+     * The tool concerned, when there is one.
+     */
     tool?: string;
+    /**
+     * A stable machine-readable code, e.g. `irreversible-without-key` (listed in
+     * `docs/key-scheme.md`).
+     */
     code: string;
+    /**
+     * A sentence for humans, naming the fix.
+     */
     message: string;
   }
   /**
+   * The result of a manifest check.
+   *
    * `policy.manifest-report`.
    */
   export interface ManifestReport {
+    /**
+     * True when no finding has severity `error`.
+     */
     passed: boolean;
+    /**
+     * Every tool that could be resolved, in manifest order.
+     */
     tools: Array<ResolvedTool>;
+    /**
+     * Every finding, in manifest order.
+     */
     findings: Array<Finding>;
   }
   /**
+   * Why a policy or manifest document could not be read at all.
+   *
    * `policy.policy-error`.
    */
   export interface PolicyError {
+    /**
+     * The JSON pointer (into the document given) of the offending value, "" for the root.
+     */
     at: string;
+    /**
+     * A sentence for humans.
+     */
     message: string;
   }
 }
@@ -180,78 +411,228 @@ export namespace Policy {
 /** `oncely:core/ledger`. */
 export namespace Ledger {
   /**
+   * The state of an entry.
+   *
    * `ledger.entry-state`.
    */
   export type EntryState = 'pending' | 'done' | 'failed' | 'in-doubt' | 'escalated';
   /**
+   * Proof that the holder's attempt is the current one.
+   *
    * `ledger.claim-token`.
    */
   export interface ClaimToken {
+    /**
+     * 1 for the first attempt, incremented by each new attempt after `failed`.
+     */
     attempt: number;
+    /**
+     * The owner that claimed the attempt (a worker or process id chosen by the host).
+     */
     owner: string;
   }
   /**
+   * One row of the ledger. Hosts store every field and hand it back unchanged.
+   *
    * `ledger.entry`.
    */
   export interface Entry {
+    /**
+     * The tenant; part of the primary key with `key`.
+     */
     scope: string;
+    /**
+     * The idempotency key (`oncely1:…`).
+     */
     key: string;
+    /**
+     * The tool's name.
+     */
     tool: string;
+    /**
+     * The run of the claim that holds (or last held) the entry, for people: the key is
+     * derived from it, but another run may share the key (a natural key, or no step).
+     */
     runId: string;
+    /**
+     * The step of that claim, for people.
+     */
     stepId: string;
+    /**
+     * Fingerprint of the canonical arguments, fixed at the first claim.
+     */
     fingerprint: string;
+    /**
+     * The canonical arguments (ignored members removed), fixed at the first claim.
+     */
     argsCanonical: string;
+    /**
+     * The current state.
+     */
     state: EntryState;
+    /**
+     * 1 at insert, +1 at every update: the compare-and-swap token.
+     */
     version: bigint;
+    /**
+     * The current (or last) attempt number.
+     */
     attempt: number;
+    /**
+     * The owner of the current (or last) attempt.
+     */
     owner: string;
+    /**
+     * When the entry was inserted (ms).
+     */
     createdAt: bigint;
+    /**
+     * When the entry last changed (ms).
+     */
     updatedAt: bigint;
+    /**
+     * When the current claim's lease runs out (ms); meaningful while pending.
+     */
     leaseUntil: bigint;
+    /**
+     * When the entry became in doubt (ms), while in-doubt or escalated.
+     */
     inDoubtSince?: bigint;
+    /**
+     * When the next reconciliation may start (ms), while in-doubt.
+     */
     nextReconcileAt?: bigint;
+    /**
+     * How many reconciliations were started for the current attempt.
+     */
     reconcileAttempts: number;
+    /**
+     * The recorded result (any text the host chose, usually JSON), when done.
+     */
     resultJson?: string;
+    /**
+     * Why the entry is failed, in doubt or escalated, or how it was settled.
+     */
     reason?: string;
+    /**
+     * Who settled it, when a human did (`resolve`).
+     */
     resolvedBy?: string;
+    /**
+     * The id of that human settlement (`stl-` and 16 hex digits, derived by the core from
+     * scope, key, `created-at` and the version settled), kept in the entry's history; none
+     * otherwise.
+     */
     settlement?: string;
+    /**
+     * The policy's reconciliation path, fixed at claim.
+     */
     reconcile: Policy.ReconcilePath;
+    /**
+     * Lease length (ms), fixed at claim.
+     */
     leaseMs: bigint;
+    /**
+     * Longest time a call may be in flight (ms), fixed at claim.
+     */
     maxCallMs: bigint;
+    /**
+     * Least time between reconciliations (ms), fixed at claim.
+     */
     reconcileAfterMs: bigint;
+    /**
+     * Time in doubt before escalation (ms), fixed at claim.
+     */
     escalateAfterMs: bigint;
+    /**
+     * Retention of a settled entry (ms), fixed at claim.
+     */
     retentionMs: bigint;
+    /**
+     * When the entry next needs time-driven work (ms), computed by the core at every write:
+     * the lease's end while pending; the next reconciliation or the escalation deadline,
+     * whichever is earlier, while in doubt; the end of retention once done or failed; none
+     * while escalated (only a human moves it). Hosts index it and hand `due-at <= now`
+     * rows to `effect.start-tend`; they never compute it.
+     */
     dueAt?: bigint;
   }
   /**
+   * What `begin` asks for: built by `prepare`, never by hand.
+   *
    * `ledger.claim`.
    */
   export interface Claim {
+    /**
+     * The tenant.
+     */
     scope: string;
+    /**
+     * The tool's name.
+     */
     tool: string;
+    /**
+     * The intent's run (recorded on the entry, for people).
+     */
     runId: string;
+    /**
+     * The intent's step (recorded on the entry, for people).
+     */
     stepId: string;
+    /**
+     * The derived key.
+     */
     key: string;
+    /**
+     * The fingerprint of the canonical arguments.
+     */
     fingerprint: string;
+    /**
+     * The canonical arguments (ignored members removed).
+     */
     argsCanonical: string;
+    /**
+     * The claimant.
+     */
     owner: string;
+    /**
+     * The tool's policy.
+     */
     policy: Policy.ToolPolicy;
   }
   /**
+   * A result reported by the attempt that executed.
+   *
    * `ledger.completion`.
    */
   export interface Completion {
+    /**
+     * The executing attempt's token.
+     */
     token: ClaimToken;
+    /**
+     * The tool's result, stored verbatim and replayed verbatim.
+     */
     resultJson: string;
   }
   /**
+   * A failure reported by the attempt that executed.
+   *
    * `ledger.failure`.
    */
   export interface Failure {
+    /**
+     * The executing attempt's token.
+     */
     token: ClaimToken;
+    /**
+     * What went wrong, for humans.
+     */
     reason: string;
   }
   /**
+   * What a reconciler found out.
+   *
    * `ledger.reconcile-verdict`.
    */
   export type ReconcileVerdict =
@@ -259,28 +640,56 @@ export namespace Ledger {
     | { tag: 'not-happened' }
     | { tag: 'unknown'; val: string };
   /**
+   * A reconciler's answer about one attempt.
+   *
    * `ledger.reconciliation`.
    */
   export interface Reconciliation {
+    /**
+     * The attempt that was reconciled (from the `reconcile` outcome).
+     */
     attempt: number;
+    /**
+     * What was found.
+     */
     verdict: ReconcileVerdict;
   }
   /**
+   * A human's verdict on an in-doubt or escalated entry.
+   *
    * `ledger.settlement`.
    */
   export type Settlement =
     | { tag: 'happened'; val: string }
     | { tag: 'not-happened' };
   /**
+   * A human settling an entry.
+   *
    * `ledger.resolution`.
    */
   export interface Resolution {
+    /**
+     * The verdict.
+     */
     settlement: Settlement;
+    /**
+     * Who decided (recorded in `resolved-by`). Non-empty.
+     */
     by: string;
+    /**
+     * Why, for the record.
+     */
     note: string;
+    /**
+     * The entry's version the person decided on (what they were looking at). Refused with
+     * `changed` if the entry has moved since: a verdict is never applied to a state nobody
+     * saw.
+     */
     seenVersion: bigint;
   }
   /**
+   * Everything that can happen to an entry.
+   *
    * `ledger.event`.
    */
   export type Event =
@@ -295,55 +704,141 @@ export namespace Ledger {
     | { tag: 'purge' }
     | { tag: 'complete-unrecordable'; val: Failure };
   /**
+   * A recorded result handed back instead of executing again.
+   *
    * `ledger.replay`.
    */
   export interface Replay {
+    /**
+     * The stored result, verbatim (empty when the effect's result could not be recorded:
+     * `complete-unrecordable`).
+     */
     resultJson: string;
+    /**
+     * The attempt that produced it.
+     */
     attempt: number;
+    /**
+     * When it was recorded (ms).
+     */
     recordedAt: bigint;
   }
   /**
+   * Someone else is working on this key.
+   *
    * `ledger.in-progress`.
    */
   export interface InProgress {
+    /**
+     * The owner holding the claim, or reconciling.
+     */
     owner: string;
+    /**
+     * `pending` (a live claim) or `in-doubt` (a reconciliation under way or just tried).
+     */
     state: EntryState;
+    /**
+     * How long to wait before asking again (ms).
+     */
     retryAfterMs: bigint;
   }
   /**
+   * A reconciliation to run now: the caller holds the slot.
+   *
    * `ledger.reconcile-request`.
    */
   export interface ReconcileRequest {
+    /**
+     * The tenant.
+     */
     scope: string;
+    /**
+     * The key (pass it to the provider's lookup).
+     */
     key: string;
+    /**
+     * The tool.
+     */
     tool: string;
+    /**
+     * The canonical arguments of the call in doubt.
+     */
     argsCanonical: string;
+    /**
+     * The attempt whose outcome is unknown; echo it in `reconciled`.
+     */
     attempt: number;
+    /**
+     * How to reconcile, from the policy.
+     */
     path: Policy.ReconcilePath;
+    /**
+     * Since when the outcome is unknown (ms).
+     */
     inDoubtSince: bigint;
+    /**
+     * Escalation happens at this time (ms) if still unknown.
+     */
     escalateAt: bigint;
   }
   /**
+   * An entry only a human can settle.
+   *
    * `ledger.escalation`.
    */
   export interface Escalation {
+    /**
+     * The tenant.
+     */
     scope: string;
+    /**
+     * The key.
+     */
     key: string;
+    /**
+     * The tool.
+     */
     tool: string;
+    /**
+     * The attempt in doubt.
+     */
     attempt: number;
+    /**
+     * Why it was escalated.
+     */
     reason: string;
+    /**
+     * Since when the outcome is unknown (ms).
+     */
     inDoubtSince: bigint;
   }
   /**
+   * The key was claimed before with different parameters.
+   *
    * `ledger.conflict`.
    */
   export interface Conflict {
+    /**
+     * The key.
+     */
     key: string;
+    /**
+     * The JSON pointer of the first differing value (canonical order), "" if the arguments
+     * differ at the root (e.g. an object against an array).
+     */
     pointer: string;
+    /**
+     * The stored fingerprint.
+     */
     storedFingerprint: string;
+    /**
+     * The fingerprint of this claim.
+     */
     givenFingerprint: string;
   }
   /**
+   * What the host must do after applying the write (see the call protocol above).
+   *
    * `ledger.outcome`.
    */
   export type Outcome =
@@ -359,15 +854,28 @@ export namespace Ledger {
     | { tag: 'purged' }
     | { tag: 'idle'; val: bigint | undefined };
   /**
+   * Why an event was refused. Nothing is written.
+   *
    * `ledger.ledger-error-kind`.
    */
   export type LedgerErrorKind = 'not-found' | 'stale-token' | 'invalid-state' | 'already-settled' | 'retention-not-reached' | 'invalid-request' | 'changed';
   /**
+   * A refused event.
+   *
    * `ledger.ledger-error`.
    */
   export interface LedgerError {
+    /**
+     * The class of refusal.
+     */
     kind: LedgerErrorKind;
+    /**
+     * The entry's state, when there is an entry.
+     */
     state?: EntryState;
+    /**
+     * A sentence for humans.
+     */
     message: string;
   }
 }
@@ -375,90 +883,217 @@ export namespace Ledger {
 /** `oncely:core/effect`. */
 export namespace Effect {
   /**
+   * How one effect runs (the caller's options, and one fact about the host).
+   *
    * `effect.effect-options`.
    */
   export interface EffectOptions {
+    /**
+     * This worker's id in claims. Non-empty.
+     */
     owner: string;
+    /**
+     * How many times this run may execute the tool; new attempts only follow a definite
+     * "did not happen" from reconciliation. 0 means the default, 3.
+     */
     maxAttempts: number;
+    /**
+     * How long to wait for another worker's live claim before giving up (ms).
+     */
     waitMs: bigint;
+    /**
+     * Whether this process has a reconciler registered for the tool. The order is: the
+     * registered reconciler; else, for `provider-idempotent` tools, the same call again
+     * with the same key; else the outcome stays unknown.
+     */
     hasReconciler: boolean;
   }
   /**
+   * Time-driven work on one row the host selected as due (`due-at` <= now).
+   *
    * `effect.tend-job`.
    */
   export type TendJob = 'sweep' | 'purge';
   /**
+   * A row to read.
+   *
    * `effect.read-request`.
    */
   export interface ReadRequest {
+    /**
+     * The tenant.
+     */
     scope: string;
+    /**
+     * The key.
+     */
     key: string;
   }
   /**
+   * How to write a row.
+   *
    * `effect.write-op`.
    */
   export type WriteOp = 'insert' | 'update' | 'delete';
   /**
+   * A row to write, atomically.
+   *
    * `effect.row-write`.
    */
   export interface RowWrite {
+    /**
+     * How.
+     */
     op: WriteOp;
+    /**
+     * The row to insert or to replace with; for `delete`, the row as it was read.
+     */
     row: Ledger.Entry;
+    /**
+     * For `update` and `delete`: the version the stored row must still have.
+     */
     expectedVersion: bigint;
   }
   /**
+   * A tool call to make, with its limits.
+   *
    * `effect.tool-call`.
    */
   export interface ToolCall {
+    /**
+     * The tenant (for the heartbeat).
+     */
     scope: string;
+    /**
+     * The idempotency key: pass it on to the provider (its Idempotency-Key).
+     */
     key: string;
+    /**
+     * The claim the call runs under (none for a pass-through tool).
+     */
     token?: Ledger.ClaimToken;
+    /**
+     * Do not start the call at or after this time (ms, the host's clock): the claim's lease
+     * ends then. Checked right before the call; past it, send `too-late`.
+     */
     notAfter?: bigint;
+    /**
+     * The call's deadline (ms): give it to the tool (its client timeouts); a host that can
+     * abandon a call abandons it then, as an ambiguous failure.
+     */
     deadline?: bigint;
+    /**
+     * While the call runs, heartbeat the claim this often (ms), until the deadline.
+     */
     heartbeatMs?: bigint;
   }
   /**
+   * How a tool call failed, as the tool told the host.
+   *
    * `effect.tool-failure`.
    */
   export interface ToolFailure {
+    /**
+     * True: the provider said the effect did NOT happen (a declined card, a validation
+     * error). False: nobody knows (a timeout, a dropped connection, any other exception).
+     */
     definite: boolean;
+    /**
+     * What went wrong, for humans.
+     */
     reason: string;
   }
   /**
+   * An effect to run.
+   *
    * `effect.effect-start`.
    */
   export interface EffectStart {
+    /**
+     * The call.
+     */
     intent: Keys.Intent;
+    /**
+     * The tool's policy.
+     */
     policy: Policy.ToolPolicy;
+    /**
+     * How.
+     */
     options: EffectOptions;
   }
   /**
+   * One event to apply to `(scope, key)`.
+   *
    * `effect.event-start`.
    */
   export interface EventStart {
+    /**
+     * The tenant.
+     */
     scope: string;
+    /**
+     * The key.
+     */
     key: string;
+    /**
+     * The event.
+     */
     event: Ledger.Event;
   }
   /**
+   * A due row to tend.
+   *
    * `effect.tend-start`.
    */
   export interface TendStart {
+    /**
+     * The tenant.
+     */
     scope: string;
+    /**
+     * The key.
+     */
     key: string;
+    /**
+     * What to do with it.
+     */
     job: TendJob;
+    /**
+     * Whether this process has a reconciler registered for the row's tool. Without one, a
+     * sweep leaves reconciliation to a process that has it: it does not take an in-doubt
+     * entry's reconciliation slot (the entry is left as it is), and a lease it finds run out
+     * leaves the entry in doubt with its first reconciliation due at once; escalation at the
+     * deadline still happens.
+     */
     hasReconciler: boolean;
   }
   /**
+   * A key to wait for.
+   *
    * `effect.wait-start`.
    */
   export interface WaitStart {
+    /**
+     * The tenant.
+     */
     scope: string;
+    /**
+     * The key.
+     */
     key: string;
+    /**
+     * How often to look (ms).
+     */
     everyMs: bigint;
+    /**
+     * For how long at most (ms).
+     */
     timeoutMs: bigint;
   }
   /**
+   * Which machine to start.
+   *
    * `effect.command`.
    */
   export type Command =
@@ -467,6 +1102,8 @@ export namespace Effect {
     | { tag: 'tend'; val: TendStart }
     | { tag: 'wait'; val: WaitStart };
   /**
+   * What happened when the host did the last action.
+   *
    * `effect.input`.
    */
   export type Input =
@@ -482,38 +1119,85 @@ export namespace Effect {
     | { tag: 'verdict'; val: Ledger.ReconcileVerdict }
     | { tag: 'woke' };
   /**
+   * Where an effect's result comes from.
+   *
    * `effect.result-source`.
    */
   export type ResultSource =
     | { tag: 'tool-value' }
     | { tag: 'recorded'; val: string };
   /**
+   * An effect's result.
+   *
    * `effect.effect-result`.
    */
   export interface EffectResult {
+    /**
+     * The idempotency key the tool was (or would have been) given.
+     */
     key: string;
+    /**
+     * The result.
+     */
     source: ResultSource;
+    /**
+     * True when no tool call of this run produced the result.
+     */
     replayed: boolean;
+    /**
+     * True when this run settled an unknown outcome by reconciliation.
+     */
     reconciled: boolean;
   }
   /**
+   * A reconciler's answer, without its payload.
+   *
    * `effect.verdict-kind`.
    */
   export type VerdictKind = 'happened' | 'not-happened' | 'unknown';
   /**
+   * What tending one row did (for the sweep's report).
+   *
    * `effect.tend-note`.
    */
   export interface TendNote {
+    /**
+     * The tenant.
+     */
     scope: string;
+    /**
+     * The key.
+     */
     key: string;
+    /**
+     * The tool.
+     */
     tool: string;
+    /**
+     * A pending claim's lease had run out: the entry went in doubt.
+     */
     leaseExpired: boolean;
+    /**
+     * A reconciliation ran, and what it found.
+     */
     reconciled?: VerdictKind;
+    /**
+     * The entry was escalated to a human, and why.
+     */
     escalated?: string;
+    /**
+     * The settled entry was purged.
+     */
     purged: boolean;
+    /**
+     * Nothing was done, and why (the entry is not due for this job, or the event was
+     * refused); not an error of the pass.
+     */
     skipped?: string;
   }
   /**
+   * What a machine returns.
+   *
    * `effect.finish`.
    */
   export type Finish =
@@ -522,22 +1206,46 @@ export namespace Effect {
     | { tag: 'tended'; val: TendNote }
     | { tag: 'waited' };
   /**
+   * Another worker holds the claim.
+   *
    * `effect.busy`.
    */
   export interface Busy {
+    /**
+     * The key.
+     */
     key: string;
+    /**
+     * Its owner.
+     */
     owner: string;
+    /**
+     * `pending` (a live claim) or `in-doubt` (being reconciled).
+     */
     state: Ledger.EntryState;
+    /**
+     * When to look again (ms): until the lease ends, or the next reconciliation is due.
+     */
     retryAfterMs: bigint;
   }
   /**
+   * The key and why, for the errors that name an entry.
+   *
    * `effect.keyed`.
    */
   export interface Keyed {
+    /**
+     * The key.
+     */
     key: string;
+    /**
+     * Why.
+     */
     reason: string;
   }
   /**
+   * Why a machine ends without a result.
+   *
    * `effect.effect-error`.
    */
   export type EffectError =
@@ -551,6 +1259,8 @@ export namespace Effect {
     | { tag: 'ledger'; val: Ledger.LedgerError }
     | { tag: 'contention'; val: number };
   /**
+   * What the host must do (after the step's read and write, if any).
+   *
    * `effect.action`.
    */
   export type Action =
@@ -562,12 +1272,27 @@ export namespace Effect {
     | { tag: 'finish'; val: Finish }
     | { tag: 'raise'; val: EffectError };
   /**
+   * What the host must do next, in order: read, write, act (see the interpreter above).
+   *
    * `effect.step`.
    */
   export interface Step {
+    /**
+     * The core's own bytes: send them back unchanged with the next input (empty once the
+     * action is `finish` or `raise`).
+     */
     state: Uint8Array;
+    /**
+     * A row to read first.
+     */
     read?: ReadRequest;
+    /**
+     * A row to write (after a read: only when the row is absent).
+     */
     write?: RowWrite;
+    /**
+     * What to do then.
+     */
     action: Action;
   }
 }
@@ -575,61 +1300,171 @@ export namespace Effect {
 /** `oncely:core/provider`. */
 export namespace Provider {
   /**
+   * A route or an MCP tool, as the middleware was configured for it.
+   *
    * `provider.operation`.
    */
   export interface Operation {
+    /**
+     * The operation's name, the `tool` of its ledger entries: a route template such as
+     * `POST /refunds/{charge}`, or the MCP tool's name. Non-empty. A key sent to two
+     * operations names two effects.
+     */
     tool: string;
+    /**
+     * The operation's policy as JSON (`docs/key-scheme.md §6`), "" for the default:
+     * `irreversible-external`, reconciled `manual`ly (escalated to a person when its
+     * outcome is unknown). `key.ignore` pointers point into the JSON body (HTTP) or the
+     * arguments (MCP). Refused: `key.only` (the client's key is the key; `key.identity`
+     * is not used) and `reconcile: provider-idempotent` (this is the provider); `none` means
+     * `manual`. The classes `read-only` and `overwriting-write` pass every request through,
+     * keyed or not.
+     */
     policyJson: string;
+    /**
+     * Refuse a request that carries no key (400 `idempotency-key-missing`); otherwise it
+     * passes through, unkeyed.
+     */
     required: boolean;
   }
   /**
+   * An HTTP request as received.
+   *
    * `provider.http-request`.
    */
   export interface HttpRequest {
+    /**
+     * The method (any case). GET, HEAD, OPTIONS and TRACE pass through: they are safe by
+     * definition, and a key on them means nothing.
+     */
     method: string;
+    /**
+     * The path as requested (not the route template), without the query.
+     */
     path: string;
+    /**
+     * The query string without `?`, as sent; "" when there is none.
+     */
     query: string;
+    /**
+     * The `Content-Type` header's value, "" when there is none.
+     */
     contentType: string;
+    /**
+     * The whole body.
+     */
     body: Uint8Array;
+    /**
+     * The value of every `Idempotency-Key` header field, in order (usually none or one). A
+     * bare key holds no comma (repeated fields joined by the HTTP stack are refused).
+     */
     keys: Array<string>;
   }
   /**
+   * An MCP `tools/call` as received.
+   *
    * `provider.mcp-call`.
    */
   export interface McpCall {
+    /**
+     * The `arguments` as JSON text ("" when there are none).
+     */
     argumentsJson: string;
+    /**
+     * The request's `_meta` object as JSON text ("" when there is none).
+     */
     metaJson: string;
+    /**
+     * `params.idempotencyKey`, when the request has one (SEP-3182's place).
+     */
     paramsKey?: string;
   }
   /**
+   * What arrived.
+   *
    * `provider.request`.
    */
   export type Request =
     | { tag: 'http'; val: HttpRequest }
     | { tag: 'mcp'; val: McpCall };
   /**
+   * A keyed request: run it through the effect machine with this intent and policy.
+   *
    * `provider.keyed-call`.
    */
   export interface KeyedCall {
+    /**
+     * The key the client sent, as parsed (an sf-string's content, or the raw token).
+     */
     clientKey: string;
+    /**
+     * The ledger key of the request: `oncely1:` + 64 hex digits, derived from the scope,
+     * the operation and the client's key alone (never equal to a key derived from a
+     * client-side intent, so one ledger can serve both sides).
+     */
     key: string;
+    /**
+     * The intent: the scope given, the operation as tool, no run or step, and as arguments
+     * `{"idempotencyKey": K, "request": {...}}` — HTTP: method, path, query and body; MCP:
+     * the arguments. A body that is JSON (a JSON media type, and RFC 8785 accepts it) is
+     * fingerprinted as canonical JSON, so formatting and member order do not matter; any
+     * other body as `{"sha256": hex, "length": n}` of its bytes (an exact match).
+     */
     intent: Keys.Intent;
+    /**
+     * The operation's policy, keyed by the client's key alone (`only`, identity `scope`),
+     * with the ignore pointers moved under the request.
+     */
     policy: Policy.ToolPolicy;
   }
   /**
+   * A request answered without running the handler, or an error after it.
+   *
    * `provider.refusal`.
    */
   export interface Refusal {
+    /**
+     * The HTTP status.
+     */
     status: number;
+    /**
+     * The problem's short name (`idempotency-key-missing`, `idempotency-key-invalid`,
+     * `idempotency-key-reused`, `request-in-progress`, `outcome-in-doubt`,
+     * `outcome-escalated`, `result-not-recorded`, `not-performed`, `request-unkeyable`,
+     * `request-too-large`,
+     * `ledger-unavailable`, `ledger-refused`).
+     */
     kind: string;
+    /**
+     * The problem's title.
+     */
     title: string;
+    /**
+     * What happened and what to do, in sentences (an MCP `isError` result's text).
+     */
     detail: string;
+    /**
+     * For `idempotency-key-reused`: where the requests first differ — a JSON pointer into
+     * the part named by `part` ("" for the whole part).
+     */
     pointer?: string;
+    /**
+     * For `idempotency-key-reused`: `method`, `path`, `query`, `body` or `arguments`.
+     */
     part?: string;
+    /**
+     * Seconds to wait before sending the same request again (`Retry-After`).
+     */
     retryAfterS?: bigint;
+    /**
+     * The RFC 9457 problem document (`application/problem+json`): type, title, status,
+     * detail, and pointer/part when set.
+     */
     problemJson: string;
   }
   /**
+   * What to do with a request.
+   *
    * `provider.admission`.
    */
   export type Admission =
@@ -637,14 +1472,27 @@ export namespace Provider {
     | { tag: 'keyed'; val: KeyedCall }
     | { tag: 'refuse'; val: Refusal };
   /**
+   * An HTTP response.
+   *
    * `provider.http-response`.
    */
   export interface HttpResponse {
+    /**
+     * The status.
+     */
     status: number;
+    /**
+     * The header fields, names in any case, in order.
+     */
     headers: Array<[string, string]>;
+    /**
+     * The whole body.
+     */
     body: Uint8Array;
   }
   /**
+   * What a handler's response means for the ledger.
+   *
    * `provider.recording`.
    */
   export type Recording =
@@ -652,6 +1500,8 @@ export namespace Provider {
     | { tag: 'failed'; val: Effect.ToolFailure }
     | { tag: 'unrecordable'; val: string };
   /**
+   * What to answer after a run raised `error`.
+   *
    * `provider.answer`.
    */
   export type Answer =

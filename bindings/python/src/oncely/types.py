@@ -36,7 +36,9 @@ class WitEnum(str, Enum):
 
 
 class CanonErrorKind(WitEnum):
-    """The WIT enum ``canonical.canon-error-kind`` (wit/canonical.wit)."""
+    """Why a document was rejected.
+
+    The WIT enum ``canonical.canon-error-kind``."""
 
     SYNTAX = "syntax"
     INVALID_UTF8 = "invalid-utf8"
@@ -52,7 +54,9 @@ class CanonErrorKind(WitEnum):
 
 
 class KeyIdentity(WitEnum):
-    """The WIT enum ``keys.key-identity`` (wit/keys.wit)."""
+    """Which identifiers, besides scope, tool and arguments, make a call distinct.
+
+    The WIT enum ``keys.key-identity``."""
 
     STEP = "step"
     RUN = "run"
@@ -61,36 +65,72 @@ class KeyIdentity(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class KeySpec:
-    """The WIT record ``keys.key-spec`` (wit/keys.wit)."""
+    """Which parts of an intent the key is made of. Pointers are RFC 6901 JSON pointers into the
+    arguments, such as `/charge_id` or `/meta/request_id`; the root pointer `""` is refused.
+
+    The WIT record ``keys.key-spec``."""
 
     only: list[str] | None
+    """When present, the key uses only these members of the arguments (natural keys). A
+    pointer that is absent from the arguments (once the ignored members are removed) is
+    an error (`missing-member`), since the key would silently lose its meaning. An empty
+    list is an error (`empty-field`, at `only`): it would give every call one key."""
     ignore: list[str]
+    """Members removed from the arguments before keying and fingerprinting (timestamps,
+    request ids, trace ids). A pointer that is absent is ignored; a pointer that names an
+    array element of the arguments as given is an error (`pointer-into-array`), since
+    removing it would renumber the rest."""
     identity: KeyIdentity
+    """Which identifiers besides the arguments are part of the key."""
 
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    """The WIT record ``keys.intent`` (wit/keys.wit)."""
+    """What an agent meant to do: the input of key derivation.
+
+    Every field is Unicode text: a WIT string cannot carry a lone UTF-16 surrogate. Hosts
+    whose strings can (JavaScript, Python) must refuse an id that holds one rather than
+    replace it with U+FFFD, which would give two different ids one key. Arguments that hold
+    one are passed to `canonical.canonicalize-bytes` as WTF-8, which reports
+    `lone-surrogate` with its offset.
+
+    The WIT record ``keys.intent``."""
 
     scope: str
+    """The tenant or namespace. Entries of one scope are never visible to another. Non-empty."""
     run_id: str
+    """The agent run (conversation, workflow execution, job id)."""
     step_id: str
+    """The step of the run that asks for the effect (a stable id, not an attempt counter)."""
     tool: str
+    """The tool's name as the agent calls it. Non-empty."""
     args_json: str
+    """The tool's arguments as JSON text; canonicalized, so formatting and member order do
+    not matter."""
 
 
 @dataclass(frozen=True, slots=True)
 class DerivedKey:
-    """The WIT record ``keys.derived-key`` (wit/keys.wit)."""
+    """A derived key and what it was derived from.
+
+    The WIT record ``keys.derived-key``."""
 
     key: str
+    """`oncely1:` + 64 lowercase hex digits."""
     preimage: str
+    """The exact bytes that were hashed: canonical JSON of
+    `["oncely1", scope, tool, run-id|null, step-id|null, mode, selected]`."""
     fingerprint: str
+    """SHA-256 (64 lowercase hex digits) of `args-canonical`."""
     args_canonical: str
+    """The canonical arguments with the ignored members removed; stored by the ledger so a
+    conflict can name the first differing pointer."""
 
 
 class KeyErrorKind(WitEnum):
-    """The WIT enum ``keys.key-error-kind`` (wit/keys.wit)."""
+    """Why a key could not be derived.
+
+    The WIT enum ``keys.key-error-kind``."""
 
     INVALID_ARGS = "invalid-args"
     INVALID_POINTER = "invalid-pointer"
@@ -100,7 +140,9 @@ class KeyErrorKind(WitEnum):
 
 
 class IntentPart(WitEnum):
-    """The WIT enum ``keys.intent-part`` (wit/keys.wit)."""
+    """A part of an intent.
+
+    The WIT enum ``keys.intent-part``."""
 
     SCOPE = "scope"
     TOOL = "tool"
@@ -110,7 +152,9 @@ class IntentPart(WitEnum):
 
 
 class DifferenceEffect(WitEnum):
-    """The WIT enum ``keys.difference-effect`` (wit/keys.wit)."""
+    """What a difference between two intents does.
+
+    The WIT enum ``keys.difference-effect``."""
 
     KEY = "key"
     FINGERPRINT = "fingerprint"
@@ -119,17 +163,26 @@ class DifferenceEffect(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class Difference:
-    """The WIT record ``keys.difference`` (wit/keys.wit)."""
+    """One way in which two intents differ.
+
+    The WIT record ``keys.difference``."""
 
     part: IntentPart
+    """Which part differs."""
     pointer: str | None
+    """For `args`: the JSON pointer of the first differing value (in canonical order)."""
     a: str | None
+    """The value in the first intent (canonical JSON for args; none when absent)."""
     b: str | None
+    """The value in the second intent."""
     effect: DifferenceEffect
+    """Whether this difference changes the key, only the fingerprint, or nothing."""
 
 
 class Verdict(WitEnum):
-    """The WIT enum ``keys.verdict`` (wit/keys.wit)."""
+    """The overall answer of `explain`.
+
+    The WIT enum ``keys.verdict``."""
 
     SAME_INTENT = "same-intent"
     CONFLICT = "conflict"
@@ -138,19 +191,29 @@ class Verdict(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """The WIT record ``keys.explanation`` (wit/keys.wit)."""
+    """Why two intents do or don't share a key.
+
+    The WIT record ``keys.explanation``."""
 
     verdict: Verdict
+    """The overall answer."""
     key_a: DerivedKey
+    """The first intent's key."""
     key_b: DerivedKey
+    """The second intent's key."""
     differences: list[Difference]
+    """Each differing part, in the order scope, tool, run-id, step-id, args. For args, at
+    most one difference per effect: the first differing pointer that changes the key, the
+    first that changes only the fingerprint, the first that changes nothing."""
 
 
 # --- policy ---------------------------------------------------------------------------------------
 
 
 class EffectClass(WitEnum):
-    """The WIT enum ``policy.effect-class`` (wit/policy.wit)."""
+    """What a call of the tool does to the world, and so what a retry may do.
+
+    The WIT enum ``policy.effect-class``."""
 
     READ_ONLY = "read-only"
     OVERWRITING_WRITE = "overwriting-write"
@@ -160,56 +223,86 @@ class EffectClass(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class ReconcileNone:
-    """The case ``reconcile-path.none`` (``policy.reconcile-path``)."""
+    """``reconcile-path.none``: None declared. An in-doubt call can only be escalated to a human.
+    Refused for
+    `irreversible-external` by `check-manifest`."""
 
 
 @dataclass(frozen=True, slots=True)
 class ProviderIdempotent:
-    """The case ``reconcile-path.provider-idempotent`` (``policy.reconcile-path``)."""
+    """``reconcile-path.provider-idempotent``: The provider deduplicates by the idempotency key
+    it is given (e.g. Stripe's
+    Idempotency-Key): reconcile by sending the same call again with the same key."""
 
 
 @dataclass(frozen=True, slots=True)
 class Lookup:
-    """The case ``reconcile-path.lookup`` (``policy.reconcile-path``)."""
+    """``reconcile-path.lookup``: Ask the named read-only tool (e.g. `get_refund_by_key`) whether
+    the effect happened."""
 
     tool: str
 
 
 @dataclass(frozen=True, slots=True)
 class Manual:
-    """The case ``reconcile-path.manual`` (``policy.reconcile-path``)."""
+    """``reconcile-path.manual``: Only a human can tell; in-doubt calls go straight to the
+    escalation queue."""
 
 
 ReconcilePath = Union[ReconcileNone, ProviderIdempotent, Lookup, Manual]
-"""The WIT variant ``policy.reconcile-path`` (wit/policy.wit)."""
+"""How an unknown outcome (`in-doubt`) of this tool is found out.
+
+The WIT variant ``policy.reconcile-path``."""
 
 
 @dataclass(frozen=True, slots=True)
 class ToolPolicy:
-    """The WIT record ``policy.tool-policy`` (wit/policy.wit)."""
+    """How one tool is guarded.
+
+    The WIT record ``policy.tool-policy``."""
 
     class_: EffectClass
+    """The effect class."""
     key: KeySpec | None
+    """The key spec; none means "not declared", and the default spec (all arguments,
+    identity step) is used. `check-manifest` refuses an irreversible tool without one."""
     reconcile: ReconcilePath
+    """How an unknown outcome is reconciled."""
     lease_ms: int
+    """How long a claim holds its lease, in ms. Past it, the claim is in doubt."""
     max_call_ms: int
+    """The longest a call of the tool may be in flight, in ms: from its start until its
+    effect, if any, has happened at the provider. The host gives the call this deadline,
+    and a lookup's "did not happen" is believed only once the attempt's last possible
+    start (its lease's end, or when it reported its failure) plus this much has passed."""
     reconcile_after_ms: int
+    """The least time between two reconciliation attempts of one in-doubt entry, in ms."""
     escalate_after_ms: int
+    """How long an entry may stay in doubt before it is escalated to a human, in ms."""
     retention_ms: int
+    """How long a settled (`done` or `failed`) entry is kept, in ms, before purge may drop it."""
 
 
 @dataclass(frozen=True, slots=True)
 class ToolAnnotations:
-    """The WIT record ``policy.tool-annotations`` (wit/policy.wit)."""
+    """MCP `ToolAnnotations` hints; none means "not given" and takes the spec's default.
+
+    The WIT record ``policy.tool-annotations``."""
 
     read_only_hint: bool | None = None
+    """readOnlyHint (default false)."""
     destructive_hint: bool | None = None
+    """destructiveHint (default true; meaningful when not read-only)."""
     idempotent_hint: bool | None = None
+    """idempotentHint (default false; meaningful when not read-only)."""
     open_world_hint: bool | None = None
+    """openWorldHint (default true)."""
 
 
 class ClassSource(WitEnum):
-    """The WIT enum ``policy.class-source`` (wit/policy.wit)."""
+    """Where a resolved tool's class came from.
+
+    The WIT enum ``policy.class-source``."""
 
     POLICY = "policy"
     ANNOTATIONS = "annotations"
@@ -218,15 +311,22 @@ class ClassSource(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class ResolvedTool:
-    """The WIT record ``policy.resolved-tool`` (wit/policy.wit)."""
+    """A tool of a manifest with its effective policy.
+
+    The WIT record ``policy.resolved-tool``."""
 
     name: str
+    """The tool's name."""
     policy: ToolPolicy
+    """The effective policy (explicit fields, else class defaults)."""
     class_source: ClassSource
+    """Where the class came from."""
 
 
 class Severity(WitEnum):
-    """The WIT enum ``policy.severity`` (wit/policy.wit)."""
+    """How serious a finding is.
+
+    The WIT enum ``policy.severity``."""
 
     ERROR = "error"
     WARNING = "warning"
@@ -235,28 +335,42 @@ class Severity(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """The WIT record ``policy.finding`` (wit/policy.wit)."""
+    """One finding of `check-manifest`.
+
+    The WIT record ``policy.finding``."""
 
     severity: Severity
+    """How serious it is."""
     tool: str | None
+    """The tool concerned, when there is one."""
     code: str
+    """A stable machine-readable code, e.g. `irreversible-without-key` (listed in
+    `docs/key-scheme.md`)."""
     message: str
+    """A sentence for humans, naming the fix."""
 
 
 @dataclass(frozen=True, slots=True)
 class ManifestReport:
-    """The WIT record ``policy.manifest-report`` (wit/policy.wit)."""
+    """The result of a manifest check.
+
+    The WIT record ``policy.manifest-report``."""
 
     passed: bool
+    """True when no finding has severity `error`."""
     tools: list[ResolvedTool]
+    """Every tool that could be resolved, in manifest order."""
     findings: list[Finding]
+    """Every finding, in manifest order."""
 
 
 # --- ledger ---------------------------------------------------------------------------------------
 
 
 class EntryState(WitEnum):
-    """The WIT enum ``ledger.entry-state`` (wit/ledger.wit)."""
+    """The state of an entry.
+
+    The WIT enum ``ledger.entry-state``."""
 
     PENDING = "pending"
     DONE = "done"
@@ -267,184 +381,268 @@ class EntryState(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class ClaimToken:
-    """The WIT record ``ledger.claim-token`` (wit/ledger.wit)."""
+    """Proof that the holder's attempt is the current one.
+
+    The WIT record ``ledger.claim-token``."""
 
     attempt: int
+    """1 for the first attempt, incremented by each new attempt after `failed`."""
     owner: str
+    """The owner that claimed the attempt (a worker or process id chosen by the host)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """The WIT record ``ledger.entry`` (wit/ledger.wit)."""
+    """One row of the ledger. Hosts store every field and hand it back unchanged.
+
+    The WIT record ``ledger.entry``."""
 
     scope: str
+    """The tenant; part of the primary key with `key`."""
     key: str
+    """The idempotency key (`oncely1:…`)."""
     tool: str
+    """The tool's name."""
     run_id: str
+    """The run of the claim that holds (or last held) the entry, for people: the key is
+    derived from it, but another run may share the key (a natural key, or no step)."""
     step_id: str
+    """The step of that claim, for people."""
     fingerprint: str
+    """Fingerprint of the canonical arguments, fixed at the first claim."""
     args_canonical: str
+    """The canonical arguments (ignored members removed), fixed at the first claim."""
     state: EntryState
+    """The current state."""
     version: int
+    """1 at insert, +1 at every update: the compare-and-swap token."""
     attempt: int
+    """The current (or last) attempt number."""
     owner: str
+    """The owner of the current (or last) attempt."""
     created_at: int
+    """When the entry was inserted (ms)."""
     updated_at: int
+    """When the entry last changed (ms)."""
     lease_until: int
+    """When the current claim's lease runs out (ms); meaningful while pending."""
     in_doubt_since: int | None
+    """When the entry became in doubt (ms), while in-doubt or escalated."""
     next_reconcile_at: int | None
+    """When the next reconciliation may start (ms), while in-doubt."""
     reconcile_attempts: int
+    """How many reconciliations were started for the current attempt."""
     result_json: str | None
+    """The recorded result (any text the host chose, usually JSON), when done."""
     reason: str | None
+    """Why the entry is failed, in doubt or escalated, or how it was settled."""
     resolved_by: str | None
+    """Who settled it, when a human did (`resolve`)."""
     settlement: str | None
+    """The id of that human settlement (`stl-` and 16 hex digits, derived by the core from
+    scope, key, `created-at` and the version settled), kept in the entry's history; none
+    otherwise."""
     reconcile: ReconcilePath
+    """The policy's reconciliation path, fixed at claim."""
     lease_ms: int
+    """Lease length (ms), fixed at claim."""
     max_call_ms: int
+    """Longest time a call may be in flight (ms), fixed at claim."""
     reconcile_after_ms: int
+    """Least time between reconciliations (ms), fixed at claim."""
     escalate_after_ms: int
+    """Time in doubt before escalation (ms), fixed at claim."""
     retention_ms: int
+    """Retention of a settled entry (ms), fixed at claim."""
     due_at: int | None
+    """When the entry next needs time-driven work (ms), computed by the core at every write:
+    the lease's end while pending; the next reconciliation or the escalation deadline,
+    whichever is earlier, while in doubt; the end of retention once done or failed; none
+    while escalated (only a human moves it). Hosts index it and hand `due-at <= now`
+    rows to `effect.start-tend`; they never compute it."""
 
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """The WIT record ``ledger.claim`` (wit/ledger.wit)."""
+    """What `begin` asks for: built by `prepare`, never by hand.
+
+    The WIT record ``ledger.claim``."""
 
     scope: str
+    """The tenant."""
     tool: str
+    """The tool's name."""
     run_id: str
+    """The intent's run (recorded on the entry, for people)."""
     step_id: str
+    """The intent's step (recorded on the entry, for people)."""
     key: str
+    """The derived key."""
     fingerprint: str
+    """The fingerprint of the canonical arguments."""
     args_canonical: str
+    """The canonical arguments (ignored members removed)."""
     owner: str
+    """The claimant."""
     policy: ToolPolicy
+    """The tool's policy."""
 
 
 @dataclass(frozen=True, slots=True)
 class Completion:
-    """The WIT record ``ledger.completion`` (wit/ledger.wit)."""
+    """A result reported by the attempt that executed.
+
+    The WIT record ``ledger.completion``."""
 
     token: ClaimToken
+    """The executing attempt's token."""
     result_json: str
+    """The tool's result, stored verbatim and replayed verbatim."""
 
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """The WIT record ``ledger.failure`` (wit/ledger.wit)."""
+    """A failure reported by the attempt that executed.
+
+    The WIT record ``ledger.failure``."""
 
     token: ClaimToken
+    """The executing attempt's token."""
     reason: str
+    """What went wrong, for humans."""
 
 
 @dataclass(frozen=True, slots=True)
 class Happened:
-    """The case ``reconcile-verdict.happened`` (``ledger.reconcile-verdict``)."""
+    """``reconcile-verdict.happened``: The effect happened; this is its result."""
 
     result_json: str
 
 
 @dataclass(frozen=True, slots=True)
 class NotHappened:
-    """The case ``reconcile-verdict.not-happened`` (``ledger.reconcile-verdict``)."""
+    """``reconcile-verdict.not-happened``: The effect did not happen: a new attempt may execute
+    (once the attempt can no longer
+    be in flight; see the rules above)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Unknown:
-    """The case ``reconcile-verdict.unknown`` (``ledger.reconcile-verdict``)."""
+    """``reconcile-verdict.unknown``: Still unknown (the provider could not tell, or could not be
+    reached): the reason."""
 
     reason: str
 
 
 ReconcileVerdict = Union[Happened, NotHappened, Unknown]
-"""The WIT variant ``ledger.reconcile-verdict`` (wit/ledger.wit)."""
+"""What a reconciler found out.
+
+The WIT variant ``ledger.reconcile-verdict``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Reconciliation:
-    """The WIT record ``ledger.reconciliation`` (wit/ledger.wit)."""
+    """A reconciler's answer about one attempt.
+
+    The WIT record ``ledger.reconciliation``."""
 
     attempt: int
+    """The attempt that was reconciled (from the `reconcile` outcome)."""
     verdict: ReconcileVerdict
+    """What was found."""
 
 
 Settlement = Union[Happened, NotHappened]
-"""The WIT variant ``ledger.settlement`` (wit/ledger.wit)."""
+"""A human's verdict on an in-doubt or escalated entry.
+
+The WIT variant ``ledger.settlement``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """The WIT record ``ledger.resolution`` (wit/ledger.wit)."""
+    """A human settling an entry.
+
+    The WIT record ``ledger.resolution``."""
 
     settlement: Settlement
+    """The verdict."""
     by: str
+    """Who decided (recorded in `resolved-by`). Non-empty."""
     note: str
+    """Why, for the record."""
     seen_version: int
+    """The entry's version the person decided on (what they were looking at). Refused with
+    `changed` if the entry has moved since: a verdict is never applied to a state nobody
+    saw."""
 
 
 @dataclass(frozen=True, slots=True)
 class Begin:
-    """The case ``event.begin`` (``ledger.event``)."""
+    """``event.begin``: Claim the key before calling the tool."""
 
     claim: Claim
 
 
 @dataclass(frozen=True, slots=True)
 class Heartbeat:
-    """The case ``event.heartbeat`` (``ledger.event``)."""
+    """``event.heartbeat``: Extend the lease of a pending claim by its `lease-ms`."""
 
     token: ClaimToken
 
 
 @dataclass(frozen=True, slots=True)
 class Complete:
-    """The case ``event.complete`` (``ledger.event``)."""
+    """``event.complete``: The tool returned a result."""
 
     completion: Completion
 
 
 @dataclass(frozen=True, slots=True)
 class FailDefinite:
-    """The case ``event.fail-definite`` (``ledger.event``)."""
+    """``event.fail-definite``: The tool definitely failed: the effect did not happen."""
 
     failure: Failure
 
 
 @dataclass(frozen=True, slots=True)
 class FailAmbiguous:
-    """The case ``event.fail-ambiguous`` (``ledger.event``)."""
+    """``event.fail-ambiguous``: The outcome is unknown (timeout, dropped connection, crash)."""
 
     failure: Failure
 
 
 @dataclass(frozen=True, slots=True)
 class Sweep:
-    """The case ``event.sweep`` (``ledger.event``)."""
+    """``event.sweep``: Time passed: expire leases, start reconciliations, escalate past the
+    deadline, purge a
+    settled entry past its retention, correct a stale `due-at`."""
 
 
 @dataclass(frozen=True, slots=True)
 class Reconciled:
-    """The case ``event.reconciled`` (``ledger.event``)."""
+    """``event.reconciled``: A reconciler's answer."""
 
     reconciliation: Reconciliation
 
 
 @dataclass(frozen=True, slots=True)
 class Resolve:
-    """The case ``event.resolve`` (``ledger.event``)."""
+    """``event.resolve``: A human's verdict."""
 
     resolution: Resolution
 
 
 @dataclass(frozen=True, slots=True)
 class Purge:
-    """The case ``event.purge`` (``ledger.event``)."""
+    """``event.purge``: Delete a settled entry whose retention has passed."""
 
 
 @dataclass(frozen=True, slots=True)
 class CompleteUnrecordable:
-    """The case ``event.complete-unrecordable`` (``ledger.event``)."""
+    """``event.complete-unrecordable``: The tool returned, but its value cannot be recorded (it
+    cannot be encoded as JSON):
+    the effect happened; record it done without a result (`reason` says why). Every
+    later `begin` replays an empty result; `effect` raises `result-not-recorded`."""
 
     failure: Failure
 
@@ -461,97 +659,138 @@ Event = Union[
     Purge,
     CompleteUnrecordable,
 ]
-"""The WIT variant ``ledger.event`` (wit/ledger.wit)."""
+"""Everything that can happen to an entry.
+
+The WIT variant ``ledger.event``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """The WIT record ``ledger.replay`` (wit/ledger.wit)."""
+    """A recorded result handed back instead of executing again.
+
+    The WIT record ``ledger.replay``."""
 
     result_json: str
+    """The stored result, verbatim (empty when the effect's result could not be recorded:
+    `complete-unrecordable`)."""
     attempt: int
+    """The attempt that produced it."""
     recorded_at: int
+    """When it was recorded (ms)."""
 
 
 @dataclass(frozen=True, slots=True)
 class InProgress:
-    """The WIT record ``ledger.in-progress`` (wit/ledger.wit)."""
+    """Someone else is working on this key.
+
+    The WIT record ``ledger.in-progress``."""
 
     owner: str
+    """The owner holding the claim, or reconciling."""
     state: EntryState
+    """`pending` (a live claim) or `in-doubt` (a reconciliation under way or just tried)."""
     retry_after_ms: int
+    """How long to wait before asking again (ms)."""
 
 
 @dataclass(frozen=True, slots=True)
 class ReconcileRequest:
-    """The WIT record ``ledger.reconcile-request`` (wit/ledger.wit)."""
+    """A reconciliation to run now: the caller holds the slot.
+
+    The WIT record ``ledger.reconcile-request``."""
 
     scope: str
+    """The tenant."""
     key: str
+    """The key (pass it to the provider's lookup)."""
     tool: str
+    """The tool."""
     args_canonical: str
+    """The canonical arguments of the call in doubt."""
     attempt: int
+    """The attempt whose outcome is unknown; echo it in `reconciled`."""
     path: ReconcilePath
+    """How to reconcile, from the policy."""
     in_doubt_since: int
+    """Since when the outcome is unknown (ms)."""
     escalate_at: int
+    """Escalation happens at this time (ms) if still unknown."""
 
 
 @dataclass(frozen=True, slots=True)
 class Escalation:
-    """The WIT record ``ledger.escalation`` (wit/ledger.wit)."""
+    """An entry only a human can settle.
+
+    The WIT record ``ledger.escalation``."""
 
     scope: str
+    """The tenant."""
     key: str
+    """The key."""
     tool: str
+    """The tool."""
     attempt: int
+    """The attempt in doubt."""
     reason: str
+    """Why it was escalated."""
     in_doubt_since: int
+    """Since when the outcome is unknown (ms)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Conflict:
-    """The WIT record ``ledger.conflict`` (wit/ledger.wit)."""
+    """The key was claimed before with different parameters.
+
+    The WIT record ``ledger.conflict``."""
 
     key: str
+    """The key."""
     pointer: str
+    """The JSON pointer of the first differing value (canonical order), "" if the arguments
+    differ at the root (e.g. an object against an array)."""
     stored_fingerprint: str
+    """The stored fingerprint."""
     given_fingerprint: str
+    """The fingerprint of this claim."""
 
 
 @dataclass(frozen=True, slots=True)
 class Execute:
-    """The case ``outcome.execute`` (``ledger.outcome``)."""
+    """``outcome.execute``: The claim is granted: call the tool with the key."""
 
     token: ClaimToken
 
 
 @dataclass(frozen=True, slots=True)
 class PassThrough:
-    """The case ``outcome.pass-through`` (``ledger.outcome``)."""
+    """``outcome.pass-through``: The class needs no ledger: call the tool."""
 
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """The case ``outcome.recorded`` (``ledger.outcome``)."""
+    """``outcome.recorded``: The event was recorded; the entry is now in this state."""
 
     state: EntryState
 
 
 @dataclass(frozen=True, slots=True)
 class Settled:
-    """The case ``outcome.settled`` (``ledger.outcome``)."""
+    """``outcome.settled``: A human's settlement was recorded under this id (`resolve`); the
+    entry is now done
+    or failed, as the verdict said."""
 
     id: str
 
 
 @dataclass(frozen=True, slots=True)
 class Purged:
-    """The case ``outcome.purged`` (``ledger.outcome``)."""
+    """``outcome.purged``: The entry was deleted."""
 
 
 @dataclass(frozen=True, slots=True)
 class Idle:
-    """The case ``outcome.idle`` (``ledger.outcome``)."""
+    """``outcome.idle``: Nothing to do now; when a sweep may next find work (none: never by time
+    alone)."""
 
     next: int | None
 
@@ -569,11 +808,15 @@ Outcome = Union[
     Purged,
     Idle,
 ]
-"""The WIT variant ``ledger.outcome`` (wit/ledger.wit)."""
+"""What the host must do after applying the write (see the call protocol above).
+
+The WIT variant ``ledger.outcome``."""
 
 
 class LedgerErrorKind(WitEnum):
-    """The WIT enum ``ledger.ledger-error-kind`` (wit/ledger.wit)."""
+    """Why an event was refused. Nothing is written.
+
+    The WIT enum ``ledger.ledger-error-kind``."""
 
     NOT_FOUND = "not-found"
     STALE_TOKEN = "stale-token"
@@ -589,16 +832,27 @@ class LedgerErrorKind(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class EffectOptions:
-    """The WIT record ``effect.effect-options`` (wit/effect.wit)."""
+    """How one effect runs (the caller's options, and one fact about the host).
+
+    The WIT record ``effect.effect-options``."""
 
     owner: str
+    """This worker's id in claims. Non-empty."""
     max_attempts: int
+    """How many times this run may execute the tool; new attempts only follow a definite
+    "did not happen" from reconciliation. 0 means the default, 3."""
     wait_ms: int
+    """How long to wait for another worker's live claim before giving up (ms)."""
     has_reconciler: bool
+    """Whether this process has a reconciler registered for the tool. The order is: the
+    registered reconciler; else, for `provider-idempotent` tools, the same call again
+    with the same key; else the outcome stays unknown."""
 
 
 class TendJob(WitEnum):
-    """The WIT enum ``effect.tend-job`` (wit/effect.wit)."""
+    """Time-driven work on one row the host selected as due (`due-at` <= now).
+
+    The WIT enum ``effect.tend-job``."""
 
     SWEEP = "sweep"
     PURGE = "purge"
@@ -606,14 +860,20 @@ class TendJob(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class ReadRequest:
-    """The WIT record ``effect.read-request`` (wit/effect.wit)."""
+    """A row to read.
+
+    The WIT record ``effect.read-request``."""
 
     scope: str
+    """The tenant."""
     key: str
+    """The key."""
 
 
 class WriteOp(WitEnum):
-    """The WIT enum ``effect.write-op`` (wit/effect.wit)."""
+    """How to write a row.
+
+    The WIT enum ``effect.write-op``."""
 
     INSERT = "insert"
     UPDATE = "update"
@@ -622,135 +882,188 @@ class WriteOp(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class RowWrite:
-    """The WIT record ``effect.row-write`` (wit/effect.wit)."""
+    """A row to write, atomically.
+
+    The WIT record ``effect.row-write``."""
 
     op: WriteOp
+    """How."""
     row: Entry
+    """The row to insert or to replace with; for `delete`, the row as it was read."""
     expected_version: int
+    """For `update` and `delete`: the version the stored row must still have."""
 
 
 @dataclass(frozen=True, slots=True)
 class ToolCall:
-    """The WIT record ``effect.tool-call`` (wit/effect.wit)."""
+    """A tool call to make, with its limits.
+
+    The WIT record ``effect.tool-call``."""
 
     scope: str
+    """The tenant (for the heartbeat)."""
     key: str
+    """The idempotency key: pass it on to the provider (its Idempotency-Key)."""
     token: ClaimToken | None
+    """The claim the call runs under (none for a pass-through tool)."""
     not_after: int | None
+    """Do not start the call at or after this time (ms, the host's clock): the claim's lease
+    ends then. Checked right before the call; past it, send `too-late`."""
     deadline: int | None
+    """The call's deadline (ms): give it to the tool (its client timeouts); a host that can
+    abandon a call abandons it then, as an ambiguous failure."""
     heartbeat_ms: int | None
+    """While the call runs, heartbeat the claim this often (ms), until the deadline."""
 
 
 @dataclass(frozen=True, slots=True)
 class ToolFailure:
-    """The WIT record ``effect.tool-failure`` (wit/effect.wit)."""
+    """How a tool call failed, as the tool told the host.
+
+    The WIT record ``effect.tool-failure``."""
 
     definite: bool
+    """True: the provider said the effect did NOT happen (a declined card, a validation
+    error). False: nobody knows (a timeout, a dropped connection, any other exception)."""
     reason: str
+    """What went wrong, for humans."""
 
 
 @dataclass(frozen=True, slots=True)
 class EffectStart:
-    """The WIT record ``effect.effect-start`` (wit/effect.wit)."""
+    """An effect to run.
+
+    The WIT record ``effect.effect-start``."""
 
     intent: Intent
+    """The call."""
     policy: ToolPolicy
+    """The tool's policy."""
     options: EffectOptions
+    """How."""
 
 
 @dataclass(frozen=True, slots=True)
 class EventStart:
-    """The WIT record ``effect.event-start`` (wit/effect.wit)."""
+    """One event to apply to `(scope, key)`.
+
+    The WIT record ``effect.event-start``."""
 
     scope: str
+    """The tenant."""
     key: str
+    """The key."""
     event: Event
+    """The event."""
 
 
 @dataclass(frozen=True, slots=True)
 class TendStart:
-    """The WIT record ``effect.tend-start`` (wit/effect.wit)."""
+    """A due row to tend.
+
+    The WIT record ``effect.tend-start``."""
 
     scope: str
+    """The tenant."""
     key: str
+    """The key."""
     job: TendJob
+    """What to do with it."""
     has_reconciler: bool
+    """Whether this process has a reconciler registered for the row's tool. Without one, a
+    sweep leaves reconciliation to a process that has it: it does not take an in-doubt
+    entry's reconciliation slot (the entry is left as it is), and a lease it finds run out
+    leaves the entry in doubt with its first reconciliation due at once; escalation at the
+    deadline still happens."""
 
 
 @dataclass(frozen=True, slots=True)
 class WaitStart:
-    """The WIT record ``effect.wait-start`` (wit/effect.wit)."""
+    """A key to wait for.
+
+    The WIT record ``effect.wait-start``."""
 
     scope: str
+    """The tenant."""
     key: str
+    """The key."""
     every_ms: int
+    """How often to look (ms)."""
     timeout_ms: int
+    """For how long at most (ms)."""
 
 
 Command = Union[EffectStart, EventStart, TendStart, WaitStart]
-"""The WIT variant ``effect.command`` (wit/effect.wit)."""
+"""Which machine to start.
+
+The WIT variant ``effect.command``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """The case ``input.start`` (``effect.input``)."""
+    """``input.start``: Start a machine (with an empty state)."""
 
     command: Command
 
 
 @dataclass(frozen=True, slots=True)
 class RowInput:
-    """The case ``input.row`` (``effect.input``)."""
+    """``input.row``: The row read (none: absent)."""
 
     row: Entry | None
 
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """The case ``input.written`` (``effect.input``)."""
+    """``input.written``: The write applied (after `then: report`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class LostRace:
-    """The case ``input.lost-race`` (``effect.input``)."""
+    """``input.lost-race``: The write did not apply: a row existed, or its version had moved."""
 
 
 @dataclass(frozen=True, slots=True)
 class StoreFailed:
-    """The case ``input.store-failed`` (``effect.input``)."""
+    """``input.store-failed``: The read or write raised a storage error (whether a write applied
+    is unknown)."""
 
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class ToolReturned:
-    """The case ``input.tool-returned`` (``effect.input``)."""
+    """``input.tool-returned``: The tool returned; its value as JSON text (the host's own
+    encoder; the core stores
+    it verbatim and replays it verbatim)."""
 
     json: str
 
 
 @dataclass(frozen=True, slots=True)
 class ToolUnencodable:
-    """The case ``input.tool-unencodable`` (``effect.input``)."""
+    """``input.tool-unencodable``: The tool returned a value the host cannot encode as JSON; why."""
 
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class TooLate:
-    """The case ``input.too-late`` (``effect.input``)."""
+    """``input.too-late``: The tool was not called: the host's clock was at or past the call's
+    `not-after` when
+    it was about to start it (the worker stalled between its claim and its call)."""
 
 
 @dataclass(frozen=True, slots=True)
 class VerdictInput:
-    """The case ``input.verdict`` (``effect.input``)."""
+    """``input.verdict``: The reconciler's answer."""
 
     verdict: ReconcileVerdict
 
 
 @dataclass(frozen=True, slots=True)
 class Woke:
-    """The case ``input.woke`` (``effect.input``)."""
+    """``input.woke``: The sleep is over."""
 
 
 Input = Union[
@@ -766,37 +1079,50 @@ Input = Union[
     VerdictInput,
     Woke,
 ]
-"""The WIT variant ``effect.input`` (wit/effect.wit)."""
+"""What happened when the host did the last action.
+
+The WIT variant ``effect.input``."""
 
 
 @dataclass(frozen=True, slots=True)
 class ToolValue:
-    """The case ``result-source.tool-value`` (``effect.result-source``)."""
+    """``result-source.tool-value``: The value the tool returned in this run (return it as it
+    is)."""
 
 
 @dataclass(frozen=True, slots=True)
 class RecordedResult:
-    """The case ``result-source.recorded`` (``effect.result-source``)."""
+    """``result-source.recorded``: A recorded result, as JSON text (decode it)."""
 
     json: str
 
 
 ResultSource = Union[ToolValue, RecordedResult]
-"""The WIT variant ``effect.result-source`` (wit/effect.wit)."""
+"""Where an effect's result comes from.
+
+The WIT variant ``effect.result-source``."""
 
 
 @dataclass(frozen=True, slots=True)
 class EffectReturn:
-    """The WIT record ``effect.effect-result`` (wit/effect.wit)."""
+    """An effect's result.
+
+    The WIT record ``effect.effect-result``."""
 
     key: str
+    """The idempotency key the tool was (or would have been) given."""
     source: ResultSource
+    """The result."""
     replayed: bool
+    """True when no tool call of this run produced the result."""
     reconciled: bool
+    """True when this run settled an unknown outcome by reconciliation."""
 
 
 class VerdictKind(WitEnum):
-    """The WIT enum ``effect.verdict-kind`` (wit/effect.wit)."""
+    """A reconciler's answer, without its payload.
+
+    The WIT enum ``effect.verdict-kind``."""
 
     HAPPENED = "happened"
     NOT_HAPPENED = "not-happened"
@@ -805,111 +1131,147 @@ class VerdictKind(WitEnum):
 
 @dataclass(frozen=True, slots=True)
 class TendNote:
-    """The WIT record ``effect.tend-note`` (wit/effect.wit)."""
+    """What tending one row did (for the sweep's report).
+
+    The WIT record ``effect.tend-note``."""
 
     scope: str
+    """The tenant."""
     key: str
+    """The key."""
     tool: str
+    """The tool."""
     lease_expired: bool
+    """A pending claim's lease had run out: the entry went in doubt."""
     reconciled: VerdictKind | None
+    """A reconciliation ran, and what it found."""
     escalated: str | None
+    """The entry was escalated to a human, and why."""
     purged: bool
+    """The settled entry was purged."""
     skipped: str | None
+    """Nothing was done, and why (the entry is not due for this job, or the event was
+    refused); not an error of the pass."""
 
 
 @dataclass(frozen=True, slots=True)
 class EventDone:
-    """The case ``finish.event`` (``effect.finish``)."""
+    """``finish.event``: `event`: the event's outcome, as `ledger.handle` gave it."""
 
     outcome: Outcome
 
 
 @dataclass(frozen=True, slots=True)
 class Waited:
-    """The case ``finish.waited`` (``effect.finish``)."""
+    """``finish.waited``: `wait`: return the row read last (settled, escalated, absent, or still
+    unsettled
+    when the time ran out)."""
 
 
 Finish = Union[EffectReturn, EventDone, TendNote, Waited]
-"""The WIT variant ``effect.finish`` (wit/effect.wit)."""
+"""What a machine returns.
+
+The WIT variant ``effect.finish``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Busy:
-    """The WIT record ``effect.busy`` (wit/effect.wit)."""
+    """Another worker holds the claim.
+
+    The WIT record ``effect.busy``."""
 
     key: str
+    """The key."""
     owner: str
+    """Its owner."""
     state: EntryState
+    """`pending` (a live claim) or `in-doubt` (being reconciled)."""
     retry_after_ms: int
+    """When to look again (ms): until the lease ends, or the next reconciliation is due."""
 
 
 @dataclass(frozen=True, slots=True)
 class Keyed:
-    """The WIT record ``effect.keyed`` (wit/effect.wit)."""
+    """The key and why, for the errors that name an entry.
+
+    The WIT record ``effect.keyed``."""
 
     key: str
+    """The key."""
     reason: str
+    """Why."""
 
 
 @dataclass(frozen=True, slots=True)
 class ErrConflict:
-    """The case ``effect-error.conflict`` (``effect.effect-error``)."""
+    """``effect-error.conflict``: The key was claimed before with different parameters."""
 
     conflict: Conflict
 
 
 @dataclass(frozen=True, slots=True)
 class ErrInProgress:
-    """The case ``effect-error.in-progress`` (``effect.effect-error``)."""
+    """``effect-error.in-progress``: Another worker's claim did not settle within `wait-ms`."""
 
     busy: Busy
 
 
 @dataclass(frozen=True, slots=True)
 class ErrInDoubt:
-    """The case ``effect-error.in-doubt`` (``effect.effect-error``)."""
+    """``effect-error.in-doubt``: The outcome is unknown and reconciliation could not tell yet;
+    it will be reconciled
+    again or escalated, never re-executed blindly."""
 
     keyed: Keyed
 
 
 @dataclass(frozen=True, slots=True)
 class ErrEscalated:
-    """The case ``effect-error.escalated`` (``effect.effect-error``)."""
+    """``effect-error.escalated``: Only a human can settle the entry now."""
 
     keyed: Keyed
 
 
 @dataclass(frozen=True, slots=True)
 class ErrToolFailed:
-    """The case ``effect-error.tool-failed`` (``effect.effect-error``)."""
+    """``effect-error.tool-failed``: The tool failed and the effect did not happen (a definite
+    failure, a pass-through
+    tool that raised, or every allowed attempt reconciled as not happened): the reason."""
 
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class ErrResultNotRecorded:
-    """The case ``effect-error.result-not-recorded`` (``effect.effect-error``)."""
+    """``effect-error.result-not-recorded``: The effect happened, but its result could not be
+    encoded as JSON, so it was recorded
+    without one: this run and every repeat of the intent get this error, and the tool is
+    never called again for it."""
 
     keyed: Keyed
 
 
 @dataclass(frozen=True, slots=True)
 class ErrStorage:
-    """The case ``effect-error.storage`` (``effect.effect-error``)."""
+    """``effect-error.storage``: Storage failed before the tool was called (nothing happened), or
+    while tending."""
 
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class ErrLedger:
-    """The case ``effect-error.ledger`` (``effect.effect-error``)."""
+    """``effect-error.ledger``: The ledger refused an event (`start-event`), or a recorded
+    outcome contradicts this
+    run (e.g. a completion after the attempt was reconciled as not happened)."""
 
     error: Exception
 
 
 @dataclass(frozen=True, slots=True)
 class ErrContention:
-    """The case ``effect-error.contention`` (``effect.effect-error``)."""
+    """``effect-error.contention``: So many compare-and-swap races were lost in a row that the
+    machine gave up."""
 
     races: int
 
@@ -925,61 +1287,77 @@ EffectError = Union[
     ErrLedger,
     ErrContention,
 ]
-"""The WIT variant ``effect.effect-error`` (wit/effect.wit)."""
+"""Why a machine ends without a result.
+
+The WIT variant ``effect.effect-error``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """The case ``action.report`` (``effect.action``)."""
+    """``action.report``: Send what the step's read or write gave: `row(row)` after a read alone,
+    else
+    `written`."""
 
 
 @dataclass(frozen=True, slots=True)
 class CallReconciler:
-    """The case ``action.call-reconciler`` (``effect.action``)."""
+    """``action.call-reconciler``: Call the tool's registered reconciler with this request; send
+    its verdict."""
 
     request: ReconcileRequest
 
 
 @dataclass(frozen=True, slots=True)
 class RecallTool:
-    """The case ``action.recall-tool`` (``effect.action``)."""
+    """``action.recall-tool``: Call the tool again with this key, as the reconciliation of a
+    `provider-idempotent`
+    tool; send what it did as after `call-tool`."""
 
     key: str
 
 
 @dataclass(frozen=True, slots=True)
 class SleepUntil:
-    """The case ``action.sleep-until`` (``effect.action``)."""
+    """``action.sleep-until``: Sleep until this time (ms, the host's clock), then send `woke`."""
 
     at: int
 
 
 @dataclass(frozen=True, slots=True)
 class FinishAction:
-    """The case ``action.finish`` (``effect.action``)."""
+    """``action.finish``: Done: return this."""
 
     finish: Finish
 
 
 @dataclass(frozen=True, slots=True)
 class RaiseAction:
-    """The case ``action.raise`` (``effect.action``)."""
+    """``action.raise``: Done: raise this."""
 
     error: EffectError
 
 
 Action = Union[Report, ToolCall, CallReconciler, RecallTool, SleepUntil, FinishAction, RaiseAction]
-"""The WIT variant ``effect.action`` (wit/effect.wit)."""
+"""What the host must do (after the step's read and write, if any).
+
+The WIT variant ``effect.action``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """The WIT record ``effect.step`` (wit/effect.wit)."""
+    """What the host must do next, in order: read, write, act (see the interpreter above).
+
+    The WIT record ``effect.step``."""
 
     state: bytes
+    """The core's own bytes: send them back unchanged with the next input (empty once the
+    action is `finish` or `raise`)."""
     read: ReadRequest | None
+    """A row to read first."""
     write: RowWrite | None
+    """A row to write (after a read: only when the row is absent)."""
     action: Action
+    """What to do then."""
 
 
 # --- provider -------------------------------------------------------------------------------------
@@ -987,105 +1365,181 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Operation:
-    """The WIT record ``provider.operation`` (wit/provider.wit)."""
+    """A route or an MCP tool, as the middleware was configured for it.
+
+    The WIT record ``provider.operation``."""
 
     tool: str
+    """The operation's name, the `tool` of its ledger entries: a route template such as
+    `POST /refunds/{charge}`, or the MCP tool's name. Non-empty. A key sent to two
+    operations names two effects."""
     policy_json: str
+    """The operation's policy as JSON (`docs/key-scheme.md §6`), "" for the default:
+    `irreversible-external`, reconciled `manual`ly (escalated to a person when its
+    outcome is unknown). `key.ignore` pointers point into the JSON body (HTTP) or the
+    arguments (MCP). Refused: `key.only` (the client's key is the key; `key.identity`
+    is not used) and `reconcile: provider-idempotent` (this is the provider); `none` means
+    `manual`. The classes `read-only` and `overwriting-write` pass every request through,
+    keyed or not."""
     required: bool
+    """Refuse a request that carries no key (400 `idempotency-key-missing`); otherwise it
+    passes through, unkeyed."""
 
 
 @dataclass(frozen=True, slots=True)
 class HttpRequest:
-    """The WIT record ``provider.http-request`` (wit/provider.wit)."""
+    """An HTTP request as received.
+
+    The WIT record ``provider.http-request``."""
 
     method: str
+    """The method (any case). GET, HEAD, OPTIONS and TRACE pass through: they are safe by
+    definition, and a key on them means nothing."""
     path: str
+    """The path as requested (not the route template), without the query."""
     query: str
+    """The query string without `?`, as sent; "" when there is none."""
     content_type: str
+    """The `Content-Type` header's value, "" when there is none."""
     body: bytes
+    """The whole body."""
     keys: list[str]
+    """The value of every `Idempotency-Key` header field, in order (usually none or one). A
+    bare key holds no comma (repeated fields joined by the HTTP stack are refused)."""
 
 
 @dataclass(frozen=True, slots=True)
 class McpCall:
-    """The WIT record ``provider.mcp-call`` (wit/provider.wit)."""
+    """An MCP `tools/call` as received.
+
+    The WIT record ``provider.mcp-call``."""
 
     arguments_json: str
+    """The `arguments` as JSON text ("" when there are none)."""
     meta_json: str
+    """The request's `_meta` object as JSON text ("" when there is none)."""
     params_key: str | None
+    """`params.idempotencyKey`, when the request has one (SEP-3182's place)."""
 
 
 ProviderRequest = Union[HttpRequest, McpCall]
-"""The WIT variant ``provider.request`` (wit/provider.wit)."""
+"""What arrived.
+
+The WIT variant ``provider.request``."""
 
 
 @dataclass(frozen=True, slots=True)
 class KeyedCall:
-    """The WIT record ``provider.keyed-call`` (wit/provider.wit)."""
+    """A keyed request: run it through the effect machine with this intent and policy.
+
+    The WIT record ``provider.keyed-call``."""
 
     client_key: str
+    """The key the client sent, as parsed (an sf-string's content, or the raw token)."""
     key: str
+    """The ledger key of the request: `oncely1:` + 64 hex digits, derived from the scope,
+    the operation and the client's key alone (never equal to a key derived from a
+    client-side intent, so one ledger can serve both sides)."""
     intent: Intent
+    """The intent: the scope given, the operation as tool, no run or step, and as arguments
+    `{"idempotencyKey": K, "request": {...}}` — HTTP: method, path, query and body; MCP:
+    the arguments. A body that is JSON (a JSON media type, and RFC 8785 accepts it) is
+    fingerprinted as canonical JSON, so formatting and member order do not matter; any
+    other body as `{"sha256": hex, "length": n}` of its bytes (an exact match)."""
     policy: ToolPolicy
+    """The operation's policy, keyed by the client's key alone (`only`, identity `scope`),
+    with the ignore pointers moved under the request."""
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """The WIT record ``provider.refusal`` (wit/provider.wit)."""
+    """A request answered without running the handler, or an error after it.
+
+    The WIT record ``provider.refusal``."""
 
     status: int
+    """The HTTP status."""
     kind: str
+    """The problem's short name (`idempotency-key-missing`, `idempotency-key-invalid`,
+    `idempotency-key-reused`, `request-in-progress`, `outcome-in-doubt`,
+    `outcome-escalated`, `result-not-recorded`, `not-performed`, `request-unkeyable`,
+    `request-too-large`,
+    `ledger-unavailable`, `ledger-refused`)."""
     title: str
+    """The problem's title."""
     detail: str
+    """What happened and what to do, in sentences (an MCP `isError` result's text)."""
     pointer: str | None
+    """For `idempotency-key-reused`: where the requests first differ — a JSON pointer into
+    the part named by `part` ("" for the whole part)."""
     part: str | None
+    """For `idempotency-key-reused`: `method`, `path`, `query`, `body` or `arguments`."""
     retry_after_s: int | None
+    """Seconds to wait before sending the same request again (`Retry-After`)."""
     problem_json: str
+    """The RFC 9457 problem document (`application/problem+json`): type, title, status,
+    detail, and pointer/part when set."""
 
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """The case ``admission.pass`` (``provider.admission``)."""
+    """``admission.pass``: Call the handler as if there were no middleware."""
 
 
 Admission = Union[Pass, KeyedCall, Refusal]
-"""The WIT variant ``provider.admission`` (wit/provider.wit)."""
+"""What to do with a request.
+
+The WIT variant ``provider.admission``."""
 
 
 @dataclass(frozen=True, slots=True)
 class HttpResponse:
-    """The WIT record ``provider.http-response`` (wit/provider.wit)."""
+    """An HTTP response.
+
+    The WIT record ``provider.http-response``."""
 
     status: int
+    """The status."""
     headers: list[tuple[str, str]]
+    """The header fields, names in any case, in order."""
     body: bytes
+    """The whole body."""
 
 
 @dataclass(frozen=True, slots=True)
 class Returned:
-    """The case ``recording.returned`` (``provider.recording``)."""
+    """``recording.returned``: It took effect, or refused the request for good (2xx, 3xx, and 4xx
+    but 408, 409, 425,
+    429): record this JSON text and replay it to every repeat."""
 
     json: str
 
 
 @dataclass(frozen=True, slots=True)
 class Unrecordable:
-    """The case ``recording.unrecordable`` (``provider.recording``)."""
+    """``recording.unrecordable``: It took effect, but the body is over 1 MiB: recorded without a
+    result."""
 
     reason: str
 
 
 Recording = Union[Returned, ToolFailure, Unrecordable]
-"""The WIT variant ``provider.recording`` (wit/provider.wit)."""
+"""What a handler's response means for the ledger.
+
+The WIT variant ``provider.recording``."""
 
 
 @dataclass(frozen=True, slots=True)
 class HandlerAnswer:
-    """The case ``answer.handler`` (``provider.answer``)."""
+    """``answer.handler``: The handler's own answer of this run (its failure, its response that
+    could not be
+    recorded): send it as it is."""
 
 
 Answer = Union[HandlerAnswer, Refusal]
-"""The WIT variant ``provider.answer`` (wit/provider.wit)."""
+"""What to answer after a run raised `error`.
+
+The WIT variant ``provider.answer``."""
 
 
 CallTool = ToolCall
