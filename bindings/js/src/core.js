@@ -322,18 +322,7 @@ export function explain(a, b, options = {}) {
     throw e;
   }
   const e = call((c) => c.keys.explain(ia, ib, spec), keyErr);
-  return {
-    verdict: e.verdict,
-    keyA: derivedOut(e.keyA),
-    keyB: derivedOut(e.keyB),
-    differences: e.differences.map((d) => ({
-      part: d.part,
-      pointer: d.pointer ?? null,
-      a: d.a ?? null,
-      b: d.b ?? null,
-      effect: d.effect,
-    })),
-  };
+  return witOut('keys.explanation', e);
 }
 
 // ---- ledger (used by ledger.js) -----------------------------------------------------------------
