@@ -116,13 +116,8 @@ export interface Intent {
   args: unknown;
 }
 
-export interface DerivedKey {
-  /** `oncely1:` + 64 lowercase hex digits. */
-  key: string;
-  preimage: string;
-  fingerprint: string;
-  argsCanonical: string;
-}
+/** A derived key (`key`: `oncely1:` + 64 lowercase hex digits) and what it was derived from. */
+export type DerivedKey = Wit.Keys.DerivedKey;
 
 /** @throws KeyDerivationError | EncodingError */
 export function deriveKey(intent: Intent & { policy?: PolicyInput }): DerivedKey;
