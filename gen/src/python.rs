@@ -379,7 +379,8 @@ pub fn types_py(model: &Model) -> String {
 }
 
 const MODULE_HEAD: &str = r#""""Typed mirrors of the core's WIT records, enums and variants, written by ``scripts/mirrors``
-from the types of the component itself (``bindings/oncely-core.wasm``).
+from the types of the component itself (``bindings/oncely-core.wasm``; the doc comments are
+those of ``wit/``, which the component does not carry).
 
 Every class here is plain data. Field order and names follow the WIT declarations (kebab-case
 becomes snake_case; the field ``class`` becomes ``class_``), and :mod:`oncely._codec` checks them
