@@ -288,6 +288,11 @@ pub fn types_py(model: &Model) -> String {
             continue;
         }
         let name = type_name(def);
+        // Two types (of two interfaces) with one Python name: give one a name in TYPE_NAMES.
+        assert!(
+            !names.contains(&name) && !defined.contains_key(&name),
+            "{path}: the Python name {name} is already taken; name it in gen/src/python.rs TYPE_NAMES"
+        );
         let what = match def.kind {
             Kind::Record(_) => "record",
             Kind::Enum(_) => "enum",
@@ -325,6 +330,10 @@ pub fn types_py(model: &Model) -> String {
                             Some(Case::Class { field: f, .. }) if f == field => {}
                             Some(_) => panic!("{path}.{c}: the class {cname} is already another case's"),
                             None => {
+                                assert!(
+                                    !names.contains(cname),
+                                    "{path}.{c}: the Python name {cname} is already taken; name the case in gen/src/python.rs CASES"
+                                );
                                 let fields: Vec<_> = field.iter().map(|(f, t)| (f.replace('_', "-"), t.clone(), String::new())).collect();
                                 w.record_class(cname, doc, &fields, false);
                                 defined.insert(cname.clone(), case.clone());
