@@ -91,6 +91,16 @@ pub fn snake(wit: &str) -> String {
     }
 }
 
+/// A class name that is not a Python keyword nor a name this module itself uses (`None_`).
+fn class_name(pascal: String) -> String {
+    const TAKEN: &[&str] = &["None", "True", "False", "Union", "Enum", "WitEnum", "VARIANTS", "ENUMS", "RECORDS"];
+    if TAKEN.contains(&pascal.as_str()) {
+        pascal + "_"
+    } else {
+        pascal
+    }
+}
+
 fn lookup<'a>(table: &'a [(&str, &str)], key: &str) -> Option<&'a str> {
     table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
 }
@@ -102,7 +112,7 @@ fn type_name(def: &Def) -> String {
         // Annotated as `Exception`: oncely.errors imports this module.
         return "Exception".into();
     }
-    lookup(TYPE_NAMES, &path).map_or_else(|| pascal(&def.name), str::to_string)
+    lookup(TYPE_NAMES, &path).map_or_else(|| class_name(pascal(&def.name)), str::to_string)
 }
 
 /// How one variant case is represented.
@@ -155,7 +165,7 @@ impl Writer<'_> {
             format!("``{}.{case}``: {doc}", def.name)
         };
         let Some(payload) = payload else {
-            let name = spec.map_or_else(|| format!("{prefix}{}", pascal(case)), str::to_string);
+            let name = spec.map_or_else(|| class_name(format!("{prefix}{}", pascal(case))), str::to_string);
             return Case::Class { name, field: None, doc };
         };
         let record = match payload {
@@ -172,7 +182,7 @@ impl Writer<'_> {
                 Case::Class { name, field: Some((field, payload.clone())), doc }
             }
             None => {
-                let name = format!("{prefix}{}", pascal(case));
+                let name = class_name(format!("{prefix}{}", pascal(case)));
                 if record.as_deref() == Some(name.as_str()) {
                     Case::Direct(name)
                 } else {
