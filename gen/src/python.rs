@@ -73,6 +73,12 @@ const CASES: &[(&str, &str)] = &[
     ("provider.answer.refuse", "="),
 ];
 
+/// What `__all__` lists (and so what `oncely` re-exports with `from oncely.types import *`): the
+/// types of these interfaces, and these types of others. Every class is importable from
+/// `oncely.types` all the same.
+const PUBLIC_INTERFACES: &[&str] = &["canonical", "keys", "policy", "ledger"];
+const PUBLIC_TYPES: &[&str] = &["effect.tend-job", "effect.tend-note"];
+
 /// Other names for generated classes, kept for code written against them.
 const ALIASES: &[(&str, &str)] = &[("CallTool", "ToolCall")];
 
@@ -286,6 +292,7 @@ pub fn types_py(model: &Model) -> String {
     let mut variants: Vec<Vec<(String, String)>> = Vec::new();
     let mut defined: BTreeMap<String, Case> = BTreeMap::new();
     let mut names: Vec<String> = vec!["WitEnum".into()];
+    let mut public: Vec<String> = vec!["WitEnum".into()];
     let mut iface = String::new();
     for def in &model.defs {
         if def.iface != iface {
@@ -303,6 +310,7 @@ pub fn types_py(model: &Model) -> String {
             !names.contains(&name) && !defined.contains_key(&name),
             "{path}: the Python name {name} is already taken; name it in gen/src/python.rs TYPE_NAMES"
         );
+        let is_public = PUBLIC_INTERFACES.contains(&def.iface.as_str()) || PUBLIC_TYPES.contains(&path.as_str());
         let what = match def.kind {
             Kind::Record(_) => "record",
             Kind::Enum(_) => "enum",
@@ -322,11 +330,17 @@ pub fn types_py(model: &Model) -> String {
                     let _ = writeln!(w.out, "    {} = \"{c}\"", snake(c).trim_end_matches('_').to_uppercase());
                 }
                 enums.push(name.clone());
+                if is_public {
+                    public.push(name.clone());
+                }
                 names.push(name);
             }
             Kind::Record(fields) => {
                 w.record_class(&name, &doc, fields, true);
                 records.push(name.clone());
+                if is_public {
+                    public.push(name.clone());
+                }
                 names.push(name);
             }
             Kind::Variant(cases) => {
@@ -347,6 +361,9 @@ pub fn types_py(model: &Model) -> String {
                                 let fields: Vec<_> = field.iter().map(|(f, t)| (f.replace('_', "-"), t.clone(), String::new())).collect();
                                 w.record_class(cname, doc, &fields, false);
                                 defined.insert(cname.clone(), case.clone());
+                                if is_public {
+                                    public.push(cname.clone());
+                                }
                                 names.push(cname.clone());
                             }
                         }
@@ -360,6 +377,9 @@ pub fn types_py(model: &Model) -> String {
                 union(&mut w.out, &name, &members);
                 w.docstring("", &doc);
                 variants.push(table);
+                if is_public {
+                    public.push(name.clone());
+                }
                 names.push(name);
             }
         }
@@ -388,9 +408,9 @@ pub fn types_py(model: &Model) -> String {
         let _ = writeln!(w.out, "    {r},");
     }
     w.out.push_str(")\n\n__all__ = [\n");
-    names.sort();
-    names.dedup();
-    for n in &names {
+    public.sort();
+    public.dedup();
+    for n in &public {
         let _ = writeln!(w.out, "    \"{n}\",");
     }
     w.out.push_str("]\n");
@@ -414,7 +434,10 @@ A WIT variant is a union of small case classes, one per case, so that ``match`` 
         case InProgress(owner=owner): ...
 
 The error records of the WIT (``canon-error``, ``key-error``, ``policy-error``,
-``ledger-error``) are exceptions; see :mod:`oncely.errors`.
+``ledger-error``) are exceptions; see :mod:`oncely.errors`. ``__all__`` (what :mod:`oncely`
+re-exports) lists the types of the ``canonical``, ``keys``, ``policy`` and ``ledger``
+interfaces and the sweeper's ``TendJob`` and ``TendNote``; the others (the machines', the
+provider side's) are imported from here.
 """
 
 from __future__ import annotations
