@@ -39,6 +39,9 @@ fi
 echo "== js: gen/ is what the committed component gives (jco $(node -p 'require("./node_modules/@bytecodealliance/jco/package.json").version'))"
 node scripts/build.mjs --check
 
+echo "== js: src/gen/wit.js and types/wit.d.ts are what the committed component gives (scripts/mirrors --check)"
+"$repo/scripts/mirrors" --check
+
 # Every test file but the workerd ones (which bundle the installed tarball, step 5).
 mapfile -t suite < <(ls test/*.test.mjs | grep -v -e '/edge\.test\.mjs$' -e '/provider-hono-workerd\.test\.mjs$')
 

@@ -41,6 +41,9 @@ trap cleanup EXIT
 export ONCELY_CACHE_DIR="$tmp/cache"   # compiled-component cache, private to this run
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
+echo "== python: oncely/types.py is what the committed component gives (scripts/mirrors --check)"
+"$repo/scripts/mirrors" --check
+
 echo "== python: build the sdist, and the wheel from it (no Rust on the PATH)"
 "$python" -m venv "$tmp/build-venv"
 "$tmp/build-venv/bin/pip" install --quiet "build>=1.2"

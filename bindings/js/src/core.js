@@ -12,6 +12,7 @@ import {
   PolicyError,
 } from './errors.js';
 import { writeJson } from './json.js';
+import { reconcileOut, witOut } from './wire.js';
 import { isWellFormed, text, wtf8 } from './wtf8.js';
 
 // ---- the instance -----------------------------------------------------------------------------
@@ -43,13 +44,8 @@ const canonErr = (e) => new CanonicalizationError(canonPlain(e));
 const keyErr = (e) => new KeyDerivationError(keyPlain(e));
 const policyErr = (e) => new PolicyError(e);
 
-function canonPlain(e) {
-  return { kind: e.kind, offset: Number(e.offset), line: e.line, column: e.column, message: e.message };
-}
-
-function keyPlain(e) {
-  return { kind: e.kind, at: e.at ?? null, canon: e.canon ? canonPlain(e.canon) : null, message: e.message };
-}
+const canonPlain = (e) => witOut('canonical.canon-error', e);
+const keyPlain = (e) => witOut('keys.key-error', e);
 
 // ---- JSON text in -------------------------------------------------------------------------------
 
@@ -130,10 +126,6 @@ export function canonicalize(json) {
 // ---- policy -------------------------------------------------------------------------------------
 
 const WIT = Symbol('oncely.wit');
-
-function reconcileOut(r) {
-  return r.tag === 'lookup' ? { lookup: r.val } : r.tag;
-}
 
 /** A policy as the policy JSON document it is equivalent to, every field explicit. */
 function policyOut(p) {
@@ -231,7 +223,7 @@ export function checkTools(list) {
   return {
     passed: r.passed,
     tools: r.tools.map(resolvedOut),
-    findings: r.findings.map((f) => ({ severity: f.severity, tool: f.tool ?? null, code: f.code, message: f.message })),
+    findings: r.findings.map((f) => witOut('policy.finding', f)),
   };
 }
 
@@ -265,9 +257,7 @@ export function witIntent(i, check) {
 
 const keyCheck = (spec) => (c, standIn) => c.keys.key(standIn, spec);
 
-function derivedOut(d) {
-  return { key: d.key, preimage: d.preimage, fingerprint: d.fingerprint, argsCanonical: d.argsCanonical };
-}
+const derivedOut = (d) => witOut('keys.derived-key', d);
 
 /**
  * The idempotency key of an intent: `{scope, run, step, tool, args, policy}`. `args` is a value
@@ -334,18 +324,7 @@ export function explain(a, b, options = {}) {
     throw e;
   }
   const e = call((c) => c.keys.explain(ia, ib, spec), keyErr);
-  return {
-    verdict: e.verdict,
-    keyA: derivedOut(e.keyA),
-    keyB: derivedOut(e.keyB),
-    differences: e.differences.map((d) => ({
-      part: d.part,
-      pointer: d.pointer ?? null,
-      a: d.a ?? null,
-      b: d.b ?? null,
-      effect: d.effect,
-    })),
-  };
+  return witOut('keys.explanation', e);
 }
 
 // ---- ledger (used by ledger.js) -----------------------------------------------------------------
@@ -368,7 +347,6 @@ export function witRun(state, input, now) {
   return call((c) => c.effect.run(state, input, BigInt(now)), keyErr);
 }
 
-export { reconcileOut };
 
 // ---- provider (used by the provider middleware: provider/*.js) ----------------------------------
 
@@ -377,18 +355,7 @@ export function policyFromWit(p) {
   return policyOut(p);
 }
 
-function refusalOut(r) {
-  return {
-    status: r.status,
-    kind: r.kind,
-    title: r.title,
-    detail: r.detail,
-    pointer: r.pointer ?? null,
-    part: r.part ?? null,
-    retryAfterS: r.retryAfterS === undefined ? null : Number(r.retryAfterS),
-    problemJson: r.problemJson,
-  };
-}
+const refusalOut = (r) => witOut('provider.refusal', r);
 
 const configErr = (message) => new ConfigurationError(String(message));
 

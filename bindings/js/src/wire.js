@@ -1,8 +1,15 @@
-// Conversions between the core's WIT records (u64 as BigInt, options as undefined, variants as
+// Conversions between the core's WIT values (u64 as BigInt, options as undefined, variants as
 // {tag, val}) and the JS shapes the ledger API and the stores use (milliseconds and counters as
-// numbers, absent values as null, the reconcile path as in policy JSON). Conversions only.
+// numbers, absent values as null, the reconcile path as in policy JSON). Conversions only, driven
+// by the table of the component's own types that scripts/mirrors writes (gen/wit.js): a field the
+// core adds is converted, and named, without an edit here.
 
-import { reconcileOut } from './core.js';
+import { WIT } from './gen/wit.js';
+
+/** A WIT reconcile-path as in policy JSON: its case name, or `{lookup: tool}`. */
+export function reconcileOut(r) {
+  return r.tag === 'lookup' ? { lookup: r.val } : r.tag;
+}
 
 function reconcileIn(r) {
   if (typeof r === 'string') return { tag: r };
@@ -10,105 +17,101 @@ function reconcileIn(r) {
   throw new TypeError(`not a reconcile path: ${JSON.stringify(r)}`);
 }
 
-const n = (v) => Number(v);
-const nOpt = (v) => (v === undefined ? null : Number(v));
-const bOpt = (v) => (v === null || v === undefined ? undefined : BigInt(v));
-const sOpt = (v) => (v === undefined ? null : v);
-const uOpt = (v) => (v === null ? undefined : v);
 const same = (v) => v;
+const n = (v) => Number(v);
 
-// The WIT `entry` record, field by field in WIT order: [name, WIT → JS, JS → WIT].
-const U64 = [n, BigInt];
-const U64_OPT = [nOpt, bOpt];
-const STRING_OPT = [sOpt, uOpt];
-const AS_IS = [same, same];
-const ENTRY_FIELDS = Object.entries({
-  scope: AS_IS,
-  key: AS_IS,
-  tool: AS_IS,
-  runId: AS_IS,
-  stepId: AS_IS,
-  fingerprint: AS_IS,
-  argsCanonical: AS_IS,
-  state: AS_IS,
-  version: U64,
-  attempt: AS_IS,
-  owner: AS_IS,
-  createdAt: U64,
-  updatedAt: U64,
-  leaseUntil: U64,
-  inDoubtSince: U64_OPT,
-  nextReconcileAt: U64_OPT,
-  reconcileAttempts: AS_IS,
-  resultJson: STRING_OPT,
-  reason: STRING_OPT,
-  resolvedBy: STRING_OPT,
-  settlement: STRING_OPT,
-  reconcile: [(v) => reconcileOut(v), reconcileIn],
-  leaseMs: U64,
-  maxCallMs: U64,
-  reconcileAfterMs: U64,
-  escalateAfterMs: U64,
-  retentionMs: U64,
-  dueAt: U64_OPT,
-});
+/** @type {Map<string, (v: any) => any>} */
+const outs = new Map();
+/** @type {Map<string, (v: any) => any>} */
+const intos = new Map();
+
+/** The WIT → JS conversion of the WIT type `type` (its spelling in gen/wit.js), made once. */
+function outOf(type) {
+  let f = outs.get(type);
+  if (f === undefined) {
+    f = makeOut(type);
+    outs.set(type, f);
+  }
+  return f;
+}
+
+/** @returns {(v: any) => any} */
+function makeOut(type) {
+  if (type === 'u64' || type === 's64') return n;
+  if (type === 'policy.reconcile-path') return reconcileOut;
+  const opt = /^option<(.*)>$/.exec(type);
+  if (opt) {
+    const inner = outOf(opt[1]);
+    return (v) => (v === undefined || v === null ? null : inner(v));
+  }
+  const list = /^list<(.*)>$/.exec(type);
+  if (list && list[1] !== 'u8') {
+    const inner = outOf(list[1]);
+    return (v) => v.map(inner);
+  }
+  const def = WIT[type];
+  if (def?.kind === 'record') {
+    const fields = def.fields.map(([name, t]) => /** @type {[string, (v: any) => any]} */ ([name, outOf(t)]));
+    return (v) => Object.fromEntries(fields.map(([name, f]) => [name, f(v[name])]));
+  }
+  if (def?.kind === 'variant') {
+    const cases = new Map(def.cases.map(([c, t]) => [c, t === null ? null : outOf(t)]));
+    return (v) => {
+      const f = cases.get(v.tag);
+      if (f === undefined) throw new TypeError(`unknown ${type} case ${v.tag}`);
+      return f === null ? { tag: v.tag } : { tag: v.tag, val: f(v.val) };
+    };
+  }
+  return same;
+}
+
+/** The JS → WIT conversion of the WIT type `type`, made once. */
+function intoOf(type) {
+  let f = intos.get(type);
+  if (f === undefined) {
+    f = makeInto(type);
+    intos.set(type, f);
+  }
+  return f;
+}
+
+/** @returns {(v: any) => any} */
+function makeInto(type) {
+  if (type === 'u64' || type === 's64') return BigInt;
+  if (type === 'policy.reconcile-path') return reconcileIn;
+  const opt = /^option<(.*)>$/.exec(type);
+  if (opt) {
+    const inner = intoOf(opt[1]);
+    return (v) => (v === null || v === undefined ? undefined : inner(v));
+  }
+  const def = WIT[type];
+  if (def?.kind === 'record') {
+    const fields = def.fields.map(([name, t]) => /** @type {[string, (v: any) => any]} */ ([name, intoOf(t)]));
+    return (v) => Object.fromEntries(fields.map(([name, f]) => [name, f(v[name])]));
+  }
+  return same;
+}
+
+/**
+ * A WIT value of the WIT type `type` (`interface.name`, as in gen/wit.js) in its JS shape: u64 as
+ * a number, an absent option as null, the reconcile path as in policy JSON, records and variants
+ * converted field by field.
+ */
+export function witOut(type, v) {
+  return outOf(type)(v);
+}
 
 /** A WIT entry as a JS entry. */
-export function entryOut(e) {
-  return Object.fromEntries(ENTRY_FIELDS.map(([name, [out]]) => [name, out(e[name])]));
-}
+export const entryOut = outOf('ledger.entry');
 
 /** A JS entry as a WIT entry. */
-export function entryIn(e) {
-  return Object.fromEntries(ENTRY_FIELDS.map(([name, [, into]]) => [name, into(e[name])]));
-}
+export const entryIn = intoOf('ledger.entry');
 
-/** The field names of the JS entry, in WIT order (the mirror checked against the component). */
-export const ENTRY_FIELD_NAMES = ENTRY_FIELDS.map(([name]) => name);
+/** The field names of the JS entry, in WIT order (the component's, from gen/wit.js). */
+export const ENTRY_FIELD_NAMES = WIT['ledger.entry'].kind === 'record' ? WIT['ledger.entry'].fields.map(([name]) => name) : [];
 
 /** A WIT reconcile-request as the JS request a reconciler gets. */
-export function requestOut(v) {
-  return {
-    scope: v.scope,
-    key: v.key,
-    tool: v.tool,
-    argsCanonical: v.argsCanonical,
-    attempt: v.attempt,
-    path: reconcileOut(v.path),
-    inDoubtSince: n(v.inDoubtSince),
-    escalateAt: n(v.escalateAt),
-  };
-}
+export const requestOut = outOf('ledger.reconcile-request');
 
 /** A WIT outcome as {tag, val} with numbers for times. */
-export function outcomeOut(o) {
-  const v = o.val;
-  switch (o.tag) {
-    case 'execute':
-      return { tag: 'execute', val: { attempt: v.attempt, owner: v.owner } };
-    case 'replay':
-      return { tag: 'replay', val: { resultJson: v.resultJson, attempt: v.attempt, recordedAt: n(v.recordedAt) } };
-    case 'in-progress':
-      return { tag: 'in-progress', val: { owner: v.owner, state: v.state, retryAfterMs: n(v.retryAfterMs) } };
-    case 'reconcile':
-      return { tag: 'reconcile', val: requestOut(v) };
-    case 'escalated':
-      return {
-        tag: 'escalated',
-        val: { scope: v.scope, key: v.key, tool: v.tool, attempt: v.attempt, reason: v.reason, inDoubtSince: n(v.inDoubtSince) },
-      };
-    case 'conflict':
-      return { tag: 'conflict', val: { key: v.key, pointer: v.pointer, storedFingerprint: v.storedFingerprint, givenFingerprint: v.givenFingerprint } };
-    case 'recorded':
-      return { tag: 'recorded', val: v };
-    case 'settled':
-      return { tag: 'settled', val: v };
-    case 'idle':
-      return { tag: 'idle', val: nOpt(v) };
-    case 'pass-through':
-    case 'purged':
-      return { tag: o.tag };
-    default:
-      throw new TypeError(`unknown outcome ${o.tag}`);
-  }
-}
+export const outcomeOut = outOf('ledger.outcome');

@@ -1,11 +1,14 @@
-// Every JS mirror of the core's `entry` record must agree with the component's own type, read from
+// The JS mirrors of the core's types, against the component's own: src/gen/wit.js and
+// types/wit.d.ts (written by scripts/mirrors) for every record, enum and variant, checked against
+// the TypeScript jco writes for the component (names, order, optionality; the types themselves
+// compared by the TypeScript compiler). Every JS mirror of the core's `entry` record must agree with the component's own type, read from
 // the component binary (bindings/oncely-core.wasm, transpiled in memory by the pinned jco; its
 // TypeScript for `oncely:core/ledger` is the component's WIT type info): wire.js's field table,
 // types/index.d.ts's Entry (parsed with the TypeScript compiler), sql.js's column list and row
 // converters, and the columns of the migrated SQLite (and PostgreSQL) tables. Names, order and
 // optionality: a field added to the core and forgotten in any mirror fails here.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
@@ -22,6 +25,8 @@ const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** [name, optional] of the component's `entry`, in WIT order. */
 let core;
+/** jco's TypeScript for the component: file name → text (`interfaces/oncely-core-ledger.d.ts`). */
+let jcoTypes;
 
 before(async () => {
   // The pinned jco is a devDependency of the checkout (the installed tarball has none).
@@ -29,7 +34,10 @@ before(async () => {
   assert.ok(existsSync(jco), `${jco} is missing: npm ci in bindings/js`);
   const { transpile } = await import(pathToFileURL(jco).href);
   const { files } = await transpile(readFileSync(join(REPO, 'bindings/oncely-core.wasm')), { name: 'mirror' });
-  const dts = new TextDecoder().decode(files['interfaces/oncely-core-ledger.d.ts']);
+  jcoTypes = Object.fromEntries(
+    Object.entries(files).filter(([name]) => name.startsWith('interfaces/') && name.endsWith('.d.ts')).map(([name, data]) => [name, new TextDecoder().decode(data)]),
+  );
+  const dts = jcoTypes['interfaces/oncely-core-ledger.d.ts'];
   const body = dts.match(/interface Entry \{([^}]*)\}/)?.[1];
   assert.ok(body, 'the component exports ledger.entry');
   core = [...body.matchAll(/^\s*(\w+)(\??):/gm)].map((m) => [m[1], m[2] === '?']);
@@ -49,6 +57,68 @@ test('wire.js: the field table is the component\'s entry', async () => {
   const js = entryOut(wit);
   for (const [n, opt] of core) assert.equal(js[n] === null, opt, `${n}: null exactly when optional`);
   assert.deepEqual(Object.keys(entryIn(js)), core.map(([n]) => n));
+});
+
+const pascal = (name) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c) => c.toUpperCase());
+
+function typescript() {
+  const require = createRequire(join(PACKAGE_DIR, 'package.json'));
+  try {
+    return require('typescript');
+  } catch {
+    return createRequire(join(process.cwd(), 'package.json'))('typescript');
+  }
+}
+
+test('src/gen/wit.js: every record, enum and variant is the component\'s (names and order, as jco declares them)', async () => {
+  const { WIT } = await internal('src/gen/wit.js');
+  const declared = new Set();
+  for (const [file, dts] of Object.entries(jcoTypes)) {
+    const iface = file.replace(/^interfaces\/oncely-core-(.*)\.d\.ts$/, '$1');
+    for (const m of dts.matchAll(/^export interface (\w+) \{\n((?:  .*\n)*)\}/gm)) {
+      const path = Object.keys(WIT).find((k) => k.startsWith(`${iface}.`) && pascal(k.slice(iface.length + 1)) === m[1]);
+      if (!path) continue; // a variant case's interface (`OutcomeExecute`)
+      declared.add(path);
+      const fields = [...m[2].matchAll(/^ {2}'?(\w+)'?(\??):/gm)].map((f) => [f[1], f[2] === '?']);
+      const wit = WIT[path];
+      assert.equal(wit.kind, 'record', path);
+      assert.deepEqual(wit.fields.map(([n, t]) => [n, t.startsWith('option<')]), fields, path);
+    }
+    for (const m of dts.matchAll(/^export type (\w+) = ((?:'[^']*'(?: \| )?)+);$/gm)) {
+      const path = `${iface}.${m[1].replace(/[A-Z]/g, (c, i) => (i ? '-' : '') + c.toLowerCase())}`;
+      assert.equal(WIT[path]?.kind, 'enum', `${path} is an enum of the component`);
+      declared.add(path);
+      assert.deepEqual(WIT[path].cases, [...m[2].matchAll(/'([^']*)'/g)].map((c) => c[1]), path);
+    }
+  }
+  const records = Object.keys(WIT).filter((k) => WIT[k].kind !== 'variant');
+  assert.deepEqual(records.filter((k) => !declared.has(k)), [], 'every record and enum of gen/wit.js is one jco declares');
+  assert.ok(records.length >= 50, `${records.length} records and enums`);
+});
+
+test('types/wit.d.ts: every record, enum and variant has jco\'s type (fields, optionality, cases, payloads)', async () => {
+  const ts = typescript();
+  const { WIT } = await internal('src/gen/wit.js');
+  const dir = tempDir('mirror-types');
+  const ifaces = [...new Set(Object.keys(WIT).map((k) => k.split('.')[0]))];
+  let check = `import type * as Wit from ${JSON.stringify(join(PACKAGE_DIR, 'types/wit.js'))};\n`;
+  for (const i of ifaces) check += `import type * as Jco${pascal(i)} from './interfaces/oncely-core-${i}.js';\n`;
+  check += 'type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;\n';
+  Object.keys(WIT).forEach((k, n) => {
+    const [i, name] = k.split('.');
+    check += `export const t${n}: Same<Wit.${pascal(i)}.${pascal(name)}, Jco${pascal(i)}.${pascal(name)}> = true; // ${k}\n`;
+  });
+  for (const [file, text] of Object.entries(jcoTypes)) {
+    mkdirSync(join(dir, 'interfaces'), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  writeFileSync(join(dir, 'check.ts'), check);
+  const program = ts.createProgram([join(dir, 'check.ts')], { noEmit: true, strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: false, types: [] });
+  const errors = ts.getPreEmitDiagnostics(program).map((d) => {
+    const line = d.file ? d.file.text.slice(d.file.getLineStarts()[d.file.getLineAndCharacterOfPosition(d.start).line]).split('\n')[0] : '';
+    return `${ts.flattenDiagnosticMessageText(d.messageText, '\n')} :: ${line}`;
+  });
+  assert.deepEqual(errors, []);
 });
 
 test('types/index.d.ts: Entry is the component\'s entry (names, order, optional as | null)', async () => {

@@ -1,18 +1,14 @@
 // Types of oncely: the facade over the oncely core component (wit/*.wit). Names follow the
-// WIT contract; u64 times and counters are numbers (milliseconds since the Unix epoch).
+// WIT contract; u64 times and counters are numbers (milliseconds since the Unix epoch). The WIT
+// types that JS sees as the component gives them (enums, the verdicts, the claim token) are
+// those of wit.d.ts, which scripts/mirrors writes from the component.
+
+import type * as Wit from './wit.js';
 
 // ---- canonical ----------------------------------------------------------------------------------
 
 /** Why a document was rejected (wit: canonical.canon-error-kind). */
-export type CanonErrorKind =
-  | 'syntax'
-  | 'invalid-utf8'
-  | 'lone-surrogate'
-  | 'duplicate-key'
-  | 'number-overflow'
-  | 'inexact-integer'
-  | 'too-deep'
-  | 'too-large';
+export type CanonErrorKind = Wit.Canonical.CanonErrorKind;
 
 /**
  * The RFC 8785 canonical form of JSON text (a string, or its UTF-8 bytes). A string holding a
@@ -26,8 +22,8 @@ export function limits(): { maxInputBytes: number; maxDepth: number };
 
 // ---- policy -------------------------------------------------------------------------------------
 
-export type EffectClass = 'read-only' | 'overwriting-write' | 'accumulating-write' | 'irreversible-external';
-export type KeyIdentity = 'step' | 'run' | 'scope';
+export type EffectClass = Wit.Policy.EffectClass;
+export type KeyIdentity = Wit.Keys.KeyIdentity;
 /** How an unknown outcome is found out, as written in policy JSON. */
 export type ReconcilePath = 'none' | 'provider-idempotent' | 'manual' | { lookup: string };
 
@@ -81,13 +77,13 @@ export function classify(annotations?: ToolAnnotations): EffectClass;
 export interface ResolvedTool {
   name: string;
   policy: Policy;
-  classSource: 'policy' | 'annotations' | 'defaults';
+  classSource: Wit.Policy.ClassSource;
 }
 /** @throws PolicyError */
 export function resolveTool(tool: object | string): ResolvedTool;
 
 export interface Finding {
-  severity: 'error' | 'warning' | 'info';
+  severity: Wit.Policy.Severity;
   tool: string | null;
   code: string;
   message: string;
@@ -120,13 +116,8 @@ export interface Intent {
   args: unknown;
 }
 
-export interface DerivedKey {
-  /** `oncely1:` + 64 lowercase hex digits. */
-  key: string;
-  preimage: string;
-  fingerprint: string;
-  argsCanonical: string;
-}
+/** A derived key (`key`: `oncely1:` + 64 lowercase hex digits) and what it was derived from. */
+export type DerivedKey = Wit.Keys.DerivedKey;
 
 /** @throws KeyDerivationError | EncodingError */
 export function deriveKey(intent: Intent & { policy?: PolicyInput }): DerivedKey;
@@ -136,14 +127,14 @@ export function intentKey(intent: Intent & { policy?: PolicyInput }): string;
 export function deriveKeys(intents: Intent[], options?: { policy?: PolicyInput }): Array<DerivedKey | KeyDerivationError>;
 
 export interface Difference {
-  part: 'scope' | 'tool' | 'run-id' | 'step-id' | 'args';
+  part: Wit.Keys.IntentPart;
   pointer: string | null;
   a: string | null;
   b: string | null;
-  effect: 'key' | 'fingerprint' | 'none';
+  effect: Wit.Keys.DifferenceEffect;
 }
 export interface Explanation {
-  verdict: 'same-intent' | 'conflict' | 'different-keys';
+  verdict: Wit.Keys.Verdict;
   keyA: DerivedKey;
   keyB: DerivedKey;
   differences: Difference[];
@@ -153,7 +144,7 @@ export function explain(a: Intent & { policy?: PolicyInput }, b: Intent, options
 
 // ---- ledger -------------------------------------------------------------------------------------
 
-export type EntryState = 'pending' | 'done' | 'failed' | 'in-doubt' | 'escalated';
+export type EntryState = Wit.Ledger.EntryState;
 
 /** One row of the ledger (wit: ledger.entry). Stores keep every field and hand it back unchanged. */
 export interface Entry {
@@ -275,10 +266,7 @@ export class DurableObjectStore {
   constructor(storage: DurableObjectStorageLike);
 }
 
-export interface ClaimToken {
-  attempt: number;
-  owner: string;
-}
+export type ClaimToken = Wit.Ledger.ClaimToken;
 
 export interface Claim {
   scope: string;
@@ -329,8 +317,8 @@ export type Outcome =
   | { tag: 'idle'; val: number | null };
 
 /** A reconciler's verdict or a human's settlement. */
-export type Verdict = { tag: 'happened'; val: string } | { tag: 'not-happened' } | { tag: 'unknown'; val: string };
-export type Settlement = { tag: 'happened'; val: string } | { tag: 'not-happened' };
+export type Verdict = Wit.Ledger.ReconcileVerdict;
+export type Settlement = Wit.Ledger.Settlement;
 
 /** The effect happened; `value` (serialized as JSON) is its result. */
 export function happened(value: unknown): { tag: 'happened'; val: string };

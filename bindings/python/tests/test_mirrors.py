@@ -1,8 +1,10 @@
-"""The package's hand-kept mirrors of the core's ``entry`` record — the ``Entry`` dataclass, the
-SQL column list with its row converters, and the migrated SQLite and PostgreSQL tables — checked
-against the component's own type, read from the component: every field, in order, whether it
-may be absent, and whether it is a number or text. The history's (``HistoryRecord``, its column
-list and the migrated history tables) are checked against the same entry columns."""
+"""The package's mirrors of the core's types, checked against the component's own types, read
+from the component: every record, enum and variant of ``oncely.types`` (written by
+scripts/mirrors: names, order, types and optionality); and the ``entry`` record's other mirrors
+— the SQL column list with its row converters, and the migrated SQLite and PostgreSQL tables:
+every field, in order, whether it may be absent, and whether it is a number or text. The
+history's (``HistoryRecord``, its column list and the migrated history tables) are checked
+against the same entry columns."""
 
 from __future__ import annotations
 
@@ -140,3 +142,115 @@ def test_the_migrated_sqlite_tables_are_the_entry_and_history_records(sqlite_pat
 def test_the_migrated_postgres_tables_are_the_entry_and_history_records(pg_dsn: str) -> None:
     assert sorted(postgres_columns(pg_dsn, "effects")) == sorted(expected_columns())
     assert postgres_columns(pg_dsn, "history") == history_columns()
+
+
+# --- every WIT type: oncely/types.py (written by scripts/mirrors) against the component ---------
+
+
+def _registry() -> Any:
+    from oncely import errors
+    from oncely._codec import Registry
+
+    return Registry(
+        records=(
+            *types.RECORDS,
+            errors.CanonError,
+            errors.KeyDerivationError,
+            errors.PolicyError,
+            errors.LedgerError,
+        ),
+        enums=types.ENUMS,
+        variants=types.VARIANTS,
+    )
+
+
+def _named_types() -> list[tuple[str, Any]]:
+    """Every record, enum and variant the component's interfaces export: (where, WIT type)."""
+    rt = _runtime.shared()
+    out: list[tuple[str, Any]] = []
+    for iname, ext in rt.component.type.exports(rt.engine).items():
+        for name, item in ext.ty.exports(rt.engine).items():
+            t = getattr(item, "ty", None)
+            if isinstance(t, (wt.RecordType, wt.EnumType, wt.VariantType)):
+                out.append((f"{iname}#{name}", t))
+    return out
+
+
+def _check_hint(reg: Any, hint: Any, t: Any, where: str) -> None:
+    """The annotation ``hint`` is the Python type of the WIT type ``t``."""
+    if isinstance(t, wt.OptionType):
+        args = typing.get_args(hint)
+        assert type(None) in args, f"{where}: {hint} is not optional"
+        rest = tuple(a for a in args if a is not type(None))
+        _check_hint(reg, rest[0] if len(rest) == 1 else typing.Union[rest], t.payload, where)
+        return
+    assert type(None) not in typing.get_args(hint), f"{where}: {hint} is optional"
+    if isinstance(t, (wt.U8, wt.U16, wt.U32, wt.U64, wt.S32, wt.S64)):
+        assert hint is int, f"{where}: {hint}"
+    elif isinstance(t, wt.String):
+        assert hint is str, f"{where}: {hint}"
+    elif isinstance(t, wt.Bool):
+        assert hint is bool, f"{where}: {hint}"
+    elif isinstance(t, wt.ListType) and isinstance(t.element, wt.U8):
+        assert hint is bytes, f"{where}: {hint}"
+    elif isinstance(t, wt.ListType):
+        assert typing.get_origin(hint) is list, f"{where}: {hint}"
+        _check_hint(reg, typing.get_args(hint)[0], t.element, where + "[]")
+    elif isinstance(t, wt.TupleType):
+        assert typing.get_origin(hint) is tuple, f"{where}: {hint}"
+        for i, (h, e) in enumerate(zip(typing.get_args(hint), t.elements, strict=True)):
+            _check_hint(reg, h, e, f"{where}.{i}")
+    elif isinstance(t, wt.EnumType):
+        assert hint is reg.enum(t.names), f"{where}: {hint}"
+    elif isinstance(t, wt.RecordType):
+        cls = reg.record([n for n, _ in t.fields])
+        # types.py annotates the error records (oncely.errors imports it) as Exception.
+        ok = hint is cls or (hint is Exception and issubclass(cls, Exception))
+        assert ok, f"{where}: {hint} is not {cls}"
+    elif isinstance(t, wt.VariantType):
+        classes = set(reg.variant([n for n, _ in t.cases]).values())
+        got = set(typing.get_args(hint)) or {hint}
+        assert got == classes, f"{where}: {hint} is not the union of {classes}"
+    else:
+        raise AssertionError(f"{where}: no Python type for {t!r}")
+
+
+def test_every_wit_type_is_mirrored_with_its_types_and_optionality() -> None:
+    """Every record's class has the WIT's fields in order, each of the WIT's type (optional
+    exactly when the WIT's is an option); every enum has the WIT's cases in order; every variant
+    has one class per case, whose single field (when it has a payload) is of the payload's
+    type. This is what scripts/mirrors writes by construction; the codec also checks names and
+    order when the component is loaded."""
+    reg = _registry()
+    seen = 0
+    for where, t in _named_types():
+        seen += 1
+        if isinstance(t, wt.EnumType):
+            assert [str(m.value) for m in reg.enum(t.names)] == list(t.names), where
+        elif isinstance(t, wt.RecordType):
+            cls = reg.record([n for n, _ in t.fields])
+            if issubclass(cls, Exception):  # the error records: oncely.errors, by hand
+                hints = typing.get_type_hints(cls.__init__)
+            else:
+                hints = typing.get_type_hints(cls)
+                assert [f.name for f in dataclasses.fields(cls)] == [
+                    python_name(n) for n, _ in t.fields
+                ], where
+            for name, ft in t.fields:
+                _check_hint(reg, hints[python_name(name)], ft, f"{where}.{name}")
+        else:
+            table = reg.variant([n for n, _ in t.cases])
+            for name, payload in t.cases:
+                cls = table[name]
+                if payload is None:
+                    assert dataclasses.fields(cls) == (), f"{where}.{name}"
+                    continue
+                if (
+                    isinstance(payload, wt.RecordType)
+                    and reg.record([n for n, _ in payload.fields]) is cls
+                ):
+                    continue  # the record's own class, checked as a record
+                [field] = dataclasses.fields(cls)
+                hint = typing.get_type_hints(cls)[field.name]
+                _check_hint(reg, hint, payload, f"{where}.{name}")
+    assert seen >= 75

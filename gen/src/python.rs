@@ -1,0 +1,455 @@
+//! `bindings/python/src/oncely/types.py`: dataclasses, `str` enums and variant case classes.
+//!
+//! Names: a type is the PascalCase of its WIT name, a field the snake_case (a Python keyword gets
+//! `_`: `class_`), an enum member the UPPER_SNAKE_CASE. A variant is a `Union` of one class per
+//! case: a case without payload is an empty class named after the case; a case with a payload is
+//! a one-field class named after the case (the field named after the payload's type, `value` for
+//! an anonymous one), or the payload record's own class when that is the case's name. The tables
+//! below keep the names the package has always used where these rules would give others; a new
+//! interface needs no entry.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::model::{Def, Kind, Model, Ty};
+use crate::{header, pascal};
+
+/// Class names that are not the PascalCase of the WIT name.
+const TYPE_NAMES: &[(&str, &str)] = &[("effect.effect-result", "EffectReturn"), ("provider.request", "ProviderRequest")];
+
+/// WIT error records that are exceptions of `oncely.errors` (written by hand: they are raised).
+const EXCEPTIONS: &[&str] = &["canonical.canon-error", "keys.key-error", "policy.policy-error", "ledger.ledger-error"];
+
+/// A prefix for every case class of a variant.
+const CASE_PREFIXES: &[(&str, &str)] = &[("effect.effect-error", "Err")];
+
+/// Case classes: `Class` (no payload, or the default field), `Class.field` (a one-field class
+/// with that field), or `=` (the payload record's own class).
+const CASES: &[(&str, &str)] = &[
+    ("policy.reconcile-path.none", "ReconcileNone"),
+    ("policy.reconcile-path.lookup", "Lookup.tool"),
+    ("ledger.reconcile-verdict.happened", "Happened.result_json"),
+    ("ledger.reconcile-verdict.unknown", "Unknown.reason"),
+    ("ledger.settlement.happened", "Happened.result_json"),
+    ("ledger.event.heartbeat", "Heartbeat.token"),
+    ("ledger.outcome.execute", "Execute.token"),
+    ("ledger.outcome.reconcile", "="),
+    ("ledger.outcome.escalated", "="),
+    ("ledger.outcome.recorded", "Recorded.state"),
+    ("ledger.outcome.settled", "Settled.id"),
+    ("ledger.outcome.idle", "Idle.next"),
+    ("effect.command.effect", "="),
+    ("effect.command.event", "="),
+    ("effect.command.tend", "="),
+    ("effect.command.wait", "="),
+    ("effect.action.call-tool", "="),
+    ("effect.action.call-reconciler", "CallReconciler.request"),
+    ("effect.action.recall-tool", "RecallTool.key"),
+    ("effect.action.sleep-until", "SleepUntil.at"),
+    ("effect.action.finish", "FinishAction.finish"),
+    ("effect.action.raise", "RaiseAction.error"),
+    ("effect.input.row", "RowInput.row"),
+    ("effect.input.store-failed", "StoreFailed.reason"),
+    ("effect.input.tool-returned", "ToolReturned.json"),
+    ("effect.input.tool-unencodable", "ToolUnencodable.reason"),
+    ("effect.input.tool-failed", "="),
+    ("effect.input.verdict", "VerdictInput.verdict"),
+    ("effect.result-source.recorded", "RecordedResult.json"),
+    ("effect.finish.effect", "="),
+    ("effect.finish.event", "EventDone.outcome"),
+    ("effect.finish.tended", "="),
+    ("effect.effect-error.tool-failed", "ErrToolFailed.reason"),
+    ("effect.effect-error.storage", "ErrStorage.reason"),
+    ("effect.effect-error.ledger", "ErrLedger.error"),
+    ("effect.effect-error.contention", "ErrContention.races"),
+    ("provider.request.http", "="),
+    ("provider.request.mcp", "="),
+    ("provider.admission.keyed", "="),
+    ("provider.admission.refuse", "="),
+    ("provider.recording.returned", "Returned.json"),
+    ("provider.recording.failed", "="),
+    ("provider.recording.unrecordable", "Unrecordable.reason"),
+    ("provider.answer.handler", "HandlerAnswer"),
+    ("provider.answer.refuse", "="),
+];
+
+/// What `__all__` lists (and so what `oncely` re-exports with `from oncely.types import *`): the
+/// types of these interfaces, and these types of others. Every class is importable from
+/// `oncely.types` all the same.
+const PUBLIC_INTERFACES: &[&str] = &["canonical", "keys", "policy", "ledger"];
+const PUBLIC_TYPES: &[&str] = &["effect.tend-job", "effect.tend-note"];
+
+/// Other names for generated classes, kept for code written against them.
+const ALIASES: &[(&str, &str)] = &[("CallTool", "ToolCall")];
+
+/// The Python attribute name of a WIT name: kebab-case to snake_case, keywords get `_`.
+pub fn snake(wit: &str) -> String {
+    let name = wit.replace('-', "_");
+    const KEYWORDS: &[&str] = &[
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else",
+        "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+        "return", "try", "while", "with", "yield",
+    ];
+    if KEYWORDS.contains(&name.as_str()) {
+        name + "_"
+    } else {
+        name
+    }
+}
+
+/// A class name that is not a Python keyword nor a name this module itself uses (`None_`).
+fn class_name(pascal: String) -> String {
+    const TAKEN: &[&str] = &["None", "True", "False", "Union", "Enum", "WitEnum", "VARIANTS", "ENUMS", "RECORDS"];
+    if TAKEN.contains(&pascal.as_str()) {
+        pascal + "_"
+    } else {
+        pascal
+    }
+}
+
+fn lookup<'a>(table: &'a [(&str, &str)], key: &str) -> Option<&'a str> {
+    table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+}
+
+/// The Python name of a named type (a class, or a `Union` alias for a variant).
+fn type_name(def: &Def) -> String {
+    let path = def.path();
+    if EXCEPTIONS.contains(&path.as_str()) {
+        // Annotated as `Exception`: oncely.errors imports this module.
+        return "Exception".into();
+    }
+    lookup(TYPE_NAMES, &path).map_or_else(|| class_name(pascal(&def.name)), str::to_string)
+}
+
+/// How one variant case is represented.
+#[derive(Clone, Debug, PartialEq)]
+enum Case {
+    /// A class of its own: no field (no payload) or one.
+    Class { name: String, field: Option<(String, Ty)>, doc: String },
+    /// The payload record's own class.
+    Direct(String),
+}
+
+impl Case {
+    fn class(&self) -> &str {
+        match self {
+            Case::Class { name, .. } | Case::Direct(name) => name,
+        }
+    }
+}
+
+struct Writer<'a> {
+    model: &'a Model,
+    out: String,
+}
+
+impl Writer<'_> {
+    fn py_type(&self, t: &Ty) -> String {
+        match t {
+            Ty::Bool => "bool".into(),
+            Ty::U8 | Ty::U16 | Ty::U32 | Ty::U64 | Ty::S32 | Ty::S64 => "int".into(),
+            Ty::F64 => "float".into(),
+            Ty::String => "str".into(),
+            Ty::List(t) if **t == Ty::U8 => "bytes".into(),
+            Ty::List(t) => format!("list[{}]", self.py_type(t)),
+            Ty::Option(t) => format!("{} | None", self.py_type(t)),
+            Ty::Tuple(ts) => {
+                format!("tuple[{}]", ts.iter().map(|t| self.py_type(t)).collect::<Vec<_>>().join(", "))
+            }
+            Ty::Result(..) => "object".into(),
+            Ty::Named(i, n) => type_name(self.model.get(i, n)),
+        }
+    }
+
+    fn case(&self, def: &Def, case: &str, payload: &Option<Ty>, doc: &str) -> Case {
+        let key = format!("{}.{case}", def.path());
+        let prefix = lookup(CASE_PREFIXES, &def.path()).unwrap_or("");
+        let spec = lookup(CASES, &key);
+        let doc = if doc.is_empty() {
+            format!("The case ``{}.{case}`` (``{}``).", def.name, def.path())
+        } else {
+            format!("``{}.{case}``: {doc}", def.name)
+        };
+        let Some(payload) = payload else {
+            let name = spec.map_or_else(|| class_name(format!("{prefix}{}", pascal(case))), str::to_string);
+            return Case::Class { name, field: None, doc };
+        };
+        let record = match payload {
+            Ty::Named(i, n) if matches!(self.model.get(i, n).kind, Kind::Record(_)) => Some(type_name(self.model.get(i, n))),
+            _ => None,
+        };
+        match spec {
+            Some("=") => Case::Direct(record.unwrap_or_else(|| panic!("{key}: `=` needs a record"))),
+            Some(spec) => {
+                let (name, field) = match spec.split_once('.') {
+                    Some((c, f)) => (c.to_string(), f.to_string()),
+                    None => (spec.to_string(), default_field(payload)),
+                };
+                Case::Class { name, field: Some((field, payload.clone())), doc }
+            }
+            None => {
+                let name = class_name(format!("{prefix}{}", pascal(case)));
+                if record.as_deref() == Some(name.as_str()) {
+                    Case::Direct(name)
+                } else {
+                    Case::Class { name, field: Some((default_field(payload), payload.clone())), doc }
+                }
+            }
+        }
+    }
+
+    fn docstring(&mut self, indent: &str, text: &str) {
+        let text = text.replace('\\', "\\\\");
+        let text = text.trim_end_matches('"');
+        let lines = wrap(text, 100 - indent.len());
+        for (i, line) in lines.iter().enumerate() {
+            let open = if i == 0 { "\"\"\"" } else { "" };
+            let close = if i + 1 == lines.len() { "\"\"\"" } else { "" };
+            if line.is_empty() {
+                let _ = writeln!(self.out, "{open}{close}");
+            } else {
+                let _ = writeln!(self.out, "{indent}{open}{line}{close}");
+            }
+        }
+    }
+
+    /// A dataclass; a record whose fields are all options has them default to `None` (a case
+    /// class's field has no default).
+    fn record_class(&mut self, name: &str, doc: &str, fields: &[(String, Ty, String)], record: bool) {
+        let all_optional = record && !fields.is_empty() && fields.iter().all(|(_, t, _)| matches!(t, Ty::Option(_)));
+        let _ = writeln!(self.out, "\n\n@dataclass(frozen=True, slots=True)\nclass {name}:");
+        self.docstring("    ", doc);
+        if !fields.is_empty() {
+            self.out.push('\n');
+        }
+        for (fname, t, fdoc) in fields {
+            let default = if all_optional { " = None" } else { "" };
+            let _ = writeln!(self.out, "    {}: {}{default}", snake(fname), self.py_type(t));
+            if !fdoc.is_empty() {
+                self.docstring("    ", fdoc);
+            }
+        }
+    }
+}
+
+fn default_field(payload: &Ty) -> String {
+    match payload {
+        Ty::Named(_, n) => snake(n),
+        _ => "value".into(),
+    }
+}
+
+/// Wrap `text` (WIT doc lines) so that each line fits in `width` columns, with room for the
+/// docstring's quotes; the lines of the WIT are kept where they fit.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_end();
+        let room = width - 6;
+        if line.chars().count() <= room {
+            out.push(line.to_string());
+            continue;
+        }
+        let mut cur = String::new();
+        for word in line.split(' ') {
+            if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > room {
+                out.push(std::mem::take(&mut cur));
+            }
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur.push_str(word);
+        }
+        out.push(cur);
+    }
+    if out.is_empty() {
+        out.push(String::new());
+    }
+    out
+}
+
+/// One `X = Union[...]` (or `X = A | B` style kept as `Union` for Python 3.10's runtime).
+fn union(out: &mut String, name: &str, members: &[String]) {
+    let one = format!("{name} = Union[{}]", members.join(", "));
+    if one.len() <= 100 {
+        let _ = writeln!(out, "{one}");
+    } else {
+        let _ = writeln!(out, "{name} = Union[");
+        for m in members {
+            let _ = writeln!(out, "    {m},");
+        }
+        let _ = writeln!(out, "]");
+    }
+}
+
+/// The module's text.
+pub fn types_py(model: &Model) -> String {
+    let mut w = Writer { model, out: String::new() };
+    w.out.push_str(&header("#"));
+    w.out.push_str(MODULE_HEAD);
+    let mut records = Vec::new();
+    let mut enums = Vec::new();
+    let mut variants: Vec<Vec<(String, String)>> = Vec::new();
+    let mut defined: BTreeMap<String, Case> = BTreeMap::new();
+    let mut names: Vec<String> = vec!["WitEnum".into()];
+    let mut public: Vec<String> = vec!["WitEnum".into()];
+    let mut iface = String::new();
+    for def in &model.defs {
+        if def.iface != iface {
+            iface = def.iface.clone();
+            let title = format!("# --- {iface} ");
+            let _ = write!(w.out, "\n\n{title}{}\n", "-".repeat(100 - title.len()));
+        }
+        let path = def.path();
+        if EXCEPTIONS.contains(&path.as_str()) {
+            continue;
+        }
+        let name = type_name(def);
+        // Two types (of two interfaces) with one Python name: give one a name in TYPE_NAMES.
+        assert!(
+            !names.contains(&name) && !defined.contains_key(&name),
+            "{path}: the Python name {name} is already taken; name it in gen/src/python.rs TYPE_NAMES"
+        );
+        let is_public = PUBLIC_INTERFACES.contains(&def.iface.as_str()) || PUBLIC_TYPES.contains(&path.as_str());
+        let what = match def.kind {
+            Kind::Record(_) => "record",
+            Kind::Enum(_) => "enum",
+            Kind::Variant(_) => "variant",
+        };
+        let doc = if def.doc.is_empty() {
+            format!("The WIT {what} ``{path}`` (wit/{}.wit).", def.iface)
+        } else {
+            format!("{}\n\nThe WIT {what} ``{path}``.", def.doc)
+        };
+        match &def.kind {
+            Kind::Enum(cases) => {
+                let _ = writeln!(w.out, "\n\nclass {name}(WitEnum):");
+                w.docstring("    ", &doc);
+                w.out.push('\n');
+                for (c, _) in cases {
+                    let _ = writeln!(w.out, "    {} = \"{c}\"", snake(c).trim_end_matches('_').to_uppercase());
+                }
+                enums.push(name.clone());
+                if is_public {
+                    public.push(name.clone());
+                }
+                names.push(name);
+            }
+            Kind::Record(fields) => {
+                w.record_class(&name, &doc, fields, true);
+                records.push(name.clone());
+                if is_public {
+                    public.push(name.clone());
+                }
+                names.push(name);
+            }
+            Kind::Variant(cases) => {
+                let mut members = Vec::new();
+                let mut table = Vec::new();
+                for (c, payload, cdoc) in cases {
+                    let case = w.case(def, c, payload, cdoc);
+                    let class = case.class().to_string();
+                    if let Case::Class { name: cname, field, doc } = &case {
+                        match defined.get(cname) {
+                            Some(Case::Class { field: f, .. }) if f == field => {}
+                            Some(_) => panic!("{path}.{c}: the class {cname} is already another case's"),
+                            None => {
+                                assert!(
+                                    !names.contains(cname),
+                                    "{path}.{c}: the Python name {cname} is already taken; name the case in gen/src/python.rs CASES"
+                                );
+                                let fields: Vec<_> = field.iter().map(|(f, t)| (f.replace('_', "-"), t.clone(), String::new())).collect();
+                                w.record_class(cname, doc, &fields, false);
+                                defined.insert(cname.clone(), case.clone());
+                                if is_public {
+                                    public.push(cname.clone());
+                                }
+                                names.push(cname.clone());
+                            }
+                        }
+                    }
+                    if !members.contains(&class) {
+                        members.push(class.clone());
+                    }
+                    table.push((c.clone(), class));
+                }
+                w.out.push_str("\n\n");
+                union(&mut w.out, &name, &members);
+                w.docstring("", &doc);
+                variants.push(table);
+                if is_public {
+                    public.push(name.clone());
+                }
+                names.push(name);
+            }
+        }
+    }
+    w.out.push_str("\n\n");
+    for (alias, target) in ALIASES {
+        let _ = writeln!(w.out, "{alias} = {target}");
+        names.push(alias.to_string());
+    }
+    w.out.push_str("\n# Variant case tables: WIT case name -> Python class (read by the codec).\n");
+    w.out.push_str("VARIANTS: tuple[dict[str, type], ...] = (\n");
+    for table in &variants {
+        w.out.push_str("    {\n");
+        for (case, class) in table {
+            let _ = writeln!(w.out, "        \"{case}\": {class},");
+        }
+        w.out.push_str("    },\n");
+    }
+    w.out.push_str(")\n\n# The WIT enums (read by the codec).\nENUMS: tuple[type[WitEnum], ...] = (\n");
+    for e in &enums {
+        let _ = writeln!(w.out, "    {e},");
+    }
+    w.out.push_str(")\n\n# The WIT records (read by the codec; the error records are oncely.errors').\n");
+    w.out.push_str("RECORDS: tuple[type, ...] = (\n");
+    for r in &records {
+        let _ = writeln!(w.out, "    {r},");
+    }
+    w.out.push_str(")\n\n__all__ = [\n");
+    public.sort();
+    public.dedup();
+    for n in &public {
+        let _ = writeln!(w.out, "    \"{n}\",");
+    }
+    w.out.push_str("]\n");
+    w.out
+}
+
+const MODULE_HEAD: &str = r#""""Typed mirrors of the core's WIT records, enums and variants, written by ``scripts/mirrors``
+from the types of the component itself (``bindings/oncely-core.wasm``; the doc comments are
+those of ``wit/``, which the component does not carry).
+
+Every class here is plain data. Field order and names follow the WIT declarations (kebab-case
+becomes snake_case; the field ``class`` becomes ``class_``), and :mod:`oncely._codec` checks them
+against the component's own type information when the component is loaded.
+
+Enums are ``str`` enums whose values are the WIT names (``EntryState.IN_DOUBT == "in-doubt"``).
+A WIT variant is a union of small case classes, one per case, so that ``match`` works::
+
+    match outcome:
+        case Execute(token): ...
+        case Replay(result_json=text): ...
+        case InProgress(owner=owner): ...
+
+The error records of the WIT (``canon-error``, ``key-error``, ``policy-error``,
+``ledger-error``) are exceptions; see :mod:`oncely.errors`. ``__all__`` (what :mod:`oncely`
+re-exports) lists the types of the ``canonical``, ``keys``, ``policy`` and ``ledger``
+interfaces and the sweeper's ``TendJob`` and ``TendNote``; the others (the machines', the
+provider side's) are imported from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Union
+
+
+class WitEnum(str, Enum):
+    """Base of the WIT enums: a ``str`` whose value is the WIT case name."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+"#;
