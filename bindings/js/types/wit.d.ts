@@ -1508,3 +1508,183 @@ export namespace Provider {
     | { tag: 'handler' }
     | { tag: 'refuse'; val: Refusal };
 }
+
+/** `oncely:core/agent`. */
+export namespace Agent {
+  /**
+   * What a host knows about one tool call.
+   *
+   * `agent.call-context`.
+   */
+  export interface CallContext {
+    /**
+     * The tool's name, for the errors' sentences.
+     */
+    tool: string;
+    /**
+     * The identity of the tool's key spec (`tool-policy.key`; `step` when it declares none).
+     */
+    keyIdentity: Keys.KeyIdentity;
+    /**
+     * The scope the user gave in code: an adapter's option, `oncely.context(scope=…)`.
+     */
+    scope?: string;
+    /**
+     * The run the user gave in code (an adapter's `run`, or what its function returned).
+     */
+    run?: string;
+    /**
+     * The step the user gave in code (an adapter's `step`, `oncely.context(step=…)`).
+     */
+    step?: string;
+    /**
+     * The framework's conversation id: LangGraph's thread id, the Agents SDK's group id.
+     */
+    conversation?: string;
+    /**
+     * The MCP request's `_meta` object as JSON text ("" when there is none). Read:
+     * `oncely/scope`, `oncely/run`, `oncely/step`, `idempotencyKey`; each a string, or a
+     * number (taken as its canonical JSON text: `1e3` is `1000`); `null` and `""` name
+     * nothing; any other value is refused (`invalid-meta`), as is a `_meta` that is not a
+     * JSON object the core reads (`canonical`'s rules: e.g. an integer a double cannot
+     * hold exactly, anywhere in it). Other members are not read.
+     */
+    metaJson: string;
+    /**
+     * `params.idempotencyKey` of an MCP request (SEP-3182's place), used when `_meta` has
+     * none.
+     */
+    paramsKey?: string;
+    /**
+     * The MCP session's id (the gateway's last resort for a run).
+     */
+    session?: string;
+    /**
+     * The host's own default scope (the gateway's `--scope`).
+     */
+    defaultScope?: string;
+    /**
+     * The host's own default run (the gateway's `--run` / `$ONCELY_RUN`).
+     */
+    defaultRun?: string;
+  }
+  /**
+   * Where a part of an identity came from.
+   *
+   * `agent.origin`.
+   */
+  export type Origin = 'given' | 'conversation' | 'meta' | 'idempotency-key' | 'host-default' | 'session' | 'fallback';
+  /**
+   * Which intent a call is, and how to key it.
+   *
+   * `agent.identity`.
+   */
+  export interface Identity {
+    /**
+     * The scope. Never empty.
+     */
+    scope: string;
+    /**
+     * The run; none only for a natural key (identity `scope`), which keys no run: give the
+     * intent an empty run-id then.
+     */
+    run?: string;
+    /**
+     * The step; none: give the intent an empty step-id.
+     */
+    step?: string;
+    /**
+     * The identity to key the call with: the policy's, with `step` made `run` when there is
+     * no step. Key with the policy's key spec (or the default) with this identity:
+     * `keys.derive` accepts the scope, run and step of this record under it.
+     */
+    keyIdentity: Keys.KeyIdentity;
+    /**
+     * Where the scope came from.
+     */
+    scopeFrom: Origin;
+    /**
+     * Where the run came from, when there is one.
+     */
+    runFrom?: Origin;
+    /**
+     * Where the step came from, when there is one.
+     */
+    stepFrom?: Origin;
+  }
+  /**
+   * Why a call has no identity.
+   *
+   * `agent.identity-error-kind`.
+   */
+  export type IdentityErrorKind = 'no-run' | 'invalid-meta';
+  /**
+   * An identity error.
+   *
+   * `agent.identity-error`.
+   */
+  export interface IdentityError {
+    /**
+     * The class of the problem.
+     */
+    kind: IdentityErrorKind;
+    /**
+     * The `_meta` member concerned (`invalid-meta`; "" for `_meta` itself).
+     */
+    at?: string;
+    /**
+     * A sentence for humans, naming what to give.
+     */
+    message: string;
+  }
+  /**
+   * What went wrong with a call, as the host got it.
+   *
+   * `agent.failure`.
+   */
+  export type Failure =
+    | { tag: 'effect'; val: Effect.EffectError }
+    | { tag: 'key'; val: Keys.KeyError }
+    | { tag: 'canon'; val: Canonical.CanonError };
+  /**
+   * The kind of an answer: a stable code for programs and logs.
+   *
+   * `agent.reply-code`.
+   */
+  export type ReplyCode = 'conflict' | 'in-progress' | 'in-doubt' | 'escalated' | 'result-not-recorded' | 'tool-failed' | 'contention' | 'invalid-arguments';
+  /**
+   * What the model reads for a call that did not simply return: a tool error result (MCP
+   * `isError`; an adapter's tool error) with `text`, and the fields for a structured result.
+   *
+   * `agent.reply`.
+   */
+  export interface Reply {
+    /**
+     * The code.
+     */
+    code: ReplyCode;
+    /**
+     * The sentence the model reads, starting with `oncely:`. An unknown outcome is never
+     * answered with "try again".
+     */
+    text: string;
+    /**
+     * The idempotency key, when the call got one.
+     */
+    key?: string;
+    /**
+     * For `conflict`: the JSON pointer where the arguments first differ.
+     */
+    pointer?: string;
+    /**
+     * For `in-progress`: how long to wait before looking again (ms).
+     */
+    retryAfterMs?: bigint;
+    /**
+     * Whether sending the identical call again can help: it may return the outcome (in
+     * progress, in doubt, escalated), run it (a definite failure, contention), or not
+     * (a conflict, an unrecorded result, arguments that cannot be keyed).
+     */
+    repeatable: boolean;
+  }
+}

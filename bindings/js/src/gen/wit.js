@@ -660,4 +660,71 @@ export const WIT = Object.freeze({
       ['refuse', 'provider.refusal'],
     ],
   },
+  'agent.call-context': {
+    kind: 'record',
+    fields: [
+      ['tool', 'string'],
+      ['keyIdentity', 'keys.key-identity'],
+      ['scope', 'option<string>'],
+      ['run', 'option<string>'],
+      ['step', 'option<string>'],
+      ['conversation', 'option<string>'],
+      ['metaJson', 'string'],
+      ['paramsKey', 'option<string>'],
+      ['session', 'option<string>'],
+      ['defaultScope', 'option<string>'],
+      ['defaultRun', 'option<string>'],
+    ],
+  },
+  'agent.origin': {
+    kind: 'enum',
+    cases: ['given', 'conversation', 'meta', 'idempotency-key', 'host-default', 'session', 'fallback'],
+  },
+  'agent.identity': {
+    kind: 'record',
+    fields: [
+      ['scope', 'string'],
+      ['run', 'option<string>'],
+      ['step', 'option<string>'],
+      ['keyIdentity', 'keys.key-identity'],
+      ['scopeFrom', 'agent.origin'],
+      ['runFrom', 'option<agent.origin>'],
+      ['stepFrom', 'option<agent.origin>'],
+    ],
+  },
+  'agent.identity-error-kind': {
+    kind: 'enum',
+    cases: ['no-run', 'invalid-meta'],
+  },
+  'agent.identity-error': {
+    kind: 'record',
+    fields: [
+      ['kind', 'agent.identity-error-kind'],
+      ['at', 'option<string>'],
+      ['message', 'string'],
+    ],
+  },
+  'agent.failure': {
+    kind: 'variant',
+    cases: [
+      ['effect', 'effect.effect-error'],
+      ['key', 'keys.key-error'],
+      ['canon', 'canonical.canon-error'],
+    ],
+  },
+  'agent.reply-code': {
+    kind: 'enum',
+    cases: ['conflict', 'in-progress', 'in-doubt', 'escalated', 'result-not-recorded', 'tool-failed', 'contention', 'invalid-arguments'],
+  },
+  'agent.reply': {
+    kind: 'record',
+    fields: [
+      ['code', 'agent.reply-code'],
+      ['text', 'string'],
+      ['key', 'option<string>'],
+      ['pointer', 'option<string>'],
+      ['retryAfterMs', 'option<u64>'],
+      ['repeatable', 'bool'],
+    ],
+  },
 });

@@ -1546,6 +1546,174 @@ Answer = Union[HandlerAnswer, Refusal]
 The WIT variant ``provider.answer``."""
 
 
+# --- agent ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    """What a host knows about one tool call.
+
+    The WIT record ``agent.call-context``."""
+
+    tool: str
+    """The tool's name, for the errors' sentences."""
+    key_identity: KeyIdentity
+    """The identity of the tool's key spec (`tool-policy.key`; `step` when it declares none)."""
+    scope: str | None
+    """The scope the user gave in code: an adapter's option, `oncely.context(scope=…)`."""
+    run: str | None
+    """The run the user gave in code (an adapter's `run`, or what its function returned)."""
+    step: str | None
+    """The step the user gave in code (an adapter's `step`, `oncely.context(step=…)`)."""
+    conversation: str | None
+    """The framework's conversation id: LangGraph's thread id, the Agents SDK's group id."""
+    meta_json: str
+    """The MCP request's `_meta` object as JSON text ("" when there is none). Read:
+    `oncely/scope`, `oncely/run`, `oncely/step`, `idempotencyKey`; each a string, or a
+    number (taken as its canonical JSON text: `1e3` is `1000`); `null` and `""` name
+    nothing; any other value is refused (`invalid-meta`), as is a `_meta` that is not a
+    JSON object the core reads (`canonical`'s rules: e.g. an integer a double cannot
+    hold exactly, anywhere in it). Other members are not read."""
+    params_key: str | None
+    """`params.idempotencyKey` of an MCP request (SEP-3182's place), used when `_meta` has
+    none."""
+    session: str | None
+    """The MCP session's id (the gateway's last resort for a run)."""
+    default_scope: str | None
+    """The host's own default scope (the gateway's `--scope`)."""
+    default_run: str | None
+    """The host's own default run (the gateway's `--run` / `$ONCELY_RUN`)."""
+
+
+class Origin(WitEnum):
+    """Where a part of an identity came from.
+
+    The WIT enum ``agent.origin``."""
+
+    GIVEN = "given"
+    CONVERSATION = "conversation"
+    META = "meta"
+    IDEMPOTENCY_KEY = "idempotency-key"
+    HOST_DEFAULT = "host-default"
+    SESSION = "session"
+    FALLBACK = "fallback"
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Which intent a call is, and how to key it.
+
+    The WIT record ``agent.identity``."""
+
+    scope: str
+    """The scope. Never empty."""
+    run: str | None
+    """The run; none only for a natural key (identity `scope`), which keys no run: give the
+    intent an empty run-id then."""
+    step: str | None
+    """The step; none: give the intent an empty step-id."""
+    key_identity: KeyIdentity
+    """The identity to key the call with: the policy's, with `step` made `run` when there is
+    no step. Key with the policy's key spec (or the default) with this identity:
+    `keys.derive` accepts the scope, run and step of this record under it."""
+    scope_from: Origin
+    """Where the scope came from."""
+    run_from: Origin | None
+    """Where the run came from, when there is one."""
+    step_from: Origin | None
+    """Where the step came from, when there is one."""
+
+
+class IdentityErrorKind(WitEnum):
+    """Why a call has no identity.
+
+    The WIT enum ``agent.identity-error-kind``."""
+
+    NO_RUN = "no-run"
+    INVALID_META = "invalid-meta"
+
+
+@dataclass(frozen=True, slots=True)
+class IdentityError:
+    """An identity error.
+
+    The WIT record ``agent.identity-error``."""
+
+    kind: IdentityErrorKind
+    """The class of the problem."""
+    at: str | None
+    """The `_meta` member concerned (`invalid-meta`; "" for `_meta` itself)."""
+    message: str
+    """A sentence for humans, naming what to give."""
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """``failure.effect``: The effect machine raised this."""
+
+    effect_error: EffectError
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """``failure.key``: The call's key could not be derived (`keys.derive`, `effect.run`)."""
+
+    key_error: Exception
+
+
+@dataclass(frozen=True, slots=True)
+class Canon:
+    """``failure.canon``: The arguments could not be canonicalized (a host that canonicalizes
+    them first)."""
+
+    canon_error: Exception
+
+
+CallFailure = Union[Effect, Key, Canon]
+"""What went wrong with a call, as the host got it.
+
+The WIT variant ``agent.failure``."""
+
+
+class ReplyCode(WitEnum):
+    """The kind of an answer: a stable code for programs and logs.
+
+    The WIT enum ``agent.reply-code``."""
+
+    CONFLICT = "conflict"
+    IN_PROGRESS = "in-progress"
+    IN_DOUBT = "in-doubt"
+    ESCALATED = "escalated"
+    RESULT_NOT_RECORDED = "result-not-recorded"
+    TOOL_FAILED = "tool-failed"
+    CONTENTION = "contention"
+    INVALID_ARGUMENTS = "invalid-arguments"
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What the model reads for a call that did not simply return: a tool error result (MCP
+    `isError`; an adapter's tool error) with `text`, and the fields for a structured result.
+
+    The WIT record ``agent.reply``."""
+
+    code: ReplyCode
+    """The code."""
+    text: str
+    """The sentence the model reads, starting with `oncely:`. An unknown outcome is never
+    answered with "try again"."""
+    key: str | None
+    """The idempotency key, when the call got one."""
+    pointer: str | None
+    """For `conflict`: the JSON pointer where the arguments first differ."""
+    retry_after_ms: int | None
+    """For `in-progress`: how long to wait before looking again (ms)."""
+    repeatable: bool
+    """Whether sending the identical call again can help: it may return the outcome (in
+    progress, in doubt, escalated), run it (a definite failure, contention), or not
+    (a conflict, an unrecorded result, arguments that cannot be keyed)."""
+
+
 CallTool = ToolCall
 
 # Variant case tables: WIT case name -> Python class (read by the codec).
@@ -1657,6 +1825,11 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "handler": HandlerAnswer,
         "refuse": Refusal,
     },
+    {
+        "effect": Effect,
+        "key": Key,
+        "canon": Canon,
+    },
 )
 
 # The WIT enums (read by the codec).
@@ -1675,6 +1848,9 @@ ENUMS: tuple[type[WitEnum], ...] = (
     TendJob,
     WriteOp,
     VerdictKind,
+    Origin,
+    IdentityErrorKind,
+    ReplyCode,
 )
 
 # The WIT records (read by the codec; the error records are oncely.errors').
@@ -1721,6 +1897,10 @@ RECORDS: tuple[type, ...] = (
     KeyedCall,
     Refusal,
     HttpResponse,
+    CallContext,
+    Identity,
+    IdentityError,
+    Reply,
 )
 
 __all__ = [
