@@ -430,25 +430,18 @@ impl<'a> Parser<'a> {
                                 ));
                             }
                             if (0xD800..0xDC00).contains(&hi) {
-                                let lo = if self.s[self.i..].starts_with(b"\\u") {
-                                    let save = self.i;
-                                    self.i += 2;
-                                    let lo = self.hex4(save)?;
-                                    if (0xDC00..0xE000).contains(&lo) {
-                                        Some(lo)
-                                    } else {
-                                        None
-                                    }
-                                } else {
-                                    None
-                                };
-                                let Some(lo) = lo else {
+                                // Anything but a well-formed `\u` low surrogate next leaves the
+                                // high one alone, a malformed escape included: its offending
+                                // byte, this escape's backslash, comes first.
+                                let lo = if self.s[self.i..].starts_with(b"\\u") { self.hex_at(self.i + 2) } else { None };
+                                let Some(lo) = lo.filter(|lo| (0xDC00..0xE000).contains(lo)) else {
                                     return Err(Error::boxed(
                                         ErrorKind::LoneSurrogate,
                                         esc,
                                         msg!["\\u", Hex4(hi), " is a high surrogate not followed by a low surrogate"],
                                     ));
                                 };
+                                self.i += 6;
                                 let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
                                 out.push(char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER));
                             } else {
@@ -474,14 +467,14 @@ impl<'a> Parser<'a> {
 
     /// Four hex digits at `self.i`; `esc` is the offset of the escape, for errors.
     fn hex4(&mut self, esc: usize) -> Parsed<u32> {
-        let digits = self.s.get(self.i..self.i + 4).ok_or_else(|| Error::boxed(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
-        let mut v = 0u32;
-        for &d in digits {
-            let n = (d as char).to_digit(16).ok_or_else(|| Error::boxed(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
-            v = v * 16 + n;
-        }
+        let v = self.hex_at(self.i).ok_or_else(|| Error::boxed(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
         self.i += 4;
         Ok(v)
+    }
+
+    /// The value of the four hex digits at `at`, if there are four.
+    fn hex_at(&self, at: usize) -> Option<u32> {
+        self.s.get(at..at + 4)?.iter().try_fold(0, |v, &d| Some(v * 16 + (d as char).to_digit(16)?))
     }
 
     fn number(&mut self) -> Parsed<Value<'a>> {
