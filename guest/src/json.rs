@@ -7,6 +7,8 @@
 //! member order by UTF-16 code units. Number *printing* is not written here: `ryu-js` prints
 //! doubles exactly as ECMAScript does.
 
+use crate::escape::{plain_run, sub};
+pub use crate::escape::{write_string, HEX};
 use crate::prelude::*;
 use crate::text::{Hex4, Q};
 use core::cmp::Ordering;
@@ -182,46 +184,6 @@ fn sort_members<'a>(mut v: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a, str>,
             out.push(m);
         }
     }
-}
-
-/// `text[a..b]`, where the caller knows `a` and `b` fall on character boundaries (every cut the
-/// parser and printer make is next to an ASCII byte). `get` instead of indexing keeps the panic
-/// path of string slicing, and the `Debug` formatting it carries, out of the component.
-#[inline(always)]
-fn sub(text: &str, a: usize, b: usize) -> &str {
-    text.get(a..b).unwrap_or_default()
-}
-
-/// Length of the leading run of bytes that need no attention inside a string: everything but
-/// `"`, `\\` and control characters (exactly the bytes RFC 8785 escapes).
-///
-/// Eight bytes at a time while none of them is special (the SWAR "has a zero byte" and "has a
-/// byte below n" tests on a `u64`: exact about whether a word holds one, which is all that is
-/// asked of them here), then byte by byte.
-#[inline(always)]
-fn plain_run(s: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
-    while let Some(Ok(word)) = s.get(i..i + 8).map(<[u8; 8]>::try_from) {
-        let x = u64::from_le_bytes(word);
-        let quote = x ^ (ONES * u64::from(b'"'));
-        let backslash = x ^ (ONES * u64::from(b'\\'));
-        let special =
-            (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash) | (x.wrapping_sub(ONES * 0x20) & !x);
-        if special & HIGHS != 0 {
-            break;
-        }
-        i += 8;
-    }
-    while i < s.len() {
-        let b = s[i];
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            break;
-        }
-        i += 1;
-    }
-    i
 }
 
 struct Parser<'a> {
@@ -468,25 +430,18 @@ impl<'a> Parser<'a> {
                                 ));
                             }
                             if (0xD800..0xDC00).contains(&hi) {
-                                let lo = if self.s[self.i..].starts_with(b"\\u") {
-                                    let save = self.i;
-                                    self.i += 2;
-                                    let lo = self.hex4(save)?;
-                                    if (0xDC00..0xE000).contains(&lo) {
-                                        Some(lo)
-                                    } else {
-                                        None
-                                    }
-                                } else {
-                                    None
-                                };
-                                let Some(lo) = lo else {
+                                // Anything but a well-formed `\u` low surrogate next leaves the
+                                // high one alone, a malformed escape included: its offending
+                                // byte, this escape's backslash, comes first.
+                                let lo = if self.s[self.i..].starts_with(b"\\u") { self.hex_at(self.i + 2) } else { None };
+                                let Some(lo) = lo.filter(|lo| (0xDC00..0xE000).contains(lo)) else {
                                     return Err(Error::boxed(
                                         ErrorKind::LoneSurrogate,
                                         esc,
                                         msg!["\\u", Hex4(hi), " is a high surrogate not followed by a low surrogate"],
                                     ));
                                 };
+                                self.i += 6;
                                 let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
                                 out.push(char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER));
                             } else {
@@ -512,14 +467,14 @@ impl<'a> Parser<'a> {
 
     /// Four hex digits at `self.i`; `esc` is the offset of the escape, for errors.
     fn hex4(&mut self, esc: usize) -> Parsed<u32> {
-        let digits = self.s.get(self.i..self.i + 4).ok_or_else(|| Error::boxed(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
-        let mut v = 0u32;
-        for &d in digits {
-            let n = (d as char).to_digit(16).ok_or_else(|| Error::boxed(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
-            v = v * 16 + n;
-        }
+        let v = self.hex_at(self.i).ok_or_else(|| Error::boxed(ErrorKind::Syntax, esc, "\\u needs four hex digits"))?;
         self.i += 4;
         Ok(v)
+    }
+
+    /// The value of the four hex digits at `at`, if there are four.
+    fn hex_at(&self, at: usize) -> Option<u32> {
+        self.s.get(at..at + 4)?.iter().try_fold(0, |v, &d| Some(v * 16 + (d as char).to_digit(16)?))
     }
 
     fn number(&mut self) -> Parsed<Value<'a>> {
@@ -628,40 +583,6 @@ pub fn to_string(v: &Value<'_>) -> String {
     let mut out = String::new();
     write(v, &mut out);
     out
-}
-
-/// Lowercase hex digits.
-pub const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// A string with the minimal escapes of RFC 8785 §3.2.2.2.
-pub fn write_string(s: &str, out: &mut String) {
-    out.push('"');
-    let bytes = s.as_bytes();
-    let mut run = 0;
-    loop {
-        let i = run + plain_run(bytes.get(run..).unwrap_or_default());
-        out.push_str(sub(s, run, i));
-        let Some(&b) = bytes.get(i) else { break };
-        let esc: &str = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            0x08 => "\\b",
-            0x09 => "\\t",
-            0x0A => "\\n",
-            0x0C => "\\f",
-            0x0D => "\\r",
-            _ => "",
-        };
-        if esc.is_empty() {
-            out.push_str("\\u00");
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0xF)]));
-        } else {
-            out.push_str(esc);
-        }
-        run = i + 1;
-    }
-    out.push('"');
 }
 
 /// 1-based line and column (in Unicode scalar values) of a byte offset in `bytes`.

@@ -14,6 +14,21 @@
 //!
 //! What does not: any clock, randomness, storage or I/O. Time comes in as `now`; writes go out
 //! as values for the host to apply.
+//!
+//! Module layering: a module imports only modules of the layers before its own, never one of
+//! its layer or a later one, so there is no import circle (the WIT types of `bindings` and the
+//! `prelude` are open to all):
+//!
+//! 1. [`escape`] (JSON string escaping, hex digits) and [`base64`]: leaves, no crate module;
+//! 2. [`text`] (messages, the `msg!` macro): `escape`;
+//! 3. [`number`] (ECMAScript number text): `text`;
+//! 4. [`json`] (parser, tree, serializer): `escape`, `text`, `number`;
+//! 5. [`pointer`], [`canonical`]: `json`, `text`;
+//! 6. [`keys`]: `json`, `pointer`, `canonical`, `text`;
+//! 7. [`policy`]: the above;
+//! 8. [`ledger`]: the above;
+//! 9. [`effect`], [`provider`]: the above (and `base64`); neither imports the other;
+//! 10. [`agent`]: the above.
 
 #![cfg_attr(all(target_arch = "wasm32", not(test)), no_std)]
 #![allow(unsafe_code)] // only inside the code that wit-bindgen generates and the wasm runtime glue
@@ -43,6 +58,7 @@ pub mod agent;
 pub mod base64;
 pub mod canonical;
 pub mod effect;
+pub mod escape;
 pub mod json;
 pub mod keys;
 pub mod ledger;

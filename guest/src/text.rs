@@ -5,7 +5,7 @@
 //! argument table at every call site; [`msg!`](crate::msg) appends the pieces in order instead,
 //! numbers through `itoa`. This is a size measure (docs/performance.md, "Component size").
 
-use crate::json::write_string;
+use crate::escape::{write_string, HEX};
 use crate::prelude::*;
 
 /// Something a message can contain.
@@ -58,7 +58,7 @@ pub struct Hex4(pub u32);
 impl Piece for Hex4 {
     fn push_to(&self, out: &mut String) {
         for shift in [12, 8, 4, 0] {
-            out.push(char::from(crate::json::HEX[((self.0 >> shift) & 0xF) as usize]));
+            out.push(char::from(HEX[((self.0 >> shift) & 0xF) as usize]));
         }
     }
 }

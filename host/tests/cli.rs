@@ -511,3 +511,50 @@ fn check_names_a_policy_without_a_class_as_such() {
     assert!(out.contains("[class-from-defaults] \"refund\" has no class (no annotations, no policy class)"), "{out}");
     assert!(!out.contains("nor an oncely policy"), "{out}");
 }
+
+/// Arguments that are not UTF-8, from `--args-file` or `--args`, are judged as JSON by the core
+/// (docs/key-scheme.md §8, rule 7), exactly as `oncely canon` judges the same bytes: an error in
+/// the text before the bad byte comes first; what the core checks before the arguments (an empty
+/// field) comes before them all.
+#[test]
+fn key_judges_arguments_that_are_not_utf8_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("args.json");
+    let f = f.to_str().unwrap();
+    let key = |scope: &str, args: &[&str]| {
+        let mut all = vec!["key", "--scope", scope, "--run", "r", "--step", "s", "--tool", "t"];
+        all.extend_from_slice(args);
+        run(&all, b"")
+    };
+    for (bytes, byte, why) in [
+        (&b"{\"a\":1,\"a\":\xff"[..], 7, "duplicate member name \"a\""),
+        (b"[1,,\"\xff\"]", 3, "unexpected character \",\""),
+        (b"[1\xff]", 2, "the bytes are not valid UTF-8"),
+        (b"[\xed\xa0\x80]", 1, "a UTF-16 surrogate is encoded directly in the bytes"),
+    ] {
+        std::fs::write(f, bytes).unwrap();
+        let canon = run(&["canon", f], b"");
+        let canon = text(&canon.stderr);
+        assert!(canon.contains(why) && canon.contains(&format!("byte {byte})")), "{canon}");
+        let o = key("a", &["--args-file", f]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(o.stdout.is_empty());
+        let err = text(&o.stderr);
+        let core = canon.trim().strip_prefix("oncely: ").unwrap();
+        assert_eq!(err.trim(), format!("oncely: the arguments are not acceptable JSON: {core}"), "{err}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let mut c = oncely(&["key", "--scope", "a", "--run", "r", "--step", "s", "--tool", "t", "--args"]);
+            let o = c.arg(std::ffi::OsStr::from_bytes(bytes)).output().unwrap();
+            assert_eq!((o.status.code(), text(&o.stderr)), (Some(2), err.clone()));
+        }
+        let o = key("", &["--args-file", f]);
+        assert_eq!(text(&o.stderr).trim(), "oncely: the intent's scope is empty");
+    }
+    // A policy or tool list that is not UTF-8: the core's JSON error, not "not valid UTF-8 text".
+    std::fs::write(f, b"{\"tools\":[1,,\"\xff\"]}").unwrap();
+    let o = run(&["check", f], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("(line 1, column 13, byte 12)"), "{}", text(&o.stderr));
+}

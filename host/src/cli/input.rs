@@ -21,9 +21,20 @@ pub fn read_input(file: Option<&Path>) -> Result<Vec<u8>> {
     }
 }
 
-/// The text of `path`; the error names the file.
+/// The text of the JSON document at `path`; the error names the file. A file that is not UTF-8
+/// is refused with the core's judgement of its bytes as JSON (kind, line, column, byte: an error
+/// in the text before the bad bytes comes first, docs/key-scheme.md §8), not as unreadable text.
 pub fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    String::from_utf8(bytes).or_else(|e| Err(bytes_error(e.as_bytes())).with_context(|| format!("reading {}", path.display())))
+}
+
+/// The core's error for JSON bytes that are not UTF-8 (`canonicalize-bytes`).
+pub fn bytes_error(bytes: &[u8]) -> anyhow::Error {
+    match Runtime::shared().and_then(|rt| rt.canonicalize_bytes(bytes)) {
+        Err(e) => e.into(),
+        Ok(_) => anyhow::anyhow!("the bytes are not UTF-8"),
+    }
 }
 
 /// A policy document, parsed (and judged) by the core.

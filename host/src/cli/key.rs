@@ -1,11 +1,12 @@
 //! `oncely key`: the idempotency key of one intent, or of each JSONL intent on stdin.
 
-use super::input::{read_text, spec_of, IntentJson};
+use super::input::{bytes_error, spec_of, IntentJson};
 use super::render;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use oncely::wit::keys::{Intent, KeySpec};
+use oncely::wit::keys::{Intent, KeyError, KeyErrorKind, KeySpec};
 use oncely::Runtime;
+use std::ffi::OsString;
 use std::io::{BufRead, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,7 +27,7 @@ pub struct KeyArgs {
     tool: Option<String>,
     /// Arguments as JSON text.
     #[arg(long, conflicts_with = "args_file")]
-    args: Option<String>,
+    args: Option<OsString>,
     /// Arguments from a JSON file.
     #[arg(long)]
     args_file: Option<PathBuf>,
@@ -47,17 +48,22 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
     if a.lines {
         return lines(&rt, &spec, a.json);
     }
-    let args_json = match (a.args, a.args_file) {
-        (Some(t), _) => t,
-        (None, Some(f)) => read_text(&f)?,
+    // Bytes: arguments that are not UTF-8 are the core's to judge as JSON, not refused as text.
+    let args = match (a.args, a.args_file) {
+        (Some(t), _) => t.into_encoded_bytes(),
+        (None, Some(f)) => std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?,
         (None, None) => bail!("give the arguments with --args JSON or --args-file FILE"),
     };
-    let intent = Intent {
+    let mut intent = Intent {
         scope: a.scope.unwrap_or_default(),
         run_id: a.run.unwrap_or_default(),
         step_id: a.step.unwrap_or_default(),
         tool: a.tool.unwrap_or_default(),
-        args_json,
+        args_json: String::new(),
+    };
+    intent.args_json = match String::from_utf8(args) {
+        Ok(text) => text,
+        Err(e) => return Err(bad_args(&rt, &intent, &spec, e.as_bytes())),
     };
     let mut out = std::io::stdout().lock();
     if a.json {
@@ -66,6 +72,29 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
         writeln!(out, "{}", rt.key(&intent, &spec)?)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The error of an intent whose arguments are bytes that are not UTF-8, as the core orders its
+/// errors (docs/key-scheme.md §8): the core is asked about the intent with a stand-in for the
+/// arguments that it refuses (empty text), so what it checks before them (empty fields, the
+/// spec) comes first; else `invalid-args`, with the core's judgement of the bytes as JSON.
+fn bad_args(rt: &Runtime, stand_in: &Intent, spec: &KeySpec, bytes: &[u8]) -> anyhow::Error {
+    match rt.key(stand_in, spec) {
+        Err(oncely::Error::Key(e)) if e.kind == KeyErrorKind::InvalidArgs => {}
+        Err(e) => return e.into(),
+        Ok(_) => {}
+    }
+    match rt.canonicalize_bytes(bytes) {
+        Err(oncely::Error::Canon(canon)) => oncely::Error::Key(KeyError {
+            kind: KeyErrorKind::InvalidArgs,
+            at: None,
+            message: format!("the arguments are not acceptable JSON: {}", canon.message),
+            canon: Some(canon),
+        })
+        .into(),
+        Err(e) => e.into(),
+        Ok(_) => bytes_error(bytes),
+    }
 }
 
 /// Why a line that is not UTF-8 is refused: the core's judgement of its bytes as JSON
