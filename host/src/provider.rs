@@ -1,5 +1,6 @@
 //! The provider side for axum and any `tower` stack: [`IdempotencyLayer`] makes your own HTTP
 //! API honour the `Idempotency-Key` its clients send, with the same ledger as the client side.
+//! Behind the crate feature `provider` (`cargo add oncely --features provider`).
 //!
 //! ```no_run
 //! use axum::{routing::post, Router};
