@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The JavaScript package, end to end (called by scripts/test from the repository root after
-# `cargo build --release -p oncely` wrote target/release/oncely, the Rust CLI the tests compare
-# keys with, and `cargo build --release -p oncely --features test-hooks --bin oncely-test-worker`
+# `cargo build --release -p oncely-cli` wrote target/release/oncely, the Rust CLI the tests compare
+# keys with, and `cargo build --release -p oncely-test-support --bin oncely-test-worker`
 # wrote target/release/oncely-test-worker, the test-only Rust worker they race against):
 #
 #   1. dependencies (npm ci from package-lock.json; skipped while node_modules matches the lock)
 #   2. gen/ (committed: the transpiled core component and the SQL migrations) is exactly what the
-#      committed component bindings/oncely-core.wasm and host/migrations/ give with the pinned jco
+#      committed component bindings/oncely-core.wasm and migrations/ give with the pinned jco
 #   3. the tests, on the working tree
 #   4. with no Rust toolchain on the PATH (scripts/without-rust): npm pack; install the tarball
 #      into a clean temporary directory; the tests again, there; `npm install bindings/js` into
@@ -25,8 +25,8 @@ export ONCELY_REPO="$repo"
 # ONCELY_CLI / ONCELY_TEST_WORKER point at other builds of the two (test/helpers/env.mjs reads them).
 export ONCELY_CLI="${ONCELY_CLI:-$repo/target/release/oncely}"
 export ONCELY_TEST_WORKER="${ONCELY_TEST_WORKER:-$repo/target/release/oncely-test-worker}"
-[ -f "$ONCELY_CLI" ] || { echo "bindings/js/test.sh: $ONCELY_CLI is missing; run \`cargo build --release -p oncely\` first (or set ONCELY_CLI)" >&2; exit 2; }
-[ -f "$ONCELY_TEST_WORKER" ] || { echo "bindings/js/test.sh: $ONCELY_TEST_WORKER (the Rust test worker) is missing; run \`cargo build --release -p oncely --features test-hooks --bin oncely-test-worker\` first (or set ONCELY_TEST_WORKER)" >&2; exit 2; }
+[ -f "$ONCELY_CLI" ] || { echo "bindings/js/test.sh: $ONCELY_CLI is missing; run \`cargo build --release -p oncely-cli\` first (or set ONCELY_CLI)" >&2; exit 2; }
+[ -f "$ONCELY_TEST_WORKER" ] || { echo "bindings/js/test.sh: $ONCELY_TEST_WORKER (the Rust test worker) is missing; run \`cargo build --release -p oncely-test-support --bin oncely-test-worker\` first (or set ONCELY_TEST_WORKER)" >&2; exit 2; }
 norust=$repo/scripts/without-rust
 
 echo "== js: dependencies"

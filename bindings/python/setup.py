@@ -3,7 +3,7 @@
 Both are read from the repository, not from a Rust build, so the package builds and installs
 with no Rust toolchain: the component from ``bindings/oncely-core.wasm`` (committed; the Rust
 tests check it is byte for byte what the current sources build), the migrations from
-``host/migrations/`` — the very files the Rust host applies, so both hosts record the same
+``migrations/`` — the very files the Rust host applies, so both hosts record the same
 checksums. ``pip install ./bindings/python``, ``pip install "git+URL#subdirectory=bindings/python"``
 and ``python -m build`` all work: an sdist carries copies of both under ``src/oncely/_data/``,
 which a build from that sdist then uses. The wheel is pure Python (``py3-none-any``).
@@ -30,7 +30,7 @@ def _from_repo() -> list[tuple[Path, str]] | None:
         return None
     files = [(wasm, "oncely-core.wasm")]
     for dialect in ("sqlite", "postgres"):
-        src = REPO / "host" / "migrations" / dialect
+        src = REPO / "migrations" / dialect
         sql = sorted(src.glob("*.sql"))
         if not sql:
             raise SystemExit(f"oncely: no migrations in {src}")

@@ -11,8 +11,8 @@
 # Ruff and mypy --strict are scripts/lint's (the fast tier scripts/test runs first).
 #
 # The tests compare keys with the Rust CLI and race the Rust host's ledger: target/release/oncely
-# (from `cargo build --release -p oncely`) and the test-only worker
-# target/release/oncely-test-worker (from `cargo build --release -p oncely --features test-hooks
+# (from `cargo build --release -p oncely-cli`) and the test-only worker
+# target/release/oncely-test-worker (from `cargo build --release -p oncely-test-support
 # --bin oncely-test-worker`) must exist — binaries, not a toolchain.
 # PostgreSQL tests use $ONCELY_TEST_POSTGRES_URL (scripts/with-postgres sets it); with
 # ONCELY_REQUIRE_POSTGRES=1 or CI set, its absence fails the run. Exits non-zero on any failure.
@@ -23,12 +23,12 @@ cd "$repo"
 
 python=${PYTHON:-python3}
 if [ ! -f target/release/oncely ]; then
-    echo "bindings/python/test.sh: target/release/oncely is missing: run cargo build --release -p oncely" >&2
+    echo "bindings/python/test.sh: target/release/oncely is missing: run cargo build --release -p oncely-cli" >&2
     exit 1
 fi
 if [ ! -f target/release/oncely-test-worker ]; then
     echo "bindings/python/test.sh: target/release/oncely-test-worker (the Rust test worker) is missing:" \
-        "run cargo build --release -p oncely --features test-hooks --bin oncely-test-worker" >&2
+        "run cargo build --release -p oncely-test-support --bin oncely-test-worker" >&2
     exit 1
 fi
 norust=$repo/scripts/without-rust

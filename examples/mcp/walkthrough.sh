@@ -10,7 +10,7 @@
 # `mcp` SDK) and tests/mcp/agent.py (the SDK's client, retrying on a read timeout).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --locked --release -p oncely --quiet
+cargo build --locked --release -p oncely-cli --quiet
 tests/mcp/test.sh --setup-only >/dev/null
 py=tests/mcp/.venv/bin/python
 oncely=target/release/oncely

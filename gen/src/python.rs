@@ -15,11 +15,8 @@ use crate::model::{Def, Kind, Model, Ty};
 use crate::{header, pascal};
 
 /// Class names that are not the PascalCase of the WIT name.
-const TYPE_NAMES: &[(&str, &str)] = &[
-    ("effect.effect-result", "EffectReturn"),
-    ("provider.request", "ProviderRequest"),
-    ("agent.failure", "CallFailure"),
-];
+const TYPE_NAMES: &[(&str, &str)] =
+    &[("effect.effect-result", "EffectReturn"), ("provider.request", "ProviderRequest"), ("agent.failure", "CallFailure")];
 
 /// WIT error records that are exceptions of `oncely.errors` (written by hand: they are raised).
 const EXCEPTIONS: &[&str] = &["canonical.canon-error", "keys.key-error", "policy.policy-error", "ledger.ledger-error"];

@@ -2,8 +2,9 @@
 //! itself can fail.
 
 use crate::wit::canonical::CanonError;
+use crate::wit::effect::{Busy, EffectError, Keyed};
 use crate::wit::keys::KeyError;
-use crate::wit::ledger::{EntryState, LedgerError};
+use crate::wit::ledger::{Conflict, EntryState, LedgerError};
 use crate::wit::policy::PolicyError;
 
 /// Everything the host can report.
@@ -88,6 +89,36 @@ pub enum Error {
     /// The component could not be compiled or instantiated.
     #[error("loading the core component: {0:#}")]
     Load(wasmtime::Error),
+}
+
+impl Error {
+    /// The core's effect error this error stands for (what the provider side's `refuse` and
+    /// `agent.answer` read), or none for the host's own failures.
+    pub fn effect_error(&self) -> Option<EffectError> {
+        let keyed = |key: &str, reason: &str| Keyed { key: key.into(), reason: reason.into() };
+        Some(match self {
+            Error::Conflict { key, pointer } => EffectError::Conflict(Conflict {
+                key: key.clone(),
+                pointer: pointer.clone(),
+                stored_fingerprint: String::new(),
+                given_fingerprint: String::new(),
+            }),
+            Error::InProgress { key, owner, state, retry_after } => EffectError::InProgress(Busy {
+                key: key.clone(),
+                owner: owner.clone(),
+                state: *state,
+                retry_after_ms: retry_after.as_millis() as u64,
+            }),
+            Error::InDoubt { key, reason } => EffectError::InDoubt(keyed(key, reason)),
+            Error::Escalated { key, reason } => EffectError::Escalated(keyed(key, reason)),
+            Error::ResultNotRecorded { key, reason } => EffectError::ResultNotRecorded(keyed(key, reason)),
+            Error::ToolFailed(reason) => EffectError::ToolFailed(reason.clone()),
+            Error::Storage(s) => EffectError::Storage(s.to_string()),
+            Error::Contention(n) => EffectError::Contention(*n),
+            Error::Ledger(l) => EffectError::Ledger(l.clone()),
+            _ => return None,
+        })
+    }
 }
 
 /// A storage failure.

@@ -10,8 +10,14 @@
 //!   the explicit calls (begin, complete, fail), reconcilers, sweep, list, resolve and purge.
 //! - [`events`]: what the ledger decided (claimed, executed, replayed, conflict, in doubt,
 //!   reconciled, escalated, resolved), to a hook and to `tracing`.
+//! - `provider` (feature `provider`, off by default): `IdempotencyLayer`, the provider side for
+//!   axum and any `tower` stack.
 //!
-//! Not here: an HTTP server, a scheduler, or any rule of the core.
+//! Not here: an HTTP server, a scheduler, or any rule of the core. With its default features
+//! (none) the crate pulls no HTTP server, no command-line parser and no MCP SDK
+//! (`scripts/check-deps` checks it). The `oncely` command — the gateway, the inbox, the demo — is
+//! the crate `oncely-cli` (`cli/`; `cargo install --locked --path cli`); the migrations it applies
+//! are the repository's `migrations/`, shared with the Python and JavaScript packages.
 
 pub mod error;
 pub mod events;

@@ -1,5 +1,6 @@
 //! The provider side for axum and any `tower` stack: [`IdempotencyLayer`] makes your own HTTP
 //! API honour the `Idempotency-Key` its clients send, with the same ledger as the client side.
+//! Behind the crate feature `provider` (`cargo add oncely --features provider`).
 //!
 //! ```no_run
 //! use axum::{routing::post, Router};
@@ -23,8 +24,6 @@
 
 use crate::error::Error;
 use crate::ledger::{Ledger, ToolError};
-use crate::wit::effect::{Busy, EffectError, Keyed};
-use crate::wit::ledger::Conflict;
 use crate::wit::provider::{Admission, Answer, HttpRequest, HttpResponse, Operation, Recording, Refusal, Request as CoreRequest};
 use axum::body::{to_bytes, Body};
 use axum::extract::{MatchedPath, Request};
@@ -325,7 +324,7 @@ where
             },
         },
         Err(e) => {
-            let Some(error) = effect_error(&e) else {
+            let Some(error) = e.effect_error() else {
                 return plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string());
             };
             // The handler's own answer stands when it has one (a response, or its panic: a 500
@@ -352,33 +351,6 @@ fn admit(rt: &crate::Runtime, scope: &str, operation: &Operation, request: &Core
         }
         Err(e) => Err(Box::new(plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))),
     }
-}
-
-/// The core's effect error for the host's error (what `refuse` and `agent.answer` read of it).
-pub(crate) fn effect_error(e: &Error) -> Option<EffectError> {
-    let keyed = |key: &str, reason: &str| Keyed { key: key.into(), reason: reason.into() };
-    Some(match e {
-        Error::Conflict { key, pointer } => EffectError::Conflict(Conflict {
-            key: key.clone(),
-            pointer: pointer.clone(),
-            stored_fingerprint: String::new(),
-            given_fingerprint: String::new(),
-        }),
-        Error::InProgress { key, owner, state, retry_after } => EffectError::InProgress(Busy {
-            key: key.clone(),
-            owner: owner.clone(),
-            state: *state,
-            retry_after_ms: retry_after.as_millis() as u64,
-        }),
-        Error::InDoubt { key, reason } => EffectError::InDoubt(keyed(key, reason)),
-        Error::Escalated { key, reason } => EffectError::Escalated(keyed(key, reason)),
-        Error::ResultNotRecorded { key, reason } => EffectError::ResultNotRecorded(keyed(key, reason)),
-        Error::ToolFailed(reason) => EffectError::ToolFailed(reason.clone()),
-        Error::Storage(s) => EffectError::Storage(s.to_string()),
-        Error::Contention(n) => EffectError::Contention(*n),
-        Error::Ledger(l) => EffectError::Ledger(l.clone()),
-        _ => return None,
-    })
 }
 
 fn from_core(r: HttpResponse) -> Response {

@@ -243,7 +243,7 @@ impl Runtime {
         let failure = match error {
             Error::Key(k) => Failure::Key(k.clone()),
             Error::Canon(c) => Failure::Canon(c.clone()),
-            other => match crate::provider::effect_error(other) {
+            other => match other.effect_error() {
                 Some(e) => Failure::Effect(e),
                 None => return Ok(None),
             },

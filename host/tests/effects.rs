@@ -3,7 +3,7 @@
 //! the same traces as the core's reference interpreter (guest/tests/effect_vectors.rs) and every
 //! other host. Time is tokio's paused clock, so a sleep of the core's moves the scripted clock.
 
-mod common;
+use oncely_test_support as common;
 
 use oncely::store::{ListFilter, Store};
 use oncely::wit::keys::Intent;

@@ -1,7 +1,7 @@
 //! The ledger's decisions as events: every kind reaches a hook and `tracing`, from real effects
 //! over a real store (SQLite).
 
-mod common;
+use oncely_test_support as common;
 
 use oncely::events::{EventKind, LedgerEvent};
 use oncely::wit::keys::Intent;

@@ -4,7 +4,7 @@
 //! from the component: every field, whether it may be null, and whether it is a number or text.
 //! (The Rust `Entry` itself is generated from the WIT, so it cannot drift.)
 
-mod common;
+use oncely_test_support as common;
 
 use oncely::runtime::COMPONENT;
 use oncely::store::{PostgresStore, SqliteStore, COLUMNS};

@@ -12,7 +12,7 @@
 //! - the process keeps running and, after each restart, every worker succeeds again within a
 //!   bounded time.
 
-mod common;
+use oncely_test_support as common;
 
 use common::{postgres_own_cluster, restart_postgres};
 use oncely::store::{AnyStore, ListFilter, PostgresOptions, PostgresStore};

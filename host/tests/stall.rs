@@ -12,7 +12,7 @@
 //! Timings: lease 500 ms, maxCallMs 1,500 ms (the grace ends 2,000 ms after the claim); the
 //! second worker arrives at 700 ms. Every margin is at least 300 ms.
 
-mod common;
+use oncely_test_support as common;
 
 use oncely::store::{AnyStore, ListFilter, Store};
 use oncely::wit::keys::Intent;

@@ -2,7 +2,7 @@
 //! (insert-if-absent, compare-and-swap, scope in every query), every ledger scenario of
 //! `tests/vectors/ledger.json` driven through a real store, and scope isolation.
 
-mod common;
+use oncely_test_support as common;
 
 use common::{postgres_db, sqlite_path, stores, vectors, TestClock};
 use oncely::store::{AnyStore, ListFilter, PostgresStore, SqliteStore, Store};
@@ -170,7 +170,7 @@ async fn one_scope_never_reads_or_replays_another_scopes_result() {
 /// The migration files of `dialect`, in order: (version, description, success, SHA-384), the
 /// rows sqlx records for them.
 fn migration_rows(dialect: &str) -> Vec<(i64, String, bool, Vec<u8>)> {
-    let dir = common::repo().join("host/migrations").join(dialect);
+    let dir = common::repo().join("migrations").join(dialect);
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     assert!(!files.is_empty(), "{}: no migration files", dir.display());

@@ -1,7 +1,7 @@
 //! Every golden vector in `tests/vectors/`, and the shared RFC 8785 data, replayed through the
 //! component in wasmtime: the host must see exactly what the native tests of the core see.
 
-mod common;
+use oncely_test_support as common;
 
 use common::{event, jcs_vectors, vectors};
 use oncely::wit::keys::{Intent, KeySpec};

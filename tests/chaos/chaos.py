@@ -217,10 +217,12 @@ def sh(cmd: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
 def ensure_binaries(build: bool) -> None:
     """The Rust CLI and test worker, as scripts/test builds them (no-ops when up to date)."""
     if build and shutil.which("cargo"):
-        for extra in ([], ["--features", "test-hooks", "--bin", "oncely-test-worker"]):
-            sh(["cargo", "build", "--quiet", "--locked", "--release", "-p", "oncely", *extra], cwd=REPO)
-    for p, how in ((CLI, "cargo build --release -p oncely"),
-                   (RUST_WORKER, "cargo build --release -p oncely --features test-hooks --bin oncely-test-worker")):
+        for pkg in (["-p", "oncely-cli"],
+                    ["-p", "oncely-test-support", "--bin", "oncely-test-worker"]):
+            sh(["cargo", "build", "--quiet", "--locked", "--release", *pkg], cwd=REPO)
+    for p, how in ((CLI, "cargo build --release -p oncely-cli"),
+                   (RUST_WORKER,
+                    "cargo build --release -p oncely-test-support --bin oncely-test-worker")):
         if not p.is_file():
             raise Failure(f"{p.relative_to(REPO)} is missing: run {how}")
 
@@ -230,7 +232,7 @@ def python_sources_hash() -> str:
     files = sorted(
         [*(REPO / "bindings/python/src").rglob("*.py"), REPO / "bindings/python/setup.py",
          REPO / "bindings/python/pyproject.toml", REPO / "bindings/oncely-core.wasm",
-         *(REPO / "host/migrations").rglob("*.sql")]
+         *(REPO / "migrations").rglob("*.sql")]
     )
     for f in files:
         h.update(str(f.relative_to(REPO)).encode())
@@ -258,7 +260,7 @@ def ensure_python() -> Path:
             shutil.copytree(REPO / "bindings/python", t / "bindings/python",
                             ignore=shutil.ignore_patterns("build", "*.egg-info", "_data", "__pycache__"))
             shutil.copy(REPO / "bindings/oncely-core.wasm", t / "bindings/oncely-core.wasm")
-            shutil.copytree(REPO / "host/migrations", t / "host/migrations")
+            shutil.copytree(REPO / "migrations", t / "migrations")
             sh([*pip, "--no-deps", "--no-build-isolation", "--force-reinstall", str(t / "bindings/python")])
         stamp.write_text(want)
     return py

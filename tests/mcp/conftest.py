@@ -113,7 +113,7 @@ def require_gateway() -> Path:
     if not _GATEWAY_OK:
         if not path.exists():
             pytest.fail(
-                f"{path} does not exist: build it (cargo build --release -p oncely) "
+                f"{path} does not exist: build it (cargo build --release -p oncely-cli) "
                 "or set ONCELY_BIN"
             )
         r = subprocess.run([str(path), "mcp", "--help"], capture_output=True, text=True, timeout=60)

@@ -6,7 +6,7 @@
 #   tests/mcp/test.sh --setup-only             only the venv and node_modules (scripts/bench)
 #
 # Needs: python3 (3.10+), node + npm, and the built binary ($ONCELY_BIN, default
-# target/release/oncely: `cargo build --release -p oncely`). Installs requirements.txt into
+# target/release/oncely: `cargo build --release -p oncely-cli`). Installs requirements.txt into
 # tests/mcp/.venv (ignored by git) and the npm packages of package-lock.json into
 # tests/mcp/node_modules. PostgreSQL: $ONCELY_TEST_POSTGRES_URL, else a throwaway server from
 # tests/pg/start.sh when Debian's PostgreSQL binaries are installed; without either the PostgreSQL
@@ -28,7 +28,7 @@ fi
 
 export ONCELY_BIN=${ONCELY_BIN:-$repo/target/release/oncely}
 if [ ! -x "$ONCELY_BIN" ]; then
-    echo "tests/mcp/test.sh: $ONCELY_BIN not found: cargo build --release -p oncely (or set ONCELY_BIN)" >&2
+    echo "tests/mcp/test.sh: $ONCELY_BIN not found: cargo build --release -p oncely-cli (or set ONCELY_BIN)" >&2
     exit 2
 fi
 

@@ -24,7 +24,7 @@ fi
 
 export ONCELY_BIN=${ONCELY_BIN:-$repo/target/release/oncely}
 if [ ! -x "$ONCELY_BIN" ]; then
-    echo "tests/serve/test.sh: $ONCELY_BIN not found: cargo build --release -p oncely (or set ONCELY_BIN)" >&2
+    echo "tests/serve/test.sh: $ONCELY_BIN not found: cargo build --release -p oncely-cli (or set ONCELY_BIN)" >&2
     exit 2
 fi
 export ONCELY_CHROMIUM=${ONCELY_CHROMIUM:-$(command -v chromium || true)}

@@ -280,7 +280,7 @@ test('workerd: the Durable Object store passes ledger.json (its triggers keeping
   assert.equal(results.filter((r) => !r.replayed).length, 1);
   // The migration bookkeeping is sqlx's, checksum included.
   const m = await new RemoteStore('race').call('migrations', []);
-  const sum = (file) => createHash('sha384').update(readFileSync(join(REPO, 'host/migrations/sqlite', file))).digest('hex').toUpperCase();
+  const sum = (file) => createHash('sha384').update(readFileSync(join(REPO, 'migrations/sqlite', file))).digest('hex').toUpperCase();
   assert.deepEqual(m, [
     { version: 20261130000000, description: 'effects', success: 1, checksum: sum('20261130000000_effects.sql') },
     { version: 20261201000000, description: 'due at', success: 1, checksum: sum('20261201000000_due_at.sql') },

@@ -26,7 +26,7 @@ const MIGRATIONS = [
   [20261203000000, 'history', '20261203000000_history.sql'],
   [20261204000000, 'run step', '20261204000000_run_step.sql'],
 ];
-const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'host/migrations', dialect, MIGRATIONS[n][2]));
+const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'migrations', dialect, MIGRATIONS[n][2]));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();
 
 /** An application's own sqlx migration, recorded where sqlx records it by default. */

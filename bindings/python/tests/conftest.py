@@ -58,7 +58,7 @@ def oncely_cli(repo: Path) -> Path:
     """The Rust CLI (``target/release/oncely``, or ``$ONCELY_CLI``). Missing = FAIL."""
     path = Path(os.environ.get("ONCELY_CLI") or repo / "target" / "release" / "oncely")
     if not path.is_file():
-        pytest.fail(f"the Rust CLI {path} is missing: run `cargo build --release -p oncely`")
+        pytest.fail(f"the Rust CLI {path} is missing: run `cargo build --release -p oncely-cli`")
     return path
 
 
@@ -72,8 +72,8 @@ def oncely_test_worker(repo: Path) -> Path:
     )
     if not path.is_file():
         pytest.fail(
-            f"the Rust test worker {path} is missing: run `cargo build --release -p oncely "
-            "--features test-hooks --bin oncely-test-worker`"
+            f"the Rust test worker {path} is missing: run `cargo build --release "
+            "-p oncely-test-support --bin oncely-test-worker`"
         )
     return path
 

@@ -1,8 +1,8 @@
 """A Rust worker and a Python worker on ONE ledger: same keys, one execution.
 
 The Rust side is the test-only binary ``oncely-test-worker``
-(host/src/bin/oncely-test-worker.rs, built with ``--features test-hooks``): it runs one effect whose
-"tool" appends ``"<key> <owner>"`` to a marker file and prints
+(tests/support/src/bin/oncely-test-worker.rs, in the unpublished crate ``oncely-test-support``):
+it runs one effect whose "tool" appends ``"<key> <owner>"`` to a marker file and prints
 ``{"key", "replayed", "reconciled", "value"}``; ``tests/workers/exec_worker.py`` does the same
 through the Python package. The shipped CLI has no such command."""
 

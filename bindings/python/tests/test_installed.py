@@ -26,9 +26,7 @@ def test_the_wheel_carries_the_component_and_the_migrations(repo: Path) -> None:
             for f in data.joinpath("migrations", dialect).iterdir()
             if f.name.endswith(".sql")
         }
-        source = {
-            p.name: p.read_bytes() for p in (repo / "host" / "migrations" / dialect).glob("*.sql")
-        }
+        source = {p.name: p.read_bytes() for p in (repo / "migrations" / dialect).glob("*.sql")}
         assert shipped == source, dialect
 
 

@@ -20,7 +20,7 @@ import oncely
 
 def _migration_files(repo: Path, dialect: str) -> list[Path]:
     """Every migration of a dialect, in version order (all applied, in order)."""
-    return sorted((repo / "host" / "migrations" / dialect).glob("*.sql"))
+    return sorted((repo / "migrations" / dialect).glob("*.sql"))
 
 
 PG_TABLE = "oncely._sqlx_migrations"

@@ -6,7 +6,7 @@ const id = (scope, key) => `${scope}\u0000${key}`;
 const copy = (e) => ({ ...e, reconcile: typeof e.reconcile === 'string' ? e.reconcile : { ...e.reconcile } });
 
 // Each entry's history, by the rule of the SQL migrations' triggers
-// (host/migrations/sqlite/20261203000000_history.sql, and its PostgreSQL twin): every insert, and
+// (migrations/sqlite/20261203000000_history.sql, and its PostgreSQL twin): every insert, and
 // every update that changes one of KEPT, appends the written row's record (the same fields, the
 // time being its `updatedAt`; a record of a version already kept stays as it was, as the
 // triggers' INSERT OR IGNORE / ON CONFLICT DO NOTHING do); a delete removes the key's history. Heartbeats and due-at corrections keep

@@ -1,5 +1,5 @@
 // Schema migrations, kept the way the Rust host's sqlx keeps them so that hosts in any language
-// can open the same ledger in any order: the same SQL files (host/migrations/, copied verbatim
+// can open the same ledger in any order: the same SQL files (migrations/, copied verbatim
 // into gen/migrations.js), and the same bookkeeping table, of sqlx's layout (version = the file
 // name's numeric prefix, description, success = true, checksum = SHA-384 of the file, execution
 // time in ns). That table is oncely's own, never the `_sqlx_migrations` an application's own sqlx

@@ -10,12 +10,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root. */
 export const REPO = process.env.ONCELY_REPO ? resolve(process.env.ONCELY_REPO) : resolve(here, '../../../..');
 
-/** The Rust CLI built by `cargo build --release -p oncely`. */
+/** The Rust CLI built by `cargo build --release -p oncely-cli`. */
 export const ONCELY_CLI = process.env.ONCELY_CLI ?? join(REPO, 'target/release/oncely');
 
 /**
- * The Rust host's test worker (host/src/bin/oncely-test-worker.rs), a test-only binary built by
- * `cargo build --release -p oncely --features test-hooks --bin oncely-test-worker`; never shipped.
+ * The Rust host's test worker (tests/support/src/bin/oncely-test-worker.rs), a test-only binary
+ * built by `cargo build --release -p oncely-test-support --bin oncely-test-worker`; never shipped.
  */
 export const ONCELY_TEST_WORKER = process.env.ONCELY_TEST_WORKER ?? join(REPO, 'target/release/oncely-test-worker');
 
@@ -32,13 +32,13 @@ export function jcsVectors() {
 }
 
 export function requireCli() {
-  if (!existsSync(ONCELY_CLI)) throw new Error(`${ONCELY_CLI} is missing: run \`cargo build --release -p oncely\` at the repository root`);
+  if (!existsSync(ONCELY_CLI)) throw new Error(`${ONCELY_CLI} is missing: run \`cargo build --release -p oncely-cli\` at the repository root`);
   return ONCELY_CLI;
 }
 
 export function requireTestWorker() {
   if (!existsSync(ONCELY_TEST_WORKER)) {
-    throw new Error(`${ONCELY_TEST_WORKER} is missing: run \`cargo build --release -p oncely --features test-hooks --bin oncely-test-worker\` at the repository root`);
+    throw new Error(`${ONCELY_TEST_WORKER} is missing: run \`cargo build --release -p oncely-test-support --bin oncely-test-worker\` at the repository root`);
   }
   return ONCELY_TEST_WORKER;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A JS worker for the cross-process and cross-language tests, the twin of the Rust host's test
-// worker `oncely-test-worker` (host/src/bin/oncely-test-worker.rs): run one effect through the
-// ledger at --db (a SQLite path or a postgres:// URL) whose "tool" appends "<key> <owner>" to
+// worker `oncely-test-worker` (tests/support/src/bin/oncely-test-worker.rs): run one effect
+// through the ledger at --db (a SQLite path or a postgres:// URL) whose "tool" appends "<key> <owner>" to
 // --marker; print {"key","replayed","reconciled","value"}.
 //
 //   worker.mjs --db DB --scope S --run R --step T --tool N --args JSON --policy JSON --owner O

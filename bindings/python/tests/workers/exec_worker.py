@@ -1,7 +1,7 @@
 """A Python worker with the command line of the Rust host's test worker ``oncely-test-worker``
-(host/src/bin/oncely-test-worker.rs): run ONE effect through the ledger whose "tool" appends
-``"<key> <owner>"`` to MARKER (so tests can count executions across processes and languages),
-then print ``{"key", "replayed", "reconciled", "value"}``.
+(tests/support/src/bin/oncely-test-worker.rs): run ONE effect through the ledger whose "tool"
+appends ``"<key> <owner>"`` to MARKER (so tests can count executions across processes and
+languages), then print ``{"key", "replayed", "reconciled", "value"}``.
 
     exec_worker.py --db DB [--scope S --run R --step T --tool N --args JSON --policy JSON]
                    --owner O --marker FILE [--sleep-ms N] [--crash-after-call] [--wait-ms N]

@@ -1,6 +1,6 @@
 """Schema migrations, with the same files and the same bookkeeping as the Rust host.
 
-The Rust host applies ``host/migrations/{sqlite,postgres}/*.sql`` with sqlx, which records each
+The Rust host applies ``migrations/{sqlite,postgres}/*.sql`` with sqlx, which records each
 applied migration in a table of sqlx's layout (version = the file name's numeric prefix,
 description = the rest of the name, checksum = SHA-384 of the file's bytes). That table is
 oncely's own, never the ``_sqlx_migrations`` an application's own sqlx migrations use (two

@@ -1,7 +1,7 @@
 //! The `oncely` CLI on real files: output bytes, exit codes (0 ok, 1 "no", 2 error), and the
 //! 100,000-line modes.
 
-mod common;
+use oncely_test_support as common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -352,8 +352,9 @@ fn ledger_commands_list_show_sweep_resolve_purge() {
 
 #[test]
 fn the_shipped_binary_has_no_test_hook() {
-    // The test worker (oncely-test-worker, `--features test-hooks`) is a binary of its own: the
-    // CLI neither runs nor lists `ledger exec`, and carries none of its code.
+    // The test worker (oncely-test-worker, in the unpublished crate oncely-test-support) is a
+    // binary of its own: the CLI neither runs nor lists `ledger exec`, and carries none of its
+    // code.
     for args in [&["ledger", "exec", "--help"][..], &["ledger", "exec", "--db", "x.db", "--crash-after-call"]] {
         let o = run(args, b"");
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stdout));

@@ -1,6 +1,7 @@
 //! `oncely-test-provider`: a test helper, never shipped. A small refunds API on axum behind
-//! `oncely::provider::IdempotencyLayer`, for `host/tests/provider.rs` to drive as a real server
-//! process with a real HTTP client. It prints `listening <port>` once it accepts connections.
+//! `oncely::provider::IdempotencyLayer`, for this crate's `tests/provider.rs` to drive as a real
+//! server process with a real HTTP client. It prints `listening <port>` once it accepts
+//! connections.
 //!
 //! Every POST first appends `arrive <path> <key>` (before the layer: the request reached the
 //! server). Routes (the account is the `x-account` header; scope `acct:<account>`):
@@ -16,7 +17,7 @@
 //! - `POST /payouts` (key optional; `requested_at` ignored in the fingerprint): appends
 //!   `payout <body>` and answers 200.
 //!
-//! Built only with the `test-hooks` feature (`required-features` in host/Cargo.toml).
+//! Part of the unpublished crate `oncely-test-support` (tests/support/), never shipped.
 
 use anyhow::Result;
 use axum::extract::{Path, Request, State};

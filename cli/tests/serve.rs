@@ -5,7 +5,7 @@
 
 #![cfg(feature = "serve")]
 
-mod common;
+use oncely_test_support as common;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};

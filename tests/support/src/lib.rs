@@ -1,7 +1,7 @@
-//! Shared test support: the repository's vector files, a fresh PostgreSQL database per test,
-//! a fresh SQLite file per test, and a settable clock.
-
-#![allow(dead_code)]
+//! Shared test support for the oncely crates' tests (`oncely`, `oncely-cli` and this crate's
+//! own): the repository's vector files, a fresh PostgreSQL database per test, a fresh SQLite file
+//! per test, and a settable clock. Never published. The crate also holds the test-only binaries
+//! `oncely-test-worker` and `oncely-test-provider` (src/bin/) and the tests that run them.
 
 use oncely::store::{AnyStore, PostgresStore, SqliteStore};
 use oncely::wit::keys::Intent;
@@ -13,10 +13,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
+/// The repository's root.
 pub fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// A vector file of `tests/vectors/`, parsed.
 pub fn vectors(name: &str) -> serde_json::Value {
     let p = repo().join("tests/vectors").join(name);
     serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))).unwrap()
@@ -34,15 +36,19 @@ pub fn jcs_vectors() -> PathBuf {
 pub struct TestClock(pub Arc<AtomicU64>);
 
 impl TestClock {
+    /// A clock that reads `ms`.
     pub fn at(ms: u64) -> TestClock {
         TestClock(Arc::new(AtomicU64::new(ms)))
     }
+    /// Set the time to `ms`.
     pub fn set(&self, ms: u64) {
         self.0.store(ms, Ordering::SeqCst);
     }
+    /// Move the time on by `ms`.
     pub fn advance(&self, ms: u64) {
         self.0.fetch_add(ms, Ordering::SeqCst);
     }
+    /// The clock, for a ledger.
     pub fn clock(&self) -> oncely::ledger::Clock {
         let c = self.0.clone();
         Arc::new(move || c.load(Ordering::SeqCst))
@@ -196,6 +202,7 @@ pub fn event(rt: &Runtime, step: &Value, base: &Intent, pol: &ToolPolicy) -> Eve
 
 /// A server process a test started; killed when dropped.
 pub struct Server {
+    /// The server's process.
     pub child: std::process::Child,
     /// Its base URL (`http://127.0.0.1:PORT`).
     pub base: String,

@@ -18,12 +18,11 @@
 //! - `--stall-after-claim-ms N`: sleep N ms right after a claim (the insert of a new entry) is
 //!   written, before the core is told (a stall between the claim and the call).
 //!
-//! Built only with the `test-hooks` feature (`required-features` in host/Cargo.toml):
-//! `cargo test --features test-hooks` for the Rust tests,
-//! `cargo build --release -p oncely --features test-hooks --bin oncely-test-worker` for the
-//! Python and JavaScript ones. `cargo install --path host` and a plain `cargo build` leave it
-//! out. `bindings/python/tests/workers/exec_worker.py` and `bindings/js/test/helpers/worker.mjs`
-//! take the same options and print the same lines.
+//! Part of the unpublished crate `oncely-test-support` (tests/support/), so neither the `oncely`
+//! crate nor `cargo install --path cli` carries it: `cargo test` builds it for the Rust tests
+//! (tests/races.rs), `cargo build --release -p oncely-test-support --bin oncely-test-worker` for
+//! the Python and JavaScript ones. `bindings/python/tests/workers/exec_worker.py` and
+//! `bindings/js/test/helpers/worker.mjs` take the same options and print the same lines.
 
 use anyhow::{Context, Result};
 use clap::Parser;

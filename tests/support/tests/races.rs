@@ -4,7 +4,7 @@
 //! - a process killed between claim and complete leaves an entry that the sweep turns in-doubt
 //!   and then reconciled (or escalated), and that is never executed again.
 
-mod common;
+use oncely_test_support as common;
 
 use common::{locations, TestClock};
 use oncely::wit::keys::Intent;
@@ -64,22 +64,10 @@ async fn sixteen_concurrent_claimants_execute_once() {
     }
 }
 
-fn oncely() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_oncely"))
-}
-
-/// The test worker (host/src/bin/oncely-test-worker.rs): one effect through the ledger, in a
-/// process of its own. It is built only with `--features test-hooks` (scripts/test passes it);
-/// without it the tests that need it are ignored, and fail here if run anyway.
-#[cfg(feature = "test-hooks")]
-const TEST_WORKER: Option<&str> = Some(env!("CARGO_BIN_EXE_oncely-test-worker"));
-#[cfg(not(feature = "test-hooks"))]
-const TEST_WORKER: Option<&str> = None;
-
+/// The test worker (src/bin/oncely-test-worker.rs): one effect through the ledger, in a process
+/// of its own.
 fn test_worker() -> Command {
-    let path = TEST_WORKER
-        .unwrap_or_else(|| panic!("oncely-test-worker is not built: run the tests with `cargo test --features oncely/test-hooks`"));
-    Command::new(path)
+    Command::new(env!("CARGO_BIN_EXE_oncely-test-worker"))
 }
 
 fn exec(location: &str, owner: &str, marker: &std::path::Path, policy: &str, extra: &[&str]) -> Command {
@@ -100,16 +88,13 @@ fn marker_lines(marker: &std::path::Path) -> Vec<String> {
     std::fs::read_to_string(marker).unwrap_or_default().lines().map(str::to_string).collect()
 }
 
-#[cfg_attr(not(feature = "test-hooks"), ignore = "needs oncely-test-worker: cargo test --features oncely/test-hooks")]
 #[tokio::test(flavor = "multi_thread")]
 async fn sixteen_processes_execute_once() {
-    // Warm the compilation cache once so sixteen processes do not all compile at the same time.
-    let warm = oncely()
-        .args(["key", "--scope", "s", "--run", "r", "--step", "t", "--tool", "x", "--args", "{}"])
-        .env("ONCELY_CACHE_DIR", cache_dir())
-        .output()
-        .unwrap();
-    assert!(warm.status.success());
+    // Warm the compilation cache once so sixteen processes do not all compile at the same time:
+    // one effect on a ledger of its own.
+    let (_warm_dir, warm_db) = common::sqlite_path();
+    let warm = exec(&warm_db, "warm", &std::path::Path::new(&warm_db).with_extension("marker"), POLICY, &[]).output().unwrap();
+    assert!(warm.status.success(), "{}", String::from_utf8_lossy(&warm.stderr));
     for (name, location, _guard) in locations().await {
         let dir = tempfile::tempdir().unwrap();
         let marker = dir.path().join("executions.txt");
@@ -147,7 +132,6 @@ fn run_and_kill(location: &str, marker: &std::path::Path, policy: &str) {
     child.wait().unwrap();
 }
 
-#[cfg_attr(not(feature = "test-hooks"), ignore = "needs oncely-test-worker: cargo test --features oncely/test-hooks")]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_killed_process_is_reconciled_never_re_executed() {
     let short = r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find"},"leaseMs":1000,"reconcileAfterMs":0}"#;
@@ -191,7 +175,6 @@ async fn a_killed_process_is_reconciled_never_re_executed() {
     }
 }
 
-#[cfg_attr(not(feature = "test-hooks"), ignore = "needs oncely-test-worker: cargo test --features oncely/test-hooks")]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_killed_process_without_a_reconciler_is_escalated_never_re_executed() {
     let manual = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","leaseMs":1000}"#;

@@ -4,9 +4,7 @@
 //! another body, a handler that panics, answers 5xx or 429, a server killed mid-request, keys
 //! per account, an optional key, and waiting instead of 409.
 
-#![cfg(all(feature = "provider", feature = "test-hooks"))]
-
-mod common;
+use oncely_test_support as common;
 
 use common::Server;
 use reqwest::header::HeaderMap;
