@@ -285,8 +285,21 @@ impl Gateway {
         }
         params.meta = Some(passed);
         let args = Value::Object(params.arguments.clone().unwrap_or_default());
-        let (intent, policy) =
-            identity::intent(&meta, &self.settings.defaults, session, &params.name, args.to_string(), &policy, &self.default_spec);
+        let rt = self.ledger.runtime();
+        let (intent, policy) = match identity::intent(
+            rt,
+            &meta,
+            &self.settings.defaults,
+            session,
+            &params.name,
+            args.to_string(),
+            &policy,
+            &self.default_spec,
+        ) {
+            Ok(found) => found,
+            Err(identity::Refused::Identity(e)) => return Err(ErrorData::invalid_params(format!("oncely: {}", e.message), None)),
+            Err(identity::Refused::Runtime(e)) => return Err(ErrorData::internal_error(format!("oncely: {e}"), None)),
+        };
         let gw = self.me.upgrade().ok_or_else(|| ErrorData::internal_error("oncely mcp: shutting down", None))?;
         // The server's own answer, returned to the agent as it is: a pass-through call's, and a
         // keyed call's that failed (its isError result, a request for input).
@@ -307,7 +320,7 @@ impl Gateway {
                 result.meta.get_or_insert_with(Default::default).extend(marks(&r.key, r.replayed, r.reconciled));
                 Ok(result.into())
             }
-            (Err(e), _) => answers::of(&e).map(Into::into),
+            (Err(e), _) => answers::of(self.ledger.runtime(), &e).map(Into::into),
         }
     }
 

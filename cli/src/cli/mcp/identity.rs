@@ -1,31 +1,18 @@
-//! Which intent a `tools/call` is: scope, run and step, from the request's `_meta` and the
-//! gateway's settings (README, "MCP gateway"; docs/mcp.md, "Identity").
-//!
-//! - scope: `_meta["oncely/scope"]`, else `--scope`;
-//! - run: `_meta["oncely/run"]`, else `--run` / `$ONCELY_RUN`, else, for a call whose step is a
-//!   client's `idempotencyKey`, the fixed run [`CLIENT_KEY_RUN`] (the client's key names the
-//!   intent by itself, across sessions: a client that reconnects sends it again), else the MCP
-//!   session;
-//! - step: `_meta["oncely/step"]`, else a client's `idempotencyKey` (SEP-3182, in `_meta` or, read
-//!   there by `wire`, in the params); never the tool-call id a model gives (a model re-asking
-//!   gets a new one).
-//!
-//! With no step, a tool whose key identity is `step` is keyed by `run` instead: the same tool with
-//! the same arguments in the same run is one effect — the model re-asking, the client retrying
-//! and the resumed run all land on it. A natural key (`identity: scope`) is kept as declared.
+//! Which intent a `tools/call` is: scope, run and step, as the core's `agent.identify` decides
+//! from the request's `_meta` and the gateway's settings (wit/agent.wit; README, "MCP gateway";
+//! docs/mcp.md, "Identity"). The gateway only hands over what it knows — the request's `_meta`
+//! (where `wire` also puts a client's `params.idempotencyKey`), `--scope`, `--run` /
+//! `$ONCELY_RUN`, the MCP session — and keys the call with what the core answers; the rule, its
+//! fallbacks and its refusals are the core's, the same for every host.
 
-use oncely::wit::keys::{Intent, KeyIdentity, KeySpec};
+use oncely::wit::agent::{CallContext, IdentityError};
+use oncely::wit::keys::{Intent, KeySpec};
 use oncely::wit::policy::ToolPolicy;
+use oncely::{Error, Runtime};
 use serde_json::{Map, Value};
 
-/// The `_meta` members the gateway reads.
-pub const SCOPE: &str = "oncely/scope";
-pub const RUN: &str = "oncely/run";
-pub const STEP: &str = "oncely/step";
-/// The SEP-3182 form of a client-chosen key, used as the step.
+/// The SEP-3182 form of a client-chosen key (the gateway passes its own key on under it).
 pub const IDEMPOTENCY_KEY: &str = "idempotencyKey";
-/// The run of calls keyed by a client's `idempotencyKey` when none is named.
-pub const CLIENT_KEY_RUN: &str = "idempotency-key";
 
 /// The gateway's defaults for what a request does not say.
 #[derive(Debug, Clone)]
@@ -35,17 +22,20 @@ pub struct Defaults {
     pub run: Option<String>,
 }
 
-/// A request member that names an identity: a non-empty string, or a number (written as JSON).
-fn named(meta: &Map<String, Value>, member: &str) -> Option<String> {
-    match meta.get(member)? {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
+/// Why a call has no intent: the core refused its identity (the agent's to fix), or the core
+/// could not be asked.
+#[derive(Debug)]
+pub enum Refused {
+    /// `no-run`, `invalid-meta`: answered as JSON-RPC invalid params, with the core's sentence.
+    Identity(IdentityError),
+    /// The runtime failed.
+    Runtime(Error),
 }
 
 /// The intent of a call of `tool` with `args` (JSON text), and the policy to key it with.
+#[allow(clippy::too_many_arguments)]
 pub fn intent(
+    rt: &Runtime,
     meta: &Map<String, Value>,
     defaults: &Defaults,
     session: &str,
@@ -53,25 +43,32 @@ pub fn intent(
     args_json: String,
     policy: &ToolPolicy,
     default_spec: &KeySpec,
-) -> (Intent, ToolPolicy) {
-    let scope = named(meta, SCOPE).unwrap_or_else(|| defaults.scope.clone());
-    let named_step = named(meta, STEP);
-    let by_client_key = named_step.is_none() && named(meta, IDEMPOTENCY_KEY).is_some();
-    let step = named_step.or_else(|| named(meta, IDEMPOTENCY_KEY));
-    let run = named(meta, RUN).or_else(|| defaults.run.clone()).unwrap_or_else(|| match by_client_key {
-        true => CLIENT_KEY_RUN.to_string(),
-        false => session.to_string(),
-    });
+) -> Result<(Intent, ToolPolicy), Refused> {
+    let spec = policy.key.clone().unwrap_or_else(|| default_spec.clone());
+    let call = CallContext {
+        tool: tool.to_string(),
+        key_identity: spec.identity,
+        scope: None,
+        run: None,
+        step: None,
+        conversation: None,
+        meta_json: if meta.is_empty() { String::new() } else { Value::Object(meta.clone()).to_string() },
+        params_key: None,
+        session: Some(session.to_string()),
+        default_scope: Some(defaults.scope.clone()),
+        default_run: defaults.run.clone(),
+    };
+    let id = rt.identify(&call).map_err(Refused::Runtime)?.map_err(Refused::Identity)?;
     let mut policy = policy.clone();
-    if step.is_none() {
-        let mut spec = policy.key.clone().unwrap_or_else(|| default_spec.clone());
-        if spec.identity == KeyIdentity::Step {
-            spec.identity = KeyIdentity::Run;
-        }
-        policy.key = Some(spec);
-    }
-    let intent = Intent { scope, run_id: run, step_id: step.unwrap_or_default(), tool: tool.to_string(), args_json };
-    (intent, policy)
+    policy.key = Some(KeySpec { identity: id.key_identity, ..spec });
+    let intent = Intent {
+        scope: id.scope,
+        run_id: id.run.unwrap_or_default(),
+        step_id: id.step.unwrap_or_default(),
+        tool: tool.to_string(),
+        args_json,
+    };
+    Ok((intent, policy))
 }
 
 #[cfg(test)]
@@ -88,7 +85,7 @@ mod tests {
         let rt = Runtime::shared().unwrap();
         let policy = rt.parse_policy(policy_json).unwrap();
         let spec = rt.default_spec().unwrap();
-        let (intent, policy) = intent(&meta(m), defaults, session, "charge", args.to_string(), &policy, &spec);
+        let (intent, policy) = intent(&rt, &meta(m), defaults, session, "charge", args.to_string(), &policy, &spec).unwrap();
         rt.key(&intent, policy.key.as_ref().unwrap()).unwrap()
     }
 
@@ -164,5 +161,17 @@ mod tests {
         assert_ne!(key_of(json!({}), args, &d, "s", IRREVERSIBLE), key_of(json!({"oncely/scope":"other"}), args, &d, "s", IRREVERSIBLE));
         let d2 = Defaults { scope: "other".into(), run: Some("r".into()) };
         assert_eq!(key_of(json!({}), args, &d2, "s", IRREVERSIBLE), key_of(json!({"oncely/scope":"other"}), args, &d, "s", IRREVERSIBLE));
+    }
+
+    #[test]
+    fn a_meta_member_that_names_nothing_the_core_reads_is_refused_by_the_core() {
+        let rt = Runtime::shared().unwrap();
+        let policy = rt.parse_policy(IRREVERSIBLE).unwrap();
+        let spec = rt.default_spec().unwrap();
+        let d = Defaults { scope: "mcp".into(), run: None };
+        let refused = intent(&rt, &meta(json!({"oncely/run": true})), &d, "s", "charge", "{}".into(), &policy, &spec);
+        let Err(Refused::Identity(e)) = refused else { panic!("expected the core's refusal, got {refused:?}") };
+        assert_eq!(e.kind, oncely::wit::agent::IdentityErrorKind::InvalidMeta);
+        assert_eq!(e.at.as_deref(), Some("oncely/run"));
     }
 }
