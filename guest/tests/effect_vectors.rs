@@ -8,7 +8,8 @@ mod common;
 use common::s;
 use oncely_core::effect;
 use oncely_core::effect_wit::{
-    Action, EffectError, EffectOptions, Finish, Input, ResultSource, RowWrite, Step, TendJob, TendNote, ToolFailure, VerdictKind, WriteOp,
+    Action, EffectError, EffectOptions, Finish, Input, Notice, NoticeKind, ResultSource, RowWrite, Step, TendJob, TendNote, ToolFailure,
+    VerdictKind, WriteOp,
 };
 use oncely_core::keys_wit::Intent;
 use oncely_core::ledger::Write;
@@ -183,6 +184,10 @@ impl World {
                         Ok(true) => {}
                     }
                 }
+                // The step's events, delivered where the host comes to its action.
+                for e in &step.events {
+                    self.trace.push(event_line(e));
+                }
                 match step.action {
                     Action::Report if step.write.is_none() => Input::Row(last_row.clone()),
                     Action::Report => Input::Written,
@@ -202,6 +207,26 @@ impl World {
             };
             step = effect::run(&step.state, input, self.clock).unwrap();
         }
+    }
+}
+
+/// An event as the vectors trace it: `event KIND TOOL: DETAIL` (`event KIND TOOL` without a
+/// detail).
+fn event_line(e: &Notice) -> String {
+    let kind = match e.kind {
+        NoticeKind::Claimed => "claimed",
+        NoticeKind::Executed => "executed",
+        NoticeKind::Replayed => "replayed",
+        NoticeKind::Conflict => "conflict",
+        NoticeKind::InDoubt => "in-doubt",
+        NoticeKind::Reconciled => "reconciled",
+        NoticeKind::Escalated => "escalated",
+        NoticeKind::Resolved => "resolved",
+    };
+    if e.detail.is_empty() {
+        format!("event {kind} {}", e.tool)
+    } else {
+        format!("event {kind} {}: {}", e.tool, e.detail)
     }
 }
 

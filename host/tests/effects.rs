@@ -285,6 +285,9 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
         }
     }
     let ledger = Ledger::with_store(rt.clone(), store).with_owner(s(&options["owner"])).with_clock(Arc::new(move || clock_script.now()));
+    // The events the ledger delivers, traced where it delivers them.
+    let event_script = script.clone();
+    ledger.on_event(move |e| event_script.trace(event_line(e)));
     if let Some(verdicts) = sc.get("reconciler").and_then(Value::as_array) {
         let queue = Arc::new(Mutex::new(verdicts.clone()));
         let (q, sc2) = (queue.clone(), script.clone());
@@ -395,6 +398,16 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
         .map_or(json!("absent"), |e| json!({"state": oncely::store::state_name(e.state), "version": e.version, "attempt": e.attempt}));
     let trace = w.trace.clone();
     json!({ "trace": trace, "result": result, "row": row })
+}
+
+/// An event as the vectors trace it: `event KIND TOOL: DETAIL` (`event KIND TOOL` without a
+/// detail).
+fn event_line(e: &oncely::LedgerEvent) -> String {
+    if e.detail.is_empty() {
+        format!("event {} {}", e.kind.name(), e.tool)
+    } else {
+        format!("event {} {}: {}", e.kind.name(), e.tool, e.detail)
+    }
 }
 
 #[tokio::test(start_paused = true)]
