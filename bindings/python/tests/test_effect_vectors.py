@@ -275,6 +275,8 @@ async def _play(sc: dict[str, Any], mode: str) -> tuple[dict[str, Any], Any]:
         w.happen(sc["prelude"])
     options = {**DOC["options"], **sc.get("options", {})}
     ledger = oncely.Ledger(w, owner=options["owner"], clock=lambda: w.clock, sleep=w.sleep)
+    # The events the ledger delivers, traced where it delivers them.
+    ledger.on_event(lambda e: w.trace.append(_event_line(e)))
     if w.reconciler is not None:
         for tool in {w.base["tool"], w.intent["tool"]}:
             ledger.reconciler(tool, w.reconcile)
@@ -338,6 +340,13 @@ def _scenarios(vectors_dir: Any) -> list[dict[str, Any]]:
 @pytest.fixture(scope="module", autouse=True)
 def _doc(vectors: Any) -> None:
     DOC.update(vectors("effects.json"))
+
+
+def _event_line(e: oncely.LedgerEvent) -> str:
+    """An event as the vectors trace it: ``event KIND TOOL: DETAIL`` (no ``: DETAIL`` when
+    the detail is empty)."""
+    line = f"event {e.kind.value} {e.tool}"
+    return f"{line}: {e.detail}" if e.detail else line
 
 
 def test_there_are_scenarios(vectors: Any) -> None:

@@ -910,6 +910,31 @@ Action = Union[Report, CallTool, CallReconciler, RecallTool, SleepUntil, FinishA
 """What the host must do (``effect.action``)."""
 
 
+class NoticeKind(WitEnum):
+    """The kind of a decision of the core (``effect.notice-kind``); the same names as
+    :class:`oncely.EventKind`."""
+
+    CLAIMED = "claimed"
+    EXECUTED = "executed"
+    REPLAYED = "replayed"
+    CONFLICT = "conflict"
+    IN_DOUBT = "in-doubt"
+    RECONCILED = "reconciled"
+    ESCALATED = "escalated"
+    RESOLVED = "resolved"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One decision of the core, for the host to deliver (``effect.notice``)."""
+
+    kind: NoticeKind
+    scope: str
+    key: str
+    tool: str
+    detail: str
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """The next step of a machine (``effect.step``)."""
@@ -917,6 +942,8 @@ class Step:
     state: bytes
     read: ReadRequest | None
     write: RowWrite | None
+    events: list[Notice]
+    """Deliver them once the read found no row and the write applied, before the action."""
     action: Action
 
 
@@ -1200,6 +1227,7 @@ ENUMS: tuple[type[WitEnum], ...] = (
     TendJob,
     WriteOp,
     VerdictKind,
+    NoticeKind,
 )
 
 RECORDS: tuple[type, ...] = (
@@ -1238,6 +1266,7 @@ RECORDS: tuple[type, ...] = (
     Keyed,
     EffectReturn,
     TendNote,
+    Notice,
     Step,
     Operation,
     HttpRequest,
