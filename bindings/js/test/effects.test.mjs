@@ -201,6 +201,8 @@ test('effects.json: every scenario through the Ledger and its interpreter, trace
         w.trace.push(`sleep ${ms}`);
         w.clock += ms;
       },
+      // The events the ledger delivers, traced where it delivers them.
+      onEvent: (e) => w.trace.push(`event ${e.kind} ${e.tool}${e.detail ? `: ${e.detail}` : ''}`),
     });
     const own = { scope: intent.scope, key: w.ownKey(intent) };
     const tools = [...(sc.tool ?? [])];
