@@ -13,7 +13,7 @@ use oncely_core::effect_wit::{
 };
 use oncely_core::keys_wit::Intent;
 use oncely_core::ledger::Write;
-use oncely_core::ledger_wit::{Entry, EntryState, Event, ReconcileVerdict};
+use oncely_core::ledger_wit::{Entry, EntryState, Event, Outcome, ReconcileVerdict, Resolution, Settlement};
 use oncely_core::policy_wit::ToolPolicy;
 use oncely_core::{ledger, policy};
 use serde_json::{json, Value};
@@ -272,6 +272,7 @@ fn result_json((r, last_row): (Result<Finish, EffectError>, Option<Entry>)) -> V
             json!({ "return": out })
         }
         Ok(Finish::Waited) => json!({"waited": last_row.map_or("absent", |e| state_name(e.state))}),
+        Ok(Finish::Event(Outcome::Settled(_))) => json!({"settled": true}),
         Ok(other) => panic!("unexpected finish {other:?}"),
         Err(e) => json!({ "raise": error_kind(&e) }),
     }
@@ -339,6 +340,18 @@ fn effect_vectors() {
                 "wait" => {
                     let (scope, key) = own_key(&intent, &pol);
                     let first = effect::start_wait(scope, key, b["every_ms"].as_u64().unwrap(), b["timeout_ms"].as_u64().unwrap(), w.clock);
+                    result_json(w.run(first))
+                }
+                "resolve" => {
+                    // A person's verdict, at the version of the row as it stands (an event machine).
+                    let (scope, key) = own_key(&intent, &pol);
+                    let seen_version = w.rows.get(&(scope.clone(), key.clone())).map_or(0, |e| e.version);
+                    let settlement = match b["settlement"].get("happened") {
+                        Some(v) => Settlement::Happened(v.to_string()),
+                        None => Settlement::NotHappened,
+                    };
+                    let resolution = Resolution { settlement, by: s(&b["by"]), note: String::new(), seen_version };
+                    let first = effect::start_event(scope, key, Event::Resolve(resolution), w.clock);
                     result_json(w.run(first))
                 }
                 job => {

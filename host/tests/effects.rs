@@ -7,7 +7,7 @@ mod common;
 
 use oncely::store::{ListFilter, Store};
 use oncely::wit::keys::Intent;
-use oncely::wit::ledger::{Entry, Event, ReconcileVerdict};
+use oncely::wit::ledger::{Entry, Event, ReconcileVerdict, Resolution, Settlement};
 use oncely::wit::policy::ToolPolicy;
 use oncely::{Error, Ledger, Runtime, StoreError, ToolError};
 use serde_json::{json, Value};
@@ -361,6 +361,20 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
                 let timeout = std::time::Duration::from_millis(b["timeout_ms"].as_u64().unwrap());
                 let row = ledger.wait_settled(&intent.scope, &key, every, timeout).await.unwrap();
                 json!({"waited": row.map_or("absent", |e| oncely::store::state_name(e.state))})
+            }
+            "resolve" => {
+                // A person's verdict, at the version of the row as it stands (seen without a trace).
+                let key = rt.prepare(&intent, &policy, "w").unwrap().key;
+                let seen_version = script.world.lock().unwrap().rows.get(&(intent.scope.clone(), key.clone())).map_or(0, |e| e.version);
+                let settlement = match b["settlement"].get("happened") {
+                    Some(v) => Settlement::Happened(v.to_string()),
+                    None => Settlement::NotHappened,
+                };
+                let resolution = Resolution { settlement, by: s(&b["by"]), note: String::new(), seen_version };
+                match ledger.resolve(&intent.scope, &key, resolution).await {
+                    Ok(_) => json!({"settled": true}),
+                    Err(e) => json!({ "raise": error_kind(&e) }),
+                }
             }
             "sweep" => {
                 let r = ledger.sweep(None).await.unwrap();

@@ -317,6 +317,16 @@ async def _play(sc: dict[str, Any], mode: str) -> tuple[dict[str, Any], Any]:
                 every=b["every_ms"] / 1000, timeout=b["timeout_ms"] / 1000,
             )  # fmt: skip
             result = {"waited": row.state.value if row else "absent"}
+        elif job == "resolve":
+            # A person's verdict, at the version of the row as it stands (seen without a trace).
+            own = w.key_of(w.intent)
+            seen = w.rows[(own.scope, own.key)].version
+            given = b["settlement"]  # "not-happened", or {"happened": value}
+            settlement: Any = oncely.NotHappened()
+            if isinstance(given, dict):
+                settlement = oncely.happened(given["happened"])
+            await call("resolve", own.scope, own.key, settlement, by=b["by"], version=seen)
+            result = {"settled": True}
         else:
             report = await call("tend", oncely.TendJob(job))
             want = _report(expect_result["tended"])
@@ -363,4 +373,4 @@ def test_effect_vectors(mode: str) -> None:
     assert not failures, (
         f"{len(failures)} of {len(DOC['scenarios'])} scenarios differ:\n" + "\n".join(failures)
     )
-    assert len(DOC["scenarios"]) == 54
+    assert len(DOC["scenarios"]) == 56
