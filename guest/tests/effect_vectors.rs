@@ -8,11 +8,12 @@ mod common;
 use common::s;
 use oncely_core::effect;
 use oncely_core::effect_wit::{
-    Action, EffectError, EffectOptions, Finish, Input, ResultSource, RowWrite, Step, TendJob, TendNote, ToolFailure, VerdictKind, WriteOp,
+    Action, EffectError, EffectOptions, Finish, Input, Notice, NoticeKind, ResultSource, RowWrite, Step, TendJob, TendNote, ToolFailure,
+    VerdictKind, WriteOp,
 };
 use oncely_core::keys_wit::Intent;
 use oncely_core::ledger::Write;
-use oncely_core::ledger_wit::{Entry, EntryState, Event, ReconcileVerdict};
+use oncely_core::ledger_wit::{Entry, EntryState, Event, Outcome, ReconcileVerdict, Resolution, Settlement};
 use oncely_core::policy_wit::ToolPolicy;
 use oncely_core::{ledger, policy};
 use serde_json::{json, Value};
@@ -183,6 +184,10 @@ impl World {
                         Ok(true) => {}
                     }
                 }
+                // The step's events, delivered where the host comes to its action.
+                for e in &step.events {
+                    self.trace.push(event_line(e));
+                }
                 match step.action {
                     Action::Report if step.write.is_none() => Input::Row(last_row.clone()),
                     Action::Report => Input::Written,
@@ -202,6 +207,26 @@ impl World {
             };
             step = effect::run(&step.state, input, self.clock).unwrap();
         }
+    }
+}
+
+/// An event as the vectors trace it: `event KIND TOOL: DETAIL` (`event KIND TOOL` without a
+/// detail).
+fn event_line(e: &Notice) -> String {
+    let kind = match e.kind {
+        NoticeKind::Claimed => "claimed",
+        NoticeKind::Executed => "executed",
+        NoticeKind::Replayed => "replayed",
+        NoticeKind::Conflict => "conflict",
+        NoticeKind::InDoubt => "in-doubt",
+        NoticeKind::Reconciled => "reconciled",
+        NoticeKind::Escalated => "escalated",
+        NoticeKind::Resolved => "resolved",
+    };
+    if e.detail.is_empty() {
+        format!("event {kind} {}", e.tool)
+    } else {
+        format!("event {kind} {}: {}", e.tool, e.detail)
     }
 }
 
@@ -247,6 +272,7 @@ fn result_json((r, last_row): (Result<Finish, EffectError>, Option<Entry>)) -> V
             json!({ "return": out })
         }
         Ok(Finish::Waited) => json!({"waited": last_row.map_or("absent", |e| state_name(e.state))}),
+        Ok(Finish::Event(Outcome::Settled(_))) => json!({"settled": true}),
         Ok(other) => panic!("unexpected finish {other:?}"),
         Err(e) => json!({ "raise": error_kind(&e) }),
     }
@@ -314,6 +340,18 @@ fn effect_vectors() {
                 "wait" => {
                     let (scope, key) = own_key(&intent, &pol);
                     let first = effect::start_wait(scope, key, b["every_ms"].as_u64().unwrap(), b["timeout_ms"].as_u64().unwrap(), w.clock);
+                    result_json(w.run(first))
+                }
+                "resolve" => {
+                    // A person's verdict, at the version of the row as it stands (an event machine).
+                    let (scope, key) = own_key(&intent, &pol);
+                    let seen_version = w.rows.get(&(scope.clone(), key.clone())).map_or(0, |e| e.version);
+                    let settlement = match b["settlement"].get("happened") {
+                        Some(v) => Settlement::Happened(v.to_string()),
+                        None => Settlement::NotHappened,
+                    };
+                    let resolution = Resolution { settlement, by: s(&b["by"]), note: String::new(), seen_version };
+                    let first = effect::start_event(scope, key, Event::Resolve(resolution), w.clock);
                     result_json(w.run(first))
                 }
                 job => {

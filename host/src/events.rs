@@ -2,28 +2,34 @@
 //! and to `tracing` (target `oncely`, one INFO event per decision; WARN for conflicts, doubt and
 //! escalations), so an application's subscriber, log pipeline or OpenTelemetry layer sees them.
 //!
-//! The same eight kinds are emitted by every oncely library (Python: `logging` and
-//! OpenTelemetry; JavaScript: OpenTelemetry), with the same names.
+//! Which decision is which event, and its detail, is the core's (`wit/effect.wit`: every step
+//! carries its `events`, true once its read and write went through); this host only delivers
+//! them. So every oncely library (Python: `logging` and OpenTelemetry; JavaScript:
+//! OpenTelemetry) emits the same eight kinds, with the same names, details and order
+//! (`tests/vectors/effects.json` pins them).
 
+use crate::wit::effect::{Notice, NoticeKind};
 use serde::Serialize;
 
 /// The kind of a ledger decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EventKind {
-    /// A key was claimed: the tool is about to be called (an attempt).
+    /// A key was claimed for an attempt: the tool is called next (`detail`: `attempt N by OWNER`).
     Claimed,
-    /// The tool ran and its result was recorded.
+    /// The tool ran and its result was recorded (`detail`: `attempt N`).
     Executed,
     /// A repeat got the recorded result; the tool was not called.
     Replayed,
-    /// The key was used before with different arguments: refused.
+    /// The key was used before with different arguments: refused (`detail`: where they differ).
     Conflict,
-    /// The outcome is unknown (an ambiguous failure, or a lease that ran out).
+    /// The outcome became unknown (`detail`: the ambiguous failure's reason, or the lease that
+    /// ran out).
     InDoubt,
-    /// A reconciliation answered (`detail`: happened, not-happened or unknown).
+    /// A reconciliation was recorded (`detail`: what it settled: happened, not-happened or
+    /// unknown; a "did not happen" that is not believed yet is unknown).
     Reconciled,
-    /// Only a human can settle the entry now.
+    /// Only a human can settle the entry now (`detail`: the entry's reason).
     Escalated,
     /// A human settled it (`detail`: the settlement id, who, and the verdict).
     Resolved,
@@ -66,10 +72,32 @@ pub struct LedgerEvent {
     pub scope: String,
     /// The idempotency key.
     pub key: String,
-    /// The tool ("" when the deciding call does not know it, e.g. a settlement).
+    /// The entry's tool.
     pub tool: String,
     /// More, for people: a reason, a verdict, a settlement id.
     pub detail: String,
+}
+
+impl From<NoticeKind> for EventKind {
+    fn from(k: NoticeKind) -> Self {
+        match k {
+            NoticeKind::Claimed => EventKind::Claimed,
+            NoticeKind::Executed => EventKind::Executed,
+            NoticeKind::Replayed => EventKind::Replayed,
+            NoticeKind::Conflict => EventKind::Conflict,
+            NoticeKind::InDoubt => EventKind::InDoubt,
+            NoticeKind::Reconciled => EventKind::Reconciled,
+            NoticeKind::Escalated => EventKind::Escalated,
+            NoticeKind::Resolved => EventKind::Resolved,
+        }
+    }
+}
+
+/// The core's event (`wit/effect.wit`, `notice`), as delivered.
+impl From<Notice> for LedgerEvent {
+    fn from(n: Notice) -> Self {
+        LedgerEvent { kind: n.kind.into(), scope: n.scope, key: n.key, tool: n.tool, detail: n.detail }
+    }
 }
 
 /// A hook that receives every event of a ledger (and of its clones). It runs inline, on the

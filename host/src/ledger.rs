@@ -28,17 +28,16 @@
 //! ```
 
 use crate::error::{Error, StoreError};
-use crate::events::{emit, EventHook, EventKind, LedgerEvent};
+use crate::events::{emit, EventHook, LedgerEvent};
 use crate::runtime::Runtime;
 use crate::store::{AnyStore, HistoryRecord, ListFilter, Stats, Store};
 use crate::wit::effect::{
-    Action, Command, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, ReadRequest, ResultSource, RowWrite, Step,
+    Action, Command, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, Notice, ReadRequest, ResultSource, RowWrite, Step,
     TendJob, TendNote, TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
 };
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
     Claim, ClaimToken, Completion, Entry, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Resolution,
-    Settlement,
 };
 use crate::wit::policy::ToolPolicy;
 use serde::de::DeserializeOwned;
@@ -179,13 +178,11 @@ pub struct EffectResult<T> {
     pub reconciled: bool,
 }
 
-/// What a machine ended with: its finish, the tool's last value, the row read last, and
-/// whether it claimed a key to call the tool.
+/// What a machine ended with: its finish, the tool's last value and the row read last.
 struct Ended<T> {
     finish: Finish,
     value: Option<T>,
     row: Option<Entry>,
-    claimed: bool,
 }
 
 /// The tool of machines that call none (the core never asks them to).
@@ -280,31 +277,15 @@ impl<S: Store> Ledger<S> {
         self.hooks.write().unwrap_or_else(std::sync::PoisonError::into_inner).push(Arc::new(hook));
     }
 
-    fn event(&self, kind: EventKind, scope: &str, key: &str, tool: &str, detail: impl Into<String>) {
-        let hooks = self.hooks.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-        let e = LedgerEvent { kind, scope: scope.into(), key: key.into(), tool: tool.into(), detail: detail.into() };
-        emit(&hooks, &e);
-    }
-
-    /// The event of an explicit call: `kind`, and `escalated` too when that is what the core
-    /// made of it.
-    fn outcome_event(&self, scope: &str, key: &str, outcome: &Outcome, kind: EventKind, detail: &str) {
-        self.event(kind, scope, key, "", detail);
-        if let Outcome::Escalated(x) = outcome {
-            self.event(EventKind::Escalated, scope, key, &x.tool, x.reason.as_str());
+    /// Deliver a step's events (the core's decisions, `wit/effect.wit`) to `tracing` and the
+    /// hooks, in order. The host decides none.
+    fn deliver(&self, events: Vec<Notice>) {
+        if events.is_empty() {
+            return;
         }
-    }
-
-    /// The event an effect's error is, if it is one. (An unknown outcome is reported where it
-    /// arises, when the tool fails ambiguously or a lease runs out, not again when an effect
-    /// finds an entry still in doubt.)
-    fn error_event(&self, scope: &str, tool: &str, e: &Error) {
-        match e {
-            Error::Conflict { key, pointer } => {
-                self.event(EventKind::Conflict, scope, key, tool, format!("first difference at {pointer:?}"))
-            }
-            Error::Escalated { key, reason } => self.event(EventKind::Escalated, scope, key, tool, reason.as_str()),
-            _ => {}
+        let hooks = self.hooks.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        for n in events {
+            emit(&hooks, &LedgerEvent::from(n));
         }
     }
 
@@ -357,34 +338,18 @@ impl<S: Store> Ledger<S> {
         F: FnMut(Call) -> Fut,
         Fut: Future<Output = Result<T, ToolError>>,
     {
-        let tool_name = match &command {
-            Command::Effect(e) => e.intent.tool.clone(),
-            _ => String::new(),
-        };
         let mut step = self.rt.run(&[], &Input::Start(command), self.now())?.map_err(Error::Key)?;
-        let (mut value, mut row, mut store_error, mut claimed) = (None, None, None, false);
+        let (mut value, mut row, mut store_error) = (None, None, None);
         loop {
-            let Step { state, read, write, action } = step;
-            let input = match self.storage(read, write.as_ref(), &mut row, &mut store_error).await {
+            let Step { state, read, write, events, action } = step;
+            let input = match self.storage(read, write.as_ref(), events, &mut row, &mut store_error).await {
                 Some(input) => input,
                 None => match action {
                     Action::Report if write.is_none() => Input::Row(row.clone()),
                     Action::Report => Input::Written,
                     // Never start a call on a lease that has run out: the claim may be another's by now.
                     Action::CallTool(c) if c.not_after.is_some_and(|t| self.now() >= t) => Input::TooLate,
-                    Action::CallTool(c) => match c.token.clone() {
-                        None => self.guarded_call(&mut tool, c, &mut value).await,
-                        Some(t) => {
-                            claimed = true;
-                            let (scope, key) = (c.scope.clone(), c.key.clone());
-                            self.event(EventKind::Claimed, &scope, &key, &tool_name, format!("attempt {} by {}", t.attempt, t.owner));
-                            let input = self.guarded_call(&mut tool, c, &mut value).await;
-                            if let Input::ToolFailed(ToolFailure { definite: false, reason }) = &input {
-                                self.event(EventKind::InDoubt, &scope, &key, &tool_name, reason.as_str());
-                            }
-                            input
-                        }
-                    },
+                    Action::CallTool(c) => self.guarded_call(&mut tool, c, &mut value).await,
                     Action::RecallTool(key) => {
                         call(&mut tool, Call { key, attempt: None, deadline: None, pass_through: false }, &mut value).await
                     }
@@ -396,7 +361,7 @@ impl<S: Store> Ledger<S> {
                         tokio::time::sleep(Duration::from_millis(t.saturating_sub(self.now()))).await;
                         Input::Woke
                     }
-                    Action::Finish(finish) => return Ok(Ended { finish, value, row, claimed }),
+                    Action::Finish(finish) => return Ok(Ended { finish, value, row }),
                     Action::Raise(e) => return Err(error_of(e, store_error)),
                 },
             };
@@ -406,11 +371,13 @@ impl<S: Store> Ledger<S> {
 
     /// A step's read and write, the storage half of the interpreter: the input they already
     /// give (a row found, or absent with nothing to write; a lost race; a storage error), or
-    /// none when the step's action comes next.
+    /// none when the step's action comes next — then the step's events, true now that its read
+    /// and write went through, are delivered first.
     async fn storage(
         &self,
         read: Option<ReadRequest>,
         write: Option<&RowWrite>,
+        events: Vec<Notice>,
         row: &mut Option<Entry>,
         store_error: &mut Option<StoreError>,
     ) -> Option<Input> {
@@ -430,6 +397,7 @@ impl<S: Store> Ledger<S> {
                 Ok(true) => {}
             }
         }
+        self.deliver(events);
         None
     }
 
@@ -441,8 +409,8 @@ impl<S: Store> Ledger<S> {
         let Ok(Ok(mut step)) = self.rt.run(&[], &Input::Start(command), self.now()) else { return false };
         let (mut row, mut store_error) = (None, None);
         loop {
-            let Step { state, read, write, action } = step;
-            let input = match self.storage(read, write.as_ref(), &mut row, &mut store_error).await {
+            let Step { state, read, write, events, action } = step;
+            let input = match self.storage(read, write.as_ref(), events, &mut row, &mut store_error).await {
                 Some(input) => input,
                 None => match action {
                     Action::Report if write.is_none() => Input::Row(row.clone()),
@@ -521,22 +489,13 @@ impl<S: Store> Ledger<S> {
     pub async fn begin(&self, intent: &Intent, policy: &ToolPolicy) -> Result<(Claim, Outcome), Error> {
         let claim = self.rt.prepare(intent, policy, &self.owner)?;
         let outcome = self.drive(&claim.scope, &claim.key, &Event::Begin(claim.clone())).await?;
-        let (scope, key, tool) = (&claim.scope, &claim.key, &claim.tool);
-        match &outcome {
-            Outcome::Execute(t) => self.event(EventKind::Claimed, scope, key, tool, format!("attempt {} by {}", t.attempt, t.owner)),
-            Outcome::Replay(_) => self.event(EventKind::Replayed, scope, key, tool, ""),
-            Outcome::Conflict(c) => self.event(EventKind::Conflict, scope, key, tool, format!("first difference at {:?}", c.pointer)),
-            _ => {}
-        }
         Ok((claim, outcome))
     }
 
     /// Record the result of the attempt `token` holds.
     pub async fn complete(&self, scope: &str, key: &str, token: &ClaimToken, result_json: &str) -> Result<Outcome, Error> {
         let ev = Event::Complete(Completion { token: token.clone(), result_json: result_json.to_string() });
-        let outcome = self.drive(scope, key, &ev).await?;
-        self.event(EventKind::Executed, scope, key, "", format!("attempt {}", token.attempt));
-        Ok(outcome)
+        self.drive(scope, key, &ev).await
     }
 
     /// Record a definite failure: the effect did not happen.
@@ -549,9 +508,7 @@ impl<S: Store> Ledger<S> {
     /// the slot) or `escalated`.
     pub async fn fail_ambiguous(&self, scope: &str, key: &str, token: &ClaimToken, reason: &str) -> Result<Outcome, Error> {
         let ev = Event::FailAmbiguous(Failure { token: token.clone(), reason: reason.to_string() });
-        let outcome = self.drive(scope, key, &ev).await?;
-        self.outcome_event(scope, key, &outcome, EventKind::InDoubt, reason);
-        Ok(outcome)
+        self.drive(scope, key, &ev).await
     }
 
     /// Extend the lease of a long call.
@@ -561,26 +518,15 @@ impl<S: Store> Ledger<S> {
 
     /// Report what a reconciliation of `attempt` found.
     pub async fn reconciled(&self, scope: &str, key: &str, attempt: u32, verdict: ReconcileVerdict) -> Result<Outcome, Error> {
-        let detail = verdict_name(&verdict);
-        let outcome = self.drive(scope, key, &Event::Reconciled(Reconciliation { attempt, verdict })).await?;
-        self.outcome_event(scope, key, &outcome, EventKind::Reconciled, detail);
-        Ok(outcome)
+        self.drive(scope, key, &Event::Reconciled(Reconciliation { attempt, verdict })).await
     }
 
     /// A human's verdict on an in-doubt or escalated entry, given the entry's version the person
     /// looked at (`resolution.seen_version`): refused (`Error::Ledger`, kind `Changed`) if the
     /// entry has moved since. Returns the settlement's id, kept in the entry and its history.
     pub async fn resolve(&self, scope: &str, key: &str, resolution: Resolution) -> Result<String, Error> {
-        let verdict = match resolution.settlement {
-            Settlement::Happened(_) => "happened",
-            Settlement::NotHappened => "did not happen",
-        };
-        let by = resolution.by.clone();
         match self.drive(scope, key, &Event::Resolve(resolution)).await? {
-            Outcome::Settled(id) => {
-                self.event(EventKind::Resolved, scope, key, "", format!("{id} by {by}: {verdict}"));
-                Ok(id)
-            }
+            Outcome::Settled(id) => Ok(id),
             other => Err(Error::Protocol(format!("resolve ended with {other:?}, not a settlement"))),
         }
     }
@@ -627,23 +573,7 @@ impl<S: Store> Ledger<S> {
     pub async fn sweep(&self, scope: Option<&str>) -> Result<SweepReport, Error> {
         let mut report = SweepReport::default();
         for row in self.store.due(scope, self.now(), TEND_BATCH).await? {
-            let note = self.tend(&row, TendJob::Sweep).await?;
-            let (scope, key, tool) = (&note.scope, &note.key, &note.tool);
-            if note.lease_expired {
-                self.event(EventKind::InDoubt, scope, key, tool, "the lease ran out before a result was recorded");
-            }
-            if let Some(kind) = note.reconciled {
-                let detail = match kind {
-                    VerdictKind::Happened => "happened",
-                    VerdictKind::NotHappened => "not-happened",
-                    VerdictKind::Unknown => "unknown",
-                };
-                self.event(EventKind::Reconciled, scope, key, tool, detail);
-            }
-            if let Some(reason) = &note.escalated {
-                self.event(EventKind::Escalated, scope, key, tool, reason.as_str());
-            }
-            report.add(&note);
+            report.add(&self.tend(&row, TendJob::Sweep).await?);
         }
         Ok(report)
     }
@@ -721,14 +651,6 @@ fn error_of(e: EffectError, store_error: Option<StoreError>) -> Error {
     }
 }
 
-fn verdict_name(v: &ReconcileVerdict) -> &'static str {
-    match v {
-        ReconcileVerdict::Happened(_) => "happened",
-        ReconcileVerdict::NotHappened => "not-happened",
-        ReconcileVerdict::Unknown(_) => "unknown",
-    }
-}
-
 fn unexpected(f: &Finish) -> Error {
     Error::Protocol(format!("the core finished a machine with {f:?}, which its start does not call for"))
 }
@@ -798,22 +720,8 @@ impl<S: Store> Effect<'_, S> {
             has_reconciler: l.reconciler_of(&self.intent.tool).is_some(),
         };
         let command = Command::Effect(EffectStart { intent: self.intent.clone(), policy: self.policy.clone(), options });
-        let ended = match l.machine(command, tool).await {
-            Ok(ended) => ended,
-            Err(e) => {
-                l.error_event(&self.intent.scope, &self.intent.tool, &e);
-                return Err(e);
-            }
-        };
+        let ended = l.machine(command, tool).await?;
         let Finish::Effect(r) = ended.finish else { return Err(unexpected(&ended.finish)) };
-        let (scope, tool) = (&self.intent.scope, &self.intent.tool);
-        if r.reconciled {
-            l.event(EventKind::Reconciled, scope, &r.key, tool, "happened");
-        } else if r.replayed {
-            l.event(EventKind::Replayed, scope, &r.key, tool, "");
-        } else if ended.claimed {
-            l.event(EventKind::Executed, scope, &r.key, tool, "");
-        }
         let value = match r.source {
             ResultSource::ToolValue => ended.value.ok_or_else(|| Error::Protocol("the core returned a tool value no tool gave".into()))?,
             ResultSource::Recorded(json) => serde_json::from_str(&json)?,

@@ -14,9 +14,10 @@ use wasmtime::{Config, Engine};
 /// ledger job (`wit/effect.wit`), 210,000 since a human's settlement carries the version it was
 /// decided on and gets an id, 250,000 since the core also serves the provider side
 /// (`wit/provider.wit`), 260,000 since it also decides an agent call's identity and what the
-/// model reads (`wit/agent.wit`) (docs/performance.md, "Component size", says why). A guard
-/// against growth nobody decided on: raise it only with a reason written there.
-const SIZE_GOAL_BYTES: usize = 260_000;
+/// model reads (`wit/agent.wit`), 270,000 since every step also carries its events (which
+/// decision is which event, `wit/effect.wit` `notice`) (docs/performance.md, "Component size",
+/// says why). A guard against growth nobody decided on: raise it only with a reason written there.
+const SIZE_GOAL_BYTES: usize = 270_000;
 
 #[test]
 fn the_component_imports_nothing() {

@@ -7,7 +7,7 @@ use oncely_test_support as common;
 
 use oncely::store::{ListFilter, Store};
 use oncely::wit::keys::Intent;
-use oncely::wit::ledger::{Entry, Event, ReconcileVerdict};
+use oncely::wit::ledger::{Entry, Event, ReconcileVerdict, Resolution, Settlement};
 use oncely::wit::policy::ToolPolicy;
 use oncely::{Error, Ledger, Runtime, StoreError, ToolError};
 use serde_json::{json, Value};
@@ -285,6 +285,9 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
         }
     }
     let ledger = Ledger::with_store(rt.clone(), store).with_owner(s(&options["owner"])).with_clock(Arc::new(move || clock_script.now()));
+    // The events the ledger delivers, traced where it delivers them.
+    let event_script = script.clone();
+    ledger.on_event(move |e| event_script.trace(event_line(e)));
     if let Some(verdicts) = sc.get("reconciler").and_then(Value::as_array) {
         let queue = Arc::new(Mutex::new(verdicts.clone()));
         let (q, sc2) = (queue.clone(), script.clone());
@@ -359,6 +362,20 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
                 let row = ledger.wait_settled(&intent.scope, &key, every, timeout).await.unwrap();
                 json!({"waited": row.map_or("absent", |e| oncely::store::state_name(e.state))})
             }
+            "resolve" => {
+                // A person's verdict, at the version of the row as it stands (seen without a trace).
+                let key = rt.prepare(&intent, &policy, "w").unwrap().key;
+                let seen_version = script.world.lock().unwrap().rows.get(&(intent.scope.clone(), key.clone())).map_or(0, |e| e.version);
+                let settlement = match b["settlement"].get("happened") {
+                    Some(v) => Settlement::Happened(v.to_string()),
+                    None => Settlement::NotHappened,
+                };
+                let resolution = Resolution { settlement, by: s(&b["by"]), note: String::new(), seen_version };
+                match ledger.resolve(&intent.scope, &key, resolution).await {
+                    Ok(_) => json!({"settled": true}),
+                    Err(e) => json!({ "raise": error_kind(&e) }),
+                }
+            }
             "sweep" => {
                 let r = ledger.sweep(None).await.unwrap();
                 let notes: Vec<Value> = (0..r.examined)
@@ -395,6 +412,16 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
         .map_or(json!("absent"), |e| json!({"state": oncely::store::state_name(e.state), "version": e.version, "attempt": e.attempt}));
     let trace = w.trace.clone();
     json!({ "trace": trace, "result": result, "row": row })
+}
+
+/// An event as the vectors trace it: `event KIND TOOL: DETAIL` (`event KIND TOOL` without a
+/// detail).
+fn event_line(e: &oncely::LedgerEvent) -> String {
+    if e.detail.is_empty() {
+        format!("event {} {}", e.kind.name(), e.tool)
+    } else {
+        format!("event {} {}: {}", e.kind.name(), e.tool, e.detail)
+    }
 }
 
 #[tokio::test(start_paused = true)]

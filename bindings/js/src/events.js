@@ -3,16 +3,12 @@
 // event on the active span), so whatever SDK the application set up sees them. This mirrors
 // host/src/events.rs: the same eight kinds, with the same names, in every oncely library.
 //
-// Where each kind is emitted is the ledger's (ledger.js, machine.js), as in host/src/ledger.rs.
+// Which decision is which event, and its detail, is the core's: every step of its machines
+// carries its events (wit/effect.wit), and machine.js hands them here once they are true
+// (`deliver`); nothing in this package works one out. tests/vectors/effects.json pins them.
 
 /** Every kind of decision, in this order: the same names in every oncely library. */
 export const EVENT_KINDS = Object.freeze(['claimed', 'executed', 'replayed', 'conflict', 'in-doubt', 'reconciled', 'escalated', 'resolved']);
-
-/** The detail of a `claimed` event: `attempt N by OWNER`. */
-export const attemptBy = (token) => `attempt ${token.attempt} by ${token.owner}`;
-
-/** The detail of a `conflict` event: where the arguments first differ (a JSON pointer). */
-export const differsAt = (pointer) => `first difference at ${JSON.stringify(pointer)}`;
 
 // ---- OpenTelemetry ------------------------------------------------------------------------------
 
@@ -97,6 +93,11 @@ export class Events {
   /** A promise to wait for before deciding anything while the OpenTelemetry API loads, else null. */
   pending() {
     return this.#api === undefined ? loading : null;
+  }
+
+  /** The events of one step of a machine (WIT `notice`s, the core's decisions), in order. */
+  deliver(events) {
+    for (const n of events) this.emit(n.kind, n.scope, n.key, n.tool, n.detail);
   }
 
   /** One decision, to every hook and to OpenTelemetry. Never throws. */

@@ -16,7 +16,7 @@ import {
   StorageError,
   ToolFailedError,
 } from './errors.js';
-import { attemptBy, differsAt, Events } from './events.js';
+import { Events } from './events.js';
 import { runMachine } from './machine.js';
 import { text } from './wtf8.js';
 import { outcomeOut, requestOut } from './wire.js';
@@ -127,14 +127,6 @@ export class Ledger {
     return this.#events.add(hook, onError);
   }
 
-  // The events of an effect's error (conflict, escalated). An unknown outcome is reported where
-  // it arises (the tool failed ambiguously, a lease ran out), not again when an effect finds an
-  // entry still in doubt.
-  #errorEvent(scope, tool, e) {
-    if (e instanceof ConflictError) this.#events.emit('conflict', scope, e.key, tool, differsAt(e.pointer));
-    else if (e instanceof EscalatedError) this.#events.emit('escalated', scope, e.key, tool, e.reason);
-  }
-
   /** Now, by this ledger's clock. */
   now() {
     const t = Math.floor(this.clock());
@@ -150,16 +142,16 @@ export class Ledger {
   }
 
   // Run one of the core's machines against the store (machine.js), with this ledger's clock,
-  // reconcilers and `tool` (named `toolName` in events); its finish and what it left ({finish,
-  // value, row, claimed}). While the OpenTelemetry API loads (once, at the first ledger), it
-  // waits for it, so that no decision misses it.
-  #run(command, tool = noTool, toolName = '', signal = undefined) {
+  // reconcilers and `tool`; its finish and what it left ({finish, value, row}). The events of its
+  // steps go to hooks and OpenTelemetry. While the OpenTelemetry API loads (once, at the first
+  // ledger), it waits for it, so that no decision misses it.
+  #run(command, tool = noTool, signal = undefined) {
     const loading = this.#events.pending();
-    if (loading !== null) return loading.then(() => this.#run(command, tool, toolName, signal));
+    if (loading !== null) return loading.then(() => this.#run(command, tool, signal));
     return runMachine(command, {
       store: this.store,
       signal,
-      event: (kind, scope, key, detail) => this.#events.emit(kind, scope, key, toolName, detail),
+      deliver: (events) => this.#events.deliver(events),
       now: () => this.now(),
       sleep: (ms) => this.sleep(ms),
       tool,
@@ -208,10 +200,6 @@ export class Ledger {
   async begin(intent, policy) {
     const claim = witPrepare(intent, policy, this.owner);
     const outcome = await this.drive(claim.scope, claim.key, { tag: 'begin', val: claim });
-    const v = outcome.val;
-    if (outcome.tag === 'execute') this.#events.emit('claimed', claim.scope, claim.key, claim.tool, attemptBy(v));
-    else if (outcome.tag === 'replay') this.#events.emit('replayed', claim.scope, claim.key, claim.tool, '');
-    else if (outcome.tag === 'conflict') this.#events.emit('conflict', claim.scope, claim.key, claim.tool, differsAt(v.pointer));
     const { scope, tool, runId, stepId, key, fingerprint, argsCanonical, owner } = claim;
     return { claim: { scope, tool, runId, stepId, key, fingerprint, argsCanonical, owner }, outcome };
   }
@@ -223,10 +211,7 @@ export class Ledger {
 
   /** Record the result of the attempt `token` holds, as the text to replay verbatim. */
   async completeJson(scope, key, token, resultJson) {
-    const t = tokenIn(token);
-    const outcome = await this.drive(scope, key, { tag: 'complete', val: { token: t, resultJson: String(resultJson) } });
-    this.#events.emit('executed', scope, key, '', `attempt ${t.attempt}`);
-    return outcome;
+    return this.drive(scope, key, { tag: 'complete', val: { token: tokenIn(token), resultJson: String(resultJson) } });
   }
 
   /** Record a definite failure: the effect did not happen. */
@@ -236,9 +221,7 @@ export class Ledger {
 
   /** Record an ambiguous failure: the outcome is unknown. The answer is `reconcile` or `escalated`. */
   async failAmbiguous(scope, key, token, reason) {
-    const outcome = await this.drive(scope, key, { tag: 'fail-ambiguous', val: { token: tokenIn(token), reason: String(reason) } });
-    this.#events.emit('in-doubt', scope, key, '', String(reason));
-    return outcome;
+    return this.drive(scope, key, { tag: 'fail-ambiguous', val: { token: tokenIn(token), reason: String(reason) } });
   }
 
   /** Extend the lease of a long call. */
@@ -249,9 +232,7 @@ export class Ledger {
   /** Report what a reconciliation of `attempt` found: happened(v), notHappened() or unknown(r). */
   async reconciled(scope, key, attempt, verdict) {
     const v = checkVerdict(verdict, false);
-    const outcome = await this.drive(scope, key, { tag: 'reconciled', val: { attempt, verdict: v } });
-    this.#events.emit('reconciled', scope, key, '', v.tag);
-    return outcome;
+    return this.drive(scope, key, { tag: 'reconciled', val: { attempt, verdict: v } });
   }
 
   /**
@@ -272,8 +253,6 @@ export class Ledger {
     const resolution = { settlement: checkVerdict(settlement, true), by: String(by ?? ''), note: String(note), seenVersion: BigInt(version) };
     const outcome = await this.drive(scope, key, { tag: 'resolve', val: resolution });
     if (outcome.tag !== 'settled') throw new OncelyError('protocol', `resolve ended with ${outcome.tag}, not a settlement`);
-    const verdict = resolution.settlement.tag === 'happened' ? 'happened' : 'did not happen';
-    this.#events.emit('resolved', scope, key, '', `${outcome.val} by ${resolution.by}: ${verdict}`);
     return outcome.val;
   }
 
@@ -337,9 +316,6 @@ export class Ledger {
     const report = { examined: 0, leasesExpired: 0, reconciled: 0, happened: 0, notHappened: 0, unknown: 0, escalated: [], purged: 0, errors: [] };
     for (const row of await io('due', this.store.due(scope, this.now(), TEND_BATCH))) {
       const n = await this.#tend(row, 'sweep');
-      if (n.leaseExpired) this.#events.emit('in-doubt', n.scope, n.key, n.tool, 'the lease ran out before a result was recorded');
-      if (n.reconciled !== undefined) this.#events.emit('reconciled', n.scope, n.key, n.tool, n.reconciled);
-      if (n.escalated !== undefined) this.#events.emit('escalated', n.scope, n.key, n.tool, n.escalated);
       report.examined++;
       report.leasesExpired += n.leaseExpired ? 1 : 0;
       report.purged += n.purged ? 1 : 0;
@@ -402,18 +378,8 @@ export class Ledger {
     const p = witPolicy(policy);
     const i = witIntent(intent, prepareCheck(p, this.owner));
     const command = { tag: 'effect', val: { intent: i, policy: p, options } };
-    let ended;
-    try {
-      ended = await this.#run(command, tool, i.tool, signal);
-    } catch (e) {
-      this.#errorEvent(i.scope, i.tool, e);
-      throw e;
-    }
-    const { finish, value, claimed } = ended;
+    const { finish, value } = await this.#run(command, tool, signal);
     const r = finish.val;
-    if (r.reconciled) this.#events.emit('reconciled', i.scope, r.key, i.tool, 'happened');
-    else if (r.replayed) this.#events.emit('replayed', i.scope, r.key, i.tool, '');
-    else if (claimed) this.#events.emit('executed', i.scope, r.key, i.tool, '');
     const out = { value: r.source.tag === 'tool-value' ? value : JSON.parse(r.source.val), key: r.key, replayed: r.replayed, reconciled: r.reconciled };
     if (r.source.tag === 'recorded') Object.defineProperty(out, RECORDED, { value: r.source.val });
     return out;

@@ -1,21 +1,20 @@
 // The interpreter of wit/effect.wit: start a machine, do what each step says (read, write, call,
 // sleep) and send back what happened, until it finishes or raises. It has no rule of its own.
 // `w`: {store, now(), sleep(ms), tool(key, call), beat(scope, key, token) → bool (a heartbeat
-// applied), reconcile(request, m) → WIT verdict, raise(error, m), event(kind, scope, key, detail)
-// (a decision: events.js), signal (optional: the caller's AbortSignal; aborted before the
+// applied), reconcile(request, m) → WIT verdict, raise(error, m), deliver(events) (a step's events,
+// the core's decisions, true once its read and write went through: events.js delivers them; no
+// event is worked out here), signal (optional: the caller's AbortSignal; aborted before the
 // machine's first write, the machine stops with its reason — after it, it runs to its finish)}.
-// Returns {finish, value (the tool's last value), row (read last), claimed (whether it called the
-// tool under a claim)}; throws what `raise` makes.
+// Returns {finish, value (the tool's last value), row (read last)}; throws what `raise` makes.
 
 import { witRun } from './core.js';
 import { AmbiguousFailure, DefiniteFailure, ToolError } from './errors.js';
-import { attemptBy } from './events.js';
 import { entryIn, entryOut } from './wire.js';
 
 const row = (e) => ({ tag: 'row', val: e ? entryIn(e) : undefined });
 
 export async function runMachine(command, w) {
-  const m = { finish: undefined, value: undefined, row: null, cause: undefined, claimed: false, wrote: false };
+  const m = { finish: undefined, value: undefined, row: null, cause: undefined, wrote: false };
   let step = witRun(new Uint8Array(0), { tag: 'start', val: command }, w.now());
   for (;;) {
     const input = await act(step, w, m);
@@ -25,7 +24,7 @@ export async function runMachine(command, w) {
 }
 
 // Do what one step says; what happened (null: finished).
-async function act({ read, write, action }, w, m) {
+async function act({ read, write, events, action }, w, m) {
   const failed = (e) => ((m.cause = e), { tag: 'store-failed', val: String(e?.message ?? e) });
   if (read) {
     try {
@@ -52,13 +51,15 @@ async function act({ read, write, action }, w, m) {
     if (applied === false) return { tag: 'lost-race' };
     if (applied !== true) throw new TypeError(`the store's ${write.op} returned ${applied}; expected true or false`);
   }
+  // The step's read and write went through: its events are true now (wit/effect.wit).
+  if (events.length > 0) w.deliver(events);
   switch (action.tag) {
     case 'report':
       return write ? { tag: 'written' } : row(m.row);
     case 'call-tool':
       // Never start a call on a lease that has run out: the claim may be another's by now.
       if (action.val.notAfter !== undefined && w.now() >= Number(action.val.notAfter)) return { tag: 'too-late' };
-      return action.val.token ? claimedCall(w, action.val, m) : guardedCall(w, action.val, m);
+      return guardedCall(w, action.val, m);
     case 'recall-tool':
       return callTool(w.tool, action.val, { key: action.val, attempt: null, deadline: null, signal: undefined }, m);
     case 'call-reconciler':
@@ -72,16 +73,6 @@ async function act({ read, write, action }, w, m) {
     default:
       throw w.raise(action.val, m);
   }
-}
-
-// A call under a claim (a token): `claimed` before it, `in-doubt` after it when it failed
-// ambiguously (it may have happened).
-async function claimedCall(w, c, m) {
-  m.claimed = true;
-  w.event('claimed', c.scope, c.key, attemptBy(c.token));
-  const input = await guardedCall(w, c, m);
-  if (input.tag === 'tool-failed' && !input.val.definite) w.event('in-doubt', c.scope, c.key, input.val.reason);
-  return input;
 }
 
 // Call the tool under its claim (a WIT tool-call): heartbeat the claim every `heartbeatMs` while

@@ -212,7 +212,7 @@ test('workerd: a ledger\'s decisions reach its onEvent hook (no @opentelemetry/a
     b.ok.map((e) => (e.error ? e : { kind: e.kind, scope: e.scope, tool: e.tool, detail: e.detail.replace(/;.*/, '') })),
     [
       { kind: 'claimed', scope: 'edge', tool: 'pay', ...claimed },
-      { kind: 'executed', scope: 'edge', tool: 'pay', detail: '' },
+      { kind: 'executed', scope: 'edge', tool: 'pay', detail: 'attempt 1' },
       { kind: 'replayed', scope: 'edge', tool: 'pay', detail: '' },
       { kind: 'claimed', scope: 'edge', tool: 'email', ...claimed },
       { kind: 'in-doubt', scope: 'edge', tool: 'email', detail: 'timed out' },

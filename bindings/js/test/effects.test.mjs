@@ -201,6 +201,8 @@ test('effects.json: every scenario through the Ledger and its interpreter, trace
         w.trace.push(`sleep ${ms}`);
         w.clock += ms;
       },
+      // The events the ledger delivers, traced where it delivers them.
+      onEvent: (e) => w.trace.push(`event ${e.kind} ${e.tool}${e.detail ? `: ${e.detail}` : ''}`),
     });
     const own = { scope: intent.scope, key: w.ownKey(intent) };
     const tools = [...(sc.tool ?? [])];
@@ -251,6 +253,12 @@ test('effects.json: every scenario through the Ledger and its interpreter, trace
       if (job === 'wait') {
         const e = await ledger.waitSettled(own.scope, own.key, { everyMs: b.every_ms, timeoutMs: b.timeout_ms });
         result = { waited: e ? e.state : 'absent' };
+      } else if (job === 'resolve') {
+        // A person's verdict, at the version of the row as it stands (seen without a trace).
+        const version = w.rows.version(own.scope, own.key);
+        const settlement = b.settlement.happened !== undefined ? happened(b.settlement.happened) : notHappened();
+        await ledger.resolve(own.scope, own.key, settlement, { by: b.by, version });
+        result = { settled: true };
       } else {
         // The public API reports a tally of the core's notes: compare it with the notes' tally.
         const notes = sc.expect.result.tended;

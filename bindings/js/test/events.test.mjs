@@ -35,7 +35,7 @@ async function explicitAndSweep(store) {
   const at = (scope, tool, args) => ({ scope, run: 'r', step: 's', tool, args });
   const ev = (kind, scope, key, tool, detail = '') => ({ kind, scope, key, tool, detail });
 
-  // One call, one event; the tool is "" where the call does not know it (it has only the key).
+  // One call, one event (the core's, with the entry's tool).
   const a = await ledger.begin(at(SCOPE, 'charge', { id: 1, n: 1 }), LOOKUP);
   await ledger.complete(SCOPE, a.claim.key, a.outcome.val, { ok: 1 });
   assert.equal((await ledger.begin(at(SCOPE, 'charge', { id: 1, n: 1 }), LOOKUP)).outcome.tag, 'replay');
@@ -66,12 +66,12 @@ async function explicitAndSweep(store) {
     seen,
     [
       ev('claimed', SCOPE, a.claim.key, 'charge', 'attempt 1 by w1'),
-      ev('executed', SCOPE, a.claim.key, '', 'attempt 1'),
+      ev('executed', SCOPE, a.claim.key, 'charge', 'attempt 1'),
       ev('replayed', SCOPE, a.claim.key, 'charge'),
       ev('conflict', SCOPE, a.claim.key, 'charge', 'first difference at "/n"'),
       ev('claimed', SCOPE, b.claim.key, 'charge', 'attempt 1 by w1'),
-      ev('in-doubt', SCOPE, b.claim.key, '', 'socket closed'),
-      ev('reconciled', SCOPE, b.claim.key, '', 'unknown'),
+      ev('in-doubt', SCOPE, b.claim.key, 'charge', 'socket closed'),
+      ev('reconciled', SCOPE, b.claim.key, 'charge', 'unknown'),
       ev('claimed', SCOPE, c, 'charge', 'attempt 1 by w1'),
       ev('claimed', late, r.claim.key, 'refund', 'attempt 1 by w1'),
       ev('claimed', late, m.claim.key, 'email', 'attempt 1 by w1'),
@@ -79,7 +79,7 @@ async function explicitAndSweep(store) {
       ev('reconciled', late, r.claim.key, 'refund', 'happened'),
       ev('in-doubt', late, m.claim.key, 'email', lapsed),
       ev('escalated', late, m.claim.key, 'email', /^the lease of attempt 1 \(owner "w1"\) expired at 16000 .*only a human can settle it$/),
-      ev('resolved', late, m.claim.key, '', `${id} by ops@acme: happened`),
+      ev('resolved', late, m.claim.key, 'email', `${id} by ops@acme: happened`),
     ],
   ];
 }
@@ -179,7 +179,7 @@ describe('hooks', () => {
     const seen = [];
     const off = ledger.onEvent((e) => seen.push([e.kind, e.detail]));
     await ledger.withOwner('w2').effect(intent(1), POLICY, () => 1);
-    assert.deepEqual(seen, [['claimed', 'attempt 1 by w2'], ['executed', '']]);
+    assert.deepEqual(seen, [['claimed', 'attempt 1 by w2'], ['executed', 'attempt 1']]);
     off();
     off();
     await ledger.effect(intent(2), POLICY, () => 2);

@@ -1272,6 +1272,40 @@ export namespace Effect {
     | { tag: 'finish'; val: Finish }
     | { tag: 'raise'; val: EffectError };
   /**
+   * The kind of a decision, as every host reports it (hooks, logs, telemetry), by these
+   * names.
+   *
+   * `effect.notice-kind`.
+   */
+  export type NoticeKind = 'claimed' | 'executed' | 'replayed' | 'conflict' | 'in-doubt' | 'reconciled' | 'escalated' | 'resolved';
+  /**
+   * One decision the core took, for the host to deliver (see `step.events`).
+   *
+   * `effect.notice`.
+   */
+  export interface Notice {
+    /**
+     * What was decided.
+     */
+    kind: NoticeKind;
+    /**
+     * The tenant.
+     */
+    scope: string;
+    /**
+     * The idempotency key.
+     */
+    key: string;
+    /**
+     * The entry's tool.
+     */
+    tool: string;
+    /**
+     * More, for people (see `notice-kind`).
+     */
+    detail: string;
+  }
+  /**
    * What the host must do next, in order: read, write, act (see the interpreter above).
    *
    * `effect.step`.
@@ -1290,6 +1324,15 @@ export namespace Effect {
      * A row to write (after a read: only when the row is absent).
      */
     write?: RowWrite;
+    /**
+     * The decisions this step stands for, true once its read found no row (when it has a
+     * read) and its write applied (when it has a write): deliver them, in order, right
+     * before doing `action`. A step whose read finds a row, or whose write is lost or fails,
+     * is not done, and its events are not delivered (the core decides again on what the
+     * host sends). So an event never reports what did not happen. A step that only reads
+     * carries none.
+     */
+    events: Array<Notice>;
     /**
      * What to do then.
      */

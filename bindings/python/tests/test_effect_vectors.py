@@ -275,6 +275,8 @@ async def _play(sc: dict[str, Any], mode: str) -> tuple[dict[str, Any], Any]:
         w.happen(sc["prelude"])
     options = {**DOC["options"], **sc.get("options", {})}
     ledger = oncely.Ledger(w, owner=options["owner"], clock=lambda: w.clock, sleep=w.sleep)
+    # The events the ledger delivers, traced where it delivers them.
+    ledger.on_event(lambda e: w.trace.append(_event_line(e)))
     if w.reconciler is not None:
         for tool in {w.base["tool"], w.intent["tool"]}:
             ledger.reconciler(tool, w.reconcile)
@@ -315,6 +317,16 @@ async def _play(sc: dict[str, Any], mode: str) -> tuple[dict[str, Any], Any]:
                 every=b["every_ms"] / 1000, timeout=b["timeout_ms"] / 1000,
             )  # fmt: skip
             result = {"waited": row.state.value if row else "absent"}
+        elif job == "resolve":
+            # A person's verdict, at the version of the row as it stands (seen without a trace).
+            own = w.key_of(w.intent)
+            seen = w.rows[(own.scope, own.key)].version
+            given = b["settlement"]  # "not-happened", or {"happened": value}
+            settlement: Any = oncely.NotHappened()
+            if isinstance(given, dict):
+                settlement = oncely.happened(given["happened"])
+            await call("resolve", own.scope, own.key, settlement, by=b["by"], version=seen)
+            result = {"settled": True}
         else:
             report = await call("tend", oncely.TendJob(job))
             want = _report(expect_result["tended"])
@@ -340,6 +352,13 @@ def _doc(vectors: Any) -> None:
     DOC.update(vectors("effects.json"))
 
 
+def _event_line(e: oncely.LedgerEvent) -> str:
+    """An event as the vectors trace it: ``event KIND TOOL: DETAIL`` (no ``: DETAIL`` when
+    the detail is empty)."""
+    line = f"event {e.kind.value} {e.tool}"
+    return f"{line}: {e.detail}" if e.detail else line
+
+
 def test_there_are_scenarios(vectors: Any) -> None:
     assert len(vectors("effects.json")["scenarios"]) >= 30
 
@@ -354,4 +373,4 @@ def test_effect_vectors(mode: str) -> None:
     assert not failures, (
         f"{len(failures)} of {len(DOC['scenarios'])} scenarios differ:\n" + "\n".join(failures)
     )
-    assert len(DOC["scenarios"]) == 54
+    assert len(DOC["scenarios"]) == 56

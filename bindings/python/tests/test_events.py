@@ -144,14 +144,14 @@ def test_every_decision_reaches_the_hook_logging_and_opentelemetry(
         (K.CLAIMED, "pay"), (K.EXECUTED, "pay"), (K.REPLAYED, "pay"),
         (K.CLAIMED, "ship"), (K.EXECUTED, "ship"), (K.CONFLICT, "ship"),
         (K.CLAIMED, "email"), (K.IN_DOUBT, "email"), (K.ESCALATED, "email"),
-        (K.ESCALATED, "email"), (K.RESOLVED, ""),
+        (K.ESCALATED, "email"), (K.RESOLVED, "email"),
         (K.CLAIMED, "refund"), (K.IN_DOUBT, "refund"), (K.RECONCILED, "refund"),
     ]  # fmt: skip
     assert [(e.kind, e.tool) for e in seen] == expected
     assert set(K) == {e.kind for e in seen}
     assert all(e.scope == scope and e.key.startswith("oncely1:") for e in seen)
     details = [e.detail for e in seen]
-    assert details[0] == "attempt 1 by w1" and details[1] == details[2] == ""
+    assert details[0] == "attempt 1 by w1" and details[1] == "attempt 1" and details[2] == ""
     assert details[5] == 'first difference at "/to"'
     assert details[7] == "timed out" and "only a human can settle it" in details[8]
     assert details[9] == details[8]
@@ -240,13 +240,13 @@ def test_the_explicit_api_and_the_sweep(
     lease = "the lease ran out before a result was recorded"
     head = [
         (K.CLAIMED, "pay", "pay", "attempt 1 by w1"),
-        (K.EXECUTED, "pay", "", "attempt 1"),
+        (K.EXECUTED, "pay", "pay", "attempt 1"),
         (K.REPLAYED, "pay", "pay", ""),
         (K.CLAIMED, "ship", "ship", "attempt 1 by w1"),
         (K.CONFLICT, "ship", "ship", 'first difference at "/to"'),
-        (K.IN_DOUBT, "ship", "", "reset by peer"),
-        (K.RECONCILED, "ship", "", "unknown"),
-        (K.RESOLVED, "ship", "", f"{sid} by ops@acme: happened"),
+        (K.IN_DOUBT, "ship", "ship", "reset by peer"),
+        (K.RECONCILED, "ship", "ship", "unknown"),
+        (K.RESOLVED, "ship", "ship", f"{sid} by ops@acme: happened"),
         (K.CLAIMED, "email", "email", "attempt 1 by w1"),
         (K.CLAIMED, "refund", "refund", "attempt 1 by w1"),
     ]
@@ -298,8 +298,9 @@ def test_the_async_ledger_emits_the_same_events(
 
     seen = asyncio.run(main())
     assert [(e.kind, e.tool, e.detail) for e in seen] == [
-        (K.CLAIMED, "pay", "attempt 1 by w2"), (K.EXECUTED, "pay", ""), (K.REPLAYED, "pay", ""),
-        (K.CLAIMED, "ship", "attempt 1 by w2"), (K.EXECUTED, "ship", ""),
+        (K.CLAIMED, "pay", "attempt 1 by w2"), (K.EXECUTED, "pay", "attempt 1"),
+        (K.REPLAYED, "pay", ""),
+        (K.CLAIMED, "ship", "attempt 1 by w2"), (K.EXECUTED, "ship", "attempt 1"),
         (K.CONFLICT, "ship", 'first difference at "/to"'),
         (K.CLAIMED, "email", "attempt 1 by w2"), (K.IN_DOUBT, "email", "timed out"),
         (K.ESCALATED, "email", seen[-1].detail),

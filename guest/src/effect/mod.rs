@@ -29,8 +29,8 @@
 mod state;
 
 use crate::effect_wit::{
-    Action, Busy, Command, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, ReadRequest, ResultSource, RowWrite, Step,
-    TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
+    Action, Busy, Command, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, Notice, NoticeKind, ReadRequest, ResultSource,
+    RowWrite, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
 };
 use crate::keys_wit::{Intent, KeyError};
 use crate::ledger::{handle, prepare, Transition, Write};
@@ -57,6 +57,14 @@ pub const RECORD_TRIES: u32 = 12;
 pub const RECORD_BACKOFF_MS: u64 = 50;
 /// … and at most this long (ms), so that a run notices soon that the database is back.
 pub const RECORD_BACKOFF_MAX_MS: u64 = 1_000;
+
+/// The detail of an `in-doubt` event for a lease that ran out.
+pub const LEASE_RAN_OUT: &str = "the lease ran out before a result was recorded";
+
+/// The events of the step being computed: decisions taken since the last input, delivered by
+/// the host once the step's read and write went through (never kept in the state).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Notices(pub(crate) Vec<Notice>);
 
 /// What a machine asks of the host, before it is put into a `step`.
 #[derive(Debug)]
@@ -141,6 +149,8 @@ pub(crate) struct Machine {
     before: Option<EntryState>,
     /// Tending: what was done so far.
     note: Option<TendNote>,
+    /// The events of the step being computed.
+    events: Notices,
 }
 
 impl Machine {
@@ -167,6 +177,7 @@ impl Machine {
             token: None,
             before: None,
             note: None,
+            events: Notices::default(),
         }
     }
 
@@ -191,6 +202,7 @@ impl Machine {
                     let mut absent = self.clone();
                     if let Act::Write(w, then) = absent.transition(None, now) {
                         self.pending = absent.pending;
+                        self.events = absent.events;
                         if_absent = Some((w, then));
                     }
                 }
@@ -208,7 +220,12 @@ impl Machine {
         }
         match handle(row.clone(), self.event.clone(), now) {
             Err(e) => self.refused(e, now),
-            Ok(Transition { write: None, outcome }) => self.on_outcome(outcome, now),
+            Ok(Transition { write: None, outcome }) => {
+                if let Some(e) = &row {
+                    self.found(e, &outcome);
+                }
+                self.on_outcome(outcome, now)
+            }
             Ok(Transition { write: Some(w), outcome: Outcome::Reconcile(_) })
                 if matches!(self.mode, Mode::Tend(_)) && !self.has_reconciler =>
             {
@@ -244,16 +261,21 @@ impl Machine {
             Write::Update(u) => {
                 (RowWrite { op: WriteOp::Update, row: u.entry.clone(), expected_version: u.expected_version }, Some(u.entry))
             }
-            Write::Delete(d) => match current {
-                Some(gone) => (RowWrite { op: WriteOp::Delete, row: gone, expected_version: d.expected_version }, None),
+            Write::Delete(d) => match &current {
+                Some(gone) => (RowWrite { op: WriteOp::Delete, row: gone.clone(), expected_version: d.expected_version }, None),
                 None => return Act::Do(host_error(self.phase, &Input::Written)),
             },
         };
+        self.wrote(current.as_ref(), row.as_ref(), &outcome);
         let mut applied = self.clone();
         applied.row = Known::Row(row.clone());
         applied.pending = None;
         let then = match applied.on_outcome(outcome.clone(), now) {
-            Act::Do(a) => a,
+            Act::Do(a) => {
+                // The decisions that lead to it come with the write's (a finish, a raise).
+                self.events = applied.events;
+                a
+            }
             Act::Read(_) | Act::Write(..) => Action::Report,
         };
         self.pending = Some(Pending { row, outcome, at: now });
@@ -283,6 +305,8 @@ impl Machine {
             if matches!(input, Input::Written) {
                 return next;
             }
+            // Decided again only to be where the host is: its events came with the last step.
+            self.events.0.clear();
         }
         let token = || ClaimToken { attempt: 0, owner: String::new() };
         match (self.phase, input) {
@@ -558,6 +582,56 @@ impl Machine {
         Act::Do(Action::Finish(Finish::Tended(note)))
     }
 
+    fn notice(&mut self, kind: NoticeKind, e: &Entry, detail: String) {
+        self.events.0.push(Notice { kind, scope: e.scope.clone(), key: e.key.clone(), tool: e.tool.clone(), detail });
+    }
+
+    /// The events of a decision that writes nothing: a replay, a conflict, an escalated entry
+    /// found by `begin`.
+    fn found(&mut self, e: &Entry, o: &Outcome) {
+        match o {
+            Outcome::Replay(_) if e.result_json.is_some() => self.notice(NoticeKind::Replayed, e, String::new()),
+            Outcome::Conflict(c) => self.notice(NoticeKind::Conflict, e, msg!["first difference at ", Q(&c.pointer)]),
+            Outcome::Escalated(x) if matches!(self.event, Event::Begin(_)) => self.notice(NoticeKind::Escalated, e, x.reason.clone()),
+            _ => {}
+        }
+    }
+
+    /// The events of a write (from `before` to `after`, with `outcome`), true once it applied.
+    fn wrote(&mut self, before: Option<&Entry>, after: Option<&Entry>, o: &Outcome) {
+        let Some(e) = after.or(before) else { return };
+        let (was, is) = (before.map(|b| b.state), after.map(|a| a.state));
+        if let Outcome::Execute(t) = o {
+            self.notice(NoticeKind::Claimed, e, msg!["attempt ", t.attempt, " by ", t.owner]);
+        }
+        if was == Some(EntryState::Pending) && matches!(is, Some(EntryState::InDoubt | EntryState::Escalated)) {
+            let why = match &self.event {
+                Event::FailAmbiguous(f) => f.reason.clone(),
+                _ => LEASE_RAN_OUT.into(),
+            };
+            self.notice(NoticeKind::InDoubt, e, why);
+        }
+        match (&self.event, o) {
+            (Event::Complete(c), _) => self.notice(NoticeKind::Executed, e, msg!["attempt ", c.token.attempt]),
+            (Event::Reconciled(_), _) => {
+                let found = match is {
+                    Some(EntryState::Done) => "happened",
+                    Some(EntryState::Failed) => "not-happened",
+                    _ => "unknown",
+                };
+                self.notice(NoticeKind::Reconciled, e, found.into());
+            }
+            (Event::Resolve(r), Outcome::Settled(id)) => {
+                let verdict = if is == Some(EntryState::Done) { "happened" } else { "did not happen" };
+                self.notice(NoticeKind::Resolved, e, msg![id, " by ", r.by, ": ", verdict]);
+            }
+            _ => {}
+        }
+        if is == Some(EntryState::Escalated) && was != Some(EntryState::Escalated) {
+            self.notice(NoticeKind::Escalated, e, e.reason.clone().unwrap_or_default());
+        }
+    }
+
     fn mark(&mut self, f: impl FnOnce(&mut TendNote)) {
         if let Some(n) = self.note.as_mut() {
             f(n);
@@ -636,7 +710,8 @@ fn host_error(_: Phase, i: &Input) -> Action {
     }))
 }
 
-fn step(m: &Machine, act: Act) -> Step {
+fn step(m: &mut Machine, act: Act) -> Step {
+    let events = core::mem::take(&mut m.events.0);
     let (read, write, action) = match act {
         Act::Read(None) => (true, None, Action::Report),
         Act::Read(Some((w, then))) => (true, Some(w), then),
@@ -647,6 +722,8 @@ fn step(m: &Machine, act: Act) -> Step {
     Step {
         state: if ended { Vec::new() } else { state::encode(m) },
         read: read.then(|| ReadRequest { scope: m.scope.clone(), key: m.key.clone() }),
+        // A step that only reads is never done as such (the host sends the row): no events.
+        events: if read && write.is_none() { Vec::new() } else { events },
         write,
         action,
     }
@@ -666,14 +743,14 @@ pub fn start_effect(intent: &Intent, policy: &ToolPolicy, options: &EffectOption
         m.phase = Phase::PassingThrough;
         Act::Do(Action::CallTool(pass_through_call(&m.scope, &m.key)))
     };
-    Ok(step(&m, act))
+    Ok(step(&mut m, act))
 }
 
 /// `effect.run` with `start(event(…))`.
 pub fn start_event(scope: String, key: String, event: Event, now: u64) -> Step {
     let mut m = Machine::new(Mode::Event, scope, key, event);
     let act = m.apply_current(now);
-    step(&m, act)
+    step(&mut m, act)
 }
 
 /// `effect.run` with `start(tend(…))`.
@@ -686,7 +763,7 @@ pub fn start_tend(scope: String, key: String, job: TendJob, has_reconciler: bool
     m.note = Some(note_for(&m.scope, &m.key, ""));
     m.has_reconciler = has_reconciler;
     let act = m.apply_current(now);
-    step(&m, act)
+    step(&mut m, act)
 }
 
 /// `effect.run` with `start(wait(…))`.
@@ -695,7 +772,7 @@ pub fn start_wait(scope: String, key: String, every_ms: u64, timeout_ms: u64, no
     m.every_ms = every_ms.max(1);
     m.deadline = now.saturating_add(timeout_ms);
     let act = m.apply_current(now);
-    step(&m, act)
+    step(&mut m, act)
 }
 
 /// `effect.run` with any other input: the next step of the machine `state` holds.
@@ -703,12 +780,13 @@ pub fn next(state: &[u8], input: Input, now: u64) -> Step {
     match state::decode(state) {
         Some(mut m) => {
             let act = m.input(input, now);
-            step(&m, act)
+            step(&mut m, act)
         }
         None => Step {
             state: Vec::new(),
             read: None,
             write: None,
+            events: Vec::new(),
             action: Action::Raise(EffectError::Ledger(LedgerError {
                 kind: LedgerErrorKind::InvalidRequest,
                 state: None,

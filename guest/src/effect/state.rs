@@ -5,7 +5,7 @@
 //! variants as a tag byte. Only the core writes and reads it; a state this core did not write
 //! decodes to `None`, which the machine reports as a host error.
 
-use super::{Known, Machine, Mode, Pending, Phase};
+use super::{Known, Machine, Mode, Notices, Pending, Phase};
 use crate::effect_wit::{TendJob, TendNote, VerdictKind};
 use crate::ledger_wit::{
     Claim, ClaimToken, Completion, Entry, EntryState, Escalation, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict,
@@ -529,4 +529,13 @@ record!(Machine {
     token,
     before,
     note,
+    events,
 });
+
+/// A step's events are never kept: they go to the host with the step.
+impl Code for Notices {
+    fn put(&self, _: &mut W) {}
+    fn get(_: &mut R<'_>) -> Option<Self> {
+        Some(Notices::default())
+    }
+}

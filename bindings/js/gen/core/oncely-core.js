@@ -3640,7 +3640,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       }
       dataView(memory0).setBigInt64(ptr0 + 288, toUint64(arg2), true);
       const ret = effect010Run(ptr0);
-      let variant225;
+      let variant231;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           var ptr116 = dataView(memory0).getInt32(ret + 8, true);
@@ -3928,34 +3928,97 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant217;
-          switch (dataView(memory0).getUint8(ret + 328, true)) {
+          var len149 = dataView(memory0).getInt32(ret + 332, true);
+          var base149 = dataView(memory0).getInt32(ret + 328, true);
+          var result149 = [];
+          for (let i = 0; i < len149; i++) {
+            const base = base149 + i * 36;
+            let enum144;
+            switch (dataView(memory0).getUint8(base + 0, true)) {
+              case 0: {
+                enum144 = 'claimed';
+                break;
+              }
+              case 1: {
+                enum144 = 'executed';
+                break;
+              }
+              case 2: {
+                enum144 = 'replayed';
+                break;
+              }
+              case 3: {
+                enum144 = 'conflict';
+                break;
+              }
+              case 4: {
+                enum144 = 'in-doubt';
+                break;
+              }
+              case 5: {
+                enum144 = 'reconciled';
+                break;
+              }
+              case 6: {
+                enum144 = 'escalated';
+                break;
+              }
+              case 7: {
+                enum144 = 'resolved';
+                break;
+              }
+              default: {
+                throw new TypeError('invalid discriminant specified for NoticeKind');
+              }
+            }
+            var ptr145 = dataView(memory0).getInt32(base + 4, true);
+            var len145 = dataView(memory0).getInt32(base + 8, true);
+            var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
+            var ptr146 = dataView(memory0).getInt32(base + 12, true);
+            var len146 = dataView(memory0).getInt32(base + 16, true);
+            var result146 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr146, len146));
+            var ptr147 = dataView(memory0).getInt32(base + 20, true);
+            var len147 = dataView(memory0).getInt32(base + 24, true);
+            var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
+            var ptr148 = dataView(memory0).getInt32(base + 28, true);
+            var len148 = dataView(memory0).getInt32(base + 32, true);
+            var result148 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr148, len148));
+            result149.push({
+              kind: enum144,
+              scope: result145,
+              key: result146,
+              tool: result147,
+              detail: result148,
+            });
+          }
+          let variant223;
+          switch (dataView(memory0).getUint8(ret + 336, true)) {
             case 0: {
-              variant217= {
+              variant223= {
                 tag: 'report',
               };
               break;
             }
             case 1: {
-              var ptr144 = dataView(memory0).getInt32(ret + 336, true);
-              var len144 = dataView(memory0).getInt32(ret + 340, true);
-              var result144 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr144, len144));
-              var ptr145 = dataView(memory0).getInt32(ret + 344, true);
-              var len145 = dataView(memory0).getInt32(ret + 348, true);
-              var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
-              let variant147;
-              switch (dataView(memory0).getUint8(ret + 352, true)) {
+              var ptr150 = dataView(memory0).getInt32(ret + 344, true);
+              var len150 = dataView(memory0).getInt32(ret + 348, true);
+              var result150 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr150, len150));
+              var ptr151 = dataView(memory0).getInt32(ret + 352, true);
+              var len151 = dataView(memory0).getInt32(ret + 356, true);
+              var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
+              let variant153;
+              switch (dataView(memory0).getUint8(ret + 360, true)) {
                 case 0: {
-                  variant147 = undefined;
+                  variant153 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr146 = dataView(memory0).getInt32(ret + 360, true);
-                  var len146 = dataView(memory0).getInt32(ret + 364, true);
-                  var result146 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr146, len146));
-                  variant147 = {
-                    attempt: dataView(memory0).getInt32(ret + 356, true) >>> 0,
-                    owner: result146,
+                  var ptr152 = dataView(memory0).getInt32(ret + 368, true);
+                  var len152 = dataView(memory0).getInt32(ret + 372, true);
+                  var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
+                  variant153 = {
+                    attempt: dataView(memory0).getInt32(ret + 364, true) >>> 0,
+                    owner: result152,
                   };
                   break;
                 }
@@ -3963,100 +4026,100 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant148;
-              switch (dataView(memory0).getUint8(ret + 368, true)) {
+              let variant154;
+              switch (dataView(memory0).getUint8(ret + 376, true)) {
                 case 0: {
-                  variant148 = undefined;
+                  variant154 = undefined;
                   break;
                 }
                 case 1: {
-                  variant148 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true));
+                  variant154 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant149;
-              switch (dataView(memory0).getUint8(ret + 384, true)) {
+              let variant155;
+              switch (dataView(memory0).getUint8(ret + 392, true)) {
                 case 0: {
-                  variant149 = undefined;
+                  variant155 = undefined;
                   break;
                 }
                 case 1: {
-                  variant149 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true));
+                  variant155 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant150;
-              switch (dataView(memory0).getUint8(ret + 400, true)) {
+              let variant156;
+              switch (dataView(memory0).getUint8(ret + 408, true)) {
                 case 0: {
-                  variant150 = undefined;
+                  variant156 = undefined;
                   break;
                 }
                 case 1: {
-                  variant150 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true));
+                  variant156 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant217= {
+              variant223= {
                 tag: 'call-tool',
                 val: {
-                  scope: result144,
-                  key: result145,
-                  token: variant147,
-                  notAfter: variant148,
-                  deadline: variant149,
-                  heartbeatMs: variant150,
+                  scope: result150,
+                  key: result151,
+                  token: variant153,
+                  notAfter: variant154,
+                  deadline: variant155,
+                  heartbeatMs: variant156,
                 }
               };
               break;
             }
             case 2: {
-              var ptr151 = dataView(memory0).getInt32(ret + 336, true);
-              var len151 = dataView(memory0).getInt32(ret + 340, true);
-              var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
-              var ptr152 = dataView(memory0).getInt32(ret + 344, true);
-              var len152 = dataView(memory0).getInt32(ret + 348, true);
-              var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
-              var ptr153 = dataView(memory0).getInt32(ret + 352, true);
-              var len153 = dataView(memory0).getInt32(ret + 356, true);
-              var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
-              var ptr154 = dataView(memory0).getInt32(ret + 360, true);
-              var len154 = dataView(memory0).getInt32(ret + 364, true);
-              var result154 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr154, len154));
-              let variant156;
-              switch (dataView(memory0).getUint8(ret + 372, true)) {
+              var ptr157 = dataView(memory0).getInt32(ret + 344, true);
+              var len157 = dataView(memory0).getInt32(ret + 348, true);
+              var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
+              var ptr158 = dataView(memory0).getInt32(ret + 352, true);
+              var len158 = dataView(memory0).getInt32(ret + 356, true);
+              var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
+              var ptr159 = dataView(memory0).getInt32(ret + 360, true);
+              var len159 = dataView(memory0).getInt32(ret + 364, true);
+              var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
+              var ptr160 = dataView(memory0).getInt32(ret + 368, true);
+              var len160 = dataView(memory0).getInt32(ret + 372, true);
+              var result160 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr160, len160));
+              let variant162;
+              switch (dataView(memory0).getUint8(ret + 380, true)) {
                 case 0: {
-                  variant156= {
+                  variant162= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant156= {
+                  variant162= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr155 = dataView(memory0).getInt32(ret + 376, true);
-                  var len155 = dataView(memory0).getInt32(ret + 380, true);
-                  var result155 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr155, len155));
-                  variant156= {
+                  var ptr161 = dataView(memory0).getInt32(ret + 384, true);
+                  var len161 = dataView(memory0).getInt32(ret + 388, true);
+                  var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
+                  variant162= {
                     tag: 'lookup',
-                    val: result155
+                    val: result161
                   };
                   break;
                 }
                 case 3: {
-                  variant156= {
+                  variant162= {
                     tag: 'manual',
                   };
                   break;
@@ -4065,60 +4128,60 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant217= {
+              variant223= {
                 tag: 'call-reconciler',
                 val: {
-                  scope: result151,
-                  key: result152,
-                  tool: result153,
-                  argsCanonical: result154,
-                  attempt: dataView(memory0).getInt32(ret + 368, true) >>> 0,
-                  path: variant156,
-                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
-                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true)),
+                  scope: result157,
+                  key: result158,
+                  tool: result159,
+                  argsCanonical: result160,
+                  attempt: dataView(memory0).getInt32(ret + 376, true) >>> 0,
+                  path: variant162,
+                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true)),
+                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
                 }
               };
               break;
             }
             case 3: {
-              var ptr157 = dataView(memory0).getInt32(ret + 336, true);
-              var len157 = dataView(memory0).getInt32(ret + 340, true);
-              var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
-              variant217= {
+              var ptr163 = dataView(memory0).getInt32(ret + 344, true);
+              var len163 = dataView(memory0).getInt32(ret + 348, true);
+              var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
+              variant223= {
                 tag: 'recall-tool',
-                val: result157
+                val: result163
               };
               break;
             }
             case 4: {
-              variant217= {
+              variant223= {
                 tag: 'sleep-until',
-                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true))
+                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true))
               };
               break;
             }
             case 5: {
-              let variant196;
-              switch (dataView(memory0).getUint8(ret + 336, true)) {
+              let variant202;
+              switch (dataView(memory0).getUint8(ret + 344, true)) {
                 case 0: {
-                  var ptr158 = dataView(memory0).getInt32(ret + 344, true);
-                  var len158 = dataView(memory0).getInt32(ret + 348, true);
-                  var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
-                  let variant160;
-                  switch (dataView(memory0).getUint8(ret + 352, true)) {
+                  var ptr164 = dataView(memory0).getInt32(ret + 352, true);
+                  var len164 = dataView(memory0).getInt32(ret + 356, true);
+                  var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
+                  let variant166;
+                  switch (dataView(memory0).getUint8(ret + 360, true)) {
                     case 0: {
-                      variant160= {
+                      variant166= {
                         tag: 'tool-value',
                       };
                       break;
                     }
                     case 1: {
-                      var ptr159 = dataView(memory0).getInt32(ret + 356, true);
-                      var len159 = dataView(memory0).getInt32(ret + 360, true);
-                      var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
-                      variant160= {
+                      var ptr165 = dataView(memory0).getInt32(ret + 364, true);
+                      var len165 = dataView(memory0).getInt32(ret + 368, true);
+                      var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
+                      variant166= {
                         tag: 'recorded',
-                        val: result159
+                        val: result165
                       };
                       break;
                     }
@@ -4126,128 +4189,128 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for ResultSource');
                     }
                   }
-                  var bool161 = dataView(memory0).getUint8(ret + 364, true);
-                  var bool162 = dataView(memory0).getUint8(ret + 365, true);
-                  variant196= {
+                  var bool167 = dataView(memory0).getUint8(ret + 372, true);
+                  var bool168 = dataView(memory0).getUint8(ret + 373, true);
+                  variant202= {
                     tag: 'effect',
                     val: {
-                      key: result158,
-                      source: variant160,
-                      replayed: bool161 == 0 ? false : (bool161 == 1 ? true : throwInvalidBool()),
-                      reconciled: bool162 == 0 ? false : (bool162 == 1 ? true : throwInvalidBool()),
+                      key: result164,
+                      source: variant166,
+                      replayed: bool167 == 0 ? false : (bool167 == 1 ? true : throwInvalidBool()),
+                      reconciled: bool168 == 0 ? false : (bool168 == 1 ? true : throwInvalidBool()),
                     }
                   };
                   break;
                 }
                 case 1: {
-                  let variant184;
-                  switch (dataView(memory0).getUint8(ret + 344, true)) {
+                  let variant190;
+                  switch (dataView(memory0).getUint8(ret + 352, true)) {
                     case 0: {
-                      var ptr163 = dataView(memory0).getInt32(ret + 356, true);
-                      var len163 = dataView(memory0).getInt32(ret + 360, true);
-                      var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
-                      variant184= {
+                      var ptr169 = dataView(memory0).getInt32(ret + 364, true);
+                      var len169 = dataView(memory0).getInt32(ret + 368, true);
+                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
+                      variant190= {
                         tag: 'execute',
                         val: {
-                          attempt: dataView(memory0).getInt32(ret + 352, true) >>> 0,
-                          owner: result163,
+                          attempt: dataView(memory0).getInt32(ret + 360, true) >>> 0,
+                          owner: result169,
                         }
                       };
                       break;
                     }
                     case 1: {
-                      var ptr164 = dataView(memory0).getInt32(ret + 352, true);
-                      var len164 = dataView(memory0).getInt32(ret + 356, true);
-                      var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
-                      variant184= {
+                      var ptr170 = dataView(memory0).getInt32(ret + 360, true);
+                      var len170 = dataView(memory0).getInt32(ret + 364, true);
+                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
+                      variant190= {
                         tag: 'replay',
                         val: {
-                          resultJson: result164,
-                          attempt: dataView(memory0).getInt32(ret + 360, true) >>> 0,
-                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
+                          resultJson: result170,
+                          attempt: dataView(memory0).getInt32(ret + 368, true) >>> 0,
+                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
                         }
                       };
                       break;
                     }
                     case 2: {
-                      var ptr165 = dataView(memory0).getInt32(ret + 352, true);
-                      var len165 = dataView(memory0).getInt32(ret + 356, true);
-                      var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
-                      let enum166;
-                      switch (dataView(memory0).getUint8(ret + 360, true)) {
+                      var ptr171 = dataView(memory0).getInt32(ret + 360, true);
+                      var len171 = dataView(memory0).getInt32(ret + 364, true);
+                      var result171 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr171, len171));
+                      let enum172;
+                      switch (dataView(memory0).getUint8(ret + 368, true)) {
                         case 0: {
-                          enum166 = 'pending';
+                          enum172 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum166 = 'done';
+                          enum172 = 'done';
                           break;
                         }
                         case 2: {
-                          enum166 = 'failed';
+                          enum172 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum166 = 'in-doubt';
+                          enum172 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum166 = 'escalated';
+                          enum172 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant184= {
+                      variant190= {
                         tag: 'in-progress',
                         val: {
-                          owner: result165,
-                          state: enum166,
-                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
+                          owner: result171,
+                          state: enum172,
+                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
                         }
                       };
                       break;
                     }
                     case 3: {
-                      var ptr167 = dataView(memory0).getInt32(ret + 352, true);
-                      var len167 = dataView(memory0).getInt32(ret + 356, true);
-                      var result167 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr167, len167));
-                      var ptr168 = dataView(memory0).getInt32(ret + 360, true);
-                      var len168 = dataView(memory0).getInt32(ret + 364, true);
-                      var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
-                      var ptr169 = dataView(memory0).getInt32(ret + 368, true);
-                      var len169 = dataView(memory0).getInt32(ret + 372, true);
-                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
-                      var ptr170 = dataView(memory0).getInt32(ret + 376, true);
-                      var len170 = dataView(memory0).getInt32(ret + 380, true);
-                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
-                      let variant172;
-                      switch (dataView(memory0).getUint8(ret + 388, true)) {
+                      var ptr173 = dataView(memory0).getInt32(ret + 360, true);
+                      var len173 = dataView(memory0).getInt32(ret + 364, true);
+                      var result173 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr173, len173));
+                      var ptr174 = dataView(memory0).getInt32(ret + 368, true);
+                      var len174 = dataView(memory0).getInt32(ret + 372, true);
+                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
+                      var ptr175 = dataView(memory0).getInt32(ret + 376, true);
+                      var len175 = dataView(memory0).getInt32(ret + 380, true);
+                      var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
+                      var ptr176 = dataView(memory0).getInt32(ret + 384, true);
+                      var len176 = dataView(memory0).getInt32(ret + 388, true);
+                      var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
+                      let variant178;
+                      switch (dataView(memory0).getUint8(ret + 396, true)) {
                         case 0: {
-                          variant172= {
+                          variant178= {
                             tag: 'none',
                           };
                           break;
                         }
                         case 1: {
-                          variant172= {
+                          variant178= {
                             tag: 'provider-idempotent',
                           };
                           break;
                         }
                         case 2: {
-                          var ptr171 = dataView(memory0).getInt32(ret + 392, true);
-                          var len171 = dataView(memory0).getInt32(ret + 396, true);
-                          var result171 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr171, len171));
-                          variant172= {
+                          var ptr177 = dataView(memory0).getInt32(ret + 400, true);
+                          var len177 = dataView(memory0).getInt32(ret + 404, true);
+                          var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
+                          variant178= {
                             tag: 'lookup',
-                            val: result171
+                            val: result177
                           };
                           break;
                         }
                         case 3: {
-                          variant172= {
+                          variant178= {
                             tag: 'manual',
                           };
                           break;
@@ -4256,144 +4319,144 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                           throw new TypeError('invalid variant discriminant for ReconcilePath');
                         }
                       }
-                      variant184= {
+                      variant190= {
                         tag: 'reconcile',
                         val: {
-                          scope: result167,
-                          key: result168,
-                          tool: result169,
-                          argsCanonical: result170,
-                          attempt: dataView(memory0).getInt32(ret + 384, true) >>> 0,
-                          path: variant172,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
-                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true)),
+                          scope: result173,
+                          key: result174,
+                          tool: result175,
+                          argsCanonical: result176,
+                          attempt: dataView(memory0).getInt32(ret + 392, true) >>> 0,
+                          path: variant178,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true)),
+                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true)),
                         }
                       };
                       break;
                     }
                     case 4: {
-                      var ptr173 = dataView(memory0).getInt32(ret + 352, true);
-                      var len173 = dataView(memory0).getInt32(ret + 356, true);
-                      var result173 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr173, len173));
-                      var ptr174 = dataView(memory0).getInt32(ret + 360, true);
-                      var len174 = dataView(memory0).getInt32(ret + 364, true);
-                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
-                      var ptr175 = dataView(memory0).getInt32(ret + 368, true);
-                      var len175 = dataView(memory0).getInt32(ret + 372, true);
-                      var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
-                      var ptr176 = dataView(memory0).getInt32(ret + 380, true);
-                      var len176 = dataView(memory0).getInt32(ret + 384, true);
-                      var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
-                      variant184= {
+                      var ptr179 = dataView(memory0).getInt32(ret + 360, true);
+                      var len179 = dataView(memory0).getInt32(ret + 364, true);
+                      var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
+                      var ptr180 = dataView(memory0).getInt32(ret + 368, true);
+                      var len180 = dataView(memory0).getInt32(ret + 372, true);
+                      var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
+                      var ptr181 = dataView(memory0).getInt32(ret + 376, true);
+                      var len181 = dataView(memory0).getInt32(ret + 380, true);
+                      var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
+                      var ptr182 = dataView(memory0).getInt32(ret + 388, true);
+                      var len182 = dataView(memory0).getInt32(ret + 392, true);
+                      var result182 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr182, len182));
+                      variant190= {
                         tag: 'escalated',
                         val: {
-                          scope: result173,
-                          key: result174,
-                          tool: result175,
-                          attempt: dataView(memory0).getInt32(ret + 376, true) >>> 0,
-                          reason: result176,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true)),
+                          scope: result179,
+                          key: result180,
+                          tool: result181,
+                          attempt: dataView(memory0).getInt32(ret + 384, true) >>> 0,
+                          reason: result182,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
                         }
                       };
                       break;
                     }
                     case 5: {
-                      var ptr177 = dataView(memory0).getInt32(ret + 352, true);
-                      var len177 = dataView(memory0).getInt32(ret + 356, true);
-                      var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
-                      var ptr178 = dataView(memory0).getInt32(ret + 360, true);
-                      var len178 = dataView(memory0).getInt32(ret + 364, true);
-                      var result178 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr178, len178));
-                      var ptr179 = dataView(memory0).getInt32(ret + 368, true);
-                      var len179 = dataView(memory0).getInt32(ret + 372, true);
-                      var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
-                      var ptr180 = dataView(memory0).getInt32(ret + 376, true);
-                      var len180 = dataView(memory0).getInt32(ret + 380, true);
-                      var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
-                      variant184= {
+                      var ptr183 = dataView(memory0).getInt32(ret + 360, true);
+                      var len183 = dataView(memory0).getInt32(ret + 364, true);
+                      var result183 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr183, len183));
+                      var ptr184 = dataView(memory0).getInt32(ret + 368, true);
+                      var len184 = dataView(memory0).getInt32(ret + 372, true);
+                      var result184 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr184, len184));
+                      var ptr185 = dataView(memory0).getInt32(ret + 376, true);
+                      var len185 = dataView(memory0).getInt32(ret + 380, true);
+                      var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
+                      var ptr186 = dataView(memory0).getInt32(ret + 384, true);
+                      var len186 = dataView(memory0).getInt32(ret + 388, true);
+                      var result186 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr186, len186));
+                      variant190= {
                         tag: 'conflict',
                         val: {
-                          key: result177,
-                          pointer: result178,
-                          storedFingerprint: result179,
-                          givenFingerprint: result180,
+                          key: result183,
+                          pointer: result184,
+                          storedFingerprint: result185,
+                          givenFingerprint: result186,
                         }
                       };
                       break;
                     }
                     case 6: {
-                      variant184= {
+                      variant190= {
                         tag: 'pass-through',
                       };
                       break;
                     }
                     case 7: {
-                      let enum181;
-                      switch (dataView(memory0).getUint8(ret + 352, true)) {
+                      let enum187;
+                      switch (dataView(memory0).getUint8(ret + 360, true)) {
                         case 0: {
-                          enum181 = 'pending';
+                          enum187 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum181 = 'done';
+                          enum187 = 'done';
                           break;
                         }
                         case 2: {
-                          enum181 = 'failed';
+                          enum187 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum181 = 'in-doubt';
+                          enum187 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum181 = 'escalated';
+                          enum187 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant184= {
+                      variant190= {
                         tag: 'recorded',
-                        val: enum181
+                        val: enum187
                       };
                       break;
                     }
                     case 8: {
-                      var ptr182 = dataView(memory0).getInt32(ret + 352, true);
-                      var len182 = dataView(memory0).getInt32(ret + 356, true);
-                      var result182 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr182, len182));
-                      variant184= {
+                      var ptr188 = dataView(memory0).getInt32(ret + 360, true);
+                      var len188 = dataView(memory0).getInt32(ret + 364, true);
+                      var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
+                      variant190= {
                         tag: 'settled',
-                        val: result182
+                        val: result188
                       };
                       break;
                     }
                     case 9: {
-                      variant184= {
+                      variant190= {
                         tag: 'purged',
                       };
                       break;
                     }
                     case 10: {
-                      let variant183;
-                      switch (dataView(memory0).getUint8(ret + 352, true)) {
+                      let variant189;
+                      switch (dataView(memory0).getUint8(ret + 360, true)) {
                         case 0: {
-                          variant183 = undefined;
+                          variant189 = undefined;
                           break;
                         }
                         case 1: {
-                          variant183 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true));
+                          variant189 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true));
                           break;
                         }
                         default: {
                           throw new TypeError('invalid variant discriminant for option');
                         }
                       }
-                      variant184= {
+                      variant190= {
                         tag: 'idle',
-                        val: variant183
+                        val: variant189
                       };
                       break;
                     }
@@ -4401,107 +4464,107 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for Outcome');
                     }
                   }
-                  variant196= {
+                  variant202= {
                     tag: 'event',
-                    val: variant184
+                    val: variant190
                   };
                   break;
                 }
                 case 2: {
-                  var ptr185 = dataView(memory0).getInt32(ret + 344, true);
-                  var len185 = dataView(memory0).getInt32(ret + 348, true);
-                  var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
-                  var ptr186 = dataView(memory0).getInt32(ret + 352, true);
-                  var len186 = dataView(memory0).getInt32(ret + 356, true);
-                  var result186 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr186, len186));
-                  var ptr187 = dataView(memory0).getInt32(ret + 360, true);
-                  var len187 = dataView(memory0).getInt32(ret + 364, true);
-                  var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
-                  var bool188 = dataView(memory0).getUint8(ret + 368, true);
-                  let variant190;
-                  switch (dataView(memory0).getUint8(ret + 369, true)) {
+                  var ptr191 = dataView(memory0).getInt32(ret + 352, true);
+                  var len191 = dataView(memory0).getInt32(ret + 356, true);
+                  var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
+                  var ptr192 = dataView(memory0).getInt32(ret + 360, true);
+                  var len192 = dataView(memory0).getInt32(ret + 364, true);
+                  var result192 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr192, len192));
+                  var ptr193 = dataView(memory0).getInt32(ret + 368, true);
+                  var len193 = dataView(memory0).getInt32(ret + 372, true);
+                  var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
+                  var bool194 = dataView(memory0).getUint8(ret + 376, true);
+                  let variant196;
+                  switch (dataView(memory0).getUint8(ret + 377, true)) {
                     case 0: {
-                      variant190 = undefined;
+                      variant196 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum189;
-                      switch (dataView(memory0).getUint8(ret + 370, true)) {
+                      let enum195;
+                      switch (dataView(memory0).getUint8(ret + 378, true)) {
                         case 0: {
-                          enum189 = 'happened';
+                          enum195 = 'happened';
                           break;
                         }
                         case 1: {
-                          enum189 = 'not-happened';
+                          enum195 = 'not-happened';
                           break;
                         }
                         case 2: {
-                          enum189 = 'unknown';
+                          enum195 = 'unknown';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for VerdictKind');
                         }
                       }
-                      variant190 = enum189;
+                      variant196 = enum195;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  let variant192;
-                  switch (dataView(memory0).getUint8(ret + 372, true)) {
+                  let variant198;
+                  switch (dataView(memory0).getUint8(ret + 380, true)) {
                     case 0: {
-                      variant192 = undefined;
+                      variant198 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr191 = dataView(memory0).getInt32(ret + 376, true);
-                      var len191 = dataView(memory0).getInt32(ret + 380, true);
-                      var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
-                      variant192 = result191;
+                      var ptr197 = dataView(memory0).getInt32(ret + 384, true);
+                      var len197 = dataView(memory0).getInt32(ret + 388, true);
+                      var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
+                      variant198 = result197;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var bool193 = dataView(memory0).getUint8(ret + 384, true);
-                  let variant195;
-                  switch (dataView(memory0).getUint8(ret + 388, true)) {
+                  var bool199 = dataView(memory0).getUint8(ret + 392, true);
+                  let variant201;
+                  switch (dataView(memory0).getUint8(ret + 396, true)) {
                     case 0: {
-                      variant195 = undefined;
+                      variant201 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr194 = dataView(memory0).getInt32(ret + 392, true);
-                      var len194 = dataView(memory0).getInt32(ret + 396, true);
-                      var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
-                      variant195 = result194;
+                      var ptr200 = dataView(memory0).getInt32(ret + 400, true);
+                      var len200 = dataView(memory0).getInt32(ret + 404, true);
+                      var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
+                      variant201 = result200;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant196= {
+                  variant202= {
                     tag: 'tended',
                     val: {
-                      scope: result185,
-                      key: result186,
-                      tool: result187,
-                      leaseExpired: bool188 == 0 ? false : (bool188 == 1 ? true : throwInvalidBool()),
-                      reconciled: variant190,
-                      escalated: variant192,
-                      purged: bool193 == 0 ? false : (bool193 == 1 ? true : throwInvalidBool()),
-                      skipped: variant195,
+                      scope: result191,
+                      key: result192,
+                      tool: result193,
+                      leaseExpired: bool194 == 0 ? false : (bool194 == 1 ? true : throwInvalidBool()),
+                      reconciled: variant196,
+                      escalated: variant198,
+                      purged: bool199 == 0 ? false : (bool199 == 1 ? true : throwInvalidBool()),
+                      skipped: variant201,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  variant196= {
+                  variant202= {
                     tag: 'waited',
                   };
                   break;
@@ -4510,243 +4573,243 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for Finish');
                 }
               }
-              variant217= {
+              variant223= {
                 tag: 'finish',
-                val: variant196
+                val: variant202
               };
               break;
             }
             case 6: {
-              let variant216;
-              switch (dataView(memory0).getUint8(ret + 336, true)) {
+              let variant222;
+              switch (dataView(memory0).getUint8(ret + 344, true)) {
                 case 0: {
-                  var ptr197 = dataView(memory0).getInt32(ret + 344, true);
-                  var len197 = dataView(memory0).getInt32(ret + 348, true);
-                  var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
-                  var ptr198 = dataView(memory0).getInt32(ret + 352, true);
-                  var len198 = dataView(memory0).getInt32(ret + 356, true);
-                  var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
-                  var ptr199 = dataView(memory0).getInt32(ret + 360, true);
-                  var len199 = dataView(memory0).getInt32(ret + 364, true);
-                  var result199 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr199, len199));
-                  var ptr200 = dataView(memory0).getInt32(ret + 368, true);
-                  var len200 = dataView(memory0).getInt32(ret + 372, true);
-                  var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
-                  variant216= {
+                  var ptr203 = dataView(memory0).getInt32(ret + 352, true);
+                  var len203 = dataView(memory0).getInt32(ret + 356, true);
+                  var result203 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr203, len203));
+                  var ptr204 = dataView(memory0).getInt32(ret + 360, true);
+                  var len204 = dataView(memory0).getInt32(ret + 364, true);
+                  var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
+                  var ptr205 = dataView(memory0).getInt32(ret + 368, true);
+                  var len205 = dataView(memory0).getInt32(ret + 372, true);
+                  var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
+                  var ptr206 = dataView(memory0).getInt32(ret + 376, true);
+                  var len206 = dataView(memory0).getInt32(ret + 380, true);
+                  var result206 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr206, len206));
+                  variant222= {
                     tag: 'conflict',
                     val: {
-                      key: result197,
-                      pointer: result198,
-                      storedFingerprint: result199,
-                      givenFingerprint: result200,
+                      key: result203,
+                      pointer: result204,
+                      storedFingerprint: result205,
+                      givenFingerprint: result206,
                     }
                   };
                   break;
                 }
                 case 1: {
-                  var ptr201 = dataView(memory0).getInt32(ret + 344, true);
-                  var len201 = dataView(memory0).getInt32(ret + 348, true);
-                  var result201 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr201, len201));
-                  var ptr202 = dataView(memory0).getInt32(ret + 352, true);
-                  var len202 = dataView(memory0).getInt32(ret + 356, true);
-                  var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
-                  let enum203;
-                  switch (dataView(memory0).getUint8(ret + 360, true)) {
+                  var ptr207 = dataView(memory0).getInt32(ret + 352, true);
+                  var len207 = dataView(memory0).getInt32(ret + 356, true);
+                  var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
+                  var ptr208 = dataView(memory0).getInt32(ret + 360, true);
+                  var len208 = dataView(memory0).getInt32(ret + 364, true);
+                  var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
+                  let enum209;
+                  switch (dataView(memory0).getUint8(ret + 368, true)) {
                     case 0: {
-                      enum203 = 'pending';
+                      enum209 = 'pending';
                       break;
                     }
                     case 1: {
-                      enum203 = 'done';
+                      enum209 = 'done';
                       break;
                     }
                     case 2: {
-                      enum203 = 'failed';
+                      enum209 = 'failed';
                       break;
                     }
                     case 3: {
-                      enum203 = 'in-doubt';
+                      enum209 = 'in-doubt';
                       break;
                     }
                     case 4: {
-                      enum203 = 'escalated';
+                      enum209 = 'escalated';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for EntryState');
                     }
                   }
-                  variant216= {
+                  variant222= {
                     tag: 'in-progress',
                     val: {
-                      key: result201,
-                      owner: result202,
-                      state: enum203,
-                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true)),
+                      key: result207,
+                      owner: result208,
+                      state: enum209,
+                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr204 = dataView(memory0).getInt32(ret + 344, true);
-                  var len204 = dataView(memory0).getInt32(ret + 348, true);
-                  var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
-                  var ptr205 = dataView(memory0).getInt32(ret + 352, true);
-                  var len205 = dataView(memory0).getInt32(ret + 356, true);
-                  var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
-                  variant216= {
+                  var ptr210 = dataView(memory0).getInt32(ret + 352, true);
+                  var len210 = dataView(memory0).getInt32(ret + 356, true);
+                  var result210 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr210, len210));
+                  var ptr211 = dataView(memory0).getInt32(ret + 360, true);
+                  var len211 = dataView(memory0).getInt32(ret + 364, true);
+                  var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
+                  variant222= {
                     tag: 'in-doubt',
                     val: {
-                      key: result204,
-                      reason: result205,
+                      key: result210,
+                      reason: result211,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  var ptr206 = dataView(memory0).getInt32(ret + 344, true);
-                  var len206 = dataView(memory0).getInt32(ret + 348, true);
-                  var result206 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr206, len206));
-                  var ptr207 = dataView(memory0).getInt32(ret + 352, true);
-                  var len207 = dataView(memory0).getInt32(ret + 356, true);
-                  var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
-                  variant216= {
+                  var ptr212 = dataView(memory0).getInt32(ret + 352, true);
+                  var len212 = dataView(memory0).getInt32(ret + 356, true);
+                  var result212 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr212, len212));
+                  var ptr213 = dataView(memory0).getInt32(ret + 360, true);
+                  var len213 = dataView(memory0).getInt32(ret + 364, true);
+                  var result213 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr213, len213));
+                  variant222= {
                     tag: 'escalated',
                     val: {
-                      key: result206,
-                      reason: result207,
+                      key: result212,
+                      reason: result213,
                     }
                   };
                   break;
                 }
                 case 4: {
-                  var ptr208 = dataView(memory0).getInt32(ret + 344, true);
-                  var len208 = dataView(memory0).getInt32(ret + 348, true);
-                  var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
-                  variant216= {
+                  var ptr214 = dataView(memory0).getInt32(ret + 352, true);
+                  var len214 = dataView(memory0).getInt32(ret + 356, true);
+                  var result214 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr214, len214));
+                  variant222= {
                     tag: 'tool-failed',
-                    val: result208
+                    val: result214
                   };
                   break;
                 }
                 case 5: {
-                  var ptr209 = dataView(memory0).getInt32(ret + 344, true);
-                  var len209 = dataView(memory0).getInt32(ret + 348, true);
-                  var result209 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr209, len209));
-                  var ptr210 = dataView(memory0).getInt32(ret + 352, true);
-                  var len210 = dataView(memory0).getInt32(ret + 356, true);
-                  var result210 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr210, len210));
-                  variant216= {
+                  var ptr215 = dataView(memory0).getInt32(ret + 352, true);
+                  var len215 = dataView(memory0).getInt32(ret + 356, true);
+                  var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
+                  var ptr216 = dataView(memory0).getInt32(ret + 360, true);
+                  var len216 = dataView(memory0).getInt32(ret + 364, true);
+                  var result216 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr216, len216));
+                  variant222= {
                     tag: 'result-not-recorded',
                     val: {
-                      key: result209,
-                      reason: result210,
+                      key: result215,
+                      reason: result216,
                     }
                   };
                   break;
                 }
                 case 6: {
-                  var ptr211 = dataView(memory0).getInt32(ret + 344, true);
-                  var len211 = dataView(memory0).getInt32(ret + 348, true);
-                  var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
-                  variant216= {
+                  var ptr217 = dataView(memory0).getInt32(ret + 352, true);
+                  var len217 = dataView(memory0).getInt32(ret + 356, true);
+                  var result217 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr217, len217));
+                  variant222= {
                     tag: 'storage',
-                    val: result211
+                    val: result217
                   };
                   break;
                 }
                 case 7: {
-                  let enum212;
-                  switch (dataView(memory0).getUint8(ret + 344, true)) {
+                  let enum218;
+                  switch (dataView(memory0).getUint8(ret + 352, true)) {
                     case 0: {
-                      enum212 = 'not-found';
+                      enum218 = 'not-found';
                       break;
                     }
                     case 1: {
-                      enum212 = 'stale-token';
+                      enum218 = 'stale-token';
                       break;
                     }
                     case 2: {
-                      enum212 = 'invalid-state';
+                      enum218 = 'invalid-state';
                       break;
                     }
                     case 3: {
-                      enum212 = 'already-settled';
+                      enum218 = 'already-settled';
                       break;
                     }
                     case 4: {
-                      enum212 = 'retention-not-reached';
+                      enum218 = 'retention-not-reached';
                       break;
                     }
                     case 5: {
-                      enum212 = 'invalid-request';
+                      enum218 = 'invalid-request';
                       break;
                     }
                     case 6: {
-                      enum212 = 'changed';
+                      enum218 = 'changed';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for LedgerErrorKind');
                     }
                   }
-                  let variant214;
-                  switch (dataView(memory0).getUint8(ret + 345, true)) {
+                  let variant220;
+                  switch (dataView(memory0).getUint8(ret + 353, true)) {
                     case 0: {
-                      variant214 = undefined;
+                      variant220 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum213;
-                      switch (dataView(memory0).getUint8(ret + 346, true)) {
+                      let enum219;
+                      switch (dataView(memory0).getUint8(ret + 354, true)) {
                         case 0: {
-                          enum213 = 'pending';
+                          enum219 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum213 = 'done';
+                          enum219 = 'done';
                           break;
                         }
                         case 2: {
-                          enum213 = 'failed';
+                          enum219 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum213 = 'in-doubt';
+                          enum219 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum213 = 'escalated';
+                          enum219 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant214 = enum213;
+                      variant220 = enum219;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var ptr215 = dataView(memory0).getInt32(ret + 348, true);
-                  var len215 = dataView(memory0).getInt32(ret + 352, true);
-                  var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
-                  variant216= {
+                  var ptr221 = dataView(memory0).getInt32(ret + 356, true);
+                  var len221 = dataView(memory0).getInt32(ret + 360, true);
+                  var result221 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr221, len221));
+                  variant222= {
                     tag: 'ledger',
                     val: {
-                      kind: enum212,
-                      state: variant214,
-                      message: result215,
+                      kind: enum218,
+                      state: variant220,
+                      message: result221,
                     }
                   };
                   break;
                 }
                 case 8: {
-                  variant216= {
+                  variant222= {
                     tag: 'contention',
-                    val: dataView(memory0).getInt32(ret + 344, true) >>> 0
+                    val: dataView(memory0).getInt32(ret + 352, true) >>> 0
                   };
                   break;
                 }
@@ -4754,9 +4817,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for EffectError');
                 }
               }
-              variant217= {
+              variant223= {
                 tag: 'raise',
-                val: variant216
+                val: variant222
               };
               break;
             }
@@ -4764,115 +4827,116 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for Action');
             }
           }
-          variant225= {
+          variant231= {
             tag: 'ok',
             val: {
               state: result116,
               read: variant119,
               write: variant143,
-              action: variant217,
+              events: result149,
+              action: variant223,
             }
           };
           break;
         }
         case 1: {
-          let enum218;
+          let enum224;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum218 = 'invalid-args';
+              enum224 = 'invalid-args';
               break;
             }
             case 1: {
-              enum218 = 'invalid-pointer';
+              enum224 = 'invalid-pointer';
               break;
             }
             case 2: {
-              enum218 = 'missing-member';
+              enum224 = 'missing-member';
               break;
             }
             case 3: {
-              enum218 = 'pointer-into-array';
+              enum224 = 'pointer-into-array';
               break;
             }
             case 4: {
-              enum218 = 'empty-field';
+              enum224 = 'empty-field';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for KeyErrorKind');
             }
           }
-          let variant220;
+          let variant226;
           switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
-              variant220 = undefined;
+              variant226 = undefined;
               break;
             }
             case 1: {
-              var ptr219 = dataView(memory0).getInt32(ret + 16, true);
-              var len219 = dataView(memory0).getInt32(ret + 20, true);
-              var result219 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr219, len219));
-              variant220 = result219;
+              var ptr225 = dataView(memory0).getInt32(ret + 16, true);
+              var len225 = dataView(memory0).getInt32(ret + 20, true);
+              var result225 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr225, len225));
+              variant226 = result225;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant223;
+          let variant229;
           switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              variant223 = undefined;
+              variant229 = undefined;
               break;
             }
             case 1: {
-              let enum221;
+              let enum227;
               switch (dataView(memory0).getUint8(ret + 32, true)) {
                 case 0: {
-                  enum221 = 'syntax';
+                  enum227 = 'syntax';
                   break;
                 }
                 case 1: {
-                  enum221 = 'invalid-utf8';
+                  enum227 = 'invalid-utf8';
                   break;
                 }
                 case 2: {
-                  enum221 = 'lone-surrogate';
+                  enum227 = 'lone-surrogate';
                   break;
                 }
                 case 3: {
-                  enum221 = 'duplicate-key';
+                  enum227 = 'duplicate-key';
                   break;
                 }
                 case 4: {
-                  enum221 = 'number-overflow';
+                  enum227 = 'number-overflow';
                   break;
                 }
                 case 5: {
-                  enum221 = 'inexact-integer';
+                  enum227 = 'inexact-integer';
                   break;
                 }
                 case 6: {
-                  enum221 = 'too-deep';
+                  enum227 = 'too-deep';
                   break;
                 }
                 case 7: {
-                  enum221 = 'too-large';
+                  enum227 = 'too-large';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for CanonErrorKind');
                 }
               }
-              var ptr222 = dataView(memory0).getInt32(ret + 56, true);
-              var len222 = dataView(memory0).getInt32(ret + 60, true);
-              var result222 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr222, len222));
-              variant223 = {
-                kind: enum221,
+              var ptr228 = dataView(memory0).getInt32(ret + 56, true);
+              var len228 = dataView(memory0).getInt32(ret + 60, true);
+              var result228 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr228, len228));
+              variant229 = {
+                kind: enum227,
                 offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
                 line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
                 column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result222,
+                message: result228,
               };
               break;
             }
@@ -4880,16 +4944,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr224 = dataView(memory0).getInt32(ret + 64, true);
-          var len224 = dataView(memory0).getInt32(ret + 68, true);
-          var result224 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr224, len224));
-          variant225= {
+          var ptr230 = dataView(memory0).getInt32(ret + 64, true);
+          var len230 = dataView(memory0).getInt32(ret + 68, true);
+          var result230 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr230, len230));
+          variant231= {
             tag: 'err',
             val: {
-              kind: enum218,
-              at: variant220,
-              canon: variant223,
-              message: result224,
+              kind: enum224,
+              at: variant226,
+              canon: variant229,
+              message: result230,
             }
           };
           break;
@@ -4898,7 +4962,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant225;
+      const retVal = variant231;
       postReturn11(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);

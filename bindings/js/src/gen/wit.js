@@ -564,12 +564,27 @@ export const WIT = Object.freeze({
       ['raise', 'effect.effect-error'],
     ],
   },
+  'effect.notice-kind': {
+    kind: 'enum',
+    cases: ['claimed', 'executed', 'replayed', 'conflict', 'in-doubt', 'reconciled', 'escalated', 'resolved'],
+  },
+  'effect.notice': {
+    kind: 'record',
+    fields: [
+      ['kind', 'effect.notice-kind'],
+      ['scope', 'string'],
+      ['key', 'string'],
+      ['tool', 'string'],
+      ['detail', 'string'],
+    ],
+  },
   'effect.step': {
     kind: 'record',
     fields: [
       ['state', 'list<u8>'],
       ['read', 'option<effect.read-request>'],
       ['write', 'option<effect.row-write>'],
+      ['events', 'list<effect.notice>'],
       ['action', 'effect.action'],
     ],
   },

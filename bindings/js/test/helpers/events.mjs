@@ -42,15 +42,15 @@ export async function everyKind(ledger) {
   assert.equal(lookup.value, 'found');
   return [
     claimed(pay.key, 'pay'),
-    ev('executed', pay.key, 'pay'),
+    ev('executed', pay.key, 'pay', 'attempt 1'),
     ev('replayed', pay.key, 'pay'),
     claimed(ship.key, 'ship'),
-    ev('executed', ship.key, 'ship'),
+    ev('executed', ship.key, 'ship', 'attempt 1'),
     ev('conflict', ship.key, 'ship', 'first difference at "/to"'),
     claimed(email.key, 'email'),
     ev('in-doubt', email.key, 'email', 'timed out'),
     ev('escalated', email.key, 'email', /^attempt 1 failed ambiguously: timed out; .*only a human can settle it/),
-    ev('resolved', email.key, '', `${id} by ops@acme: did not happen`),
+    ev('resolved', email.key, 'email', `${id} by ops@acme: did not happen`),
     claimed(refund.key, 'refund'),
     ev('in-doubt', refund.key, 'refund', 'timed out'),
     ev('reconciled', refund.key, 'refund', 'happened'),

@@ -314,7 +314,7 @@ def _tool_input(called: Called, spec: EffectSpec) -> Any:
     return ToolFailure(definite, reason)
 
 
-def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the core
+def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
     run: Callable[..., Any],
     clock: Callable[[], int],
     command: Command,
@@ -323,10 +323,9 @@ def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the co
 ) -> Generator[Request, Any, tuple[Finish, Entry | None, Any]]:
     """Run one machine: returns its finish, the row read last and the tool's last value; raises
     the typed error of a ``raise`` (with what the tool, reconciler or store raised as cause).
-    What the core decided goes to ``events`` (:mod:`oncely.events`)."""
+    The events of each step (the core's decisions, true once its read and write went through)
+    go to ``events`` (:mod:`oncely.events`) right before its action; nothing here decides one."""
     step, row, value, cause = _unwrap(run(b"", Start(command), clock())), None, None, None
-    tool = command.intent.tool if isinstance(command, EffectStart) else ""
-    claimed = False  # whether this machine called the tool under a claim
     while True:
         inp: Any = None
         if step.read is not None:
@@ -344,6 +343,8 @@ def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the co
             elif not got:
                 inp = LostRace()
         if inp is None:
+            if step.events and events is not None:
+                events.deliver(step.events)
             a = step.action
             if isinstance(a, Report):
                 inp = RowInput(row) if step.write is None else Written()
@@ -351,27 +352,17 @@ def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the co
                 # Never start a call on a lease that has run out: the claim may be another's.
                 inp = TooLate()
             elif isinstance(a, (ToolCall, RecallTool)):
-                claim = a if isinstance(a, ToolCall) and a.token is not None else None
-                if claim is not None and events is not None:
-                    claimed = True
-                    events.claimed(tool, claim)
                 called = yield Tool(a.key, a if isinstance(a, ToolCall) else None)
                 value, cause = called.value, called.error or cause
                 inp = _tool_input(called, spec)
-                if claim is not None and events is not None:
-                    events.called(tool, claim, inp)
             elif isinstance(a, CallReconciler):
                 inp = VerdictInput((yield Reconcile(a.request)))
             elif isinstance(a, SleepUntil):
                 yield Sleep(a.at)
                 inp = Woke()
             elif isinstance(a, FinishAction):
-                if events is not None:
-                    events.finished(command, a.finish, claimed)
                 return a.finish, row, value
             else:
-                if events is not None:
-                    events.raised(command, a.error)
                 error = _error(a.error)
                 # The core's own effect-error, for the provider side (oncely.provider.refuse).
                 setattr(error, EFFECT_ERROR, a.error)

@@ -3,68 +3,48 @@
 conflicts, doubt and escalations) and, when ``opentelemetry-api`` is installed, to OpenTelemetry
 (a counter ``oncely.ledger.events`` and an event ``oncely.<kind>`` on the current span).
 
-The same eight kinds are emitted by every oncely library (the Rust host: ``tracing``, target
-``oncely``; JavaScript: OpenTelemetry), with the same names and at the same decisions.
+Which decision is which event, and its detail, is the core's: every step of its machines
+carries its events (``wit/effect.wit``), and this module only delivers them. So every oncely
+library (the Rust host: ``tracing``, target ``oncely``; JavaScript: OpenTelemetry) emits the same
+eight kinds, with the same names, details and order (``tests/vectors/effects.json`` pins them).
 
 ::
 
     ledger.on_event(lambda e: print(e.kind, e.scope, e.key, e.tool, e.detail))
 
-The events of a machine are emitted by the one interpreter of :mod:`oncely._machine`, so the
-synchronous and the asyncio API emit the same ones.
+The events of a machine are delivered by the one interpreter of :mod:`oncely._machine`, so the
+synchronous and the asyncio API deliver the same ones.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
-from oncely.types import (
-    Begin,
-    Complete,
-    Conflict,
-    EffectReturn,
-    EffectStart,
-    ErrConflict,
-    ErrEscalated,
-    EventDone,
-    EventStart,
-    Execute,
-    FailAmbiguous,
-    Happened,
-    NotHappened,
-    Reconciled,
-    Replay,
-    Resolve,
-    Settled,
-    TendNote,
-    ToolCall,
-    ToolFailure,
-)
+from oncely.types import Notice
 
 
 class EventKind(str, Enum):
     """The kind of a ledger decision (its value is the name every oncely library uses)."""
 
     CLAIMED = "claimed"
-    """A key was claimed: the tool is about to be called (an attempt)."""
+    """A key was claimed for an attempt: the tool is called next (``attempt N by OWNER``)."""
     EXECUTED = "executed"
-    """The tool ran and its result was recorded."""
+    """The tool ran and its result was recorded (``attempt N``)."""
     REPLAYED = "replayed"
     """A repeat got the recorded result; the tool was not called."""
     CONFLICT = "conflict"
-    """The key was used before with different arguments: refused."""
+    """The key was used before with different arguments: refused (where they differ)."""
     IN_DOUBT = "in-doubt"
-    """The outcome is unknown (an ambiguous failure, or a lease that ran out)."""
+    """The outcome became unknown (the ambiguous failure's reason, or the lease that ran out)."""
     RECONCILED = "reconciled"
-    """A reconciliation answered (``detail``: happened, not-happened or unknown)."""
+    """A reconciliation was recorded (``detail``: what it settled: happened, not-happened or
+    unknown; a "did not happen" that is not believed yet is unknown)."""
     ESCALATED = "escalated"
-    """Only a human can settle the entry now."""
+    """Only a human can settle the entry now (``detail``: the entry's reason)."""
     RESOLVED = "resolved"
     """A human settled it (``detail``: the settlement id, who, and the verdict)."""
 
@@ -83,7 +63,7 @@ class LedgerEvent:
     key: str
     """The idempotency key."""
     tool: str
-    """The tool (``""`` when the deciding call does not know it, e.g. a settlement)."""
+    """The entry's tool."""
     detail: str
     """More, for people: a reason, a verdict, a settlement id."""
 
@@ -208,91 +188,10 @@ class Events:
                     "oncely: the event hook %r raised on %s %s %s; ignored", hook, kind, scope, key
                 )
 
-    # --- the decisions of the core's machines (called by oncely._machine.interpret) -----------
-
-    def claimed(self, tool: str, call: ToolCall) -> None:
-        """The core asks to call the tool under a claim."""
-        assert call.token is not None
-        detail = f"attempt {call.token.attempt} by {call.token.owner}"
-        self.emit(EventKind.CLAIMED, call.scope, call.key, tool, detail)
-
-    def called(self, tool: str, call: ToolCall, told: Any) -> None:
-        """What the tool did under a claim: an ambiguous failure puts the outcome in doubt."""
-        if isinstance(told, ToolFailure) and not told.definite:
-            self.emit(EventKind.IN_DOUBT, call.scope, call.key, tool, told.reason)
-
-    def finished(self, command: Any, finish: Any, claimed: bool) -> None:
-        """A machine finished: an effect, an explicit event or a tended row."""
-        if isinstance(command, EffectStart) and isinstance(finish, EffectReturn):
-            scope, tool = command.intent.scope, command.intent.tool
-            if finish.reconciled:
-                self.emit(EventKind.RECONCILED, scope, finish.key, tool, "happened")
-            elif finish.replayed:
-                self.emit(EventKind.REPLAYED, scope, finish.key, tool, "")
-            elif claimed:
-                self.emit(EventKind.EXECUTED, scope, finish.key, tool, "")
-        elif isinstance(command, EventStart) and isinstance(finish, EventDone):
-            self._event(command, finish.outcome)
-        elif isinstance(finish, TendNote):
-            self._tended(finish)
-
-    def raised(self, command: Any, error: Any) -> None:
-        """An effect ended with the core's error. (An unknown outcome is reported where it
-        arises, when the tool fails ambiguously or a lease runs out, not again when an effect
-        finds an entry still in doubt.)"""
-        if not isinstance(command, EffectStart):
-            return
-        scope, tool = command.intent.scope, command.intent.tool
-        if isinstance(error, ErrConflict):
-            c = error.conflict
-            self.emit(EventKind.CONFLICT, scope, c.key, tool, _difference(c.pointer))
-        elif isinstance(error, ErrEscalated):
-            self.emit(EventKind.ESCALATED, scope, error.keyed.key, tool, error.keyed.reason)
-
-    def _event(self, command: EventStart, outcome: Any) -> None:
-        """The explicit API: begin, complete, fail_ambiguous, reconciled, resolve."""
-        ev, scope, key = command.event, command.scope, command.key
-        if isinstance(ev, Begin):
-            tool = ev.claim.tool
-            if isinstance(outcome, Execute):
-                t = outcome.token
-                self.emit(EventKind.CLAIMED, scope, key, tool, f"attempt {t.attempt} by {t.owner}")
-            elif isinstance(outcome, Replay):
-                self.emit(EventKind.REPLAYED, scope, key, tool, "")
-            elif isinstance(outcome, Conflict):
-                self.emit(EventKind.CONFLICT, scope, key, tool, _difference(outcome.pointer))
-        elif isinstance(ev, Complete):
-            self.emit(EventKind.EXECUTED, scope, key, "", f"attempt {ev.completion.token.attempt}")
-        elif isinstance(ev, FailAmbiguous):
-            self.emit(EventKind.IN_DOUBT, scope, key, "", ev.failure.reason)
-        elif isinstance(ev, Reconciled):
-            verdict = ev.reconciliation.verdict
-            self.emit(EventKind.RECONCILED, scope, key, "", _verdict_name(verdict))
-        elif isinstance(ev, Resolve) and isinstance(outcome, Settled):
-            r = ev.resolution
-            said = "happened" if isinstance(r.settlement, Happened) else "did not happen"
-            self.emit(EventKind.RESOLVED, scope, key, "", f"{outcome.id} by {r.by}: {said}")
-
-    def _tended(self, note: TendNote) -> None:
-        """A sweep's work on one due row."""
-        scope, key, tool = note.scope, note.key, note.tool
-        if note.lease_expired:
-            why = "the lease ran out before a result was recorded"
-            self.emit(EventKind.IN_DOUBT, scope, key, tool, why)
-        if note.reconciled is not None:
-            self.emit(EventKind.RECONCILED, scope, key, tool, note.reconciled.value)
-        if note.escalated is not None:
-            self.emit(EventKind.ESCALATED, scope, key, tool, note.escalated)
-
-
-def _difference(pointer: str) -> str:
-    return f"first difference at {json.dumps(pointer, ensure_ascii=False)}"
-
-
-def _verdict_name(verdict: Any) -> str:
-    if isinstance(verdict, Happened):
-        return "happened"
-    return "not-happened" if isinstance(verdict, NotHappened) else "unknown"
+    def deliver(self, notices: Iterable[Notice]) -> None:
+        """Deliver the events of one step of a machine (the core's decisions), in order."""
+        for n in notices:
+            self.emit(EventKind(n.kind.value), n.scope, n.key, n.tool, n.detail)
 
 
 __all__ = ["EventHook", "EventKind", "LedgerEvent"]

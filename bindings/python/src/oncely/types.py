@@ -1347,6 +1347,40 @@ Action = Union[Report, ToolCall, CallReconciler, RecallTool, SleepUntil, FinishA
 The WIT variant ``effect.action``."""
 
 
+class NoticeKind(WitEnum):
+    """The kind of a decision, as every host reports it (hooks, logs, telemetry), by these
+    names.
+
+    The WIT enum ``effect.notice-kind``."""
+
+    CLAIMED = "claimed"
+    EXECUTED = "executed"
+    REPLAYED = "replayed"
+    CONFLICT = "conflict"
+    IN_DOUBT = "in-doubt"
+    RECONCILED = "reconciled"
+    ESCALATED = "escalated"
+    RESOLVED = "resolved"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One decision the core took, for the host to deliver (see `step.events`).
+
+    The WIT record ``effect.notice``."""
+
+    kind: NoticeKind
+    """What was decided."""
+    scope: str
+    """The tenant."""
+    key: str
+    """The idempotency key."""
+    tool: str
+    """The entry's tool."""
+    detail: str
+    """More, for people (see `notice-kind`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """What the host must do next, in order: read, write, act (see the interpreter above).
@@ -1360,6 +1394,13 @@ class Step:
     """A row to read first."""
     write: RowWrite | None
     """A row to write (after a read: only when the row is absent)."""
+    events: list[Notice]
+    """The decisions this step stands for, true once its read found no row (when it has a
+    read) and its write applied (when it has a write): deliver them, in order, right
+    before doing `action`. A step whose read finds a row, or whose write is lost or fails,
+    is not done, and its events are not delivered (the core decides again on what the
+    host sends). So an event never reports what did not happen. A step that only reads
+    carries none."""
     action: Action
     """What to do then."""
 
@@ -1848,6 +1889,7 @@ ENUMS: tuple[type[WitEnum], ...] = (
     TendJob,
     WriteOp,
     VerdictKind,
+    NoticeKind,
     Origin,
     IdentityErrorKind,
     ReplyCode,
@@ -1890,6 +1932,7 @@ RECORDS: tuple[type, ...] = (
     TendNote,
     Busy,
     Keyed,
+    Notice,
     Step,
     Operation,
     HttpRequest,
