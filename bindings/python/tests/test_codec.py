@@ -173,14 +173,9 @@ def ref() -> Reference:
     return Reference()
 
 
-# The agent interface (wit/agent.wit) has no Python mirror yet: it is compiled when the adapters
-# are wired to it. Until then these are the only exports left out.
-NOT_YET_COMPILED = {"agent.identify", "agent.answer"}
-
-
 def test_every_export_is_compiled(ref: Reference) -> None:
     compiled = {name for name in _runtime.shared().functions if "#" not in name}
-    assert set(ref.types) - NOT_YET_COMPILED == compiled
+    assert set(ref.types) == compiled
     assert {name.split(".")[0] for name in compiled} == {
         "canonical",
         "keys",
@@ -188,6 +183,7 @@ def test_every_export_is_compiled(ref: Reference) -> None:
         "ledger",
         "effect",
         "provider",
+        "agent",
     }
 
 

@@ -245,7 +245,6 @@ def oncely_tool(
         step=step,
         audit=audit,
         options={**fn_options, **options},
-        framework_run="a LangGraph thread: configurable.thread_id",
     )
     t = OncelyTool(name=shown, description=desc, args_schema=schema)
     t._guard = guard
@@ -295,7 +294,6 @@ def _from_tool(
         step=step,
         audit=audit,
         options=options,
-        framework_run="a LangGraph thread: configurable.thread_id",
     )
     t = OncelyTool(
         name=name or inner.name,

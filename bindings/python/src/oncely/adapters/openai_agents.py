@@ -153,7 +153,6 @@ def oncely_function_tool(
         step=step,
         audit=audit,
         options={**fn_options, **options},
-        framework_run="RunConfig(group_id=...)",
     )
     is_async = inspect.iscoroutinefunction(fn)
 
