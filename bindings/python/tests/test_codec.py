@@ -290,3 +290,24 @@ def test_provider_functions_match(ref: Reference, vectors: Vectors) -> None:
         ref.compare("provider.replay-http", c["recorded"])
     for c in doc["refuse"]:
         ref.compare("provider.refuse", _error(c["error"]), c["handlerRan"])
+
+
+def test_agent_functions_match(ref: Reference, vectors: Vectors) -> None:
+    """The agent interface (options, an error record that arrives as an exception, a variant of
+    variants) both ways, on every case of its vectors."""
+    from test_agent_vectors import _failure, _meta_json
+
+    doc = vectors("adapters.json")
+    for c in doc["identify"]:
+        call = c["call"]
+        identity = (call.get("key") or {}).get("identity", "step")
+        ctx = oncely.types.CallContext(
+            call["tool"],
+            oncely.KeyIdentity(identity),
+            *(call.get(f) for f in ("scope", "run", "step", "conversation")),
+            _meta_json(call),
+            *(call.get(f) for f in ("paramsKey", "session", "defaultScope", "defaultRun")),
+        )
+        ref.compare("agent.identify", ctx)
+    for c in doc["answer"]:
+        ref.compare("agent.answer", _failure(c["failure"])[0])
