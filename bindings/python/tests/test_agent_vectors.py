@@ -18,7 +18,7 @@ import pytest
 
 import oncely
 from oncely import _api, _machine
-from oncely.adapters import answer_for
+from oncely.adapters import answer_for, reply_for
 from oncely.adapters._core import Guard
 from oncely.types import (
     Busy,
@@ -360,7 +360,7 @@ def test_answer(vectors: Vectors) -> None:
         failure, error = _failure(c["failure"])
         want = c["expect"]
         _check_reply(c["name"], _api.answer(failure), want)
-        _check_reply(c["name"], _api.answer(error), want)
+        _check_reply(c["name"], reply_for(error), want)
         assert answer_for(error) == (None if want is None else want["text"]), c["name"]
     # What no oncely rule answers propagates.
     assert answer_for(RuntimeError("a bug")) is None
@@ -381,7 +381,7 @@ def test_the_answer_to_a_real_conflict_is_the_cores(tmp_path: Path) -> None:
             asyncio.run(ledger.aio.run(lambda key: 2, scope="acme", run="r2", tool="refund",
                                        args=again, policy=policy))  # fmt: skip
     for e in (sync.value, aio.value):
-        reply = _api.answer(e)
+        reply = reply_for(e)
         assert reply is not None and reply.code is ReplyCode.CONFLICT
         assert (reply.key, reply.pointer) == (first.key, "/amount")
         assert answer_for(e) == reply.text

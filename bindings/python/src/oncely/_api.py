@@ -18,14 +18,11 @@ from oncely.errors import CanonError, EncodingError, KeyDerivationError, PolicyE
 from oncely.types import (
     CallContext,
     CallFailure,
-    Canon,
     DerivedKey,
-    Effect,
     EffectClass,
     Explanation,
     Identity,
     Intent,
-    Key,
     KeyErrorKind,
     KeyIdentity,
     KeySpec,
@@ -419,33 +416,11 @@ def keyed_intent(
     return make_intent(scope=scope, run=run, step=step, tool=tool, args=args), parsed
 
 
-def failure_of(error: BaseException) -> CallFailure | None:
-    """The core's ``agent.failure`` behind an exception oncely raised for a call: the
-    ``effect-error`` an effect machine raised it from, a :class:`~oncely.KeyDerivationError` or
-    a :class:`~oncely.CanonError`; ``None`` for anything else."""
-    from oncely._machine import effect_error_of  # here: oncely._machine imports this module
-
-    effect = effect_error_of(error)
-    if effect is not None:
-        return Effect(effect)
-    if isinstance(error, KeyDerivationError):
-        return Key(error)
-    if isinstance(error, CanonError):
-        return Canon(error)
-    return None
-
-
-def answer(failure: CallFailure | BaseException) -> Reply | None:
+def answer(failure: CallFailure) -> Reply | None:
     """What the model reads for a call that did not simply return (``agent.answer``): the
     core's :class:`~oncely.types.Reply` (its ``text`` starts with ``oncely:``), or ``None`` for
-    what is not the model's business (storage, the ledger, a key spec the host got wrong, an
-    exception that is not oncely's): that one propagates. ``failure`` is an ``agent.failure``
-    or an exception oncely raised."""
-    if isinstance(failure, BaseException):
-        got = failure_of(failure)
-        if got is None:
-            return None
-        failure = got
+    what is not the model's business (storage, the ledger, a key spec the host got wrong): that
+    one propagates. :func:`oncely.adapters.reply_for` asks it for an exception oncely raised."""
     return _rt().call("agent.answer", failure)  # type: ignore[no-any-return]
 
 

@@ -27,10 +27,11 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from oncely import _api
-from oncely._machine import EffectResult
+from oncely._machine import EffectResult, effect_error_of
+from oncely.errors import CanonError, KeyDerivationError
 from oncely.ledger import Ledger
 from oncely.tool import Tool, current_context
-from oncely.types import ToolPolicy
+from oncely.types import CallFailure, Canon, Effect, Key, Reply, ToolPolicy
 
 C = TypeVar("C")
 
@@ -59,12 +60,31 @@ class CallRecord:
     stopped the call (``InDoubtError``, ``ConflictError``, …)."""
 
 
+def reply_for(error: BaseException) -> Reply | None:
+    """The core's answer (``agent.answer``) to an exception oncely raised for a call: the reply
+    (``code``, ``text``, ``key``, ``pointer``, ``retry_after_ms``, ``repeatable``), or ``None``
+    for an error that is not about the call (storage, the ledger, a bug). The exceptions of the
+    effect machine keep the core's ``effect-error`` they were made from; a
+    :class:`~oncely.KeyDerivationError` or :class:`~oncely.CanonError` is the core's record."""
+    effect = effect_error_of(error)
+    failure: CallFailure
+    if effect is not None:
+        failure = Effect(effect)
+    elif isinstance(error, KeyDerivationError):
+        failure = Key(error)
+    elif isinstance(error, CanonError):
+        failure = Canon(error)
+    else:
+        return None
+    return _api.answer(failure)
+
+
 def answer_for(error: BaseException) -> str | None:
     """What the model reads when a keyed call does not simply return: the text of the core's
-    reply (``agent.answer``, the same sentences as the MCP gateway's, each starting with
+    reply (:func:`reply_for`; the same sentences as the MCP gateway's, each starting with
     ``oncely:``), or ``None`` for an error that is not about the call (storage, the ledger, a
     bug): that one propagates. An unknown outcome is never answered with "try again"."""
-    reply = _api.answer(error)
+    reply = reply_for(error)
     return None if reply is None else reply.text
 
 
@@ -228,4 +248,4 @@ def as_ledger(ledger: Any) -> Ledger | None:
     raise TypeError(f"not an oncely ledger: {ledger!r}")
 
 
-__all__ = ["CallRecord", "Guard", "Identity", "answer_for", "as_ledger"]
+__all__ = ["CallRecord", "Guard", "Identity", "answer_for", "as_ledger", "reply_for"]
