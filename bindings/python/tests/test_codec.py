@@ -173,14 +173,9 @@ def ref() -> Reference:
     return Reference()
 
 
-# The agent interface (wit/agent.wit) has no Python mirror yet: it is compiled when the adapters
-# are wired to it. Until then these are the only exports left out.
-NOT_YET_COMPILED = {"agent.identify", "agent.answer"}
-
-
 def test_every_export_is_compiled(ref: Reference) -> None:
     compiled = {name for name in _runtime.shared().functions if "#" not in name}
-    assert set(ref.types) - NOT_YET_COMPILED == compiled
+    assert set(ref.types) == compiled
     assert {name.split(".")[0] for name in compiled} == {
         "canonical",
         "keys",
@@ -188,6 +183,7 @@ def test_every_export_is_compiled(ref: Reference) -> None:
         "ledger",
         "effect",
         "provider",
+        "agent",
     }
 
 
@@ -294,3 +290,24 @@ def test_provider_functions_match(ref: Reference, vectors: Vectors) -> None:
         ref.compare("provider.replay-http", c["recorded"])
     for c in doc["refuse"]:
         ref.compare("provider.refuse", _error(c["error"]), c["handlerRan"])
+
+
+def test_agent_functions_match(ref: Reference, vectors: Vectors) -> None:
+    """The agent interface (options, an error record that arrives as an exception, a variant of
+    variants) both ways, on every case of its vectors."""
+    from test_agent_vectors import _failure, _meta_json
+
+    doc = vectors("adapters.json")
+    for c in doc["identify"]:
+        call = c["call"]
+        identity = (call.get("key") or {}).get("identity", "step")
+        ctx = oncely.types.CallContext(
+            call["tool"],
+            oncely.KeyIdentity(identity),
+            *(call.get(f) for f in ("scope", "run", "step", "conversation")),
+            _meta_json(call),
+            *(call.get(f) for f in ("paramsKey", "session", "defaultScope", "defaultRun")),
+        )
+        ref.compare("agent.identify", ctx)
+    for c in doc["answer"]:
+        ref.compare("agent.answer", _failure(c["failure"])[0])

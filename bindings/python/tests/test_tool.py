@@ -338,8 +338,18 @@ def test_the_context_is_required_and_nests(ledger: oncely.Ledger) -> None:
     def add(x: int, *, idempotency_key: str) -> int:
         return x
 
-    with pytest.raises(LookupError, match=r"oncely\.context"):
+    # The core identifies the call (agent.identify): with no run it is refused, with a typed
+    # error that is still a LookupError, naming oncely.context(run=...).
+    with pytest.raises(oncely.IdentityError, match=r"oncely\.context\(run=") as refused:
         add(1)
+    assert isinstance(refused.value, LookupError)
+    assert (refused.value.kind, refused.value.at) == (oncely.IdentityErrorKind.NO_RUN, None)
+    # A missing scope was refused (LookupError) before the core's rule; now it is "default".
+    with oncely.context(run="r"):
+        assert add.key(1) == oncely.derive_key(
+            scope="default", run="r", tool="add", args={"x": 1},
+            policy={"class": "accumulating-write"},
+        )  # fmt: skip
     with oncely.context(scope="acme", run="r"):
         with oncely.context(step="s1"):
             k1 = add.key(1)

@@ -62,6 +62,7 @@ from oncely.errors import (
     DefiniteFailure,
     EncodingError,
     EscalatedError,
+    IdentityError,
     InDoubtError,
     InProgressError,
     KeyDerivationError,
@@ -86,6 +87,7 @@ from oncely.store import HistoryRecord, ListFilter, Store
 from oncely.sweeper import AsyncSweeper, Sweeper
 from oncely.tool import Tool, context, current_context
 from oncely.types import *  # noqa: F403 - the WIT mirrors are part of the API
+from oncely.types import IdentityErrorKind
 from oncely.types import __all__ as _types_all
 
 __version__ = "0.1.0"
@@ -105,6 +107,8 @@ __all__ = [  # noqa: PLE0604
     "EffectSpec",
     "EncodingError",
     "EscalatedError",
+    "IdentityError",
+    "IdentityErrorKind",
     "EventHook",
     "EventKind",
     "HistoryRecord",

@@ -6,6 +6,7 @@ core's inputs (JSON text, records) and the core's answers to Python values or ex
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -15,13 +16,18 @@ from oncely import _json, _runtime
 from oncely._codec import Err
 from oncely.errors import CanonError, EncodingError, KeyDerivationError, PolicyError
 from oncely.types import (
+    CallContext,
+    CallFailure,
     DerivedKey,
     EffectClass,
     Explanation,
+    Identity,
     Intent,
     KeyErrorKind,
+    KeyIdentity,
     KeySpec,
     ManifestReport,
+    Reply,
     ResolvedTool,
     ToolAnnotations,
     ToolPolicy,
@@ -323,8 +329,109 @@ def intent_of(value: IntentLike) -> Intent | BadArgs:
     )
 
 
+def _opt(field: str, value: str | None) -> str | None:
+    return None if value is None else _id(field, value)
+
+
+def identify(
+    *,
+    tool: str,
+    key_identity: KeyIdentity | str = KeyIdentity.STEP,
+    scope: str | None = None,
+    run: str | None = None,
+    step: str | None = None,
+    conversation: str | None = None,
+    meta_json: str = "",
+    params_key: str | None = None,
+    session: str | None = None,
+    default_scope: str | None = None,
+    default_run: str | None = None,
+) -> Identity:
+    """Which intent a tool call is, as the core decides it for every host (``agent.identify``,
+    docs/choosing-keys.md): its scope, run and step, where each came from, and the identity to
+    key it with (``key_identity`` is the tool's key spec's; with no step, ``step`` is keyed by
+    ``run``). An empty string names nothing, as ``None`` does.
+
+    Raises :class:`~oncely.IdentityError` (a :class:`LookupError`): ``no-run`` when nothing
+    names a run and the key needs one, ``invalid-meta`` for an MCP ``_meta`` the core cannot
+    read; :class:`~oncely.EncodingError` for a string holding a lone surrogate.
+    """
+    ctx = CallContext(
+        _id("tool", tool),
+        KeyIdentity(key_identity),
+        _opt("scope", scope),
+        _opt("run", run),
+        _opt("step", step),
+        _opt("conversation", conversation),
+        _id("meta_json", meta_json),
+        _opt("params_key", params_key),
+        _opt("session", session),
+        _opt("default_scope", default_scope),
+        _opt("default_run", default_run),
+    )
+    return _unwrap(_rt().call("agent.identify", ctx))  # type: ignore[no-any-return]
+
+
+def identify_keyed(
+    spec: KeySpec,
+    *,
+    tool: str,
+    scope: str | None,
+    run: str | None,
+    step: str | None,
+    conversation: str | None = None,
+) -> tuple[Identity, KeySpec]:
+    """The core's identity of a call (:func:`identify`) and ``spec`` with the identity to key
+    the call with."""
+    i = identify(
+        tool=tool,
+        key_identity=spec.identity,
+        scope=scope,
+        run=run,
+        step=step,
+        conversation=conversation,
+    )
+    return i, dataclasses.replace(spec, identity=i.key_identity)
+
+
+def keyed_intent(
+    *,
+    scope: str,
+    run: str,
+    step: str | None,
+    tool: str,
+    args: Args,
+    policy: str | Mapping[str, Any] | ToolPolicy,
+) -> tuple[Intent | BadArgs, ToolPolicy]:
+    """The intent and parsed policy of a low-level call (``Ledger.run``, ``Ledger.prepare``).
+    With ``step=None`` the core identifies the call (:func:`identify`): keyed by run unless the
+    key is natural. A step given (even ``""``) is the intent as written."""
+    parsed = parse_policy(policy)
+    if step is None:
+        i, spec = identify_keyed(
+            parsed.key or default_spec(), tool=tool, scope=scope, run=run, step=None
+        )
+        parsed = dataclasses.replace(parsed, key=spec)
+        scope, run, step = i.scope, i.run or "", i.step or ""
+    return make_intent(scope=scope, run=run, step=step, tool=tool, args=args), parsed
+
+
+def answer(failure: CallFailure) -> Reply | None:
+    """What the model reads for a call that did not simply return (``agent.answer``): the
+    core's :class:`~oncely.types.Reply` (its ``text`` starts with ``oncely:``), or ``None`` for
+    what is not the model's business (storage, the ledger, a key spec the host got wrong): that
+    one propagates. :func:`oncely.adapters.reply_for` asks it for an exception oncely raised."""
+    return _rt().call("agent.answer", failure)  # type: ignore[no-any-return]
+
+
 def derive(
-    *, scope: str, run: str, step: str, tool: str, args: Args, policy: PolicyLike = None
+    *,
+    scope: str,
+    run: str,
+    step: str | None = None,
+    tool: str,
+    args: Args,
+    policy: PolicyLike = None,
 ) -> DerivedKey:
     """The key of an intent with what it was derived from (preimage, fingerprint, canonical
     arguments). See :func:`derive_key`."""
@@ -332,9 +439,21 @@ def derive(
 
 
 def derive_key(
-    *, scope: str, run: str, step: str, tool: str, args: Args, policy: PolicyLike = None
+    *,
+    scope: str,
+    run: str,
+    step: str | None = None,
+    tool: str,
+    args: Args,
+    policy: PolicyLike = None,
 ) -> str:
     """The idempotency key (``oncely1:`` + 64 hex digits) of a tool call's intent.
+
+    ``step`` is optional: without one (``None``) the core identifies the call as every adapter
+    does (:func:`identify`, docs/choosing-keys.md): a key spec of identity ``step`` (the default)
+    is keyed by ``run``, an empty scope is ``default``, and a natural key (identity ``scope``)
+    needs no run; :class:`~oncely.IdentityError` when the key needs a run and none is given. A
+    step given (even ``""``) keys the intent as written.
 
     ``args`` is JSON text or a JSON-compatible object; member order and formatting do not
     matter. ``policy`` is an oncely policy (JSON text or mapping, parsed by the core) whose key
@@ -351,10 +470,16 @@ def derive_key(
 
 
 def _derive(
-    fn: str, scope: str, run: str, step: str, tool: str, args: Args, policy: PolicyLike
+    fn: str, scope: str, run: str, step: str | None, tool: str, args: Args, policy: PolicyLike
 ) -> Any:
-    intent = make_intent(scope=scope, run=run, step=step, tool=tool, args=args)
-    spec = key_spec(policy)
+    if step is None:
+        # No step: the core identifies the call, as for every adapter (agent.identify).
+        i, spec = identify_keyed(key_spec(policy), tool=tool, scope=scope, run=run, step=None)
+        scope, run, step = i.scope, i.run or "", i.step or ""
+        intent = make_intent(scope=scope, run=run, step=step, tool=tool, args=args)
+    else:
+        intent = make_intent(scope=scope, run=run, step=step, tool=tool, args=args)
+        spec = key_spec(policy)
     rt = _rt()
     if isinstance(intent, BadArgs):
         raise intent.error(lambda i: rt.call("keys.key", i, spec))

@@ -266,8 +266,7 @@ def tally(report: SweepReport, note: TendNote) -> None:
 
 def effect_command(ledger: Any, spec: EffectSpec, **intent: Any) -> EffectStart:
     """The ``start(effect)`` command of an intent."""
-    policy = _api.parse_policy(intent.pop("policy"))
-    i = _api.make_intent(**intent)
+    i, policy = _api.keyed_intent(**intent)  # no step: the core identifies the call
     if isinstance(i, _api.BadArgs):
         # The core's order: what the effect machine checks before the arguments comes first.
         rt = ledger._rt

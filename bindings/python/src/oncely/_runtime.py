@@ -29,7 +29,7 @@ MEMORY_LIMIT_BYTES = 256 << 20
 POOL_SIZE = 16
 """Instances kept warm for reuse."""
 
-INTERFACES = ("canonical", "keys", "policy", "ledger", "effect", "provider")
+INTERFACES = ("canonical", "keys", "policy", "ledger", "effect", "provider", "agent")
 
 PROJECTIONS = {
     "keys.derive-many#key": ("keys.derive-many", "key"),
@@ -120,7 +120,9 @@ class Runtime:
         self.linker = wc.Linker(self.engine)
         registry = Registry(
             records=(
-                *types.RECORDS,
+                # agent.identity-error arrives as the exception that carries it.
+                *(r for r in types.RECORDS if r is not types.IdentityError),
+                errors.IdentityError,
                 errors.CanonError,
                 errors.KeyDerivationError,
                 errors.PolicyError,

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from oncely.types import CanonErrorKind, EntryState, KeyErrorKind, LedgerErrorKind
+from oncely.types import (
+    CanonErrorKind,
+    EntryState,
+    IdentityErrorKind,
+    KeyErrorKind,
+    LedgerErrorKind,
+)
 
 
 class OncelyError(Exception):
@@ -115,6 +121,30 @@ class LedgerError(OncelyError):
     def __repr__(self) -> str:
         state = self.state.value if self.state else None
         return f"LedgerError(kind={self.kind.value!r}, state={state!r}, message={self.message!r})"
+
+
+class IdentityError(OncelyError, LookupError):
+    """A tool call has no identity (``agent.identity-error``): the core's ``agent.identify``
+    refused it, and nothing was run.
+
+    ``kind`` says why: ``no-run`` (nothing names a run and the key needs one: give the
+    conversation, thread, workflow or job id, never the model's tool-call id) or ``invalid-meta``
+    (an MCP request's ``_meta`` the core cannot read); ``at`` is the ``_meta`` member concerned
+    (``invalid-meta``; ``""`` for ``_meta`` itself), else ``None``; ``message`` is the core's
+    sentence, naming what to give. A :class:`LookupError`, as the refusal was before the core
+    decided it.
+    """
+
+    _fields: ClassVar[tuple[str, ...]] = ("kind", "at", "message")
+
+    def __init__(self, kind: IdentityErrorKind, at: str | None, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.at = at
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"IdentityError(kind={self.kind.value!r}, at={self.at!r}, message={self.message!r})"
 
 
 class EncodingError(OncelyError, ValueError):
@@ -258,6 +288,7 @@ __all__ = [
     "DefiniteFailure",
     "EncodingError",
     "EscalatedError",
+    "IdentityError",
     "OncelyError",
     "InDoubtError",
     "InProgressError",

@@ -240,14 +240,15 @@ class Ledger:
         *,
         scope: str,
         run: str,
-        step: str,
+        step: str | None = None,
         tool: str,
         args: _api.Args,
         policy: str | dict[str, Any] | ToolPolicy,
     ) -> Claim:
         """The claim for an intent under a policy (the core's ``prepare``: derives the key)."""
-        intent = _api.make_intent(scope=scope, run=run, step=step, tool=tool, args=args)
-        parsed = _api.parse_policy(policy)
+        intent, parsed = _api.keyed_intent(  # no step: the core identifies the call
+            scope=scope, run=run, step=step, tool=tool, args=args, policy=policy
+        )
         if isinstance(intent, _api.BadArgs):
             raise intent.error(lambda i: self._rt.call("ledger.prepare", i, parsed, self.owner))
         r = self._rt.call("ledger.prepare", intent, parsed, self.owner)
@@ -368,7 +369,7 @@ class Ledger:
         *,
         scope: str,
         run: str,
-        step: str,
+        step: str | None = None,
         tool: str,
         args: _api.Args,
         policy: str | dict[str, Any] | ToolPolicy,
@@ -603,7 +604,7 @@ class AsyncLedger:
         *,
         scope: str,
         run: str,
-        step: str,
+        step: str | None = None,
         tool: str,
         args: _api.Args,
         policy: str | dict[str, Any] | ToolPolicy,

@@ -44,7 +44,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from oncely import _api
 from oncely._machine import EffectResult, Reconciler
-from oncely.types import KeyIdentity, ToolPolicy
+from oncely.types import ToolPolicy
 
 T = TypeVar("T")
 
@@ -59,7 +59,7 @@ def context(
     override only what they name). Works across threads' and asyncio tasks' contexts
     (:mod:`contextvars`).
 
-    - ``scope``: the tenant or namespace;
+    - ``scope``: the tenant or namespace (``"default"`` when none is given);
     - ``run``: the agent run (conversation, thread, workflow execution, job id): what a retry,
       a model re-asking, a restart from a checkpoint and a redelivery all share;
     - ``step`` (optional): only to make two identical calls in one run two effects on purpose
@@ -77,19 +77,6 @@ def context(
         yield
     finally:
         _current.reset(token)
-
-
-def keyed_policy(policy: ToolPolicy, step: str | None) -> ToolPolicy:
-    """The policy a call is keyed with: with no step, a key spec of identity ``step`` (the
-    default) becomes ``run`` — the same tool with the same arguments in the same run is one
-    effect (docs/choosing-keys.md; the MCP gateway's rule). A step, or another identity, is
-    kept as it is."""
-    if step is not None:
-        return policy
-    spec = policy.key or _api.default_spec()
-    if spec.identity is KeyIdentity.STEP:
-        spec = dataclasses.replace(spec, identity=KeyIdentity.RUN)
-    return dataclasses.replace(policy, key=spec)
 
 
 def current_context() -> Mapping[str, str]:
@@ -173,21 +160,24 @@ class Tool(Generic[T]):
         return out
 
     def _intent(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        # The core identifies the call (agent.identify, docs/choosing-keys.md): no scope is
+        # "default"; no step keys a `step` spec by run; no run is refused (IdentityError, a
+        # LookupError) unless the key is natural.
         ctx = _current.get()
-        missing = [n for n in ("scope", "run") if n not in ctx]
-        if missing:
-            raise LookupError(
-                f"calling the oncely tool {self.name!r} needs {', '.join(missing)}: wrap the call "
-                "in `with oncely.context(scope=..., run=...)`"
-            )
-        step = ctx.get("step")
+        i, spec = _api.identify_keyed(
+            self.policy.key or _api.default_spec(),
+            tool=self.name,
+            scope=ctx.get("scope"),
+            run=ctx.get("run"),
+            step=ctx.get("step"),
+        )
         return {
-            "scope": ctx["scope"],
-            "run": ctx["run"],
-            "step": step or "",
+            "scope": i.scope,
+            "run": i.run or "",
+            "step": i.step or "",
             "tool": self.name,
             "args": self.arguments(*args, **kwargs),
-            "policy": keyed_policy(self.policy, step),
+            "policy": dataclasses.replace(self.policy, key=spec),
         }
 
     def _tool_fn(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[[str], Any]:
@@ -259,4 +249,4 @@ def make_tool_decorator(
     return deco
 
 
-__all__ = ["Tool", "context", "current_context", "keyed_policy", "make_tool_decorator"]
+__all__ = ["Tool", "context", "current_context", "make_tool_decorator"]

@@ -7,8 +7,10 @@
 - :mod:`oncely.adapters.http`: ``httpx`` and ``requests`` calls with the key as the provider's
   ``Idempotency-Key`` (``oncely[http]``).
 
-The framework adapters share one rule for which calls are one effect (docs/choosing-keys.md, the
-same as the MCP gateway's, docs/mcp.md "Identity"):
+The framework adapters share one rule for which calls are one effect, decided by the core
+(``agent.identify``; docs/choosing-keys.md, the same as the MCP gateway's, docs/mcp.md
+"Identity"), and what the model reads is the core's answer too (``agent.answer``,
+:func:`answer_for`, :func:`reply_for`):
 
 - **run** = the framework's conversation: the LangGraph thread id (``configurable.thread_id``),
   the Agents SDK's ``RunConfig.group_id``, or the run you give;
@@ -23,6 +25,6 @@ The model never sees the idempotency key: the tool's schema is the function's pa
 without it.
 """
 
-from oncely.adapters._core import CallRecord, answer_for
+from oncely.adapters._core import CallRecord, answer_for, reply_for
 
-__all__ = ["CallRecord", "answer_for"]
+__all__ = ["CallRecord", "answer_for", "reply_for"]

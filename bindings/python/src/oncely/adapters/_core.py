@@ -1,16 +1,18 @@
 """What every framework adapter shares: which intent a tool call is, the ledger call, the audit
 record and the answers the model reads. No framework is imported here.
 
-Identity (docs/choosing-keys.md; the MCP gateway's rules, docs/mcp.md "Identity"):
+Identity and answers are the core's (``agent.identify`` and ``agent.answer``, the same for every
+host: docs/choosing-keys.md, docs/mcp.md "Identity"). An adapter only gathers what it knows:
 
-- scope: ``oncely.context(scope=...)``, else the adapter's ``scope``;
+- scope: ``oncely.context(scope=...)``, else the adapter's ``scope`` (the core: else
+  ``"default"``);
 - run: ``oncely.context(run=...)``, else the adapter's ``run`` (a string, or a function of the
-  framework's call context), else the framework's conversation (LangGraph's thread id, the
-  Agents SDK's group id);
+  framework's call context); the core: else the framework's conversation (LangGraph's thread id,
+  the Agents SDK's group id), else refused (:class:`~oncely.IdentityError`, a
+  :class:`LookupError`) unless the key is natural (``identity: scope``);
 - step: ``oncely.context(step=...)``, else the adapter's ``step`` function, else none. With no
-  step, a policy keyed by ``step`` (the default identity) is keyed by ``run``: the same tool with
-  the same arguments in the same run is one effect. A natural key (``identity: scope``) is kept
-  as declared.
+  step, the core keys a policy of identity ``step`` (the default) by ``run``: the same tool with
+  the same arguments in the same run is one effect. A natural key is kept as declared.
 
 The tool-call id the model gives is recorded (:class:`CallRecord`) and never keyed: a model that
 re-asks gets a new one.
@@ -18,25 +20,18 @@ re-asks gets a new one.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from oncely import _api
-from oncely._machine import EffectResult
-from oncely.errors import (
-    ConflictError,
-    ContentionError,
-    EscalatedError,
-    InDoubtError,
-    InProgressError,
-    ResultNotRecordedError,
-    ToolFailedError,
-)
+from oncely._machine import EffectResult, effect_error_of
+from oncely.errors import CanonError, KeyDerivationError
 from oncely.ledger import Ledger
-from oncely.tool import Tool, current_context, keyed_policy
-from oncely.types import ToolPolicy
+from oncely.tool import Tool, current_context
+from oncely.types import CallFailure, Canon, Effect, Key, Reply, ToolPolicy
 
 C = TypeVar("C")
 
@@ -65,48 +60,32 @@ class CallRecord:
     stopped the call (``InDoubtError``, ``ConflictError``, …)."""
 
 
-def answer_for(error: BaseException) -> str | None:  # noqa: PLR0911 - one case per error
-    """What the model reads when a keyed call does not simply return (the same sentences as the
-    MCP gateway's, each starting with ``oncely:``), or ``None`` for an error that is not about the
-    call (storage, a bug): that one propagates. An unknown outcome is never answered with "try
-    again"."""
-    if isinstance(error, ConflictError):
-        return (
-            "oncely: refused: an effect with this key already ran with different arguments "
-            f"(they first differ at {error.pointer!r}). Nothing was run now; the earlier effect "
-            "stands."
-        )
-    if isinstance(error, InProgressError):
-        return (
-            f"oncely: this exact call is already running (held by {error.owner}); it was not "
-            "started a second time. An identical call returns its result once it has finished."
-        )
-    if isinstance(error, InDoubtError):
-        return (
-            f"oncely: the outcome of this call is unknown: it may have happened ({error.reason}). "
-            "It will not be run again; it is being reconciled with the provider, and escalated "
-            "to a human if that cannot tell. Do not repeat it with other arguments; an identical "
-            "call returns the outcome once it is known."
-        )
-    if isinstance(error, EscalatedError):
-        return (
-            "oncely: the outcome of this call is unknown and a human has been asked to settle it "
-            f"({error.reason}). It will not be run again until then; an identical call returns "
-            "what they decide."
-        )
-    if isinstance(error, ResultNotRecordedError):
-        return (
-            f"oncely: the call happened, but its result could not be recorded ({error.reason}); "
-            "it will not be run again."
-        )
-    if isinstance(error, ToolFailedError):
-        return f"oncely: the tool failed, and did not happen: {error.reason}"
-    if isinstance(error, ContentionError):
-        return (
-            f"oncely: {error.races} workers raced for this call; it was not run. An identical "
-            "call may be sent again."
-        )
-    return None
+def reply_for(error: BaseException) -> Reply | None:
+    """The core's answer (``agent.answer``) to an exception oncely raised for a call: the reply
+    (``code``, ``text``, ``key``, ``pointer``, ``retry_after_ms``, ``repeatable``), or ``None``
+    for an error that is not about the call (storage, the ledger, a bug). The exceptions of the
+    effect machine keep the core's ``effect-error`` they were made from; a
+    :class:`~oncely.KeyDerivationError` or :class:`~oncely.CanonError` is the core's record."""
+    effect = effect_error_of(error)
+    failure: CallFailure
+    if effect is not None:
+        failure = Effect(effect)
+    elif isinstance(error, KeyDerivationError):
+        failure = Key(error)
+    elif isinstance(error, CanonError):
+        failure = Canon(error)
+    else:
+        return None
+    return _api.answer(failure)
+
+
+def answer_for(error: BaseException) -> str | None:
+    """What the model reads when a keyed call does not simply return: the text of the core's
+    reply (:func:`reply_for`; the same sentences as the MCP gateway's, each starting with
+    ``oncely:``), or ``None`` for an error that is not about the call (storage, the ledger, a
+    bug): that one propagates. An unknown outcome is never answered with "try again"."""
+    reply = reply_for(error)
+    return None if reply is None else reply.text
 
 
 def _named(value: Any) -> str | None:
@@ -143,7 +122,6 @@ class Guard(Generic[C]):
         step: Callable[[C, str | None], str | None] | None,
         audit: Callable[[CallRecord], None] | None,
         options: Mapping[str, Any],
-        framework_run: str,
     ) -> None:
         self.ledger = ledger
         self.name = name
@@ -153,33 +131,28 @@ class Guard(Generic[C]):
         self.step = step
         self.audit = audit
         self.options = dict(options)
-        self.framework_run = framework_run
-        """How the framework's conversation is named, for the error when there is no run."""
 
     def identity(self, ctx: C, framework_run: str | None, call_id: str | None) -> Identity:
-        """The identity of one call (see the module's docstring for the order)."""
+        """The identity of one call, as the core decides it (see the module's docstring).
+        Raises :class:`~oncely.IdentityError` (a :class:`LookupError`) when nothing names a run
+        and the key needs one."""
         given = current_context()
-        scope = given.get("scope") or self.scope
-        if not scope:
-            raise LookupError(
-                f"the oncely tool {self.name!r} needs a scope: pass scope=... to the adapter or "
-                "wrap the call in `with oncely.context(scope=...)`"
-            )
         run = given.get("run")
         if run is None and self.run is not None:
             run = self.run if isinstance(self.run, str) else _named(self.run(ctx))
-        if run is None:
-            run = framework_run
-        if not run:
-            raise LookupError(
-                f"the oncely tool {self.name!r} needs a run: give the framework's conversation "
-                f"({self.framework_run}), pass run=... to the adapter, or wrap the call in "
-                "`with oncely.context(run=...)`"
-            )
         step = given.get("step")
         if step is None and self.step is not None:
             step = _named(self.step(ctx, call_id))
-        return Identity(scope, run, step, keyed_policy(self.policy, step))
+        i, spec = _api.identify_keyed(
+            self.policy.key or _api.default_spec(),
+            tool=self.name,
+            scope=given.get("scope") or self.scope,
+            run=run,
+            step=step,
+            conversation=framework_run,
+        )
+        policy = dataclasses.replace(self.policy, key=spec)
+        return Identity(i.scope, i.run or "", i.step, policy)
 
     def _record(self, i: Identity, call_id: str | None, key: str | None, outcome: str) -> None:
         rec = CallRecord(self.name, i.scope, i.run, i.step, call_id, key, outcome)
@@ -275,4 +248,4 @@ def as_ledger(ledger: Any) -> Ledger | None:
     raise TypeError(f"not an oncely ledger: {ledger!r}")
 
 
-__all__ = ["CallRecord", "Guard", "Identity", "answer_for", "as_ledger", "keyed_policy"]
+__all__ = ["CallRecord", "Guard", "Identity", "answer_for", "as_ledger", "reply_for"]

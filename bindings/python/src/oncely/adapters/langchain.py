@@ -22,15 +22,17 @@ is the function's parameters WITHOUT the key parameter (``idempotency_key``): th
 sees it. ``invoke`` and ``ainvoke`` both run the effect (an ``async def`` tool is awaited;
 a sync one runs in a worker thread under ``ainvoke``).
 
-Identity (docs/choosing-keys.md): run = ``oncely.context(run=...)``, else ``run=`` given here,
-else the LangGraph thread (``config["configurable"]["thread_id"]``); no step unless given, so
-the same tool with the same arguments in one thread is one effect — a model re-asking with a new
-tool-call id, and a graph resumed from its checkpoint, get the first result. The tool-call id is
-recorded for audit (``audit=``, logger ``oncely.adapters``), never keyed.
+Identity (the core's ``agent.identify``, docs/choosing-keys.md): run =
+``oncely.context(run=...)``, else ``run=`` given here, else the LangGraph thread
+(``config["configurable"]["thread_id"]``), else refused (:class:`~oncely.IdentityError`, a
+``LookupError``) unless the key is natural; no step unless given, so the same tool with the same
+arguments in one thread is one effect — a model re-asking with a new tool-call id, and a graph
+resumed from its checkpoint, get the first result. The tool-call id is recorded for audit
+(``audit=``, logger ``oncely.adapters``), never keyed.
 
 When a keyed call does not simply return (unknown outcome, conflict, in progress, escalated, a
-definite failure), the model reads the ledger's answer (``oncely: …``) as an error
-``ToolMessage``; storage errors propagate.
+definite failure, arguments that cannot be keyed), the model reads the core's answer
+(``agent.answer``: ``oncely: …``) as an error ``ToolMessage``; storage errors propagate.
 """
 
 from __future__ import annotations
@@ -245,7 +247,6 @@ def oncely_tool(
         step=step,
         audit=audit,
         options={**fn_options, **options},
-        framework_run="a LangGraph thread: configurable.thread_id",
     )
     t = OncelyTool(name=shown, description=desc, args_schema=schema)
     t._guard = guard
@@ -295,7 +296,6 @@ def _from_tool(
         step=step,
         audit=audit,
         options=options,
-        framework_run="a LangGraph thread: configurable.thread_id",
     )
     t = OncelyTool(
         name=name or inner.name,

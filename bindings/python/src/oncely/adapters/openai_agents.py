@@ -22,15 +22,17 @@ plain function (sync or ``async def``, with ``ledger=`` and ``policy=``; a first
 typed ``ToolContext``/``RunContextWrapper`` gets the context, as with ``function_tool``). Its
 JSON schema is the function's parameters WITHOUT the key parameter (``idempotency_key``).
 
-Identity (docs/choosing-keys.md): run = ``oncely.context(run=...)``, else ``run=`` given here (a
-string, or a function of the ``ToolContext``), else the run's ``RunConfig.group_id`` (the SDK's
-"conversation or thread" id); no step unless given, so the same tool with the same arguments in
-one conversation is one effect — a model re-asking with a new call id gets the first result.
-The call id is recorded for audit (``audit=``, logger ``oncely.adapters``), never keyed.
+Identity (the core's ``agent.identify``, docs/choosing-keys.md): run =
+``oncely.context(run=...)``, else ``run=`` given here (a string, or a function of the
+``ToolContext``), else the run's ``RunConfig.group_id`` (the SDK's "conversation or thread" id),
+else refused (:class:`~oncely.IdentityError`, a ``LookupError``) unless the key is natural; no
+step unless given, so the same tool with the same arguments in one conversation is one effect — a
+model re-asking with a new call id gets the first result. The call id is recorded for audit
+(``audit=``, logger ``oncely.adapters``), never keyed.
 
 When a keyed call does not simply return (unknown outcome, conflict, in progress, escalated, a
-definite failure), the tool's output is the ledger's answer (``oncely: …``), which the model
-reads; storage errors propagate.
+definite failure, arguments that cannot be keyed), the tool's output is the core's answer
+(``agent.answer``: ``oncely: …``), which the model reads; storage errors propagate.
 """
 
 from __future__ import annotations
@@ -153,7 +155,6 @@ def oncely_function_tool(
         step=step,
         audit=audit,
         options={**fn_options, **options},
-        framework_run="RunConfig(group_id=...)",
     )
     is_async = inspect.iscoroutinefunction(fn)
 
