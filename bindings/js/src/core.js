@@ -286,7 +286,9 @@ export function intentKey(intent) {
 
 /**
  * Keys of many intents under one policy in one call to the core. Each result stands alone: a
- * DerivedKey, or the KeyDerivationError of that intent (returned, not thrown).
+ * DerivedKey, or the KeyDerivationError of that intent (returned, not thrown). The intents are
+ * keyed as they are (the core's `keys.derive-many`): one without a step is not named by
+ * `identify` here (give the step, or use `deriveKey`).
  * @param intents
  * @param {{policy?: any}} [options]
  */
@@ -454,8 +456,10 @@ export function identify(context) {
  */
 function identified(intent, spec) {
   if (intent === null || typeof intent !== 'object' || (intent.step !== undefined && intent.step !== null && intent.step !== '')) return { intent, spec };
-  // No tool: the keys' own error (empty-field `tool`), in their order.
+  // No tool: the keys' own error (empty-field `tool`), in their order; ids as text in that order.
+  if (typeof intent.scope === 'string') text('scope', intent.scope);
   if (typeof intent.tool !== 'string' || intent.tool === '') return { intent, spec };
+  text('tool', intent.tool);
   const id = identify({ tool: intent.tool, keyIdentity: spec.identity, scope: intent.scope, run: intent.run });
   const named = { ...intent, scope: id.scope, run: id.run ?? '', step: id.step ?? '' };
   return { intent: named, spec: id.keyIdentity === spec.identity ? spec : { ...spec, identity: id.keyIdentity } };
