@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { AnsweredError, DefiniteFailure, IdentityError, identify, Ledger, MemoryStore, ToolFailedError } from 'oncely';
+import { AnsweredError, DefiniteFailure, IdentityError, identify, Ledger, MemoryStore, StorageError, ToolFailedError } from 'oncely';
 import { once } from 'oncely/ai';
 import { z } from 'zod';
 import { payProvider } from './helpers/pay.mjs';
@@ -210,4 +210,24 @@ test('a failed call: the model reads the answer of the core in the tool error, n
   // What the model was sent for its call: the reply's text.
   const sent = JSON.stringify(requests[1].prompt);
   assert.ok(sent.includes(JSON.stringify(text).slice(1, -1)), sent);
+});
+
+test('what the core does not answer propagates as it is: a storage failure is not an answer', async () => {
+  class DownStore extends MemoryStore {
+    async get() {
+      throw new Error('disk unplugged');
+    }
+  }
+  const ledger = new Ledger(new DownStore());
+  let runs = 0;
+  const refund = once(
+    tool({ description: 'Refund', inputSchema: z.object({ charge_id: z.string() }), execute: async () => ++runs }),
+    { ledger, name: 'refund', run: 'chat-1', policy: POLICY },
+  );
+  await assert.rejects(refund.execute({ charge_id: 'ch_1' }, { toolCallId: 'c1', messages: [] }), (e) => {
+    assert.ok(e instanceof StorageError, String(e));
+    assert.ok(!(e instanceof AnsweredError));
+    return true;
+  });
+  assert.equal(runs, 0);
 });
