@@ -8,6 +8,7 @@ import {
   CanonicalizationError,
   ConfigurationError,
   CoreTrapError,
+  IdentityError,
   KeyDerivationError,
   PolicyError,
 } from './errors.js';
@@ -262,27 +263,32 @@ const derivedOut = (d) => witOut('keys.derived-key', d);
 /**
  * The idempotency key of an intent: `{scope, run, step, tool, args, policy}`. `args` is a value
  * (serialized as JSON) or JSON text; `policy` an oncely policy (its key spec is used; none: all
- * arguments, identity step). Returns `{key, preimage, fingerprint, argsCanonical}`.
+ * arguments, identity step). Returns `{key, preimage, fingerprint, argsCanonical}`. An intent
+ * with no step (absent or "") is named by the core (`identify`): no scope is the scope "default",
+ * and a key of identity `step` is keyed by `run`; IdentityError `no-run` when the key needs a run
+ * and there is none.
  */
 export function deriveKey(intent) {
-  const spec = specOf(intent?.policy);
-  const i = witIntent(intent, keyCheck(spec));
+  const { intent: named, spec } = identified(intent, specOf(intent?.policy));
+  const i = witIntent(named, keyCheck(spec));
   return derivedOut(call((c) => c.keys.derive(i, spec), keyErr));
 }
 
 /**
  * The idempotency key alone (`deriveKey(intent).key`), from the core's `keys.key`: one SHA-256
- * pass instead of two and only the key copied back. Same errors as `deriveKey`.
+ * pass instead of two and only the key copied back. Same errors (and step rule) as `deriveKey`.
  */
 export function intentKey(intent) {
-  const spec = specOf(intent?.policy);
-  const i = witIntent(intent, keyCheck(spec));
+  const { intent: named, spec } = identified(intent, specOf(intent?.policy));
+  const i = witIntent(named, keyCheck(spec));
   return call((c) => c.keys.key(i, spec), keyErr);
 }
 
 /**
  * Keys of many intents under one policy in one call to the core. Each result stands alone: a
- * DerivedKey, or the KeyDerivationError of that intent (returned, not thrown).
+ * DerivedKey, or the KeyDerivationError of that intent (returned, not thrown). The intents are
+ * keyed as they are (the core's `keys.derive-many`): one without a step is not named by
+ * `identify` here (give the step, or use `deriveKey`).
  * @param intents
  * @param {{policy?: any}} [options]
  */
@@ -408,4 +414,104 @@ export function providerOversized(limitBytes) {
 export function providerRefuse(witError, handlerRan) {
   const a = call((c) => c.provider.refuse(witError, Boolean(handlerRan)));
   return a.tag === 'refuse' ? { tag: 'refuse', val: refusalOut(a.val) } : { tag: 'handler' };
+}
+
+// ---- agent (wit/agent.wit: what adapters and low-level APIs ask) --------------------------------
+
+const optText = (field, v) => (v === undefined || v === null ? undefined : text(field, v));
+
+const identityErr = (e) => new IdentityError(witOut('agent.identity-error', e));
+
+/**
+ * agent.identify: the scope, run and step of a tool call, and the key identity to key it with.
+ * `call` = {tool, keyIdentity ('step' when absent), scope, run, step, conversation, metaJson,
+ * paramsKey, session, defaultScope, defaultRun} (all but `tool` optional; absent, null and ""
+ * name nothing). Returns {scope, run, step, keyIdentity, scopeFrom, runFrom, stepFrom} (`run` and
+ * `step` null when none); throws IdentityError (`no-run`, `invalid-meta`) with the core's message.
+ */
+export function identify(context) {
+  if (context === null || typeof context !== 'object') throw new TypeError('identify takes a call context {tool, keyIdentity, scope, run, step, …}');
+  const ctx = {
+    tool: text('tool', context.tool),
+    keyIdentity: context.keyIdentity ?? 'step',
+    scope: optText('scope', context.scope),
+    run: optText('run', context.run),
+    step: optText('step', context.step),
+    conversation: optText('conversation', context.conversation),
+    metaJson: context.metaJson === undefined || context.metaJson === null ? '' : text('metaJson', context.metaJson),
+    paramsKey: optText('paramsKey', context.paramsKey),
+    session: optText('session', context.session),
+    defaultScope: optText('defaultScope', context.defaultScope),
+    defaultRun: optText('defaultRun', context.defaultRun),
+  };
+  return witOut('agent.identity', call((c) => c.agent.identify(ctx), identityErr));
+}
+
+/**
+ * An intent as the core names it when it has no step (absent, null or ""): `identify` with its
+ * scope and run and the identity of `spec` (a WIT key spec). Returns `{intent, spec}`: the intent
+ * with the scope, run and step the core gave ("" for none) and the spec with the identity to key
+ * it with. An intent with a step, or no tool, is returned as it is (its fields checked by the
+ * core's keys).
+ */
+function identified(intent, spec) {
+  if (intent === null || typeof intent !== 'object' || (intent.step !== undefined && intent.step !== null && intent.step !== '')) return { intent, spec };
+  // No tool: the keys' own error (empty-field `tool`), in their order; ids as text in that order.
+  if (typeof intent.scope === 'string') text('scope', intent.scope);
+  if (typeof intent.tool !== 'string' || intent.tool === '') return { intent, spec };
+  text('tool', intent.tool);
+  const id = identify({ tool: intent.tool, keyIdentity: spec.identity, scope: intent.scope, run: intent.run });
+  const named = { ...intent, scope: id.scope, run: id.run ?? '', step: id.step ?? '' };
+  return { intent: named, spec: id.keyIdentity === spec.identity ? spec : { ...spec, identity: id.keyIdentity } };
+}
+
+/**
+ * ledger.effect's intent and WIT policy: an intent with no step named by the core (`identify`,
+ * as `deriveKey`), the policy's key spec given the identity the core keys it with.
+ */
+export function witIdentified(intent, policy) {
+  const p = witPolicy(policy);
+  const { intent: named, spec } = identified(intent, p.key ?? defaultSpec());
+  return { intent: named, policy: spec === (p.key ?? defaultSpec()) ? p : { ...p, key: spec } };
+}
+
+const u64 = (v) => BigInt(v);
+
+function canonIn(e) {
+  return { kind: e.kind, offset: u64(e.offset), line: e.line ?? 1, column: e.column ?? Number(e.offset) + 1, message: String(e.message) };
+}
+
+function keyErrorIn(e) {
+  return { kind: e.kind, at: e.at ?? undefined, canon: e.canon ? canonIn(e.canon) : undefined, message: String(e.message) };
+}
+
+function effectErrorIn(e) {
+  const v = e.val;
+  switch (e.tag) {
+    case 'in-progress':
+      return { tag: e.tag, val: { ...v, retryAfterMs: u64(v.retryAfterMs) } };
+    case 'ledger':
+      return { tag: e.tag, val: { kind: v.kind, state: v.state ?? undefined, message: String(v.message) } };
+    case 'contention':
+      return { tag: e.tag, val: Number(v) };
+    default:
+      return { tag: e.tag, val: v };
+  }
+}
+
+/**
+ * agent.answer: what the model reads for a failure — `{tag: 'effect', val: effect-error}`,
+ * `{tag: 'key', val: key-error}` or `{tag: 'canon', val: canon-error}` (as the core's records, u64
+ * fields as numbers or BigInts). Returns `{code, text, key, pointer, retryAfterMs, repeatable}`,
+ * or null for what is not the model's business (storage, the ledger, a key spec or intent the host
+ * got wrong): raise that as an error.
+ */
+export function answer(failure) {
+  let f;
+  if (failure?.tag === 'effect') f = { tag: 'effect', val: effectErrorIn(failure.val) };
+  else if (failure?.tag === 'key') f = { tag: 'key', val: keyErrorIn(failure.val) };
+  else if (failure?.tag === 'canon') f = { tag: 'canon', val: canonIn(failure.val) };
+  else throw new TypeError('answer takes a failure {tag: "effect" | "key" | "canon", val}');
+  const r = call((c) => c.agent.answer(f));
+  return r === undefined || r === null ? null : witOut('agent.reply', r);
 }

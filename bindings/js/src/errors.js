@@ -131,6 +131,38 @@ export class ContentionError extends OncelyError {
 }
 
 /**
+ * The core could not name a tool call (`agent.identify`): `kind` is `no-run` (nothing names a run
+ * and the key needs one: give the conversation, thread, workflow or job id) or `invalid-meta` (an
+ * MCP `_meta` member that is neither a string nor a number; `at` names it). The message is the
+ * core's. Nothing was claimed or called.
+ */
+export class IdentityError extends OncelyError {
+  constructor(e) {
+    super('identity', e.message);
+    this.kind = e.kind;
+    this.at = e.at ?? null;
+  }
+}
+
+/**
+ * A wrapped tool's call that did not simply return, as the model reads it (the core's
+ * `agent.answer`): the message is the reply's text (`oncely: …`), `reply` the whole reply
+ * (`{code, text, key, pointer, retryAfterMs, repeatable}`), `cause` the typed error behind it
+ * (an InDoubtError, a ConflictError, …). `toString()` is the text alone, for frameworks that
+ * show the model `${error}`.
+ */
+export class AnsweredError extends OncelyError {
+  constructor(reply, cause) {
+    super('answered', reply.text, { cause });
+    this.reply = reply;
+  }
+
+  toString() {
+    return this.message;
+  }
+}
+
+/**
  * A provider middleware (oncely/hono, oncely/express, oncely/mcp) is misconfigured: an empty
  * scope or tool, a policy the core cannot read or refuses for a provider route. A bug of the
  * server, not of the request.

@@ -1,12 +1,14 @@
 // oncely: exactly-once effects for AI-agent tool calls. Every rule lives in the core component
 // (gen/core: bindings/oncely-core.wasm transpiled by jco, committed); this package is its JS host.
-export { canonicalize, checkTools, classify, defaultPolicy, deriveKey, deriveKeys, explain, intentKey, limits, parsePolicy, resolveTool } from './core.js';
+export { answer, canonicalize, checkTools, classify, defaultPolicy, deriveKey, deriveKeys, explain, identify, intentKey, limits, parsePolicy, resolveTool } from './core.js';
+export { replyTo } from './adapters/shared.js';
 export { Ledger, happened, notHappened, unknown, systemClock } from './ledger.js';
 export { EVENT_KINDS } from './events.js';
 export { MemoryStore } from './stores/memory.js';
 export { DurableObjectStore } from './stores/durable-object.js';
 export {
   AmbiguousFailure,
+  AnsweredError,
   CanonicalizationError,
   ConfigurationError,
   ConflictError,
@@ -15,6 +17,7 @@ export {
   DefiniteFailure,
   EncodingError,
   EscalatedError,
+  IdentityError,
   OncelyError,
   InDoubtError,
   InProgressError,

@@ -3,7 +3,7 @@
 // interpreter in machine.js only reads and writes rows, calls the tool and reconcilers, sleeps,
 // and returns or raises what the core says. This mirrors host/src/ledger.rs.
 
-import { prepareCheck, witIntent, witPolicy, witPrepare } from './core.js';
+import { prepareCheck, witIdentified, witIntent, witPrepare } from './core.js';
 import {
   ConflictError,
   ContentionError,
@@ -375,8 +375,9 @@ export class Ledger {
   async effect(intent, policy, tool, { maxAttempts = 0, waitMs = 30_000, signal = undefined } = {}) {
     if (typeof tool !== 'function') throw new TypeError('ledger.effect(intent, policy, tool): tool is a function');
     const options = { owner: this.owner, maxAttempts, waitMs: BigInt(waitMs), hasReconciler: this.reconcilers.has(intent?.tool) };
-    const p = witPolicy(policy);
-    const i = witIntent(intent, prepareCheck(p, this.owner));
+    // An intent with no step is named by the core (agent.identify), as deriveKey names it.
+    const { intent: named, policy: p } = witIdentified(intent, policy);
+    const i = witIntent(named, prepareCheck(p, this.owner));
     const command = { tag: 'effect', val: { intent: i, policy: p, options } };
     const { finish, value } = await this.#run(command, tool, signal);
     const r = finish.val;

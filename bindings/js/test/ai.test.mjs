@@ -6,10 +6,20 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { Ledger, MemoryStore } from 'oncely';
+import { AnsweredError, DefiniteFailure, IdentityError, identify, Ledger, MemoryStore, StorageError, ToolFailedError } from 'oncely';
 import { once } from 'oncely/ai';
 import { z } from 'zod';
 import { payProvider } from './helpers/pay.mjs';
+
+/** The core's refusal of a call context. */
+function identifyError(ctx) {
+  try {
+    identify(ctx);
+  } catch (e) {
+    return e;
+  }
+  throw new Error('identify accepted the call');
+}
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
 
@@ -137,7 +147,14 @@ test('no run: the call is refused before anything happens, unless the key is nat
   const ledger = new Ledger(new MemoryStore());
   const base = refundTool(pay);
   const refund = once(base, { ledger, name: 'refund', policy: POLICY });
-  await assert.rejects(refund.execute({ charge_id: 'ch_1', amount_cents: 500 }, { toolCallId: 'c1', messages: [] }), /no run for a call of "refund": give options\.run/);
+  // The refusal is the core's (agent.identify): an IdentityError `no-run` with its sentence (it
+  // was a TypeError worded by this adapter before the core named calls).
+  await assert.rejects(refund.execute({ charge_id: 'ch_1', amount_cents: 500 }, { toolCallId: 'c1', messages: [] }), (e) => {
+    assert.ok(e instanceof IdentityError);
+    assert.equal(e.kind, 'no-run');
+    assert.equal(e.message, identifyError({ tool: 'refund' }).message);
+    return true;
+  });
   assert.equal(pay.count, 0);
   // One refund per charge, ever, in the scope: no run needed.
   const natural = once(base, { ledger, name: 'refund', policy: { ...POLICY, key: { only: ['/charge_id'], identity: 'scope' } } });
@@ -167,4 +184,50 @@ test('a streaming execute: its last result is recorded and replayed', async () =
   assert.deepEqual(await progress.execute({ order: 'o1' }, o), { order: 'o1', status: 'shipped' });
   assert.deepEqual(await progress.execute({ order: 'o1' }, { ...o, toolCallId: 'c2' }), { order: 'o1', status: 'shipped' });
   assert.equal(runs, 1);
+});
+
+test('a failed call: the model reads the answer of the core in the tool error, not the JS error', async () => {
+  const ledger = new Ledger(new MemoryStore());
+  const declined = once(
+    tool({
+      description: 'Refund a charge',
+      inputSchema: z.object({ charge_id: z.string(), amount_cents: z.number().int() }),
+      execute: async () => {
+        throw new DefiniteFailure('card declined');
+      },
+    }),
+    { ledger, name: 'refund', run: 'chat-9', policy: POLICY },
+  );
+  const { result, requests } = await agentLoop({ refund: declined }, [[call('call_1', '{"charge_id":"ch_1","amount_cents":500}')], [{ type: 'text', text: 'Declined.' }]]);
+  const [failed] = toolResults(result);
+  assert.equal(failed.type, 'tool-error');
+  assert.ok(failed.error instanceof AnsweredError);
+  assert.ok(failed.error.cause instanceof ToolFailedError);
+  assert.equal(failed.error.reply.code, 'tool-failed');
+  assert.equal(failed.error.reply.repeatable, true);
+  const text = 'oncely: the tool failed, and did not happen: card declined';
+  assert.equal(failed.error.message, text);
+  // What the model was sent for its call: the reply's text.
+  const sent = JSON.stringify(requests[1].prompt);
+  assert.ok(sent.includes(JSON.stringify(text).slice(1, -1)), sent);
+});
+
+test('what the core does not answer propagates as it is: a storage failure is not an answer', async () => {
+  class DownStore extends MemoryStore {
+    async get() {
+      throw new Error('disk unplugged');
+    }
+  }
+  const ledger = new Ledger(new DownStore());
+  let runs = 0;
+  const refund = once(
+    tool({ description: 'Refund', inputSchema: z.object({ charge_id: z.string() }), execute: async () => ++runs }),
+    { ledger, name: 'refund', run: 'chat-1', policy: POLICY },
+  );
+  await assert.rejects(refund.execute({ charge_id: 'ch_1' }, { toolCallId: 'c1', messages: [] }), (e) => {
+    assert.ok(e instanceof StorageError, String(e));
+    assert.ok(!(e instanceof AnsweredError));
+    return true;
+  });
+  assert.equal(runs, 0);
 });

@@ -2,8 +2,9 @@
 // on 127.0.0.1 only): its keys, canonical forms, explanations and checks equal the Rust CLI's;
 // its refund runs once through a ledger in a Durable Object, with the same key and decisions as
 // the Rust host's ledger; a person settles an entry nobody can reconcile, naming the version they
-// saw; and the Durable Object store passes the ledger conformance scenarios, its migrations'
-// triggers keeping the history the in-memory store keeps.
+// saw; the Durable Object store passes the ledger conformance scenarios, its migrations'
+// triggers keeping the history the in-memory store keeps; and tests/vectors/adapters.json (the
+// identity of a tool call, what the model reads) replays in workerd as on Node.
 // workerd is stopped at the end. The package bundled is ONCELY_JS_PACKAGE (the installed tarball
 // under test.sh) or bindings/js.
 import { freePort, startWorkerd } from './helpers/workerd.mjs';
@@ -19,6 +20,7 @@ import { build, bundleWorker } from '../../../examples/edge/build.mjs';
 import { REFUND_POLICY } from '../../../examples/edge/policy.js';
 import { cliCanon, cliCheck, cliExec, cliExplain, cliKey, cliKeysLines } from './helpers/cli.mjs';
 import { PACKAGE_DIR, REPO, vectors } from './helpers/env.mjs';
+import { keyRelations, replayAgentVectors } from './helpers/agent-vectors.mjs';
 import { memoryTrace, replayLedgerVectors } from './helpers/ledger-vectors.mjs';
 import { randomIntents, seed } from './helpers/random.mjs';
 import { tempDir } from './helpers/tmp.mjs';
@@ -201,6 +203,18 @@ test('workerd: the refund runs once through the Durable Object ledger, as in the
   const r4 = await refund({ charge_id: 'ch_4' });
   assert.deepEqual([r4.status, r4.body.replayed, r4.body.value], [200, true, { refund_id: 're_5' }], r4.text);
   assert.equal((await (await fetch(`${pay}/refunds?charge_id=ch_4`)).json()).length, 1);
+});
+
+test('workerd: adapters.json: identities, keys and answers equal the cases (and Node\'s)', async () => {
+  const doc = vectors('adapters.json');
+  const r = await fetch(stores, { method: 'POST', body: JSON.stringify({ name: 'agent', method: 'agent-vectors', args: doc }) });
+  assert.equal(r.status, 200);
+  const { ok: got } = await r.json();
+  assert.equal(got.identify.length, doc.identify.length);
+  doc.identify.forEach((c, n) => assert.deepEqual(got.identify[n], c.expect, c.name));
+  doc.answer.forEach((c, n) => assert.deepEqual(got.answer[n], c.expect, c.name));
+  assert.deepEqual(keyRelations(doc, got.identify), []);
+  assert.deepEqual(got, replayAgentVectors(doc));
 });
 
 test('workerd: a ledger\'s decisions reach its onEvent hook (no @opentelemetry/api in the bundle)', async () => {

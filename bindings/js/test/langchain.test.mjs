@@ -77,7 +77,11 @@ test('agent loop: a model re-asking after a timeout is refunded once with oncely
   const [first, second] = toolMessages(result.messages);
   assert.equal(first.tool_call_id, 'call_1');
   assert.equal(first.status, 'error');
-  assert.match(first.content, /in doubt/);
+  // What the model reads is the core's answer (agent.answer), not the JS error's message (which
+  // said "in doubt"): the reply's text, the reply as the message's artifact.
+  assert.match(first.content, /^oncely: the outcome of this call is unknown: it may have happened/);
+  assert.equal(first.artifact.code, 'in-doubt');
+  assert.equal(first.artifact.text, first.content);
   assert.equal(second.tool_call_id, 'call_2');
   assert.equal(second.status, 'success');
   assert.deepEqual(JSON.parse(second.content), { refund_id: 're_1', charge_id: 'ch_1', amount_cents: 500, status: 'succeeded' });
@@ -140,7 +144,8 @@ test('invoke directly: two tool-call ids, one intent -> one refund; another thre
   await byRun.invoke({ charge_id: 'ch_2', amount_cents: 100 });
   await byRun.invoke({ charge_id: 'ch_2', amount_cents: 100 });
   assert.equal(pay.count, 3);
-  await assert.rejects(refund.invoke({ charge_id: 'ch_3', amount_cents: 1 }), /no run for a call of "refund": give options\.run/);
+  // The core's refusal (agent.identify), no longer this adapter's own TypeError.
+  await assert.rejects(refund.invoke({ charge_id: 'ch_3', amount_cents: 1 }), { name: 'IdentityError', kind: 'no-run', message: /^the oncely tool "refund" needs a run/ });
   // Bad arguments are the schema's to refuse: nothing reaches the ledger.
   await assert.rejects(refund.invoke(call('c4', { charge_id: 'ch_1' }), t1), /did not match expected schema/);
   assert.equal(pay.count, 3);

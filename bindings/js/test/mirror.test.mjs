@@ -75,7 +75,7 @@ test('src/gen/wit.js: every record, enum and variant is the component\'s (names 
   const declared = new Set();
   for (const [file, dts] of Object.entries(jcoTypes)) {
     const iface = file.replace(/^interfaces\/oncely-core-(.*)\.d\.ts$/, '$1');
-    for (const m of dts.matchAll(/^export interface (\w+) \{\n((?:  .*\n)*)\}/gm)) {
+    for (const m of dts.matchAll(/^export interface (\w+) \{\n((?: {2}.*\n)*)\}/gm)) {
       const path = Object.keys(WIT).find((k) => k.startsWith(`${iface}.`) && pascal(k.slice(iface.length + 1)) === m[1]);
       if (!path) continue; // a variant case's interface (`OutcomeExecute`)
       declared.add(path);

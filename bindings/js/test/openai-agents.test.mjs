@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Agent, run, setTracingDisabled, tool } from '@openai/agents';
 import { assistantMessage, functionCall, modelResponder, ScriptedModel } from '@openai/agents/testing';
-import { Ledger, MemoryStore } from 'oncely';
+import { DefiniteFailure, Ledger, MemoryStore } from 'oncely';
 import { once, oncelyCall } from 'oncely/openai-agents';
 import { z } from 'zod';
 import { payProvider } from './helpers/pay.mjs';
@@ -125,4 +125,37 @@ test('a built tool is refused with how to wrap it', () => {
   const ledger = new Ledger(new MemoryStore());
   const built = tool(refundOptions(payProvider()));
   assert.throws(() => once(built, { ledger, run: 'r' }), /wraps the options of tool\(\), not a built tool/);
+});
+
+test('a failed call: the model reads the answer of the core, not the SDK default sentence', async () => {
+  const ledger = new Ledger(new MemoryStore());
+  const options = (errorFunction) => ({
+    name: 'refund',
+    description: 'Refund a charge',
+    parameters: z.object({ charge_id: z.string(), amount_cents: z.number().int() }),
+    execute: async (args) => {
+      if (args.charge_id === 'ch_bug') throw new Error('a bug');
+      throw new DefiniteFailure('card declined');
+    },
+    ...(errorFunction === undefined ? {} : { errorFunction }),
+  });
+  const model = new ScriptedModel([
+    [functionCall('refund', '{"charge_id":"ch_1","amount_cents":500}', { callId: 'call_1' })],
+    [functionCall('refund', '{"charge_id":"ch_bug","amount_cents":500}', { callId: 'call_2' })],
+    [assistantMessage('Declined.')],
+  ]);
+  const refund = tool(once(options(undefined), { ledger, run: 'conv-3', policy: POLICY }));
+  await run(new Agent({ name: 'support', instructions: 'Refund what is asked.', model, tools: [refund] }), 'Refund $5 on charge ch_1.');
+  const outputs = toolOutputs(model);
+  assert.equal(outputs.get('call_1'), 'oncely: the tool failed, and did not happen: card declined');
+  // A tool that throws anything else may have acted: with no reconciliation, a human settles it.
+  assert.match(outputs.get('call_2'), /^oncely: the outcome of this call is unknown and a human has been asked to settle it/);
+  // What the core does not answer (storage, the ledger, a bug) gets the SDK's own sentence.
+  assert.equal(once(options(undefined), { ledger, run: 'conv-3' }).errorFunction({}, new Error('x'), undefined), 'An error occurred while running the tool. Please try again.');
+  // A user's errorFunction still handles what the core does not answer; `null` (raise) is kept.
+  const mine = once(options(() => 'mine'), { ledger, run: 'conv-3', policy: POLICY });
+  const invoked = await tool(mine).invoke(new (await import('@openai/agents')).RunContext({}), '{"charge_id":"ch_2","amount_cents":1}', { toolCall: { type: 'function_call', name: 'refund', callId: 'c9', arguments: '' } });
+  assert.equal(invoked, 'oncely: the tool failed, and did not happen: card declined');
+  assert.equal(mine.errorFunction({}, new Error('x'), undefined), 'mine');
+  assert.equal(once(options(null), { ledger, run: 'conv-3', policy: POLICY }).errorFunction, null);
 });

@@ -57,6 +57,16 @@ test('keys.json: key, preimage, fingerprint, canonical args, errors; declared eq
     const k = attempt(() => intentKey({ ...c.intent, policy: c.policy }));
     if ('ok' in r) assert.equal(k.ok, r.ok.key, `${c.name}: intentKey`);
     else assert.deepEqual([k.err?.constructor, k.err?.kind, k.err?.at, k.err?.message], [r.err.constructor, r.err.kind, r.err.at, r.err.message], `${c.name}: intentKey error`);
+    if (c.error?.kind === 'empty-field' && c.error.at === 'step-id') {
+      // The core's keys.derive refuses an empty step under identity step; deriveKey no longer
+      // pins that: an intent without a step is named by the core (agent.identify), keyed by its
+      // run (tests/vectors/adapters.json; test/agent-vectors.test.mjs), so it gets the key of the
+      // same intent under identity run.
+      const byRun = deriveKey({ ...c.intent, policy: { ...c.policy, key: { ...c.policy.key, identity: 'run' } } });
+      assert.deepEqual(r.ok, byRun, c.name);
+      keys.push(null);
+      continue;
+    }
     if (!('error' in c)) {
       assert.ok('ok' in r, `${c.name}: ${r.err?.message}`);
       const d = r.ok;

@@ -30,7 +30,10 @@ export interface OnceOptions<Ctx> {
   policy?: PolicyInput;
   /** The tenant (default "default"). */
   scope?: IdentityPart<Ctx>;
-  /** The conversation, thread or job. Needed unless the framework gives one or the key is natural (`identity: "scope"`). */
+  /**
+   * The conversation, thread or job. Needed unless the framework gives one or the key is natural
+   * (`identity: "scope"`): the core refuses the call otherwise (IdentityError `no-run`).
+   */
   run?: IdentityPart<Ctx>;
   /**
    * Only for two intended identical effects in one run. Without a step, a policy keyed by `step`
@@ -50,6 +53,12 @@ export interface OnceOptions<Ctx> {
    */
   onEffect?: (effect: EffectRecord) => void;
 }
+
+/**
+ * A wrapped tool's call fails with an AnsweredError (the core's reply, what the model reads) for
+ * what the core answers; with the error itself for the rest (storage, the ledger, a bug).
+ */
+export type { AnsweredError, IdentityError, Reply } from './index.js';
 
 /** The `oncely` member of a wrapped tool's options/details/config. @throws TypeError when absent */
 export function oncelyCall(from: unknown): OncelyCall;

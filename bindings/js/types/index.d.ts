@@ -119,10 +119,89 @@ export interface Intent {
 /** A derived key (`key`: `oncely1:` + 64 lowercase hex digits) and what it was derived from. */
 export type DerivedKey = Wit.Keys.DerivedKey;
 
-/** @throws KeyDerivationError | EncodingError */
-export function deriveKey(intent: Intent & { policy?: PolicyInput }): DerivedKey;
-/** `deriveKey(intent).key`, computed without the fingerprint (one SHA-256 pass). @throws KeyDerivationError | EncodingError */
-export function intentKey(intent: Intent & { policy?: PolicyInput }): string;
+/**
+ * An intent with no step (absent or "") is named by the core (`identify`): no scope is the scope
+ * "default", and a key of identity `step` is keyed by `run`; with no run, only a natural key
+ * (identity `scope`) is keyed, anything else is refused (IdentityError `no-run`).
+ * @throws KeyDerivationError | EncodingError | IdentityError
+ */
+export function deriveKey(intent: StepLessIntent & { policy?: PolicyInput }): DerivedKey;
+/** `deriveKey(intent).key`, computed without the fingerprint (one SHA-256 pass). @throws KeyDerivationError | EncodingError | IdentityError */
+export function intentKey(intent: StepLessIntent & { policy?: PolicyInput }): string;
+
+/** An intent as `deriveKey`, `intentKey` and `ledger.effect` take it: the scope may be absent too. */
+export type StepLessIntent = Omit<Intent, 'scope'> & { scope?: string };
+
+// ---- agent (wit/agent.wit) ----------------------------------------------------------------------
+
+/** What a host knows about one tool call (wit: agent.call-context); absent, null and "" name nothing. */
+export interface CallContext {
+  /** The tool's name, for the errors' sentences. */
+  tool: string;
+  /** The identity of the tool's key spec (default `step`). */
+  keyIdentity?: KeyIdentity;
+  scope?: string | null;
+  run?: string | null;
+  step?: string | null;
+  /** The framework's conversation id (LangGraph's thread id). */
+  conversation?: string | null;
+  /** An MCP request's `_meta` as JSON text. */
+  metaJson?: string | null;
+  /** An MCP request's `params.idempotencyKey`. */
+  paramsKey?: string | null;
+  /** The MCP session's id. */
+  session?: string | null;
+  defaultScope?: string | null;
+  defaultRun?: string | null;
+}
+
+export type Origin = Wit.Agent.Origin;
+
+/** Which intent a call is, and the key identity to key it with (wit: agent.identity). */
+export interface Identity {
+  scope: string;
+  /** null only for a natural key (identity `scope`): give the intent an empty run then. */
+  run: string | null;
+  /** null: give the intent an empty step. */
+  step: string | null;
+  keyIdentity: KeyIdentity;
+  scopeFrom: Origin;
+  runFrom: Origin | null;
+  stepFrom: Origin | null;
+}
+
+/** The scope, run and step of a tool call (the core's rule). @throws IdentityError | EncodingError */
+export function identify(call: CallContext): Identity;
+
+/** What went wrong with a call (wit: agent.failure), the core's records with numbers for u64. */
+export type Failure =
+  | { tag: 'effect'; val: { tag: Wit.Effect.EffectError['tag']; val?: unknown } }
+  | { tag: 'key'; val: { kind: KeyDerivationError['kind']; at?: string | null; canon?: CanonErrorInfo | null; message: string } }
+  | { tag: 'canon'; val: { kind: CanonErrorKind; offset: number; line?: number; column?: number; message: string } };
+
+/** What the model reads for a call that did not simply return (wit: agent.reply). */
+export interface Reply {
+  code: Wit.Agent.ReplyCode;
+  /** The sentence the model reads, starting with `oncely:`. */
+  text: string;
+  key: string | null;
+  /** For `conflict`: where the arguments first differ. */
+  pointer: string | null;
+  /** For `in-progress`: when to look again (ms). */
+  retryAfterMs: number | null;
+  /** Whether sending the identical call again can help. */
+  repeatable: boolean;
+}
+
+/** The core's answer to a failure; null for what is not the model's business (raise it). */
+export function answer(failure: Failure): Reply | null;
+
+/**
+ * The core's answer to a thrown error: an effect's typed error (from `ledger.effect`), a
+ * KeyDerivationError or a CanonicalizationError; null for anything else (storage, the ledger, a
+ * bug), which is raised as it is.
+ */
+export function replyTo(error: unknown): Reply | null;
 /** One call to the core for a batch; each result stands alone (errors are returned). */
 export function deriveKeys(intents: Intent[], options?: { policy?: PolicyInput }): Array<DerivedKey | KeyDerivationError>;
 
@@ -490,9 +569,10 @@ export class Ledger {
    * idempotency key. Throw DefiniteFailure when the effect did not happen; anything else thrown
    * is ambiguous. A value JSON.stringify cannot encode (BigInt, a cycle, undefined) is recorded
    * without a result: ResultNotRecordedError. `maxAttempts` 0 or absent: the core's default (3).
+   * An intent with no step is named by the core, as `deriveKey` names it (IdentityError `no-run`).
    */
   effect<T>(
-    intent: Intent,
+    intent: StepLessIntent,
     policy: PolicyInput,
     tool: (key: string, call: Call) => Promise<T> | T,
     options?: { maxAttempts?: number; waitMs?: number; signal?: AbortSignal },
@@ -517,6 +597,19 @@ export interface CanonErrorInfo {
   line: number;
   column: number;
   message: string;
+}
+/** The core could not name a tool call (`identify`); the message is the core's. */
+export class IdentityError extends OncelyError {
+  readonly code: 'identity';
+  readonly kind: Wit.Agent.IdentityErrorKind;
+  /** The `_meta` member concerned (`invalid-meta`). */
+  readonly at: string | null;
+}
+/** A call as the model reads it: the message is `reply.text`; `cause` the typed error behind it. */
+export class AnsweredError extends OncelyError {
+  constructor(reply: Reply, cause?: unknown);
+  readonly code: 'answered';
+  readonly reply: Reply;
 }
 export class KeyDerivationError extends OncelyError {
   readonly code: 'key';

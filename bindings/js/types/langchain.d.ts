@@ -16,5 +16,7 @@ export interface LangChainCall {
  * name, description and schema whose function runs through the ledger. The run is LangGraph's
  * `thread_id` when the call has one, else `options.run`. The function gets its config with
  * `oncely` ({key, attempt, deadline, signal, toolCallId}) added and `signal` = `oncely.signal`.
+ * Called with a tool call, an AnsweredError is returned as a ToolMessage of status "error" (the
+ * core's reply text; the reply as its artifact).
  */
 export function once<T extends { name: string; invoke: (...args: any[]) => unknown }>(tool: T, options: OnceOptions<LangChainCall>): T;

@@ -15,6 +15,8 @@ export interface AgentsCall {
 /**
  * Wrap the options of `tool()` (not a built tool): the same options whose `execute` runs through
  * the ledger; give the result to `tool()`. `execute` gets `details` with `oncely` ({key, attempt,
- * deadline, signal, toolCallId}) added and `signal` = `oncely.signal`.
+ * deadline, signal, toolCallId}) added and `signal` = `oncely.signal`. Its `errorFunction` gives
+ * the model the core's reply text for an AnsweredError (yours, or the SDK's sentence, for any other
+ * error; `null` is kept).
  */
 export function once<T extends { execute: (...args: any[]) => unknown; name?: string }>(toolOptions: T, options: OnceOptions<AgentsCall>): T & { name: string };

@@ -12,7 +12,9 @@
 // deadline). The AI SDK's own abort (its `timeout`, the caller's `abortSignal`) makes the step see a
 // tool error at once while the call goes on and is recorded; the model asking again gets its result.
 // An execute that streams preliminary results is run to its end: its last result is the one
-// recorded and returned.
+// recorded and returned. When the call fails with what the model should read (in doubt, a
+// conflict, a definite failure, …: the core's answer), `execute` throws an AnsweredError whose
+// message, the core's reply text, is what the SDK's tool error shows the model.
 
 import { prepare, runOnce } from './shared.js';
 

@@ -12,8 +12,15 @@
 // config with `oncely` = {key, attempt, deadline, signal, toolCallId} added and `signal` replaced
 // by `oncely.signal` (aborted at the policy's deadline; `timeout` is taken out): a run's abort or
 // timeout makes the tool call fail at once while the call goes on and is recorded.
+//
+// When the call fails with what the model should read (in doubt, a conflict, a definite failure,
+// …: the core's answer), a tool called with a tool call returns a ToolMessage of status "error"
+// whose content is the core's reply text (the reply as its artifact); called without one, it throws
+// the AnsweredError.
 
+import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, DynamicTool, StructuredTool } from '@langchain/core/tools';
+import { AnsweredError } from '../errors.js';
 import { prepare, runOnce } from './shared.js';
 
 export { oncelyCall } from './shared.js';
@@ -40,11 +47,16 @@ export function once(tool, options) {
     const toolCallId = config.toolCall?.id;
     const thread = config.configurable?.thread_id;
     const { signal, timeout: _timeout, ...rest } = config;
-    return runOnce(
-      p,
-      { args, toolCallId, ctx: { args, toolCallId, config }, frameworkRun: thread === undefined || thread === null ? undefined : String(thread), signal },
-      (oncely) => inner.call(tool, input, runManager, { ...rest, signal: oncely.signal, oncely }),
-    );
+    try {
+      return await runOnce(
+        p,
+        { args, toolCallId, ctx: { args, toolCallId, config }, frameworkRun: thread === undefined || thread === null ? undefined : String(thread), signal },
+        (oncely) => inner.call(tool, input, runManager, { ...rest, signal: oncely.signal, oncely }),
+      );
+    } catch (e) {
+      if (!(e instanceof AnsweredError) || toolCallId === undefined || tool.responseFormat === 'content_and_artifact') throw e;
+      return new ToolMessage({ content: e.reply.text, tool_call_id: toolCallId, name: tool.name, status: 'error', artifact: e.reply });
+    }
   }
   /** @type {any} */
   const fields = {};

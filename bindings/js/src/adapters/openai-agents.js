@@ -13,7 +13,13 @@
 // while the call goes on and is recorded; the model asking again gets its result. The SDK gives a
 // tool no conversation id: give `run` (a string, or a function of the call, e.g. reading your
 // run context).
+//
+// When the call fails with what the model should read (in doubt, a conflict, a definite failure,
+// …: the core's answer), the model reads the core's reply text: the tool's `errorFunction` is
+// given it (your own `errorFunction` still handles every other error; without one, the SDK's
+// fixed sentence does). `errorFunction: null` (raise every error) is kept.
 
+import { AnsweredError } from '../errors.js';
 import { prepare, runOnce } from './shared.js';
 
 export { oncelyCall } from './shared.js';
@@ -42,5 +48,16 @@ export function once(toolOptions, options) {
       (oncely) => inner.call(toolOptions, args, runContext, { ...details, signal: oncely.signal, oncely }),
     );
   }
-  return { ...toolOptions, name: toolOptions.name ?? p.tool, execute };
+  const out = { ...toolOptions, name: toolOptions.name ?? p.tool, execute };
+  if (toolOptions.errorFunction !== null && !(toolOptions.errorFunction === undefined && toolOptions.outputSchema !== undefined)) {
+    const own = toolOptions.errorFunction;
+    out.errorFunction = (runContext, error, details) => {
+      if (error instanceof AnsweredError) return error.reply.text;
+      return own === undefined ? SDK_ERROR_TEXT : own(runContext, error, details);
+    };
+  }
+  return out;
 }
+
+/** What the SDK's own default `errorFunction` tells the model (it reads no error's message). */
+const SDK_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';

@@ -1,16 +1,22 @@
 // What every framework adapter does with a tool call (oncely/ai, oncely/openai-agents,
-// oncely/langchain): name the intent, run the call through the ledger, and hand the tool the key.
+// oncely/langchain): name the intent, run the call through the ledger, hand the tool the key, and
+// tell the model what the core answers when the call does not simply return.
 //
-// Identity (docs/mcp.md, "Identity"; the MCP gateway does the same):
-// - scope: `options.scope`, else "default";
-// - run: `options.run`, else the framework's own conversation id where it has one (LangGraph's
-//   `thread_id`); with neither, a call whose key needs a run is refused (TypeError) rather than
-//   keyed by something that changes when the agent is restarted;
-// - step: `options.step` only. Never the model's tool-call id: a model that re-asks after an error
-//   gets a new one, and a key built on it would run the effect twice. With no step, a tool keyed by
-//   `step` (the default identity) is keyed by `run`: the same tool with the same arguments in the
-//   same run is one effect. A natural key (`identity: "scope"`) is kept as declared.
-// The tool-call id is handed to the tool (`oncely.toolCallId`) and to `onEffect`, for the record.
+// Identity is the core's (`agent.identify`, wit/agent.wit; docs/choosing-keys.md): the adapter
+// gives what it knows — `options.scope`, `options.run`, `options.step` (strings, or functions of
+// the call) and the framework's own conversation id where it has one (LangGraph's `thread_id`) —
+// and the core names the scope (none given: "default"), the run (none: the call is refused with
+// an IdentityError `no-run`, unless the key is natural) and the step. The model's tool-call id is
+// never a source: a model that re-asks after an error gets a new one, and a key built on it would
+// run the effect twice. With no step, a tool keyed by `step` (the default identity) is keyed by
+// `run`: the same tool with the same arguments in the same run is one effect. The tool-call id is
+// handed to the tool (`oncely.toolCallId`) and to `onEffect`, for the record.
+//
+// Answers are the core's (`agent.answer`): an effect that fails with what the model should read (a
+// conflict, a call in progress or in doubt, escalated, a definite tool failure, arguments that
+// cannot be keyed, …) is thrown as an AnsweredError whose message is the core's reply text, with
+// the reply attached and the typed error as its cause; each adapter delivers it as its framework's
+// tool error. What the core does not answer (storage, the ledger, a bug) propagates as it is.
 //
 // Timing: once its claim is taken, a call runs until it returns or reaches the policy's deadline
 // (`maxCallMs`), and its outcome is recorded. When the framework stops waiting first (its tool
@@ -18,18 +24,12 @@
 // on: a re-ask then waits for it and gets its result. So the tool's own abort signal is oncely's
 // (aborted at the deadline), not the framework's.
 
-import { parsePolicy } from '../core.js';
-import { Ledger } from '../ledger.js';
+import { answer, identify, parsePolicy } from '../core.js';
+import { AnsweredError, CanonicalizationError, KeyDerivationError } from '../errors.js';
+import { Ledger, WIT_ERROR } from '../ledger.js';
 
 /** The policy of a tool wrapped without one: irreversible (MCP's default for a tool), all arguments keyed. */
 export const DEFAULT_POLICY = { class: 'irreversible-external' };
-
-/** The same policy keyed by run where it is keyed by step (for calls that name no step). */
-function byRun(policy) {
-  const key = policy.key ?? { ignore: [], identity: 'step' };
-  if (key.identity !== 'step') return policy;
-  return parsePolicy({ ...policy, key: { ...key, identity: 'run' } });
-}
 
 function pick(what, v, ctx, adapter) {
   if (typeof v === 'function') v = v(ctx);
@@ -44,7 +44,7 @@ function pick(what, v, ctx, adapter) {
  */
 export function prepare(adapter, options, name) {
   if (options === null || typeof options !== 'object') throw new TypeError(`${adapter}: options are required: { ledger, run, … }`);
-  const { ledger, policy = DEFAULT_POLICY, scope = 'default', run, step, maxAttempts, waitMs, onEffect } = options;
+  const { ledger, policy = DEFAULT_POLICY, scope, run, step, maxAttempts, waitMs, onEffect } = options;
   if (!(ledger instanceof Ledger) && (ledger === null || typeof ledger?.effect !== 'function')) {
     throw new TypeError(`${adapter}: options.ledger must be an oncely Ledger`);
   }
@@ -52,7 +52,7 @@ export function prepare(adapter, options, name) {
   if (typeof tool !== 'string' || tool === '') throw new TypeError(`${adapter}: the tool has no name; give options.name`);
   if (onEffect !== undefined && typeof onEffect !== 'function') throw new TypeError(`${adapter}: options.onEffect must be a function`);
   const declared = parsePolicy(policy);
-  return { adapter, ledger, tool, declared, byRun: byRun(declared), scope, run, step, maxAttempts, waitMs, onEffect };
+  return { adapter, ledger, tool, declared, scope, run, step, maxAttempts, waitMs, onEffect };
 }
 
 /**
@@ -63,18 +63,18 @@ export function prepare(adapter, options, name) {
  * `{key, attempt, deadline, signal, toolCallId}`.
  */
 export async function runOnce(p, { args, toolCallId, ctx, frameworkRun, signal }, invoke) {
-  const scope = pick('scope', p.scope, ctx, p.adapter) ?? 'default';
-  const step = pick('step', p.step, ctx, p.adapter);
-  const run = pick('run', p.run, ctx, p.adapter) ?? frameworkRun;
-  const policy = step === undefined ? p.byRun : p.declared;
-  const identity = policy.key?.identity ?? 'step';
-  if (run === undefined && identity !== 'scope') {
-    throw new TypeError(
-      `${p.adapter}: no run for a call of ${JSON.stringify(p.tool)}: give options.run (the conversation or thread id, ` +
-        `or a function of the call returning it) so that the same request asked again is the same effect`,
-    );
-  }
-  const intent = { scope, run, step, tool: p.tool, args };
+  const declared = p.declared.key ?? { ignore: [], identity: 'step' };
+  const id = identify({
+    tool: p.tool,
+    keyIdentity: declared.identity,
+    scope: pick('scope', p.scope, ctx, p.adapter),
+    run: pick('run', p.run, ctx, p.adapter),
+    step: pick('step', p.step, ctx, p.adapter),
+    conversation: frameworkRun,
+  });
+  const { scope, run, step } = id;
+  const policy = id.keyIdentity === declared.identity ? p.declared : parsePolicy({ ...p.declared, key: { ...declared, identity: id.keyIdentity } });
+  const intent = { scope, run: run ?? '', step: step ?? '', tool: p.tool, args };
   const opts = {};
   if (p.maxAttempts !== undefined) opts.maxAttempts = p.maxAttempts;
   if (p.waitMs !== undefined) opts.waitMs = p.waitMs;
@@ -87,7 +87,32 @@ export async function runOnce(p, { args, toolCallId, ctx, frameworkRun, signal }
       return r;
     });
   }
-  return (await untilAborted(effect, signal)).value;
+  try {
+    return (await untilAborted(effect, signal)).value;
+  } catch (e) {
+    throw answered(e);
+  }
+}
+
+/**
+ * What the model reads for `error` (the core's `agent.answer`): the reply
+ * `{code, text, key, pointer, retryAfterMs, repeatable}` for an effect error, or for arguments that
+ * cannot be keyed; null for anything else (storage, the ledger, a bug, an abort): that is raised.
+ */
+export function replyTo(error) {
+  if (error === null || typeof error !== 'object') return null;
+  const wit = error[WIT_ERROR];
+  if (wit !== undefined) return answer({ tag: 'effect', val: wit });
+  if (error instanceof KeyDerivationError) return answer({ tag: 'key', val: error });
+  if (error instanceof CanonicalizationError) return answer({ tag: 'canon', val: error });
+  return null;
+}
+
+/** `error` as the model reads it: an AnsweredError (the core's reply), or `error` itself. */
+export function answered(error) {
+  if (error instanceof AnsweredError) return error;
+  const reply = replyTo(error);
+  return reply === null ? error : new AnsweredError(reply, error);
 }
 
 /**

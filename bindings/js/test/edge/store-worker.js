@@ -1,8 +1,10 @@
 // Test-only Worker: a DurableObjectStore exposed over HTTP (one Durable Object per `name`), so
 // the node tests can run the ledger conformance scenarios against the store in real workerd; and
-// `events`, a ledger's decisions as its onEvent hook got them in workerd.
+// `events`, a ledger's decisions as its onEvent hook got them in workerd; and `agent-vectors`,
+// tests/vectors/adapters.json (sent as `args`) replayed in workerd (test/helpers/agent-vectors.mjs).
 import { DurableObject } from 'cloudflare:workers';
 import { AmbiguousFailure, DurableObjectStore, Ledger } from 'oncely';
+import { replayAgentVectors } from '../helpers/agent-vectors.mjs';
 
 const METHODS = new Set(['get', 'insert', 'update', 'delete', 'list', 'due', 'history']);
 
@@ -45,6 +47,7 @@ export class StoreObject extends DurableObject {
 export default {
   async fetch(request, env) {
     const { name, method, args } = await request.json();
+    if (method === 'agent-vectors') return Response.json({ ok: replayAgentVectors(args) });
     const stub = env.STORES.get(env.STORES.idFromName(name));
     try {
       const ok = method === 'migrations' || method === 'events' ? await stub[method]() : await stub.call(method, args);

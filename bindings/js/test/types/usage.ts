@@ -1,6 +1,7 @@
 // Compiled (not run) by types.test.mjs: the declarations describe the API as used.
 import {
   canonicalize, checkTools, deriveKey, deriveKeys, explain, intentKey, happened, notHappened, parsePolicy, unknown,
+  answer, identify, replyTo, AnsweredError, IdentityError, type Identity, type Reply,
   DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, LedgerError, MemoryStore, ResultNotRecordedError,
   EVENT_KINDS, type DecisionEvent, type EventKind,
   type DerivedKey, type Entry, type HistoryRecord, type Outcome, type Policy, type Sweeper, type SweepReport,
@@ -127,3 +128,14 @@ function providers(ledger: Ledger) {
   console.log(app, mw, verify, withArgs, extraOnly, busy);
 }
 void providers;
+
+// The core's agent rules: a call's identity, what the model reads.
+{
+  const id: Identity = identify({ tool: 'charge', keyIdentity: 'step', run: 'conv-1', conversation: null });
+  const runOrNone: string | null = id.run;
+  const noStep: string = intentKey({ run: 'conv-1', tool: 'charge', args: {} });
+  const r: Reply | null = answer({ tag: 'effect', val: { tag: 'tool-failed', val: 'declined' } });
+  const fromError: Reply | null = replyTo(new Error('x'));
+  const why = (e: unknown) => (e instanceof IdentityError ? e.kind : e instanceof AnsweredError ? e.reply.text : null);
+  console.log(runOrNone, noStep, r?.retryAfterMs, fromError?.repeatable, why);
+}
