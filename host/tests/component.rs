@@ -1,7 +1,7 @@
 //! The shipped core component, checked on the bytes this crate embeds (built from guest/ by
 //! build.rs): it imports nothing, it is at most 270,000 bytes (`SIZE_GOAL_BYTES`), and the copy
-//! committed for the Python and JavaScript packages (`bindings/oncely-core.wasm`, so they install without Rust) is byte for
-//! byte what the current sources build.
+//! committed for the Python and JavaScript packages (`bindings/oncely-core.wasm`, so they
+//! install without Rust) is byte for byte what the current sources build.
 
 #![allow(clippy::assertions_on_constants)] // COMPONENT_SIZE_OPTIMIZED is a build-time fact, asserted with a message
 
