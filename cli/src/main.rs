@@ -1,7 +1,10 @@
-//! `oncely`: canonical JSON, intent keys, the release gate over MCP tool lists, the effect
-//! ledger for humans, the MCP gateway, and a demo. Exit codes: 0 success; 1 the command ran and the answer is
-//! "no" (a failed check, invalid lines in `--lines` mode); 2 an error (bad input, usage,
-//! storage). Errors go to stderr; stdout never carries half an answer.
+//! `oncely`, the command of the crate `oncely-cli` (the library is the crate `oncely`, `host/`):
+//! canonical JSON, intent keys, why two intents share a key, the release gate over MCP tool
+//! lists, the effect ledger for humans, the MCP gateway (`oncely mcp`), the inbox (`oncely
+//! serve`), a demo, and the embedded core component written out for packaging. Exit codes: 0
+//! success; 1 the command ran and the answer is "no" (a failed check, invalid lines in
+//! `--lines` mode); 2 an error (bad input, usage, storage). Errors go to stderr; stdout never
+//! carries half an answer.
 //!
 //! This file is the command line and the exit codes; each command family is a module of `cli/`.
 

@@ -1,4 +1,5 @@
-//! The oncely core: every rule of exactly-once tool effects, as pure functions.
+//! The oncely core, crate `oncely-core`: every rule of exactly-once tool effects, as pure
+//! functions.
 //!
 //! This crate is compiled twice: natively (unit tests, benchmarks) and for
 //! `wasm32-unknown-unknown`, where `host/build.rs` wraps it into the one WebAssembly component
@@ -6,11 +7,14 @@
 //! the WIT package in `wit/`; the Rust types below are generated from it by `wit-bindgen`, so
 //! there is no second definition to keep in sync.
 //!
-//! What lives here: RFC 8785 canonical JSON ([`json`], [`number`]), JSON pointers ([`pointer`]),
-//! key scheme v1 ([`keys`]), tool policy and the manifest check ([`policy`]), the ledger's
-//! state-transition rules ([`ledger`]), and the machines that run an effect and every other
-//! ledger job one host action at a time ([`effect`]), the provider side ([`provider`]), and an
-//! agent call's identity and the model's answers ([`agent`]).
+//! What lives here: RFC 8785 canonical JSON ([`json`], [`number`], [`escape`], and the
+//! `canonical` interface in [`canonical`]), JSON pointers ([`pointer`]), key scheme v1
+//! ([`keys`]), tool policy and the manifest check ([`policy`]), the ledger's state-transition
+//! rules ([`ledger`]), the machines that run an effect and every other ledger job one host action
+//! at a time ([`effect`]), the provider side ([`provider`], with [`base64`] for bodies that are
+//! not UTF-8), an agent call's identity and the model's answers ([`agent`]), and the messages of
+//! every error ([`text`]). Each of the seven interfaces of `wit/world.wit` (`canonical`, `keys`,
+//! `policy`, `ledger`, `effect`, `provider`, `agent`) is implemented in the module of its name.
 //!
 //! What does not: any clock, randomness, storage or I/O. Time comes in as `now`; writes go out
 //! as values for the host to apply.
