@@ -33,3 +33,46 @@ def restart_postgres(repo: Path, cluster: Path, mode: str, down_seconds: int = 0
         check=True,
         timeout=120,
     )
+
+
+def effect_error_of(tag: str, v: Any) -> Any:
+    """The WIT ``effect.effect-error`` a vector writes as ``{tag: value}`` (camelCase fields), as
+    this package's generated mirrors (tests/vectors/provider.json and adapters.json share it)."""
+    import oncely
+    from oncely.types import (
+        Busy,
+        Conflict,
+        EntryState,
+        ErrConflict,
+        ErrContention,
+        ErrEscalated,
+        ErrInDoubt,
+        ErrInProgress,
+        ErrLedger,
+        ErrResultNotRecorded,
+        ErrStorage,
+        ErrToolFailed,
+        Keyed,
+        LedgerErrorKind,
+    )
+
+    if tag == "conflict":
+        return ErrConflict(
+            Conflict(v["key"], v["pointer"], v["storedFingerprint"], v["givenFingerprint"])
+        )
+    if tag == "in-progress":
+        return ErrInProgress(Busy(v["key"], v["owner"], EntryState(v["state"]), v["retryAfterMs"]))
+    if tag == "in-doubt":
+        return ErrInDoubt(Keyed(v["key"], v["reason"]))
+    if tag == "escalated":
+        return ErrEscalated(Keyed(v["key"], v["reason"]))
+    if tag == "result-not-recorded":
+        return ErrResultNotRecorded(Keyed(v["key"], v["reason"]))
+    if tag == "tool-failed":
+        return ErrToolFailed(v)
+    if tag == "storage":
+        return ErrStorage(v)
+    if tag == "contention":
+        return ErrContention(v)
+    assert tag == "ledger", tag
+    return ErrLedger(oncely.LedgerError(LedgerErrorKind(v["kind"]), None, v["message"]))

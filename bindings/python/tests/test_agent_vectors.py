@@ -15,34 +15,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import effect_error_of
 
 import oncely
 from oncely import _api, _machine
 from oncely.adapters import answer_for, reply_for
 from oncely.adapters._core import Guard
 from oncely.types import (
-    Busy,
     Canon,
     CanonErrorKind,
-    Conflict,
     Effect,
-    EntryState,
-    ErrConflict,
-    ErrContention,
-    ErrEscalated,
-    ErrInDoubt,
-    ErrInProgress,
-    ErrLedger,
-    ErrResultNotRecorded,
-    ErrStorage,
-    ErrToolFailed,
     Identity,
     IdentityErrorKind,
     Key,
-    Keyed,
     KeyErrorKind,
     KeyIdentity,
-    LedgerErrorKind,
     Origin,
     Reply,
     ReplyCode,
@@ -297,26 +284,7 @@ def test_identify_through_the_low_level_apis(vectors: Vectors, tmp_path: Path) -
 
 
 def _effect_error(name: str, b: Any) -> Any:
-    if name == "conflict":
-        return ErrConflict(
-            Conflict(b["key"], b["pointer"], b["storedFingerprint"], b["givenFingerprint"])
-        )
-    if name == "in-progress":
-        return ErrInProgress(Busy(b["key"], b["owner"], EntryState(b["state"]), b["retryAfterMs"]))
-    if name == "in-doubt":
-        return ErrInDoubt(Keyed(b["key"], b["reason"]))
-    if name == "escalated":
-        return ErrEscalated(Keyed(b["key"], b["reason"]))
-    if name == "result-not-recorded":
-        return ErrResultNotRecorded(Keyed(b["key"], b["reason"]))
-    if name == "tool-failed":
-        return ErrToolFailed(b)
-    if name == "storage":
-        return ErrStorage(b)
-    if name == "contention":
-        return ErrContention(b)
-    assert name == "ledger", name
-    return ErrLedger(oncely.LedgerError(LedgerErrorKind(b["kind"]), None, b["message"]))
+    return effect_error_of(name, b)
 
 
 def _failure(v: dict[str, Any]) -> tuple[Any, BaseException]:

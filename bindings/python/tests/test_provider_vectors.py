@@ -9,28 +9,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from helpers import effect_error_of
 
 import oncely
 from oncely import provider
 from oncely.types import (
-    Busy,
-    Conflict,
     EntryState,
-    ErrConflict,
-    ErrContention,
-    ErrEscalated,
-    ErrInDoubt,
-    ErrInProgress,
-    ErrLedger,
-    ErrResultNotRecorded,
-    ErrStorage,
-    ErrToolFailed,
     HandlerAnswer,
     HttpRequest,
     HttpResponse,
-    Keyed,
     KeyedCall,
-    LedgerErrorKind,
     McpCall,
     Operation,
     Pass,
@@ -150,26 +138,7 @@ def test_replay(vectors: Vectors) -> None:
 
 def _error(e: dict[str, Any]) -> Any:
     (tag, v), = e.items()  # fmt: skip
-    if tag == "conflict":
-        return ErrConflict(
-            Conflict(v["key"], v["pointer"], v["storedFingerprint"], v["givenFingerprint"])
-        )
-    if tag == "in-progress":
-        return ErrInProgress(Busy(v["key"], v["owner"], EntryState(v["state"]), v["retryAfterMs"]))
-    if tag == "in-doubt":
-        return ErrInDoubt(Keyed(v["key"], v["reason"]))
-    if tag == "escalated":
-        return ErrEscalated(Keyed(v["key"], v["reason"]))
-    if tag == "result-not-recorded":
-        return ErrResultNotRecorded(Keyed(v["key"], v["reason"]))
-    if tag == "tool-failed":
-        return ErrToolFailed(v)
-    if tag == "storage":
-        return ErrStorage(v)
-    if tag == "contention":
-        return ErrContention(v)
-    assert tag == "ledger", tag
-    return ErrLedger(oncely.LedgerError(LedgerErrorKind(v["kind"]), None, v["message"]))
+    return effect_error_of(tag, v)
 
 
 def test_refuse(vectors: Vectors) -> None:
