@@ -13,7 +13,7 @@
 use crate::json;
 use crate::keys_wit::{Intent, KeyError, KeyErrorKind};
 use crate::ledger_wit::{
-    Claim, ClaimToken, Completion, Conflict, Entry, EntryState, Escalation, Event, Failure, Guest, InProgress, LedgerError,
+    Attention, Claim, ClaimToken, Completion, Conflict, Entry, EntryState, Escalation, Event, Failure, Guest, InProgress, LedgerError,
     LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Replay, Resolution, Settlement,
 };
 use crate::policy::uses_ledger;
@@ -574,7 +574,7 @@ fn resolve(e: &Entry, r: &Resolution, now: u64) -> Result<Transition, LedgerErro
     if r.by.is_empty() {
         return Err(err(LedgerErrorKind::InvalidRequest, Some(e), "a resolution must say who decided (by)".into()));
     }
-    if !matches!(e.state, EntryState::InDoubt | EntryState::Escalated) {
+    if !settleable(e.state) {
         return Err(err(
             LedgerErrorKind::InvalidState,
             Some(e),
@@ -640,8 +640,34 @@ pub fn handle(current: Option<Entry>, event: Event, now: u64) -> Result<Transiti
     }
 }
 
+/// How long in doubt before an entry needs a person, when the caller does not say (ms): 15 min.
+pub const DEFAULT_IN_DOUBT_AFTER_MS: u64 = 15 * 60_000;
+
+/// `ledger.needs-person`: escalated, or in doubt for `in_doubt_after_ms` (default 15 min) or longer.
+pub fn needs_person(e: &Entry, now: u64, in_doubt_after_ms: Option<u64>) -> Option<Attention> {
+    let after = in_doubt_after_ms.unwrap_or(DEFAULT_IN_DOUBT_AFTER_MS);
+    match (e.state, e.in_doubt_since) {
+        (EntryState::Escalated, _) => Some(Attention::Escalated),
+        (EntryState::InDoubt, Some(t)) if now.saturating_sub(t) >= after => Some(Attention::InDoubt),
+        _ => None,
+    }
+}
+
+/// `ledger.settleable`: the states `resolve` accepts.
+pub fn settleable(s: EntryState) -> bool {
+    matches!(s, EntryState::InDoubt | EntryState::Escalated)
+}
+
 impl Guest for crate::Core {
     fn prepare(intent: Intent, policy: ToolPolicy, owner: String) -> Result<Claim, KeyError> {
         prepare(&intent, &policy, &owner)
+    }
+
+    fn needs_person(e: Entry, now: u64, in_doubt_after_ms: Option<u64>) -> Option<Attention> {
+        needs_person(&e, now, in_doubt_after_ms)
+    }
+
+    fn settleable(s: EntryState) -> bool {
+        settleable(s)
     }
 }

@@ -150,6 +150,12 @@ impl World {
     fn reconcile(&mut self) -> Input {
         self.trace.push("reconciler".into());
         let v = self.reconciler.as_mut().unwrap().pop_front().expect("the reconciler was called more often than scripted");
+        if v == "gone" {
+            return Input::NoReconciler;
+        }
+        if let Some(why) = v.get("raises") {
+            return Input::ReconcilerFailed(s(why));
+        }
         Input::Verdict(if v == "not-happened" {
             ReconcileVerdict::NotHappened
         } else if let Some(r) = v.get("happened") {
@@ -328,7 +334,7 @@ fn effect_vectors() {
             let opts = EffectOptions {
                 owner: s(&options["owner"]),
                 max_attempts: options["max_attempts"].as_u64().unwrap() as u32,
-                wait_ms: options["wait_ms"].as_u64().unwrap(),
+                wait_ms: options["wait_ms"].as_u64(),
                 has_reconciler: w.reconciler.is_some(),
             };
             let first = effect::start_effect(&intent, &pol, &opts, w.clock).unwrap();
@@ -339,7 +345,13 @@ fn effect_vectors() {
             match job.as_str() {
                 "wait" => {
                     let (scope, key) = own_key(&intent, &pol);
-                    let first = effect::start_wait(scope, key, b["every_ms"].as_u64().unwrap(), b["timeout_ms"].as_u64().unwrap(), w.clock);
+                    let first = effect::start_wait(
+                        scope,
+                        key,
+                        b.get("every_ms").and_then(Value::as_u64),
+                        b.get("timeout_ms").and_then(Value::as_u64),
+                        w.clock,
+                    );
                     result_json(w.run(first))
                 }
                 "resolve" => {
@@ -372,7 +384,11 @@ fn effect_vectors() {
             }
         };
         let own = w.rows.get(&own_key(&intent, &pol));
-        let row = own.map_or(json!("absent"), |e| json!({"state": state_name(e.state), "version": e.version, "attempt": e.attempt}));
+        let mut row = own.map_or(json!("absent"), |e| json!({"state": state_name(e.state), "version": e.version, "attempt": e.attempt}));
+        // The stored reason, where a scenario pins it (the core words every reason).
+        if let (Some(e), Some(_)) = (own, sc.pointer("/expect/row/reason")) {
+            row["reason"] = json!(e.reason);
+        }
         for e in w.rows.values() {
             assert_eq!(e.due_at, ledger::due_at(e), "{name}: due-at");
         }

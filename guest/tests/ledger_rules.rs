@@ -154,3 +154,23 @@ fn classes_without_a_ledger_pass_through_and_write_nothing() {
         assert!(matches!(t.outcome, Outcome::PassThrough) && t.write.is_none());
     }
 }
+
+#[test]
+fn a_person_is_needed_for_what_is_escalated_or_long_in_doubt_and_may_settle_only_that() {
+    use oncely_core::ledger_wit::Attention;
+    let (e, tok) = claimed();
+    assert_eq!(ledger::needs_person(&e, 10, None), None, "pending: a live claim needs nobody");
+    assert!(!ledger::settleable(EntryState::Pending) && !ledger::settleable(EntryState::Done) && !ledger::settleable(EntryState::Failed));
+    let t = ledger::handle(Some(e), Event::FailAmbiguous(Failure { token: tok, reason: "timeout".into() }), 100).unwrap();
+    let doubt = written(&t);
+    assert_eq!(doubt.state, EntryState::InDoubt);
+    assert!(ledger::settleable(EntryState::InDoubt) && ledger::settleable(EntryState::Escalated));
+    // In doubt since 100: needs a person once the threshold has passed (the default: 15 min).
+    let default = ledger::DEFAULT_IN_DOUBT_AFTER_MS;
+    assert_eq!(ledger::needs_person(&doubt, 100 + default - 1, None), None);
+    assert_eq!(ledger::needs_person(&doubt, 100 + default, None), Some(Attention::InDoubt));
+    assert_eq!(ledger::needs_person(&doubt, 150, Some(50)), Some(Attention::InDoubt));
+    assert_eq!(ledger::needs_person(&doubt, 149, Some(50)), None);
+    let escalated = Entry { state: EntryState::Escalated, ..doubt };
+    assert_eq!(ledger::needs_person(&escalated, 0, Some(u64::MAX)), Some(Attention::Escalated));
+}

@@ -32,8 +32,8 @@ use crate::events::{emit, EventHook, LedgerEvent};
 use crate::runtime::Runtime;
 use crate::store::{AnyStore, HistoryRecord, ListFilter, Stats, Store};
 use crate::wit::effect::{
-    Action, Command, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, Notice, ReadRequest, ResultSource, RowWrite, Step,
-    TendJob, TendNote, TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
+    Action, Command, CoreDefaults, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, Notice, ReadRequest, ResultSource,
+    RowWrite, Step, TendJob, TendNote, TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
 };
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
@@ -91,9 +91,6 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
 /// Asked "did the effect with this key happen?" for one tool.
 pub type Reconciler = Arc<dyn Fn(ReconcileRequest) -> BoxFuture<ReconcileVerdict> + Send + Sync>;
-
-/// Due rows one sweep or purge pass tends at most (every host uses the same number).
-pub const TEND_BATCH: u32 = 10_000;
 
 /// The clock: milliseconds since the Unix epoch.
 pub type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
@@ -325,6 +322,13 @@ impl<S: Store> Ledger<S> {
         self.reconcilers.write().unwrap_or_else(|p| p.into_inner()).insert(tool.to_string(), r);
     }
 
+    /// Unregister the reconciler of `tool` (a sweep from now on leaves its in-doubt entries
+    /// alone, and an effect of the tool reconciles as `provider-idempotent` tools do, or not at
+    /// all). Whether one was registered.
+    pub fn remove_reconciler(&self, tool: &str) -> bool {
+        self.reconcilers.write().unwrap_or_else(|p| p.into_inner()).remove(tool).is_some()
+    }
+
     fn reconciler_of(&self, tool: &str) -> Option<Reconciler> {
         self.reconcilers.read().unwrap_or_else(|p| p.into_inner()).get(tool).cloned()
     }
@@ -353,10 +357,15 @@ impl<S: Store> Ledger<S> {
                     Action::RecallTool(key) => {
                         call(&mut tool, Call { key, attempt: None, deadline: None, pass_through: false }, &mut value).await
                     }
-                    Action::CallReconciler(q) => Input::Verdict(match self.reconciler_of(&q.tool) {
-                        Some(r) => r(q).await,
-                        None => ReconcileVerdict::Unknown(format!("the reconciler of {:?} was unregistered", q.tool)),
-                    }),
+                    Action::CallReconciler(q) => match self.reconciler_of(&q.tool) {
+                        // Its own task, so that a reconciler that panics is a failed reconciler
+                        // (the outcome stays unknown), not a failed sweep or effect.
+                        Some(r) => match tokio::spawn(r(q)).await {
+                            Ok(verdict) => Input::Verdict(verdict),
+                            Err(e) => Input::ReconcilerFailed(panic_text(e)),
+                        },
+                        None => Input::NoReconciler,
+                    },
                     Action::SleepUntil(t) => {
                         tokio::time::sleep(Duration::from_millis(t.saturating_sub(self.now()))).await;
                         Input::Woke
@@ -402,28 +411,15 @@ impl<S: Store> Ledger<S> {
     }
 
     /// Heartbeat a claim while its call runs: the core's machine for the event
-    /// `heartbeat(token)`, which only reads and writes. Whether the lease was extended (false:
-    /// the claim moved on, or storage failed).
+    /// `heartbeat(token)`, which only reads and writes. Whether to beat on: false once the core
+    /// refuses the beat (`ledger`: the claim moved on); a storage error keeps the beats going
+    /// (the next one may get through), as `wit/effect.wit`'s `call-tool` says.
     async fn beat(&self, scope: &str, key: &str, token: &ClaimToken) -> bool {
         let command = Command::Event(EventStart { scope: scope.to_string(), key: key.to_string(), event: Event::Heartbeat(token.clone()) });
-        let Ok(Ok(mut step)) = self.rt.run(&[], &Input::Start(command), self.now()) else { return false };
-        let (mut row, mut store_error) = (None, None);
-        loop {
-            let Step { state, read, write, events, action } = step;
-            let input = match self.storage(read, write.as_ref(), events, &mut row, &mut store_error).await {
-                Some(input) => input,
-                None => match action {
-                    Action::Report if write.is_none() => Input::Row(row.clone()),
-                    Action::Report => Input::Written,
-                    Action::Finish(_) => return true,
-                    // Refused (the claim moved on), a storage error, or what a heartbeat never asks.
-                    _ => return false,
-                },
-            };
-            step = match self.rt.run(&state, &input, self.now()) {
-                Ok(Ok(next)) => next,
-                _ => return false,
-            };
+        // Boxed: the heartbeat's machine runs inside the call of another machine.
+        match Box::pin(self.machine(command, no_tool)).await {
+            Ok(_) => true,
+            Err(e) => !matches!(e, Error::Ledger(_) | Error::Protocol(_) | Error::Trap(_) | Error::Key(_)),
         }
     }
 
@@ -442,8 +438,8 @@ impl<S: Store> Ledger<S> {
             if let (Some(every), Some(token)) = (c.heartbeat_ms, &c.token) {
                 loop {
                     tokio::time::sleep(Duration::from_millis(every)).await;
-                    // A refused heartbeat (the claim moved on) or a storage error: stop beating;
-                    // the call goes on, and its report settles what it can.
+                    // A refused heartbeat (the claim moved on): stop beating; the call goes on,
+                    // and its report settles what it can.
                     if !self.beat(&c.scope, &c.key, token).await {
                         break;
                     }
@@ -460,10 +456,7 @@ impl<S: Store> Ledger<S> {
         tokio::select! {
             input = the_call => input,
             () = beats => unreachable!("the heartbeat loop never ends"),
-            () = deadline => Input::ToolFailed(ToolFailure {
-                definite: false,
-                reason: format!("the call did not return by its deadline ({} ms, the policy's maxCallMs); abandoned", c.deadline.unwrap_or(0)),
-            }),
+            () = deadline => Input::Abandoned,
         }
     }
 
@@ -557,11 +550,11 @@ impl<S: Store> Ledger<S> {
     }
 
     /// Delete every settled entry whose retention has passed (of one scope, or all): one pass
-    /// over the rows due now (at most [`TEND_BATCH`]). Entries due for other work are left to
+    /// over the rows due now (at most the core's `due-batch`). Entries due for other work are left to
     /// `sweep`; a storage error ends the pass (run it again).
     pub async fn purge_expired(&self, scope: Option<&str>) -> Result<u32, Error> {
         let mut purged = 0;
-        for row in self.store.due(scope, self.now(), TEND_BATCH).await? {
+        for row in self.store.due(scope, self.now(), self.defaults()?.due_batch).await? {
             purged += u32::from(self.tend(&row, TendJob::Purge).await?.purged);
         }
         Ok(purged)
@@ -572,7 +565,7 @@ impl<S: Store> Ledger<S> {
     /// retention. Never calls a tool. A storage error ends the pass (run it again).
     pub async fn sweep(&self, scope: Option<&str>) -> Result<SweepReport, Error> {
         let mut report = SweepReport::default();
-        for row in self.store.due(scope, self.now(), TEND_BATCH).await? {
+        for row in self.store.due(scope, self.now(), self.defaults()?.due_batch).await? {
             report.add(&self.tend(&row, TendJob::Sweep).await?);
         }
         Ok(report)
@@ -589,21 +582,52 @@ impl<S: Store> Ledger<S> {
     }
 
     /// Wait until `(scope, key)` is settled (done or failed), escalated or absent, looking every
-    /// `every`, for at most `timeout`. Returns the entry as last seen.
-    pub async fn wait_settled(&self, scope: &str, key: &str, every: Duration, timeout: Duration) -> Result<Option<Entry>, Error> {
+    /// `every`, for at most `timeout` (`None`: the core's defaults, 50 ms and 30 s). Returns the
+    /// entry as last seen.
+    pub async fn wait_settled(
+        &self,
+        scope: &str,
+        key: &str,
+        every: Option<Duration>,
+        timeout: Option<Duration>,
+    ) -> Result<Option<Entry>, Error> {
         let command = Command::Wait(WaitStart {
             scope: scope.to_string(),
             key: key.to_string(),
-            every_ms: every.as_millis() as u64,
-            timeout_ms: timeout.as_millis() as u64,
+            every_ms: every.map(millis),
+            timeout_ms: timeout.map(millis),
         });
         Ok(self.machine(command, no_tool).await?.row)
     }
 
     /// An effect to run through the ledger (see the module example).
     pub fn effect<'a>(&'a self, intent: &'a Intent, policy: &'a ToolPolicy) -> Effect<'a, S> {
-        Effect { ledger: self, intent, policy, max_attempts: 0, wait: Duration::from_secs(30) }
+        Effect { ledger: self, intent, policy, max_attempts: 0, wait: None }
     }
+
+    /// The core's defaults (`wit/effect.wit`'s `core-defaults`): what every option left out
+    /// means, the same in every host.
+    pub fn defaults(&self) -> Result<CoreDefaults, Error> {
+        self.rt.defaults()
+    }
+}
+
+/// What a reconciler's task that did not finish raised, as Rust prints a panic's message.
+fn panic_text(e: tokio::task::JoinError) -> String {
+    if !e.is_panic() {
+        return e.to_string();
+    }
+    let payload = e.into_panic();
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(s), _) => (*s).to_string(),
+        (_, Some(s)) => s.clone(),
+        _ => "the reconciler panicked".to_string(),
+    }
+}
+
+/// A duration in whole milliseconds, as the core takes it (saturating).
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Mark a storage failure for the core, keeping the error itself for the caller.
@@ -662,7 +686,7 @@ pub struct Effect<'a, S = AnyStore> {
     intent: &'a Intent,
     policy: &'a ToolPolicy,
     max_attempts: u32,
-    wait: Duration,
+    wait: Option<Duration>,
 }
 
 impl<S: Store> Effect<'_, S> {
@@ -675,9 +699,9 @@ impl<S: Store> Effect<'_, S> {
     }
 
     /// How long to wait for another worker's claim to settle before giving up with
-    /// [`Error::InProgress`]. Default 30 s.
-    pub fn wait(mut self, d: Duration) -> Self {
-        self.wait = d;
+    /// [`Error::InProgress`]. Unset or `None`: the core's default, 30 s; zero: do not wait.
+    pub fn wait(mut self, d: impl Into<Option<Duration>>) -> Self {
+        self.wait = d.into();
         self
     }
 
@@ -716,7 +740,7 @@ impl<S: Store> Effect<'_, S> {
         let options = EffectOptions {
             owner: l.owner.clone(),
             max_attempts: self.max_attempts,
-            wait_ms: self.wait.as_millis() as u64,
+            wait_ms: self.wait.map(millis),
             has_reconciler: l.reconciler_of(&self.intent.tool).is_some(),
         };
         let command = Command::Effect(EffectStart { intent: self.intent.clone(), policy: self.policy.clone(), options });

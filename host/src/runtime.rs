@@ -4,9 +4,9 @@
 
 use crate::error::Error;
 use crate::wit::agent::{CallContext, Failure, Identity, IdentityError, Reply};
-use crate::wit::effect::{EffectError, Input, Step};
+use crate::wit::effect::{CoreDefaults, EffectError, Input, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
-use crate::wit::ledger::Claim;
+use crate::wit::ledger::{Attention, Claim, Entry, EntryState};
 use crate::wit::policy::{EffectClass, ManifestReport, ResolvedTool, ToolAnnotations, ToolPolicy};
 use crate::wit::provider::{Admission, Answer, HttpResponse, Operation, Recording, Refusal, Request as ProviderRequest};
 use crate::wit::Core;
@@ -187,6 +187,22 @@ impl Runtime {
     /// `start` input, then send what each action did.
     pub fn run(&self, state: &[u8], input: &Input, now: u64) -> Result<Result<Step, KeyError>, Error> {
         self.with(|s, c| c.oncely_core_effect().call_run(s, state, input, now))
+    }
+
+    /// The core's defaults (`wit/effect.wit`'s `core-defaults`).
+    pub fn defaults(&self) -> Result<CoreDefaults, Error> {
+        self.with(|s, c| c.oncely_core_effect().call_defaults(s))
+    }
+
+    /// Whether an entry needs a person at `now`, and why (`wit/ledger.wit`'s `needs-person`);
+    /// `in_doubt_after_ms` none: the core's default, 15 minutes.
+    pub fn needs_person(&self, e: &Entry, now: u64, in_doubt_after_ms: Option<u64>) -> Result<Option<Attention>, Error> {
+        self.with(|s, c| c.oncely_core_ledger().call_needs_person(s, e, now, in_doubt_after_ms))
+    }
+
+    /// Whether a person may settle an entry in state `state` (in doubt or escalated).
+    pub fn settleable(&self, state: EntryState) -> Result<bool, Error> {
+        self.with(|s, c| c.oncely_core_ledger().call_settleable(s, state))
     }
 
     /// The provider side (`wit/provider.wit`): what to do with a request that may carry a key.

@@ -287,14 +287,29 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
     let ledger = Ledger::with_store(rt.clone(), store).with_owner(s(&options["owner"])).with_clock(Arc::new(move || clock_script.now()));
     // The events the ledger delivers, traced where it delivers them.
     let event_script = script.clone();
-    ledger.on_event(move |e| event_script.trace(event_line(e)));
-    if let Some(verdicts) = sc.get("reconciler").and_then(Value::as_array) {
-        let queue = Arc::new(Mutex::new(verdicts.clone()));
+    let queue = Arc::new(Mutex::new(sc.get("reconciler").and_then(Value::as_array).cloned().unwrap_or_default()));
+    let (gone_queue, gone_ledger) = (queue.clone(), ledger.clone());
+    let gone_tool = intent.tool.clone();
+    ledger.on_event(move |e| {
+        event_script.trace(event_line(e));
+        // `gone`: the reconciler is unregistered right before the core asks for it (the step
+        // that put the entry in doubt delivers its events just before its action).
+        let mut q = gone_queue.lock().unwrap();
+        if e.kind.name() == "in-doubt" && q.first().is_some_and(|v| v == "gone") {
+            q.remove(0);
+            assert!(gone_ledger.remove_reconciler(&gone_tool));
+            event_script.trace("reconciler".into());
+        }
+    });
+    if sc.get("reconciler").is_some() {
         let (q, sc2) = (queue.clone(), script.clone());
         ledger.reconciler(&intent.tool, move |_req| {
             let v = q.lock().unwrap().remove(0);
             sc2.trace("reconciler".into());
             async move {
+                if let Some(why) = v.get("raises") {
+                    panic!("{}", s(why));
+                }
                 if v == "not-happened" {
                     ReconcileVerdict::NotHappened
                 } else if let Some(r) = v.get("happened") {
@@ -333,7 +348,7 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
                 }
             }
         };
-        let opts_wait = std::time::Duration::from_millis(options["wait_ms"].as_u64().unwrap());
+        let opts_wait = options["wait_ms"].as_u64().map(std::time::Duration::from_millis);
         let mut effect = ledger.effect(&intent, &policy).wait(opts_wait);
         if options["max_attempts"].as_u64().unwrap() > 0 {
             effect = effect.max_attempts(options["max_attempts"].as_u64().unwrap() as u32);
@@ -357,8 +372,8 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
         match job.as_str() {
             "wait" => {
                 let key = rt.prepare(&intent, &policy, "w").unwrap().key;
-                let every = std::time::Duration::from_millis(b["every_ms"].as_u64().unwrap());
-                let timeout = std::time::Duration::from_millis(b["timeout_ms"].as_u64().unwrap());
+                let every = b.get("every_ms").and_then(Value::as_u64).map(std::time::Duration::from_millis);
+                let timeout = b.get("timeout_ms").and_then(Value::as_u64).map(std::time::Duration::from_millis);
                 let row = ledger.wait_settled(&intent.scope, &key, every, timeout).await.unwrap();
                 json!({"waited": row.map_or("absent", |e| oncely::store::state_name(e.state))})
             }
@@ -406,10 +421,13 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
     };
     let key = rt.prepare(&intent, &policy, "w").unwrap().key;
     let w = script.world.lock().unwrap();
-    let row = w
-        .rows
-        .get(&(intent.scope.clone(), key))
-        .map_or(json!("absent"), |e| json!({"state": oncely::store::state_name(e.state), "version": e.version, "attempt": e.attempt}));
+    let own = w.rows.get(&(intent.scope.clone(), key));
+    let mut row =
+        own.map_or(json!("absent"), |e| json!({"state": oncely::store::state_name(e.state), "version": e.version, "attempt": e.attempt}));
+    // The stored reason, where a scenario pins it (the core words every reason).
+    if let (Some(e), Some(_)) = (own, sc.pointer("/expect/row/reason")) {
+        row["reason"] = json!(e.reason);
+    }
     let trace = w.trace.clone();
     json!({ "trace": trace, "result": result, "row": row })
 }

@@ -155,10 +155,12 @@ const policyCache = new Map();
 const POLICY_CACHE_MAX = 256;
 
 /**
- * Read an oncely policy document (the value of `_meta["oncely/policy"]`): an object or JSON text.
- * Returns it with every field explicit (defaults filled in by the core), frozen.
+ * Read an oncely policy document (the value of `_meta["oncely/policy"]`): an object or JSON text
+ * (undefined: the core's default policy, `coreDefaults().policy`). Returns it with every field
+ * explicit (defaults filled in by the core), frozen.
  */
 export function parsePolicy(doc) {
+  if (doc === undefined) return coreDefaults().policy;
   if (doc !== null && typeof doc === 'object' && doc[WIT]) return doc;
   const t = documentText(doc);
   let p = policyCache.get(t);
@@ -185,6 +187,28 @@ function defaultSpec() {
 function specOf(policy) {
   if (policy === undefined || policy === null) return defaultSpec();
   return witPolicy(policy).key ?? defaultSpec();
+}
+
+let coreDefaultsCache = null;
+/**
+ * The core's defaults (wit/effect.wit `core-defaults`): what every option left out means, the same
+ * in every host — `{waitMs, maxAttempts, settleEveryMs, settleTimeoutMs, dueBatch, inDoubtAfterMs,
+ * policy}` (numbers; `policy` parsed, the policy of a tool given none). Frozen.
+ */
+export function coreDefaults() {
+  if (coreDefaultsCache === null) {
+    const d = call((c) => c.effect.defaults());
+    coreDefaultsCache = Object.freeze({
+      waitMs: Number(d.waitMs),
+      maxAttempts: d.maxAttempts,
+      settleEveryMs: Number(d.settleEveryMs),
+      settleTimeoutMs: Number(d.settleTimeoutMs),
+      dueBatch: d.dueBatch,
+      inDoubtAfterMs: Number(d.inDoubtAfterMs),
+      policy: policyOut(d.policy),
+    });
+  }
+  return coreDefaultsCache;
 }
 
 /** The policy of a class with every field at its default. */

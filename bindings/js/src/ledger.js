@@ -3,7 +3,7 @@
 // interpreter in machine.js only reads and writes rows, calls the tool and reconcilers, sleeps,
 // and returns or raises what the core says. This mirrors host/src/ledger.rs.
 
-import { prepareCheck, witIdentified, witIntent, witPrepare } from './core.js';
+import { coreDefaults, prepareCheck, witIdentified, witIntent, witPrepare } from './core.js';
 import {
   ConflictError,
   ContentionError,
@@ -24,7 +24,6 @@ import { outcomeOut, requestOut } from './wire.js';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Due rows one sweep or purge pass tends at most (every host uses the same number). */
-const TEND_BATCH = 10_000;
 
 /** The system clock: milliseconds since the Unix epoch. */
 export const systemClock = () => Date.now();
@@ -141,6 +140,15 @@ export class Ledger {
     return this;
   }
 
+  /**
+   * Unregister the reconciler of `tool`; whether one was registered. From then on a sweep leaves
+   * its in-doubt entries alone (a person settles them), and a reconciliation already asked for
+   * records the outcome as still unknown.
+   */
+  removeReconciler(tool) {
+    return this.reconcilers.delete(tool);
+  }
+
   // Run one of the core's machines against the store (machine.js), with this ledger's clock,
   // reconcilers and `tool`; its finish and what it left ({finish, value, row}). The events of its
   // steps go to hooks and OpenTelemetry. While the OpenTelemetry API loads (once, at the first
@@ -156,25 +164,27 @@ export class Ledger {
       sleep: (ms) => this.sleep(ms),
       tool,
       beat: async (scope, key, token) => {
-        // The core's machine for `heartbeat(token)`: false once the claim moved on.
+        // The core's machine for `heartbeat(token)`: whether to beat on. False once the core
+        // refuses it (the claim moved on); a storage error beats on (wit/effect.wit, call-tool).
         try {
           await this.#run({ tag: 'event', val: { scope, key, event: { tag: 'heartbeat', val: token } } });
           return true;
-        } catch {
-          return false;
+        } catch (e) {
+          return e instanceof StorageError;
         }
       },
       reconcile: async (req, m) => {
+        // The input the core takes after `call-reconciler`: the verdict, or why there is none.
         const r = this.reconcilers.get(req.tool);
-        if (!r) return { tag: 'unknown', val: `the reconciler of ${JSON.stringify(req.tool)} was unregistered` };
+        if (!r) return { tag: 'no-reconciler' };
         let verdict;
         try {
           verdict = await r(requestOut(req));
         } catch (e) {
           m.cause = e;
-          return { tag: 'unknown', val: `the reconciler failed: ${e?.message ?? e}` };
+          return { tag: 'reconciler-failed', val: String(e?.message ?? e) };
         }
-        return checkVerdict(verdict, false);
+        return { tag: 'verdict', val: checkVerdict(verdict, false) };
       },
       raise: errorOf,
     });
@@ -263,12 +273,12 @@ export class Ledger {
 
   /**
    * Delete every settled entry whose retention has passed (of one scope, or all): one pass over
-   * the rows due now (at most TEND_BATCH). Entries due for other work are left to `sweep`; a
+   * the rows due now (at most the core's `dueBatch`). Entries due for other work are left to `sweep`; a
    * storage error ends the pass (run it again).
    */
   async purgeExpired(scope = null) {
     let purged = 0;
-    for (const row of await io('due', this.store.due(scope, this.now(), TEND_BATCH))) {
+    for (const row of await io('due', this.store.due(scope, this.now(), coreDefaults().dueBatch))) {
       if ((await this.#tend(row, 'purge')).purged) purged++;
     }
     return purged;
@@ -297,11 +307,11 @@ export class Ledger {
 
   /**
    * Wait until `(scope, key)` is settled (done or failed), escalated or absent, looking every
-   * `everyMs`, for at most `timeoutMs` (the pacing is the core's wait machine). Returns the entry
-   * as last seen.
+   * `everyMs`, for at most `timeoutMs` (the pacing is the core's wait machine; absent: the core's
+   * defaults, 50 ms and 30 s). Returns the entry as last seen.
    */
-  async waitSettled(scope, key, { everyMs = 100, timeoutMs = 30_000 } = {}) {
-    const command = { tag: 'wait', val: { scope, key, everyMs: BigInt(everyMs), timeoutMs: BigInt(timeoutMs) } };
+  async waitSettled(scope, key, { everyMs = undefined, timeoutMs = undefined } = {}) {
+    const command = { tag: 'wait', val: { scope, key, everyMs: ms(everyMs), timeoutMs: ms(timeoutMs) } };
     return (await this.#run(command)).row;
   }
 
@@ -314,7 +324,7 @@ export class Ledger {
   async sweep(scope = null) {
     /** @type {{[k: string]: any, escalated: string[], errors: string[]}} */
     const report = { examined: 0, leasesExpired: 0, reconciled: 0, happened: 0, notHappened: 0, unknown: 0, escalated: [], purged: 0, errors: [] };
-    for (const row of await io('due', this.store.due(scope, this.now(), TEND_BATCH))) {
+    for (const row of await io('due', this.store.due(scope, this.now(), coreDefaults().dueBatch))) {
       const n = await this.#tend(row, 'sweep');
       report.examined++;
       report.leasesExpired += n.leaseExpired ? 1 : 0;
@@ -367,14 +377,15 @@ export class Ledger {
    *
    * Returns `{value, key, replayed, reconciled}`. Options: `maxAttempts` (new attempts follow
    * only a definite "did not happen"; 0 or absent: the core's default, 3), `waitMs` (how long to
-   * wait for another worker's claim before InProgressError; default 30 s), `signal` (the caller's
+   * wait for another worker's claim before InProgressError; absent: the core's default, 30 s; 0:
+   * do not wait), `signal` (the caller's
    * AbortSignal: aborted before the claim is written, the effect stops with its reason and nothing
    * is claimed or called; once the claim is written, the call runs to its result or its deadline
    * and is recorded whatever the caller does — wit/effect.wit, "A caller that stops waiting").
    */
-  async effect(intent, policy, tool, { maxAttempts = 0, waitMs = 30_000, signal = undefined } = {}) {
+  async effect(intent, policy, tool, { maxAttempts = 0, waitMs = undefined, signal = undefined } = {}) {
     if (typeof tool !== 'function') throw new TypeError('ledger.effect(intent, policy, tool): tool is a function');
-    const options = { owner: this.owner, maxAttempts, waitMs: BigInt(waitMs), hasReconciler: this.reconcilers.has(intent?.tool) };
+    const options = { owner: this.owner, maxAttempts, waitMs: ms(waitMs), hasReconciler: this.reconcilers.has(intent?.tool) };
     // An intent with no step is named by the core (agent.identify), as deriveKey names it.
     const { intent: named, policy: p } = witIdentified(intent, policy);
     const i = witIntent(named, prepareCheck(p, this.owner));
@@ -385,6 +396,13 @@ export class Ledger {
     if (r.source.tag === 'recorded') Object.defineProperty(out, RECORDED, { value: r.source.val });
     return out;
   }
+}
+
+/** A duration option in ms as the core takes it: absent (undefined or null) is the core's default. */
+function ms(v) {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TypeError(`a duration in ms is a finite number >= 0, got ${v}`);
+  return BigInt(Math.floor(v));
 }
 
 /** The longest delay setTimeout keeps (a longer one fires at once). */

@@ -1,7 +1,8 @@
 // The interpreter of wit/effect.wit: start a machine, do what each step says (read, write, call,
 // sleep) and send back what happened, until it finishes or raises. It has no rule of its own.
-// `w`: {store, now(), sleep(ms), tool(key, call), beat(scope, key, token) → bool (a heartbeat
-// applied), reconcile(request, m) → WIT verdict, raise(error, m), deliver(events) (a step's events,
+// `w`: {store, now(), sleep(ms), tool(key, call), beat(scope, key, token) → bool (whether to beat
+// on), reconcile(request, m) → the input after call-reconciler (verdict | no-reconciler |
+// reconciler-failed), raise(error, m), deliver(events) (a step's events,
 // the core's decisions, true once its read and write went through: events.js delivers them; no
 // event is worked out here), signal (optional: the caller's AbortSignal; aborted before the
 // machine's first write, the machine stops with its reason — after it, it runs to its finish)}.
@@ -63,7 +64,7 @@ async function act({ read, write, events, action }, w, m) {
     case 'recall-tool':
       return callTool(w.tool, action.val, { key: action.val, attempt: null, deadline: null, signal: undefined }, m);
     case 'call-reconciler':
-      return { tag: 'verdict', val: await w.reconcile(action.val, m) };
+      return w.reconcile(action.val, m);
     case 'sleep-until':
       await w.sleep(Math.max(0, Number(action.val) - w.now()));
       return { tag: 'woke' };
@@ -102,10 +103,9 @@ async function guardedCall(w, c, m) {
   let timer;
   const late = deadline === null ? null : new Promise((resolve) => {
     timer = setTimeout(() => {
-      const reason = `the call did not return by its deadline (${deadline}, the policy's maxCallMs); abandoned`;
-      m.cause = new AmbiguousFailure(reason);
+      m.cause = new AmbiguousFailure('abandoned at its deadline (maxCallMs)');
       abort.abort(m.cause);
-      resolve({ tag: 'tool-failed', val: { definite: false, reason } });
+      resolve({ tag: 'abandoned' });
     }, Math.max(0, deadline - w.now()));
   });
   try {

@@ -11,6 +11,7 @@ import {
   checkTools,
   classify,
   ConflictError,
+  coreDefaults,
   defaultPolicy,
   DefiniteFailure,
   deriveKey,
@@ -74,7 +75,7 @@ test('arguments as a value or as JSON text give the same key; bytes canonicalize
 test('policies: documents, objects and parsed policies are interchangeable', () => {
   const doc = { class: 'irreversible-external', key: { only: ['/charge_id'], identity: 'scope' }, reconcile: { lookup: 'find' } };
   const p = parsePolicy(doc);
-  assert.equal(p.leaseMs, 60_000);
+  assert.equal(p.leaseMs, 10_000);
   assert.deepEqual(p.key, { only: ['/charge_id'], ignore: [], identity: 'scope' });
   assert.ok(Object.isFrozen(p));
   const k1 = deriveKey({ ...intent({ charge_id: 'ch_1', amount: 1 }), policy: doc }).key;
@@ -87,6 +88,18 @@ test('policies: documents, objects and parsed policies are interchangeable', () 
   assert.equal(defaultPolicy('accumulating-write').reconcile, 'none');
   assert.throws(() => parsePolicy({ class: 'nope' }), (e) => e.code === 'policy' && e.at === '/class');
   assert.deepEqual(limits(), { maxInputBytes: 16 * 1024 * 1024, maxDepth: 128 });
+});
+
+test("coreDefaults: every option left out is the core's, and a tool given no policy gets its safe one", () => {
+  const d = coreDefaults();
+  assert.deepEqual({ ...d, policy: undefined }, {
+    waitMs: 30_000, maxAttempts: 3, settleEveryMs: 50, settleTimeoutMs: 30_000, dueBatch: 10_000, inDoubtAfterMs: 900_000, policy: undefined,
+  });
+  assert.ok(Object.isFrozen(d));
+  assert.equal(d.policy.class, 'irreversible-external');
+  assert.equal(d.policy.reconcile, 'none');
+  assert.strictEqual(parsePolicy(undefined), d.policy);
+  assert.deepEqual(parsePolicy(undefined), parsePolicy({ class: 'irreversible-external' }));
 });
 
 test('deriveKeys: one call, each result stands alone', () => {

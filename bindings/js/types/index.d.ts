@@ -61,8 +61,21 @@ export interface Policy {
 /** Anything a policy can be given as: a parsed Policy, a policy document, or its JSON text. */
 export type PolicyInput = Policy | PolicyDocument | string;
 
-/** @throws PolicyError */
-export function parsePolicy(doc: PolicyInput): Policy;
+/** @throws PolicyError (undefined: the core's default policy) */
+export function parsePolicy(doc?: PolicyInput): Policy;
+
+/** The core's defaults: what every option left out means, the same in every host. */
+export interface CoreDefaults {
+  readonly waitMs: number;
+  readonly maxAttempts: number;
+  readonly settleEveryMs: number;
+  readonly settleTimeoutMs: number;
+  readonly dueBatch: number;
+  readonly inDoubtAfterMs: number;
+  /** The policy of a tool given none: irreversible-external, every argument keyed. */
+  readonly policy: Policy;
+}
+export function coreDefaults(): CoreDefaults;
 export function defaultPolicy(cls: EffectClass): Policy;
 
 /** MCP ToolAnnotations hints. */
@@ -534,6 +547,8 @@ export class Ledger {
   now(): number;
   /** Register the reconciler of `tool`. */
   reconciler(tool: string, fn: Reconciler): this;
+  /** Unregister the reconciler of `tool`; whether one was registered. */
+  removeReconciler(tool: string): boolean;
   /** Apply one event with the core's event machine (read, the core's rule, write; a lost race reads again). */
   drive(scope: string, key: string, event: LedgerEvent): Promise<Outcome>;
   begin(intent: Intent, policy: PolicyInput): Promise<{ claim: Claim; outcome: Outcome }>;
@@ -573,7 +588,7 @@ export class Ledger {
    */
   effect<T>(
     intent: StepLessIntent,
-    policy: PolicyInput,
+    policy: PolicyInput | undefined,
     tool: (key: string, call: Call) => Promise<T> | T,
     options?: { maxAttempts?: number; waitMs?: number; signal?: AbortSignal },
   ): Promise<EffectResult<T>>;

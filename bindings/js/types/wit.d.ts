@@ -878,6 +878,12 @@ export namespace Ledger {
      */
     message: string;
   }
+  /**
+   * Why an entry needs a person.
+   *
+   * `ledger.attention`.
+   */
+  export type Attention = 'escalated' | 'in-doubt';
 }
 
 /** `oncely:core/effect`. */
@@ -894,13 +900,14 @@ export namespace Effect {
     owner: string;
     /**
      * How many times this run may execute the tool; new attempts only follow a definite
-     * "did not happen" from reconciliation. 0 means the default, 3.
+     * "did not happen" from reconciliation. 0 means the default (`defaults.max-attempts`).
      */
     maxAttempts: number;
     /**
-     * How long to wait for another worker's live claim before giving up (ms).
+     * How long to wait for another worker's live claim before giving up (ms); none means
+     * the default (`defaults.wait-ms`); 0: do not wait (raise `in-progress` at once).
      */
-    waitMs: bigint;
+    waitMs?: bigint;
     /**
      * Whether this process has a reconciler registered for the tool. The order is: the
      * registered reconciler; else, for `provider-idempotent` tools, the same call again
@@ -1083,13 +1090,13 @@ export namespace Effect {
      */
     key: string;
     /**
-     * How often to look (ms).
+     * How often to look (ms, at least 1); none: `defaults.settle-every-ms`.
      */
-    everyMs: bigint;
+    everyMs?: bigint;
     /**
-     * For how long at most (ms).
+     * For how long at most (ms); none: `defaults.settle-timeout-ms`; 0: look once.
      */
-    timeoutMs: bigint;
+    timeoutMs?: bigint;
   }
   /**
    * Which machine to start.
@@ -1117,6 +1124,9 @@ export namespace Effect {
     | { tag: 'tool-failed'; val: ToolFailure }
     | { tag: 'too-late' }
     | { tag: 'verdict'; val: Ledger.ReconcileVerdict }
+    | { tag: 'no-reconciler' }
+    | { tag: 'reconciler-failed'; val: string }
+    | { tag: 'abandoned' }
     | { tag: 'woke' };
   /**
    * Where an effect's result comes from.
@@ -1337,6 +1347,45 @@ export namespace Effect {
      * What to do then.
      */
     action: Action;
+  }
+  /**
+   * The core's defaults: what an option left out (or 0, where the option says so) means, in
+   * every host. A host reads them once; it never writes a default of its own.
+   *
+   * `effect.core-defaults`.
+   */
+  export interface CoreDefaults {
+    /**
+     * How long an effect waits for another worker's live claim (ms): 30 s.
+     */
+    waitMs: bigint;
+    /**
+     * How many times one run may execute a tool (`effect-options.max-attempts`): 3.
+     */
+    maxAttempts: number;
+    /**
+     * How often a wait for a key to settle looks (`wait-start.every-ms`): 50 ms.
+     */
+    settleEveryMs: bigint;
+    /**
+     * How long a wait for a key to settle lasts at most (`wait-start.timeout-ms`): 30 s.
+     */
+    settleTimeoutMs: bigint;
+    /**
+     * How many due rows one sweep takes from the store at most (`store.due`'s limit):
+     * 10,000; the rest wait for the next sweep.
+     */
+    dueBatch: number;
+    /**
+     * How long in doubt before an entry needs a person (`ledger.needs-person`): 15 min.
+     */
+    inDoubtAfterMs: bigint;
+    /**
+     * The policy of a tool given none: irreversible-external, every argument keyed, its
+     * outcome reconciled by nobody (a person settles what is in doubt). Safe for any tool;
+     * declare a lighter class, or a reconciler, where one is true.
+     */
+    policy: Policy.ToolPolicy;
   }
 }
 

@@ -303,3 +303,29 @@ def test_a_cancelled_caller_leaves_its_claimed_call_running_to_its_record(
         await aio.close()
 
     asyncio.run(main())
+
+
+def test_the_core_defaults_and_a_tool_given_no_policy(ledger: oncely.Ledger) -> None:
+    d = oncely.core_defaults()
+    assert (d.wait_ms, d.max_attempts, d.settle_every_ms, d.settle_timeout_ms) == (
+        30_000,
+        3,
+        50,
+        30_000,
+    )
+    assert (d.due_batch, d.in_doubt_after_ms) == (10_000, 900_000)
+    assert d.policy == oncely.parse_policy({"class": "irreversible-external"})
+    assert d.policy.lease_ms == 10_000  # a crashed claim is found out within seconds
+    calls: list[str] = []
+
+    @ledger.tool()
+    def send(to: str, idempotency_key: str) -> str:
+        calls.append(idempotency_key)
+        return f"sent to {to}"
+
+    assert send.policy == d.policy
+    ctx = {"scope": "ops", "run": "r1"}
+    with oncely.context(**ctx):
+        assert send(to="a") == "sent to a"
+        assert send(to="a") == "sent to a"  # a repeat replays
+    assert len(calls) == 1

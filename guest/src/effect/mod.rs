@@ -29,8 +29,8 @@
 mod state;
 
 use crate::effect_wit::{
-    Action, Busy, Command, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, Notice, NoticeKind, ReadRequest, ResultSource,
-    RowWrite, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
+    Action, Busy, Command, CoreDefaults, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, Notice, NoticeKind, ReadRequest,
+    ResultSource, RowWrite, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
 };
 use crate::keys_wit::{Intent, KeyError};
 use crate::ledger::{handle, prepare, Transition, Write};
@@ -45,6 +45,14 @@ use crate::text::Q;
 
 /// How many times a run may execute the tool when the caller does not say.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+/// How long an effect waits for another worker's live claim when the caller does not say (ms).
+pub const DEFAULT_WAIT_MS: u64 = 30_000;
+/// How often a wait for a key to settle looks when the caller does not say (ms).
+pub const DEFAULT_SETTLE_EVERY_MS: u64 = 50;
+/// How long a wait for a key to settle lasts when the caller does not say (ms).
+pub const DEFAULT_SETTLE_TIMEOUT_MS: u64 = 30_000;
+/// How many due rows a sweep takes from the store at most.
+pub const DUE_BATCH: u32 = 10_000;
 /// Lost compare-and-swap races in a row before a machine gives up.
 pub const MAX_RACES: u32 = 64;
 /// Polling another worker's claim: at least this often (ms)…
@@ -328,6 +336,12 @@ impl Machine {
                 let reason = msg!["attempt ", token.attempt, " not called: its lease ran out"];
                 self.apply(Event::FailDefinite(Failure { token, reason }), now)
             }
+            (Phase::CallingTool, Input::Abandoned) => {
+                let token = self.token.clone().unwrap_or_else(token);
+                let limit = self.current().map_or(0, |e| e.max_call_ms);
+                let reason = msg!["the call did not return within the policy's maxCallMs (", limit, " ms); abandoned at its deadline"];
+                self.apply(Event::FailAmbiguous(Failure { token, reason }), now)
+            }
             (Phase::CallingTool, Input::ToolFailed(f)) => {
                 let failure = Failure { token: self.token.clone().unwrap_or_else(token), reason: f.reason };
                 self.apply(if f.definite { Event::FailDefinite(failure) } else { Event::FailAmbiguous(failure) }, now)
@@ -337,6 +351,14 @@ impl Machine {
             }
             (Phase::PassingThrough, Input::ToolFailed(f)) => raise(EffectError::ToolFailed(f.reason)),
             (Phase::Reconciling(attempt), Input::Verdict(verdict)) => {
+                self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now)
+            }
+            (Phase::Reconciling(attempt), Input::NoReconciler) => {
+                let verdict = ReconcileVerdict::Unknown(no_reconciler(&self.tool(), false));
+                self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now)
+            }
+            (Phase::Reconciling(attempt), Input::ReconcilerFailed(why)) => {
+                let verdict = ReconcileVerdict::Unknown(msg!["the reconciler failed: ", why]);
                 self.apply(Event::Reconciled(Reconciliation { attempt, verdict }), now)
             }
             (Phase::Recalling(attempt), Input::ToolReturned(result)) => {
@@ -531,6 +553,15 @@ impl Machine {
         }
     }
 
+    /// The tool of the entry this machine works on (its row as last seen, else its claim).
+    fn tool(&self) -> String {
+        match (&self.row, &self.claim) {
+            (Known::Row(Some(e)), _) => e.tool.clone(),
+            (_, Some(c)) => c.tool.clone(),
+            _ => String::new(),
+        }
+    }
+
     fn begin_again(&mut self, now: u64) -> Act {
         match self.claim.clone() {
             Some(c) => self.apply(Event::Begin(c), now),
@@ -549,11 +580,7 @@ impl Machine {
             self.phase = Phase::Recalling(q.attempt);
             return Act::Do(Action::RecallTool(q.key));
         }
-        let why = if may_recall {
-            msg!["no reconciler is registered for ", Q(&q.tool), ", and it is not provider-idempotent"]
-        } else {
-            msg!["no reconciler is registered for ", Q(&q.tool), " in this process"]
-        };
+        let why = no_reconciler(&q.tool, may_recall);
         let attempt = q.attempt;
         self.apply(Event::Reconciled(Reconciliation { attempt, verdict: ReconcileVerdict::Unknown(why) }), now)
     }
@@ -695,9 +722,21 @@ fn input_name(i: &Input) -> &'static str {
         Input::ToolUnencodable(_) => "tool-unencodable",
         Input::ToolFailed(_) => "tool-failed",
         Input::Verdict(_) => "verdict",
+        Input::NoReconciler => "no-reconciler",
+        Input::ReconcilerFailed(_) => "reconciler-failed",
         Input::Woke => "woke",
         Input::TooLate => "too-late",
+        Input::Abandoned => "abandoned",
         Input::Start(_) => "start",
+    }
+}
+
+/// Why an outcome stays unknown when no reconciler answered.
+fn no_reconciler(tool: &str, may_recall: bool) -> String {
+    if may_recall {
+        msg!["no reconciler is registered for ", Q(tool), ", and it is not provider-idempotent"]
+    } else {
+        msg!["no reconciler is registered for ", Q(tool), " in this process"]
     }
 }
 
@@ -735,7 +774,7 @@ pub fn start_effect(intent: &Intent, policy: &ToolPolicy, options: &EffectOption
     let mut m = Machine::new(Mode::Effect, claim.scope.clone(), claim.key.clone(), Event::Begin(claim.clone()));
     m.claim = Some(claim);
     m.max_attempts = if options.max_attempts == 0 { DEFAULT_MAX_ATTEMPTS } else { options.max_attempts };
-    m.deadline = now.saturating_add(options.wait_ms);
+    m.deadline = now.saturating_add(options.wait_ms.unwrap_or(DEFAULT_WAIT_MS));
     m.has_reconciler = options.has_reconciler;
     let act = if uses_ledger(policy.class) {
         m.apply_current(now)
@@ -767,7 +806,9 @@ pub fn start_tend(scope: String, key: String, job: TendJob, has_reconciler: bool
 }
 
 /// `effect.run` with `start(wait(…))`.
-pub fn start_wait(scope: String, key: String, every_ms: u64, timeout_ms: u64, now: u64) -> Step {
+pub fn start_wait(scope: String, key: String, every_ms: Option<u64>, timeout_ms: Option<u64>, now: u64) -> Step {
+    let every_ms = every_ms.unwrap_or(DEFAULT_SETTLE_EVERY_MS);
+    let timeout_ms = timeout_ms.unwrap_or(DEFAULT_SETTLE_TIMEOUT_MS);
     let mut m = Machine::new(Mode::Wait, scope, key, Event::Sweep);
     m.every_ms = every_ms.max(1);
     m.deadline = now.saturating_add(timeout_ms);
@@ -814,7 +855,24 @@ pub fn run(state: &[u8], input: Input, now: u64) -> Result<Step, KeyError> {
     }
 }
 
+/// `effect.defaults`.
+pub fn defaults() -> CoreDefaults {
+    CoreDefaults {
+        wait_ms: DEFAULT_WAIT_MS,
+        max_attempts: DEFAULT_MAX_ATTEMPTS,
+        settle_every_ms: DEFAULT_SETTLE_EVERY_MS,
+        settle_timeout_ms: DEFAULT_SETTLE_TIMEOUT_MS,
+        due_batch: DUE_BATCH,
+        in_doubt_after_ms: crate::ledger::DEFAULT_IN_DOUBT_AFTER_MS,
+        policy: crate::policy::default_policy(crate::policy_wit::EffectClass::IrreversibleExternal),
+    }
+}
+
 impl crate::effect_wit::Guest for crate::Core {
+    fn defaults() -> CoreDefaults {
+        defaults()
+    }
+
     fn run(state: Vec<u8>, input: Input, now: u64) -> Result<Step, KeyError> {
         run(&state, input, now)
     }

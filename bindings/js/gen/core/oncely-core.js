@@ -77,6 +77,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let postReturn17;
     let postReturn18;
     let postReturn19;
+    let postReturn20;
     ({ exports: exports0 } = instantiateCore(module0));
     memory0 = exports0.memory;
     realloc0 = exports0.cabi_realloc;
@@ -91,15 +92,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     postReturn8 = exports0['cabi_post_oncely:core/policy@0.1.0#resolve-tool'];
     postReturn9 = exports0['cabi_post_oncely:core/policy@0.1.0#check-manifest'];
     postReturn10 = exports0['cabi_post_oncely:core/ledger@0.1.0#prepare'];
-    postReturn11 = exports0['cabi_post_oncely:core/effect@0.1.0#run'];
-    postReturn12 = exports0['cabi_post_oncely:core/provider@0.1.0#admit'];
-    postReturn13 = exports0['cabi_post_oncely:core/provider@0.1.0#oversized'];
-    postReturn14 = exports0['cabi_post_oncely:core/provider@0.1.0#check-operation'];
-    postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
-    postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
-    postReturn17 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
-    postReturn18 = exports0['cabi_post_oncely:core/agent@0.1.0#identify'];
-    postReturn19 = exports0['cabi_post_oncely:core/agent@0.1.0#answer'];
+    postReturn11 = exports0['cabi_post_oncely:core/effect@0.1.0#defaults'];
+    postReturn12 = exports0['cabi_post_oncely:core/effect@0.1.0#run'];
+    postReturn13 = exports0['cabi_post_oncely:core/provider@0.1.0#admit'];
+    postReturn14 = exports0['cabi_post_oncely:core/provider@0.1.0#oversized'];
+    postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#check-operation'];
+    postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
+    postReturn17 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
+    postReturn18 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
+    postReturn19 = exports0['cabi_post_oncely:core/agent@0.1.0#identify'];
+    postReturn20 = exports0['cabi_post_oncely:core/agent@0.1.0#answer'];
     let canonical010MaxInputBytes;
     
     function maxInputBytes() {
@@ -2796,6 +2798,410 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       }
       return retVal.val;
     }
+    let ledger010NeedsPerson;
+    
+    function needsPerson(arg0, arg1, arg2) {
+      var ptr0 = realloc0(0, 0, 8, 288);
+      var {scope: v1_0, key: v1_1, tool: v1_2, runId: v1_3, stepId: v1_4, fingerprint: v1_5, argsCanonical: v1_6, state: v1_7, version: v1_8, attempt: v1_9, owner: v1_10, createdAt: v1_11, updatedAt: v1_12, leaseUntil: v1_13, inDoubtSince: v1_14, nextReconcileAt: v1_15, reconcileAttempts: v1_16, resultJson: v1_17, reason: v1_18, resolvedBy: v1_19, settlement: v1_20, reconcile: v1_21, leaseMs: v1_22, maxCallMs: v1_23, reconcileAfterMs: v1_24, escalateAfterMs: v1_25, retentionMs: v1_26, dueAt: v1_27 } = arg0;
+      var ptr2 = utf8Encode(v1_0, realloc0, memory0);
+      var len2 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 4, len2, true);
+      dataView(memory0).setInt32(ptr0 + 0, ptr2, true);
+      var ptr3 = utf8Encode(v1_1, realloc0, memory0);
+      var len3 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 12, len3, true);
+      dataView(memory0).setInt32(ptr0 + 8, ptr3, true);
+      var ptr4 = utf8Encode(v1_2, realloc0, memory0);
+      var len4 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 20, len4, true);
+      dataView(memory0).setInt32(ptr0 + 16, ptr4, true);
+      var ptr5 = utf8Encode(v1_3, realloc0, memory0);
+      var len5 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 28, len5, true);
+      dataView(memory0).setInt32(ptr0 + 24, ptr5, true);
+      var ptr6 = utf8Encode(v1_4, realloc0, memory0);
+      var len6 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 36, len6, true);
+      dataView(memory0).setInt32(ptr0 + 32, ptr6, true);
+      var ptr7 = utf8Encode(v1_5, realloc0, memory0);
+      var len7 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 44, len7, true);
+      dataView(memory0).setInt32(ptr0 + 40, ptr7, true);
+      var ptr8 = utf8Encode(v1_6, realloc0, memory0);
+      var len8 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 52, len8, true);
+      dataView(memory0).setInt32(ptr0 + 48, ptr8, true);
+      var val9 = v1_7;
+      let enum9;
+      switch (val9) {
+        case 'pending': {
+          enum9 = 0;
+          break;
+        }
+        case 'done': {
+          enum9 = 1;
+          break;
+        }
+        case 'failed': {
+          enum9 = 2;
+          break;
+        }
+        case 'in-doubt': {
+          enum9 = 3;
+          break;
+        }
+        case 'escalated': {
+          enum9 = 4;
+          break;
+        }
+        default: {
+          if ((v1_7) instanceof Error) {
+            console.error(v1_7);
+          }
+          
+          throw new TypeError(`"${val9}" is not one of the cases of entry-state`);
+        }
+      }
+      dataView(memory0).setInt8(ptr0 + 56, enum9, true);
+      dataView(memory0).setBigInt64(ptr0 + 64, toUint64(v1_8), true);
+      dataView(memory0).setInt32(ptr0 + 72, toUint32(v1_9), true);
+      var ptr10 = utf8Encode(v1_10, realloc0, memory0);
+      var len10 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 80, len10, true);
+      dataView(memory0).setInt32(ptr0 + 76, ptr10, true);
+      dataView(memory0).setBigInt64(ptr0 + 88, toUint64(v1_11), true);
+      dataView(memory0).setBigInt64(ptr0 + 96, toUint64(v1_12), true);
+      dataView(memory0).setBigInt64(ptr0 + 104, toUint64(v1_13), true);
+      var variant11 = v1_14;
+      if (variant11 === null || variant11=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 112, 0, true);
+      } else {
+        const e = variant11;
+        dataView(memory0).setInt8(ptr0 + 112, 1, true);
+        dataView(memory0).setBigInt64(ptr0 + 120, toUint64(e), true);
+      }
+      var variant12 = v1_15;
+      if (variant12 === null || variant12=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 128, 0, true);
+      } else {
+        const e = variant12;
+        dataView(memory0).setInt8(ptr0 + 128, 1, true);
+        dataView(memory0).setBigInt64(ptr0 + 136, toUint64(e), true);
+      }
+      dataView(memory0).setInt32(ptr0 + 144, toUint32(v1_16), true);
+      var variant14 = v1_17;
+      if (variant14 === null || variant14=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 148, 0, true);
+      } else {
+        const e = variant14;
+        dataView(memory0).setInt8(ptr0 + 148, 1, true);
+        var ptr13 = utf8Encode(e, realloc0, memory0);
+        var len13 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 156, len13, true);
+        dataView(memory0).setInt32(ptr0 + 152, ptr13, true);
+      }
+      var variant16 = v1_18;
+      if (variant16 === null || variant16=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 160, 0, true);
+      } else {
+        const e = variant16;
+        dataView(memory0).setInt8(ptr0 + 160, 1, true);
+        var ptr15 = utf8Encode(e, realloc0, memory0);
+        var len15 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 168, len15, true);
+        dataView(memory0).setInt32(ptr0 + 164, ptr15, true);
+      }
+      var variant18 = v1_19;
+      if (variant18 === null || variant18=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 172, 0, true);
+      } else {
+        const e = variant18;
+        dataView(memory0).setInt8(ptr0 + 172, 1, true);
+        var ptr17 = utf8Encode(e, realloc0, memory0);
+        var len17 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 180, len17, true);
+        dataView(memory0).setInt32(ptr0 + 176, ptr17, true);
+      }
+      var variant20 = v1_20;
+      if (variant20 === null || variant20=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 184, 0, true);
+      } else {
+        const e = variant20;
+        dataView(memory0).setInt8(ptr0 + 184, 1, true);
+        var ptr19 = utf8Encode(e, realloc0, memory0);
+        var len19 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 192, len19, true);
+        dataView(memory0).setInt32(ptr0 + 188, ptr19, true);
+      }
+      var variant22 = v1_21;
+      switch (variant22.tag) {
+        case 'none': {
+          dataView(memory0).setInt8(ptr0 + 196, 0, true);
+          break;
+        }
+        case 'provider-idempotent': {
+          dataView(memory0).setInt8(ptr0 + 196, 1, true);
+          break;
+        }
+        case 'lookup': {
+          const e = variant22.val;
+          dataView(memory0).setInt8(ptr0 + 196, 2, true);
+          var ptr21 = utf8Encode(e, realloc0, memory0);
+          var len21 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 204, len21, true);
+          dataView(memory0).setInt32(ptr0 + 200, ptr21, true);
+          break;
+        }
+        case 'manual': {
+          dataView(memory0).setInt8(ptr0 + 196, 3, true);
+          break;
+        }
+        default: {
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant22.tag)}\` (received \`${variant22}\`) specified for \`ReconcilePath\``);
+        }
+      }
+      dataView(memory0).setBigInt64(ptr0 + 208, toUint64(v1_22), true);
+      dataView(memory0).setBigInt64(ptr0 + 216, toUint64(v1_23), true);
+      dataView(memory0).setBigInt64(ptr0 + 224, toUint64(v1_24), true);
+      dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v1_25), true);
+      dataView(memory0).setBigInt64(ptr0 + 240, toUint64(v1_26), true);
+      var variant23 = v1_27;
+      if (variant23 === null || variant23=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 248, 0, true);
+      } else {
+        const e = variant23;
+        dataView(memory0).setInt8(ptr0 + 248, 1, true);
+        dataView(memory0).setBigInt64(ptr0 + 256, toUint64(e), true);
+      }
+      dataView(memory0).setBigInt64(ptr0 + 264, toUint64(arg1), true);
+      var variant24 = arg2;
+      if (variant24 === null || variant24=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 272, 0, true);
+      } else {
+        const e = variant24;
+        dataView(memory0).setInt8(ptr0 + 272, 1, true);
+        dataView(memory0).setBigInt64(ptr0 + 280, toUint64(e), true);
+      }
+      const ret = ledger010NeedsPerson(ptr0);
+      let variant26;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          variant26 = undefined;
+          break;
+        }
+        case 1: {
+          let enum25;
+          switch (dataView(memory0).getUint8(ret + 1, true)) {
+            case 0: {
+              enum25 = 'escalated';
+              break;
+            }
+            case 1: {
+              enum25 = 'in-doubt';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for Attention');
+            }
+          }
+          variant26 = enum25;
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      return variant26;
+    }
+    let ledger010Settleable;
+    
+    function settleable(arg0) {
+      var val0 = arg0;
+      let enum0;
+      switch (val0) {
+        case 'pending': {
+          enum0 = 0;
+          break;
+        }
+        case 'done': {
+          enum0 = 1;
+          break;
+        }
+        case 'failed': {
+          enum0 = 2;
+          break;
+        }
+        case 'in-doubt': {
+          enum0 = 3;
+          break;
+        }
+        case 'escalated': {
+          enum0 = 4;
+          break;
+        }
+        default: {
+          if ((arg0) instanceof Error) {
+            console.error(arg0);
+          }
+          
+          throw new TypeError(`"${val0}" is not one of the cases of entry-state`);
+        }
+      }
+      const ret = ledger010Settleable(enum0);
+      var bool1 = ret;
+      return bool1 == 0 ? false : (bool1 == 1 ? true : throwInvalidBool());
+    }
+    let effect010Defaults;
+    
+    function defaults() {
+      const ret = effect010Defaults();
+      let enum0;
+      switch (dataView(memory0).getUint8(ret + 48, true)) {
+        case 0: {
+          enum0 = 'read-only';
+          break;
+        }
+        case 1: {
+          enum0 = 'overwriting-write';
+          break;
+        }
+        case 2: {
+          enum0 = 'accumulating-write';
+          break;
+        }
+        case 3: {
+          enum0 = 'irreversible-external';
+          break;
+        }
+        default: {
+          throw new TypeError('invalid discriminant specified for EffectClass');
+        }
+      }
+      let variant7;
+      switch (dataView(memory0).getUint8(ret + 52, true)) {
+        case 0: {
+          variant7 = undefined;
+          break;
+        }
+        case 1: {
+          let variant3;
+          switch (dataView(memory0).getUint8(ret + 56, true)) {
+            case 0: {
+              variant3 = undefined;
+              break;
+            }
+            case 1: {
+              var len2 = dataView(memory0).getInt32(ret + 64, true);
+              var base2 = dataView(memory0).getInt32(ret + 60, true);
+              var result2 = [];
+              for (let i = 0; i < len2; i++) {
+                const base = base2 + i * 8;
+                var ptr1 = dataView(memory0).getInt32(base + 0, true);
+                var len1 = dataView(memory0).getInt32(base + 4, true);
+                var result1 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr1, len1));
+                result2.push(result1);
+              }
+              variant3 = result2;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          var len5 = dataView(memory0).getInt32(ret + 72, true);
+          var base5 = dataView(memory0).getInt32(ret + 68, true);
+          var result5 = [];
+          for (let i = 0; i < len5; i++) {
+            const base = base5 + i * 8;
+            var ptr4 = dataView(memory0).getInt32(base + 0, true);
+            var len4 = dataView(memory0).getInt32(base + 4, true);
+            var result4 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr4, len4));
+            result5.push(result4);
+          }
+          let enum6;
+          switch (dataView(memory0).getUint8(ret + 76, true)) {
+            case 0: {
+              enum6 = 'step';
+              break;
+            }
+            case 1: {
+              enum6 = 'run';
+              break;
+            }
+            case 2: {
+              enum6 = 'scope';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for KeyIdentity');
+            }
+          }
+          variant7 = {
+            only: variant3,
+            ignore: result5,
+            identity: enum6,
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      let variant9;
+      switch (dataView(memory0).getUint8(ret + 80, true)) {
+        case 0: {
+          variant9= {
+            tag: 'none',
+          };
+          break;
+        }
+        case 1: {
+          variant9= {
+            tag: 'provider-idempotent',
+          };
+          break;
+        }
+        case 2: {
+          var ptr8 = dataView(memory0).getInt32(ret + 84, true);
+          var len8 = dataView(memory0).getInt32(ret + 88, true);
+          var result8 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr8, len8));
+          variant9= {
+            tag: 'lookup',
+            val: result8
+          };
+          break;
+        }
+        case 3: {
+          variant9= {
+            tag: 'manual',
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for ReconcilePath');
+        }
+      }
+      const retVal = {
+        waitMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 0, true)),
+        maxAttempts: dataView(memory0).getInt32(ret + 8, true) >>> 0,
+        settleEveryMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 16, true)),
+        settleTimeoutMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 24, true)),
+        dueBatch: dataView(memory0).getInt32(ret + 32, true) >>> 0,
+        inDoubtAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
+        policy: {
+          class: enum0,
+          key: variant7,
+          reconcile: variant9,
+          leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 96, true)),
+          maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 104, true)),
+          reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
+          escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+          retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+        },
+      };
+      postReturn11(ret);
+      return retVal;
+    }
     let effect010Run;
     
     function run(arg0, arg1, arg2) {
@@ -2807,15 +3213,15 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       (new Uint8Array(memory0.buffer, ptr1, len1 * 1)).set(src1);
       dataView(memory0).setInt32(ptr0 + 4, len1, true);
       dataView(memory0).setInt32(ptr0 + 0, ptr1, true);
-      var variant115 = arg1;
-      switch (variant115.tag) {
+      var variant119 = arg1;
+      switch (variant119.tag) {
         case 'start': {
-          const e = variant115.val;
+          const e = variant119.val;
           dataView(memory0).setInt8(ptr0 + 8, 0, true);
-          var variant82 = e;
-          switch (variant82.tag) {
+          var variant85 = e;
+          switch (variant85.tag) {
             case 'effect': {
-              const e = variant82.val;
+              const e = variant85.val;
               dataView(memory0).setInt8(ptr0 + 16, 0, true);
               var {intent: v2_0, policy: v2_1, options: v2_2 } = e;
               var {scope: v3_0, runId: v3_1, stepId: v3_2, tool: v3_3, argsJson: v3_4 } = v2_0;
@@ -2969,154 +3375,161 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               dataView(memory0).setInt32(ptr0 + 156, len22, true);
               dataView(memory0).setInt32(ptr0 + 152, ptr22, true);
               dataView(memory0).setInt32(ptr0 + 160, toUint32(v21_1), true);
-              dataView(memory0).setBigInt64(ptr0 + 168, toUint64(v21_2), true);
-              dataView(memory0).setInt8(ptr0 + 176, v21_3 ? 1 : 0, true);
+              var variant23 = v21_2;
+              if (variant23 === null || variant23=== undefined) {
+                dataView(memory0).setInt8(ptr0 + 168, 0, true);
+              } else {
+                const e = variant23;
+                dataView(memory0).setInt8(ptr0 + 168, 1, true);
+                dataView(memory0).setBigInt64(ptr0 + 176, toUint64(e), true);
+              }
+              dataView(memory0).setInt8(ptr0 + 184, v21_3 ? 1 : 0, true);
               break;
             }
             case 'event': {
-              const e = variant82.val;
+              const e = variant85.val;
               dataView(memory0).setInt8(ptr0 + 16, 1, true);
-              var {scope: v23_0, key: v23_1, event: v23_2 } = e;
-              var ptr24 = utf8Encode(v23_0, realloc0, memory0);
-              var len24 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 28, len24, true);
-              dataView(memory0).setInt32(ptr0 + 24, ptr24, true);
-              var ptr25 = utf8Encode(v23_1, realloc0, memory0);
+              var {scope: v24_0, key: v24_1, event: v24_2 } = e;
+              var ptr25 = utf8Encode(v24_0, realloc0, memory0);
               var len25 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 36, len25, true);
-              dataView(memory0).setInt32(ptr0 + 32, ptr25, true);
-              var variant74 = v23_2;
-              switch (variant74.tag) {
+              dataView(memory0).setInt32(ptr0 + 28, len25, true);
+              dataView(memory0).setInt32(ptr0 + 24, ptr25, true);
+              var ptr26 = utf8Encode(v24_1, realloc0, memory0);
+              var len26 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 36, len26, true);
+              dataView(memory0).setInt32(ptr0 + 32, ptr26, true);
+              var variant75 = v24_2;
+              switch (variant75.tag) {
                 case 'begin': {
-                  const e = variant74.val;
+                  const e = variant75.val;
                   dataView(memory0).setInt8(ptr0 + 40, 0, true);
-                  var {scope: v26_0, tool: v26_1, runId: v26_2, stepId: v26_3, key: v26_4, fingerprint: v26_5, argsCanonical: v26_6, owner: v26_7, policy: v26_8 } = e;
-                  var ptr27 = utf8Encode(v26_0, realloc0, memory0);
-                  var len27 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 52, len27, true);
-                  dataView(memory0).setInt32(ptr0 + 48, ptr27, true);
-                  var ptr28 = utf8Encode(v26_1, realloc0, memory0);
+                  var {scope: v27_0, tool: v27_1, runId: v27_2, stepId: v27_3, key: v27_4, fingerprint: v27_5, argsCanonical: v27_6, owner: v27_7, policy: v27_8 } = e;
+                  var ptr28 = utf8Encode(v27_0, realloc0, memory0);
                   var len28 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 60, len28, true);
-                  dataView(memory0).setInt32(ptr0 + 56, ptr28, true);
-                  var ptr29 = utf8Encode(v26_2, realloc0, memory0);
+                  dataView(memory0).setInt32(ptr0 + 52, len28, true);
+                  dataView(memory0).setInt32(ptr0 + 48, ptr28, true);
+                  var ptr29 = utf8Encode(v27_1, realloc0, memory0);
                   var len29 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 68, len29, true);
-                  dataView(memory0).setInt32(ptr0 + 64, ptr29, true);
-                  var ptr30 = utf8Encode(v26_3, realloc0, memory0);
+                  dataView(memory0).setInt32(ptr0 + 60, len29, true);
+                  dataView(memory0).setInt32(ptr0 + 56, ptr29, true);
+                  var ptr30 = utf8Encode(v27_2, realloc0, memory0);
                   var len30 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 76, len30, true);
-                  dataView(memory0).setInt32(ptr0 + 72, ptr30, true);
-                  var ptr31 = utf8Encode(v26_4, realloc0, memory0);
+                  dataView(memory0).setInt32(ptr0 + 68, len30, true);
+                  dataView(memory0).setInt32(ptr0 + 64, ptr30, true);
+                  var ptr31 = utf8Encode(v27_3, realloc0, memory0);
                   var len31 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 84, len31, true);
-                  dataView(memory0).setInt32(ptr0 + 80, ptr31, true);
-                  var ptr32 = utf8Encode(v26_5, realloc0, memory0);
+                  dataView(memory0).setInt32(ptr0 + 76, len31, true);
+                  dataView(memory0).setInt32(ptr0 + 72, ptr31, true);
+                  var ptr32 = utf8Encode(v27_4, realloc0, memory0);
                   var len32 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 92, len32, true);
-                  dataView(memory0).setInt32(ptr0 + 88, ptr32, true);
-                  var ptr33 = utf8Encode(v26_6, realloc0, memory0);
+                  dataView(memory0).setInt32(ptr0 + 84, len32, true);
+                  dataView(memory0).setInt32(ptr0 + 80, ptr32, true);
+                  var ptr33 = utf8Encode(v27_5, realloc0, memory0);
                   var len33 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 100, len33, true);
-                  dataView(memory0).setInt32(ptr0 + 96, ptr33, true);
-                  var ptr34 = utf8Encode(v26_7, realloc0, memory0);
+                  dataView(memory0).setInt32(ptr0 + 92, len33, true);
+                  dataView(memory0).setInt32(ptr0 + 88, ptr33, true);
+                  var ptr34 = utf8Encode(v27_6, realloc0, memory0);
                   var len34 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 108, len34, true);
-                  dataView(memory0).setInt32(ptr0 + 104, ptr34, true);
-                  var {class: v35_0, key: v35_1, reconcile: v35_2, leaseMs: v35_3, maxCallMs: v35_4, reconcileAfterMs: v35_5, escalateAfterMs: v35_6, retentionMs: v35_7 } = v26_8;
-                  var val36 = v35_0;
-                  let enum36;
-                  switch (val36) {
+                  dataView(memory0).setInt32(ptr0 + 100, len34, true);
+                  dataView(memory0).setInt32(ptr0 + 96, ptr34, true);
+                  var ptr35 = utf8Encode(v27_7, realloc0, memory0);
+                  var len35 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 108, len35, true);
+                  dataView(memory0).setInt32(ptr0 + 104, ptr35, true);
+                  var {class: v36_0, key: v36_1, reconcile: v36_2, leaseMs: v36_3, maxCallMs: v36_4, reconcileAfterMs: v36_5, escalateAfterMs: v36_6, retentionMs: v36_7 } = v27_8;
+                  var val37 = v36_0;
+                  let enum37;
+                  switch (val37) {
                     case 'read-only': {
-                      enum36 = 0;
+                      enum37 = 0;
                       break;
                     }
                     case 'overwriting-write': {
-                      enum36 = 1;
+                      enum37 = 1;
                       break;
                     }
                     case 'accumulating-write': {
-                      enum36 = 2;
+                      enum37 = 2;
                       break;
                     }
                     case 'irreversible-external': {
-                      enum36 = 3;
+                      enum37 = 3;
                       break;
                     }
                     default: {
-                      if ((v35_0) instanceof Error) {
-                        console.error(v35_0);
+                      if ((v36_0) instanceof Error) {
+                        console.error(v36_0);
                       }
                       
-                      throw new TypeError(`"${val36}" is not one of the cases of effect-class`);
+                      throw new TypeError(`"${val37}" is not one of the cases of effect-class`);
                     }
                   }
-                  dataView(memory0).setInt8(ptr0 + 112, enum36, true);
-                  var variant44 = v35_1;
-                  if (variant44 === null || variant44=== undefined) {
+                  dataView(memory0).setInt8(ptr0 + 112, enum37, true);
+                  var variant45 = v36_1;
+                  if (variant45 === null || variant45=== undefined) {
                     dataView(memory0).setInt8(ptr0 + 116, 0, true);
                   } else {
-                    const e = variant44;
+                    const e = variant45;
                     dataView(memory0).setInt8(ptr0 + 116, 1, true);
-                    var {only: v37_0, ignore: v37_1, identity: v37_2 } = e;
-                    var variant40 = v37_0;
-                    if (variant40 === null || variant40=== undefined) {
+                    var {only: v38_0, ignore: v38_1, identity: v38_2 } = e;
+                    var variant41 = v38_0;
+                    if (variant41 === null || variant41=== undefined) {
                       dataView(memory0).setInt8(ptr0 + 120, 0, true);
                     } else {
-                      const e = variant40;
+                      const e = variant41;
                       dataView(memory0).setInt8(ptr0 + 120, 1, true);
-                      var vec39 = e;
-                      var len39 = vec39.length;
-                      var result39 = realloc0(0, 0, 4, len39 * 8);
-                      for (let i = 0; i < vec39.length; i++) {
-                        const e = vec39[i];
-                        const base = result39 + i * 8;var ptr38 = utf8Encode(e, realloc0, memory0);
-                        var len38 = utf8EncodedLen;
-                        dataView(memory0).setInt32(base + 4, len38, true);
-                        dataView(memory0).setInt32(base + 0, ptr38, true);
+                      var vec40 = e;
+                      var len40 = vec40.length;
+                      var result40 = realloc0(0, 0, 4, len40 * 8);
+                      for (let i = 0; i < vec40.length; i++) {
+                        const e = vec40[i];
+                        const base = result40 + i * 8;var ptr39 = utf8Encode(e, realloc0, memory0);
+                        var len39 = utf8EncodedLen;
+                        dataView(memory0).setInt32(base + 4, len39, true);
+                        dataView(memory0).setInt32(base + 0, ptr39, true);
                       }
-                      dataView(memory0).setInt32(ptr0 + 128, len39, true);
-                      dataView(memory0).setInt32(ptr0 + 124, result39, true);
+                      dataView(memory0).setInt32(ptr0 + 128, len40, true);
+                      dataView(memory0).setInt32(ptr0 + 124, result40, true);
                     }
-                    var vec42 = v37_1;
-                    var len42 = vec42.length;
-                    var result42 = realloc0(0, 0, 4, len42 * 8);
-                    for (let i = 0; i < vec42.length; i++) {
-                      const e = vec42[i];
-                      const base = result42 + i * 8;var ptr41 = utf8Encode(e, realloc0, memory0);
-                      var len41 = utf8EncodedLen;
-                      dataView(memory0).setInt32(base + 4, len41, true);
-                      dataView(memory0).setInt32(base + 0, ptr41, true);
+                    var vec43 = v38_1;
+                    var len43 = vec43.length;
+                    var result43 = realloc0(0, 0, 4, len43 * 8);
+                    for (let i = 0; i < vec43.length; i++) {
+                      const e = vec43[i];
+                      const base = result43 + i * 8;var ptr42 = utf8Encode(e, realloc0, memory0);
+                      var len42 = utf8EncodedLen;
+                      dataView(memory0).setInt32(base + 4, len42, true);
+                      dataView(memory0).setInt32(base + 0, ptr42, true);
                     }
-                    dataView(memory0).setInt32(ptr0 + 136, len42, true);
-                    dataView(memory0).setInt32(ptr0 + 132, result42, true);
-                    var val43 = v37_2;
-                    let enum43;
-                    switch (val43) {
+                    dataView(memory0).setInt32(ptr0 + 136, len43, true);
+                    dataView(memory0).setInt32(ptr0 + 132, result43, true);
+                    var val44 = v38_2;
+                    let enum44;
+                    switch (val44) {
                       case 'step': {
-                        enum43 = 0;
+                        enum44 = 0;
                         break;
                       }
                       case 'run': {
-                        enum43 = 1;
+                        enum44 = 1;
                         break;
                       }
                       case 'scope': {
-                        enum43 = 2;
+                        enum44 = 2;
                         break;
                       }
                       default: {
-                        if ((v37_2) instanceof Error) {
-                          console.error(v37_2);
+                        if ((v38_2) instanceof Error) {
+                          console.error(v38_2);
                         }
                         
-                        throw new TypeError(`"${val43}" is not one of the cases of key-identity`);
+                        throw new TypeError(`"${val44}" is not one of the cases of key-identity`);
                       }
                     }
-                    dataView(memory0).setInt8(ptr0 + 140, enum43, true);
+                    dataView(memory0).setInt8(ptr0 + 140, enum44, true);
                   }
-                  var variant46 = v35_2;
-                  switch (variant46.tag) {
+                  var variant47 = v36_2;
+                  switch (variant47.tag) {
                     case 'none': {
                       dataView(memory0).setInt8(ptr0 + 144, 0, true);
                       break;
@@ -3126,12 +3539,12 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       break;
                     }
                     case 'lookup': {
-                      const e = variant46.val;
+                      const e = variant47.val;
                       dataView(memory0).setInt8(ptr0 + 144, 2, true);
-                      var ptr45 = utf8Encode(e, realloc0, memory0);
-                      var len45 = utf8EncodedLen;
-                      dataView(memory0).setInt32(ptr0 + 152, len45, true);
-                      dataView(memory0).setInt32(ptr0 + 148, ptr45, true);
+                      var ptr46 = utf8Encode(e, realloc0, memory0);
+                      var len46 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 152, len46, true);
+                      dataView(memory0).setInt32(ptr0 + 148, ptr46, true);
                       break;
                     }
                     case 'manual': {
@@ -3139,73 +3552,73 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       break;
                     }
                     default: {
-                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant46.tag)}\` (received \`${variant46}\`) specified for \`ReconcilePath\``);
+                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant47.tag)}\` (received \`${variant47}\`) specified for \`ReconcilePath\``);
                     }
                   }
-                  dataView(memory0).setBigInt64(ptr0 + 160, toUint64(v35_3), true);
-                  dataView(memory0).setBigInt64(ptr0 + 168, toUint64(v35_4), true);
-                  dataView(memory0).setBigInt64(ptr0 + 176, toUint64(v35_5), true);
-                  dataView(memory0).setBigInt64(ptr0 + 184, toUint64(v35_6), true);
-                  dataView(memory0).setBigInt64(ptr0 + 192, toUint64(v35_7), true);
+                  dataView(memory0).setBigInt64(ptr0 + 160, toUint64(v36_3), true);
+                  dataView(memory0).setBigInt64(ptr0 + 168, toUint64(v36_4), true);
+                  dataView(memory0).setBigInt64(ptr0 + 176, toUint64(v36_5), true);
+                  dataView(memory0).setBigInt64(ptr0 + 184, toUint64(v36_6), true);
+                  dataView(memory0).setBigInt64(ptr0 + 192, toUint64(v36_7), true);
                   break;
                 }
                 case 'heartbeat': {
-                  const e = variant74.val;
+                  const e = variant75.val;
                   dataView(memory0).setInt8(ptr0 + 40, 1, true);
-                  var {attempt: v47_0, owner: v47_1 } = e;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v47_0), true);
-                  var ptr48 = utf8Encode(v47_1, realloc0, memory0);
-                  var len48 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len48, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr48, true);
+                  var {attempt: v48_0, owner: v48_1 } = e;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v48_0), true);
+                  var ptr49 = utf8Encode(v48_1, realloc0, memory0);
+                  var len49 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 56, len49, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr49, true);
                   break;
                 }
                 case 'complete': {
-                  const e = variant74.val;
+                  const e = variant75.val;
                   dataView(memory0).setInt8(ptr0 + 40, 2, true);
-                  var {token: v49_0, resultJson: v49_1 } = e;
-                  var {attempt: v50_0, owner: v50_1 } = v49_0;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v50_0), true);
-                  var ptr51 = utf8Encode(v50_1, realloc0, memory0);
-                  var len51 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len51, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr51, true);
-                  var ptr52 = utf8Encode(v49_1, realloc0, memory0);
+                  var {token: v50_0, resultJson: v50_1 } = e;
+                  var {attempt: v51_0, owner: v51_1 } = v50_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v51_0), true);
+                  var ptr52 = utf8Encode(v51_1, realloc0, memory0);
                   var len52 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len52, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr52, true);
+                  dataView(memory0).setInt32(ptr0 + 56, len52, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr52, true);
+                  var ptr53 = utf8Encode(v50_1, realloc0, memory0);
+                  var len53 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len53, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr53, true);
                   break;
                 }
                 case 'fail-definite': {
-                  const e = variant74.val;
+                  const e = variant75.val;
                   dataView(memory0).setInt8(ptr0 + 40, 3, true);
-                  var {token: v53_0, reason: v53_1 } = e;
-                  var {attempt: v54_0, owner: v54_1 } = v53_0;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v54_0), true);
-                  var ptr55 = utf8Encode(v54_1, realloc0, memory0);
-                  var len55 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len55, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr55, true);
-                  var ptr56 = utf8Encode(v53_1, realloc0, memory0);
+                  var {token: v54_0, reason: v54_1 } = e;
+                  var {attempt: v55_0, owner: v55_1 } = v54_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v55_0), true);
+                  var ptr56 = utf8Encode(v55_1, realloc0, memory0);
                   var len56 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len56, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr56, true);
+                  dataView(memory0).setInt32(ptr0 + 56, len56, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr56, true);
+                  var ptr57 = utf8Encode(v54_1, realloc0, memory0);
+                  var len57 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len57, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr57, true);
                   break;
                 }
                 case 'fail-ambiguous': {
-                  const e = variant74.val;
+                  const e = variant75.val;
                   dataView(memory0).setInt8(ptr0 + 40, 4, true);
-                  var {token: v57_0, reason: v57_1 } = e;
-                  var {attempt: v58_0, owner: v58_1 } = v57_0;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v58_0), true);
-                  var ptr59 = utf8Encode(v58_1, realloc0, memory0);
-                  var len59 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len59, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr59, true);
-                  var ptr60 = utf8Encode(v57_1, realloc0, memory0);
+                  var {token: v58_0, reason: v58_1 } = e;
+                  var {attempt: v59_0, owner: v59_1 } = v58_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v59_0), true);
+                  var ptr60 = utf8Encode(v59_1, realloc0, memory0);
                   var len60 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len60, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr60, true);
+                  dataView(memory0).setInt32(ptr0 + 56, len60, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr60, true);
+                  var ptr61 = utf8Encode(v58_1, realloc0, memory0);
+                  var len61 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len61, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr61, true);
                   break;
                 }
                 case 'sweep': {
@@ -3213,19 +3626,19 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   break;
                 }
                 case 'reconciled': {
-                  const e = variant74.val;
+                  const e = variant75.val;
                   dataView(memory0).setInt8(ptr0 + 40, 6, true);
-                  var {attempt: v61_0, verdict: v61_1 } = e;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v61_0), true);
-                  var variant64 = v61_1;
-                  switch (variant64.tag) {
+                  var {attempt: v62_0, verdict: v62_1 } = e;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v62_0), true);
+                  var variant65 = v62_1;
+                  switch (variant65.tag) {
                     case 'happened': {
-                      const e = variant64.val;
+                      const e = variant65.val;
                       dataView(memory0).setInt8(ptr0 + 52, 0, true);
-                      var ptr62 = utf8Encode(e, realloc0, memory0);
-                      var len62 = utf8EncodedLen;
-                      dataView(memory0).setInt32(ptr0 + 60, len62, true);
-                      dataView(memory0).setInt32(ptr0 + 56, ptr62, true);
+                      var ptr63 = utf8Encode(e, realloc0, memory0);
+                      var len63 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 60, len63, true);
+                      dataView(memory0).setInt32(ptr0 + 56, ptr63, true);
                       break;
                     }
                     case 'not-happened': {
@@ -3233,33 +3646,33 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       break;
                     }
                     case 'unknown': {
-                      const e = variant64.val;
+                      const e = variant65.val;
                       dataView(memory0).setInt8(ptr0 + 52, 2, true);
-                      var ptr63 = utf8Encode(e, realloc0, memory0);
-                      var len63 = utf8EncodedLen;
-                      dataView(memory0).setInt32(ptr0 + 60, len63, true);
-                      dataView(memory0).setInt32(ptr0 + 56, ptr63, true);
+                      var ptr64 = utf8Encode(e, realloc0, memory0);
+                      var len64 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 60, len64, true);
+                      dataView(memory0).setInt32(ptr0 + 56, ptr64, true);
                       break;
                     }
                     default: {
-                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant64.tag)}\` (received \`${variant64}\`) specified for \`ReconcileVerdict\``);
+                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant65.tag)}\` (received \`${variant65}\`) specified for \`ReconcileVerdict\``);
                     }
                   }
                   break;
                 }
                 case 'resolve': {
-                  const e = variant74.val;
+                  const e = variant75.val;
                   dataView(memory0).setInt8(ptr0 + 40, 7, true);
-                  var {settlement: v65_0, by: v65_1, note: v65_2, seenVersion: v65_3 } = e;
-                  var variant67 = v65_0;
-                  switch (variant67.tag) {
+                  var {settlement: v66_0, by: v66_1, note: v66_2, seenVersion: v66_3 } = e;
+                  var variant68 = v66_0;
+                  switch (variant68.tag) {
                     case 'happened': {
-                      const e = variant67.val;
+                      const e = variant68.val;
                       dataView(memory0).setInt8(ptr0 + 48, 0, true);
-                      var ptr66 = utf8Encode(e, realloc0, memory0);
-                      var len66 = utf8EncodedLen;
-                      dataView(memory0).setInt32(ptr0 + 56, len66, true);
-                      dataView(memory0).setInt32(ptr0 + 52, ptr66, true);
+                      var ptr67 = utf8Encode(e, realloc0, memory0);
+                      var len67 = utf8EncodedLen;
+                      dataView(memory0).setInt32(ptr0 + 56, len67, true);
+                      dataView(memory0).setInt32(ptr0 + 52, ptr67, true);
                       break;
                     }
                     case 'not-happened': {
@@ -3267,18 +3680,18 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       break;
                     }
                     default: {
-                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant67.tag)}\` (received \`${variant67}\`) specified for \`Settlement\``);
+                      throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant68.tag)}\` (received \`${variant68}\`) specified for \`Settlement\``);
                     }
                   }
-                  var ptr68 = utf8Encode(v65_1, realloc0, memory0);
-                  var len68 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len68, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr68, true);
-                  var ptr69 = utf8Encode(v65_2, realloc0, memory0);
+                  var ptr69 = utf8Encode(v66_1, realloc0, memory0);
                   var len69 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 72, len69, true);
-                  dataView(memory0).setInt32(ptr0 + 68, ptr69, true);
-                  dataView(memory0).setBigInt64(ptr0 + 80, toUint64(v65_3), true);
+                  dataView(memory0).setInt32(ptr0 + 64, len69, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr69, true);
+                  var ptr70 = utf8Encode(v66_2, realloc0, memory0);
+                  var len70 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 72, len70, true);
+                  dataView(memory0).setInt32(ptr0 + 68, ptr70, true);
+                  dataView(memory0).setBigInt64(ptr0 + 80, toUint64(v66_3), true);
                   break;
                 }
                 case 'purge': {
@@ -3286,226 +3699,240 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   break;
                 }
                 case 'complete-unrecordable': {
-                  const e = variant74.val;
+                  const e = variant75.val;
                   dataView(memory0).setInt8(ptr0 + 40, 9, true);
-                  var {token: v70_0, reason: v70_1 } = e;
-                  var {attempt: v71_0, owner: v71_1 } = v70_0;
-                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v71_0), true);
-                  var ptr72 = utf8Encode(v71_1, realloc0, memory0);
-                  var len72 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 56, len72, true);
-                  dataView(memory0).setInt32(ptr0 + 52, ptr72, true);
-                  var ptr73 = utf8Encode(v70_1, realloc0, memory0);
+                  var {token: v71_0, reason: v71_1 } = e;
+                  var {attempt: v72_0, owner: v72_1 } = v71_0;
+                  dataView(memory0).setInt32(ptr0 + 48, toUint32(v72_0), true);
+                  var ptr73 = utf8Encode(v72_1, realloc0, memory0);
                   var len73 = utf8EncodedLen;
-                  dataView(memory0).setInt32(ptr0 + 64, len73, true);
-                  dataView(memory0).setInt32(ptr0 + 60, ptr73, true);
+                  dataView(memory0).setInt32(ptr0 + 56, len73, true);
+                  dataView(memory0).setInt32(ptr0 + 52, ptr73, true);
+                  var ptr74 = utf8Encode(v71_1, realloc0, memory0);
+                  var len74 = utf8EncodedLen;
+                  dataView(memory0).setInt32(ptr0 + 64, len74, true);
+                  dataView(memory0).setInt32(ptr0 + 60, ptr74, true);
                   break;
                 }
                 default: {
-                  throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant74.tag)}\` (received \`${variant74}\`) specified for \`Event\``);
+                  throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant75.tag)}\` (received \`${variant75}\`) specified for \`Event\``);
                 }
               }
               break;
             }
             case 'tend': {
-              const e = variant82.val;
+              const e = variant85.val;
               dataView(memory0).setInt8(ptr0 + 16, 2, true);
-              var {scope: v75_0, key: v75_1, job: v75_2, hasReconciler: v75_3 } = e;
-              var ptr76 = utf8Encode(v75_0, realloc0, memory0);
-              var len76 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 28, len76, true);
-              dataView(memory0).setInt32(ptr0 + 24, ptr76, true);
-              var ptr77 = utf8Encode(v75_1, realloc0, memory0);
+              var {scope: v76_0, key: v76_1, job: v76_2, hasReconciler: v76_3 } = e;
+              var ptr77 = utf8Encode(v76_0, realloc0, memory0);
               var len77 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 36, len77, true);
-              dataView(memory0).setInt32(ptr0 + 32, ptr77, true);
-              var val78 = v75_2;
-              let enum78;
-              switch (val78) {
+              dataView(memory0).setInt32(ptr0 + 28, len77, true);
+              dataView(memory0).setInt32(ptr0 + 24, ptr77, true);
+              var ptr78 = utf8Encode(v76_1, realloc0, memory0);
+              var len78 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 36, len78, true);
+              dataView(memory0).setInt32(ptr0 + 32, ptr78, true);
+              var val79 = v76_2;
+              let enum79;
+              switch (val79) {
                 case 'sweep': {
-                  enum78 = 0;
+                  enum79 = 0;
                   break;
                 }
                 case 'purge': {
-                  enum78 = 1;
+                  enum79 = 1;
                   break;
                 }
                 default: {
-                  if ((v75_2) instanceof Error) {
-                    console.error(v75_2);
+                  if ((v76_2) instanceof Error) {
+                    console.error(v76_2);
                   }
                   
-                  throw new TypeError(`"${val78}" is not one of the cases of tend-job`);
+                  throw new TypeError(`"${val79}" is not one of the cases of tend-job`);
                 }
               }
-              dataView(memory0).setInt8(ptr0 + 40, enum78, true);
-              dataView(memory0).setInt8(ptr0 + 41, v75_3 ? 1 : 0, true);
+              dataView(memory0).setInt8(ptr0 + 40, enum79, true);
+              dataView(memory0).setInt8(ptr0 + 41, v76_3 ? 1 : 0, true);
               break;
             }
             case 'wait': {
-              const e = variant82.val;
+              const e = variant85.val;
               dataView(memory0).setInt8(ptr0 + 16, 3, true);
-              var {scope: v79_0, key: v79_1, everyMs: v79_2, timeoutMs: v79_3 } = e;
-              var ptr80 = utf8Encode(v79_0, realloc0, memory0);
-              var len80 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 28, len80, true);
-              dataView(memory0).setInt32(ptr0 + 24, ptr80, true);
-              var ptr81 = utf8Encode(v79_1, realloc0, memory0);
+              var {scope: v80_0, key: v80_1, everyMs: v80_2, timeoutMs: v80_3 } = e;
+              var ptr81 = utf8Encode(v80_0, realloc0, memory0);
               var len81 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 36, len81, true);
-              dataView(memory0).setInt32(ptr0 + 32, ptr81, true);
-              dataView(memory0).setBigInt64(ptr0 + 40, toUint64(v79_2), true);
-              dataView(memory0).setBigInt64(ptr0 + 48, toUint64(v79_3), true);
+              dataView(memory0).setInt32(ptr0 + 28, len81, true);
+              dataView(memory0).setInt32(ptr0 + 24, ptr81, true);
+              var ptr82 = utf8Encode(v80_1, realloc0, memory0);
+              var len82 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 36, len82, true);
+              dataView(memory0).setInt32(ptr0 + 32, ptr82, true);
+              var variant83 = v80_2;
+              if (variant83 === null || variant83=== undefined) {
+                dataView(memory0).setInt8(ptr0 + 40, 0, true);
+              } else {
+                const e = variant83;
+                dataView(memory0).setInt8(ptr0 + 40, 1, true);
+                dataView(memory0).setBigInt64(ptr0 + 48, toUint64(e), true);
+              }
+              var variant84 = v80_3;
+              if (variant84 === null || variant84=== undefined) {
+                dataView(memory0).setInt8(ptr0 + 56, 0, true);
+              } else {
+                const e = variant84;
+                dataView(memory0).setInt8(ptr0 + 56, 1, true);
+                dataView(memory0).setBigInt64(ptr0 + 64, toUint64(e), true);
+              }
               break;
             }
             default: {
-              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant82.tag)}\` (received \`${variant82}\`) specified for \`Command\``);
+              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant85.tag)}\` (received \`${variant85}\`) specified for \`Command\``);
             }
           }
           break;
         }
         case 'row': {
-          const e = variant115.val;
+          const e = variant119.val;
           dataView(memory0).setInt8(ptr0 + 8, 1, true);
-          var variant106 = e;
-          if (variant106 === null || variant106=== undefined) {
+          var variant109 = e;
+          if (variant109 === null || variant109=== undefined) {
             dataView(memory0).setInt8(ptr0 + 16, 0, true);
           } else {
-            const e = variant106;
+            const e = variant109;
             dataView(memory0).setInt8(ptr0 + 16, 1, true);
-            var {scope: v83_0, key: v83_1, tool: v83_2, runId: v83_3, stepId: v83_4, fingerprint: v83_5, argsCanonical: v83_6, state: v83_7, version: v83_8, attempt: v83_9, owner: v83_10, createdAt: v83_11, updatedAt: v83_12, leaseUntil: v83_13, inDoubtSince: v83_14, nextReconcileAt: v83_15, reconcileAttempts: v83_16, resultJson: v83_17, reason: v83_18, resolvedBy: v83_19, settlement: v83_20, reconcile: v83_21, leaseMs: v83_22, maxCallMs: v83_23, reconcileAfterMs: v83_24, escalateAfterMs: v83_25, retentionMs: v83_26, dueAt: v83_27 } = e;
-            var ptr84 = utf8Encode(v83_0, realloc0, memory0);
-            var len84 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 28, len84, true);
-            dataView(memory0).setInt32(ptr0 + 24, ptr84, true);
-            var ptr85 = utf8Encode(v83_1, realloc0, memory0);
-            var len85 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 36, len85, true);
-            dataView(memory0).setInt32(ptr0 + 32, ptr85, true);
-            var ptr86 = utf8Encode(v83_2, realloc0, memory0);
-            var len86 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 44, len86, true);
-            dataView(memory0).setInt32(ptr0 + 40, ptr86, true);
-            var ptr87 = utf8Encode(v83_3, realloc0, memory0);
+            var {scope: v86_0, key: v86_1, tool: v86_2, runId: v86_3, stepId: v86_4, fingerprint: v86_5, argsCanonical: v86_6, state: v86_7, version: v86_8, attempt: v86_9, owner: v86_10, createdAt: v86_11, updatedAt: v86_12, leaseUntil: v86_13, inDoubtSince: v86_14, nextReconcileAt: v86_15, reconcileAttempts: v86_16, resultJson: v86_17, reason: v86_18, resolvedBy: v86_19, settlement: v86_20, reconcile: v86_21, leaseMs: v86_22, maxCallMs: v86_23, reconcileAfterMs: v86_24, escalateAfterMs: v86_25, retentionMs: v86_26, dueAt: v86_27 } = e;
+            var ptr87 = utf8Encode(v86_0, realloc0, memory0);
             var len87 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 52, len87, true);
-            dataView(memory0).setInt32(ptr0 + 48, ptr87, true);
-            var ptr88 = utf8Encode(v83_4, realloc0, memory0);
+            dataView(memory0).setInt32(ptr0 + 28, len87, true);
+            dataView(memory0).setInt32(ptr0 + 24, ptr87, true);
+            var ptr88 = utf8Encode(v86_1, realloc0, memory0);
             var len88 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 60, len88, true);
-            dataView(memory0).setInt32(ptr0 + 56, ptr88, true);
-            var ptr89 = utf8Encode(v83_5, realloc0, memory0);
+            dataView(memory0).setInt32(ptr0 + 36, len88, true);
+            dataView(memory0).setInt32(ptr0 + 32, ptr88, true);
+            var ptr89 = utf8Encode(v86_2, realloc0, memory0);
             var len89 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 68, len89, true);
-            dataView(memory0).setInt32(ptr0 + 64, ptr89, true);
-            var ptr90 = utf8Encode(v83_6, realloc0, memory0);
+            dataView(memory0).setInt32(ptr0 + 44, len89, true);
+            dataView(memory0).setInt32(ptr0 + 40, ptr89, true);
+            var ptr90 = utf8Encode(v86_3, realloc0, memory0);
             var len90 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 76, len90, true);
-            dataView(memory0).setInt32(ptr0 + 72, ptr90, true);
-            var val91 = v83_7;
-            let enum91;
-            switch (val91) {
+            dataView(memory0).setInt32(ptr0 + 52, len90, true);
+            dataView(memory0).setInt32(ptr0 + 48, ptr90, true);
+            var ptr91 = utf8Encode(v86_4, realloc0, memory0);
+            var len91 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 60, len91, true);
+            dataView(memory0).setInt32(ptr0 + 56, ptr91, true);
+            var ptr92 = utf8Encode(v86_5, realloc0, memory0);
+            var len92 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 68, len92, true);
+            dataView(memory0).setInt32(ptr0 + 64, ptr92, true);
+            var ptr93 = utf8Encode(v86_6, realloc0, memory0);
+            var len93 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 76, len93, true);
+            dataView(memory0).setInt32(ptr0 + 72, ptr93, true);
+            var val94 = v86_7;
+            let enum94;
+            switch (val94) {
               case 'pending': {
-                enum91 = 0;
+                enum94 = 0;
                 break;
               }
               case 'done': {
-                enum91 = 1;
+                enum94 = 1;
                 break;
               }
               case 'failed': {
-                enum91 = 2;
+                enum94 = 2;
                 break;
               }
               case 'in-doubt': {
-                enum91 = 3;
+                enum94 = 3;
                 break;
               }
               case 'escalated': {
-                enum91 = 4;
+                enum94 = 4;
                 break;
               }
               default: {
-                if ((v83_7) instanceof Error) {
-                  console.error(v83_7);
+                if ((v86_7) instanceof Error) {
+                  console.error(v86_7);
                 }
                 
-                throw new TypeError(`"${val91}" is not one of the cases of entry-state`);
+                throw new TypeError(`"${val94}" is not one of the cases of entry-state`);
               }
             }
-            dataView(memory0).setInt8(ptr0 + 80, enum91, true);
-            dataView(memory0).setBigInt64(ptr0 + 88, toUint64(v83_8), true);
-            dataView(memory0).setInt32(ptr0 + 96, toUint32(v83_9), true);
-            var ptr92 = utf8Encode(v83_10, realloc0, memory0);
-            var len92 = utf8EncodedLen;
-            dataView(memory0).setInt32(ptr0 + 104, len92, true);
-            dataView(memory0).setInt32(ptr0 + 100, ptr92, true);
-            dataView(memory0).setBigInt64(ptr0 + 112, toUint64(v83_11), true);
-            dataView(memory0).setBigInt64(ptr0 + 120, toUint64(v83_12), true);
-            dataView(memory0).setBigInt64(ptr0 + 128, toUint64(v83_13), true);
-            var variant93 = v83_14;
-            if (variant93 === null || variant93=== undefined) {
+            dataView(memory0).setInt8(ptr0 + 80, enum94, true);
+            dataView(memory0).setBigInt64(ptr0 + 88, toUint64(v86_8), true);
+            dataView(memory0).setInt32(ptr0 + 96, toUint32(v86_9), true);
+            var ptr95 = utf8Encode(v86_10, realloc0, memory0);
+            var len95 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 104, len95, true);
+            dataView(memory0).setInt32(ptr0 + 100, ptr95, true);
+            dataView(memory0).setBigInt64(ptr0 + 112, toUint64(v86_11), true);
+            dataView(memory0).setBigInt64(ptr0 + 120, toUint64(v86_12), true);
+            dataView(memory0).setBigInt64(ptr0 + 128, toUint64(v86_13), true);
+            var variant96 = v86_14;
+            if (variant96 === null || variant96=== undefined) {
               dataView(memory0).setInt8(ptr0 + 136, 0, true);
             } else {
-              const e = variant93;
+              const e = variant96;
               dataView(memory0).setInt8(ptr0 + 136, 1, true);
               dataView(memory0).setBigInt64(ptr0 + 144, toUint64(e), true);
             }
-            var variant94 = v83_15;
-            if (variant94 === null || variant94=== undefined) {
+            var variant97 = v86_15;
+            if (variant97 === null || variant97=== undefined) {
               dataView(memory0).setInt8(ptr0 + 152, 0, true);
             } else {
-              const e = variant94;
+              const e = variant97;
               dataView(memory0).setInt8(ptr0 + 152, 1, true);
               dataView(memory0).setBigInt64(ptr0 + 160, toUint64(e), true);
             }
-            dataView(memory0).setInt32(ptr0 + 168, toUint32(v83_16), true);
-            var variant96 = v83_17;
-            if (variant96 === null || variant96=== undefined) {
+            dataView(memory0).setInt32(ptr0 + 168, toUint32(v86_16), true);
+            var variant99 = v86_17;
+            if (variant99 === null || variant99=== undefined) {
               dataView(memory0).setInt8(ptr0 + 172, 0, true);
             } else {
-              const e = variant96;
+              const e = variant99;
               dataView(memory0).setInt8(ptr0 + 172, 1, true);
-              var ptr95 = utf8Encode(e, realloc0, memory0);
-              var len95 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 180, len95, true);
-              dataView(memory0).setInt32(ptr0 + 176, ptr95, true);
+              var ptr98 = utf8Encode(e, realloc0, memory0);
+              var len98 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 180, len98, true);
+              dataView(memory0).setInt32(ptr0 + 176, ptr98, true);
             }
-            var variant98 = v83_18;
-            if (variant98 === null || variant98=== undefined) {
+            var variant101 = v86_18;
+            if (variant101 === null || variant101=== undefined) {
               dataView(memory0).setInt8(ptr0 + 184, 0, true);
             } else {
-              const e = variant98;
+              const e = variant101;
               dataView(memory0).setInt8(ptr0 + 184, 1, true);
-              var ptr97 = utf8Encode(e, realloc0, memory0);
-              var len97 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 192, len97, true);
-              dataView(memory0).setInt32(ptr0 + 188, ptr97, true);
+              var ptr100 = utf8Encode(e, realloc0, memory0);
+              var len100 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 192, len100, true);
+              dataView(memory0).setInt32(ptr0 + 188, ptr100, true);
             }
-            var variant100 = v83_19;
-            if (variant100 === null || variant100=== undefined) {
+            var variant103 = v86_19;
+            if (variant103 === null || variant103=== undefined) {
               dataView(memory0).setInt8(ptr0 + 196, 0, true);
             } else {
-              const e = variant100;
+              const e = variant103;
               dataView(memory0).setInt8(ptr0 + 196, 1, true);
-              var ptr99 = utf8Encode(e, realloc0, memory0);
-              var len99 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 204, len99, true);
-              dataView(memory0).setInt32(ptr0 + 200, ptr99, true);
+              var ptr102 = utf8Encode(e, realloc0, memory0);
+              var len102 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 204, len102, true);
+              dataView(memory0).setInt32(ptr0 + 200, ptr102, true);
             }
-            var variant102 = v83_20;
-            if (variant102 === null || variant102=== undefined) {
+            var variant105 = v86_20;
+            if (variant105 === null || variant105=== undefined) {
               dataView(memory0).setInt8(ptr0 + 208, 0, true);
             } else {
-              const e = variant102;
+              const e = variant105;
               dataView(memory0).setInt8(ptr0 + 208, 1, true);
-              var ptr101 = utf8Encode(e, realloc0, memory0);
-              var len101 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 216, len101, true);
-              dataView(memory0).setInt32(ptr0 + 212, ptr101, true);
+              var ptr104 = utf8Encode(e, realloc0, memory0);
+              var len104 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 216, len104, true);
+              dataView(memory0).setInt32(ptr0 + 212, ptr104, true);
             }
-            var variant104 = v83_21;
-            switch (variant104.tag) {
+            var variant107 = v86_21;
+            switch (variant107.tag) {
               case 'none': {
                 dataView(memory0).setInt8(ptr0 + 220, 0, true);
                 break;
@@ -3515,12 +3942,12 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 break;
               }
               case 'lookup': {
-                const e = variant104.val;
+                const e = variant107.val;
                 dataView(memory0).setInt8(ptr0 + 220, 2, true);
-                var ptr103 = utf8Encode(e, realloc0, memory0);
-                var len103 = utf8EncodedLen;
-                dataView(memory0).setInt32(ptr0 + 228, len103, true);
-                dataView(memory0).setInt32(ptr0 + 224, ptr103, true);
+                var ptr106 = utf8Encode(e, realloc0, memory0);
+                var len106 = utf8EncodedLen;
+                dataView(memory0).setInt32(ptr0 + 228, len106, true);
+                dataView(memory0).setInt32(ptr0 + 224, ptr106, true);
                 break;
               }
               case 'manual': {
@@ -3528,19 +3955,19 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 break;
               }
               default: {
-                throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant104.tag)}\` (received \`${variant104}\`) specified for \`ReconcilePath\``);
+                throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant107.tag)}\` (received \`${variant107}\`) specified for \`ReconcilePath\``);
               }
             }
-            dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v83_22), true);
-            dataView(memory0).setBigInt64(ptr0 + 240, toUint64(v83_23), true);
-            dataView(memory0).setBigInt64(ptr0 + 248, toUint64(v83_24), true);
-            dataView(memory0).setBigInt64(ptr0 + 256, toUint64(v83_25), true);
-            dataView(memory0).setBigInt64(ptr0 + 264, toUint64(v83_26), true);
-            var variant105 = v83_27;
-            if (variant105 === null || variant105=== undefined) {
+            dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v86_22), true);
+            dataView(memory0).setBigInt64(ptr0 + 240, toUint64(v86_23), true);
+            dataView(memory0).setBigInt64(ptr0 + 248, toUint64(v86_24), true);
+            dataView(memory0).setBigInt64(ptr0 + 256, toUint64(v86_25), true);
+            dataView(memory0).setBigInt64(ptr0 + 264, toUint64(v86_26), true);
+            var variant108 = v86_27;
+            if (variant108 === null || variant108=== undefined) {
               dataView(memory0).setInt8(ptr0 + 272, 0, true);
             } else {
-              const e = variant105;
+              const e = variant108;
               dataView(memory0).setInt8(ptr0 + 272, 1, true);
               dataView(memory0).setBigInt64(ptr0 + 280, toUint64(e), true);
             }
@@ -3556,41 +3983,41 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 'store-failed': {
-          const e = variant115.val;
+          const e = variant119.val;
           dataView(memory0).setInt8(ptr0 + 8, 4, true);
-          var ptr107 = utf8Encode(e, realloc0, memory0);
-          var len107 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 20, len107, true);
-          dataView(memory0).setInt32(ptr0 + 16, ptr107, true);
+          var ptr110 = utf8Encode(e, realloc0, memory0);
+          var len110 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len110, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr110, true);
           break;
         }
         case 'tool-returned': {
-          const e = variant115.val;
+          const e = variant119.val;
           dataView(memory0).setInt8(ptr0 + 8, 5, true);
-          var ptr108 = utf8Encode(e, realloc0, memory0);
-          var len108 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 20, len108, true);
-          dataView(memory0).setInt32(ptr0 + 16, ptr108, true);
+          var ptr111 = utf8Encode(e, realloc0, memory0);
+          var len111 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len111, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr111, true);
           break;
         }
         case 'tool-unencodable': {
-          const e = variant115.val;
+          const e = variant119.val;
           dataView(memory0).setInt8(ptr0 + 8, 6, true);
-          var ptr109 = utf8Encode(e, realloc0, memory0);
-          var len109 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 20, len109, true);
-          dataView(memory0).setInt32(ptr0 + 16, ptr109, true);
+          var ptr112 = utf8Encode(e, realloc0, memory0);
+          var len112 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len112, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr112, true);
           break;
         }
         case 'tool-failed': {
-          const e = variant115.val;
+          const e = variant119.val;
           dataView(memory0).setInt8(ptr0 + 8, 7, true);
-          var {definite: v110_0, reason: v110_1 } = e;
-          dataView(memory0).setInt8(ptr0 + 16, v110_0 ? 1 : 0, true);
-          var ptr111 = utf8Encode(v110_1, realloc0, memory0);
-          var len111 = utf8EncodedLen;
-          dataView(memory0).setInt32(ptr0 + 24, len111, true);
-          dataView(memory0).setInt32(ptr0 + 20, ptr111, true);
+          var {definite: v113_0, reason: v113_1 } = e;
+          dataView(memory0).setInt8(ptr0 + 16, v113_0 ? 1 : 0, true);
+          var ptr114 = utf8Encode(v113_1, realloc0, memory0);
+          var len114 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 24, len114, true);
+          dataView(memory0).setInt32(ptr0 + 20, ptr114, true);
           break;
         }
         case 'too-late': {
@@ -3598,17 +4025,17 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 'verdict': {
-          const e = variant115.val;
+          const e = variant119.val;
           dataView(memory0).setInt8(ptr0 + 8, 9, true);
-          var variant114 = e;
-          switch (variant114.tag) {
+          var variant117 = e;
+          switch (variant117.tag) {
             case 'happened': {
-              const e = variant114.val;
+              const e = variant117.val;
               dataView(memory0).setInt8(ptr0 + 16, 0, true);
-              var ptr112 = utf8Encode(e, realloc0, memory0);
-              var len112 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 24, len112, true);
-              dataView(memory0).setInt32(ptr0 + 20, ptr112, true);
+              var ptr115 = utf8Encode(e, realloc0, memory0);
+              var len115 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 24, len115, true);
+              dataView(memory0).setInt32(ptr0 + 20, ptr115, true);
               break;
             }
             case 'not-happened': {
@@ -3616,52 +4043,69 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               break;
             }
             case 'unknown': {
-              const e = variant114.val;
+              const e = variant117.val;
               dataView(memory0).setInt8(ptr0 + 16, 2, true);
-              var ptr113 = utf8Encode(e, realloc0, memory0);
-              var len113 = utf8EncodedLen;
-              dataView(memory0).setInt32(ptr0 + 24, len113, true);
-              dataView(memory0).setInt32(ptr0 + 20, ptr113, true);
+              var ptr116 = utf8Encode(e, realloc0, memory0);
+              var len116 = utf8EncodedLen;
+              dataView(memory0).setInt32(ptr0 + 24, len116, true);
+              dataView(memory0).setInt32(ptr0 + 20, ptr116, true);
               break;
             }
             default: {
-              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant114.tag)}\` (received \`${variant114}\`) specified for \`ReconcileVerdict\``);
+              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant117.tag)}\` (received \`${variant117}\`) specified for \`ReconcileVerdict\``);
             }
           }
           break;
         }
-        case 'woke': {
+        case 'no-reconciler': {
           dataView(memory0).setInt8(ptr0 + 8, 10, true);
           break;
         }
+        case 'reconciler-failed': {
+          const e = variant119.val;
+          dataView(memory0).setInt8(ptr0 + 8, 11, true);
+          var ptr118 = utf8Encode(e, realloc0, memory0);
+          var len118 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len118, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr118, true);
+          break;
+        }
+        case 'abandoned': {
+          dataView(memory0).setInt8(ptr0 + 8, 12, true);
+          break;
+        }
+        case 'woke': {
+          dataView(memory0).setInt8(ptr0 + 8, 13, true);
+          break;
+        }
         default: {
-          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant115.tag)}\` (received \`${variant115}\`) specified for \`Input\``);
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant119.tag)}\` (received \`${variant119}\`) specified for \`Input\``);
         }
       }
       dataView(memory0).setBigInt64(ptr0 + 288, toUint64(arg2), true);
       const ret = effect010Run(ptr0);
-      let variant231;
+      let variant235;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
-          var ptr116 = dataView(memory0).getInt32(ret + 8, true);
-          var len116 = dataView(memory0).getInt32(ret + 12, true);
-          var result116 = new Uint8Array(memory0.buffer.slice(ptr116, ptr116 + len116 * 1));
-          let variant119;
+          var ptr120 = dataView(memory0).getInt32(ret + 8, true);
+          var len120 = dataView(memory0).getInt32(ret + 12, true);
+          var result120 = new Uint8Array(memory0.buffer.slice(ptr120, ptr120 + len120 * 1));
+          let variant123;
           switch (dataView(memory0).getUint8(ret + 16, true)) {
             case 0: {
-              variant119 = undefined;
+              variant123 = undefined;
               break;
             }
             case 1: {
-              var ptr117 = dataView(memory0).getInt32(ret + 20, true);
-              var len117 = dataView(memory0).getInt32(ret + 24, true);
-              var result117 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr117, len117));
-              var ptr118 = dataView(memory0).getInt32(ret + 28, true);
-              var len118 = dataView(memory0).getInt32(ret + 32, true);
-              var result118 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr118, len118));
-              variant119 = {
-                scope: result117,
-                key: result118,
+              var ptr121 = dataView(memory0).getInt32(ret + 20, true);
+              var len121 = dataView(memory0).getInt32(ret + 24, true);
+              var result121 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr121, len121));
+              var ptr122 = dataView(memory0).getInt32(ret + 28, true);
+              var len122 = dataView(memory0).getInt32(ret + 32, true);
+              var result122 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr122, len122));
+              variant123 = {
+                scope: result121,
+                key: result122,
               };
               break;
             }
@@ -3669,120 +4113,89 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant143;
+          let variant147;
           switch (dataView(memory0).getUint8(ret + 40, true)) {
             case 0: {
-              variant143 = undefined;
+              variant147 = undefined;
               break;
             }
             case 1: {
-              let enum120;
+              let enum124;
               switch (dataView(memory0).getUint8(ret + 48, true)) {
                 case 0: {
-                  enum120 = 'insert';
+                  enum124 = 'insert';
                   break;
                 }
                 case 1: {
-                  enum120 = 'update';
+                  enum124 = 'update';
                   break;
                 }
                 case 2: {
-                  enum120 = 'delete';
+                  enum124 = 'delete';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for WriteOp');
                 }
               }
-              var ptr121 = dataView(memory0).getInt32(ret + 56, true);
-              var len121 = dataView(memory0).getInt32(ret + 60, true);
-              var result121 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr121, len121));
-              var ptr122 = dataView(memory0).getInt32(ret + 64, true);
-              var len122 = dataView(memory0).getInt32(ret + 68, true);
-              var result122 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr122, len122));
-              var ptr123 = dataView(memory0).getInt32(ret + 72, true);
-              var len123 = dataView(memory0).getInt32(ret + 76, true);
-              var result123 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr123, len123));
-              var ptr124 = dataView(memory0).getInt32(ret + 80, true);
-              var len124 = dataView(memory0).getInt32(ret + 84, true);
-              var result124 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr124, len124));
-              var ptr125 = dataView(memory0).getInt32(ret + 88, true);
-              var len125 = dataView(memory0).getInt32(ret + 92, true);
+              var ptr125 = dataView(memory0).getInt32(ret + 56, true);
+              var len125 = dataView(memory0).getInt32(ret + 60, true);
               var result125 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr125, len125));
-              var ptr126 = dataView(memory0).getInt32(ret + 96, true);
-              var len126 = dataView(memory0).getInt32(ret + 100, true);
+              var ptr126 = dataView(memory0).getInt32(ret + 64, true);
+              var len126 = dataView(memory0).getInt32(ret + 68, true);
               var result126 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr126, len126));
-              var ptr127 = dataView(memory0).getInt32(ret + 104, true);
-              var len127 = dataView(memory0).getInt32(ret + 108, true);
+              var ptr127 = dataView(memory0).getInt32(ret + 72, true);
+              var len127 = dataView(memory0).getInt32(ret + 76, true);
               var result127 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr127, len127));
-              let enum128;
+              var ptr128 = dataView(memory0).getInt32(ret + 80, true);
+              var len128 = dataView(memory0).getInt32(ret + 84, true);
+              var result128 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr128, len128));
+              var ptr129 = dataView(memory0).getInt32(ret + 88, true);
+              var len129 = dataView(memory0).getInt32(ret + 92, true);
+              var result129 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr129, len129));
+              var ptr130 = dataView(memory0).getInt32(ret + 96, true);
+              var len130 = dataView(memory0).getInt32(ret + 100, true);
+              var result130 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr130, len130));
+              var ptr131 = dataView(memory0).getInt32(ret + 104, true);
+              var len131 = dataView(memory0).getInt32(ret + 108, true);
+              var result131 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr131, len131));
+              let enum132;
               switch (dataView(memory0).getUint8(ret + 112, true)) {
                 case 0: {
-                  enum128 = 'pending';
+                  enum132 = 'pending';
                   break;
                 }
                 case 1: {
-                  enum128 = 'done';
+                  enum132 = 'done';
                   break;
                 }
                 case 2: {
-                  enum128 = 'failed';
+                  enum132 = 'failed';
                   break;
                 }
                 case 3: {
-                  enum128 = 'in-doubt';
+                  enum132 = 'in-doubt';
                   break;
                 }
                 case 4: {
-                  enum128 = 'escalated';
+                  enum132 = 'escalated';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for EntryState');
                 }
               }
-              var ptr129 = dataView(memory0).getInt32(ret + 132, true);
-              var len129 = dataView(memory0).getInt32(ret + 136, true);
-              var result129 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr129, len129));
-              let variant130;
+              var ptr133 = dataView(memory0).getInt32(ret + 132, true);
+              var len133 = dataView(memory0).getInt32(ret + 136, true);
+              var result133 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr133, len133));
+              let variant134;
               switch (dataView(memory0).getUint8(ret + 168, true)) {
                 case 0: {
-                  variant130 = undefined;
+                  variant134 = undefined;
                   break;
                 }
                 case 1: {
-                  variant130 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant131;
-              switch (dataView(memory0).getUint8(ret + 184, true)) {
-                case 0: {
-                  variant131 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant131 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 192, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant133;
-              switch (dataView(memory0).getUint8(ret + 204, true)) {
-                case 0: {
-                  variant133 = undefined;
-                  break;
-                }
-                case 1: {
-                  var ptr132 = dataView(memory0).getInt32(ret + 208, true);
-                  var len132 = dataView(memory0).getInt32(ret + 212, true);
-                  var result132 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr132, len132));
-                  variant133 = result132;
+                  variant134 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true));
                   break;
                 }
                 default: {
@@ -3790,16 +4203,13 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant135;
-              switch (dataView(memory0).getUint8(ret + 216, true)) {
+              switch (dataView(memory0).getUint8(ret + 184, true)) {
                 case 0: {
                   variant135 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr134 = dataView(memory0).getInt32(ret + 220, true);
-                  var len134 = dataView(memory0).getInt32(ret + 224, true);
-                  var result134 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr134, len134));
-                  variant135 = result134;
+                  variant135 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 192, true));
                   break;
                 }
                 default: {
@@ -3807,14 +4217,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant137;
-              switch (dataView(memory0).getUint8(ret + 228, true)) {
+              switch (dataView(memory0).getUint8(ret + 204, true)) {
                 case 0: {
                   variant137 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr136 = dataView(memory0).getInt32(ret + 232, true);
-                  var len136 = dataView(memory0).getInt32(ret + 236, true);
+                  var ptr136 = dataView(memory0).getInt32(ret + 208, true);
+                  var len136 = dataView(memory0).getInt32(ret + 212, true);
                   var result136 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr136, len136));
                   variant137 = result136;
                   break;
@@ -3824,14 +4234,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant139;
-              switch (dataView(memory0).getUint8(ret + 240, true)) {
+              switch (dataView(memory0).getUint8(ret + 216, true)) {
                 case 0: {
                   variant139 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr138 = dataView(memory0).getInt32(ret + 244, true);
-                  var len138 = dataView(memory0).getInt32(ret + 248, true);
+                  var ptr138 = dataView(memory0).getInt32(ret + 220, true);
+                  var len138 = dataView(memory0).getInt32(ret + 224, true);
                   var result138 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr138, len138));
                   variant139 = result138;
                   break;
@@ -3841,31 +4251,65 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant141;
+              switch (dataView(memory0).getUint8(ret + 228, true)) {
+                case 0: {
+                  variant141 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr140 = dataView(memory0).getInt32(ret + 232, true);
+                  var len140 = dataView(memory0).getInt32(ret + 236, true);
+                  var result140 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr140, len140));
+                  variant141 = result140;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant143;
+              switch (dataView(memory0).getUint8(ret + 240, true)) {
+                case 0: {
+                  variant143 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr142 = dataView(memory0).getInt32(ret + 244, true);
+                  var len142 = dataView(memory0).getInt32(ret + 248, true);
+                  var result142 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr142, len142));
+                  variant143 = result142;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant145;
               switch (dataView(memory0).getUint8(ret + 252, true)) {
                 case 0: {
-                  variant141= {
+                  variant145= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant141= {
+                  variant145= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr140 = dataView(memory0).getInt32(ret + 256, true);
-                  var len140 = dataView(memory0).getInt32(ret + 260, true);
-                  var result140 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr140, len140));
-                  variant141= {
+                  var ptr144 = dataView(memory0).getInt32(ret + 256, true);
+                  var len144 = dataView(memory0).getInt32(ret + 260, true);
+                  var result144 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr144, len144));
+                  variant145= {
                     tag: 'lookup',
-                    val: result140
+                    val: result144
                   };
                   break;
                 }
                 case 3: {
-                  variant141= {
+                  variant145= {
                     tag: 'manual',
                   };
                   break;
@@ -3874,51 +4318,51 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              let variant142;
+              let variant146;
               switch (dataView(memory0).getUint8(ret + 304, true)) {
                 case 0: {
-                  variant142 = undefined;
+                  variant146 = undefined;
                   break;
                 }
                 case 1: {
-                  variant142 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 312, true));
+                  variant146 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 312, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant143 = {
-                op: enum120,
+              variant147 = {
+                op: enum124,
                 row: {
-                  scope: result121,
-                  key: result122,
-                  tool: result123,
-                  runId: result124,
-                  stepId: result125,
-                  fingerprint: result126,
-                  argsCanonical: result127,
-                  state: enum128,
+                  scope: result125,
+                  key: result126,
+                  tool: result127,
+                  runId: result128,
+                  stepId: result129,
+                  fingerprint: result130,
+                  argsCanonical: result131,
+                  state: enum132,
                   version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
                   attempt: dataView(memory0).getInt32(ret + 128, true) >>> 0,
-                  owner: result129,
+                  owner: result133,
                   createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
                   updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
                   leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 160, true)),
-                  inDoubtSince: variant130,
-                  nextReconcileAt: variant131,
+                  inDoubtSince: variant134,
+                  nextReconcileAt: variant135,
                   reconcileAttempts: dataView(memory0).getInt32(ret + 200, true) >>> 0,
-                  resultJson: variant133,
-                  reason: variant135,
-                  resolvedBy: variant137,
-                  settlement: variant139,
-                  reconcile: variant141,
+                  resultJson: variant137,
+                  reason: variant139,
+                  resolvedBy: variant141,
+                  settlement: variant143,
+                  reconcile: variant145,
                   leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true)),
                   maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 272, true)),
                   reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 280, true)),
                   escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 288, true)),
                   retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 296, true)),
-                  dueAt: variant142,
+                  dueAt: variant146,
                 },
                 expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 320, true)),
               };
@@ -3928,97 +4372,97 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var len149 = dataView(memory0).getInt32(ret + 332, true);
-          var base149 = dataView(memory0).getInt32(ret + 328, true);
-          var result149 = [];
-          for (let i = 0; i < len149; i++) {
-            const base = base149 + i * 36;
-            let enum144;
+          var len153 = dataView(memory0).getInt32(ret + 332, true);
+          var base153 = dataView(memory0).getInt32(ret + 328, true);
+          var result153 = [];
+          for (let i = 0; i < len153; i++) {
+            const base = base153 + i * 36;
+            let enum148;
             switch (dataView(memory0).getUint8(base + 0, true)) {
               case 0: {
-                enum144 = 'claimed';
+                enum148 = 'claimed';
                 break;
               }
               case 1: {
-                enum144 = 'executed';
+                enum148 = 'executed';
                 break;
               }
               case 2: {
-                enum144 = 'replayed';
+                enum148 = 'replayed';
                 break;
               }
               case 3: {
-                enum144 = 'conflict';
+                enum148 = 'conflict';
                 break;
               }
               case 4: {
-                enum144 = 'in-doubt';
+                enum148 = 'in-doubt';
                 break;
               }
               case 5: {
-                enum144 = 'reconciled';
+                enum148 = 'reconciled';
                 break;
               }
               case 6: {
-                enum144 = 'escalated';
+                enum148 = 'escalated';
                 break;
               }
               case 7: {
-                enum144 = 'resolved';
+                enum148 = 'resolved';
                 break;
               }
               default: {
                 throw new TypeError('invalid discriminant specified for NoticeKind');
               }
             }
-            var ptr145 = dataView(memory0).getInt32(base + 4, true);
-            var len145 = dataView(memory0).getInt32(base + 8, true);
-            var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
-            var ptr146 = dataView(memory0).getInt32(base + 12, true);
-            var len146 = dataView(memory0).getInt32(base + 16, true);
-            var result146 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr146, len146));
-            var ptr147 = dataView(memory0).getInt32(base + 20, true);
-            var len147 = dataView(memory0).getInt32(base + 24, true);
-            var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
-            var ptr148 = dataView(memory0).getInt32(base + 28, true);
-            var len148 = dataView(memory0).getInt32(base + 32, true);
-            var result148 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr148, len148));
-            result149.push({
-              kind: enum144,
-              scope: result145,
-              key: result146,
-              tool: result147,
-              detail: result148,
+            var ptr149 = dataView(memory0).getInt32(base + 4, true);
+            var len149 = dataView(memory0).getInt32(base + 8, true);
+            var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
+            var ptr150 = dataView(memory0).getInt32(base + 12, true);
+            var len150 = dataView(memory0).getInt32(base + 16, true);
+            var result150 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr150, len150));
+            var ptr151 = dataView(memory0).getInt32(base + 20, true);
+            var len151 = dataView(memory0).getInt32(base + 24, true);
+            var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
+            var ptr152 = dataView(memory0).getInt32(base + 28, true);
+            var len152 = dataView(memory0).getInt32(base + 32, true);
+            var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
+            result153.push({
+              kind: enum148,
+              scope: result149,
+              key: result150,
+              tool: result151,
+              detail: result152,
             });
           }
-          let variant223;
+          let variant227;
           switch (dataView(memory0).getUint8(ret + 336, true)) {
             case 0: {
-              variant223= {
+              variant227= {
                 tag: 'report',
               };
               break;
             }
             case 1: {
-              var ptr150 = dataView(memory0).getInt32(ret + 344, true);
-              var len150 = dataView(memory0).getInt32(ret + 348, true);
-              var result150 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr150, len150));
-              var ptr151 = dataView(memory0).getInt32(ret + 352, true);
-              var len151 = dataView(memory0).getInt32(ret + 356, true);
-              var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
-              let variant153;
+              var ptr154 = dataView(memory0).getInt32(ret + 344, true);
+              var len154 = dataView(memory0).getInt32(ret + 348, true);
+              var result154 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr154, len154));
+              var ptr155 = dataView(memory0).getInt32(ret + 352, true);
+              var len155 = dataView(memory0).getInt32(ret + 356, true);
+              var result155 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr155, len155));
+              let variant157;
               switch (dataView(memory0).getUint8(ret + 360, true)) {
                 case 0: {
-                  variant153 = undefined;
+                  variant157 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr152 = dataView(memory0).getInt32(ret + 368, true);
-                  var len152 = dataView(memory0).getInt32(ret + 372, true);
-                  var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
-                  variant153 = {
+                  var ptr156 = dataView(memory0).getInt32(ret + 368, true);
+                  var len156 = dataView(memory0).getInt32(ret + 372, true);
+                  var result156 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr156, len156));
+                  variant157 = {
                     attempt: dataView(memory0).getInt32(ret + 364, true) >>> 0,
-                    owner: result152,
+                    owner: result156,
                   };
                   break;
                 }
@@ -4026,100 +4470,100 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant154;
+              let variant158;
               switch (dataView(memory0).getUint8(ret + 376, true)) {
                 case 0: {
-                  variant154 = undefined;
+                  variant158 = undefined;
                   break;
                 }
                 case 1: {
-                  variant154 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true));
+                  variant158 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant155;
+              let variant159;
               switch (dataView(memory0).getUint8(ret + 392, true)) {
                 case 0: {
-                  variant155 = undefined;
+                  variant159 = undefined;
                   break;
                 }
                 case 1: {
-                  variant155 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true));
+                  variant159 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant156;
+              let variant160;
               switch (dataView(memory0).getUint8(ret + 408, true)) {
                 case 0: {
-                  variant156 = undefined;
+                  variant160 = undefined;
                   break;
                 }
                 case 1: {
-                  variant156 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true));
+                  variant160 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant223= {
+              variant227= {
                 tag: 'call-tool',
                 val: {
-                  scope: result150,
-                  key: result151,
-                  token: variant153,
-                  notAfter: variant154,
-                  deadline: variant155,
-                  heartbeatMs: variant156,
+                  scope: result154,
+                  key: result155,
+                  token: variant157,
+                  notAfter: variant158,
+                  deadline: variant159,
+                  heartbeatMs: variant160,
                 }
               };
               break;
             }
             case 2: {
-              var ptr157 = dataView(memory0).getInt32(ret + 344, true);
-              var len157 = dataView(memory0).getInt32(ret + 348, true);
-              var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
-              var ptr158 = dataView(memory0).getInt32(ret + 352, true);
-              var len158 = dataView(memory0).getInt32(ret + 356, true);
-              var result158 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr158, len158));
-              var ptr159 = dataView(memory0).getInt32(ret + 360, true);
-              var len159 = dataView(memory0).getInt32(ret + 364, true);
-              var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
-              var ptr160 = dataView(memory0).getInt32(ret + 368, true);
-              var len160 = dataView(memory0).getInt32(ret + 372, true);
-              var result160 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr160, len160));
-              let variant162;
+              var ptr161 = dataView(memory0).getInt32(ret + 344, true);
+              var len161 = dataView(memory0).getInt32(ret + 348, true);
+              var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
+              var ptr162 = dataView(memory0).getInt32(ret + 352, true);
+              var len162 = dataView(memory0).getInt32(ret + 356, true);
+              var result162 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr162, len162));
+              var ptr163 = dataView(memory0).getInt32(ret + 360, true);
+              var len163 = dataView(memory0).getInt32(ret + 364, true);
+              var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
+              var ptr164 = dataView(memory0).getInt32(ret + 368, true);
+              var len164 = dataView(memory0).getInt32(ret + 372, true);
+              var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
+              let variant166;
               switch (dataView(memory0).getUint8(ret + 380, true)) {
                 case 0: {
-                  variant162= {
+                  variant166= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant162= {
+                  variant166= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr161 = dataView(memory0).getInt32(ret + 384, true);
-                  var len161 = dataView(memory0).getInt32(ret + 388, true);
-                  var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
-                  variant162= {
+                  var ptr165 = dataView(memory0).getInt32(ret + 384, true);
+                  var len165 = dataView(memory0).getInt32(ret + 388, true);
+                  var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
+                  variant166= {
                     tag: 'lookup',
-                    val: result161
+                    val: result165
                   };
                   break;
                 }
                 case 3: {
-                  variant162= {
+                  variant166= {
                     tag: 'manual',
                   };
                   break;
@@ -4128,15 +4572,15 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant223= {
+              variant227= {
                 tag: 'call-reconciler',
                 val: {
-                  scope: result157,
-                  key: result158,
-                  tool: result159,
-                  argsCanonical: result160,
+                  scope: result161,
+                  key: result162,
+                  tool: result163,
+                  argsCanonical: result164,
                   attempt: dataView(memory0).getInt32(ret + 376, true) >>> 0,
-                  path: variant162,
+                  path: variant166,
                   inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true)),
                   escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
                 }
@@ -4144,44 +4588,44 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               break;
             }
             case 3: {
-              var ptr163 = dataView(memory0).getInt32(ret + 344, true);
-              var len163 = dataView(memory0).getInt32(ret + 348, true);
-              var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
-              variant223= {
+              var ptr167 = dataView(memory0).getInt32(ret + 344, true);
+              var len167 = dataView(memory0).getInt32(ret + 348, true);
+              var result167 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr167, len167));
+              variant227= {
                 tag: 'recall-tool',
-                val: result163
+                val: result167
               };
               break;
             }
             case 4: {
-              variant223= {
+              variant227= {
                 tag: 'sleep-until',
                 val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true))
               };
               break;
             }
             case 5: {
-              let variant202;
+              let variant206;
               switch (dataView(memory0).getUint8(ret + 344, true)) {
                 case 0: {
-                  var ptr164 = dataView(memory0).getInt32(ret + 352, true);
-                  var len164 = dataView(memory0).getInt32(ret + 356, true);
-                  var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
-                  let variant166;
+                  var ptr168 = dataView(memory0).getInt32(ret + 352, true);
+                  var len168 = dataView(memory0).getInt32(ret + 356, true);
+                  var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
+                  let variant170;
                   switch (dataView(memory0).getUint8(ret + 360, true)) {
                     case 0: {
-                      variant166= {
+                      variant170= {
                         tag: 'tool-value',
                       };
                       break;
                     }
                     case 1: {
-                      var ptr165 = dataView(memory0).getInt32(ret + 364, true);
-                      var len165 = dataView(memory0).getInt32(ret + 368, true);
-                      var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
-                      variant166= {
+                      var ptr169 = dataView(memory0).getInt32(ret + 364, true);
+                      var len169 = dataView(memory0).getInt32(ret + 368, true);
+                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
+                      variant170= {
                         tag: 'recorded',
-                        val: result165
+                        val: result169
                       };
                       break;
                     }
@@ -4189,43 +4633,43 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for ResultSource');
                     }
                   }
-                  var bool167 = dataView(memory0).getUint8(ret + 372, true);
-                  var bool168 = dataView(memory0).getUint8(ret + 373, true);
-                  variant202= {
+                  var bool171 = dataView(memory0).getUint8(ret + 372, true);
+                  var bool172 = dataView(memory0).getUint8(ret + 373, true);
+                  variant206= {
                     tag: 'effect',
                     val: {
-                      key: result164,
-                      source: variant166,
-                      replayed: bool167 == 0 ? false : (bool167 == 1 ? true : throwInvalidBool()),
-                      reconciled: bool168 == 0 ? false : (bool168 == 1 ? true : throwInvalidBool()),
+                      key: result168,
+                      source: variant170,
+                      replayed: bool171 == 0 ? false : (bool171 == 1 ? true : throwInvalidBool()),
+                      reconciled: bool172 == 0 ? false : (bool172 == 1 ? true : throwInvalidBool()),
                     }
                   };
                   break;
                 }
                 case 1: {
-                  let variant190;
+                  let variant194;
                   switch (dataView(memory0).getUint8(ret + 352, true)) {
                     case 0: {
-                      var ptr169 = dataView(memory0).getInt32(ret + 364, true);
-                      var len169 = dataView(memory0).getInt32(ret + 368, true);
-                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
-                      variant190= {
+                      var ptr173 = dataView(memory0).getInt32(ret + 364, true);
+                      var len173 = dataView(memory0).getInt32(ret + 368, true);
+                      var result173 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr173, len173));
+                      variant194= {
                         tag: 'execute',
                         val: {
                           attempt: dataView(memory0).getInt32(ret + 360, true) >>> 0,
-                          owner: result169,
+                          owner: result173,
                         }
                       };
                       break;
                     }
                     case 1: {
-                      var ptr170 = dataView(memory0).getInt32(ret + 360, true);
-                      var len170 = dataView(memory0).getInt32(ret + 364, true);
-                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
-                      variant190= {
+                      var ptr174 = dataView(memory0).getInt32(ret + 360, true);
+                      var len174 = dataView(memory0).getInt32(ret + 364, true);
+                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
+                      variant194= {
                         tag: 'replay',
                         val: {
-                          resultJson: result170,
+                          resultJson: result174,
                           attempt: dataView(memory0).getInt32(ret + 368, true) >>> 0,
                           recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
                         }
@@ -4233,84 +4677,84 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       break;
                     }
                     case 2: {
-                      var ptr171 = dataView(memory0).getInt32(ret + 360, true);
-                      var len171 = dataView(memory0).getInt32(ret + 364, true);
-                      var result171 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr171, len171));
-                      let enum172;
+                      var ptr175 = dataView(memory0).getInt32(ret + 360, true);
+                      var len175 = dataView(memory0).getInt32(ret + 364, true);
+                      var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
+                      let enum176;
                       switch (dataView(memory0).getUint8(ret + 368, true)) {
                         case 0: {
-                          enum172 = 'pending';
+                          enum176 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum172 = 'done';
+                          enum176 = 'done';
                           break;
                         }
                         case 2: {
-                          enum172 = 'failed';
+                          enum176 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum172 = 'in-doubt';
+                          enum176 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum172 = 'escalated';
+                          enum176 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant190= {
+                      variant194= {
                         tag: 'in-progress',
                         val: {
-                          owner: result171,
-                          state: enum172,
+                          owner: result175,
+                          state: enum176,
                           retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
                         }
                       };
                       break;
                     }
                     case 3: {
-                      var ptr173 = dataView(memory0).getInt32(ret + 360, true);
-                      var len173 = dataView(memory0).getInt32(ret + 364, true);
-                      var result173 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr173, len173));
-                      var ptr174 = dataView(memory0).getInt32(ret + 368, true);
-                      var len174 = dataView(memory0).getInt32(ret + 372, true);
-                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
-                      var ptr175 = dataView(memory0).getInt32(ret + 376, true);
-                      var len175 = dataView(memory0).getInt32(ret + 380, true);
-                      var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
-                      var ptr176 = dataView(memory0).getInt32(ret + 384, true);
-                      var len176 = dataView(memory0).getInt32(ret + 388, true);
-                      var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
-                      let variant178;
+                      var ptr177 = dataView(memory0).getInt32(ret + 360, true);
+                      var len177 = dataView(memory0).getInt32(ret + 364, true);
+                      var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
+                      var ptr178 = dataView(memory0).getInt32(ret + 368, true);
+                      var len178 = dataView(memory0).getInt32(ret + 372, true);
+                      var result178 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr178, len178));
+                      var ptr179 = dataView(memory0).getInt32(ret + 376, true);
+                      var len179 = dataView(memory0).getInt32(ret + 380, true);
+                      var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
+                      var ptr180 = dataView(memory0).getInt32(ret + 384, true);
+                      var len180 = dataView(memory0).getInt32(ret + 388, true);
+                      var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
+                      let variant182;
                       switch (dataView(memory0).getUint8(ret + 396, true)) {
                         case 0: {
-                          variant178= {
+                          variant182= {
                             tag: 'none',
                           };
                           break;
                         }
                         case 1: {
-                          variant178= {
+                          variant182= {
                             tag: 'provider-idempotent',
                           };
                           break;
                         }
                         case 2: {
-                          var ptr177 = dataView(memory0).getInt32(ret + 400, true);
-                          var len177 = dataView(memory0).getInt32(ret + 404, true);
-                          var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
-                          variant178= {
+                          var ptr181 = dataView(memory0).getInt32(ret + 400, true);
+                          var len181 = dataView(memory0).getInt32(ret + 404, true);
+                          var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
+                          variant182= {
                             tag: 'lookup',
-                            val: result177
+                            val: result181
                           };
                           break;
                         }
                         case 3: {
-                          variant178= {
+                          variant182= {
                             tag: 'manual',
                           };
                           break;
@@ -4319,15 +4763,15 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                           throw new TypeError('invalid variant discriminant for ReconcilePath');
                         }
                       }
-                      variant190= {
+                      variant194= {
                         tag: 'reconcile',
                         val: {
-                          scope: result173,
-                          key: result174,
-                          tool: result175,
-                          argsCanonical: result176,
+                          scope: result177,
+                          key: result178,
+                          tool: result179,
+                          argsCanonical: result180,
                           attempt: dataView(memory0).getInt32(ret + 392, true) >>> 0,
-                          path: variant178,
+                          path: variant182,
                           inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true)),
                           escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true)),
                         }
@@ -4335,32 +4779,6 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       break;
                     }
                     case 4: {
-                      var ptr179 = dataView(memory0).getInt32(ret + 360, true);
-                      var len179 = dataView(memory0).getInt32(ret + 364, true);
-                      var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
-                      var ptr180 = dataView(memory0).getInt32(ret + 368, true);
-                      var len180 = dataView(memory0).getInt32(ret + 372, true);
-                      var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
-                      var ptr181 = dataView(memory0).getInt32(ret + 376, true);
-                      var len181 = dataView(memory0).getInt32(ret + 380, true);
-                      var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
-                      var ptr182 = dataView(memory0).getInt32(ret + 388, true);
-                      var len182 = dataView(memory0).getInt32(ret + 392, true);
-                      var result182 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr182, len182));
-                      variant190= {
-                        tag: 'escalated',
-                        val: {
-                          scope: result179,
-                          key: result180,
-                          tool: result181,
-                          attempt: dataView(memory0).getInt32(ret + 384, true) >>> 0,
-                          reason: result182,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
-                        }
-                      };
-                      break;
-                    }
-                    case 5: {
                       var ptr183 = dataView(memory0).getInt32(ret + 360, true);
                       var len183 = dataView(memory0).getInt32(ret + 364, true);
                       var result183 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr183, len183));
@@ -4370,93 +4788,119 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       var ptr185 = dataView(memory0).getInt32(ret + 376, true);
                       var len185 = dataView(memory0).getInt32(ret + 380, true);
                       var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
-                      var ptr186 = dataView(memory0).getInt32(ret + 384, true);
-                      var len186 = dataView(memory0).getInt32(ret + 388, true);
+                      var ptr186 = dataView(memory0).getInt32(ret + 388, true);
+                      var len186 = dataView(memory0).getInt32(ret + 392, true);
                       var result186 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr186, len186));
-                      variant190= {
+                      variant194= {
+                        tag: 'escalated',
+                        val: {
+                          scope: result183,
+                          key: result184,
+                          tool: result185,
+                          attempt: dataView(memory0).getInt32(ret + 384, true) >>> 0,
+                          reason: result186,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
+                        }
+                      };
+                      break;
+                    }
+                    case 5: {
+                      var ptr187 = dataView(memory0).getInt32(ret + 360, true);
+                      var len187 = dataView(memory0).getInt32(ret + 364, true);
+                      var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
+                      var ptr188 = dataView(memory0).getInt32(ret + 368, true);
+                      var len188 = dataView(memory0).getInt32(ret + 372, true);
+                      var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
+                      var ptr189 = dataView(memory0).getInt32(ret + 376, true);
+                      var len189 = dataView(memory0).getInt32(ret + 380, true);
+                      var result189 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr189, len189));
+                      var ptr190 = dataView(memory0).getInt32(ret + 384, true);
+                      var len190 = dataView(memory0).getInt32(ret + 388, true);
+                      var result190 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr190, len190));
+                      variant194= {
                         tag: 'conflict',
                         val: {
-                          key: result183,
-                          pointer: result184,
-                          storedFingerprint: result185,
-                          givenFingerprint: result186,
+                          key: result187,
+                          pointer: result188,
+                          storedFingerprint: result189,
+                          givenFingerprint: result190,
                         }
                       };
                       break;
                     }
                     case 6: {
-                      variant190= {
+                      variant194= {
                         tag: 'pass-through',
                       };
                       break;
                     }
                     case 7: {
-                      let enum187;
+                      let enum191;
                       switch (dataView(memory0).getUint8(ret + 360, true)) {
                         case 0: {
-                          enum187 = 'pending';
+                          enum191 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum187 = 'done';
+                          enum191 = 'done';
                           break;
                         }
                         case 2: {
-                          enum187 = 'failed';
+                          enum191 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum187 = 'in-doubt';
+                          enum191 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum187 = 'escalated';
+                          enum191 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant190= {
+                      variant194= {
                         tag: 'recorded',
-                        val: enum187
+                        val: enum191
                       };
                       break;
                     }
                     case 8: {
-                      var ptr188 = dataView(memory0).getInt32(ret + 360, true);
-                      var len188 = dataView(memory0).getInt32(ret + 364, true);
-                      var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
-                      variant190= {
+                      var ptr192 = dataView(memory0).getInt32(ret + 360, true);
+                      var len192 = dataView(memory0).getInt32(ret + 364, true);
+                      var result192 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr192, len192));
+                      variant194= {
                         tag: 'settled',
-                        val: result188
+                        val: result192
                       };
                       break;
                     }
                     case 9: {
-                      variant190= {
+                      variant194= {
                         tag: 'purged',
                       };
                       break;
                     }
                     case 10: {
-                      let variant189;
+                      let variant193;
                       switch (dataView(memory0).getUint8(ret + 360, true)) {
                         case 0: {
-                          variant189 = undefined;
+                          variant193 = undefined;
                           break;
                         }
                         case 1: {
-                          variant189 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true));
+                          variant193 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true));
                           break;
                         }
                         default: {
                           throw new TypeError('invalid variant discriminant for option');
                         }
                       }
-                      variant190= {
+                      variant194= {
                         tag: 'idle',
-                        val: variant189
+                        val: variant193
                       };
                       break;
                     }
@@ -4464,107 +4908,107 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for Outcome');
                     }
                   }
-                  variant202= {
+                  variant206= {
                     tag: 'event',
-                    val: variant190
+                    val: variant194
                   };
                   break;
                 }
                 case 2: {
-                  var ptr191 = dataView(memory0).getInt32(ret + 352, true);
-                  var len191 = dataView(memory0).getInt32(ret + 356, true);
-                  var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
-                  var ptr192 = dataView(memory0).getInt32(ret + 360, true);
-                  var len192 = dataView(memory0).getInt32(ret + 364, true);
-                  var result192 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr192, len192));
-                  var ptr193 = dataView(memory0).getInt32(ret + 368, true);
-                  var len193 = dataView(memory0).getInt32(ret + 372, true);
-                  var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
-                  var bool194 = dataView(memory0).getUint8(ret + 376, true);
-                  let variant196;
+                  var ptr195 = dataView(memory0).getInt32(ret + 352, true);
+                  var len195 = dataView(memory0).getInt32(ret + 356, true);
+                  var result195 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr195, len195));
+                  var ptr196 = dataView(memory0).getInt32(ret + 360, true);
+                  var len196 = dataView(memory0).getInt32(ret + 364, true);
+                  var result196 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr196, len196));
+                  var ptr197 = dataView(memory0).getInt32(ret + 368, true);
+                  var len197 = dataView(memory0).getInt32(ret + 372, true);
+                  var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
+                  var bool198 = dataView(memory0).getUint8(ret + 376, true);
+                  let variant200;
                   switch (dataView(memory0).getUint8(ret + 377, true)) {
                     case 0: {
-                      variant196 = undefined;
+                      variant200 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum195;
+                      let enum199;
                       switch (dataView(memory0).getUint8(ret + 378, true)) {
                         case 0: {
-                          enum195 = 'happened';
+                          enum199 = 'happened';
                           break;
                         }
                         case 1: {
-                          enum195 = 'not-happened';
+                          enum199 = 'not-happened';
                           break;
                         }
                         case 2: {
-                          enum195 = 'unknown';
+                          enum199 = 'unknown';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for VerdictKind');
                         }
                       }
-                      variant196 = enum195;
+                      variant200 = enum199;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  let variant198;
+                  let variant202;
                   switch (dataView(memory0).getUint8(ret + 380, true)) {
                     case 0: {
-                      variant198 = undefined;
+                      variant202 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr197 = dataView(memory0).getInt32(ret + 384, true);
-                      var len197 = dataView(memory0).getInt32(ret + 388, true);
-                      var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
-                      variant198 = result197;
+                      var ptr201 = dataView(memory0).getInt32(ret + 384, true);
+                      var len201 = dataView(memory0).getInt32(ret + 388, true);
+                      var result201 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr201, len201));
+                      variant202 = result201;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var bool199 = dataView(memory0).getUint8(ret + 392, true);
-                  let variant201;
+                  var bool203 = dataView(memory0).getUint8(ret + 392, true);
+                  let variant205;
                   switch (dataView(memory0).getUint8(ret + 396, true)) {
                     case 0: {
-                      variant201 = undefined;
+                      variant205 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr200 = dataView(memory0).getInt32(ret + 400, true);
-                      var len200 = dataView(memory0).getInt32(ret + 404, true);
-                      var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
-                      variant201 = result200;
+                      var ptr204 = dataView(memory0).getInt32(ret + 400, true);
+                      var len204 = dataView(memory0).getInt32(ret + 404, true);
+                      var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
+                      variant205 = result204;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant202= {
+                  variant206= {
                     tag: 'tended',
                     val: {
-                      scope: result191,
-                      key: result192,
-                      tool: result193,
-                      leaseExpired: bool194 == 0 ? false : (bool194 == 1 ? true : throwInvalidBool()),
-                      reconciled: variant196,
-                      escalated: variant198,
-                      purged: bool199 == 0 ? false : (bool199 == 1 ? true : throwInvalidBool()),
-                      skipped: variant201,
+                      scope: result195,
+                      key: result196,
+                      tool: result197,
+                      leaseExpired: bool198 == 0 ? false : (bool198 == 1 ? true : throwInvalidBool()),
+                      reconciled: variant200,
+                      escalated: variant202,
+                      purged: bool203 == 0 ? false : (bool203 == 1 ? true : throwInvalidBool()),
+                      skipped: variant205,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  variant202= {
+                  variant206= {
                     tag: 'waited',
                   };
                   break;
@@ -4573,241 +5017,241 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for Finish');
                 }
               }
-              variant223= {
+              variant227= {
                 tag: 'finish',
-                val: variant202
+                val: variant206
               };
               break;
             }
             case 6: {
-              let variant222;
+              let variant226;
               switch (dataView(memory0).getUint8(ret + 344, true)) {
                 case 0: {
-                  var ptr203 = dataView(memory0).getInt32(ret + 352, true);
-                  var len203 = dataView(memory0).getInt32(ret + 356, true);
-                  var result203 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr203, len203));
-                  var ptr204 = dataView(memory0).getInt32(ret + 360, true);
-                  var len204 = dataView(memory0).getInt32(ret + 364, true);
-                  var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
-                  var ptr205 = dataView(memory0).getInt32(ret + 368, true);
-                  var len205 = dataView(memory0).getInt32(ret + 372, true);
-                  var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
-                  var ptr206 = dataView(memory0).getInt32(ret + 376, true);
-                  var len206 = dataView(memory0).getInt32(ret + 380, true);
-                  var result206 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr206, len206));
-                  variant222= {
-                    tag: 'conflict',
-                    val: {
-                      key: result203,
-                      pointer: result204,
-                      storedFingerprint: result205,
-                      givenFingerprint: result206,
-                    }
-                  };
-                  break;
-                }
-                case 1: {
                   var ptr207 = dataView(memory0).getInt32(ret + 352, true);
                   var len207 = dataView(memory0).getInt32(ret + 356, true);
                   var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
                   var ptr208 = dataView(memory0).getInt32(ret + 360, true);
                   var len208 = dataView(memory0).getInt32(ret + 364, true);
                   var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
-                  let enum209;
+                  var ptr209 = dataView(memory0).getInt32(ret + 368, true);
+                  var len209 = dataView(memory0).getInt32(ret + 372, true);
+                  var result209 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr209, len209));
+                  var ptr210 = dataView(memory0).getInt32(ret + 376, true);
+                  var len210 = dataView(memory0).getInt32(ret + 380, true);
+                  var result210 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr210, len210));
+                  variant226= {
+                    tag: 'conflict',
+                    val: {
+                      key: result207,
+                      pointer: result208,
+                      storedFingerprint: result209,
+                      givenFingerprint: result210,
+                    }
+                  };
+                  break;
+                }
+                case 1: {
+                  var ptr211 = dataView(memory0).getInt32(ret + 352, true);
+                  var len211 = dataView(memory0).getInt32(ret + 356, true);
+                  var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
+                  var ptr212 = dataView(memory0).getInt32(ret + 360, true);
+                  var len212 = dataView(memory0).getInt32(ret + 364, true);
+                  var result212 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr212, len212));
+                  let enum213;
                   switch (dataView(memory0).getUint8(ret + 368, true)) {
                     case 0: {
-                      enum209 = 'pending';
+                      enum213 = 'pending';
                       break;
                     }
                     case 1: {
-                      enum209 = 'done';
+                      enum213 = 'done';
                       break;
                     }
                     case 2: {
-                      enum209 = 'failed';
+                      enum213 = 'failed';
                       break;
                     }
                     case 3: {
-                      enum209 = 'in-doubt';
+                      enum213 = 'in-doubt';
                       break;
                     }
                     case 4: {
-                      enum209 = 'escalated';
+                      enum213 = 'escalated';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for EntryState');
                     }
                   }
-                  variant222= {
+                  variant226= {
                     tag: 'in-progress',
                     val: {
-                      key: result207,
-                      owner: result208,
-                      state: enum209,
+                      key: result211,
+                      owner: result212,
+                      state: enum213,
                       retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr210 = dataView(memory0).getInt32(ret + 352, true);
-                  var len210 = dataView(memory0).getInt32(ret + 356, true);
-                  var result210 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr210, len210));
-                  var ptr211 = dataView(memory0).getInt32(ret + 360, true);
-                  var len211 = dataView(memory0).getInt32(ret + 364, true);
-                  var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
-                  variant222= {
+                  var ptr214 = dataView(memory0).getInt32(ret + 352, true);
+                  var len214 = dataView(memory0).getInt32(ret + 356, true);
+                  var result214 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr214, len214));
+                  var ptr215 = dataView(memory0).getInt32(ret + 360, true);
+                  var len215 = dataView(memory0).getInt32(ret + 364, true);
+                  var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
+                  variant226= {
                     tag: 'in-doubt',
                     val: {
-                      key: result210,
-                      reason: result211,
+                      key: result214,
+                      reason: result215,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  var ptr212 = dataView(memory0).getInt32(ret + 352, true);
-                  var len212 = dataView(memory0).getInt32(ret + 356, true);
-                  var result212 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr212, len212));
-                  var ptr213 = dataView(memory0).getInt32(ret + 360, true);
-                  var len213 = dataView(memory0).getInt32(ret + 364, true);
-                  var result213 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr213, len213));
-                  variant222= {
+                  var ptr216 = dataView(memory0).getInt32(ret + 352, true);
+                  var len216 = dataView(memory0).getInt32(ret + 356, true);
+                  var result216 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr216, len216));
+                  var ptr217 = dataView(memory0).getInt32(ret + 360, true);
+                  var len217 = dataView(memory0).getInt32(ret + 364, true);
+                  var result217 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr217, len217));
+                  variant226= {
                     tag: 'escalated',
                     val: {
-                      key: result212,
-                      reason: result213,
+                      key: result216,
+                      reason: result217,
                     }
                   };
                   break;
                 }
                 case 4: {
-                  var ptr214 = dataView(memory0).getInt32(ret + 352, true);
-                  var len214 = dataView(memory0).getInt32(ret + 356, true);
-                  var result214 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr214, len214));
-                  variant222= {
+                  var ptr218 = dataView(memory0).getInt32(ret + 352, true);
+                  var len218 = dataView(memory0).getInt32(ret + 356, true);
+                  var result218 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr218, len218));
+                  variant226= {
                     tag: 'tool-failed',
-                    val: result214
+                    val: result218
                   };
                   break;
                 }
                 case 5: {
-                  var ptr215 = dataView(memory0).getInt32(ret + 352, true);
-                  var len215 = dataView(memory0).getInt32(ret + 356, true);
-                  var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
-                  var ptr216 = dataView(memory0).getInt32(ret + 360, true);
-                  var len216 = dataView(memory0).getInt32(ret + 364, true);
-                  var result216 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr216, len216));
-                  variant222= {
+                  var ptr219 = dataView(memory0).getInt32(ret + 352, true);
+                  var len219 = dataView(memory0).getInt32(ret + 356, true);
+                  var result219 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr219, len219));
+                  var ptr220 = dataView(memory0).getInt32(ret + 360, true);
+                  var len220 = dataView(memory0).getInt32(ret + 364, true);
+                  var result220 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr220, len220));
+                  variant226= {
                     tag: 'result-not-recorded',
                     val: {
-                      key: result215,
-                      reason: result216,
+                      key: result219,
+                      reason: result220,
                     }
                   };
                   break;
                 }
                 case 6: {
-                  var ptr217 = dataView(memory0).getInt32(ret + 352, true);
-                  var len217 = dataView(memory0).getInt32(ret + 356, true);
-                  var result217 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr217, len217));
-                  variant222= {
+                  var ptr221 = dataView(memory0).getInt32(ret + 352, true);
+                  var len221 = dataView(memory0).getInt32(ret + 356, true);
+                  var result221 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr221, len221));
+                  variant226= {
                     tag: 'storage',
-                    val: result217
+                    val: result221
                   };
                   break;
                 }
                 case 7: {
-                  let enum218;
+                  let enum222;
                   switch (dataView(memory0).getUint8(ret + 352, true)) {
                     case 0: {
-                      enum218 = 'not-found';
+                      enum222 = 'not-found';
                       break;
                     }
                     case 1: {
-                      enum218 = 'stale-token';
+                      enum222 = 'stale-token';
                       break;
                     }
                     case 2: {
-                      enum218 = 'invalid-state';
+                      enum222 = 'invalid-state';
                       break;
                     }
                     case 3: {
-                      enum218 = 'already-settled';
+                      enum222 = 'already-settled';
                       break;
                     }
                     case 4: {
-                      enum218 = 'retention-not-reached';
+                      enum222 = 'retention-not-reached';
                       break;
                     }
                     case 5: {
-                      enum218 = 'invalid-request';
+                      enum222 = 'invalid-request';
                       break;
                     }
                     case 6: {
-                      enum218 = 'changed';
+                      enum222 = 'changed';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for LedgerErrorKind');
                     }
                   }
-                  let variant220;
+                  let variant224;
                   switch (dataView(memory0).getUint8(ret + 353, true)) {
                     case 0: {
-                      variant220 = undefined;
+                      variant224 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum219;
+                      let enum223;
                       switch (dataView(memory0).getUint8(ret + 354, true)) {
                         case 0: {
-                          enum219 = 'pending';
+                          enum223 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum219 = 'done';
+                          enum223 = 'done';
                           break;
                         }
                         case 2: {
-                          enum219 = 'failed';
+                          enum223 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum219 = 'in-doubt';
+                          enum223 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum219 = 'escalated';
+                          enum223 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant220 = enum219;
+                      variant224 = enum223;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var ptr221 = dataView(memory0).getInt32(ret + 356, true);
-                  var len221 = dataView(memory0).getInt32(ret + 360, true);
-                  var result221 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr221, len221));
-                  variant222= {
+                  var ptr225 = dataView(memory0).getInt32(ret + 356, true);
+                  var len225 = dataView(memory0).getInt32(ret + 360, true);
+                  var result225 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr225, len225));
+                  variant226= {
                     tag: 'ledger',
                     val: {
-                      kind: enum218,
-                      state: variant220,
-                      message: result221,
+                      kind: enum222,
+                      state: variant224,
+                      message: result225,
                     }
                   };
                   break;
                 }
                 case 8: {
-                  variant222= {
+                  variant226= {
                     tag: 'contention',
                     val: dataView(memory0).getInt32(ret + 352, true) >>> 0
                   };
@@ -4817,9 +5261,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for EffectError');
                 }
               }
-              variant223= {
+              variant227= {
                 tag: 'raise',
-                val: variant222
+                val: variant226
               };
               break;
             }
@@ -4827,116 +5271,116 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for Action');
             }
           }
-          variant231= {
+          variant235= {
             tag: 'ok',
             val: {
-              state: result116,
-              read: variant119,
-              write: variant143,
-              events: result149,
-              action: variant223,
+              state: result120,
+              read: variant123,
+              write: variant147,
+              events: result153,
+              action: variant227,
             }
           };
           break;
         }
         case 1: {
-          let enum224;
+          let enum228;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum224 = 'invalid-args';
+              enum228 = 'invalid-args';
               break;
             }
             case 1: {
-              enum224 = 'invalid-pointer';
+              enum228 = 'invalid-pointer';
               break;
             }
             case 2: {
-              enum224 = 'missing-member';
+              enum228 = 'missing-member';
               break;
             }
             case 3: {
-              enum224 = 'pointer-into-array';
+              enum228 = 'pointer-into-array';
               break;
             }
             case 4: {
-              enum224 = 'empty-field';
+              enum228 = 'empty-field';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for KeyErrorKind');
             }
           }
-          let variant226;
+          let variant230;
           switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
-              variant226 = undefined;
+              variant230 = undefined;
               break;
             }
             case 1: {
-              var ptr225 = dataView(memory0).getInt32(ret + 16, true);
-              var len225 = dataView(memory0).getInt32(ret + 20, true);
-              var result225 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr225, len225));
-              variant226 = result225;
+              var ptr229 = dataView(memory0).getInt32(ret + 16, true);
+              var len229 = dataView(memory0).getInt32(ret + 20, true);
+              var result229 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr229, len229));
+              variant230 = result229;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant229;
+          let variant233;
           switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              variant229 = undefined;
+              variant233 = undefined;
               break;
             }
             case 1: {
-              let enum227;
+              let enum231;
               switch (dataView(memory0).getUint8(ret + 32, true)) {
                 case 0: {
-                  enum227 = 'syntax';
+                  enum231 = 'syntax';
                   break;
                 }
                 case 1: {
-                  enum227 = 'invalid-utf8';
+                  enum231 = 'invalid-utf8';
                   break;
                 }
                 case 2: {
-                  enum227 = 'lone-surrogate';
+                  enum231 = 'lone-surrogate';
                   break;
                 }
                 case 3: {
-                  enum227 = 'duplicate-key';
+                  enum231 = 'duplicate-key';
                   break;
                 }
                 case 4: {
-                  enum227 = 'number-overflow';
+                  enum231 = 'number-overflow';
                   break;
                 }
                 case 5: {
-                  enum227 = 'inexact-integer';
+                  enum231 = 'inexact-integer';
                   break;
                 }
                 case 6: {
-                  enum227 = 'too-deep';
+                  enum231 = 'too-deep';
                   break;
                 }
                 case 7: {
-                  enum227 = 'too-large';
+                  enum231 = 'too-large';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for CanonErrorKind');
                 }
               }
-              var ptr228 = dataView(memory0).getInt32(ret + 56, true);
-              var len228 = dataView(memory0).getInt32(ret + 60, true);
-              var result228 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr228, len228));
-              variant229 = {
-                kind: enum227,
+              var ptr232 = dataView(memory0).getInt32(ret + 56, true);
+              var len232 = dataView(memory0).getInt32(ret + 60, true);
+              var result232 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr232, len232));
+              variant233 = {
+                kind: enum231,
                 offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
                 line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
                 column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result228,
+                message: result232,
               };
               break;
             }
@@ -4944,16 +5388,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr230 = dataView(memory0).getInt32(ret + 64, true);
-          var len230 = dataView(memory0).getInt32(ret + 68, true);
-          var result230 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr230, len230));
-          variant231= {
+          var ptr234 = dataView(memory0).getInt32(ret + 64, true);
+          var len234 = dataView(memory0).getInt32(ret + 68, true);
+          var result234 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr234, len234));
+          variant235= {
             tag: 'err',
             val: {
-              kind: enum224,
-              at: variant226,
-              canon: variant229,
-              message: result230,
+              kind: enum228,
+              at: variant230,
+              canon: variant233,
+              message: result234,
             }
           };
           break;
@@ -4962,8 +5406,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant231;
-      postReturn11(ret);
+      const retVal = variant235;
+      postReturn12(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -5346,7 +5790,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant47;
-      postReturn12(ret);
+      postReturn13(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -5426,7 +5870,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         retryAfterS: variant7,
         problemJson: result8,
       };
-      postReturn13(ret);
+      postReturn14(ret);
       return retVal;
     }
     let provider010CheckOperation;
@@ -5597,7 +6041,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant14;
-      postReturn14(ret);
+      postReturn15(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -5669,7 +6113,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant10;
-      postReturn15(ret);
+      postReturn16(ret);
       return retVal;
     }
     let provider010RecordMcp;
@@ -5719,7 +6163,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant5;
-      postReturn15(ret);
+      postReturn16(ret);
       return retVal;
     }
     let provider010ReplayHttp;
@@ -5749,7 +6193,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         headers: result3,
         body: result4,
       };
-      postReturn16(ret);
+      postReturn17(ret);
       return retVal;
     }
     let provider010Refuse;
@@ -6125,7 +6569,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant35;
-      postReturn17(ret);
+      postReturn18(ret);
       return retVal;
     }
     let agent010Identify;
@@ -6506,7 +6950,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant36;
-      postReturn18(ret);
+      postReturn19(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -7150,7 +7594,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant47;
-      postReturn19(ret);
+      postReturn20(ret);
       return retVal;
     }
     canonical010MaxInputBytes = exports0['oncely:core/canonical@0.1.0#max-input-bytes'];
@@ -7168,6 +7612,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     policy010ResolveTool = exports0['oncely:core/policy@0.1.0#resolve-tool'];
     policy010CheckManifest = exports0['oncely:core/policy@0.1.0#check-manifest'];
     ledger010Prepare = exports0['oncely:core/ledger@0.1.0#prepare'];
+    ledger010NeedsPerson = exports0['oncely:core/ledger@0.1.0#needs-person'];
+    ledger010Settleable = exports0['oncely:core/ledger@0.1.0#settleable'];
+    effect010Defaults = exports0['oncely:core/effect@0.1.0#defaults'];
     effect010Run = exports0['oncely:core/effect@0.1.0#run'];
     provider010Admit = exports0['oncely:core/provider@0.1.0#admit'];
     provider010Oversized = exports0['oncely:core/provider@0.1.0#oversized'];
@@ -7191,6 +7638,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       
     };
     const effect010 = {
+      defaults: defaults,
       run: run,
       
     };
@@ -7203,7 +7651,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       
     };
     const ledger010 = {
+      needsPerson: needsPerson,
       prepare: prepare,
+      settleable: settleable,
       
     };
     const policy010 = {

@@ -28,9 +28,6 @@ import { answer, identify, parsePolicy } from '../core.js';
 import { AnsweredError, CanonicalizationError, KeyDerivationError } from '../errors.js';
 import { Ledger, WIT_ERROR } from '../ledger.js';
 
-/** The policy of a tool wrapped without one: irreversible (MCP's default for a tool), all arguments keyed. */
-export const DEFAULT_POLICY = { class: 'irreversible-external' };
-
 function pick(what, v, ctx, adapter) {
   if (typeof v === 'function') v = v(ctx);
   if (v === undefined || v === null || v === '') return undefined;
@@ -44,7 +41,8 @@ function pick(what, v, ctx, adapter) {
  */
 export function prepare(adapter, options, name) {
   if (options === null || typeof options !== 'object') throw new TypeError(`${adapter}: options are required: { ledger, run, … }`);
-  const { ledger, policy = DEFAULT_POLICY, scope, run, step, maxAttempts, waitMs, onEffect } = options;
+  // A tool wrapped without a policy gets the core's default (coreDefaults().policy).
+  const { ledger, policy, scope, run, step, maxAttempts, waitMs, onEffect } = options;
   if (!(ledger instanceof Ledger) && (ledger === null || typeof ledger?.effect !== 'function')) {
     throw new TypeError(`${adapter}: options.ledger must be an oncely Ledger`);
   }

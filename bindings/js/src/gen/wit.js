@@ -371,12 +371,16 @@ export const WIT = Object.freeze({
       ['message', 'string'],
     ],
   },
+  'ledger.attention': {
+    kind: 'enum',
+    cases: ['escalated', 'in-doubt'],
+  },
   'effect.effect-options': {
     kind: 'record',
     fields: [
       ['owner', 'string'],
       ['maxAttempts', 'u32'],
-      ['waitMs', 'u64'],
+      ['waitMs', 'option<u64>'],
       ['hasReconciler', 'bool'],
     ],
   },
@@ -451,8 +455,8 @@ export const WIT = Object.freeze({
     fields: [
       ['scope', 'string'],
       ['key', 'string'],
-      ['everyMs', 'u64'],
-      ['timeoutMs', 'u64'],
+      ['everyMs', 'option<u64>'],
+      ['timeoutMs', 'option<u64>'],
     ],
   },
   'effect.command': {
@@ -477,6 +481,9 @@ export const WIT = Object.freeze({
       ['tool-failed', 'effect.tool-failure'],
       ['too-late', null],
       ['verdict', 'ledger.reconcile-verdict'],
+      ['no-reconciler', null],
+      ['reconciler-failed', 'string'],
+      ['abandoned', null],
       ['woke', null],
     ],
   },
@@ -586,6 +593,18 @@ export const WIT = Object.freeze({
       ['write', 'option<effect.row-write>'],
       ['events', 'list<effect.notice>'],
       ['action', 'effect.action'],
+    ],
+  },
+  'effect.core-defaults': {
+    kind: 'record',
+    fields: [
+      ['waitMs', 'u64'],
+      ['maxAttempts', 'u32'],
+      ['settleEveryMs', 'u64'],
+      ['settleTimeoutMs', 'u64'],
+      ['dueBatch', 'u32'],
+      ['inDoubtAfterMs', 'u64'],
+      ['policy', 'policy.tool-policy'],
     ],
   },
   'provider.operation': {

@@ -18,6 +18,7 @@ from oncely.errors import CanonError, EncodingError, KeyDerivationError, PolicyE
 from oncely.types import (
     CallContext,
     CallFailure,
+    CoreDefaults,
     DerivedKey,
     EffectClass,
     Explanation,
@@ -223,13 +224,30 @@ _policy_lock = threading.Lock()
 _POLICY_CACHE_SIZE = 1024
 
 
-def parse_policy(policy: str | Mapping[str, Any] | ToolPolicy) -> ToolPolicy:
+_defaults: CoreDefaults | None = None
+
+
+def core_defaults() -> CoreDefaults:
+    """The core's defaults (``effect.defaults``): what every option left out means, the same in
+    every host. Read once."""
+    global _defaults
+    if _defaults is None:
+        _defaults = _rt().call("effect.defaults")
+    return _defaults
+
+
+def parse_policy(policy: str | Mapping[str, Any] | ToolPolicy | None) -> ToolPolicy:
     """Read an oncely policy document (``policy.parse-policy``): JSON text or a mapping such as
     ``{"class": "irreversible-external", "key": {"only": ["/charge_id"]}, "reconcile":
     "provider-idempotent"}``. Parsed policies are cached by their JSON text.
 
+    ``None``: the core's default policy (``core-defaults.policy``: irreversible-external, every
+    argument keyed, reconciled by nobody), safe for any tool.
+
     Raises :class:`~oncely.PolicyError` with the JSON pointer of the offending value.
     """
+    if policy is None:
+        return core_defaults().policy
     if isinstance(policy, ToolPolicy):
         return policy
     text = _document(policy)
@@ -401,7 +419,7 @@ def keyed_intent(
     step: str | None,
     tool: str,
     args: Args,
-    policy: str | Mapping[str, Any] | ToolPolicy,
+    policy: str | Mapping[str, Any] | ToolPolicy | None,
 ) -> tuple[Intent | BadArgs, ToolPolicy]:
     """The intent and parsed policy of a low-level call (``Ledger.run``, ``Ledger.prepare``).
     With ``step=None`` the core identifies the call (:func:`identify`): keyed by run unless the

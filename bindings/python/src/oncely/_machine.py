@@ -38,6 +38,7 @@ from oncely.errors import (
     ToolFailedError,
 )
 from oncely.types import (
+    Abandoned,
     CallReconciler,
     Command,
     EffectOptions,
@@ -58,8 +59,10 @@ from oncely.types import (
     FinishAction,
     Heartbeat,
     LostRace,
+    NoReconciler,
     RecallTool,
     ReconcileRequest,
+    ReconcilerFailed,
     ReconcileVerdict,
     RecordedResult,
     Report,
@@ -74,7 +77,6 @@ from oncely.types import (
     ToolFailure,
     ToolReturned,
     ToolUnencodable,
-    Unknown,
     VerdictInput,
     Woke,
     WriteOp,
@@ -191,14 +193,14 @@ class EffectSpec:
     - ``max_attempts``: how many times this call may execute the tool (new attempts only follow
       a definite "did not happen" from reconciliation). 0 (the default): the core's, 3.
     - ``wait``: how long (s) to wait for another worker's claim before raising
-      :class:`~oncely.InProgressError`. Default 30.
+      :class:`~oncely.InProgressError`; ``None`` (the default): the core's, 30; 0: do not wait.
     - ``definite``: exception types that mean "the effect did NOT happen" (besides
       :class:`~oncely.DefiniteFailure`). Any other exception is read as an unknown outcome.
     - ``encode``/``decode``: result to JSON text and back (default: :mod:`json`).
     """
 
     max_attempts: int = 0
-    wait: float = 30.0
+    wait: float | None = None
     definite: tuple[type[BaseException], ...] = ()
     encode: Callable[[Any], str] | None = None
     decode: Callable[[str], Any] | None = None
@@ -244,10 +246,6 @@ class SweepReport:
     """Why each skipped entry was left as it was (the core's words)."""
 
 
-SWEEP_BATCH = 10_000
-"""Due rows one sweep or purge pass tends at most (every host uses the same number)."""
-
-
 def tally(report: SweepReport, note: TendNote) -> None:
     """Add the core's note on one tended row to a sweep report."""
     report.examined += 1
@@ -274,7 +272,7 @@ def effect_command(ledger: Any, spec: EffectSpec, **intent: Any) -> EffectStart:
     opts = EffectOptions(
         ledger.owner,
         spec.max_attempts,
-        max(0, int(spec.wait * 1000)),
+        None if spec.wait is None else max(0, int(spec.wait * 1000)),
         i.tool in ledger._reconcilers,
     )
     return EffectStart(i, policy, opts)
@@ -292,8 +290,14 @@ def effect_result(spec: EffectSpec, done: Any) -> EffectResult[Any]:
 # --- the interpreter ---------------------------------------------------------------------------
 
 
+class _Abandoned(AmbiguousFailure):
+    """The call did not return by its deadline and was abandoned (the core words the reason)."""
+
+
 def _tool_input(called: Called, spec: EffectSpec) -> Any:
     e = called.error
+    if isinstance(e, _Abandoned):
+        return Abandoned()
     if e is None:
         try:
             text = (spec.encode or _api.result_json)(called.value)
@@ -355,7 +359,10 @@ def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
                 value, cause = called.value, called.error or cause
                 inp = _tool_input(called, spec)
             elif isinstance(a, CallReconciler):
-                inp = VerdictInput((yield Reconcile(a.request)))
+                got = yield Reconcile(a.request)
+                inp = (
+                    got if isinstance(got, (NoReconciler, ReconcilerFailed)) else VerdictInput(got)
+                )
             elif isinstance(a, SleepUntil):
                 yield Sleep(a.at)
                 inp = Woke()
@@ -424,13 +431,18 @@ def _storage(fn: Callable[..., Any], *args: Any) -> Any:
         return Failed(e)
 
 
+def _failed_reconciler(e: Exception) -> ReconcilerFailed:
+    """What a reconciler raised, for the core (which words the reason)."""
+    return ReconcilerFailed(str(e) or type(e).__name__)
+
+
 def _reconcile(reconciler: Reconciler | None, req: ReconcileRequest) -> Any:
     if reconciler is None:
-        return Unknown(f"no reconciler is registered for {req.tool!r} in this process")
+        return NoReconciler()
     try:
         return reconciler(req)
     except Exception as e:  # noqa: BLE001 - a failing reconciler cannot tell
-        return Unknown(f"the reconciler failed: {e!r}")
+        return _failed_reconciler(e)
 
 
 def drive_sync(
@@ -489,7 +501,7 @@ def _await_in_new_loop(aw: Awaitable[Any]) -> Any:
             try:
                 return await aw
             except Exception as e:  # noqa: BLE001 - a failing reconciler cannot tell
-                return Unknown(f"the reconciler failed: {e!r}")
+                return _failed_reconciler(e)
 
         return asyncio.run(wrap())
     close = getattr(aw, "close", None)
@@ -556,7 +568,7 @@ async def _reconcile_async(host: Any, req: Reconcile) -> Any:
         try:
             return await verdict
         except Exception as e:  # noqa: BLE001 - a failing reconciler cannot tell
-            return Unknown(f"the reconciler failed: {e!r}")
+            return _failed_reconciler(e)
     return verdict
 
 
@@ -663,9 +675,12 @@ class _Beats:
                     continue
                 try:
                     drive_sync(job.host, _heartbeat(job.host, job.call))
-                    job.next = time.monotonic() + job.every
-                except Exception:  # noqa: BLE001 - refused (the claim moved on) or storage: stop
+                except StorageError:
+                    pass  # beat on: the next beat may get through (wit/effect.wit, call-tool)
+                except Exception:  # noqa: BLE001 - refused (the claim moved on): stop
                     self.remove(job)
+                    continue
+                job.next = time.monotonic() + job.every
 
 
 def _beats_of(host: Any) -> _Beats:
@@ -682,7 +697,9 @@ async def _beat_async(host: Any, call: ToolCall) -> None:
         await asyncio.sleep(every)
         try:
             await drive_async(host, _heartbeat(host, call))
-        except Exception:  # noqa: BLE001 - refused (the claim moved on) or storage: stop
+        except StorageError:
+            pass  # beat on: the next beat may get through (wit/effect.wit, call-tool)
+        except Exception:  # noqa: BLE001 - refused (the claim moved on): stop
             return
 
 
@@ -702,13 +719,7 @@ async def _call_async(host: Any, tool_fn: Callable[[str], Any], req: Tool) -> Ca
                 try:
                     value = await asyncio.wait_for(value, left)
                 except asyncio.TimeoutError:
-                    return Called(
-                        None,
-                        AmbiguousFailure(
-                            f"the call did not return by its deadline ({call.deadline}, the "
-                            "policy's maxCallMs); abandoned"
-                        ),
-                    )
+                    return Called(None, _Abandoned("abandoned at its deadline (maxCallMs)"))
             else:
                 value = await value
         return Called(value, None)

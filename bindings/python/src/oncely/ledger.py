@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from oncely import _api, _machine, _runtime
 from oncely._machine import (
-    SWEEP_BATCH,
     EffectResult,
     EffectSpec,
     Reconciler,
@@ -191,6 +190,12 @@ class Ledger:
         self._reconcilers[tool] = fn
         return fn
 
+    def remove_reconciler(self, tool: str) -> bool:
+        """Unregister the reconciler of ``tool``; whether one was registered. From then on a
+        sweep leaves its in-doubt entries alone (a person settles them), and a reconciliation
+        already asked for records the outcome as still unknown."""
+        return self._reconcilers.pop(tool, None) is not None
+
     def reconciler_of(self, tool: str) -> Reconciler | None:
         """The reconciler registered for ``tool`` in this process, if any."""
         return self._reconcilers.get(tool)
@@ -243,7 +248,7 @@ class Ledger:
         step: str | None = None,
         tool: str,
         args: _api.Args,
-        policy: str | dict[str, Any] | ToolPolicy,
+        policy: str | dict[str, Any] | ToolPolicy | None = None,
     ) -> Claim:
         """The claim for an intent under a policy (the core's ``prepare``: derives the key)."""
         intent, parsed = _api.keyed_intent(  # no step: the core identifies the call
@@ -300,7 +305,7 @@ class Ledger:
         """Tend every row due now (``due_at <= now``) with the core's ``tend`` machine.
         Storage errors propagate (:class:`~oncely.StorageError`)."""
         report = SweepReport()
-        for e in self.store.due(scope, self.clock(), SWEEP_BATCH):
+        for e in self.store.due(scope, self.clock(), _api.core_defaults().due_batch):
             finish, _, _ = _machine.drive_sync(self, self.machine(self._tend_command(e, job)))
             tally(report, finish)
         return report
@@ -352,12 +357,12 @@ class Ledger:
         return self.store.list(scope, ListFilter(state, tool, limit))
 
     def wait_settled(
-        self, scope: str, key: str, *, every: float = 0.05, timeout: float = 30.0
+        self, scope: str, key: str, *, every: float | None = None, timeout: float | None = None
     ) -> Entry | None:
         """Wait until ``(scope, key)`` is settled (done or failed) or needs a human, looking
-        every ``every`` seconds for at most ``timeout`` (the core's wait machine). Returns the
-        entry as last seen."""
-        cmd = WaitStart(scope, key, max(1, int(every * 1000)), max(0, int(timeout * 1000)))
+        every ``every`` seconds for at most ``timeout`` (the core's wait machine; ``None``: the
+        core's defaults, 0.05 and 30). Returns the entry as last seen."""
+        cmd = _wait_command(scope, key, every, timeout)
         seen: Entry | None = _machine.drive_sync(self, self.machine(cmd))[1]
         return seen
 
@@ -372,9 +377,9 @@ class Ledger:
         step: str | None = None,
         tool: str,
         args: _api.Args,
-        policy: str | dict[str, Any] | ToolPolicy,
+        policy: str | dict[str, Any] | ToolPolicy | None = None,
         max_attempts: int = 0,
-        wait: float = 30.0,
+        wait: float | None = None,
         definite: tuple[type[BaseException], ...] = (),
         encode: Callable[[Any], str] | None = None,
         decode: Callable[[str], Any] | None = None,
@@ -400,17 +405,18 @@ class Ledger:
         self,
         name: str | None = None,
         *,
-        policy: str | dict[str, Any] | ToolPolicy,
+        policy: str | dict[str, Any] | ToolPolicy | None = None,
         key_param: str = "idempotency_key",
         max_attempts: int = 0,
-        wait: float = 30.0,
+        wait: float | None = None,
         definite: tuple[type[BaseException], ...] = (),
         encode: Callable[[Any], str] | None = None,
         decode: Callable[[str], Any] | None = None,
     ) -> Callable[[Callable[..., T]], Tool[T]]:
         """Decorate a tool function so that each intent runs at most once (see
         :mod:`oncely.tool`). ``policy`` is the tool's oncely policy (class, key spec,
-        reconciliation, timings); ``name`` defaults to the function's name; the function gets
+        reconciliation, timings; none: the core's default, safe for any tool — see
+        :func:`oncely.core_defaults`); ``name`` defaults to the function's name; the function gets
         the key in its ``key_param`` parameter. The other options are :class:`EffectSpec`'s."""
         from oncely.tool import make_tool_decorator
 
@@ -425,6 +431,16 @@ class Ledger:
             encode=encode,
             decode=decode,
         )
+
+
+def _wait_command(scope: str, key: str, every: float | None, timeout: float | None) -> WaitStart:
+    """The ``start(wait)`` command (``None``: the core's default pacing and limit)."""
+    return WaitStart(
+        scope,
+        key,
+        None if every is None else max(1, int(every * 1000)),
+        None if timeout is None else max(0, int(timeout * 1000)),
+    )
 
 
 def _resolve_event(settlement: Settlement, by: str, note: str, version: int) -> Resolve:
@@ -543,7 +559,9 @@ class AsyncLedger:
         """See :meth:`Ledger.tend`; async reconcilers are awaited."""
         s = self.sync
         report = SweepReport()
-        for e in await asyncio.to_thread(s.store.due, scope, s.clock(), SWEEP_BATCH):
+        for e in await asyncio.to_thread(
+            s.store.due, scope, s.clock(), _api.core_defaults().due_batch
+        ):
             finish, _, _ = await self._drive(s._tend_command(e, job))
             tally(report, finish)
         return report
@@ -588,10 +606,10 @@ class AsyncLedger:
         return await asyncio.to_thread(self.sync.list, scope, state=state, tool=tool, limit=limit)
 
     async def wait_settled(
-        self, scope: str, key: str, *, every: float = 0.05, timeout: float = 30.0
+        self, scope: str, key: str, *, every: float | None = None, timeout: float | None = None
     ) -> Entry | None:
         """See :meth:`Ledger.wait_settled` (sleeps without blocking the loop)."""
-        cmd = WaitStart(scope, key, max(1, int(every * 1000)), max(0, int(timeout * 1000)))
+        cmd = _wait_command(scope, key, every, timeout)
         return (await self._drive(cmd))[1]  # type: ignore[no-any-return]
 
     async def prepare(self, **kwargs: Any) -> Claim:
@@ -607,9 +625,9 @@ class AsyncLedger:
         step: str | None = None,
         tool: str,
         args: _api.Args,
-        policy: str | dict[str, Any] | ToolPolicy,
+        policy: str | dict[str, Any] | ToolPolicy | None = None,
         max_attempts: int = 0,
-        wait: float = 30.0,
+        wait: float | None = None,
         definite: tuple[type[BaseException], ...] = (),
         encode: Callable[[Any], str] | None = None,
         decode: Callable[[str], Any] | None = None,

@@ -831,6 +831,15 @@ class LedgerErrorKind(WitEnum):
     CHANGED = "changed"
 
 
+class Attention(WitEnum):
+    """Why an entry needs a person.
+
+    The WIT enum ``ledger.attention``."""
+
+    ESCALATED = "escalated"
+    IN_DOUBT = "in-doubt"
+
+
 # --- effect ---------------------------------------------------------------------------------------
 
 
@@ -844,9 +853,10 @@ class EffectOptions:
     """This worker's id in claims. Non-empty."""
     max_attempts: int
     """How many times this run may execute the tool; new attempts only follow a definite
-    "did not happen" from reconciliation. 0 means the default, 3."""
-    wait_ms: int
-    """How long to wait for another worker's live claim before giving up (ms)."""
+    "did not happen" from reconciliation. 0 means the default (`defaults.max-attempts`)."""
+    wait_ms: int | None
+    """How long to wait for another worker's live claim before giving up (ms); none means
+    the default (`defaults.wait-ms`); 0: do not wait (raise `in-progress` at once)."""
     has_reconciler: bool
     """Whether this process has a reconciler registered for the tool. The order is: the
     registered reconciler; else, for `provider-idempotent` tools, the same call again
@@ -991,10 +1001,10 @@ class WaitStart:
     """The tenant."""
     key: str
     """The key."""
-    every_ms: int
-    """How often to look (ms)."""
-    timeout_ms: int
-    """For how long at most (ms)."""
+    every_ms: int | None
+    """How often to look (ms, at least 1); none: `defaults.settle-every-ms`."""
+    timeout_ms: int | None
+    """For how long at most (ms); none: `defaults.settle-timeout-ms`; 0: look once."""
 
 
 Command = Union[EffectStart, EventStart, TendStart, WaitStart]
@@ -1066,6 +1076,29 @@ class VerdictInput:
 
 
 @dataclass(frozen=True, slots=True)
+class NoReconciler:
+    """``input.no-reconciler``: After `call-reconciler`: this process has no reconciler for the
+    tool (any more). The
+    core records the outcome as still unknown, in its own words."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReconcilerFailed:
+    """``input.reconciler-failed``: After `call-reconciler`: the reconciler raised; what it
+    raised, as the host's language
+    prints it. The core records the outcome as still unknown, in its own words."""
+
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """``input.abandoned``: After `call-tool`: the call did not return by its deadline and the
+    host abandoned it
+    (it may have happened). The core records it as an ambiguous failure, in its own words."""
+
+
+@dataclass(frozen=True, slots=True)
 class Woke:
     """``input.woke``: The sleep is over."""
 
@@ -1081,6 +1114,9 @@ Input = Union[
     ToolFailure,
     TooLate,
     VerdictInput,
+    NoReconciler,
+    ReconcilerFailed,
+    Abandoned,
     Woke,
 ]
 """What happened when the host did the last action.
@@ -1403,6 +1439,32 @@ class Step:
     carries none."""
     action: Action
     """What to do then."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoreDefaults:
+    """The core's defaults: what an option left out (or 0, where the option says so) means, in
+    every host. A host reads them once; it never writes a default of its own.
+
+    The WIT record ``effect.core-defaults``."""
+
+    wait_ms: int
+    """How long an effect waits for another worker's live claim (ms): 30 s."""
+    max_attempts: int
+    """How many times one run may execute a tool (`effect-options.max-attempts`): 3."""
+    settle_every_ms: int
+    """How often a wait for a key to settle looks (`wait-start.every-ms`): 50 ms."""
+    settle_timeout_ms: int
+    """How long a wait for a key to settle lasts at most (`wait-start.timeout-ms`): 30 s."""
+    due_batch: int
+    """How many due rows one sweep takes from the store at most (`store.due`'s limit):
+    10,000; the rest wait for the next sweep."""
+    in_doubt_after_ms: int
+    """How long in doubt before an entry needs a person (`ledger.needs-person`): 15 min."""
+    policy: ToolPolicy
+    """The policy of a tool given none: irreversible-external, every argument keyed, its
+    outcome reconciled by nobody (a person settles what is in doubt). Safe for any tool;
+    declare a lighter class, or a reconciler, where one is true."""
 
 
 # --- provider -------------------------------------------------------------------------------------
@@ -1816,6 +1878,9 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "tool-failed": ToolFailure,
         "too-late": TooLate,
         "verdict": VerdictInput,
+        "no-reconciler": NoReconciler,
+        "reconciler-failed": ReconcilerFailed,
+        "abandoned": Abandoned,
         "woke": Woke,
     },
     {
@@ -1886,6 +1951,7 @@ ENUMS: tuple[type[WitEnum], ...] = (
     Severity,
     EntryState,
     LedgerErrorKind,
+    Attention,
     TendJob,
     WriteOp,
     VerdictKind,
@@ -1934,6 +2000,7 @@ RECORDS: tuple[type, ...] = (
     Keyed,
     Notice,
     Step,
+    CoreDefaults,
     Operation,
     HttpRequest,
     McpCall,
@@ -1947,6 +2014,7 @@ RECORDS: tuple[type, ...] = (
 )
 
 __all__ = [
+    "Attention",
     "Begin",
     "CanonErrorKind",
     "Claim",

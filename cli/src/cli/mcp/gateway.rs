@@ -31,8 +31,9 @@ pub struct Settings {
     /// The longest any request to the server may take (a keyed call: also at most its policy's
     /// `maxCallMs`); past it, a keyed call's outcome is unknown.
     pub call_timeout: Duration,
-    /// How long a keyed call waits for the same intent running elsewhere.
-    pub wait: Duration,
+    /// How long a keyed call waits for the same intent running elsewhere (none: the core's
+    /// default).
+    pub wait: Option<Duration>,
     /// Tools whose `isError` results are unknown outcomes, not failures (`*`: every tool).
     pub is_error_unknown: Vec<String>,
 }

@@ -63,9 +63,9 @@ pub struct McpArgs {
     #[arg(long, default_value_t = 60_000)]
     call_timeout: u64,
     /// How long a keyed call waits for the same call running elsewhere before answering
-    /// "in progress", in ms.
-    #[arg(long, default_value_t = 10_000)]
-    wait: u64,
+    /// "in progress", in ms (default: the core's, 30 000; 0: answer at once).
+    #[arg(long)]
+    wait: Option<u64>,
     /// Read an `isError` result of this tool as an unknown outcome (reconciled, never re-run
     /// blindly) instead of a failure: for servers that report a failed provider call, which may
     /// have happened, as `isError`. Repeat for several tools; `*` for every tool.
@@ -102,7 +102,7 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
             run: a.run.or_else(|| std::env::var("ONCELY_RUN").ok()).filter(|r| !r.is_empty()),
         },
         call_timeout: Duration::from_millis(a.call_timeout),
-        wait: Duration::from_millis(a.wait),
+        wait: a.wait.map(Duration::from_millis),
         is_error_unknown: a.is_error_unknown,
     };
     if a.listen.is_some() && settings.defaults.run.is_none() {

@@ -24,7 +24,7 @@ use clap::Args;
 use metrics::Metrics;
 use notify::{Sent, Webhook};
 use oncely::store::ListFilter;
-use oncely::wit::ledger::{Entry, EntryState, LedgerErrorKind, Resolution, Settlement};
+use oncely::wit::ledger::{Attention, Entry, EntryState, LedgerErrorKind, Resolution, Settlement};
 use oncely::{Error, Ledger};
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -44,9 +44,10 @@ pub struct ServeArgs {
     /// `name:token` lines (one per person). Default: $ONCELY_SERVE_TOKEN. There is no default token.
     #[arg(long)]
     token_file: Option<PathBuf>,
-    /// An entry in doubt for this long needs a person (the inbox, a webhook notice).
-    #[arg(long, default_value = "15m", value_parser = humantime::parse_duration)]
-    in_doubt_after: Duration,
+    /// An entry in doubt for this long needs a person (the inbox, a webhook notice); default:
+    /// the core's, 15 minutes.
+    #[arg(long, value_parser = humantime::parse_duration)]
+    in_doubt_after: Option<Duration>,
     /// Sweep this often (expire leases, escalate past deadlines) and look for new notices.
     #[arg(long, default_value = "5s", value_parser = interval)]
     sweep_every: Duration,
@@ -111,7 +112,10 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
         credentials,
         sessions: Sessions::default(),
         metrics: metrics.clone(),
-        in_doubt_after: a.in_doubt_after,
+        in_doubt_after: match a.in_doubt_after {
+            Some(d) => d,
+            None => Duration::from_millis(ledger.defaults()?.in_doubt_after_ms),
+        },
         secure_cookie: a.secure_cookie || a.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
         public_origin: a.public_url.as_deref().and_then(origin_of),
     });
@@ -149,7 +153,7 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
             let (client, sent) = (reqwest::Client::new(), Sent::default());
             loop {
                 match needs_person(&app).await {
-                    Ok(entries) => hook.scan(&entries, app.ledger.now(), ms(app.in_doubt_after), &sent, &client, &app.metrics),
+                    Ok(entries) => hook.scan(&entries, app.ledger.now(), &sent, &client, &app.metrics),
                     Err(e) => tracing::error!(target: "oncely::serve", error = %e, "looking for notices failed"),
                 }
                 tokio::time::sleep(every).await;
@@ -192,15 +196,21 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Every entry that needs a person: escalated, or in doubt for longer than the threshold
-/// (`notify::needs_person`).
-async fn needs_person(app: &App) -> Result<Vec<Entry>, Error> {
-    let (now, threshold) = (app.ledger.now(), ms(app.in_doubt_after));
+/// Every entry that needs a person, and why: the core's `ledger.needs-person` (escalated, or in
+/// doubt for the threshold or longer).
+async fn needs_person(app: &App) -> Result<Vec<(Entry, Attention)>, Error> {
+    let (now, threshold) = (app.ledger.now(), Some(ms(app.in_doubt_after)));
     let of = |state| ListFilter { state: Some(state), limit: 1000, ..Default::default() };
     let mut entries = app.ledger.list(None, &of(EntryState::Escalated)).await?;
     entries.extend(app.ledger.list(None, &of(EntryState::InDoubt)).await?);
-    entries.retain(|e| notify::needs_person(e, now, threshold).is_some());
-    Ok(entries)
+    let rt = app.ledger.runtime();
+    let mut found = Vec::new();
+    for e in entries {
+        if let Some(why) = rt.needs_person(&e, now, threshold)? {
+            found.push((e, why));
+        }
+    }
+    Ok(found)
 }
 
 /// A page for the signed-in, or the way to sign in.
@@ -265,8 +275,8 @@ struct InboxQuery {
 
 async fn inbox(State(app): State<Shared>, headers: HeaderMap, uri: Uri, Query(q): Query<InboxQuery>) -> Response {
     let Some(Access::Person(s)) = access(&app, &headers) else { return to_login(&uri) };
-    let mut entries = match needs_person(&app).await {
-        Ok(e) => e,
+    let mut entries: Vec<Entry> = match needs_person(&app).await {
+        Ok(found) => found.into_iter().map(|(e, _)| e).collect(),
         Err(e) => return failure(Some(viewer(&s)), e),
     };
     let oldest = q.order.as_deref() != Some("newest");
@@ -296,7 +306,11 @@ async fn entry_page(app: &App, s: &Session, scope: &str, key: &str, flash: Optio
         (Ok(Some(e)), Ok(h)) => {
             // "Settled" is said only of the settlement the entry holds (not of any link's word).
             let flash = flash.filter(|f| !matches!(f, pages::Flash::Settled(id) if e.settlement.as_ref() != Some(id)));
-            page(status, pages::entry(viewer(s), &e, &h, flash, app.ledger.now()))
+            let settleable = match app.ledger.runtime().settleable(e.state) {
+                Ok(yes) => yes,
+                Err(e) => return failure(Some(viewer(s)), e),
+            };
+            page(status, pages::entry(viewer(s), &e, &h, flash, settleable, app.ledger.now()))
         }
         (Ok(None), _) => page(StatusCode::NOT_FOUND, pages::message(Some(viewer(s)), "No such entry", "It may have been purged.")),
         (Err(e), _) | (_, Err(e)) => failure(Some(viewer(s)), e),

@@ -12,7 +12,7 @@
 use super::metrics::Metrics;
 use crate::cli::render;
 use hmac::{KeyInit, Mac};
-use oncely::wit::ledger::{Entry, EntryState};
+use oncely::wit::ledger::{Attention, Entry};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -39,13 +39,12 @@ pub struct Webhook {
 #[derive(Debug, Default, Clone)]
 pub struct Sent(Arc<Mutex<HashSet<String>>>);
 
-/// Whether an entry needs a person now, and so the notice it calls for: `entry.escalated`, or
-/// `entry.in-doubt` once it has been in doubt for `threshold_ms`. (The inbox lists exactly these.)
-pub fn needs_person(e: &Entry, now: u64, threshold_ms: u64) -> Option<&'static str> {
-    match (e.state, e.in_doubt_since) {
-        (EntryState::Escalated, _) => Some("entry.escalated"),
-        (EntryState::InDoubt, Some(t)) if now.saturating_sub(t) >= threshold_ms => Some("entry.in-doubt"),
-        _ => None,
+/// The notice an entry that needs a person calls for (the core says whether it does, and why:
+/// `ledger.needs-person`; the inbox lists exactly these).
+fn kind(why: Attention) -> &'static str {
+    match why {
+        Attention::Escalated => "entry.escalated",
+        Attention::InDoubt => "entry.in-doubt",
     }
 }
 
@@ -66,11 +65,10 @@ pub fn signature(secret: &[u8], t: u64, body: &[u8]) -> String {
 }
 
 impl Webhook {
-    /// Send the notices `entries` call for at `now` that were not sent yet, each in its own
-    /// task (retries do not hold up the next scan).
-    pub fn scan(&self, entries: &[Entry], now: u64, threshold_ms: u64, sent: &Sent, client: &reqwest::Client, metrics: &Arc<Metrics>) {
-        let due: Vec<(&Entry, &str, String)> =
-            entries.iter().filter_map(|e| needs_person(e, now, threshold_ms).map(|kind| (e, kind, notice_id(e, kind)))).collect();
+    /// Send the notices that the entries needing a person (and why) call for at `now` that were
+    /// not sent yet, each in its own task (retries do not hold up the next scan).
+    pub fn scan(&self, entries: &[(Entry, Attention)], now: u64, sent: &Sent, client: &reqwest::Client, metrics: &Arc<Metrics>) {
+        let due: Vec<(&Entry, &str, String)> = entries.iter().map(|(e, why)| (e, kind(*why), notice_id(e, kind(*why)))).collect();
         // Forget the notices of entries that no longer need a person (the set stays small).
         sent.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|id| due.iter().any(|(_, _, d)| d == id));
         for (e, kind, id) in due {

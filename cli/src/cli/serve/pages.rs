@@ -177,9 +177,8 @@ pub enum Flash {
 }
 
 /// One entry: its facts, arguments, result, history, and the settle forms while a person may
-/// settle it.
-pub fn entry(who: Viewer<'_>, e: &Entry, history: &[HistoryRecord], flash: Option<&Flash>, now: u64) -> Markup {
-    let open = matches!(e.state, EntryState::InDoubt | EntryState::Escalated);
+/// settle it (`open`: the core's `ledger.settleable`).
+pub fn entry(who: Viewer<'_>, e: &Entry, history: &[HistoryRecord], flash: Option<&Flash>, open: bool, now: u64) -> Markup {
     html! {
         (layout(&e.tool, Some(who), html! {
             @match flash {
