@@ -559,3 +559,21 @@ fn key_judges_arguments_that_are_not_utf8_as_json() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("(line 1, column 13, byte 12)"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn key_without_a_step_is_named_by_the_core_as_the_libraries_name_it() {
+    let base = ["key", "--scope", "acme", "--run", "r1", "--tool", "refund", "--args", "{\"a\":1}", "--json"];
+    let o = run(&base, b"");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // No step: the run is the identity (agent.identify), so the step is null in the preimage.
+    assert_eq!(j["preimage"], r#"["oncely1","acme","refund","r1",null,"args",{"a":1}]"#);
+    let empty = run(&[&base[..5], &["--step", ""], &base[5..]].concat(), b"");
+    assert_eq!(text(&empty.stdout), text(&o.stdout), "an empty step is no step");
+    let stepped = run(&[&base[..5], &["--step", "s1"], &base[5..]].concat(), b"");
+    assert_ne!(text(&stepped.stdout), text(&o.stdout));
+    // No run either: the core's refusal, in its words.
+    let o = run(&["key", "--scope", "acme", "--run", "", "--tool", "refund", "--args", "{}"], b"");
+    assert!(!o.status.success() && o.stdout.is_empty());
+    assert!(text(&o.stderr).contains("needs a run"), "{}", text(&o.stderr));
+}

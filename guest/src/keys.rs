@@ -1,6 +1,7 @@
 //! Key scheme v1 (`docs/key-scheme.md`): the idempotency key of an intent, its fingerprint, and
 //! `explain`, which says why two intents do or don't share a key.
 
+use crate::canonical_wit::CanonError;
 use crate::json::{self, Value};
 use crate::keys_wit::{
     DerivedKey, Difference, DifferenceEffect, Explanation, Guest, Intent, IntentPart, KeyError, KeyErrorKind, KeyIdentity, KeySpec, Verdict,
@@ -93,15 +94,25 @@ fn fingerprinted_args<'a>(args_json: &'a str, spec: &ParsedSpec) -> Result<Value
 }
 
 fn parse_args(args_json: &str) -> Result<Value<'_>, KeyError> {
-    json::parse(args_json).map_err(|e| {
-        let canon = crate::canonical::to_wit_error(args_json.as_bytes(), e);
-        KeyError {
-            kind: KeyErrorKind::InvalidArgs,
-            at: None,
-            message: msg!["the arguments are not acceptable JSON: ", canon.message],
-            canon: Some(canon),
-        }
-    })
+    json::parse(args_json).map_err(|e| invalid_args(crate::canonical::to_wit_error(args_json.as_bytes(), e)))
+}
+
+/// `invalid-args` for what canonicalization made of the arguments.
+fn invalid_args(canon: CanonError) -> KeyError {
+    KeyError {
+        kind: KeyErrorKind::InvalidArgs,
+        at: None,
+        message: msg!["the arguments are not acceptable JSON: ", canon.message],
+        canon: Some(canon),
+    }
+}
+
+/// `keys.args-refused`: an error found before the arguments wins; else `invalid-args`.
+pub fn args_refused(found: Option<KeyError>, canon: CanonError) -> KeyError {
+    match found {
+        Some(e) if e.kind != KeyErrorKind::InvalidArgs => e,
+        _ => invalid_args(canon),
+    }
 }
 
 /// The part of the arguments the key is made of, and its mode tag. An absent `only` pointer is
@@ -297,6 +308,10 @@ impl Guest for crate::Core {
 
     fn default_spec() -> KeySpec {
         default_spec()
+    }
+
+    fn args_refused(found: Option<KeyError>, canon: CanonError) -> KeyError {
+        args_refused(found, canon)
     }
 
     fn explain(a: Intent, b: Intent, spec: KeySpec) -> Result<Explanation, KeyError> {

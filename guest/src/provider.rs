@@ -93,6 +93,31 @@ fn refusal(
     }
 }
 
+/// `provider.mcp-refusal`: the `CallToolResult` JSON of a refusal (members in canonical order).
+pub fn mcp_refusal(r: &Refusal, client_key: Option<&str>) -> String {
+    let mut out = String::from("{\"_meta\":{");
+    if let Some(k) = client_key {
+        out.push_str("\"oncely/key\":");
+        write_string(k, &mut out);
+        out.push(',');
+    }
+    if let Some(p) = &r.pointer {
+        out.push_str("\"oncely/pointer\":");
+        write_string(p, &mut out);
+        out.push(',');
+    }
+    out.push_str("\"oncely/refusal\":");
+    write_string(&r.kind, &mut out);
+    if let Some(s) = r.retry_after_s {
+        out.push_str(",\"oncely/retryAfterS\":");
+        out.push_str(itoa::Buffer::new().format(s));
+    }
+    out.push_str("},\"content\":[{\"text\":");
+    write_string(&msg!["oncely: ", r.detail], &mut out);
+    out.push_str(",\"type\":\"text\"}],\"isError\":true}");
+    out
+}
+
 fn missing() -> Refusal {
     refusal(
         400,
@@ -615,6 +640,10 @@ impl Guest for crate::Core {
 
     fn oversized(limit_bytes: u64) -> Refusal {
         oversized(limit_bytes)
+    }
+
+    fn mcp_refusal(refusal: Refusal, client_key: Option<String>) -> String {
+        mcp_refusal(&refusal, client_key.as_deref())
     }
 
     fn check_operation(operation: Operation) -> Result<ToolPolicy, String> {

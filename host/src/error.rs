@@ -4,7 +4,7 @@
 use crate::wit::canonical::CanonError;
 use crate::wit::effect::{Busy, EffectError, Keyed};
 use crate::wit::keys::KeyError;
-use crate::wit::ledger::{Conflict, EntryState, LedgerError};
+use crate::wit::ledger::{Conflict, LedgerError};
 use crate::wit::policy::PolicyError;
 
 /// Everything the host can report.
@@ -25,55 +25,29 @@ pub enum Error {
     /// Storage failed (connection dropped, disk full, …). Nothing was recorded by this call.
     #[error("storage: {0}")]
     Storage(#[from] StoreError),
-    /// The key was claimed before with different parameters.
-    #[error("conflict on {key}: the key was first used with different parameters (first difference at {pointer:?})")]
-    Conflict {
-        /// The key.
-        key: String,
-        /// The first differing JSON pointer.
-        pointer: String,
-    },
+    /// The key was claimed before with different parameters (the core's record: the key, the
+    /// first differing JSON pointer, both fingerprints).
+    #[error("conflict on {}: the key was first used with different parameters (first difference at {:?})", .0.key, .0.pointer)]
+    Conflict(Conflict),
     /// Only a human can settle this effect now (`oncely ledger resolve`).
-    #[error("escalated: {reason} (key {key}); settle it with `oncely ledger resolve`")]
-    Escalated {
-        /// The key.
-        key: String,
-        /// Why.
-        reason: String,
-    },
+    #[error("escalated: {} (key {}); settle it with `oncely ledger resolve`", .0.reason, .0.key)]
+    Escalated(Keyed),
     /// The outcome is unknown and no reconciler could settle it yet; do not retry blindly.
-    #[error("in doubt: the outcome of {key} is unknown ({reason}); it will be reconciled or escalated, never re-executed blindly")]
-    InDoubt {
-        /// The key.
-        key: String,
-        /// Why.
-        reason: String,
-    },
-    /// Another worker holds the claim and did not finish while we waited.
-    #[error("in progress: {owner} holds {key} (entry {state:?})")]
-    InProgress {
-        /// The key.
-        key: String,
-        /// The holder.
-        owner: String,
-        /// Pending or in-doubt.
-        state: EntryState,
-        /// When to look again: when the claim's lease ends, or its next reconciliation is due.
-        retry_after: std::time::Duration,
-    },
+    #[error("in doubt: the outcome of {} is unknown ({}); it will be reconciled or escalated, never re-executed blindly", .0.key, .0.reason)]
+    InDoubt(Keyed),
+    /// Another worker holds the claim and did not finish while we waited: the holder, the
+    /// entry's state, and when to look again (`retry_after_ms`: when the claim's lease ends, or
+    /// its next reconciliation is due).
+    #[error("in progress: {} holds {} (entry {:?})", .0.owner, .0.key, .0.state)]
+    InProgress(Busy),
     /// The tool reported a definite failure (the effect did not happen); it was recorded.
     #[error("the tool failed: {0}")]
     ToolFailed(String),
     /// The effect happened, but its result could not be encoded as JSON, so it was recorded
     /// without one; every repeat of the intent gets this error, and the tool is never called
     /// again for it.
-    #[error("the effect of {key} happened, but its result was not recorded: {reason}")]
-    ResultNotRecorded {
-        /// The key.
-        key: String,
-        /// Why.
-        reason: String,
-    },
+    #[error("the effect of {} happened, but its result was not recorded: {}", .0.key, .0.reason)]
+    ResultNotRecorded(Keyed),
     /// The core and this host disagree on the machine protocol: a bug in oncely.
     #[error("protocol error (a bug in oncely): {0}")]
     Protocol(String),
@@ -92,26 +66,31 @@ pub enum Error {
 }
 
 impl Error {
+    /// The host's error for the core's `effect-error`: the core's own record, kept as it is (a
+    /// storage error as the store gave it, when the host has it).
+    pub fn from_effect(e: EffectError, storage: Option<StoreError>) -> Error {
+        match e {
+            EffectError::Conflict(c) => Error::Conflict(c),
+            EffectError::InProgress(b) => Error::InProgress(b),
+            EffectError::InDoubt(k) => Error::InDoubt(k),
+            EffectError::Escalated(k) => Error::Escalated(k),
+            EffectError::ToolFailed(reason) => Error::ToolFailed(reason),
+            EffectError::ResultNotRecorded(k) => Error::ResultNotRecorded(k),
+            EffectError::Storage(message) => Error::Storage(storage.unwrap_or(StoreError::Other(message))),
+            EffectError::Ledger(l) => Error::Ledger(l),
+            EffectError::Contention(n) => Error::Contention(n),
+        }
+    }
+
     /// The core's effect error this error stands for (what the provider side's `refuse` and
     /// `agent.answer` read), or none for the host's own failures.
     pub fn effect_error(&self) -> Option<EffectError> {
-        let keyed = |key: &str, reason: &str| Keyed { key: key.into(), reason: reason.into() };
         Some(match self {
-            Error::Conflict { key, pointer } => EffectError::Conflict(Conflict {
-                key: key.clone(),
-                pointer: pointer.clone(),
-                stored_fingerprint: String::new(),
-                given_fingerprint: String::new(),
-            }),
-            Error::InProgress { key, owner, state, retry_after } => EffectError::InProgress(Busy {
-                key: key.clone(),
-                owner: owner.clone(),
-                state: *state,
-                retry_after_ms: retry_after.as_millis() as u64,
-            }),
-            Error::InDoubt { key, reason } => EffectError::InDoubt(keyed(key, reason)),
-            Error::Escalated { key, reason } => EffectError::Escalated(keyed(key, reason)),
-            Error::ResultNotRecorded { key, reason } => EffectError::ResultNotRecorded(keyed(key, reason)),
+            Error::Conflict(c) => EffectError::Conflict(c.clone()),
+            Error::InProgress(b) => EffectError::InProgress(b.clone()),
+            Error::InDoubt(k) => EffectError::InDoubt(k.clone()),
+            Error::Escalated(k) => EffectError::Escalated(k.clone()),
+            Error::ResultNotRecorded(k) => EffectError::ResultNotRecorded(k.clone()),
             Error::ToolFailed(reason) => EffectError::ToolFailed(reason.clone()),
             Error::Storage(s) => EffectError::Storage(s.to_string()),
             Error::Contention(n) => EffectError::Contention(*n),

@@ -32,8 +32,8 @@ use crate::events::{emit, EventHook, LedgerEvent};
 use crate::runtime::Runtime;
 use crate::store::{AnyStore, HistoryRecord, ListFilter, Stats, Store};
 use crate::wit::effect::{
-    Action, Command, CoreDefaults, EffectError, EffectOptions, EffectStart, EventStart, Finish, Input, Notice, ReadRequest, ResultSource,
-    RowWrite, Step, TendJob, TendNote, TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
+    Action, Command, CoreDefaults, EffectOptions, EffectStart, EventStart, Finish, Input, Notice, ReadRequest, ResultSource, RowWrite,
+    Step, TendJob, TendNote, TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
 };
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
@@ -371,7 +371,7 @@ impl<S: Store> Ledger<S> {
                         Input::Woke
                     }
                     Action::Finish(finish) => return Ok(Ended { finish, value, row }),
-                    Action::Raise(e) => return Err(error_of(e, store_error)),
+                    Action::Raise(e) => return Err(Error::from_effect(e, store_error)),
                 },
             };
             step = self.rt.run(&state, &input, self.now())?.map_err(Error::Key)?;
@@ -655,23 +655,6 @@ where
         }
         Err(ToolError::Definite(reason)) => Input::ToolFailed(ToolFailure { definite: true, reason }),
         Err(ToolError::Ambiguous(reason)) => Input::ToolFailed(ToolFailure { definite: false, reason }),
-    }
-}
-
-/// The host's error for what the core raised (a storage error as the store gave it).
-fn error_of(e: EffectError, store_error: Option<StoreError>) -> Error {
-    match e {
-        EffectError::Conflict(c) => Error::Conflict { key: c.key, pointer: c.pointer },
-        EffectError::InProgress(b) => {
-            Error::InProgress { key: b.key, owner: b.owner, state: b.state, retry_after: Duration::from_millis(b.retry_after_ms) }
-        }
-        EffectError::InDoubt(k) => Error::InDoubt { key: k.key, reason: k.reason },
-        EffectError::Escalated(k) => Error::Escalated { key: k.key, reason: k.reason },
-        EffectError::ToolFailed(reason) => Error::ToolFailed(reason),
-        EffectError::ResultNotRecorded(k) => Error::ResultNotRecorded { key: k.key, reason: k.reason },
-        EffectError::Storage(message) => Error::Storage(store_error.unwrap_or(StoreError::Other(message))),
-        EffectError::Ledger(l) => Error::Ledger(l),
-        EffectError::Contention(n) => Error::Contention(n),
     }
 }
 

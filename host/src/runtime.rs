@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::wit::agent::{CallContext, Failure, Identity, IdentityError, Reply};
+use crate::wit::canonical::CanonError;
 use crate::wit::effect::{CoreDefaults, EffectError, Input, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
 use crate::wit::ledger::{Attention, Claim, Entry, EntryState};
@@ -141,6 +142,13 @@ impl Runtime {
     /// Keys of many intents in one call; each result stands alone.
     pub fn derive_many(&self, intents: &[Intent], spec: &KeySpec) -> Result<Vec<Result<DerivedKey, KeyError>>, Error> {
         self.with(|s, c| c.oncely_core_keys().call_derive_many(s, intents, spec))
+    }
+
+    /// The error of an intent whose arguments cannot reach the core as JSON text
+    /// (`keys.args-refused`): `found`, the core's error for the call with a stand-in for the
+    /// arguments, wins when it is found before them; else `invalid-args` with `canon`.
+    pub fn args_refused(&self, found: Option<KeyError>, canon: CanonError) -> Result<KeyError, Error> {
+        self.with(|s, c| c.oncely_core_keys().call_args_refused(s, found.as_ref(), &canon))
     }
 
     /// The spec used when a policy declares none.

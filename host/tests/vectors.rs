@@ -355,19 +355,13 @@ mod agent {
     fn the_hosts_errors_are_answered_as_the_cores() {
         let key = "oncely1:00".to_string();
         let same = |e: Error, f: Failure| assert_eq!(rt().answer_error(&e).unwrap(), answer(&f), "{e}");
-        same(
-            Error::Conflict { key: key.clone(), pointer: "/amount".into() },
-            Failure::Effect(EffectError::Conflict(Conflict {
-                key: key.clone(),
-                pointer: "/amount".into(),
-                stored_fingerprint: String::new(),
-                given_fingerprint: String::new(),
-            })),
-        );
-        same(
-            Error::InDoubt { key: key.clone(), reason: "timed out".into() },
-            Failure::Effect(EffectError::InDoubt(Keyed { key: key.clone(), reason: "timed out".into() })),
-        );
+        let conflict =
+            Conflict { key: key.clone(), pointer: "/amount".into(), stored_fingerprint: "a".into(), given_fingerprint: "b".into() };
+        same(Error::Conflict(conflict.clone()), Failure::Effect(EffectError::Conflict(conflict.clone())));
+        // The core's record is kept whole: what the core raised is what the host's error gives back.
+        assert_eq!(Error::from_effect(EffectError::Conflict(conflict.clone()), None).effect_error(), Some(EffectError::Conflict(conflict)));
+        let doubt = Keyed { key: key.clone(), reason: "timed out".into() };
+        same(Error::InDoubt(doubt.clone()), Failure::Effect(EffectError::InDoubt(doubt)));
         same(Error::Contention(3), Failure::Effect(EffectError::Contention(3)));
         let unkeyable = KeyError { kind: KeyErrorKind::MissingMember, at: Some("/id".into()), canon: None, message: "no /id".into() };
         same(Error::Key(unkeyable.clone()), Failure::Key(unkeyable));

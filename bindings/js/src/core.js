@@ -13,7 +13,7 @@ import {
   PolicyError,
 } from './errors.js';
 import { writeJson } from './json.js';
-import { reconcileOut, witOut } from './wire.js';
+import { reconcileOut, witIn, witOut } from './wire.js';
 import { isWellFormed, text, wtf8 } from './wtf8.js';
 
 // ---- the instance -----------------------------------------------------------------------------
@@ -272,12 +272,15 @@ export function witIntent(i, check) {
   const { text: argsJson, canon } = jsonText(i.args);
   if (canon === null) return { scope, runId, stepId, tool, argsJson };
   const standIn = { scope, runId, stepId, tool, argsJson: '' };
+  let found;
   try {
     call((c) => check(c, standIn), keyErr);
   } catch (e) {
-    if (!(e instanceof KeyDerivationError) || e.kind !== 'invalid-args') throw e;
+    if (!(e instanceof KeyDerivationError)) throw e;
+    found = keyErrorIn(e);
   }
-  throw new KeyDerivationError({ kind: 'invalid-args', at: null, canon, message: `the arguments are not acceptable JSON: ${canon.message}` });
+  // Which error wins, and its words, are the core's (keys.args-refused).
+  throw keyErr(call((c) => c.keys.argsRefused(found, canonIn(canon))));
 }
 
 const keyCheck = (spec) => (c, standIn) => c.keys.key(standIn, spec);
@@ -432,6 +435,11 @@ export function providerReplayHttp(recorded) {
 /** provider.oversized: the 413 request-too-large refusal of a keyed body over `limitBytes`. */
 export function providerOversized(limitBytes) {
   return refusalOut(call((c) => c.provider.oversized(BigInt(limitBytes))));
+}
+
+/** provider.mcp-refusal: a refusal as the CallToolResult an MCP server returns (the core's JSON, parsed). */
+export function providerMcpRefusal(refusal, clientKey) {
+  return JSON.parse(call((c) => c.provider.mcpRefusal(witIn('provider.refusal', refusal), clientKey ?? undefined)));
 }
 
 /** provider.refuse: {tag: 'handler'} | {tag: 'refuse', val: refusal}, from the core's effect-error record. */

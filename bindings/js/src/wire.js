@@ -101,6 +101,11 @@ export function witOut(type, v) {
   return outOf(type)(v);
 }
 
+/** A JS value as the WIT value of `type` (the inverse of witOut). */
+export function witIn(type, v) {
+  return intoOf(type)(v);
+}
+
 /** A WIT entry as a JS entry. */
 export const entryOut = outOf('ledger.entry');
 

@@ -4,7 +4,8 @@ use super::input::{bytes_error, spec_of, IntentJson};
 use super::render;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use oncely::wit::keys::{Intent, KeyError, KeyErrorKind, KeySpec};
+use oncely::wit::agent::CallContext;
+use oncely::wit::keys::{Intent, KeySpec};
 use oncely::Runtime;
 use std::ffi::OsString;
 use std::io::{BufRead, BufWriter, Write};
@@ -19,8 +20,9 @@ pub struct KeyArgs {
     /// Run id.
     #[arg(long, required_unless_present = "lines")]
     run: Option<String>,
-    /// Step id.
-    #[arg(long, required_unless_present = "lines")]
+    /// Step id. Without one (or empty), the core names the call as the libraries do
+    /// (`agent.identify`): a key of identity `step` is keyed by the run.
+    #[arg(long)]
     step: Option<String>,
     /// Tool name.
     #[arg(long, required_unless_present = "lines")]
@@ -61,6 +63,7 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
         tool: a.tool.unwrap_or_default(),
         args_json: String::new(),
     };
+    let spec = identified(&rt, &mut intent, spec)?;
     intent.args_json = match String::from_utf8(args) {
         Ok(text) => text,
         Err(e) => return Err(bad_args(&rt, &intent, &spec, e.as_bytes())),
@@ -74,24 +77,49 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// An intent without a step, named by the core (`agent.identify`, as `derive_key` and
+/// `deriveKey` do): its scope, run and step, and the key spec with the identity the core keys
+/// it by. An intent with a step, or without a tool (the keys' own error), is left as it is.
+fn identified(rt: &Runtime, intent: &mut Intent, spec: KeySpec) -> Result<KeySpec> {
+    if !intent.step_id.is_empty() || intent.tool.is_empty() {
+        return Ok(spec);
+    }
+    let call = CallContext {
+        tool: intent.tool.clone(),
+        key_identity: spec.identity,
+        scope: Some(intent.scope.clone()).filter(|s| !s.is_empty()),
+        run: Some(intent.run_id.clone()).filter(|r| !r.is_empty()),
+        step: None,
+        conversation: None,
+        meta_json: String::new(),
+        params_key: None,
+        session: None,
+        default_scope: None,
+        default_run: None,
+    };
+    let id = rt.identify(&call)?.map_err(|e| anyhow::anyhow!(e.message))?;
+    intent.scope = id.scope;
+    intent.run_id = id.run.unwrap_or_default();
+    intent.step_id = id.step.unwrap_or_default();
+    Ok(KeySpec { identity: id.key_identity, ..spec })
+}
+
 /// The error of an intent whose arguments are bytes that are not UTF-8, as the core orders its
 /// errors (docs/key-scheme.md §8): the core is asked about the intent with a stand-in for the
 /// arguments that it refuses (empty text), so what it checks before them (empty fields, the
 /// spec) comes first; else `invalid-args`, with the core's judgement of the bytes as JSON.
 fn bad_args(rt: &Runtime, stand_in: &Intent, spec: &KeySpec, bytes: &[u8]) -> anyhow::Error {
-    match rt.key(stand_in, spec) {
-        Err(oncely::Error::Key(e)) if e.kind == KeyErrorKind::InvalidArgs => {}
+    let found = match rt.key(stand_in, spec) {
+        Err(oncely::Error::Key(e)) => Some(e),
         Err(e) => return e.into(),
-        Ok(_) => {}
-    }
+        Ok(_) => None,
+    };
+    // Which error wins, and its words, are the core's (keys.args-refused).
     match rt.canonicalize_bytes(bytes) {
-        Err(oncely::Error::Canon(canon)) => oncely::Error::Key(KeyError {
-            kind: KeyErrorKind::InvalidArgs,
-            at: None,
-            message: format!("the arguments are not acceptable JSON: {}", canon.message),
-            canon: Some(canon),
-        })
-        .into(),
+        Err(oncely::Error::Canon(canon)) => match rt.args_refused(found, canon) {
+            Ok(e) => oncely::Error::Key(e).into(),
+            Err(e) => e.into(),
+        },
         Err(e) => e.into(),
         Ok(_) => bytes_error(bytes),
     }

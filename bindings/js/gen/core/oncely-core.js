@@ -78,6 +78,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let postReturn18;
     let postReturn19;
     let postReturn20;
+    let postReturn21;
+    let postReturn22;
     ({ exports: exports0 } = instantiateCore(module0));
     memory0 = exports0.memory;
     realloc0 = exports0.cabi_realloc;
@@ -86,22 +88,24 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     postReturn2 = exports0['cabi_post_oncely:core/keys@0.1.0#key'];
     postReturn3 = exports0['cabi_post_oncely:core/keys@0.1.0#derive-many'];
     postReturn4 = exports0['cabi_post_oncely:core/keys@0.1.0#default-spec'];
-    postReturn5 = exports0['cabi_post_oncely:core/keys@0.1.0#explain'];
-    postReturn6 = exports0['cabi_post_oncely:core/policy@0.1.0#default-policy'];
-    postReturn7 = exports0['cabi_post_oncely:core/policy@0.1.0#parse-policy'];
-    postReturn8 = exports0['cabi_post_oncely:core/policy@0.1.0#resolve-tool'];
-    postReturn9 = exports0['cabi_post_oncely:core/policy@0.1.0#check-manifest'];
-    postReturn10 = exports0['cabi_post_oncely:core/ledger@0.1.0#prepare'];
-    postReturn11 = exports0['cabi_post_oncely:core/effect@0.1.0#defaults'];
-    postReturn12 = exports0['cabi_post_oncely:core/effect@0.1.0#run'];
-    postReturn13 = exports0['cabi_post_oncely:core/provider@0.1.0#admit'];
-    postReturn14 = exports0['cabi_post_oncely:core/provider@0.1.0#oversized'];
-    postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#check-operation'];
-    postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
-    postReturn17 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
-    postReturn18 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
-    postReturn19 = exports0['cabi_post_oncely:core/agent@0.1.0#identify'];
-    postReturn20 = exports0['cabi_post_oncely:core/agent@0.1.0#answer'];
+    postReturn5 = exports0['cabi_post_oncely:core/keys@0.1.0#args-refused'];
+    postReturn6 = exports0['cabi_post_oncely:core/keys@0.1.0#explain'];
+    postReturn7 = exports0['cabi_post_oncely:core/policy@0.1.0#default-policy'];
+    postReturn8 = exports0['cabi_post_oncely:core/policy@0.1.0#parse-policy'];
+    postReturn9 = exports0['cabi_post_oncely:core/policy@0.1.0#resolve-tool'];
+    postReturn10 = exports0['cabi_post_oncely:core/policy@0.1.0#check-manifest'];
+    postReturn11 = exports0['cabi_post_oncely:core/ledger@0.1.0#prepare'];
+    postReturn12 = exports0['cabi_post_oncely:core/effect@0.1.0#defaults'];
+    postReturn13 = exports0['cabi_post_oncely:core/effect@0.1.0#run'];
+    postReturn14 = exports0['cabi_post_oncely:core/provider@0.1.0#admit'];
+    postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#oversized'];
+    postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#mcp-refusal'];
+    postReturn17 = exports0['cabi_post_oncely:core/provider@0.1.0#check-operation'];
+    postReturn18 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
+    postReturn19 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
+    postReturn20 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
+    postReturn21 = exports0['cabi_post_oncely:core/agent@0.1.0#identify'];
+    postReturn22 = exports0['cabi_post_oncely:core/agent@0.1.0#answer'];
     let canonical010MaxInputBytes;
     
     function maxInputBytes() {
@@ -1040,6 +1044,293 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       postReturn4(ret);
       return retVal;
     }
+    let keys010ArgsRefused;
+    
+    function argsRefused(arg0, arg1) {
+      var ptr0 = realloc0(0, 0, 8, 104);
+      var variant10 = arg0;
+      if (variant10 === null || variant10=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 0, 0, true);
+      } else {
+        const e = variant10;
+        dataView(memory0).setInt8(ptr0 + 0, 1, true);
+        var {kind: v1_0, at: v1_1, canon: v1_2, message: v1_3 } = e;
+        var val2 = v1_0;
+        let enum2;
+        switch (val2) {
+          case 'invalid-args': {
+            enum2 = 0;
+            break;
+          }
+          case 'invalid-pointer': {
+            enum2 = 1;
+            break;
+          }
+          case 'missing-member': {
+            enum2 = 2;
+            break;
+          }
+          case 'pointer-into-array': {
+            enum2 = 3;
+            break;
+          }
+          case 'empty-field': {
+            enum2 = 4;
+            break;
+          }
+          default: {
+            if ((v1_0) instanceof Error) {
+              console.error(v1_0);
+            }
+            
+            throw new TypeError(`"${val2}" is not one of the cases of key-error-kind`);
+          }
+        }
+        dataView(memory0).setInt8(ptr0 + 8, enum2, true);
+        var variant4 = v1_1;
+        if (variant4 === null || variant4=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 12, 0, true);
+        } else {
+          const e = variant4;
+          dataView(memory0).setInt8(ptr0 + 12, 1, true);
+          var ptr3 = utf8Encode(e, realloc0, memory0);
+          var len3 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 20, len3, true);
+          dataView(memory0).setInt32(ptr0 + 16, ptr3, true);
+        }
+        var variant8 = v1_2;
+        if (variant8 === null || variant8=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 24, 0, true);
+        } else {
+          const e = variant8;
+          dataView(memory0).setInt8(ptr0 + 24, 1, true);
+          var {kind: v5_0, offset: v5_1, line: v5_2, column: v5_3, message: v5_4 } = e;
+          var val6 = v5_0;
+          let enum6;
+          switch (val6) {
+            case 'syntax': {
+              enum6 = 0;
+              break;
+            }
+            case 'invalid-utf8': {
+              enum6 = 1;
+              break;
+            }
+            case 'lone-surrogate': {
+              enum6 = 2;
+              break;
+            }
+            case 'duplicate-key': {
+              enum6 = 3;
+              break;
+            }
+            case 'number-overflow': {
+              enum6 = 4;
+              break;
+            }
+            case 'inexact-integer': {
+              enum6 = 5;
+              break;
+            }
+            case 'too-deep': {
+              enum6 = 6;
+              break;
+            }
+            case 'too-large': {
+              enum6 = 7;
+              break;
+            }
+            default: {
+              if ((v5_0) instanceof Error) {
+                console.error(v5_0);
+              }
+              
+              throw new TypeError(`"${val6}" is not one of the cases of canon-error-kind`);
+            }
+          }
+          dataView(memory0).setInt8(ptr0 + 32, enum6, true);
+          dataView(memory0).setBigInt64(ptr0 + 40, toUint64(v5_1), true);
+          dataView(memory0).setInt32(ptr0 + 48, toUint32(v5_2), true);
+          dataView(memory0).setInt32(ptr0 + 52, toUint32(v5_3), true);
+          var ptr7 = utf8Encode(v5_4, realloc0, memory0);
+          var len7 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 60, len7, true);
+          dataView(memory0).setInt32(ptr0 + 56, ptr7, true);
+        }
+        var ptr9 = utf8Encode(v1_3, realloc0, memory0);
+        var len9 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 68, len9, true);
+        dataView(memory0).setInt32(ptr0 + 64, ptr9, true);
+      }
+      var {kind: v11_0, offset: v11_1, line: v11_2, column: v11_3, message: v11_4 } = arg1;
+      var val12 = v11_0;
+      let enum12;
+      switch (val12) {
+        case 'syntax': {
+          enum12 = 0;
+          break;
+        }
+        case 'invalid-utf8': {
+          enum12 = 1;
+          break;
+        }
+        case 'lone-surrogate': {
+          enum12 = 2;
+          break;
+        }
+        case 'duplicate-key': {
+          enum12 = 3;
+          break;
+        }
+        case 'number-overflow': {
+          enum12 = 4;
+          break;
+        }
+        case 'inexact-integer': {
+          enum12 = 5;
+          break;
+        }
+        case 'too-deep': {
+          enum12 = 6;
+          break;
+        }
+        case 'too-large': {
+          enum12 = 7;
+          break;
+        }
+        default: {
+          if ((v11_0) instanceof Error) {
+            console.error(v11_0);
+          }
+          
+          throw new TypeError(`"${val12}" is not one of the cases of canon-error-kind`);
+        }
+      }
+      dataView(memory0).setInt8(ptr0 + 72, enum12, true);
+      dataView(memory0).setBigInt64(ptr0 + 80, toUint64(v11_1), true);
+      dataView(memory0).setInt32(ptr0 + 88, toUint32(v11_2), true);
+      dataView(memory0).setInt32(ptr0 + 92, toUint32(v11_3), true);
+      var ptr13 = utf8Encode(v11_4, realloc0, memory0);
+      var len13 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 100, len13, true);
+      dataView(memory0).setInt32(ptr0 + 96, ptr13, true);
+      const ret = keys010ArgsRefused(ptr0);
+      let enum14;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          enum14 = 'invalid-args';
+          break;
+        }
+        case 1: {
+          enum14 = 'invalid-pointer';
+          break;
+        }
+        case 2: {
+          enum14 = 'missing-member';
+          break;
+        }
+        case 3: {
+          enum14 = 'pointer-into-array';
+          break;
+        }
+        case 4: {
+          enum14 = 'empty-field';
+          break;
+        }
+        default: {
+          throw new TypeError('invalid discriminant specified for KeyErrorKind');
+        }
+      }
+      let variant16;
+      switch (dataView(memory0).getUint8(ret + 4, true)) {
+        case 0: {
+          variant16 = undefined;
+          break;
+        }
+        case 1: {
+          var ptr15 = dataView(memory0).getInt32(ret + 8, true);
+          var len15 = dataView(memory0).getInt32(ret + 12, true);
+          var result15 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr15, len15));
+          variant16 = result15;
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      let variant19;
+      switch (dataView(memory0).getUint8(ret + 16, true)) {
+        case 0: {
+          variant19 = undefined;
+          break;
+        }
+        case 1: {
+          let enum17;
+          switch (dataView(memory0).getUint8(ret + 24, true)) {
+            case 0: {
+              enum17 = 'syntax';
+              break;
+            }
+            case 1: {
+              enum17 = 'invalid-utf8';
+              break;
+            }
+            case 2: {
+              enum17 = 'lone-surrogate';
+              break;
+            }
+            case 3: {
+              enum17 = 'duplicate-key';
+              break;
+            }
+            case 4: {
+              enum17 = 'number-overflow';
+              break;
+            }
+            case 5: {
+              enum17 = 'inexact-integer';
+              break;
+            }
+            case 6: {
+              enum17 = 'too-deep';
+              break;
+            }
+            case 7: {
+              enum17 = 'too-large';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for CanonErrorKind');
+            }
+          }
+          var ptr18 = dataView(memory0).getInt32(ret + 48, true);
+          var len18 = dataView(memory0).getInt32(ret + 52, true);
+          var result18 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr18, len18));
+          variant19 = {
+            kind: enum17,
+            offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 32, true)),
+            line: dataView(memory0).getInt32(ret + 40, true) >>> 0,
+            column: dataView(memory0).getInt32(ret + 44, true) >>> 0,
+            message: result18,
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      var ptr20 = dataView(memory0).getInt32(ret + 56, true);
+      var len20 = dataView(memory0).getInt32(ret + 60, true);
+      var result20 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr20, len20));
+      const retVal = {
+        kind: enum14,
+        at: variant16,
+        canon: variant19,
+        message: result20,
+      };
+      postReturn5(ret);
+      return retVal;
+    }
     let keys010Explain;
     
     function explain(arg0, arg1, arg2) {
@@ -1441,7 +1732,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant45;
-      postReturn5(ret);
+      postReturn6(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -1687,7 +1978,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
         retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
       };
-      postReturn6(ret);
+      postReturn7(ret);
       return retVal;
     }
     let policy010ParsePolicy;
@@ -1861,7 +2152,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant13;
-      postReturn7(ret);
+      postReturn8(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -2063,7 +2354,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant15;
-      postReturn8(ret);
+      postReturn9(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -2330,7 +2621,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant23;
-      postReturn9(ret);
+      postReturn10(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -2792,7 +3083,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant45;
-      postReturn10(ret);
+      postReturn11(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -3199,7 +3490,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
         },
       };
-      postReturn11(ret);
+      postReturn12(ret);
       return retVal;
     }
     let effect010Run;
@@ -5407,7 +5698,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant235;
-      postReturn12(ret);
+      postReturn13(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -5790,7 +6081,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant47;
-      postReturn13(ret);
+      postReturn14(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -5870,7 +6161,78 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         retryAfterS: variant7,
         problemJson: result8,
       };
-      postReturn14(ret);
+      postReturn15(ret);
+      return retVal;
+    }
+    let provider010McpRefusal;
+    
+    function mcpRefusal(arg0, arg1) {
+      var ptr0 = realloc0(0, 0, 8, 96);
+      var {status: v1_0, kind: v1_1, title: v1_2, detail: v1_3, pointer: v1_4, part: v1_5, retryAfterS: v1_6, problemJson: v1_7 } = arg0;
+      dataView(memory0).setInt16(ptr0 + 0, toUint16(v1_0), true);
+      var ptr2 = utf8Encode(v1_1, realloc0, memory0);
+      var len2 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 8, len2, true);
+      dataView(memory0).setInt32(ptr0 + 4, ptr2, true);
+      var ptr3 = utf8Encode(v1_2, realloc0, memory0);
+      var len3 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 16, len3, true);
+      dataView(memory0).setInt32(ptr0 + 12, ptr3, true);
+      var ptr4 = utf8Encode(v1_3, realloc0, memory0);
+      var len4 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 24, len4, true);
+      dataView(memory0).setInt32(ptr0 + 20, ptr4, true);
+      var variant6 = v1_4;
+      if (variant6 === null || variant6=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 28, 0, true);
+      } else {
+        const e = variant6;
+        dataView(memory0).setInt8(ptr0 + 28, 1, true);
+        var ptr5 = utf8Encode(e, realloc0, memory0);
+        var len5 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 36, len5, true);
+        dataView(memory0).setInt32(ptr0 + 32, ptr5, true);
+      }
+      var variant8 = v1_5;
+      if (variant8 === null || variant8=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 40, 0, true);
+      } else {
+        const e = variant8;
+        dataView(memory0).setInt8(ptr0 + 40, 1, true);
+        var ptr7 = utf8Encode(e, realloc0, memory0);
+        var len7 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 48, len7, true);
+        dataView(memory0).setInt32(ptr0 + 44, ptr7, true);
+      }
+      var variant9 = v1_6;
+      if (variant9 === null || variant9=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 56, 0, true);
+      } else {
+        const e = variant9;
+        dataView(memory0).setInt8(ptr0 + 56, 1, true);
+        dataView(memory0).setBigInt64(ptr0 + 64, toUint64(e), true);
+      }
+      var ptr10 = utf8Encode(v1_7, realloc0, memory0);
+      var len10 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 76, len10, true);
+      dataView(memory0).setInt32(ptr0 + 72, ptr10, true);
+      var variant12 = arg1;
+      if (variant12 === null || variant12=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 80, 0, true);
+      } else {
+        const e = variant12;
+        dataView(memory0).setInt8(ptr0 + 80, 1, true);
+        var ptr11 = utf8Encode(e, realloc0, memory0);
+        var len11 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 88, len11, true);
+        dataView(memory0).setInt32(ptr0 + 84, ptr11, true);
+      }
+      const ret = provider010McpRefusal(ptr0);
+      var ptr13 = dataView(memory0).getInt32(ret + 0, true);
+      var len13 = dataView(memory0).getInt32(ret + 4, true);
+      var result13 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr13, len13));
+      const retVal = result13;
+      postReturn16(ret);
       return retVal;
     }
     let provider010CheckOperation;
@@ -6041,7 +6403,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant14;
-      postReturn15(ret);
+      postReturn17(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -6113,7 +6475,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant10;
-      postReturn16(ret);
+      postReturn18(ret);
       return retVal;
     }
     let provider010RecordMcp;
@@ -6163,7 +6525,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant5;
-      postReturn16(ret);
+      postReturn18(ret);
       return retVal;
     }
     let provider010ReplayHttp;
@@ -6193,7 +6555,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         headers: result3,
         body: result4,
       };
-      postReturn17(ret);
+      postReturn19(ret);
       return retVal;
     }
     let provider010Refuse;
@@ -6569,7 +6931,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant35;
-      postReturn18(ret);
+      postReturn20(ret);
       return retVal;
     }
     let agent010Identify;
@@ -6950,7 +7312,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant36;
-      postReturn19(ret);
+      postReturn21(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -7594,7 +7956,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant47;
-      postReturn20(ret);
+      postReturn22(ret);
       return retVal;
     }
     canonical010MaxInputBytes = exports0['oncely:core/canonical@0.1.0#max-input-bytes'];
@@ -7605,6 +7967,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     keys010Key = exports0['oncely:core/keys@0.1.0#key'];
     keys010DeriveMany = exports0['oncely:core/keys@0.1.0#derive-many'];
     keys010DefaultSpec = exports0['oncely:core/keys@0.1.0#default-spec'];
+    keys010ArgsRefused = exports0['oncely:core/keys@0.1.0#args-refused'];
     keys010Explain = exports0['oncely:core/keys@0.1.0#explain'];
     policy010Classify = exports0['oncely:core/policy@0.1.0#classify'];
     policy010DefaultPolicy = exports0['oncely:core/policy@0.1.0#default-policy'];
@@ -7618,6 +7981,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     effect010Run = exports0['oncely:core/effect@0.1.0#run'];
     provider010Admit = exports0['oncely:core/provider@0.1.0#admit'];
     provider010Oversized = exports0['oncely:core/provider@0.1.0#oversized'];
+    provider010McpRefusal = exports0['oncely:core/provider@0.1.0#mcp-refusal'];
     provider010CheckOperation = exports0['oncely:core/provider@0.1.0#check-operation'];
     provider010RecordHttp = exports0['oncely:core/provider@0.1.0#record-http'];
     provider010RecordMcp = exports0['oncely:core/provider@0.1.0#record-mcp'];
@@ -7643,6 +8007,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       
     };
     const keys010 = {
+      argsRefused: argsRefused,
       defaultSpec: defaultSpec,
       derive: derive,
       deriveMany: deriveMany,
@@ -7667,6 +8032,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     const provider010 = {
       admit: admit,
       checkOperation: checkOperation,
+      mcpRefusal: mcpRefusal,
       oversized: oversized,
       recordHttp: recordHttp,
       recordMcp: recordMcp,

@@ -16,6 +16,7 @@
 // The callback runs to its end even when the client gives up: on keyed calls `extra.signal` is
 // oncely's, aborted at the policy's deadline (`maxCallMs`), not when the client cancels.
 
+import { providerMcpRefusal } from '../core.js';
 import { admit, ledgerOf, prepareProvider, recordMcp, runKeyed, scopeOf } from './shared.js';
 
 /**
@@ -82,10 +83,7 @@ function replayed(value, clientKey) {
   return result;
 }
 
-/** A refusal as a CallToolResult: isError, its detail as text, its kind in _meta. */
+/** A refusal as a CallToolResult (the core's: isError, its detail as text, its kind in _meta). */
 function refusalResult(r) {
-  const meta = { 'oncely/refusal': r.kind };
-  if (r.pointer !== null) meta['oncely/pointer'] = r.pointer;
-  if (r.retryAfterS !== null) meta['oncely/retryAfterS'] = r.retryAfterS;
-  return { content: [{ type: 'text', text: `oncely: ${r.detail}` }], isError: true, _meta: meta };
+  return providerMcpRefusal(r);
 }

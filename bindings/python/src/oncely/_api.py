@@ -24,7 +24,6 @@ from oncely.types import (
     Explanation,
     Identity,
     Intent,
-    KeyErrorKind,
     KeyIdentity,
     KeySpec,
     ManifestReport,
@@ -297,19 +296,14 @@ class BadArgs:
         self.canon = canon
 
     def error(self, ask: Callable[[Intent], Any]) -> KeyDerivationError:
-        """The error the core would give for the real intent: ``ask`` calls the core with the
-        stand-in intent; an error it finds before the arguments wins (``docs/key-scheme.md``,
-        "Which error is reported"), else it is ``invalid-args`` with :attr:`canon`."""
+        """The error the core gives for the real intent (``keys.args-refused``): ``ask`` calls
+        the core with the stand-in intent; an error it finds before the arguments wins
+        (``docs/key-scheme.md``, "Which error is reported"), else it is ``invalid-args`` with
+        :attr:`canon`."""
         r = ask(self.intent)
-        if isinstance(r, Err) and r.error.kind is not KeyErrorKind.INVALID_ARGS:
-            error: KeyDerivationError = r.error
-            return error
-        return KeyDerivationError(
-            KeyErrorKind.INVALID_ARGS,
-            None,
-            self.canon,
-            f"the arguments are not acceptable JSON: {self.canon.message}",
-        )
+        found = r.error if isinstance(r, Err) else None
+        error: KeyDerivationError = _rt().call("keys.args-refused", found, self.canon)
+        return error
 
 
 def make_intent(*, scope: str, run: str, step: str, tool: str, args: Args) -> Intent | BadArgs:

@@ -310,6 +310,12 @@ def _tool_value(recording: Recording) -> Any:
     return _NotRecordable(recording.reason)
 
 
+def mcp_refusal(refusal: Refusal, client_key: str | None = None) -> str:
+    """A refusal as an MCP tool's answer: the ``CallToolResult`` JSON (``provider.mcp-refusal``)."""
+    text: str = _rt().call("provider.mcp-refusal", refusal, client_key)
+    return text
+
+
 def oversized(limit_bytes: int) -> Refusal:
     """The refusal of a keyed request whose body is over the middleware's limit
     (``provider.oversized``): 413 ``request-too-large``."""
@@ -335,6 +341,7 @@ __all__ = [
     "async_ledger",
     "check_operation",
     "current_request",
+    "mcp_refusal",
     "operation",
     "oversized",
     "record_http",

@@ -59,6 +59,7 @@ from oncely.provider import (
     Replayed,
     admit,
     async_ledger,
+    mcp_refusal,
     operation,
     record_mcp,
     resolve_scope,
@@ -97,19 +98,9 @@ def _json(value: Any) -> str:
 
 
 def refusal_result(r: Refusal, client_key: str | None = None) -> CallToolResult:
-    """A refusal as the ``isError`` result an agent reads."""
-    meta: dict[str, Any] = {REFUSAL: r.kind}
-    if r.pointer is not None:
-        meta["oncely/pointer"] = r.pointer
-    if r.retry_after_s is not None:
-        meta["oncely/retryAfterS"] = r.retry_after_s
-    if client_key is not None:
-        meta[KEY] = client_key
-    return CallToolResult(
-        content=[TextContent(type="text", text=f"oncely: {r.detail}")],
-        is_error=True,
-        _meta=meta,
-    )
+    """A refusal as the ``isError`` result an agent reads (the core's ``provider.mcp-refusal``:
+    its detail as text, its kind, pointer, retry and the client's key in ``_meta``)."""
+    return CallToolResult.model_validate_json(mcp_refusal(r, client_key))
 
 
 def _request(ctx: Any, kwargs: Mapping[str, Any]) -> McpCall:
