@@ -102,7 +102,7 @@ fn start(u: &mut Unstructured<'_>, w: &World, host: &Host) -> Result<Option<Runn
             let options = EffectOptions {
                 owner: gen::text(u, OWNERS)?,
                 max_attempts: u.int_in_range(0..=4u32)?,
-                wait_ms: gen::millis(u)?,
+                wait_ms: gen::maybe_millis(u)?,
                 has_reconciler: u.arbitrary()?,
             };
             let pass_through = !uses_ledger(policy.class);
@@ -141,8 +141,8 @@ fn start(u: &mut Unstructured<'_>, w: &World, host: &Host) -> Result<Option<Runn
         }
         _ => {
             let at = some_row(u)?;
-            let every_ms = gen::millis(u)?;
-            let timeout_ms = gen::millis(u)?;
+            let every_ms = gen::maybe_millis(u)?;
+            let timeout_ms = gen::maybe_millis(u)?;
             (Command::Wait(WaitStart { scope: at.0.clone(), key: at.1.clone(), every_ms, timeout_ms }), at, false)
         }
     };
@@ -288,7 +288,12 @@ fn advance_in(u: &mut Unstructured<'_>, host: &mut Host, m: &mut Running, step: 
                             m.at
                         );
                     }
-                    tool_answer(u)?
+                    // Sometimes the call passes its deadline and the host abandons it.
+                    if u.ratio(1u8, 8u8)? {
+                        Input::Abandoned
+                    } else {
+                        tool_answer(u)?
+                    }
                 }
             }
             Action::RecallTool(key) => {
@@ -297,7 +302,7 @@ fn advance_in(u: &mut Unstructured<'_>, host: &mut Host, m: &mut Running, step: 
             }
             Action::CallReconciler(q) => {
                 assert!(!checked || (&q.scope, &q.key) == (&m.at.0, &m.at.1));
-                Input::Verdict(verdict(u)?)
+                reconciler_answer(u)?
             }
             Action::SleepUntil(t) => {
                 host.now = host.now.max(*t);
@@ -338,15 +343,25 @@ fn advance_in(u: &mut Unstructured<'_>, host: &mut Host, m: &mut Running, step: 
 }
 
 fn pick_input(u: &mut Unstructured<'_>) -> Result<Input> {
-    Ok(match u.int_in_range(0..=8u8)? {
+    Ok(match u.int_in_range(0..=9u8)? {
         0 => Input::Row(None),
         1 => Input::Written,
         2 => Input::LostRace,
         3 => Input::StoreFailed("x".into()),
         4 => tool_answer(u)?,
-        5 => Input::Verdict(verdict(u)?),
+        5 => reconciler_answer(u)?,
         6 => Input::Woke,
         7 => Input::TooLate,
+        8 => Input::Abandoned,
         _ => Input::ToolUnencodable("x".into()),
+    })
+}
+
+/// What the host answers `call-reconciler` with: a verdict, no reconciler, or one that raised.
+fn reconciler_answer(u: &mut Unstructured<'_>) -> Result<Input> {
+    Ok(match u.int_in_range(0..=5u8)? {
+        0 => Input::NoReconciler,
+        1 => Input::ReconcilerFailed("connection refused".into()),
+        _ => Input::Verdict(verdict(u)?),
     })
 }

@@ -219,6 +219,11 @@ pub fn key_spec(u: &mut Unstructured<'_>, pointers: &[String]) -> Result<KeySpec
 
 /// A duration: mostly small (so that leases expire and retention ends within a run), sometimes
 /// 0 or anything up to `u64::MAX`.
+/// A duration option: none (the core's default) or some [`millis`].
+pub fn maybe_millis(u: &mut Unstructured<'_>) -> Result<Option<u64>> {
+    Ok(if u.ratio(1u8, 4u8)? { None } else { Some(millis(u)?) })
+}
+
 pub fn millis(u: &mut Unstructured<'_>) -> Result<u64> {
     Ok(match u.int_in_range(0..=7u8)? {
         0 => 0,
