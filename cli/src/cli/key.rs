@@ -20,8 +20,9 @@ pub struct KeyArgs {
     /// Run id.
     #[arg(long, required_unless_present = "lines")]
     run: Option<String>,
-    /// Step id. Without one (or empty), the core names the call as the libraries do
-    /// (`agent.identify`): a key of identity `step` is keyed by the run.
+    /// Step id. Without `--step`, the core names the call as the libraries do
+    /// (`agent.identify`): a key of identity `step` is keyed by the run. `--step ""` is the
+    /// intent as written (the key scheme's own check: an empty step-id is refused).
     #[arg(long)]
     step: Option<String>,
     /// Tool name.
@@ -56,6 +57,7 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
         (None, Some(f)) => std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?,
         (None, None) => bail!("give the arguments with --args JSON or --args-file FILE"),
     };
+    let step_given = a.step.is_some();
     let mut intent = Intent {
         scope: a.scope.unwrap_or_default(),
         run_id: a.run.unwrap_or_default(),
@@ -63,7 +65,7 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
         tool: a.tool.unwrap_or_default(),
         args_json: String::new(),
     };
-    let spec = identified(&rt, &mut intent, spec)?;
+    let spec = if step_given { spec } else { identified(&rt, &mut intent, spec)? };
     intent.args_json = match String::from_utf8(args) {
         Ok(text) => text,
         Err(e) => return Err(bad_args(&rt, &intent, &spec, e.as_bytes())),
@@ -77,11 +79,11 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// An intent without a step, named by the core (`agent.identify`, as `derive_key` and
+/// An intent given without a step, named by the core (`agent.identify`, as `derive_key` and
 /// `deriveKey` do): its scope, run and step, and the key spec with the identity the core keys
-/// it by. An intent with a step, or without a tool (the keys' own error), is left as it is.
+/// it by. An intent without a tool (the keys' own error) is left as it is.
 fn identified(rt: &Runtime, intent: &mut Intent, spec: KeySpec) -> Result<KeySpec> {
-    if !intent.step_id.is_empty() || intent.tool.is_empty() {
+    if intent.tool.is_empty() {
         return Ok(spec);
     }
     let call = CallContext {
