@@ -244,3 +244,42 @@ def test_an_async_tool_is_abandoned_at_its_deadline(sqlite_path: str) -> None:
     assert isinstance(e.value.__cause__, oncely.AmbiguousFailure) and "deadline" in str(
         e.value.__cause__
     )
+
+
+class FailingOnce:
+    """A store whose first update while ``armed`` (the first heartbeat's write) raises."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.armed = False
+        self.updates = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def update(self, expected_version: int, e: Any) -> bool:
+        if self.armed:
+            self.updates += 1
+            if self.updates == 1:
+                raise oncely.StorageError("the database is restarting")
+        return bool(self.inner.update(expected_version, e))
+
+
+def test_heartbeats_beat_on_through_a_storage_error(sqlite_path: str) -> None:
+    # Lease 300 ms: a heartbeat every 100 ms through a 1 s call. The first beat's write fails;
+    # the beats go on (wit/effect.wit, call-tool) instead of leaving the claim to run out.
+    store = FailingOnce(oncely.Ledger.open(sqlite_path).store)
+    ledger = oncely.Ledger(store)
+
+    def tool(key: str) -> dict[str, bool]:
+        store.armed = True
+        time.sleep(1.0)
+        store.armed = False
+        return {"ok": True}
+
+    policy = {**_policy("lookup"), "leaseMs": 300, "maxCallMs": 3_000}
+    r = ledger.run(tool, **INTENT, args=ARGS, policy=policy)
+    assert r.value == {"ok": True} and not r.replayed
+    assert store.updates >= 3, f"{store.updates} heartbeat writes: the beats stopped at the failure"
+    entry = ledger.get(INTENT["scope"], r.key)
+    assert entry is not None and entry.state is oncely.EntryState.DONE and entry.attempt == 1
