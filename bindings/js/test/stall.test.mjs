@@ -247,3 +247,39 @@ test('the tool gets its call: key, attempt, deadline and an abort signal; abando
     await store.close();
   }
 });
+
+test('heartbeats beat on through a storage error (the first beat\'s write fails; the claim is kept)', async () => {
+  const inner = await SqliteStore.open(join(tempDir('stall-beat'), 'ledger.db'));
+  let armed = false;
+  let updates = 0;
+  // The store as the ledger sees it, but the first update while armed (a heartbeat's) throws.
+  const store = new Proxy(inner, {
+    get(t, p) {
+      if (p === 'update') {
+        return async (v, e) => {
+          if (armed && ++updates === 1) throw new Error('the database is restarting');
+          return t.update(v, e);
+        };
+      }
+      const v = t[p];
+      return typeof v === 'function' ? v.bind(t) : v;
+    },
+  });
+  try {
+    const l = new Ledger(store, { owner: 'w' });
+    // Lease 300 ms: a heartbeat every 100 ms through a 1 s call.
+    const r = await l.effect({ ...INTENT, args: { charge_id: 'ch_beat' } }, { ...policy('lookup'), leaseMs: 300, maxCallMs: 3000 }, async () => {
+      armed = true;
+      await sleep(1000);
+      armed = false;
+      return { ok: true };
+    });
+    assert.deepEqual(r.value, { ok: true });
+    assert.ok(updates >= 3, `${updates} heartbeat writes: the beats stopped at the failure`);
+    const e = await l.get(INTENT.scope, r.key);
+    assert.equal(e.state, 'done');
+    assert.equal(e.attempt, 1);
+  } finally {
+    await inner.close();
+  }
+});
