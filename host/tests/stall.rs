@@ -19,7 +19,7 @@ use oncely::wit::keys::Intent;
 use oncely::wit::ledger::{Entry, EntryState, ReconcileVerdict};
 use oncely::{Error, Ledger, Runtime, StoreError, ToolError};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -33,6 +33,9 @@ const SECOND_WORKER_AT: Duration = Duration::from_millis(700);
 struct Stalling {
     inner: AnyStore,
     after_insert_ms: AtomicU64,
+    /// While armed, updates are counted and the first one fails (a heartbeat's write).
+    armed: AtomicBool,
+    armed_updates: AtomicU64,
 }
 
 impl Store for Stalling {
@@ -49,6 +52,9 @@ impl Store for Stalling {
         Ok(applied)
     }
     async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError> {
+        if self.armed.load(Ordering::SeqCst) && self.armed_updates.fetch_add(1, Ordering::SeqCst) == 0 {
+            return Err(StoreError::Other("the database is restarting".into()));
+        }
         self.inner.update(expected_version, entry).await
     }
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
@@ -153,7 +159,12 @@ async fn world(backend: &str, reconcile: &'static str, dedupes: bool) -> Option<
 impl World {
     /// A worker: its own connection, and the lookup reconciler (unless provider-idempotent).
     async fn worker(&self, owner: &str) -> Ledger<Stalling> {
-        let store = Stalling { inner: AnyStore::open(&self.location).await.unwrap(), after_insert_ms: 0.into() };
+        let store = Stalling {
+            inner: AnyStore::open(&self.location).await.unwrap(),
+            after_insert_ms: 0.into(),
+            armed: false.into(),
+            armed_updates: 0.into(),
+        };
         let l = Ledger::with_store(Runtime::shared().unwrap(), store).with_owner(owner);
         if self.reconcile == "lookup" {
             let p = self.provider.clone();
@@ -294,6 +305,36 @@ async fn a_long_call_keeps_its_claim_by_heartbeats(backend: &str) {
     assert_eq!(e.attempt, 1, "{backend}");
 }
 
+async fn heartbeats_beat_on_through_a_storage_error(backend: &str) {
+    let Some(w) = world(backend, "lookup", false).await else { return };
+    // Lease 300 ms: a heartbeat every 100 ms through a 1 s call. The first beat's write fails;
+    // the beats go on (wit/effect.wit, call-tool) instead of leaving the claim to run out.
+    let w = World { lease_ms: 300, max_call_ms: 3_000, ..w };
+    let l = Arc::new(w.worker("A").await);
+    let policy = w.policy(&l);
+    let p = w.provider.clone();
+    let held = l.clone();
+    let r = l
+        .effect(&intent(), &policy)
+        .run(|key| {
+            let (p, held) = (p.clone(), held.clone());
+            async move {
+                held.store().armed.store(true, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                held.store().armed.store(false, Ordering::SeqCst);
+                Ok::<_, ToolError>(p.refund(&key))
+            }
+        })
+        .await
+        .unwrap();
+    assert!(!r.replayed, "{backend}");
+    let beats = l.store().armed_updates.load(Ordering::SeqCst);
+    assert!(beats >= 3, "{backend}: {beats} heartbeat writes: the beats stopped at the failure");
+    let e = l.get("acme", &r.key).await.unwrap().unwrap();
+    assert_eq!((e.state, e.attempt), (EntryState::Done, 1), "{backend}");
+    assert_eq!(w.provider.executions(), 1, "{backend}");
+}
+
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -317,4 +358,5 @@ on_both_backends!(
     stalled_past_the_grace_is_the_residual_case,
     provider_idempotent_fences_a_stall_of_any_length,
     a_long_call_keeps_its_claim_by_heartbeats,
+    heartbeats_beat_on_through_a_storage_error,
 );

@@ -4,7 +4,7 @@
 // `intentKey` / `deriveKey` of an intent without a step, and `replyTo` of the typed errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CanonicalizationError, deriveKey, IdentityError, identify, intentKey, KeyDerivationError, replyTo } from 'oncely';
+import { AmbiguousFailure, AnsweredError, CanonicalizationError, DefiniteFailure, deriveKey, IdentityError, identify, intentKey, KeyDerivationError, replyTo } from 'oncely';
 import { vectors } from './helpers/env.mjs';
 import { answerCase, identifyCase, keyRelations, policyOf, replayAgentVectors } from './helpers/agent-vectors.mjs';
 
@@ -71,4 +71,72 @@ test('identify: ids are checked as text, the context as an object', () => {
   assert.throws(() => identify({ tool: 'charge', run: 'r\ud800' }), { name: 'EncodingError' });
   assert.throws(() => identify(null), TypeError);
   assert.throws(() => identify({ tool: 1 }), TypeError);
+});
+
+// `cancel`: a caller that stops waiting (wit/effect.wit, "A caller that stops waiting") through an
+// adapter (oncely/ai's once(), the framework's abortSignal aborted): before the claim nothing runs;
+// once claimed, the call runs on to its record, and the re-ask gets that record.
+test('cancel: what a caller that stops waiting leaves recorded, and what its re-ask gets', async () => {
+  const { once } = await import('oncely/ai');
+  const { Ledger, MemoryStore } = await import('oncely');
+  assert.deepEqual(new Set(doc.cancel.map((c) => c.leaves)), new Set(['before-claim', 'during-call']));
+  for (const c of doc.cancel) {
+    const { intent, expect: want } = c;
+    const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+    const calls = [];
+    const effects = [];
+    let release;
+    const released = new Promise((r) => (release = r));
+    let started;
+    const running = new Promise((r) => (started = r));
+    const tool = once(
+      {
+        async execute(_args, { oncely }) {
+          calls.push(oncely.key);
+          const n = calls.length;
+          started();
+          if (n === 1 && c.leaves === 'during-call') await released;
+          if (n === 1 && c.first === 'fails-definitely') throw new DefiniteFailure(c.reason);
+          if (n === 1 && c.first === 'fails-ambiguously') throw new AmbiguousFailure(c.reason);
+          if (n === 1 && c.first === 'outlives-its-deadline') await new Promise(() => {}); // abandoned at maxCallMs
+          return { sent: n };
+        },
+      },
+      { ledger, name: intent.tool, scope: intent.scope, run: intent.run, step: intent.step, policy: c.policy, onEffect: (e) => effects.push(e) },
+    );
+    const leaving = new AbortController();
+    if (c.leaves === 'before-claim') leaving.abort(new Error('the caller left'));
+    const first = tool.execute(intent.args, { toolCallId: 'call_1', abortSignal: leaving.signal });
+    if (c.leaves === 'during-call') {
+      await running;
+      leaving.abort(new Error('the caller left'));
+    }
+    await assert.rejects(first, /the caller left/, c.name);
+    if (c.reask === 'in-flight') {
+      setTimeout(release, 100);
+    } else {
+      release();
+      let entry = await ledger.get(intent.scope, want.key);
+      for (let i = 0; i < 500 && entry?.state === 'pending'; i++) {
+        await new Promise((r) => setTimeout(r, 10)); // the call runs on to its record (5 s at most)
+        entry = await ledger.get(intent.scope, want.key);
+      }
+      assert.equal(entry?.state ?? null, want.recorded, c.name);
+    }
+    let got;
+    try {
+      const value = await tool.execute(intent.args, { toolCallId: 'call_2' });
+      const told = effects.filter((e) => e.toolCallId === 'call_2');
+      assert.equal(told.length, 1, c.name);
+      assert.equal(told[0].key, want.key, c.name);
+      got = { replayed: told[0].replayed, value };
+    } catch (e) {
+      assert.ok(e instanceof AnsweredError, `${c.name}: ${e}`);
+      got = { error: e.cause.code, code: e.reply.code }; // the typed error's code is its effect-error case
+    }
+    assert.deepEqual(got, want.reask, c.name);
+    assert.equal(calls.length, want.calls, c.name);
+    assert.deepEqual(new Set(calls), new Set([want.key]), c.name);
+    assert.equal((await ledger.get(intent.scope, want.key)).state, want.state, c.name);
+  }
 });

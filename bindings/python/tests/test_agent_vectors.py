@@ -354,3 +354,82 @@ def test_the_answer_to_a_real_conflict_is_the_cores(tmp_path: Path) -> None:
         assert (reply.key, reply.pointer) == (first.key, "/amount")
         assert answer_for(e) == reply.text
         assert reply.text.startswith("oncely: refused: an effect with this key already ran")
+
+
+ERROR_CASES = {
+    oncely.EscalatedError: "escalated",
+    oncely.InDoubtError: "in-doubt",
+    oncely.ConflictError: "conflict",
+    oncely.InProgressError: "in-progress",
+    oncely.ToolFailedError: "tool-failed",
+}
+"""The ``effect.effect-error`` case each typed error stands for."""
+
+
+async def _cancelled_caller(c: dict[str, Any], location: str) -> None:
+    """One ``cancel`` case through the adapters' guard, asyncio: the first caller's task is
+    cancelled before its claim or while its tool runs; then the same intent is asked again."""
+    intent, want = c["intent"], c["expect"]
+    calls: list[str] = []
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def tool(key: str) -> dict[str, int]:
+        calls.append(key)
+        n = len(calls)
+        started.set()
+        if n == 1 and c["leaves"] == "during-call":
+            await release.wait()
+        if n == 1 and c["first"] == "fails-definitely":
+            raise oncely.DefiniteFailure(c["reason"])
+        if n == 1 and c["first"] == "fails-ambiguously":
+            raise oncely.AmbiguousFailure(c["reason"])
+        if n == 1 and c["first"] == "outlives-its-deadline":
+            await asyncio.sleep(60)  # abandoned at maxCallMs
+        return {"sent": n}
+
+    with oncely.Ledger.sqlite(location, owner="w1") as ledger:
+        guard = Guard(
+            ledger, name=intent["tool"], policy=c["policy"], scope=intent["scope"],
+            run=intent["run"], step=lambda ctx, call_id: intent["step"], audit=None, options={},
+        )  # fmt: skip
+        i = guard.identity(None, None, "call_1")
+        first = asyncio.ensure_future(guard.run_async(tool, intent["args"], i, "call_1"))
+        if c["leaves"] == "during-call":
+            await started.wait()
+        else:
+            await asyncio.sleep(0)  # on its way to its first read, nothing written yet
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        if c["reask"] == "in-flight":
+            asyncio.get_running_loop().call_later(0.1, release.set)
+        else:
+            release.set()
+            entry = await ledger.aio.get(intent["scope"], want["key"])
+            for _ in range(500):  # the shielded call runs on to its record (5 s at most)
+                if entry is None or entry.state is not oncely.EntryState.PENDING:
+                    break
+                await asyncio.sleep(0.01)
+                entry = await ledger.aio.get(intent["scope"], want["key"])
+            state = None if entry is None else entry.state.value
+            assert state == want["recorded"], c["name"]
+        try:
+            again = await guard.run_async(tool, intent["args"], i, "call_2")
+            got: dict[str, Any] = {"replayed": again.replayed, "value": again.value}
+            assert again.key == want["key"], c["name"]
+        except oncely.OncelyError as e:
+            reply = reply_for(e)
+            got = {"error": ERROR_CASES[type(e)], "code": reply and reply.code.value}
+        assert got == want["reask"], c["name"]
+        assert len(calls) == want["calls"] and set(calls) == {want["key"]}, c["name"]
+        entry = await ledger.aio.get(intent["scope"], want["key"])
+        assert entry is not None and entry.state.value == want["state"], c["name"]
+
+
+def test_a_cancelled_caller(vectors: Vectors, tmp_path: Path) -> None:
+    """``cancel``: what a caller that stops waiting leaves recorded, and what its re-ask gets
+    (wit/effect.wit, "A caller that stops waiting"), through the guard every adapter uses."""
+    cases = vectors("adapters.json")["cancel"]
+    assert {c["leaves"] for c in cases} == {"before-claim", "during-call"}
+    for n, c in enumerate(cases):
+        asyncio.run(_cancelled_caller(c, str(tmp_path / f"cancel-{n}.db")))
