@@ -309,6 +309,9 @@ describe('PostgreSQL (pg)', () => {
       await locker.query('LOCK TABLE oncely._sqlx_migrations IN ACCESS EXCLUSIVE MODE');
       const seen = [];
       const opening = PostgresStore.connect(db.url, { max: 1, onError: (e) => seen.push(e) });
+      // Its failure is awaited below; handled from now on, since it may come before the
+      // termination's own query returns here (else an unhandled rejection, for an instant).
+      const failed = assert.rejects(opening, /terminat/);
       let pid;
       for (let i = 0; i < 500 && !pid; i++) {
         const { rows } = await admin.query(
@@ -321,7 +324,7 @@ describe('PostgreSQL (pg)', () => {
       assert.ok(pid, 'the opener never waited on the lock');
       // ...which the server now drops: the open fails, and the process lives on.
       await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-      await assert.rejects(opening, /terminat/);
+      await failed;
       await locker.query('ROLLBACK');
     } finally {
       await locker.end();
