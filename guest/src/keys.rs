@@ -8,7 +8,7 @@ use crate::keys_wit::{
 };
 use crate::pointer::{self, Pointer};
 use crate::prelude::*;
-use crate::text::Q;
+use crate::text::{put, Q};
 use sha2::{Digest, Sha256};
 
 /// The scheme tag: first element of every preimage, and the key's prefix.
@@ -197,25 +197,25 @@ pub fn key(intent: &Intent, spec: &KeySpec) -> Result<String, KeyError> {
 
 /// The preimage up to its last element: `["oncely1",scope,tool,run|null,step|null,mode,`.
 fn preimage_head(intent: &Intent, identity: KeyIdentity, mode: &str, preimage: &mut String) {
-    preimage.push('[');
+    put(preimage, "[");
     json::write_string(SCHEME, preimage);
-    preimage.push(',');
+    put(preimage, ",");
     json::write_string(&intent.scope, preimage);
-    preimage.push(',');
+    put(preimage, ",");
     json::write_string(&intent.tool, preimage);
-    preimage.push(',');
+    put(preimage, ",");
     match identity {
         KeyIdentity::Step | KeyIdentity::Run => json::write_string(&intent.run_id, preimage),
-        KeyIdentity::Scope => preimage.push_str("null"),
+        KeyIdentity::Scope => put(preimage, "null"),
     }
-    preimage.push(',');
+    put(preimage, ",");
     match identity {
         KeyIdentity::Step => json::write_string(&intent.step_id, preimage),
-        KeyIdentity::Run | KeyIdentity::Scope => preimage.push_str("null"),
+        KeyIdentity::Run | KeyIdentity::Scope => put(preimage, "null"),
     }
-    preimage.push(',');
+    put(preimage, ",");
     json::write_string(mode, preimage);
-    preimage.push(',');
+    put(preimage, ",");
 }
 
 fn value_text(v: Option<&Value<'_>>) -> Option<String> {

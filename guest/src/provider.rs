@@ -27,7 +27,7 @@ use crate::prelude::*;
 use crate::provider_wit::{
     Admission, Answer, Guest, HttpRequest, HttpResponse, KeyedCall, McpCall, Operation, Recording, Refusal, Request,
 };
-use crate::text::Q;
+use crate::text::{push_u64, put, Q};
 
 /// Where the problem types are documented (`type` is this + `#` + the kind).
 pub const PROBLEM_DOCS: &str = "https://github.com/oncely/oncely/blob/main/docs/provider.md";
@@ -67,20 +67,20 @@ fn refusal(
     let mut doc = String::from("{\"detail\":");
     write_string(&detail, &mut doc);
     if let Some(part) = part {
-        doc.push_str(",\"part\":");
+        put(&mut doc, ",\"part\":");
         write_string(part, &mut doc);
     }
     if let Some(p) = &pointer {
-        doc.push_str(",\"pointer\":");
+        put(&mut doc, ",\"pointer\":");
         write_string(p, &mut doc);
     }
-    doc.push_str(",\"status\":");
-    doc.push_str(itoa::Buffer::new().format(status));
-    doc.push_str(",\"title\":");
+    put(&mut doc, ",\"status\":");
+    push_u64(u64::from(status), &mut doc);
+    put(&mut doc, ",\"title\":");
     write_string(title, &mut doc);
-    doc.push_str(",\"type\":");
+    put(&mut doc, ",\"type\":");
     write_string(&msg![PROBLEM_DOCS, "#", kind], &mut doc);
-    doc.push('}');
+    put(&mut doc, "}");
     Refusal {
         status,
         kind: kind.to_string(),
@@ -97,24 +97,24 @@ fn refusal(
 pub fn mcp_refusal(r: &Refusal, client_key: Option<&str>) -> String {
     let mut out = String::from("{\"_meta\":{");
     if let Some(k) = client_key {
-        out.push_str("\"oncely/key\":");
+        put(&mut out, "\"oncely/key\":");
         write_string(k, &mut out);
-        out.push(',');
+        put(&mut out, ",");
     }
     if let Some(p) = &r.pointer {
-        out.push_str("\"oncely/pointer\":");
+        put(&mut out, "\"oncely/pointer\":");
         write_string(p, &mut out);
-        out.push(',');
+        put(&mut out, ",");
     }
-    out.push_str("\"oncely/refusal\":");
+    put(&mut out, "\"oncely/refusal\":");
     write_string(&r.kind, &mut out);
     if let Some(s) = r.retry_after_s {
-        out.push_str(",\"oncely/retryAfterS\":");
-        out.push_str(itoa::Buffer::new().format(s));
+        put(&mut out, ",\"oncely/retryAfterS\":");
+        push_u64(s, &mut out);
     }
-    out.push_str("},\"content\":[{\"text\":");
+    put(&mut out, "},\"content\":[{\"text\":");
     write_string(&msg!["oncely: ", r.detail], &mut out);
-    out.push_str(",\"type\":\"text\"}],\"isError\":true}");
+    put(&mut out, ",\"type\":\"text\"}],\"isError\":true}");
     out
 }
 
@@ -242,22 +242,22 @@ fn is_json(content_type: &str) -> bool {
 /// The fingerprinted form of a body: its canonical JSON when it is JSON, else its digest.
 fn body_value(bytes: &[u8], json_type: bool, out: &mut String) {
     if bytes.is_empty() {
-        out.push_str("null");
+        put(out, "null");
         return;
     }
     if json_type {
         if let Ok(text) = canonicalize_bytes(bytes) {
-            out.push_str(&text);
+            put(out, &text);
             return;
         }
     }
-    out.push_str("{\"");
-    out.push_str(BYTES_MEMBER);
-    out.push_str("\":{\"length\":");
-    out.push_str(itoa::Buffer::new().format(bytes.len()));
-    out.push_str(",\"sha256\":\"");
-    out.push_str(&sha256_hex(bytes));
-    out.push_str("\"}}");
+    put(out, "{\"");
+    put(out, BYTES_MEMBER);
+    put(out, "\":{\"length\":");
+    push_u64(bytes.len() as u64, out);
+    put(out, ",\"sha256\":\"");
+    put(out, &sha256_hex(bytes));
+    put(out, "\"}}");
 }
 
 /// The operation's policy, as `admit` uses it.
@@ -326,16 +326,16 @@ pub fn admit(scope: &str, op: &Operation, request: &Request) -> Result<Admission
     };
     let mut args = String::from("{\"idempotencyKey\":");
     write_string(&key, &mut args);
-    args.push_str(",\"request\":{");
+    put(&mut args, ",\"request\":{");
     match request {
         Request::Http(r) => http_args(r, &mut args),
         Request::Mcp(c) => {
-            args.push_str("\"arguments\":");
+            put(&mut args, "\"arguments\":");
             let text = c.arguments_json.trim_ascii();
             body_value(if text.is_empty() { b"{}" } else { text.as_bytes() }, true, &mut args);
         }
     }
-    args.push_str("}}");
+    put(&mut args, "}}");
     let ignore = policy.key.take().map(|s| s.ignore).unwrap_or_default();
     let spec = provider_spec(&ignore, under);
     let intent = Intent { scope: scope.into(), run_id: String::new(), step_id: String::new(), tool: op.tool.clone(), args_json: args };
@@ -357,13 +357,13 @@ pub fn admit(scope: &str, op: &Operation, request: &Request) -> Result<Admission
 }
 
 fn http_args(r: &HttpRequest, out: &mut String) {
-    out.push_str("\"body\":");
+    put(out, "\"body\":");
     body_value(&r.body, is_json(&r.content_type), out);
-    out.push_str(",\"method\":");
+    put(out, ",\"method\":");
     write_string(&r.method.to_ascii_uppercase(), out);
-    out.push_str(",\"path\":");
+    put(out, ",\"path\":");
     write_string(&r.path, out);
-    out.push_str(",\"query\":");
+    put(out, ",\"query\":");
     write_string(&r.query, out);
 }
 
@@ -388,16 +388,16 @@ pub fn record_http(r: &HttpResponse) -> Recording {
     let mut out = String::from("{");
     match core::str::from_utf8(&r.body) {
         Ok(text) => {
-            out.push_str("\"body\":");
+            put(&mut out, "\"body\":");
             write_string(text, &mut out);
         }
         Err(_) => {
-            out.push_str("\"body64\":\"");
+            put(&mut out, "\"body64\":\"");
             crate::base64::encode(&r.body, &mut out);
-            out.push('"');
+            put(&mut out, "\"");
         }
     }
-    out.push_str(",\"headers\":[");
+    put(&mut out, ",\"headers\":[");
     let mut first = true;
     for (name, value) in &r.headers {
         let name = name.to_ascii_lowercase();
@@ -405,18 +405,18 @@ pub fn record_http(r: &HttpResponse) -> Recording {
             continue;
         }
         if !first {
-            out.push(',');
+            put(&mut out, ",");
         }
         first = false;
-        out.push('[');
+        put(&mut out, "[");
         write_string(&name, &mut out);
-        out.push(',');
+        put(&mut out, ",");
         write_string(value, &mut out);
-        out.push(']');
+        put(&mut out, "]");
     }
-    out.push_str("],\"status\":");
-    out.push_str(itoa::Buffer::new().format(status));
-    out.push_str(",\"v\":1}");
+    put(&mut out, "],\"status\":");
+    push_u64(u64::from(status), &mut out);
+    put(&mut out, ",\"v\":1}");
     Recording::Returned(out)
 }
 

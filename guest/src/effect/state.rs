@@ -26,15 +26,23 @@ pub fn encode(m: &Machine) -> Vec<u8> {
 }
 
 /// The machine `bytes` hold, if this core wrote them.
+///
+/// Reading never stops early: the first byte that does not fit marks the reader as failed and
+/// empties it, every later read gives a placeholder, and the result is `None`. (Stopping at once,
+/// with `?` after each field, made every record's reader drop the fields read so far on each of
+/// its exits: kilobytes of drop code in the component.)
 pub fn decode(bytes: &[u8]) -> Option<Machine> {
-    let mut r = R(bytes);
-    (r.u8()? == TAG).then_some(())?;
-    let m = Machine::get(&mut r)?;
-    r.0.is_empty().then_some(m)
+    let mut r = R(bytes, false);
+    if r.u8() != TAG {
+        return None;
+    }
+    let m = Machine::get(&mut r);
+    (!r.1 && r.0.is_empty()).then_some(m)
 }
 
 struct W(Vec<u8>);
-struct R<'a>(&'a [u8]);
+/// The bytes not read yet, and whether a read has failed (then the bytes are empty).
+struct R<'a>(&'a [u8], bool);
 
 impl W {
     fn u8(&mut self, b: u8) {
@@ -57,51 +65,86 @@ impl W {
 }
 
 impl R<'_> {
-    fn u8(&mut self) -> Option<u8> {
-        let (&b, rest) = self.0.split_first()?;
-        self.0 = rest;
-        Some(b)
+    /// A read that does not fit: the reader fails and reads nothing more.
+    #[inline(never)]
+    fn fail(&mut self) {
+        self.0 = &[];
+        self.1 = true;
     }
-    fn u64(&mut self) -> Option<u64> {
-        let mut n = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.u8()?;
-            n |= u64::from(b & 0x7F) << shift;
-            if b & 0x80 == 0 {
-                return Some(n);
+    fn u8(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => {
+                self.fail();
+                0
             }
         }
-        None
     }
-    fn u32(&mut self) -> Option<u32> {
-        u32::try_from(self.u64()?).ok()
-    }
-    fn str(&mut self) -> Option<String> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        let bytes = self.0.get(..n)?;
-        self.0 = &self.0[n..];
-        String::from_utf8(bytes.to_vec()).ok()
-    }
-    fn bool(&mut self) -> Option<bool> {
-        match self.u8()? {
-            0 => Some(false),
-            1 => Some(true),
-            _ => None,
+    #[inline(never)]
+    fn u64(&mut self) -> u64 {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8();
+            n |= u64::from(b & 0x7F) << shift;
+            if b & 0x80 == 0 {
+                return n;
+            }
         }
+        self.fail();
+        0
+    }
+    fn u32(&mut self) -> u32 {
+        let n = self.u64();
+        u32::try_from(n).unwrap_or_else(|_| {
+            self.fail();
+            0
+        })
+    }
+    #[inline(never)]
+    fn str(&mut self) -> String {
+        let n = usize::try_from(self.u64()).unwrap_or(usize::MAX);
+        let Some(bytes) = self.0.get(..n) else {
+            self.fail();
+            return String::new();
+        };
+        self.0 = &self.0[n..];
+        String::from_utf8(bytes.to_vec()).unwrap_or_else(|_| {
+            self.fail();
+            String::new()
+        })
+    }
+    fn bool(&mut self) -> bool {
+        match self.u8() {
+            0 => false,
+            1 => true,
+            _ => {
+                self.fail();
+                false
+            }
+        }
+    }
+    /// `v`, as the placeholder of a value that does not fit: the reader fails.
+    fn bad<T>(&mut self, v: T) -> T {
+        self.fail();
+        v
     }
 }
 
 /// A value that goes into a state.
 trait Code: Sized {
     fn put(&self, w: &mut W);
-    fn get(r: &mut R<'_>) -> Option<Self>;
+    /// The value read; a placeholder when the reader has failed or fails now.
+    fn get(r: &mut R<'_>) -> Self;
 }
 
 impl Code for u64 {
     fn put(&self, w: &mut W) {
         w.u64(*self);
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
+    fn get(r: &mut R<'_>) -> Self {
         r.u64()
     }
 }
@@ -110,7 +153,7 @@ impl Code for u32 {
     fn put(&self, w: &mut W) {
         w.u64(u64::from(*self));
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
+    fn get(r: &mut R<'_>) -> Self {
         r.u32()
     }
 }
@@ -119,7 +162,7 @@ impl Code for bool {
     fn put(&self, w: &mut W) {
         w.u8(u8::from(*self));
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
+    fn get(r: &mut R<'_>) -> Self {
         r.bool()
     }
 }
@@ -128,7 +171,7 @@ impl Code for String {
     fn put(&self, w: &mut W) {
         w.str(self);
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
+    fn get(r: &mut R<'_>) -> Self {
         r.str()
     }
 }
@@ -143,11 +186,11 @@ impl<T: Code> Code for Option<T> {
             }
         }
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        match r.u8()? {
-            0 => Some(None),
-            1 => Some(Some(T::get(r)?)),
-            _ => None,
+    fn get(r: &mut R<'_>) -> Self {
+        match r.u8() {
+            0 => None,
+            1 => Some(T::get(r)),
+            _ => r.bad(None),
         }
     }
 }
@@ -156,8 +199,8 @@ impl<T: Code> Code for Box<T> {
     fn put(&self, w: &mut W) {
         (**self).put(w);
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        T::get(r).map(Box::new)
+    fn get(r: &mut R<'_>) -> Self {
+        Box::new(T::get(r))
     }
 }
 
@@ -168,8 +211,8 @@ macro_rules! record {
             fn put(&self, w: &mut W) {
                 $( self.$f.put(w); )*
             }
-            fn get(r: &mut R<'_>) -> Option<Self> {
-                Some($t { $( $f: Code::get(r)? ),* })
+            fn get(r: &mut R<'_>) -> Self {
+                $t { $( $f: Code::get(r) ),* }
             }
         }
     };
@@ -183,8 +226,12 @@ macro_rules! enumeration {
                 let all = [$($t::$v),*];
                 w.u8(all.iter().position(|v| v == self).unwrap_or(0) as u8);
             }
-            fn get(r: &mut R<'_>) -> Option<Self> {
-                [$($t::$v),*].get(usize::from(r.u8()?)).copied()
+            fn get(r: &mut R<'_>) -> Self {
+                let all = [$($t::$v),*];
+                match all.get(usize::from(r.u8())) {
+                    Some(v) => *v,
+                    None => r.bad(all[0]),
+                }
             }
         }
     };
@@ -207,14 +254,14 @@ impl Code for ReconcilePath {
             ReconcilePath::Manual => w.u8(3),
         }
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        Some(match r.u8()? {
+    fn get(r: &mut R<'_>) -> Self {
+        match r.u8() {
             0 => ReconcilePath::None,
             1 => ReconcilePath::ProviderIdempotent,
-            2 => ReconcilePath::Lookup(r.str()?),
+            2 => ReconcilePath::Lookup(r.str()),
             3 => ReconcilePath::Manual,
-            _ => return None,
-        })
+            _ => r.bad(ReconcilePath::None),
+        }
     }
 }
 
@@ -232,13 +279,13 @@ impl Code for ReconcileVerdict {
             }
         }
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        Some(match r.u8()? {
-            0 => ReconcileVerdict::Happened(r.str()?),
+    fn get(r: &mut R<'_>) -> Self {
+        match r.u8() {
+            0 => ReconcileVerdict::Happened(r.str()),
             1 => ReconcileVerdict::NotHappened,
-            2 => ReconcileVerdict::Unknown(r.str()?),
-            _ => return None,
-        })
+            2 => ReconcileVerdict::Unknown(r.str()),
+            _ => r.bad(ReconcileVerdict::NotHappened),
+        }
     }
 }
 
@@ -252,12 +299,12 @@ impl Code for Settlement {
             Settlement::NotHappened => w.u8(1),
         }
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        Some(match r.u8()? {
-            0 => Settlement::Happened(r.str()?),
+    fn get(r: &mut R<'_>) -> Self {
+        match r.u8() {
+            0 => Settlement::Happened(r.str()),
             1 => Settlement::NotHappened,
-            _ => return None,
-        })
+            _ => r.bad(Settlement::NotHappened),
+        }
     }
 }
 
@@ -272,17 +319,17 @@ impl Code for ToolPolicy {
         w.u64(self.escalate_after_ms);
         w.u64(self.retention_ms);
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        Some(ToolPolicy {
-            class: Code::get(r)?,
+    fn get(r: &mut R<'_>) -> Self {
+        ToolPolicy {
+            class: Code::get(r),
             key: None,
-            reconcile: Code::get(r)?,
-            lease_ms: r.u64()?,
-            max_call_ms: r.u64()?,
-            reconcile_after_ms: r.u64()?,
-            escalate_after_ms: r.u64()?,
-            retention_ms: r.u64()?,
-        })
+            reconcile: Code::get(r),
+            lease_ms: r.u64(),
+            max_call_ms: r.u64(),
+            reconcile_after_ms: r.u64(),
+            escalate_after_ms: r.u64(),
+            retention_ms: r.u64(),
+        }
     }
 }
 
@@ -365,20 +412,20 @@ impl Code for Event {
             }
         }
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        Some(match r.u8()? {
-            0 => Event::Begin(Code::get(r)?),
-            1 => Event::Heartbeat(Code::get(r)?),
-            2 => Event::Complete(Code::get(r)?),
-            3 => Event::FailDefinite(Code::get(r)?),
-            4 => Event::FailAmbiguous(Code::get(r)?),
+    fn get(r: &mut R<'_>) -> Self {
+        match r.u8() {
+            0 => Event::Begin(Code::get(r)),
+            1 => Event::Heartbeat(Code::get(r)),
+            2 => Event::Complete(Code::get(r)),
+            3 => Event::FailDefinite(Code::get(r)),
+            4 => Event::FailAmbiguous(Code::get(r)),
             5 => Event::Sweep,
-            6 => Event::Reconciled(Code::get(r)?),
-            7 => Event::Resolve(Code::get(r)?),
+            6 => Event::Reconciled(Code::get(r)),
+            7 => Event::Resolve(Code::get(r)),
             8 => Event::Purge,
-            9 => Event::CompleteUnrecordable(Code::get(r)?),
-            _ => return None,
-        })
+            9 => Event::CompleteUnrecordable(Code::get(r)),
+            _ => r.bad(Event::Sweep),
+        }
     }
 }
 
@@ -415,18 +462,18 @@ impl Code for Outcome {
             _ => w.u8(6),
         }
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        Some(match r.u8()? {
-            0 => Outcome::Execute(Code::get(r)?),
-            1 => Outcome::Reconcile(Code::get(r)?),
-            2 => Outcome::Escalated(Code::get(r)?),
-            3 => Outcome::Recorded(Code::get(r)?),
+    fn get(r: &mut R<'_>) -> Self {
+        match r.u8() {
+            0 => Outcome::Execute(Code::get(r)),
+            1 => Outcome::Reconcile(Code::get(r)),
+            2 => Outcome::Escalated(Code::get(r)),
+            3 => Outcome::Recorded(Code::get(r)),
             4 => Outcome::Purged,
-            5 => Outcome::Idle(Code::get(r)?),
+            5 => Outcome::Idle(Code::get(r)),
             6 => Outcome::Idle(None),
-            7 => Outcome::Settled(Code::get(r)?),
-            _ => return None,
-        })
+            7 => Outcome::Settled(Code::get(r)),
+            _ => r.bad(Outcome::Purged),
+        }
     }
 }
 
@@ -442,14 +489,14 @@ impl Code for Mode {
             Mode::Wait => w.u8(3),
         }
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        Some(match r.u8()? {
+    fn get(r: &mut R<'_>) -> Self {
+        match r.u8() {
             0 => Mode::Effect,
             1 => Mode::Event,
-            2 => Mode::Tend(Code::get(r)?),
+            2 => Mode::Tend(Code::get(r)),
             3 => Mode::Wait,
-            _ => return None,
-        })
+            _ => r.bad(Mode::Effect),
+        }
     }
 }
 
@@ -472,18 +519,18 @@ impl Code for Phase {
             Phase::Writing => w.u8(7),
         }
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        Some(match r.u8()? {
+    fn get(r: &mut R<'_>) -> Self {
+        match r.u8() {
             0 => Phase::Idle,
             1 => Phase::Reading,
             2 => Phase::CallingTool,
             3 => Phase::PassingThrough,
-            4 => Phase::Reconciling(Code::get(r)?),
-            5 => Phase::Recalling(Code::get(r)?),
+            4 => Phase::Reconciling(Code::get(r)),
+            5 => Phase::Recalling(Code::get(r)),
             6 => Phase::Sleeping,
             7 => Phase::Writing,
-            _ => return None,
-        })
+            _ => r.bad(Phase::Idle),
+        }
     }
 }
 
@@ -497,12 +544,12 @@ impl Code for Known {
             }
         }
     }
-    fn get(r: &mut R<'_>) -> Option<Self> {
-        Some(match r.u8()? {
+    fn get(r: &mut R<'_>) -> Self {
+        match r.u8() {
             0 => Known::Unknown,
-            1 => Known::Row(Code::get(r)?),
-            _ => return None,
-        })
+            1 => Known::Row(Code::get(r)),
+            _ => r.bad(Known::Unknown),
+        }
     }
 }
 
@@ -535,7 +582,7 @@ record!(Machine {
 /// A step's events are never kept: they go to the host with the step.
 impl Code for Notices {
     fn put(&self, _: &mut W) {}
-    fn get(_: &mut R<'_>) -> Option<Self> {
-        Some(Notices::default())
+    fn get(_: &mut R<'_>) -> Self {
+        Notices::default()
     }
 }
