@@ -123,6 +123,12 @@ fn cas(mut next: Entry) -> Option<Write> {
     Some(Write::Update(Update { expected_version: next.version - 1, entry: next }))
 }
 
+/// What an entry's history keeps track of (wit/ledger.wit, step 3): an update that changes one
+/// of these appends a record; heartbeats and `due-at` corrections change none.
+pub fn kept_in_history(e: &Entry) -> (EntryState, u32, Option<&str>, u32, Option<&str>) {
+    (e.state, e.attempt, e.reason.as_deref(), e.reconcile_attempts, e.settlement.as_deref())
+}
+
 /// When `e` next needs time-driven work (see `due-at` in wit/ledger.wit).
 pub fn due_at(e: &Entry) -> Option<u64> {
     match e.state {

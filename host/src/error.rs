@@ -1,13 +1,17 @@
 //! The host's error type: the core's typed errors, storage errors, and the few ways the host
 //! itself can fail.
 
+use crate::wit::agent::Failure;
 use crate::wit::canonical::CanonError;
 use crate::wit::effect::{Busy, EffectError, Keyed};
 use crate::wit::keys::KeyError;
 use crate::wit::ledger::{Conflict, LedgerError};
 use crate::wit::policy::PolicyError;
 
-/// Everything the host can report.
+/// Everything the host can report. The refusals of an effect (a conflict, a call in progress, in
+/// doubt or escalated, a definite tool failure, a result not recorded, contention) keep the core's
+/// record and display the core's sentence for it: what the model reads for the same outcome
+/// (`agent.answer`), the same in every host.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The JSON was refused by canonicalization (kind, byte offset, line, column).
@@ -27,32 +31,32 @@ pub enum Error {
     Storage(#[from] StoreError),
     /// The key was claimed before with different parameters (the core's record: the key, the
     /// first differing JSON pointer, both fingerprints).
-    #[error("conflict on {}: the key was first used with different parameters (first difference at {:?})", .0.key, .0.pointer)]
+    #[error("{}", said(EffectError::Conflict(.0.clone())))]
     Conflict(Conflict),
     /// Only a human can settle this effect now (`oncely ledger resolve`).
-    #[error("escalated: {} (key {}); settle it with `oncely ledger resolve`", .0.reason, .0.key)]
+    #[error("{}", said(EffectError::Escalated(.0.clone())))]
     Escalated(Keyed),
     /// The outcome is unknown and no reconciler could settle it yet; do not retry blindly.
-    #[error("in doubt: the outcome of {} is unknown ({}); it will be reconciled or escalated, never re-executed blindly", .0.key, .0.reason)]
+    #[error("{}", said(EffectError::InDoubt(.0.clone())))]
     InDoubt(Keyed),
     /// Another worker holds the claim and did not finish while we waited: the holder, the
     /// entry's state, and when to look again (`retry_after_ms`: when the claim's lease ends, or
     /// its next reconciliation is due).
-    #[error("in progress: {} holds {} (entry {:?})", .0.owner, .0.key, .0.state)]
+    #[error("{}", said(EffectError::InProgress(.0.clone())))]
     InProgress(Busy),
     /// The tool reported a definite failure (the effect did not happen); it was recorded.
-    #[error("the tool failed: {0}")]
+    #[error("{}", said(EffectError::ToolFailed(.0.clone())))]
     ToolFailed(String),
     /// The effect happened, but its result could not be encoded as JSON, so it was recorded
     /// without one; every repeat of the intent gets this error, and the tool is never called
     /// again for it.
-    #[error("the effect of {} happened, but its result was not recorded: {}", .0.key, .0.reason)]
+    #[error("{}", said(EffectError::ResultNotRecorded(.0.clone())))]
     ResultNotRecorded(Keyed),
     /// The core and this host disagree on the machine protocol: a bug in oncely.
     #[error("protocol error (a bug in oncely): {0}")]
     Protocol(String),
     /// Lost compare-and-swap races too many times in a row.
-    #[error("gave up after {0} lost races on the same key")]
+    #[error("{}", said(EffectError::Contention(*.0)))]
     Contention(u32),
     /// A result could not be (de)serialized as JSON.
     #[error("result JSON: {0}")]
@@ -63,6 +67,27 @@ pub enum Error {
     /// The component could not be compiled or instantiated.
     #[error("loading the core component: {0:#}")]
     Load(wasmtime::Error),
+}
+
+/// The message of an effect's refusal: the core's sentence for it, what the model reads for the
+/// same outcome (`agent.answer`), the same in every host. Without the core (it failed to load),
+/// which refusal and key.
+fn said(e: EffectError) -> String {
+    let reply = crate::Runtime::shared().and_then(|rt| rt.answer(&Failure::Effect(e.clone())));
+    if let Ok(Some(r)) = reply {
+        return r.text;
+    }
+    match e {
+        EffectError::Conflict(c) => format!("conflict: {} at {:?}", c.key, c.pointer),
+        EffectError::InProgress(b) => format!("in-progress: {}", b.key),
+        EffectError::InDoubt(k) => format!("in-doubt: {}: {}", k.key, k.reason),
+        EffectError::Escalated(k) => format!("escalated: {}: {}", k.key, k.reason),
+        EffectError::ResultNotRecorded(k) => format!("result-not-recorded: {}: {}", k.key, k.reason),
+        EffectError::ToolFailed(reason) => format!("tool-failed: {reason}"),
+        EffectError::Contention(n) => format!("contention: {n} races"),
+        EffectError::Storage(m) => format!("storage: {m}"),
+        EffectError::Ledger(l) => l.message,
+    }
 }
 
 impl Error {

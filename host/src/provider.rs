@@ -36,13 +36,10 @@ use serde_json::value::RawValue;
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tower::{Layer, Service};
-
-/// The largest request body the layer reads by default (bytes); a larger one is answered 413.
-pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 
 /// What the handler can read from the request's extensions when its request is keyed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,8 +67,27 @@ struct Config {
     tool: Option<String>,
     policy_json: String,
     required: bool,
-    wait: Duration,
-    body_limit: usize,
+    /// None: the core's default (`core-defaults.provider-wait-ms`).
+    wait: Option<Duration>,
+    /// None: the core's default (`core-defaults.provider-max-body`).
+    body_limit: Option<usize>,
+    /// The core's provider defaults, read once: the wait (ms) and the body limit (bytes).
+    defaults: OnceLock<(u64, u64)>,
+}
+
+impl Config {
+    /// The wait and the body limit: as configured, else the core's defaults.
+    fn limits(&self, rt: &crate::Runtime) -> Result<(Duration, usize), Error> {
+        let (wait_ms, max_body) = match self.defaults.get() {
+            Some(d) => *d,
+            None => {
+                let d = rt.defaults()?;
+                *self.defaults.get_or_init(|| (d.provider_wait_ms, d.provider_max_body))
+            }
+        };
+        let limit = self.body_limit.unwrap_or_else(|| usize::try_from(max_body).unwrap_or(usize::MAX));
+        Ok((self.wait.unwrap_or(Duration::from_millis(wait_ms)), limit))
+    }
 }
 
 impl IdempotencyLayer {
@@ -89,8 +105,9 @@ impl IdempotencyLayer {
                 tool: None,
                 policy_json: String::new(),
                 required: false,
-                wait: Duration::ZERO,
-                body_limit: DEFAULT_BODY_LIMIT,
+                wait: None,
+                body_limit: None,
+                defaults: OnceLock::new(),
             }),
         }
     }
@@ -123,15 +140,15 @@ impl IdempotencyLayer {
     }
 
     /// Wait this long for a concurrent request with the same key, and replay its response;
-    /// default 0: answer 409 with `Retry-After` at once.
+    /// by default the core's (`provider-wait-ms`, 0: answer 409 with `Retry-After` at once).
     pub fn wait(self, d: Duration) -> Self {
-        self.with(|c| c.wait = d)
+        self.with(|c| c.wait = Some(d))
     }
 
-    /// The largest request body read (default 1 MiB); a larger one is answered 413
-    /// `request-too-large`.
+    /// The largest request body read; by default the core's (`provider-max-body`, 1 MiB). A
+    /// larger one is answered 413 `request-too-large`.
     pub fn body_limit(self, bytes: usize) -> Self {
-        self.with(|c| c.body_limit = bytes)
+        self.with(|c| c.body_limit = Some(bytes))
     }
 }
 
@@ -212,6 +229,10 @@ where
     S::Future: Send + 'static,
 {
     let rt = config.ledger.runtime().clone();
+    let (wait, body_limit) = match config.limits(&rt) {
+        Ok(limits) => limits,
+        Err(e) => return plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    };
     let tool = config.tool.clone().unwrap_or_else(|| {
         let path = req.extensions().get::<MatchedPath>().map_or_else(|| req.uri().path().to_string(), |m| m.as_str().to_string());
         format!("{} {path}", req.method())
@@ -241,10 +262,10 @@ where
             return inner.call(Request::from_parts(parts, body)).await.unwrap_or_else(|e| match e {});
         }
         Ok(Admission::Refuse(r)) => return problem(&r),
-        Ok(Admission::Keyed(_)) => match Limited::new(body, config.body_limit).collect().await {
+        Ok(Admission::Keyed(_)) => match Limited::new(body, body_limit).collect().await {
             Ok(collected) => collected.to_bytes(),
             Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
-                return match rt.oversized(config.body_limit as u64) {
+                return match rt.oversized(body_limit as u64) {
                     Ok(r) => problem(&r),
                     Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
                 }
@@ -265,7 +286,7 @@ where
         let slot = slot.clone();
         let rt = rt.clone();
         let ledger = &config.ledger;
-        ledger.effect(&keyed.intent, &keyed.policy).wait(config.wait).run(move |_key| {
+        ledger.effect(&keyed.intent, &keyed.policy).wait(wait).run(move |_key| {
             let mut req = Request::from_parts(parts.clone(), Body::from(body.clone()));
             req.extensions_mut().insert(keys.clone());
             let mut inner = inner.clone();

@@ -62,6 +62,7 @@ fn refused(l: &Ledger, e: &Error) -> Value {
         other => panic!("not an effect's refusal: {other}"),
     };
     let reply = l.runtime().answer_error(e).unwrap().expect("the model is answered");
+    assert_eq!(e.to_string(), reply.text, "the error displays the core's sentence");
     let code = format!("{:?}", reply.code); // `ReplyCode::InDoubt`
     json!({ "error": case, "code": kebab(code.rsplit("::").next().unwrap()) })
 }

@@ -205,6 +205,8 @@ export function coreDefaults() {
       settleTimeoutMs: Number(d.settleTimeoutMs),
       dueBatch: d.dueBatch,
       inDoubtAfterMs: Number(d.inDoubtAfterMs),
+      providerWaitMs: Number(d.providerWaitMs),
+      providerMaxBody: Number(d.providerMaxBody),
       policy: policyOut(d.policy),
     });
   }

@@ -56,10 +56,16 @@ export class StorageError extends OncelyError {
   }
 }
 
+// The refusals of an effect below carry the core's sentence as their message (`said`): what the
+// model reads for the same outcome (`agent.answer`), given by the ledger that raised them; the same
+// in every host. Made by hand (no `said`), they say only which refusal and key.
+/** @typedef {{said?: string, cause?: unknown}} Said */
+
 /** The key was claimed before with different parameters. */
 export class ConflictError extends OncelyError {
-  constructor(key, pointer) {
-    super('conflict', `conflict on ${key}: the key was first used with different parameters (first difference at ${JSON.stringify(pointer)})`);
+  /** @param {Said} [options] */
+  constructor(key, pointer, options = {}) {
+    super('conflict', options.said ?? `conflict: ${key} at ${JSON.stringify(pointer)}`);
     this.key = key;
     this.pointer = pointer;
   }
@@ -67,8 +73,9 @@ export class ConflictError extends OncelyError {
 
 /** Only a human can settle this effect now (`ledger.resolve`, or `oncely ledger resolve`). */
 export class EscalatedError extends OncelyError {
-  constructor(key, reason) {
-    super('escalated', `escalated: ${reason} (key ${key}); settle it with \`oncely ledger resolve\``);
+  /** @param {Said} [options] */
+  constructor(key, reason, options = {}) {
+    super('escalated', options.said ?? `escalated: ${key}: ${reason}`);
     this.key = key;
     this.reason = reason;
   }
@@ -76,8 +83,9 @@ export class EscalatedError extends OncelyError {
 
 /** The outcome is unknown and no reconciler could settle it yet; do not retry blindly. */
 export class InDoubtError extends OncelyError {
-  constructor(key, reason, cause) {
-    super('in-doubt', `in doubt: the outcome of ${key} is unknown (${reason}); it will be reconciled or escalated, never re-executed blindly`, { cause });
+  /** @param {Said} [options] */
+  constructor(key, reason, options = {}) {
+    super('in-doubt', options.said ?? `in-doubt: ${key}: ${reason}`, { cause: options.cause });
     this.key = key;
     this.reason = reason;
   }
@@ -90,9 +98,10 @@ export class InProgressError extends OncelyError {
    * @param {string} owner
    * @param {string} state
    * @param {number | null} [retryAfterMs]
+   * @param {Said} [options]
    */
-  constructor(key, owner, state, retryAfterMs = null) {
-    super('in-progress', `in progress: ${owner} holds ${key} (entry ${state})`);
+  constructor(key, owner, state, retryAfterMs = null, options = {}) {
+    super('in-progress', options.said ?? `in-progress: ${key} (${owner}, ${state})`);
     this.key = key;
     this.owner = owner;
     this.state = state;
@@ -103,8 +112,9 @@ export class InProgressError extends OncelyError {
 
 /** The tool failed and the effect did not happen (recorded, unless the tool is pass-through); `cause`: what it threw. */
 export class ToolFailedError extends OncelyError {
-  constructor(reason, cause) {
-    super('tool-failed', `the tool failed: ${reason}`, { cause });
+  /** @param {Said} [options] */
+  constructor(reason, options = {}) {
+    super('tool-failed', options.said ?? `tool-failed: ${reason}`, { cause: options.cause });
     this.reason = reason;
   }
 }
@@ -115,8 +125,9 @@ export class ToolFailedError extends OncelyError {
  * called again for it.
  */
 export class ResultNotRecordedError extends OncelyError {
-  constructor(key, reason, cause) {
-    super('result-not-recorded', `result not recorded: the effect of ${key} happened, but its result could not be recorded (${reason})`, { cause });
+  /** @param {Said} [options] */
+  constructor(key, reason, options = {}) {
+    super('result-not-recorded', options.said ?? `result-not-recorded: ${key}: ${reason}`, { cause: options.cause });
     this.key = key;
     this.reason = reason;
   }
@@ -124,8 +135,9 @@ export class ResultNotRecordedError extends OncelyError {
 
 /** Lost compare-and-swap races too many times in a row. */
 export class ContentionError extends OncelyError {
-  constructor(races) {
-    super('contention', `gave up after ${races} lost races on the same key`);
+  /** @param {Said} [options] */
+  constructor(races, options = {}) {
+    super('contention', options.said ?? `contention: ${races} races`);
     this.races = races;
   }
 }

@@ -3,7 +3,7 @@
 // interpreter in machine.js only reads and writes rows, calls the tool and reconcilers, sleeps,
 // and returns or raises what the core says. This mirrors host/src/ledger.rs.
 
-import { coreDefaults, prepareCheck, witIdentified, witIntent, witPrepare } from './core.js';
+import { answer, coreDefaults, prepareCheck, witIdentified, witIntent, witPrepare } from './core.js';
 import {
   ConflictError,
   ContentionError,
@@ -504,25 +504,25 @@ function errorOf(e, m) {
 
 function typedError(e, m) {
   const v = e.val;
+  if (e.tag === 'storage') return new StorageError(v, m.cause);
+  if (e.tag === 'ledger') return new LedgerError(v);
+  // The message: the core's sentence for the outcome (what the model reads), in every host.
+  const o = { said: answer({ tag: 'effect', val: e })?.text, cause: m.cause };
   switch (e.tag) {
     case 'conflict':
-      return new ConflictError(v.key, v.pointer);
+      return new ConflictError(v.key, v.pointer, o);
     case 'in-progress':
-      return new InProgressError(v.key, v.owner, v.state, Number(v.retryAfterMs));
+      return new InProgressError(v.key, v.owner, v.state, Number(v.retryAfterMs), o);
     case 'in-doubt':
-      return new InDoubtError(v.key, v.reason, m.cause);
+      return new InDoubtError(v.key, v.reason, o);
     case 'escalated':
-      return new EscalatedError(v.key, v.reason);
+      return new EscalatedError(v.key, v.reason, o);
     case 'tool-failed':
-      return new ToolFailedError(v, m.cause);
+      return new ToolFailedError(v, o);
     case 'result-not-recorded':
-      return new ResultNotRecordedError(v.key, v.reason, m.cause);
-    case 'storage':
-      return new StorageError(v, m.cause);
-    case 'ledger':
-      return new LedgerError(v);
+      return new ResultNotRecordedError(v.key, v.reason, o);
     case 'contention':
-      return new ContentionError(v);
+      return new ContentionError(v, o);
     default:
       return new OncelyError('protocol', `the core raised ${e.tag}, which this package does not know`);
   }

@@ -132,6 +132,7 @@ test('cancel: what a caller that stops waiting leaves recorded, and what its re-
       got = { replayed: told[0].replayed, value };
     } catch (e) {
       assert.ok(e instanceof AnsweredError, `${c.name}: ${e}`);
+      assert.equal(e.cause.message, e.reply.text, c.name); // the typed error's message is the core's sentence
       got = { error: e.cause.code, code: e.reply.code }; // the typed error's code is its effect-error case
     }
     assert.deepEqual(got, want.reask, c.name);

@@ -93,7 +93,8 @@ test('policies: documents, objects and parsed policies are interchangeable', () 
 test("coreDefaults: every option left out is the core's, and a tool given no policy gets its safe one", () => {
   const d = coreDefaults();
   assert.deepEqual({ ...d, policy: undefined }, {
-    waitMs: 30_000, maxAttempts: 3, settleEveryMs: 50, settleTimeoutMs: 30_000, dueBatch: 10_000, inDoubtAfterMs: 900_000, policy: undefined,
+    waitMs: 30_000, maxAttempts: 3, settleEveryMs: 50, settleTimeoutMs: 30_000, dueBatch: 10_000, inDoubtAfterMs: 900_000,
+    providerWaitMs: 0, providerMaxBody: 1 << 20, policy: undefined,
   });
   assert.ok(Object.isFrozen(d));
   assert.equal(d.policy.class, 'irreversible-external');

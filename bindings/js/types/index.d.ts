@@ -72,6 +72,10 @@ export interface CoreDefaults {
   readonly settleTimeoutMs: number;
   readonly dueBatch: number;
   readonly inDoubtAfterMs: number;
+  /** How long a provider middleware waits for a duplicate in flight before 409 (0). */
+  readonly providerWaitMs: number;
+  /** The largest keyed request body a provider middleware reads (bytes; 1 MiB). */
+  readonly providerMaxBody: number;
   /** The policy of a tool given none: irreversible-external, every argument keyed. */
   readonly policy: Policy;
 }
@@ -313,23 +317,30 @@ export interface ListFilter {
   limit?: number;
 }
 
+/** What the core says of a write: whether it appends the written row to the entry's history. */
+export interface WriteOptions {
+  history?: boolean;
+}
+
 /**
  * The storage a ledger needs: insert-if-absent, compare-and-swap on `version`, every query by
  * scope. Stores never decide anything.
  */
 export interface Store {
   get(scope: string, key: string): Promise<Entry | null>;
-  insert(entry: Entry): Promise<boolean>;
-  update(expectedVersion: number, entry: Entry): Promise<boolean>;
+  /** `history`: whether the write appends to the entry's history (the core says; see `history`). */
+  insert(entry: Entry, options?: WriteOptions): Promise<boolean>;
+  update(expectedVersion: number, entry: Entry, options?: WriteOptions): Promise<boolean>;
   delete(scope: string, key: string, expectedVersion: number): Promise<boolean>;
   list(scope: string, filter?: ListFilter): Promise<Entry[]>;
   /** Entries (of one scope, or all) with `dueAt <= now`, by `dueAt`, at most `limit`. */
   due(scope: string | null, now: number, limit: number): Promise<Entry[]>;
   /**
    * The history of `(scope, key)`, oldest first (empty when there is no entry); needed only by
-   * `Ledger.history`. A store keeps it beside the row in the same atomic write: every insert, and
-   * every update that changes `state`, `attempt`, `reason`, `reconcileAttempts` or `settlement`,
-   * appends a record; a delete removes the key's history (the SQL migrations' triggers).
+   * `Ledger.history`. A store keeps it beside the row in the same atomic write: a write the core
+   * marks `{history: true}` (an insert, or an update that changes `state`, `attempt`, `reason`,
+   * `reconcileAttempts` or `settlement`) appends the written row's record; a delete removes the
+   * key's history. The SQL stores' triggers keep the same rule in the write's statement.
    */
   history?(scope: string, key: string): Promise<HistoryRecord[]>;
   close?(): Promise<void>;

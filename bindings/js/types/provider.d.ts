@@ -12,11 +12,11 @@ export interface ProviderOptions<Req> {
   policy?: PolicyInput;
   /** Refuse requests without a key (400 idempotency-key-missing); default false: they pass unkeyed. */
   required?: boolean;
-  /** How long a concurrent duplicate waits for the first before 409 request-in-progress (ms); default 0. */
+  /** How long a concurrent duplicate waits for the first before 409 request-in-progress (ms); default: the core's providerWaitMs, 0. */
   waitMs?: number;
   /** This worker's id in claims (default: the ledger's). */
   owner?: string;
-  /** HTTP: the largest keyed request body read (bytes); default 1 MiB; larger: 413 request-too-large. */
+  /** HTTP: the largest keyed request body read (bytes); default: the core's providerMaxBody, 1 MiB; larger: 413 request-too-large. */
   maxBody?: number;
 }
 

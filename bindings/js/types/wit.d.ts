@@ -960,6 +960,13 @@ export namespace Effect {
      * For `update` and `delete`: the version the stored row must still have.
      */
     expectedVersion: bigint;
+    /**
+     * Whether the write appends the written row's record to the entry's history
+     * (wit/ledger.wit, step 3): an insert, or an update that changes the state, attempt,
+     * reason, reconciliation count or settlement. The SQL migrations' triggers keep the same
+     * rule in the write's statement; a store without them appends when this is true.
+     */
+    history: boolean;
   }
   /**
    * A tool call to make, with its limits.
@@ -1380,6 +1387,16 @@ export namespace Effect {
      * How long in doubt before an entry needs a person (`ledger.needs-person`): 15 min.
      */
     inDoubtAfterMs: bigint;
+    /**
+     * How long a provider middleware (wit/provider.wit) waits for a request's duplicate in
+     * flight before answering 409 with `Retry-After` (ms): 0, it answers at once.
+     */
+    providerWaitMs: bigint;
+    /**
+     * The largest request body a provider middleware reads (bytes): 1 MiB; a larger one is
+     * refused (`provider.oversized`).
+     */
+    providerMaxBody: bigint;
     /**
      * The policy of a tool given none: irreversible-external, every argument keyed, its
      * outcome reconciled by nobody (a person settles what is in doubt). Safe for any tool;

@@ -419,7 +419,8 @@ async def _cancelled_caller(c: dict[str, Any], location: str) -> None:
             assert again.key == want["key"], c["name"]
         except oncely.OncelyError as e:
             reply = reply_for(e)
-            got = {"error": ERROR_CASES[type(e)], "code": reply and reply.code.value}
+            assert reply is not None and str(e) == reply.text, c["name"]  # the core's sentence
+            got = {"error": ERROR_CASES[type(e)], "code": reply.code.value}
         assert got == want["reask"], c["name"]
         assert len(calls) == want["calls"] and set(calls) == {want["key"]}, c["name"]
         entry = await ledger.aio.get(intent["scope"], want["key"])

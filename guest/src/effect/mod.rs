@@ -265,12 +265,16 @@ impl Machine {
     /// so that the host does it without asking again when it can.
     fn write_step(&mut self, write: Write, current: Option<Entry>, outcome: Outcome, now: u64) -> Act {
         let (w, row) = match write {
-            Write::Insert(e) => (RowWrite { op: WriteOp::Insert, row: e.clone(), expected_version: 0 }, Some(e)),
+            Write::Insert(e) => (RowWrite { op: WriteOp::Insert, row: e.clone(), expected_version: 0, history: true }, Some(e)),
             Write::Update(u) => {
-                (RowWrite { op: WriteOp::Update, row: u.entry.clone(), expected_version: u.expected_version }, Some(u.entry))
+                let history =
+                    current.as_ref().is_none_or(|c| crate::ledger::kept_in_history(c) != crate::ledger::kept_in_history(&u.entry));
+                (RowWrite { op: WriteOp::Update, row: u.entry.clone(), expected_version: u.expected_version, history }, Some(u.entry))
             }
             Write::Delete(d) => match &current {
-                Some(gone) => (RowWrite { op: WriteOp::Delete, row: gone.clone(), expected_version: d.expected_version }, None),
+                Some(gone) => {
+                    (RowWrite { op: WriteOp::Delete, row: gone.clone(), expected_version: d.expected_version, history: false }, None)
+                }
                 None => return Act::Do(host_error(self.phase, &Input::Written)),
             },
         };
@@ -864,6 +868,8 @@ pub fn defaults() -> CoreDefaults {
         settle_timeout_ms: DEFAULT_SETTLE_TIMEOUT_MS,
         due_batch: DUE_BATCH,
         in_doubt_after_ms: crate::ledger::DEFAULT_IN_DOUBT_AFTER_MS,
+        provider_wait_ms: 0,
+        provider_max_body: 1 << 20,
         policy: crate::policy::default_policy(crate::policy_wit::EffectClass::IrreversibleExternal),
     }
 }

@@ -14,9 +14,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn start(db: &str, effects: &Path, wait_ms: u64) -> Server {
+/// The test provider; `limits`: `--wait-ms` and `--body-limit` when given (else the core's).
+fn start(db: &str, effects: &Path, limits: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oncely-test-provider"))
-        .args(["--db", db, "--effects", effects.to_str().unwrap(), "--wait-ms", &wait_ms.to_string()])
+        .args(["--db", db, "--effects", effects.to_str().unwrap()])
+        .args(limits)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -108,7 +110,8 @@ async fn keyed_requests_run_once_and_repeats_replay() {
 async fn scenarios(db: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let effects = tmp.path().join("effects");
-    let server = start(db, &effects, 0);
+    // The core's default wait (0: a duplicate in flight is answered 409 at once); 64 KiB bodies.
+    let server = start(db, &effects, &["--body-limit", "65536"]);
     let client = reqwest::Client::new();
     let url = |charge: &str| format!("{}/refunds/{charge}", server.base);
 
@@ -250,7 +253,7 @@ async fn a_server_killed_mid_request_leaves_the_key_in_doubt() {
     for (db, _dir) in databases().await {
         let tmp = tempfile::tempdir().unwrap();
         let effects = tmp.path().join("effects");
-        let server = start(&db, &effects, 0);
+        let server = start(&db, &effects, &[]);
         let client = reqwest::Client::new();
         let url = format!("{}/refunds/ch_k", server.base);
         let body = r#"{"amount":9,"hold":true}"#;
@@ -262,7 +265,7 @@ async fn a_server_killed_mid_request_leaves_the_key_in_doubt() {
         drop(server); // SIGKILL, mid-handler
         assert!(pending.await.unwrap().is_err(), "the connection died with the server");
         std::fs::write(effects.with_extension("release-ch_k"), b"").unwrap();
-        let server = start(&db, &effects, 0);
+        let server = start(&db, &effects, &[]);
         let url = format!("{}/refunds/ch_k", server.base);
         // While the dead claim's lease (1.5 s) runs, 409 in progress; then unknown, for good
         // (in doubt, and with `manual` reconciliation escalated to a person).
@@ -281,7 +284,7 @@ async fn a_concurrent_duplicate_can_wait_and_replay() {
     let (_dir, db) = common::sqlite_path();
     let tmp = tempfile::tempdir().unwrap();
     let effects: PathBuf = tmp.path().join("effects");
-    let server = start(&db, &effects, 30_000);
+    let server = start(&db, &effects, &["--wait-ms", "30000"]);
     let client = reqwest::Client::new();
     let url = format!("{}/refunds/ch_w", server.base);
     let body = r#"{"amount":5,"hold":true}"#;
@@ -307,4 +310,27 @@ async fn a_concurrent_duplicate_can_wait_and_replay() {
     assert_eq!(second.body, first.body);
     assert!(second.replayed() && !first.replayed());
     assert_eq!(lines(&effects, "start ch_w").len(), 1);
+}
+
+/// A layer given no body limit takes the core's (`core-defaults.provider-max-body`, 1 MiB): a
+/// body of 1 MiB is read and run, one byte more is 413 and nothing is done.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_layer_given_no_body_limit_takes_the_cores() {
+    let (_dir, db) = common::sqlite_path();
+    let tmp = tempfile::tempdir().unwrap();
+    let effects: PathBuf = tmp.path().join("effects");
+    let server = start(&db, &effects, &[]);
+    let client = reqwest::Client::new();
+    let max = usize::try_from(oncely::Runtime::shared().unwrap().defaults().unwrap().provider_max_body).unwrap();
+    assert_eq!(max, 1 << 20);
+    let body = |len: usize| {
+        let head = r#"{"amount":1,"pad":""#;
+        format!("{head}{}\"}}", "x".repeat(len - head.len() - 2))
+    };
+    let at = send(&client, &format!("{}/refunds/ch_b1", server.base), "a", Some("k-max"), &body(max)).await.unwrap();
+    assert_eq!(at.status, 201, "{}", at.body);
+    let over = send(&client, &format!("{}/refunds/ch_b2", server.base), "a", Some("k-over"), &body(max + 1)).await.unwrap();
+    assert_eq!(over.status, 413, "{}", over.body);
+    assert!(over.problem()["type"].as_str().unwrap().ends_with("#request-too-large"));
+    assert_eq!((lines(&effects, "start ch_b1").len(), lines(&effects, "start ch_b2").len()), (1, 0));
 }

@@ -3347,7 +3347,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     function defaults() {
       const ret = effect010Defaults();
       let enum0;
-      switch (dataView(memory0).getUint8(ret + 48, true)) {
+      switch (dataView(memory0).getUint8(ret + 64, true)) {
         case 0: {
           enum0 = 'read-only';
           break;
@@ -3369,21 +3369,21 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       let variant7;
-      switch (dataView(memory0).getUint8(ret + 52, true)) {
+      switch (dataView(memory0).getUint8(ret + 68, true)) {
         case 0: {
           variant7 = undefined;
           break;
         }
         case 1: {
           let variant3;
-          switch (dataView(memory0).getUint8(ret + 56, true)) {
+          switch (dataView(memory0).getUint8(ret + 72, true)) {
             case 0: {
               variant3 = undefined;
               break;
             }
             case 1: {
-              var len2 = dataView(memory0).getInt32(ret + 64, true);
-              var base2 = dataView(memory0).getInt32(ret + 60, true);
+              var len2 = dataView(memory0).getInt32(ret + 80, true);
+              var base2 = dataView(memory0).getInt32(ret + 76, true);
               var result2 = [];
               for (let i = 0; i < len2; i++) {
                 const base = base2 + i * 8;
@@ -3399,8 +3399,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var len5 = dataView(memory0).getInt32(ret + 72, true);
-          var base5 = dataView(memory0).getInt32(ret + 68, true);
+          var len5 = dataView(memory0).getInt32(ret + 88, true);
+          var base5 = dataView(memory0).getInt32(ret + 84, true);
           var result5 = [];
           for (let i = 0; i < len5; i++) {
             const base = base5 + i * 8;
@@ -3410,7 +3410,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
             result5.push(result4);
           }
           let enum6;
-          switch (dataView(memory0).getUint8(ret + 76, true)) {
+          switch (dataView(memory0).getUint8(ret + 92, true)) {
             case 0: {
               enum6 = 'step';
               break;
@@ -3439,7 +3439,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       let variant9;
-      switch (dataView(memory0).getUint8(ret + 80, true)) {
+      switch (dataView(memory0).getUint8(ret + 96, true)) {
         case 0: {
           variant9= {
             tag: 'none',
@@ -3453,8 +3453,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 2: {
-          var ptr8 = dataView(memory0).getInt32(ret + 84, true);
-          var len8 = dataView(memory0).getInt32(ret + 88, true);
+          var ptr8 = dataView(memory0).getInt32(ret + 100, true);
+          var len8 = dataView(memory0).getInt32(ret + 104, true);
           var result8 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr8, len8));
           variant9= {
             tag: 'lookup',
@@ -3479,15 +3479,17 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         settleTimeoutMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 24, true)),
         dueBatch: dataView(memory0).getInt32(ret + 32, true) >>> 0,
         inDoubtAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
+        providerWaitMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 48, true)),
+        providerMaxBody: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true)),
         policy: {
           class: enum0,
           key: variant7,
           reconcile: variant9,
-          leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 96, true)),
-          maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 104, true)),
-          reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
-          escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
-          retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+          leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
+          maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+          reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+          escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
+          retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
         },
       };
       postReturn12(ret);
@@ -4375,7 +4377,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       }
       dataView(memory0).setBigInt64(ptr0 + 288, toUint64(arg2), true);
       const ret = effect010Run(ptr0);
-      let variant235;
+      let variant236;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           var ptr120 = dataView(memory0).getInt32(ret + 8, true);
@@ -4404,10 +4406,10 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant147;
+          let variant148;
           switch (dataView(memory0).getUint8(ret + 40, true)) {
             case 0: {
-              variant147 = undefined;
+              variant148 = undefined;
               break;
             }
             case 1: {
@@ -4623,7 +4625,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant147 = {
+              var bool147 = dataView(memory0).getUint8(ret + 328, true);
+              variant148 = {
                 op: enum124,
                 row: {
                   scope: result125,
@@ -4656,6 +4659,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   dueAt: variant146,
                 },
                 expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 320, true)),
+                history: bool147 == 0 ? false : (bool147 == 1 ? true : throwInvalidBool()),
               };
               break;
             }
@@ -4663,97 +4667,97 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var len153 = dataView(memory0).getInt32(ret + 332, true);
-          var base153 = dataView(memory0).getInt32(ret + 328, true);
-          var result153 = [];
-          for (let i = 0; i < len153; i++) {
-            const base = base153 + i * 36;
-            let enum148;
+          var len154 = dataView(memory0).getInt32(ret + 340, true);
+          var base154 = dataView(memory0).getInt32(ret + 336, true);
+          var result154 = [];
+          for (let i = 0; i < len154; i++) {
+            const base = base154 + i * 36;
+            let enum149;
             switch (dataView(memory0).getUint8(base + 0, true)) {
               case 0: {
-                enum148 = 'claimed';
+                enum149 = 'claimed';
                 break;
               }
               case 1: {
-                enum148 = 'executed';
+                enum149 = 'executed';
                 break;
               }
               case 2: {
-                enum148 = 'replayed';
+                enum149 = 'replayed';
                 break;
               }
               case 3: {
-                enum148 = 'conflict';
+                enum149 = 'conflict';
                 break;
               }
               case 4: {
-                enum148 = 'in-doubt';
+                enum149 = 'in-doubt';
                 break;
               }
               case 5: {
-                enum148 = 'reconciled';
+                enum149 = 'reconciled';
                 break;
               }
               case 6: {
-                enum148 = 'escalated';
+                enum149 = 'escalated';
                 break;
               }
               case 7: {
-                enum148 = 'resolved';
+                enum149 = 'resolved';
                 break;
               }
               default: {
                 throw new TypeError('invalid discriminant specified for NoticeKind');
               }
             }
-            var ptr149 = dataView(memory0).getInt32(base + 4, true);
-            var len149 = dataView(memory0).getInt32(base + 8, true);
-            var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
-            var ptr150 = dataView(memory0).getInt32(base + 12, true);
-            var len150 = dataView(memory0).getInt32(base + 16, true);
+            var ptr150 = dataView(memory0).getInt32(base + 4, true);
+            var len150 = dataView(memory0).getInt32(base + 8, true);
             var result150 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr150, len150));
-            var ptr151 = dataView(memory0).getInt32(base + 20, true);
-            var len151 = dataView(memory0).getInt32(base + 24, true);
+            var ptr151 = dataView(memory0).getInt32(base + 12, true);
+            var len151 = dataView(memory0).getInt32(base + 16, true);
             var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
-            var ptr152 = dataView(memory0).getInt32(base + 28, true);
-            var len152 = dataView(memory0).getInt32(base + 32, true);
+            var ptr152 = dataView(memory0).getInt32(base + 20, true);
+            var len152 = dataView(memory0).getInt32(base + 24, true);
             var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
-            result153.push({
-              kind: enum148,
-              scope: result149,
-              key: result150,
-              tool: result151,
-              detail: result152,
+            var ptr153 = dataView(memory0).getInt32(base + 28, true);
+            var len153 = dataView(memory0).getInt32(base + 32, true);
+            var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
+            result154.push({
+              kind: enum149,
+              scope: result150,
+              key: result151,
+              tool: result152,
+              detail: result153,
             });
           }
-          let variant227;
-          switch (dataView(memory0).getUint8(ret + 336, true)) {
+          let variant228;
+          switch (dataView(memory0).getUint8(ret + 344, true)) {
             case 0: {
-              variant227= {
+              variant228= {
                 tag: 'report',
               };
               break;
             }
             case 1: {
-              var ptr154 = dataView(memory0).getInt32(ret + 344, true);
-              var len154 = dataView(memory0).getInt32(ret + 348, true);
-              var result154 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr154, len154));
               var ptr155 = dataView(memory0).getInt32(ret + 352, true);
               var len155 = dataView(memory0).getInt32(ret + 356, true);
               var result155 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr155, len155));
-              let variant157;
-              switch (dataView(memory0).getUint8(ret + 360, true)) {
+              var ptr156 = dataView(memory0).getInt32(ret + 360, true);
+              var len156 = dataView(memory0).getInt32(ret + 364, true);
+              var result156 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr156, len156));
+              let variant158;
+              switch (dataView(memory0).getUint8(ret + 368, true)) {
                 case 0: {
-                  variant157 = undefined;
+                  variant158 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr156 = dataView(memory0).getInt32(ret + 368, true);
-                  var len156 = dataView(memory0).getInt32(ret + 372, true);
-                  var result156 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr156, len156));
-                  variant157 = {
-                    attempt: dataView(memory0).getInt32(ret + 364, true) >>> 0,
-                    owner: result156,
+                  var ptr157 = dataView(memory0).getInt32(ret + 376, true);
+                  var len157 = dataView(memory0).getInt32(ret + 380, true);
+                  var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
+                  variant158 = {
+                    attempt: dataView(memory0).getInt32(ret + 372, true) >>> 0,
+                    owner: result157,
                   };
                   break;
                 }
@@ -4761,28 +4765,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant158;
-              switch (dataView(memory0).getUint8(ret + 376, true)) {
-                case 0: {
-                  variant158 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant158 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
               let variant159;
-              switch (dataView(memory0).getUint8(ret + 392, true)) {
+              switch (dataView(memory0).getUint8(ret + 384, true)) {
                 case 0: {
                   variant159 = undefined;
                   break;
                 }
                 case 1: {
-                  variant159 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true));
+                  variant159 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true));
                   break;
                 }
                 default: {
@@ -4790,36 +4780,47 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant160;
-              switch (dataView(memory0).getUint8(ret + 408, true)) {
+              switch (dataView(memory0).getUint8(ret + 400, true)) {
                 case 0: {
                   variant160 = undefined;
                   break;
                 }
                 case 1: {
-                  variant160 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true));
+                  variant160 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant227= {
+              let variant161;
+              switch (dataView(memory0).getUint8(ret + 416, true)) {
+                case 0: {
+                  variant161 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant161 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 424, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              variant228= {
                 tag: 'call-tool',
                 val: {
-                  scope: result154,
-                  key: result155,
-                  token: variant157,
-                  notAfter: variant158,
-                  deadline: variant159,
-                  heartbeatMs: variant160,
+                  scope: result155,
+                  key: result156,
+                  token: variant158,
+                  notAfter: variant159,
+                  deadline: variant160,
+                  heartbeatMs: variant161,
                 }
               };
               break;
             }
             case 2: {
-              var ptr161 = dataView(memory0).getInt32(ret + 344, true);
-              var len161 = dataView(memory0).getInt32(ret + 348, true);
-              var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
               var ptr162 = dataView(memory0).getInt32(ret + 352, true);
               var len162 = dataView(memory0).getInt32(ret + 356, true);
               var result162 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr162, len162));
@@ -4829,32 +4830,35 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               var ptr164 = dataView(memory0).getInt32(ret + 368, true);
               var len164 = dataView(memory0).getInt32(ret + 372, true);
               var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
-              let variant166;
-              switch (dataView(memory0).getUint8(ret + 380, true)) {
+              var ptr165 = dataView(memory0).getInt32(ret + 376, true);
+              var len165 = dataView(memory0).getInt32(ret + 380, true);
+              var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
+              let variant167;
+              switch (dataView(memory0).getUint8(ret + 388, true)) {
                 case 0: {
-                  variant166= {
+                  variant167= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant166= {
+                  variant167= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr165 = dataView(memory0).getInt32(ret + 384, true);
-                  var len165 = dataView(memory0).getInt32(ret + 388, true);
-                  var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
-                  variant166= {
+                  var ptr166 = dataView(memory0).getInt32(ret + 392, true);
+                  var len166 = dataView(memory0).getInt32(ret + 396, true);
+                  var result166 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr166, len166));
+                  variant167= {
                     tag: 'lookup',
-                    val: result165
+                    val: result166
                   };
                   break;
                 }
                 case 3: {
-                  variant166= {
+                  variant167= {
                     tag: 'manual',
                   };
                   break;
@@ -4863,60 +4867,60 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant227= {
+              variant228= {
                 tag: 'call-reconciler',
                 val: {
-                  scope: result161,
-                  key: result162,
-                  tool: result163,
-                  argsCanonical: result164,
-                  attempt: dataView(memory0).getInt32(ret + 376, true) >>> 0,
-                  path: variant166,
-                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true)),
-                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
+                  scope: result162,
+                  key: result163,
+                  tool: result164,
+                  argsCanonical: result165,
+                  attempt: dataView(memory0).getInt32(ret + 384, true) >>> 0,
+                  path: variant167,
+                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
+                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true)),
                 }
               };
               break;
             }
             case 3: {
-              var ptr167 = dataView(memory0).getInt32(ret + 344, true);
-              var len167 = dataView(memory0).getInt32(ret + 348, true);
-              var result167 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr167, len167));
-              variant227= {
+              var ptr168 = dataView(memory0).getInt32(ret + 352, true);
+              var len168 = dataView(memory0).getInt32(ret + 356, true);
+              var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
+              variant228= {
                 tag: 'recall-tool',
-                val: result167
+                val: result168
               };
               break;
             }
             case 4: {
-              variant227= {
+              variant228= {
                 tag: 'sleep-until',
-                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true))
+                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true))
               };
               break;
             }
             case 5: {
-              let variant206;
-              switch (dataView(memory0).getUint8(ret + 344, true)) {
+              let variant207;
+              switch (dataView(memory0).getUint8(ret + 352, true)) {
                 case 0: {
-                  var ptr168 = dataView(memory0).getInt32(ret + 352, true);
-                  var len168 = dataView(memory0).getInt32(ret + 356, true);
-                  var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
-                  let variant170;
-                  switch (dataView(memory0).getUint8(ret + 360, true)) {
+                  var ptr169 = dataView(memory0).getInt32(ret + 360, true);
+                  var len169 = dataView(memory0).getInt32(ret + 364, true);
+                  var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
+                  let variant171;
+                  switch (dataView(memory0).getUint8(ret + 368, true)) {
                     case 0: {
-                      variant170= {
+                      variant171= {
                         tag: 'tool-value',
                       };
                       break;
                     }
                     case 1: {
-                      var ptr169 = dataView(memory0).getInt32(ret + 364, true);
-                      var len169 = dataView(memory0).getInt32(ret + 368, true);
-                      var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
-                      variant170= {
+                      var ptr170 = dataView(memory0).getInt32(ret + 372, true);
+                      var len170 = dataView(memory0).getInt32(ret + 376, true);
+                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
+                      variant171= {
                         tag: 'recorded',
-                        val: result169
+                        val: result170
                       };
                       break;
                     }
@@ -4924,93 +4928,90 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for ResultSource');
                     }
                   }
-                  var bool171 = dataView(memory0).getUint8(ret + 372, true);
-                  var bool172 = dataView(memory0).getUint8(ret + 373, true);
-                  variant206= {
+                  var bool172 = dataView(memory0).getUint8(ret + 380, true);
+                  var bool173 = dataView(memory0).getUint8(ret + 381, true);
+                  variant207= {
                     tag: 'effect',
                     val: {
-                      key: result168,
-                      source: variant170,
-                      replayed: bool171 == 0 ? false : (bool171 == 1 ? true : throwInvalidBool()),
-                      reconciled: bool172 == 0 ? false : (bool172 == 1 ? true : throwInvalidBool()),
+                      key: result169,
+                      source: variant171,
+                      replayed: bool172 == 0 ? false : (bool172 == 1 ? true : throwInvalidBool()),
+                      reconciled: bool173 == 0 ? false : (bool173 == 1 ? true : throwInvalidBool()),
                     }
                   };
                   break;
                 }
                 case 1: {
-                  let variant194;
-                  switch (dataView(memory0).getUint8(ret + 352, true)) {
+                  let variant195;
+                  switch (dataView(memory0).getUint8(ret + 360, true)) {
                     case 0: {
-                      var ptr173 = dataView(memory0).getInt32(ret + 364, true);
-                      var len173 = dataView(memory0).getInt32(ret + 368, true);
-                      var result173 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr173, len173));
-                      variant194= {
+                      var ptr174 = dataView(memory0).getInt32(ret + 372, true);
+                      var len174 = dataView(memory0).getInt32(ret + 376, true);
+                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
+                      variant195= {
                         tag: 'execute',
                         val: {
-                          attempt: dataView(memory0).getInt32(ret + 360, true) >>> 0,
-                          owner: result173,
+                          attempt: dataView(memory0).getInt32(ret + 368, true) >>> 0,
+                          owner: result174,
                         }
                       };
                       break;
                     }
                     case 1: {
-                      var ptr174 = dataView(memory0).getInt32(ret + 360, true);
-                      var len174 = dataView(memory0).getInt32(ret + 364, true);
-                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
-                      variant194= {
+                      var ptr175 = dataView(memory0).getInt32(ret + 368, true);
+                      var len175 = dataView(memory0).getInt32(ret + 372, true);
+                      var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
+                      variant195= {
                         tag: 'replay',
                         val: {
-                          resultJson: result174,
-                          attempt: dataView(memory0).getInt32(ret + 368, true) >>> 0,
-                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
+                          resultJson: result175,
+                          attempt: dataView(memory0).getInt32(ret + 376, true) >>> 0,
+                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
                         }
                       };
                       break;
                     }
                     case 2: {
-                      var ptr175 = dataView(memory0).getInt32(ret + 360, true);
-                      var len175 = dataView(memory0).getInt32(ret + 364, true);
-                      var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
-                      let enum176;
-                      switch (dataView(memory0).getUint8(ret + 368, true)) {
+                      var ptr176 = dataView(memory0).getInt32(ret + 368, true);
+                      var len176 = dataView(memory0).getInt32(ret + 372, true);
+                      var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
+                      let enum177;
+                      switch (dataView(memory0).getUint8(ret + 376, true)) {
                         case 0: {
-                          enum176 = 'pending';
+                          enum177 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum176 = 'done';
+                          enum177 = 'done';
                           break;
                         }
                         case 2: {
-                          enum176 = 'failed';
+                          enum177 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum176 = 'in-doubt';
+                          enum177 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum176 = 'escalated';
+                          enum177 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant194= {
+                      variant195= {
                         tag: 'in-progress',
                         val: {
-                          owner: result175,
-                          state: enum176,
-                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
+                          owner: result176,
+                          state: enum177,
+                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
                         }
                       };
                       break;
                     }
                     case 3: {
-                      var ptr177 = dataView(memory0).getInt32(ret + 360, true);
-                      var len177 = dataView(memory0).getInt32(ret + 364, true);
-                      var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
                       var ptr178 = dataView(memory0).getInt32(ret + 368, true);
                       var len178 = dataView(memory0).getInt32(ret + 372, true);
                       var result178 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr178, len178));
@@ -5020,32 +5021,35 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       var ptr180 = dataView(memory0).getInt32(ret + 384, true);
                       var len180 = dataView(memory0).getInt32(ret + 388, true);
                       var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
-                      let variant182;
-                      switch (dataView(memory0).getUint8(ret + 396, true)) {
+                      var ptr181 = dataView(memory0).getInt32(ret + 392, true);
+                      var len181 = dataView(memory0).getInt32(ret + 396, true);
+                      var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
+                      let variant183;
+                      switch (dataView(memory0).getUint8(ret + 404, true)) {
                         case 0: {
-                          variant182= {
+                          variant183= {
                             tag: 'none',
                           };
                           break;
                         }
                         case 1: {
-                          variant182= {
+                          variant183= {
                             tag: 'provider-idempotent',
                           };
                           break;
                         }
                         case 2: {
-                          var ptr181 = dataView(memory0).getInt32(ret + 400, true);
-                          var len181 = dataView(memory0).getInt32(ret + 404, true);
-                          var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
-                          variant182= {
+                          var ptr182 = dataView(memory0).getInt32(ret + 408, true);
+                          var len182 = dataView(memory0).getInt32(ret + 412, true);
+                          var result182 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr182, len182));
+                          variant183= {
                             tag: 'lookup',
-                            val: result181
+                            val: result182
                           };
                           break;
                         }
                         case 3: {
-                          variant182= {
+                          variant183= {
                             tag: 'manual',
                           };
                           break;
@@ -5054,51 +5058,48 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                           throw new TypeError('invalid variant discriminant for ReconcilePath');
                         }
                       }
-                      variant194= {
+                      variant195= {
                         tag: 'reconcile',
                         val: {
-                          scope: result177,
-                          key: result178,
-                          tool: result179,
-                          argsCanonical: result180,
-                          attempt: dataView(memory0).getInt32(ret + 392, true) >>> 0,
-                          path: variant182,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true)),
-                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true)),
+                          scope: result178,
+                          key: result179,
+                          tool: result180,
+                          argsCanonical: result181,
+                          attempt: dataView(memory0).getInt32(ret + 400, true) >>> 0,
+                          path: variant183,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true)),
+                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 424, true)),
                         }
                       };
                       break;
                     }
                     case 4: {
-                      var ptr183 = dataView(memory0).getInt32(ret + 360, true);
-                      var len183 = dataView(memory0).getInt32(ret + 364, true);
-                      var result183 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr183, len183));
                       var ptr184 = dataView(memory0).getInt32(ret + 368, true);
                       var len184 = dataView(memory0).getInt32(ret + 372, true);
                       var result184 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr184, len184));
                       var ptr185 = dataView(memory0).getInt32(ret + 376, true);
                       var len185 = dataView(memory0).getInt32(ret + 380, true);
                       var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
-                      var ptr186 = dataView(memory0).getInt32(ret + 388, true);
-                      var len186 = dataView(memory0).getInt32(ret + 392, true);
+                      var ptr186 = dataView(memory0).getInt32(ret + 384, true);
+                      var len186 = dataView(memory0).getInt32(ret + 388, true);
                       var result186 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr186, len186));
-                      variant194= {
+                      var ptr187 = dataView(memory0).getInt32(ret + 396, true);
+                      var len187 = dataView(memory0).getInt32(ret + 400, true);
+                      var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
+                      variant195= {
                         tag: 'escalated',
                         val: {
-                          scope: result183,
-                          key: result184,
-                          tool: result185,
-                          attempt: dataView(memory0).getInt32(ret + 384, true) >>> 0,
-                          reason: result186,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
+                          scope: result184,
+                          key: result185,
+                          tool: result186,
+                          attempt: dataView(memory0).getInt32(ret + 392, true) >>> 0,
+                          reason: result187,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true)),
                         }
                       };
                       break;
                     }
                     case 5: {
-                      var ptr187 = dataView(memory0).getInt32(ret + 360, true);
-                      var len187 = dataView(memory0).getInt32(ret + 364, true);
-                      var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
                       var ptr188 = dataView(memory0).getInt32(ret + 368, true);
                       var len188 = dataView(memory0).getInt32(ret + 372, true);
                       var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
@@ -5108,90 +5109,93 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       var ptr190 = dataView(memory0).getInt32(ret + 384, true);
                       var len190 = dataView(memory0).getInt32(ret + 388, true);
                       var result190 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr190, len190));
-                      variant194= {
+                      var ptr191 = dataView(memory0).getInt32(ret + 392, true);
+                      var len191 = dataView(memory0).getInt32(ret + 396, true);
+                      var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
+                      variant195= {
                         tag: 'conflict',
                         val: {
-                          key: result187,
-                          pointer: result188,
-                          storedFingerprint: result189,
-                          givenFingerprint: result190,
+                          key: result188,
+                          pointer: result189,
+                          storedFingerprint: result190,
+                          givenFingerprint: result191,
                         }
                       };
                       break;
                     }
                     case 6: {
-                      variant194= {
+                      variant195= {
                         tag: 'pass-through',
                       };
                       break;
                     }
                     case 7: {
-                      let enum191;
-                      switch (dataView(memory0).getUint8(ret + 360, true)) {
+                      let enum192;
+                      switch (dataView(memory0).getUint8(ret + 368, true)) {
                         case 0: {
-                          enum191 = 'pending';
+                          enum192 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum191 = 'done';
+                          enum192 = 'done';
                           break;
                         }
                         case 2: {
-                          enum191 = 'failed';
+                          enum192 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum191 = 'in-doubt';
+                          enum192 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum191 = 'escalated';
+                          enum192 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant194= {
+                      variant195= {
                         tag: 'recorded',
-                        val: enum191
+                        val: enum192
                       };
                       break;
                     }
                     case 8: {
-                      var ptr192 = dataView(memory0).getInt32(ret + 360, true);
-                      var len192 = dataView(memory0).getInt32(ret + 364, true);
-                      var result192 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr192, len192));
-                      variant194= {
+                      var ptr193 = dataView(memory0).getInt32(ret + 368, true);
+                      var len193 = dataView(memory0).getInt32(ret + 372, true);
+                      var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
+                      variant195= {
                         tag: 'settled',
-                        val: result192
+                        val: result193
                       };
                       break;
                     }
                     case 9: {
-                      variant194= {
+                      variant195= {
                         tag: 'purged',
                       };
                       break;
                     }
                     case 10: {
-                      let variant193;
-                      switch (dataView(memory0).getUint8(ret + 360, true)) {
+                      let variant194;
+                      switch (dataView(memory0).getUint8(ret + 368, true)) {
                         case 0: {
-                          variant193 = undefined;
+                          variant194 = undefined;
                           break;
                         }
                         case 1: {
-                          variant193 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true));
+                          variant194 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true));
                           break;
                         }
                         default: {
                           throw new TypeError('invalid variant discriminant for option');
                         }
                       }
-                      variant194= {
+                      variant195= {
                         tag: 'idle',
-                        val: variant193
+                        val: variant194
                       };
                       break;
                     }
@@ -5199,107 +5203,107 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for Outcome');
                     }
                   }
-                  variant206= {
+                  variant207= {
                     tag: 'event',
-                    val: variant194
+                    val: variant195
                   };
                   break;
                 }
                 case 2: {
-                  var ptr195 = dataView(memory0).getInt32(ret + 352, true);
-                  var len195 = dataView(memory0).getInt32(ret + 356, true);
-                  var result195 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr195, len195));
                   var ptr196 = dataView(memory0).getInt32(ret + 360, true);
                   var len196 = dataView(memory0).getInt32(ret + 364, true);
                   var result196 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr196, len196));
                   var ptr197 = dataView(memory0).getInt32(ret + 368, true);
                   var len197 = dataView(memory0).getInt32(ret + 372, true);
                   var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
-                  var bool198 = dataView(memory0).getUint8(ret + 376, true);
-                  let variant200;
-                  switch (dataView(memory0).getUint8(ret + 377, true)) {
+                  var ptr198 = dataView(memory0).getInt32(ret + 376, true);
+                  var len198 = dataView(memory0).getInt32(ret + 380, true);
+                  var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
+                  var bool199 = dataView(memory0).getUint8(ret + 384, true);
+                  let variant201;
+                  switch (dataView(memory0).getUint8(ret + 385, true)) {
                     case 0: {
-                      variant200 = undefined;
+                      variant201 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum199;
-                      switch (dataView(memory0).getUint8(ret + 378, true)) {
+                      let enum200;
+                      switch (dataView(memory0).getUint8(ret + 386, true)) {
                         case 0: {
-                          enum199 = 'happened';
+                          enum200 = 'happened';
                           break;
                         }
                         case 1: {
-                          enum199 = 'not-happened';
+                          enum200 = 'not-happened';
                           break;
                         }
                         case 2: {
-                          enum199 = 'unknown';
+                          enum200 = 'unknown';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for VerdictKind');
                         }
                       }
-                      variant200 = enum199;
+                      variant201 = enum200;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  let variant202;
-                  switch (dataView(memory0).getUint8(ret + 380, true)) {
+                  let variant203;
+                  switch (dataView(memory0).getUint8(ret + 388, true)) {
                     case 0: {
-                      variant202 = undefined;
+                      variant203 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr201 = dataView(memory0).getInt32(ret + 384, true);
-                      var len201 = dataView(memory0).getInt32(ret + 388, true);
-                      var result201 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr201, len201));
-                      variant202 = result201;
+                      var ptr202 = dataView(memory0).getInt32(ret + 392, true);
+                      var len202 = dataView(memory0).getInt32(ret + 396, true);
+                      var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
+                      variant203 = result202;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var bool203 = dataView(memory0).getUint8(ret + 392, true);
-                  let variant205;
-                  switch (dataView(memory0).getUint8(ret + 396, true)) {
+                  var bool204 = dataView(memory0).getUint8(ret + 400, true);
+                  let variant206;
+                  switch (dataView(memory0).getUint8(ret + 404, true)) {
                     case 0: {
-                      variant205 = undefined;
+                      variant206 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr204 = dataView(memory0).getInt32(ret + 400, true);
-                      var len204 = dataView(memory0).getInt32(ret + 404, true);
-                      var result204 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr204, len204));
-                      variant205 = result204;
+                      var ptr205 = dataView(memory0).getInt32(ret + 408, true);
+                      var len205 = dataView(memory0).getInt32(ret + 412, true);
+                      var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
+                      variant206 = result205;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant206= {
+                  variant207= {
                     tag: 'tended',
                     val: {
-                      scope: result195,
-                      key: result196,
-                      tool: result197,
-                      leaseExpired: bool198 == 0 ? false : (bool198 == 1 ? true : throwInvalidBool()),
-                      reconciled: variant200,
-                      escalated: variant202,
-                      purged: bool203 == 0 ? false : (bool203 == 1 ? true : throwInvalidBool()),
-                      skipped: variant205,
+                      scope: result196,
+                      key: result197,
+                      tool: result198,
+                      leaseExpired: bool199 == 0 ? false : (bool199 == 1 ? true : throwInvalidBool()),
+                      reconciled: variant201,
+                      escalated: variant203,
+                      purged: bool204 == 0 ? false : (bool204 == 1 ? true : throwInvalidBool()),
+                      skipped: variant206,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  variant206= {
+                  variant207= {
                     tag: 'waited',
                   };
                   break;
@@ -5308,19 +5312,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for Finish');
                 }
               }
-              variant227= {
+              variant228= {
                 tag: 'finish',
-                val: variant206
+                val: variant207
               };
               break;
             }
             case 6: {
-              let variant226;
-              switch (dataView(memory0).getUint8(ret + 344, true)) {
+              let variant227;
+              switch (dataView(memory0).getUint8(ret + 352, true)) {
                 case 0: {
-                  var ptr207 = dataView(memory0).getInt32(ret + 352, true);
-                  var len207 = dataView(memory0).getInt32(ret + 356, true);
-                  var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
                   var ptr208 = dataView(memory0).getInt32(ret + 360, true);
                   var len208 = dataView(memory0).getInt32(ret + 364, true);
                   var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
@@ -5330,221 +5331,224 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   var ptr210 = dataView(memory0).getInt32(ret + 376, true);
                   var len210 = dataView(memory0).getInt32(ret + 380, true);
                   var result210 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr210, len210));
-                  variant226= {
+                  var ptr211 = dataView(memory0).getInt32(ret + 384, true);
+                  var len211 = dataView(memory0).getInt32(ret + 388, true);
+                  var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
+                  variant227= {
                     tag: 'conflict',
                     val: {
-                      key: result207,
-                      pointer: result208,
-                      storedFingerprint: result209,
-                      givenFingerprint: result210,
+                      key: result208,
+                      pointer: result209,
+                      storedFingerprint: result210,
+                      givenFingerprint: result211,
                     }
                   };
                   break;
                 }
                 case 1: {
-                  var ptr211 = dataView(memory0).getInt32(ret + 352, true);
-                  var len211 = dataView(memory0).getInt32(ret + 356, true);
-                  var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
                   var ptr212 = dataView(memory0).getInt32(ret + 360, true);
                   var len212 = dataView(memory0).getInt32(ret + 364, true);
                   var result212 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr212, len212));
-                  let enum213;
-                  switch (dataView(memory0).getUint8(ret + 368, true)) {
+                  var ptr213 = dataView(memory0).getInt32(ret + 368, true);
+                  var len213 = dataView(memory0).getInt32(ret + 372, true);
+                  var result213 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr213, len213));
+                  let enum214;
+                  switch (dataView(memory0).getUint8(ret + 376, true)) {
                     case 0: {
-                      enum213 = 'pending';
+                      enum214 = 'pending';
                       break;
                     }
                     case 1: {
-                      enum213 = 'done';
+                      enum214 = 'done';
                       break;
                     }
                     case 2: {
-                      enum213 = 'failed';
+                      enum214 = 'failed';
                       break;
                     }
                     case 3: {
-                      enum213 = 'in-doubt';
+                      enum214 = 'in-doubt';
                       break;
                     }
                     case 4: {
-                      enum213 = 'escalated';
+                      enum214 = 'escalated';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for EntryState');
                     }
                   }
-                  variant226= {
+                  variant227= {
                     tag: 'in-progress',
                     val: {
-                      key: result211,
-                      owner: result212,
-                      state: enum213,
-                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
+                      key: result212,
+                      owner: result213,
+                      state: enum214,
+                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr214 = dataView(memory0).getInt32(ret + 352, true);
-                  var len214 = dataView(memory0).getInt32(ret + 356, true);
-                  var result214 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr214, len214));
                   var ptr215 = dataView(memory0).getInt32(ret + 360, true);
                   var len215 = dataView(memory0).getInt32(ret + 364, true);
                   var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
-                  variant226= {
+                  var ptr216 = dataView(memory0).getInt32(ret + 368, true);
+                  var len216 = dataView(memory0).getInt32(ret + 372, true);
+                  var result216 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr216, len216));
+                  variant227= {
                     tag: 'in-doubt',
                     val: {
-                      key: result214,
-                      reason: result215,
+                      key: result215,
+                      reason: result216,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  var ptr216 = dataView(memory0).getInt32(ret + 352, true);
-                  var len216 = dataView(memory0).getInt32(ret + 356, true);
-                  var result216 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr216, len216));
                   var ptr217 = dataView(memory0).getInt32(ret + 360, true);
                   var len217 = dataView(memory0).getInt32(ret + 364, true);
                   var result217 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr217, len217));
-                  variant226= {
+                  var ptr218 = dataView(memory0).getInt32(ret + 368, true);
+                  var len218 = dataView(memory0).getInt32(ret + 372, true);
+                  var result218 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr218, len218));
+                  variant227= {
                     tag: 'escalated',
                     val: {
-                      key: result216,
-                      reason: result217,
+                      key: result217,
+                      reason: result218,
                     }
                   };
                   break;
                 }
                 case 4: {
-                  var ptr218 = dataView(memory0).getInt32(ret + 352, true);
-                  var len218 = dataView(memory0).getInt32(ret + 356, true);
-                  var result218 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr218, len218));
-                  variant226= {
+                  var ptr219 = dataView(memory0).getInt32(ret + 360, true);
+                  var len219 = dataView(memory0).getInt32(ret + 364, true);
+                  var result219 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr219, len219));
+                  variant227= {
                     tag: 'tool-failed',
-                    val: result218
+                    val: result219
                   };
                   break;
                 }
                 case 5: {
-                  var ptr219 = dataView(memory0).getInt32(ret + 352, true);
-                  var len219 = dataView(memory0).getInt32(ret + 356, true);
-                  var result219 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr219, len219));
                   var ptr220 = dataView(memory0).getInt32(ret + 360, true);
                   var len220 = dataView(memory0).getInt32(ret + 364, true);
                   var result220 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr220, len220));
-                  variant226= {
+                  var ptr221 = dataView(memory0).getInt32(ret + 368, true);
+                  var len221 = dataView(memory0).getInt32(ret + 372, true);
+                  var result221 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr221, len221));
+                  variant227= {
                     tag: 'result-not-recorded',
                     val: {
-                      key: result219,
-                      reason: result220,
+                      key: result220,
+                      reason: result221,
                     }
                   };
                   break;
                 }
                 case 6: {
-                  var ptr221 = dataView(memory0).getInt32(ret + 352, true);
-                  var len221 = dataView(memory0).getInt32(ret + 356, true);
-                  var result221 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr221, len221));
-                  variant226= {
+                  var ptr222 = dataView(memory0).getInt32(ret + 360, true);
+                  var len222 = dataView(memory0).getInt32(ret + 364, true);
+                  var result222 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr222, len222));
+                  variant227= {
                     tag: 'storage',
-                    val: result221
+                    val: result222
                   };
                   break;
                 }
                 case 7: {
-                  let enum222;
-                  switch (dataView(memory0).getUint8(ret + 352, true)) {
+                  let enum223;
+                  switch (dataView(memory0).getUint8(ret + 360, true)) {
                     case 0: {
-                      enum222 = 'not-found';
+                      enum223 = 'not-found';
                       break;
                     }
                     case 1: {
-                      enum222 = 'stale-token';
+                      enum223 = 'stale-token';
                       break;
                     }
                     case 2: {
-                      enum222 = 'invalid-state';
+                      enum223 = 'invalid-state';
                       break;
                     }
                     case 3: {
-                      enum222 = 'already-settled';
+                      enum223 = 'already-settled';
                       break;
                     }
                     case 4: {
-                      enum222 = 'retention-not-reached';
+                      enum223 = 'retention-not-reached';
                       break;
                     }
                     case 5: {
-                      enum222 = 'invalid-request';
+                      enum223 = 'invalid-request';
                       break;
                     }
                     case 6: {
-                      enum222 = 'changed';
+                      enum223 = 'changed';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for LedgerErrorKind');
                     }
                   }
-                  let variant224;
-                  switch (dataView(memory0).getUint8(ret + 353, true)) {
+                  let variant225;
+                  switch (dataView(memory0).getUint8(ret + 361, true)) {
                     case 0: {
-                      variant224 = undefined;
+                      variant225 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum223;
-                      switch (dataView(memory0).getUint8(ret + 354, true)) {
+                      let enum224;
+                      switch (dataView(memory0).getUint8(ret + 362, true)) {
                         case 0: {
-                          enum223 = 'pending';
+                          enum224 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum223 = 'done';
+                          enum224 = 'done';
                           break;
                         }
                         case 2: {
-                          enum223 = 'failed';
+                          enum224 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum223 = 'in-doubt';
+                          enum224 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum223 = 'escalated';
+                          enum224 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant224 = enum223;
+                      variant225 = enum224;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var ptr225 = dataView(memory0).getInt32(ret + 356, true);
-                  var len225 = dataView(memory0).getInt32(ret + 360, true);
-                  var result225 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr225, len225));
-                  variant226= {
+                  var ptr226 = dataView(memory0).getInt32(ret + 364, true);
+                  var len226 = dataView(memory0).getInt32(ret + 368, true);
+                  var result226 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr226, len226));
+                  variant227= {
                     tag: 'ledger',
                     val: {
-                      kind: enum222,
-                      state: variant224,
-                      message: result225,
+                      kind: enum223,
+                      state: variant225,
+                      message: result226,
                     }
                   };
                   break;
                 }
                 case 8: {
-                  variant226= {
+                  variant227= {
                     tag: 'contention',
-                    val: dataView(memory0).getInt32(ret + 352, true) >>> 0
+                    val: dataView(memory0).getInt32(ret + 360, true) >>> 0
                   };
                   break;
                 }
@@ -5552,9 +5556,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for EffectError');
                 }
               }
-              variant227= {
+              variant228= {
                 tag: 'raise',
-                val: variant226
+                val: variant227
               };
               break;
             }
@@ -5562,116 +5566,116 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for Action');
             }
           }
-          variant235= {
+          variant236= {
             tag: 'ok',
             val: {
               state: result120,
               read: variant123,
-              write: variant147,
-              events: result153,
-              action: variant227,
+              write: variant148,
+              events: result154,
+              action: variant228,
             }
           };
           break;
         }
         case 1: {
-          let enum228;
+          let enum229;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum228 = 'invalid-args';
+              enum229 = 'invalid-args';
               break;
             }
             case 1: {
-              enum228 = 'invalid-pointer';
+              enum229 = 'invalid-pointer';
               break;
             }
             case 2: {
-              enum228 = 'missing-member';
+              enum229 = 'missing-member';
               break;
             }
             case 3: {
-              enum228 = 'pointer-into-array';
+              enum229 = 'pointer-into-array';
               break;
             }
             case 4: {
-              enum228 = 'empty-field';
+              enum229 = 'empty-field';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for KeyErrorKind');
             }
           }
-          let variant230;
+          let variant231;
           switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
-              variant230 = undefined;
+              variant231 = undefined;
               break;
             }
             case 1: {
-              var ptr229 = dataView(memory0).getInt32(ret + 16, true);
-              var len229 = dataView(memory0).getInt32(ret + 20, true);
-              var result229 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr229, len229));
-              variant230 = result229;
+              var ptr230 = dataView(memory0).getInt32(ret + 16, true);
+              var len230 = dataView(memory0).getInt32(ret + 20, true);
+              var result230 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr230, len230));
+              variant231 = result230;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant233;
+          let variant234;
           switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              variant233 = undefined;
+              variant234 = undefined;
               break;
             }
             case 1: {
-              let enum231;
+              let enum232;
               switch (dataView(memory0).getUint8(ret + 32, true)) {
                 case 0: {
-                  enum231 = 'syntax';
+                  enum232 = 'syntax';
                   break;
                 }
                 case 1: {
-                  enum231 = 'invalid-utf8';
+                  enum232 = 'invalid-utf8';
                   break;
                 }
                 case 2: {
-                  enum231 = 'lone-surrogate';
+                  enum232 = 'lone-surrogate';
                   break;
                 }
                 case 3: {
-                  enum231 = 'duplicate-key';
+                  enum232 = 'duplicate-key';
                   break;
                 }
                 case 4: {
-                  enum231 = 'number-overflow';
+                  enum232 = 'number-overflow';
                   break;
                 }
                 case 5: {
-                  enum231 = 'inexact-integer';
+                  enum232 = 'inexact-integer';
                   break;
                 }
                 case 6: {
-                  enum231 = 'too-deep';
+                  enum232 = 'too-deep';
                   break;
                 }
                 case 7: {
-                  enum231 = 'too-large';
+                  enum232 = 'too-large';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for CanonErrorKind');
                 }
               }
-              var ptr232 = dataView(memory0).getInt32(ret + 56, true);
-              var len232 = dataView(memory0).getInt32(ret + 60, true);
-              var result232 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr232, len232));
-              variant233 = {
-                kind: enum231,
+              var ptr233 = dataView(memory0).getInt32(ret + 56, true);
+              var len233 = dataView(memory0).getInt32(ret + 60, true);
+              var result233 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr233, len233));
+              variant234 = {
+                kind: enum232,
                 offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
                 line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
                 column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result232,
+                message: result233,
               };
               break;
             }
@@ -5679,16 +5683,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr234 = dataView(memory0).getInt32(ret + 64, true);
-          var len234 = dataView(memory0).getInt32(ret + 68, true);
-          var result234 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr234, len234));
-          variant235= {
+          var ptr235 = dataView(memory0).getInt32(ret + 64, true);
+          var len235 = dataView(memory0).getInt32(ret + 68, true);
+          var result235 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr235, len235));
+          variant236= {
             tag: 'err',
             val: {
-              kind: enum228,
-              at: variant230,
-              canon: variant233,
-              message: result234,
+              kind: enum229,
+              at: variant231,
+              canon: variant234,
+              message: result235,
             }
           };
           break;
@@ -5697,7 +5701,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant235;
+      const retVal = variant236;
       postReturn13(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);

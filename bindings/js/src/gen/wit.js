@@ -405,6 +405,7 @@ export const WIT = Object.freeze({
       ['op', 'effect.write-op'],
       ['row', 'ledger.entry'],
       ['expectedVersion', 'u64'],
+      ['history', 'bool'],
     ],
   },
   'effect.tool-call': {
@@ -604,6 +605,8 @@ export const WIT = Object.freeze({
       ['settleTimeoutMs', 'u64'],
       ['dueBatch', 'u32'],
       ['inDoubtAfterMs', 'u64'],
+      ['providerWaitMs', 'u64'],
+      ['providerMaxBody', 'u64'],
       ['policy', 'policy.tool-policy'],
     ],
   },

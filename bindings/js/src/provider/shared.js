@@ -2,7 +2,7 @@
 // wit/provider.wit. The core decides (admit, record-http, replay-http, refuse); this file reads
 // the options, runs the handler as the effect's tool through the ledger, and says what to answer.
 
-import { providerAdmit, providerCheck, providerOversized, providerRecordHttp, providerRecordMcp, providerRefuse, providerReplayHttp } from '../core.js';
+import { coreDefaults, providerAdmit, providerCheck, providerOversized, providerRecordHttp, providerRecordMcp, providerRefuse, providerReplayHttp } from '../core.js';
 import { AmbiguousFailure, DefiniteFailure } from '../errors.js';
 import { Ledger, RECORDED, WIT_ERROR } from '../ledger.js';
 import { RawResult } from '../machine.js';
@@ -14,12 +14,14 @@ import { RawResult } from '../machine.js';
  * request returning one: a stable tenant or principal id, never a bearer token), `tool` (the
  * operation's name in the ledger; default: the route), `policy` (object or JSON text), `required`
  * (refuse requests without a key: 400), `waitMs` (wait for a concurrent duplicate before 409;
- * default 0), `owner` (this worker's id in claims; default the ledger's), `maxBody` (HTTP: the
- * largest keyed request body read, in bytes; default 1 MiB; larger: 413 `request-too-large`).
+ * default the core's `providerWaitMs`, 0), `owner` (this worker's id in claims; default the
+ * ledger's), `maxBody` (HTTP: the largest keyed request body read, in bytes; default the core's
+ * `providerMaxBody`, 1 MiB; larger: 413 `request-too-large`).
  */
 export function prepareProvider(adapter, options) {
   if (options === null || typeof options !== 'object') throw new TypeError(`${adapter}: options are required: { ledger, scope, … }`);
-  const { ledger, scope, tool, policy, required = false, waitMs = 0, owner, maxBody = MAX_BODY } = options;
+  const defaults = coreDefaults();
+  const { ledger, scope, tool, policy, required = false, waitMs = defaults.providerWaitMs, owner, maxBody = defaults.providerMaxBody } = options;
   if (typeof ledger !== 'function' && !isLedger(ledger)) throw new TypeError(`${adapter}: options.ledger must be an oncely Ledger (or a function of the request returning one)`);
   if (typeof scope !== 'function' && (typeof scope !== 'string' || scope === '')) {
     throw new TypeError(`${adapter}: options.scope is required: a stable tenant or principal id (a non-empty string, or a function of the request returning one), never a bearer token`);
@@ -35,9 +37,6 @@ export function prepareProvider(adapter, options) {
   providerCheck({ tool: tool ?? 'oncely-configuration-check', policyJson, required });
   return { adapter, ledger, scope, tool, policyJson, required, waitMs, owner, maxBody };
 }
-
-/** The largest keyed request body a middleware reads by default (bytes). */
-export const MAX_BODY = 1 << 20;
 
 /** The HTTP answer to a keyed request whose body is over `p.maxBody` (the core's refusal). */
 export function oversizedHttp(p) {

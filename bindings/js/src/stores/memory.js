@@ -5,16 +5,11 @@
 const id = (scope, key) => `${scope}\u0000${key}`;
 const copy = (e) => ({ ...e, reconcile: typeof e.reconcile === 'string' ? e.reconcile : { ...e.reconcile } });
 
-// Each entry's history, by the rule of the SQL migrations' triggers
-// (migrations/sqlite/20261203000000_history.sql, and its PostgreSQL twin): every insert, and
-// every update that changes one of KEPT, appends the written row's record (the same fields, the
-// time being its `updatedAt`; a record of a version already kept stays as it was, as the
-// triggers' INSERT OR IGNORE / ON CONFLICT DO NOTHING do); a delete removes the key's history. Heartbeats and due-at corrections keep
-// nothing. The SQL stores have no JS copy of this: their triggers do it in the write's statement.
-const KEPT = ['state', 'attempt', 'reason', 'reconcileAttempts', 'settlement'];
-// `IS NOT`: absent and null are the same NULL.
-const changed = (a, b) => KEPT.some((f) => (a[f] ?? null) !== (b[f] ?? null));
-// A record: the version, the time (`at`) and these fields of the written row.
+// Each entry's history (wit/ledger.wit, step 3): the written row's record (the same fields as
+// the SQL migrations' history table, the time being its `updatedAt`) is appended when the core
+// says the write keeps one (`{history: true}`: an insert, or an update that changes what the
+// history tracks); a record of a version already kept stays as it was, as the SQL triggers'
+// INSERT OR IGNORE / ON CONFLICT DO NOTHING do; a delete removes the key's history.
 const COPIED = ['state', 'attempt', 'owner', 'reconcileAttempts', 'reason', 'resolvedBy', 'settlement'];
 const record = (e) => ({ version: e.version, at: e.updatedAt, ...Object.fromEntries(COPIED.map((f) => [f, e[f] ?? null])) });
 
@@ -28,20 +23,20 @@ export class MemoryStore {
     return e ? copy(e) : null;
   }
 
-  async insert(entry) {
+  async insert(entry, { history = true } = {}) {
     const k = id(entry.scope, entry.key);
     if (this.#rows.has(k)) return false;
     this.#rows.set(k, copy(entry));
-    this.#keep(k, entry);
+    if (history) this.#keep(k, entry);
     return true;
   }
 
-  async update(expectedVersion, entry) {
+  async update(expectedVersion, entry, { history = false } = {}) {
     const k = id(entry.scope, entry.key);
     const cur = this.#rows.get(k);
     if (!cur || cur.version !== expectedVersion) return false;
     this.#rows.set(k, copy(entry));
-    if (changed(cur, entry)) this.#keep(k, entry);
+    if (history) this.#keep(k, entry);
     return true;
   }
 

@@ -18,20 +18,20 @@ class Recording {
   get(s, k) {
     return this.inner.get(s, k);
   }
-  async insert(e) {
+  async insert(e, options) {
     assert.equal(e.version, 1, 'an insert writes version 1');
-    const ok = await this.inner.insert(e);
+    const ok = await this.inner.insert(e, options);
     if (!ok) this.lost++;
     if (ok) this.last.set(`${e.scope}\u0000${e.key}`, structuredClone(e));
     return ok;
   }
-  async update(v, e) {
+  async update(v, e, options) {
     const cur = await this.inner.get(e.scope, e.key);
     if (cur && cur.version === v) {
       assert.equal(e.version, v + 1, 'an update writes the next version');
       assert.deepEqual([e.fingerprint, e.argsCanonical, e.tool], [cur.fingerprint, cur.argsCanonical, cur.tool], 'key and fingerprint are fixed at claim');
     }
-    const ok = await this.inner.update(v, e);
+    const ok = await this.inner.update(v, e, options);
     if (!ok) this.lost++;
     if (ok) this.last.set(`${e.scope}\u0000${e.key}`, structuredClone(e));
     return ok;
@@ -202,8 +202,9 @@ export async function replayLedgerVectors(open, { trace } = {}) {
 let memory = null;
 
 /**
- * The `trace` of every scenario replayed on the in-memory store, whose history is a JS copy of the
- * migrations' triggers: a SQL store's trace equal to it shows the two keep the same history.
+ * The `trace` of every scenario replayed on the in-memory store, which appends to the history when
+ * the core marks a write so (`row-write.history`): a SQL store's trace equal to it shows that the
+ * migrations' triggers and the core keep the same history.
  */
 export async function memoryTrace() {
   if (memory === null) {

@@ -82,6 +82,9 @@ from oncely.types import (
     WriteOp,
     Written,
 )
+from oncely.types import (
+    Effect as CallEffect,
+)
 
 _log = logging.getLogger("oncely")
 
@@ -392,25 +395,29 @@ def _unwrap(r: Any) -> Any:
 
 
 def _error(e: Any) -> Exception:  # noqa: PLR0911 - one case per effect-error
-    """The package's typed error for the core's ``effect-error``."""
-    if isinstance(e, ErrConflict):
-        return ConflictError(e.conflict.key, e.conflict.pointer)
-    if isinstance(e, ErrInProgress):
-        return InProgressError(e.busy.key, e.busy.owner, e.busy.state, e.busy.retry_after_ms)
-    if isinstance(e, ErrInDoubt):
-        return InDoubtError(e.keyed.key, e.keyed.reason)
-    if isinstance(e, ErrEscalated):
-        return EscalatedError(e.keyed.key, e.keyed.reason)
-    if isinstance(e, ErrToolFailed):
-        return ToolFailedError(e.reason)
-    if isinstance(e, ErrResultNotRecorded):
-        return ResultNotRecordedError(e.keyed.key, e.keyed.reason)
+    """The package's typed error for the core's ``effect-error``; its message is the core's
+    sentence for the outcome (``agent.answer``: what the model reads), the same in every host."""
     if isinstance(e, ErrStorage):
         return StorageError(e.reason)
     if isinstance(e, ErrLedger):
         return e.error
+    reply = _api.answer(CallEffect(e))
+    said = None if reply is None else reply.text
+    if isinstance(e, ErrConflict):
+        return ConflictError(e.conflict.key, e.conflict.pointer, message=said)
+    if isinstance(e, ErrInProgress):
+        b = e.busy
+        return InProgressError(b.key, b.owner, b.state, b.retry_after_ms, message=said)
+    if isinstance(e, ErrInDoubt):
+        return InDoubtError(e.keyed.key, e.keyed.reason, message=said)
+    if isinstance(e, ErrEscalated):
+        return EscalatedError(e.keyed.key, e.keyed.reason, message=said)
+    if isinstance(e, ErrToolFailed):
+        return ToolFailedError(e.reason, message=said)
+    if isinstance(e, ErrResultNotRecorded):
+        return ResultNotRecordedError(e.keyed.key, e.keyed.reason, message=said)
     assert isinstance(e, ErrContention)
-    return ContentionError(e.races)
+    return ContentionError(e.races, message=said)
 
 
 # --- the drivers -------------------------------------------------------------------------------

@@ -184,14 +184,16 @@ class MigrationError(StorageError):
     """The ledger schema could not be brought up to date (or a recorded migration differs)."""
 
 
+# The refusals of an effect below carry the core's sentence as their message: what the model
+# reads for the same outcome (``agent.answer``), given by the machine that raised them; the same
+# in every host. Made by hand (``message`` not given), they say only which refusal and key.
+
+
 class ConflictError(OncelyError):
     """The key was claimed before with different parameters; the tool was not called."""
 
-    def __init__(self, key: str, pointer: str) -> None:
-        super().__init__(
-            f"conflict on {key}: the key was first used with different parameters "
-            f"(first difference at {pointer!r})"
-        )
+    def __init__(self, key: str, pointer: str, *, message: str | None = None) -> None:
+        super().__init__(message or f"conflict: {key} at {pointer!r}")
         self.key = key
         self.pointer = pointer
 
@@ -199,8 +201,8 @@ class ConflictError(OncelyError):
 class EscalatedError(OncelyError):
     """Only a human can settle this effect now (``Ledger.resolve``); the tool was not called."""
 
-    def __init__(self, key: str, reason: str) -> None:
-        super().__init__(f"escalated: {reason} (key {key}); settle it with Ledger.resolve")
+    def __init__(self, key: str, reason: str, *, message: str | None = None) -> None:
+        super().__init__(message or f"escalated: {key}: {reason}")
         self.key = key
         self.reason = reason
 
@@ -209,11 +211,8 @@ class InDoubtError(OncelyError):
     """The outcome is unknown and no reconciler could settle it yet. Do not retry blindly: it
     will be reconciled by a sweep, or escalated."""
 
-    def __init__(self, key: str, reason: str) -> None:
-        super().__init__(
-            f"in doubt: the outcome of {key} is unknown ({reason}); it will be reconciled or "
-            "escalated, never re-executed blindly"
-        )
+    def __init__(self, key: str, reason: str, *, message: str | None = None) -> None:
+        super().__init__(message or f"in-doubt: {key}: {reason}")
         self.key = key
         self.reason = reason
 
@@ -224,9 +223,15 @@ class InProgressError(OncelyError):
     when not known)."""
 
     def __init__(
-        self, key: str, owner: str, state: EntryState, retry_after_ms: int | None = None
+        self,
+        key: str,
+        owner: str,
+        state: EntryState,
+        retry_after_ms: int | None = None,
+        *,
+        message: str | None = None,
     ) -> None:
-        super().__init__(f"in progress: {owner} holds {key} (entry {state.value})")
+        super().__init__(message or f"in-progress: {key} ({owner}, {state.value})")
         self.key = key
         self.owner = owner
         self.state = state
@@ -236,8 +241,8 @@ class InProgressError(OncelyError):
 class ToolFailedError(OncelyError):
     """The tool reported a definite failure (the effect did not happen); it was recorded."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"the tool failed: {reason}")
+    def __init__(self, reason: str, *, message: str | None = None) -> None:
+        super().__init__(message or f"tool-failed: {reason}")
         self.reason = reason
 
 
@@ -247,8 +252,8 @@ class ResultNotRecordedError(OncelyError):
     and the tool is never called again for it. Return JSON-compatible values (or give
     ``encode``/``decode``)."""
 
-    def __init__(self, key: str, reason: str) -> None:
-        super().__init__(f"result not recorded: {reason} (key {key})")
+    def __init__(self, key: str, reason: str, *, message: str | None = None) -> None:
+        super().__init__(message or f"result-not-recorded: {key}: {reason}")
         self.key = key
         self.reason = reason
 
@@ -256,8 +261,8 @@ class ResultNotRecordedError(OncelyError):
 class ContentionError(OncelyError):
     """Lost compare-and-swap races too many times in a row on one key."""
 
-    def __init__(self, races: int) -> None:
-        super().__init__(f"gave up after {races} lost races on the same key")
+    def __init__(self, races: int, *, message: str | None = None) -> None:
+        super().__init__(message or f"contention: {races} races")
         self.races = races
 
 

@@ -906,6 +906,11 @@ class RowWrite:
     """The row to insert or to replace with; for `delete`, the row as it was read."""
     expected_version: int
     """For `update` and `delete`: the version the stored row must still have."""
+    history: bool
+    """Whether the write appends the written row's record to the entry's history
+    (wit/ledger.wit, step 3): an insert, or an update that changes the state, attempt,
+    reason, reconciliation count or settlement. The SQL migrations' triggers keep the same
+    rule in the write's statement; a store without them appends when this is true."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1461,6 +1466,12 @@ class CoreDefaults:
     10,000; the rest wait for the next sweep."""
     in_doubt_after_ms: int
     """How long in doubt before an entry needs a person (`ledger.needs-person`): 15 min."""
+    provider_wait_ms: int
+    """How long a provider middleware (wit/provider.wit) waits for a request's duplicate in
+    flight before answering 409 with `Retry-After` (ms): 0, it answers at once."""
+    provider_max_body: int
+    """The largest request body a provider middleware reads (bytes): 1 MiB; a larger one is
+    refused (`provider.oversized`)."""
     policy: ToolPolicy
     """The policy of a tool given none: irreversible-external, every argument keyed, its
     outcome reconciled by nobody (a person settles what is in doubt). Safe for any tool;

@@ -44,9 +44,13 @@ struct Args {
     /// Where handlers append what they do.
     #[arg(long)]
     effects: PathBuf,
-    /// Wait for a concurrent request with the same key this long (ms) instead of answering 409.
-    #[arg(long, default_value_t = 0)]
-    wait_ms: u64,
+    /// Wait for a concurrent request with the same key this long (ms) instead of answering 409;
+    /// absent: the core's default.
+    #[arg(long)]
+    wait_ms: Option<u64>,
+    /// The largest request body read (bytes); absent: the core's default.
+    #[arg(long)]
+    body_limit: Option<usize>,
 }
 
 struct App {
@@ -124,11 +128,13 @@ async fn main() -> Result<()> {
     let args = Args::parse();
     let ledger = Ledger::open(&args.db).await?;
     let app = Arc::new(App { effects: args.effects, counter: AtomicU64::new(0) });
-    let refunds = IdempotencyLayer::new(ledger.clone(), account)
-        .required()
-        .policy(r#"{"leaseMs": 1500}"#)?
-        .body_limit(64 * 1024)
-        .wait(Duration::from_millis(args.wait_ms));
+    let mut refunds = IdempotencyLayer::new(ledger.clone(), account).required().policy(r#"{"leaseMs": 1500}"#)?;
+    if let Some(bytes) = args.body_limit {
+        refunds = refunds.body_limit(bytes);
+    }
+    if let Some(ms) = args.wait_ms {
+        refunds = refunds.wait(Duration::from_millis(ms));
+    }
     let effects = app.effects.clone();
     ledger.reconciler("POST /charges/{id}", move |req| {
         let found = std::fs::read_to_string(&effects).unwrap_or_default().lines().any(|l| l == format!("charge {}", req.key));

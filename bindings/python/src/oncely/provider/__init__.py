@@ -231,7 +231,7 @@ async def run_keyed(
     keyed: KeyedCall,
     handler: Callable[[], Awaitable[Recording]],
     *,
-    wait_ms: int = 0,
+    wait_ms: int | None = None,
 ) -> KeyedOutcome:
     """Run ``handler`` as the tool of the keyed call's effect: at most once per key.
 
@@ -243,7 +243,7 @@ async def run_keyed(
     the policy's ``maxCallMs``, or raising another ``BaseException`` such as
     :class:`asyncio.CancelledError`) has none: the core's refusal is the answer then (never
     :class:`HandlersOwn`). ``wait_ms``: how long a concurrent duplicate waits for the first
-    request to finish (0: answer 409 at once)."""
+    request to finish (0: answer 409 at once; ``None``: the core's ``provider_wait_ms``)."""
     ran = False
     # The handler produced an answer of its own in this run: a response, or an exception it
     # raised (JS: runKeyed's `answer !== null`).
@@ -266,6 +266,8 @@ async def run_keyed(
         answered = True
         return _tool_value(recording)
 
+    if wait_ms is None:
+        wait_ms = _api.core_defaults().provider_wait_ms
     try:
         r = await ledger.run(
             tool,

@@ -48,6 +48,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMappi
 from dataclasses import dataclass
 from typing import Any, Union
 
+from oncely import _api
 from oncely.aio import AsyncLedger
 from oncely.ledger import Ledger
 from oncely.provider import (
@@ -87,9 +88,6 @@ ScopeOf = Union[str, Callable[[Scope], Union[str, Awaitable[str]]]]
 returning a stable tenant or principal id. Never the bearer token: it rotates, and a retry
 with a new token would be a new request."""
 
-MAX_BODY = 1 << 20
-"""The largest request body read by default (bytes): larger keyed requests get 413."""
-
 _SEGMENT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(path))?\}")
 
 
@@ -103,13 +101,14 @@ class Route:
       ``irreversible-external``, reconciled ``manual``ly.
     - ``required``: refuse a request without a key (400 ``idempotency-key-missing``).
     - ``wait_ms``: how long a concurrent duplicate waits for the first request's response
-      (then replays it); 0 (the default): answer 409 ``request-in-progress`` at once.
+      (then replays it); ``None``: the core's default (``core_defaults().provider_wait_ms``, 0:
+      answer 409 ``request-in-progress`` at once).
     """
 
     tool: str | None = None
     policy: PolicyArg = None
     required: bool = False
-    wait_ms: int = 0
+    wait_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -117,7 +116,7 @@ class _Compiled:
     method: str
     pattern: re.Pattern[str]
     op: Operation
-    wait_ms: int
+    wait_ms: int | None
 
 
 def compile_template(template: str) -> re.Pattern[str]:
@@ -154,8 +153,8 @@ class Router:
                     f"{spec!r}"
                 )
             method, template = method.upper(), template.strip()
-            if type(r.wait_ms) is not int or r.wait_ms < 0:
-                raise ProviderConfigError(f"{spec!r}: wait_ms must be an int >= 0")
+            if r.wait_ms is not None and (type(r.wait_ms) is not int or r.wait_ms < 0):
+                raise ProviderConfigError(f"{spec!r}: wait_ms must be an int >= 0 (or None)")
             op = operation(r.tool or f"{method} {template}", r.policy, r.required)
             self.routes.append(_Compiled(method, compile_template(template), op, r.wait_ms))
         if not self.routes:
@@ -293,7 +292,8 @@ class IdempotencyMiddleware:
       ``owner`` names this process in claims.
     - ``scope``: the ledger scope of a request (:data:`ScopeOf`).
     - ``routes``: ``{"METHOD /path/{param}": Route(...)}`` (or pairs); ``None`` for defaults.
-    - ``max_body``: the largest request body read (bytes; default 1 MiB).
+    - ``max_body``: the largest request body read (bytes); ``None``: the core's default
+      (``core_defaults().provider_max_body``, 1 MiB).
     """
 
     def __init__(
@@ -303,7 +303,7 @@ class IdempotencyMiddleware:
         ledger: Ledger | AsyncLedger,
         scope: ScopeOf,
         routes: Mapping[str, Route | None] | Iterable[tuple[str, Route | None]],
-        max_body: int = MAX_BODY,
+        max_body: int | None = None,
     ) -> None:
         self.app = app
         self.ledger = async_ledger(ledger)
@@ -311,8 +311,10 @@ class IdempotencyMiddleware:
             raise ProviderConfigError("scope must be a non-empty str or a function of the request")
         self.scope = scope
         self.router = Router(routes)
+        if max_body is None:
+            max_body = _api.core_defaults().provider_max_body
         if type(max_body) is not int or max_body < 0:
-            raise ProviderConfigError("max_body must be an int >= 0")
+            raise ProviderConfigError("max_body must be an int >= 0 (or None)")
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -429,4 +431,4 @@ def _replaying(body: bytes) -> Receive:
     return replay
 
 
-__all__ = ["MAX_BODY", "IdempotencyMiddleware", "Route", "Router", "ScopeOf", "compile_template"]
+__all__ = ["IdempotencyMiddleware", "Route", "Router", "ScopeOf", "compile_template"]

@@ -134,7 +134,7 @@ def once(  # noqa: C901 - the wrapper and its call paths, as closures
     tool: str | None = None,
     policy: PolicyArg = None,
     required: bool = False,
-    wait_ms: int = 0,
+    wait_ms: int | None = None,
 ) -> Callable[[F], F]:
     """Make an ``MCPServer`` tool honour its callers' idempotency keys (see the module).
 
@@ -147,15 +147,16 @@ def once(  # noqa: C901 - the wrapper and its call paths, as closures
       into the arguments); default ``irreversible-external``, reconciled ``manual``ly.
     - ``required``: refuse a call without a key (an ``isError`` result).
     - ``wait_ms``: how long a concurrent duplicate waits for the first call's result; 0: refuse
-      it at once (``request-in-progress``).
+      it at once (``request-in-progress``); ``None``: the core's default (``provider_wait_ms``,
+      0).
 
     Raises :class:`~oncely.provider.ProviderConfigError` for a misconfiguration, at once.
     """
     aio = async_ledger(ledger)
     if not (isinstance(scope, str) and scope) and not callable(scope):
         raise ProviderConfigError("scope must be a non-empty str or a function of the Context")
-    if type(wait_ms) is not int or wait_ms < 0:
-        raise ProviderConfigError("wait_ms must be an int >= 0")
+    if wait_ms is not None and (type(wait_ms) is not int or wait_ms < 0):
+        raise ProviderConfigError("wait_ms must be an int >= 0 (or None)")
 
     def decorate(fn: F) -> F:  # noqa: C901 - the call paths of one tool
         if not callable(fn):
