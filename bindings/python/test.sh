@@ -35,7 +35,7 @@ norust=$repo/scripts/without-rust
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oncely-py.XXXXXX")
 cleanup() {
-    rm -rf "$tmp" "$here/build" "$here/src/oncely.egg-info"
+    rm -rf "$tmp"
 }
 trap cleanup EXIT
 export ONCELY_CACHE_DIR="$tmp/cache"   # compiled-component cache, private to this run
@@ -46,7 +46,7 @@ echo "== python: oncely/types.py is what the committed component gives (scripts/
 
 echo "== python: build the sdist, and the wheel from it (no Rust on the PATH)"
 "$python" -m venv "$tmp/build-venv"
-"$tmp/build-venv/bin/pip" install --quiet "build>=1.2"
+"$tmp/build-venv/bin/pip" install --quiet "build==1.6.1"   # the backend: pyproject.toml's hatchling
 "$norust" "$tmp/build-venv/bin/python" -m build --outdir "$tmp/dist" "$here" >"$tmp/build.log" 2>&1 || {
     cat "$tmp/build.log" >&2
     exit 1
@@ -89,7 +89,6 @@ echo "== python: pip install bindings/python (from the checkout, no Rust on the 
 "$python" -m venv "$tmp/venv-dir"
 "$norust" "$tmp/venv-dir/bin/pip" install --quiet "$here"
 smoke "$tmp/venv-dir"
-rm -rf "$here/build" "$here/src/oncely.egg-info"
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
     echo "== python: pip install git+file://…#subdirectory=bindings/python (the committed HEAD, no Rust on the PATH)"
     "$python" -m venv "$tmp/venv-git"

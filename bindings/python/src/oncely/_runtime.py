@@ -9,7 +9,6 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import importlib.metadata
-import importlib.resources
 import os
 import platform
 import tempfile
@@ -20,7 +19,7 @@ from typing import Any, cast
 import wasmtime
 from wasmtime import component as wc
 
-from oncely import errors, types
+from oncely import _files, errors, types
 from oncely._codec import Codec, CodecError, Function, Registry, Scratch, call
 
 MEMORY_LIMIT_BYTES = 256 << 20
@@ -40,12 +39,13 @@ VERSION = "0.1.0"
 
 
 def component_bytes() -> bytes:
-    """The core component shipped in this package (``oncely/_data/oncely-core.wasm``), or the file
-    named by ``$ONCELY_CORE_WASM``."""
+    """The core component shipped in this package (``oncely/_data/oncely-core.wasm``; the
+    repository's in the source tree: ``oncely._files``), or the file named by
+    ``$ONCELY_CORE_WASM``."""
     override = os.environ.get("ONCELY_CORE_WASM")
     if override:
         return Path(override).read_bytes()
-    return importlib.resources.files("oncely").joinpath("_data/oncely-core.wasm").read_bytes()
+    return _files.component()
 
 
 def cache_dir() -> Path | None:

@@ -15,13 +15,13 @@ sqlx's is held.
 from __future__ import annotations
 
 import hashlib
-import importlib.resources
 import sqlite3
 import time
 import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from oncely._files import migration_files
 from oncely.errors import MigrationError
 
 SQLITE_TABLE = "_oncely_migrations"
@@ -69,19 +69,11 @@ class Migration:
 def migrations(dialect: str) -> list[Migration]:
     """The migrations shipped in this package for ``dialect`` (``sqlite`` or ``postgres``),
     in version order. Names are ``<VERSION>_<DESCRIPTION>.sql``, as sqlx reads them."""
-    root = (
-        importlib.resources.files("oncely")
-        .joinpath("_data")
-        .joinpath("migrations")
-        .joinpath(dialect)
-    )
     out = []
-    for entry in root.iterdir():
-        name = entry.name
-        if not name.endswith(".sql") or "_" not in name:
+    for name, data in migration_files(dialect):
+        if "_" not in name:
             continue
         prefix, rest = name.split("_", 1)
-        data = entry.read_bytes()
         out.append(
             Migration(
                 version=int(prefix),
