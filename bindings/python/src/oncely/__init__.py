@@ -30,6 +30,8 @@ Quick start::
         refund("ch_1", 500)
 """
 
+import importlib.metadata as _metadata
+
 from oncely._api import (
     Args,
     IntentLike,
@@ -91,7 +93,8 @@ from oncely.types import *  # noqa: F403 - the WIT mirrors are part of the API
 from oncely.types import IdentityErrorKind
 from oncely.types import __all__ as _types_all
 
-__version__ = "0.1.0"
+__version__ = _metadata.version("oncely")
+"""The installed distribution's version: pyproject.toml is the one place that says it."""
 
 __all__ = [  # noqa: PLE0604
     "AmbiguousFailure",
