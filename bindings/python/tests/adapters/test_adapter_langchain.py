@@ -363,7 +363,8 @@ def test_a_step_timeout_leaves_the_claimed_call_running_and_the_resumed_graph_ge
         )
         graph = agent_graph(oncely_tool(refund, scope="acme"), model, InMemorySaver())
         graph.step_timeout = 1.0
-        with pytest.raises(TimeoutError):
+        # asyncio.TimeoutError: TimeoutError itself from Python 3.11 on, its own class on 3.10.
+        with pytest.raises(asyncio.TimeoutError):
             await graph.ainvoke({"messages": [("user", "refund $5 of ch_1")]}, THREAD)
         release.set()  # the provider answers now; the resumed run finds the call in flight
         graph.step_timeout = None
