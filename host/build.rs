@@ -1,8 +1,15 @@
-//! Builds the core component from source: `guest/` for `wasm32-unknown-unknown` (the
-//! `component` profile of the workspace Cargo.toml), shrunk by binaryen's `wasm-opt` when it is
-//! installed, and wrapped into a component with `wit-component`. The component imports nothing.
-//! Output: `$OUT_DIR/oncely_core.wasm` (embedded by this crate) and a copy at
-//! `<target>/wasm/oncely-core.wasm` for the Python and JavaScript packages.
+//! The core component this crate embeds, `$OUT_DIR/oncely_core.wasm`. Two cases:
+//!
+//! - **Inside the oncely workspace** (a checkout: `guest/` beside `host/`): built from source,
+//!   `guest/` for `wasm32-unknown-unknown` (the `component` profile of the workspace Cargo.toml),
+//!   shrunk by binaryen's `wasm-opt` when it is installed, and wrapped into a component with
+//!   `wit-component`. The component imports nothing. A copy goes to
+//!   `<target>/wasm/oncely-core.wasm`, which `scripts/component` commits as
+//!   `bindings/oncely-core.wasm` (host/tests/component.rs checks the two are the same bytes).
+//! - **From the crate's archive** (crates.io, `cargo package`, `cargo install`): there is no
+//!   workspace, and the crate carries the committed component (`oncely-core.wasm`, a link to
+//!   `bindings/oncely-core.wasm` in the checkout, a file in the archive), which is embedded as
+//!   it is. No wasm target, no `wasm-opt`, no second cargo.
 //!
 //! `wasm-opt` (Debian package `binaryen`; `scripts/setup` installs it) shrinks the
 //! module. Without it the build still succeeds, with a warning, and the component is larger but
@@ -17,6 +24,16 @@ const TARGET: &str = "wasm32-unknown-unknown";
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let root = manifest.parent().unwrap().to_path_buf();
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("oncely_core.wasm");
+    if !in_workspace(&root) {
+        let committed = manifest.join("oncely-core.wasm");
+        println!("cargo:rerun-if-changed={}", committed.display());
+        let bytes = std::fs::read(&committed).unwrap_or_else(|e| panic!("the committed core component {}: {e}", committed.display()));
+        // The committed component is the shipped form: built with wasm-opt.
+        println!("cargo:rustc-env=ONCELY_COMPONENT_SIZE_OPTIMIZED=1");
+        write_if_changed(&out, &bytes);
+        return;
+    }
     for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml", "Cargo.lock", ".cargo/config.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
@@ -64,11 +81,18 @@ fn main() {
         .expect("wrapping the core module into a component");
     let component = without_name_sections(&component);
 
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("oncely_core.wasm");
     std::fs::write(&out, &component).unwrap();
     let copy = target_dir.join("wasm");
     std::fs::create_dir_all(&copy).unwrap();
     write_if_changed(&copy.join("oncely-core.wasm"), &component);
+}
+
+/// Whether `root` is the oncely workspace: its manifest declares the workspace and the core's
+/// crate (`guest/`) is there. Not so in a crate's archive, unpacked under `target/package/` or a
+/// registry's source directory.
+fn in_workspace(root: &Path) -> bool {
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_default();
+    read("Cargo.toml").contains("[workspace]") && read("guest/Cargo.toml").contains("name = \"oncely-core\"")
 }
 
 /// The core module, run through `wasm-opt -Oz` when binaryen is installed; and whether it was.

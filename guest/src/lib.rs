@@ -76,7 +76,7 @@ pub mod text;
 mod bindings {
     wit_bindgen::generate!({
         world: "core",
-        path: "../wit",
+        path: "wit",
         additional_derives: [PartialEq],
     });
 }

@@ -5,7 +5,7 @@
 
 wasmtime::component::bindgen!({
     world: "core",
-    path: "../wit",
+    path: "wit",
     additional_derives: [PartialEq],
 });
 

@@ -230,7 +230,7 @@ def ensure_binaries(build: bool) -> None:
 def python_sources_hash() -> str:
     h = hashlib.sha256()
     files = sorted(
-        [*(REPO / "bindings/python/src").rglob("*.py"), REPO / "bindings/python/setup.py",
+        [*(REPO / "bindings/python/src").rglob("*.py"), REPO / "bindings/python/hatch_build.py",
          REPO / "bindings/python/pyproject.toml", REPO / "bindings/oncely-core.wasm",
          *(REPO / "migrations").rglob("*.sql")]
     )
@@ -242,26 +242,20 @@ def python_sources_hash() -> str:
 
 def ensure_python() -> Path:
     """target/chaos/py-venv with the package installed as `pip install bindings/python` would
-    (from a copy of what setup.py reads, so no build files are left in the work tree), wasmtime
-    and psycopg; made on first use, the package reinstalled when its sources change."""
+    (the build writes nothing into the work tree), wasmtime and psycopg; made on first use, the
+    package reinstalled when its sources change."""
     py = VENV / "bin/python"
     pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    if not py.is_file() or subprocess.run([str(py), "-c", "import wasmtime, psycopg"],
+    if not py.is_file() or subprocess.run([str(py), "-c", "import wasmtime, psycopg, hatchling"],
                                           capture_output=True).returncode != 0:
         log("python: making target/chaos/py-venv")
         sh([sys.executable, "-m", "venv", str(VENV)])
-        sh([*pip, "wasmtime==50.*", "psycopg[binary]>=3.1,<4", "setuptools>=77", "wheel"])
+        sh([*pip, "wasmtime==50.*", "psycopg[binary]>=3.1,<4", "hatchling==1.33.0"])
     stamp = VENV / ".oncely-sources"
     want = python_sources_hash()
     if not stamp.is_file() or stamp.read_text() != want:
         log("python: installing bindings/python into target/chaos/py-venv")
-        with tempfile.TemporaryDirectory(prefix="oncely-chaos-py.") as tree:
-            t = Path(tree)
-            shutil.copytree(REPO / "bindings/python", t / "bindings/python",
-                            ignore=shutil.ignore_patterns("build", "*.egg-info", "_data", "__pycache__"))
-            shutil.copy(REPO / "bindings/oncely-core.wasm", t / "bindings/oncely-core.wasm")
-            shutil.copytree(REPO / "migrations", t / "migrations")
-            sh([*pip, "--no-deps", "--no-build-isolation", "--force-reinstall", str(t / "bindings/python")])
+        sh([*pip, "--no-deps", "--no-build-isolation", "--force-reinstall", str(REPO / "bindings/python")])
         stamp.write_text(want)
     return py
 

@@ -66,7 +66,7 @@ impl PostgresStore {
     /// It creates [`Self::SCHEMA`] first (the table lives in it), after taking sqlx's advisory
     /// lock, so concurrent openers, in any host language, still run one at a time.
     pub fn migrator() -> Migrator {
-        let mut m = sqlx::migrate!("../migrations/postgres");
+        let mut m = sqlx::migrate!("migrations/postgres");
         m.create_schema(Self::SCHEMA);
         m.dangerous_set_table_name(Self::MIGRATIONS_TABLE);
         m

@@ -30,7 +30,7 @@ impl SqliteStore {
 
     /// The migrator: this crate's SQLite migrations, recorded in [`Self::MIGRATIONS_TABLE`].
     pub fn migrator() -> Migrator {
-        let mut m = sqlx::migrate!("../migrations/sqlite");
+        let mut m = sqlx::migrate!("migrations/sqlite");
         m.dangerous_set_table_name(Self::MIGRATIONS_TABLE);
         m
     }
