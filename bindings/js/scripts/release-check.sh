@@ -37,8 +37,17 @@ mkdir -p "$1"
 out=$(cd "$1" && pwd)
 runtimes=${ONCELY_RUNTIMES:-$here/.tmp/runtimes}
 mkdir -p "$runtimes"
-work=$(mktemp -d "${TMPDIR:-/tmp}/oncely-js-release.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# The projects stay in OUTDIR/projects (each with the log of its install) to be looked at.
+work=$out/projects
+rm -rf "$work" && mkdir -p "$work"
+# Node resolves a package missing from a project in the node_modules of every directory above it:
+# there must be none, or a project could use what it did not install.
+d=$work
+while [ "$d" != / ]; do
+    d=$(dirname "$d")
+    [ ! -e "$d/node_modules" ] || { echo "release-check.sh: $d/node_modules would be seen by the projects under $work; give another OUTDIR" >&2; exit 1; }
+done
+trap 'rc=$?; [ "$rc" = 0 ] || echo "bindings/js/scripts/release-check.sh: FAILED (exit $rc); the failing command is the last one printed above" >&2' EXIT
 keys=$repo/tests/vectors/keys.json
 start=$SECONDS
 
@@ -145,6 +154,7 @@ done
 # --- 4. Node 20, 22, 24 ---------------------------------------------------------------------
 for v in 20 22 24; do
     step "Node $v: the quickstart (memory store, oncely/sqlite) and oncely/langchain$([ "$v" = 22 ] && echo ', oncely/ai (AI SDK 7)')"
+    # (not `( … ) || fail`: a subshell tested by || runs without errexit)
     (
         cd "$work/node$v"
         export PATH="$(node_prefix "$v")/bin:$PATH"
@@ -152,13 +162,13 @@ for v in 20 22 24; do
         run node quickstart.mjs "$keys" "$work/node$v/ledger.db"
         run node adapter-langchain.mjs
         if [ "$v" = 22 ]; then run node ai-sdk.mjs; fi
-    ) || fail "Node $v failed"
+    )
 done
 
 # --- 5. Deno, Bun -----------------------------------------------------------------------------
 step "Deno: keys, the quickstart on the memory store, oncely/hono through app.fetch"
-(cd "$work/edge" && DENO_NO_UPDATE_CHECK=1 run "$deno" run --quiet --allow-read --allow-env edge-runtimes.mjs "$keys") || fail "Deno failed"
+(cd "$work/edge" && DENO_NO_UPDATE_CHECK=1 run "$deno" run --quiet --allow-read --allow-env edge-runtimes.mjs "$keys")
 step "Bun: keys, the quickstart on the memory store, oncely/hono through app.fetch"
-(cd "$work/edge" && run "$bun" edge-runtimes.mjs "$keys") || fail "Bun failed"
+(cd "$work/edge" && run "$bun" edge-runtimes.mjs "$keys")
 
 step "passed: $(basename "$tarball") installs from itself alone and runs on Node 20, 22, 24, Deno and Bun"
