@@ -30,6 +30,7 @@
 #
 #   bindings/js/scripts/release-check.sh OUTDIR
 set -euo pipefail
+start=$SECONDS
 [ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
 here=$(cd "$(dirname "$0")/.." && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -39,7 +40,7 @@ runtimes=${ONCELY_RUNTIMES:-$here/.tmp/runtimes}
 mkdir -p "$runtimes"
 # The projects stay in OUTDIR/projects (each with the log of its install) to be looked at.
 work=$out/projects
-rm -rf "$work" && mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work"   # (the last run's projects: tens of seconds on a busy disk)
 # Node resolves a package missing from a project in the node_modules of every directory above it:
 # there must be none, or a project could use what it did not install.
 d=$work
@@ -49,7 +50,6 @@ while [ "$d" != / ]; do
 done
 trap 'rc=$?; [ "$rc" = 0 ] || echo "bindings/js/scripts/release-check.sh: FAILED (exit $rc); the failing command is the last one printed above" >&2' EXIT
 keys=$repo/tests/vectors/keys.json
-start=$SECONDS
 
 step() { echo; echo "== js release check ($((SECONDS - start))s): $*"; }
 run() { echo "+ $*"; "$@"; }
