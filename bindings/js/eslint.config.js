@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['gen/', 'node_modules/'] },
+  { ignores: ['gen/', 'node_modules/', '.tmp/'] },
   js.configs.recommended,
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -9,8 +9,9 @@
 #      committed component bindings/oncely-core.wasm and migrations/ give with the pinned jco
 #   3. the tests, on the working tree
 #   4. with no Rust toolchain on the PATH (scripts/without-rust): npm pack; install the tarball
-#      into a clean temporary directory; the tests again, there; `npm install bindings/js` into
-#      another clean directory, and a golden key through it
+#      into a clean temporary directory; the tests again, there (the README's install line from a
+#      checkout, and fresh projects on Node 20, 22, 24, Deno and Bun with only their own peers, are
+#      scripts/release-check.sh, which scripts/release --check runs)
 #   5. the workerd tests (the edge example, and the Hono provider, bundling the installed tarball)
 #      and the agent-loop example, from the installed tarball
 #
@@ -77,18 +78,6 @@ echo "installed $(basename "$tarball") ($(du -sh "$installed" | cut -f1)) into $
 
 echo "== js: tests on the installed tarball (no Rust on the PATH)"
 ONCELY_JS_PACKAGE="$installed" "$norust" node --test --test-concurrency=1 "${suite[@]}"
-
-echo "== js: npm install bindings/js (from the checkout, no Rust on the PATH)"
-mkdir "$tmp/from-dir"
-(cd "$tmp/from-dir" && npm init -y >/dev/null && "$norust" npm install --no-audit --no-fund "$here" >/dev/null)
-(cd "$tmp/from-dir" && "$norust" node --input-type=module -e "
-import { readFileSync } from 'node:fs';
-import { intentKey } from 'oncely';
-const c = JSON.parse(readFileSync('$repo/tests/vectors/keys.json', 'utf8')).cases[0];
-const got = intentKey({ ...c.intent, policy: c.policy });
-if (got !== c.key) throw new Error(got + ' != ' + c.key);
-console.log('   oncely from', import.meta.resolve('oncely'), got.slice(0, 24) + '…');
-")
 
 echo "== js: workerd (the edge example and the Hono provider, bundling the installed tarball)"
 cd "$here"
