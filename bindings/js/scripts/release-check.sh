@@ -126,10 +126,12 @@ app() {
             echo "+ npm pack $here"
             npm pack "$here" 2>/dev/null
             cmp "oncely-$version.tgz" "$tarball" || { echo "the archive packed from the checkout is not $tarball" >&2; exit 1; }
-            set -- "./oncely-$version.tgz" "$@"
+            echo "+ (node $(node --version)) npm install --engine-strict ./oncely-*.tgz $*"
+            npm install --engine-strict ./oncely-*.tgz "$@"
+        else
+            echo "+ (node $(node --version)) npm install --engine-strict $*"
+            npm install --engine-strict "$@"
         fi
-        echo "+ (node $(node --version)) npm install --engine-strict $*"
-        npm install --engine-strict "$@"
     ) >"$work/$name.log" 2>&1
 }
 step "fresh projects, installed in parallel (logs follow)"
