@@ -52,6 +52,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(first.value, again.value);
     assert_eq!(calls.load(Ordering::SeqCst), 1, "the tool ran more than once");
     assert_eq!(first.key, golden);
-    println!("smoke: oncely {} and oncely-core: key {key}, one call, one replay", env!("CARGO_PKG_VERSION"));
+    println!("smoke: the crates oncely and oncely-core from their archives: the golden key {key}, one call, one replay");
     Ok(())
 }
