@@ -578,3 +578,42 @@ fn key_without_a_step_is_named_by_the_core_as_the_libraries_name_it() {
     assert!(!o.status.success() && o.stdout.is_empty());
     assert!(text(&o.stderr).contains("needs a run"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn ledger_output_neutralises_escapes_and_overrides_from_tools_and_reasons() {
+    // A tool's error reason holding a clear-screen sequence, an OSC 8 link and a right-to-left
+    // override; a tool name and arguments with an override. The terminal gets none of them raw:
+    // text output shows each by its code point, JSON escapes them (the same values).
+    let (_dir, db) = common::sqlite_path();
+    let reason = "timeout\u{1b}[2J\u{1b}]8;;https://evil.example\u{7}click\u{1b}]8;;\u{7} \u{202e}001$ ot dnufer";
+    let tool = "refund\u{202e}kcabgnirud";
+    let args = "{\"memo\":\"\u{202e}evil\u{9b}31m\"}";
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        let ledger = oncely::Ledger::open(&db).await.unwrap().with_owner("w\u{1b}[31m");
+        let policy = ledger.runtime().parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":"manual"}"#).unwrap();
+        let intent = oncely::wit::keys::Intent { tool: tool.into(), args_json: args.into(), ..intent("1") };
+        let fail = |_key| async { Err::<serde_json::Value, _>(oncely::ToolError::ambiguous(reason)) };
+        let e = ledger.effect(&intent, &policy).run(fail).await.unwrap_err();
+        assert!(matches!(e, oncely::Error::Escalated(_)), "{e}");
+    });
+    let raw = |out: &[u8]| out.iter().any(|b| *b == 0x1b || *b == 0x07) || text(out).contains(['\u{202e}', '\u{9b}']);
+    let o = run(&["ledger", "list", "--db", &db], b"");
+    let listed = text(&o.stdout);
+    assert!(!raw(&o.stdout), "{listed:?}");
+    assert!(listed.contains("refund[U+202E]kcabgnirud") && listed.contains("timeout[U+001B][2J[U+001B]]8;;https://evil.example[U+0007]"));
+    assert!(listed.contains("w[U+001B][31m"), "the owner too: {listed:?}");
+    assert_eq!(listed.lines().count(), 1, "one line per entry");
+    let o = run(&["ledger", "list", "--db", &db, "--json"], b"");
+    assert!(!raw(&o.stdout), "{:?}", text(&o.stdout));
+    let list: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((list[0]["tool"].as_str(), list[0]["args"]["memo"].as_str()), (Some(tool), Some("\u{202e}evil\u{9b}31m")));
+    let kept = list[0]["reason"].as_str().unwrap();
+    assert!(kept.contains(reason), "the values are kept: {kept:?}");
+    let key = list[0]["key"].as_str().unwrap().to_string();
+    let o = run(&["ledger", "show", "--db", &db, "--scope", "acme", &key], b"");
+    assert!(!raw(&o.stdout), "{:?}", text(&o.stdout));
+    let shown: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(shown["tool"].as_str(), Some(tool));
+    let o = run(&["ledger", "sweep", "--db", &db], b"");
+    assert!(!raw(&o.stdout), "{:?}", text(&o.stdout));
+}

@@ -357,3 +357,392 @@ async fn value_after(http: &reqwest::Client, base: &str) -> f64 {
     let line = text.lines().find(|l| l.starts_with(r#"oncely_webhook_deliveries_total{result="ok"}"#)).unwrap();
     line.rsplit(' ').next().unwrap().parse().unwrap()
 }
+
+/// An escalated entry made by a real effect (a refund whose call timed out, with no way to
+/// reconcile) and `copies` copies of its row under the keys `waiting-00001`…, in doubt since
+/// `first_since` plus a second per copy (one statement); the real entry's key.
+async fn escalated_with_copies(db: &str, copies: u32, first_since: u64) -> String {
+    let agent = Ledger::open(db).await.unwrap().with_owner("agent-1");
+    let policy = agent.runtime().parse_policy(MANUAL).unwrap();
+    let timeout = |_key: String| async { Err::<serde_json::Value, _>(ToolError::ambiguous("the provider timed out")) };
+    let Error::Escalated(escalated) = agent.effect(&intent("refund"), &policy).run(timeout).await.unwrap_err() else {
+        panic!("not escalated")
+    };
+    let key = escalated.key;
+    let column = |c: &str| match c {
+        "key" => "printf('waiting-%05d', n)".to_string(),
+        "in_doubt_since" | "updated_at" => "?3 + n * 1000".to_string(),
+        c => c.to_string(),
+    };
+    let select = oncely::store::COLUMNS.split(", ").map(column).collect::<Vec<_>>().join(", ");
+    let sql = format!(
+        "WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?2) \
+         INSERT INTO oncely_effects ({}) SELECT {select} FROM oncely_effects, seq WHERE scope = 'acme' AND key = ?1",
+        oncely::store::COLUMNS
+    );
+    let store = oncely::store::SqliteStore::open(db).await.unwrap();
+    let q = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(&key).bind(i64::from(copies)).bind(i64::try_from(first_since).unwrap());
+    assert_eq!(q.execute(store.pool()).await.unwrap().rows_affected(), u64::from(copies));
+    key
+}
+
+/// Sign in with the shared token; the session cookie.
+async fn sign_in(http: &reqwest::Client, base: &str) -> String {
+    let r = http.post(format!("{base}/login")).form(&[("token", TOKEN), ("name", "Dana")]).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 303);
+    r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string()
+}
+
+/// The keys of the entries an inbox page shows, in order, and the link to the next page.
+fn inbox_keys(page: &str) -> (Vec<String>, Option<String>) {
+    let mut keys: Vec<String> = Vec::new();
+    for part in page.split("href=\"/entry?scope=acme&amp;key=").skip(1) {
+        let key = part[..part.find('"').unwrap()].replace("%3A", ":");
+        if keys.last() != Some(&key) {
+            keys.push(key);
+        }
+    }
+    let next = page.find("rel=\"next\" href=\"").map(|at| {
+        let rest = &page[at + 17..];
+        rest[..rest.find('"').unwrap()].replace("&amp;", "&")
+    });
+    (keys, next)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_inbox_hides_none_of_10000_entries_and_shows_the_oldest_first() {
+    // The inbox used to read at most 1,000 escalated entries, newest first: the oldest — the
+    // ones that have waited longest — were missing. 9,999 copies of a real escalated entry, in
+    // doubt since 2001 and one second apart, and the real one, escalated now.
+    let (_dir, db) = common::sqlite_path();
+    let real = escalated_with_copies(&db, 9_999, 1_000_000_000_000).await;
+    let server = serve(&db, &[], &[("ONCELY_SERVE_TOKEN", TOKEN)], "1h");
+    let base = &server.base;
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let cookie = sign_in(&http, base).await;
+    let mut want: Vec<String> = (1..=9_999).map(|n| format!("waiting-{n:05}")).collect();
+    want.push(real.clone());
+    for (order, first) in [("oldest", "waiting-00001"), ("newest", real.as_str())] {
+        let mut next = Some(format!("/?order={order}"));
+        let (mut got, mut pages) = (Vec::new(), 0);
+        while let Some(path) = next.take() {
+            let page = http.get(format!("{base}{path}")).header("cookie", &cookie).send().await.unwrap().text().await.unwrap();
+            if pages == 0 {
+                assert!(page.contains("Needs a person (10000)"), "the count is of every entry");
+                assert!(page.contains("10000 escalated, 0 in doubt"), "and says why");
+            }
+            let (keys, link) = inbox_keys(&page);
+            assert!(keys.len() <= 100, "a page holds at most 100");
+            got.extend(keys);
+            (next, pages) = (link, pages + 1);
+        }
+        assert_eq!(got[0], first, "{order} first");
+        assert_eq!(pages, 100, "{order}: 100 pages of 100");
+        if order == "newest" {
+            got.reverse();
+        }
+        assert!(got == want, "{order}: every entry once, in the order of waiting");
+    }
+    let metrics = http.get(format!("{base}/metrics")).bearer_auth(TOKEN).send().await.unwrap().text().await.unwrap();
+    assert!(metrics.lines().any(|l| l == "oncely_needs_person 10000"), "{metrics}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_webhook_sends_a_notice_for_every_entry_past_the_old_cap() {
+    // The webhook's scan read the same 1,000 newest: 1,101 escalated entries got 1,000 notices.
+    let (_dir, db) = common::sqlite_path();
+    escalated_with_copies(&db, 1_100, 1_000_000_000_000).await;
+    let ids: Arc<Mutex<std::collections::HashSet<String>>> = Arc::default();
+    let app = axum::Router::new()
+        .route(
+            "/hook",
+            axum::routing::post(|State(ids): State<Arc<Mutex<std::collections::HashSet<String>>>>, body: String| async move {
+                let notice: serde_json::Value = serde_json::from_str(&body).unwrap();
+                ids.lock().unwrap().insert(notice["entry"]["key"].as_str().unwrap().to_string());
+                StatusCode::OK
+            }),
+        )
+        .with_state(ids.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hook = format!("http://{}/hook", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let _server = serve(&db, &["--webhook", &hook], &[("ONCELY_SERVE_TOKEN", TOKEN), ("ONCELY_WEBHOOK_SECRET", SECRET)], "1h");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while ids.lock().unwrap().len() < 1_101 {
+        assert!(Instant::now() < deadline, "{} notices of 1,101", ids.lock().unwrap().len());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(ids.lock().unwrap().contains("waiting-00001"), "the oldest too");
+}
+
+/// `oncely serve` as `serve` starts it, with what it printed before it listened.
+fn serve_saying(db: &str, extra: &[&str], env: &[(&str, &str)]) -> (Server, Vec<String>) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_oncely"));
+    c.args(["serve", "--db", db]).args(extra);
+    c.env_remove("ONCELY_SERVE_TOKEN").env_remove("ONCELY_DB").env("ONCELY_LOG", "warn");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut said = Vec::new();
+    let base = loop {
+        let line = lines.next().expect("oncely serve exited before listening").unwrap();
+        if let Some(rest) = line.strip_prefix("oncely serve: listening on ") {
+            break rest.trim_end_matches('/').to_string();
+        }
+        said.push(line);
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    (Server { child, base }, said)
+}
+
+/// `oncely serve` refusing to start: its stderr.
+fn refused_start(db: &str, extra: &[&str], env: &[(&str, &str)]) -> String {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_oncely"));
+    c.args(["serve", "--db", db, "--listen", "127.0.0.1:0"]).args(extra).env_remove("ONCELY_SERVE_TOKEN").env_remove("ONCELY_DB");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let o = c.output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "it started: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A value of the metrics text.
+async fn metric(http: &reqwest::Client, base: &str, cookie: &str, name: &str) -> f64 {
+    let text = http.get(format!("{base}/metrics")).header("cookie", cookie).send().await.unwrap().text().await.unwrap();
+    let line = text.lines().find(|l| l.starts_with(name) && l[name.len()..].starts_with(' ')).unwrap_or_else(|| panic!("no {name}"));
+    line.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn token_guessing_is_throttled_per_client_and_over_all_clients_and_counted() {
+    // The 0.5 s delay of a wrong sign-in held one request: 100 at once made 197 tries a second,
+    // and /metrics checked bearer tokens without any limit (23,000 a second).
+    let (_dir, db) = common::sqlite_path();
+    std::fs::write(&db, b"").unwrap();
+    let server = serve(&db, &["--client-ip-header", "x-forwarded-for"], &[("ONCELY_SERVE_TOKEN", TOKEN)], "1h");
+    let base = &server.base;
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let statuses = |from: Vec<String>, bearer: bool| {
+        let tries: Vec<_> = from
+            .into_iter()
+            .enumerate()
+            .map(|(i, ip)| {
+                let (http, base) = (http.clone(), base.clone());
+                tokio::spawn(async move {
+                    let guess = format!("guess-{i:04}-0123456789abcdef");
+                    let r = if bearer {
+                        http.get(format!("{base}/metrics")).bearer_auth(&guess).header("x-forwarded-for", ip).send().await.unwrap()
+                    } else {
+                        let form = [("token", guess.as_str()), ("name", "mallory")];
+                        http.post(format!("{base}/login")).form(&form).header("x-forwarded-for", ip).send().await.unwrap()
+                    };
+                    let retry = r.headers().get("retry-after").map(|v| v.to_str().unwrap().parse::<u64>().unwrap());
+                    (r.status().as_u16(), retry)
+                })
+            })
+            .collect();
+        async move {
+            let mut got = Vec::new();
+            for t in tries {
+                got.push(t.await.unwrap());
+            }
+            got
+        }
+    };
+    let count = |got: &[(u16, Option<u64>)], status: u16| got.iter().filter(|r| r.0 == status).count();
+    // What a bucket may have refilled while `t` ran: a cell per `every`, and one for luck.
+    let refilled = |t: Instant, every: Duration| (t.elapsed().as_millis() / every.as_millis()) as usize + 1;
+    // One client, 40 sign-ins at once: 10 are checked (its burst), the rest refused unchecked,
+    // each saying when to come back.
+    let t = Instant::now();
+    let got = statuses(vec!["203.0.113.7".into(); 40], false).await;
+    let (wrong_1, throttled_1) = (count(&got, 401), count(&got, 429));
+    assert_eq!(wrong_1 + throttled_1, 40, "{got:?}");
+    assert!((10..=10 + refilled(t, Duration::from_secs(3))).contains(&wrong_1), "{got:?}");
+    assert!(got.iter().filter(|r| r.0 == 429).all(|r| r.1.is_some_and(|s| s >= 1)), "Retry-After on every 429");
+    // The same client's bearer tokens share its budget: the right token is not even looked at.
+    let r = http.get(format!("{base}/metrics")).bearer_auth(TOKEN).header("x-forwarded-for", "203.0.113.7").send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    // 60 clients at once, one try each: over all of them, 30 at once (less what was checked
+    // above), then 2 a second.
+    let t = Instant::now();
+    let got = statuses((0..60).map(|i| format!("198.51.100.{i}")).collect(), true).await;
+    let (wrong_2, throttled_2) = (count(&got, 401), count(&got, 429));
+    assert_eq!(wrong_2 + throttled_2, 60, "{got:?}");
+    assert!(wrong_2 >= 30 - wrong_1 && wrong_2 <= 30 - 10 + refilled(t, Duration::from_millis(500)), "{wrong_1} then {got:?}");
+    // A new client a second later finds a check to spare; every check was counted, by how it
+    // ended.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let cookie = sign_in_from(&http, base, "192.0.2.1").await;
+    let m = |via: &str, result: &str| format!("oncely_token_checks_total{{via=\"{via}\",result=\"{result}\"}}");
+    let names = [m("sign-in", "wrong"), m("sign-in", "throttled"), m("sign-in", "ok"), m("bearer", "wrong"), m("bearer", "throttled")];
+    let mut values = Vec::new();
+    for n in &names {
+        values.push(metric(&http, base, &cookie, n).await as usize);
+    }
+    assert_eq!(values, [wrong_1, throttled_1, 1, wrong_2, throttled_2 + 1], "{names:?}");
+}
+
+/// Sign in with the shared token from `ip` (as --client-ip-header says); the session cookie.
+async fn sign_in_from(http: &reqwest::Client, base: &str, ip: &str) -> String {
+    let form = [("token", TOKEN), ("name", "Dana")];
+    let r = http.post(format!("{base}/login")).form(&form).header("x-forwarded-for", ip).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 303);
+    r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string()
+}
+
+#[test]
+fn a_token_easy_to_guess_is_refused_at_start_whatever_its_length() {
+    let (_dir, db) = common::sqlite_path();
+    std::fs::write(&db, b"").unwrap();
+    for weak in ["aaaaaaaaaaaaaaaa", "abcdefghijklmnopqrstuvwxyz", "passwordpassword1", "1234567890123456"] {
+        let said = refused_start(&db, &[], &[("ONCELY_SERVE_TOKEN", weak)]);
+        assert!(said.contains("too easy to guess"), "{weak}: {said}");
+    }
+    let said = refused_start(&db, &[], &[("ONCELY_SERVE_TOKEN", "short")]);
+    assert!(said.contains("at least 16"), "{said}");
+    // A random token starts (what the docs say to make: openssl rand -hex 24).
+    drop(serve(&db, &[], &[("ONCELY_SERVE_TOKEN", "5f0c2b9e81d4a7763e0f9c1ab2d84e6f0a9b7c3d2e1f4a5b")], "1h"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn token_files_refuse_one_token_under_two_names_and_take_a_shared_token_whole() {
+    let (dir, db) = common::sqlite_path();
+    std::fs::write(&db, b"").unwrap();
+    let file = |name: &str, text: &str| {
+        let p = std::path::Path::new(dir.path()).join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    // The same token under two names: alice would sign in as bob. Refused, naming both lines.
+    let twice = file("twice", "alice:tok-7f3a9c2e5b1d8046\n# bob\nbob:tok-7f3a9c2e5b1d8046\n");
+    let said = refused_start(&db, &["--people-file", &twice], &[]);
+    assert!(said.contains("line 3: \"bob\" has the token of \"alice\" (line 1)"), "{said}");
+    let named_twice = file("named", "alice:tok-7f3a9c2e5b1d8046\nalice:tok-0e6b2d4f9a8c1357\n");
+    assert!(refused_start(&db, &["--people-file", &named_twice], &[]).contains("named twice"));
+    let weak = file("weak", "alice:tok-7f3a9c2e5b1d8046\nbob:bobbobbobbobbobbob\n");
+    assert!(refused_start(&db, &["--people-file", &weak], &[]).contains("the token of \"bob\" (line 2)"));
+    // A shared token in a file is taken whole, `:` and all; a file of several lines is not one.
+    let colon = "ops:7f3a9c2e5b1d8046:0e6b2d4f";
+    let shared = file("shared", &format!("# the inbox's token\n{colon}\n"));
+    let several = file("several", "7f3a9c2e5b1d80460e6b2d4f\n0e6b2d4f9a8c13577f3a9c2e\n");
+    assert!(refused_start(&db, &["--token-file", &several], &[]).contains("--people-file"));
+    let (server, said) = serve_saying(&db, &["--listen", "127.0.0.1:0", "--token-file", &shared], &[("ONCELY_LOG", "info")]);
+    assert!(said.iter().any(|l| l.contains("credentials: one shared token")), "{said:?}");
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let login = |token: &str, name: &str| {
+        http.post(format!("{}/login", server.base)).form(&[("token", token.to_string()), ("name", name.to_string())]).send()
+    };
+    assert_eq!(login(colon, "Dana").await.unwrap().status().as_u16(), 303, "the whole line is the token");
+    assert_eq!(login("7f3a9c2e5b1d8046:0e6b2d4f", "Dana").await.unwrap().status().as_u16(), 401, "not the part after the first `:`");
+    drop(server);
+    // One token per person: the name comes with the token.
+    let people = file("people", "alice:tok-7f3a9c2e5b1d8046\nbob:tok-0e6b2d4f9a8c1357\n");
+    let (server, said) = serve_saying(&db, &["--listen", "127.0.0.1:0", "--people-file", &people], &[("ONCELY_LOG", "info")]);
+    assert!(said.iter().any(|l| l.contains("credentials: 2 people: alice, bob")), "{said:?}");
+    let r = http.post(format!("{}/login", server.base)).form(&[("token", "tok-0e6b2d4f9a8c1357")]).send().await.unwrap();
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let page = http.get(format!("{}/", server.base)).header("cookie", cookie).send().await.unwrap().text().await.unwrap();
+    assert!(page.contains("signed in as bob"), "{page}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn requests_naming_another_host_are_refused_against_dns_rebinding() {
+    let (_dir, db) = common::sqlite_path();
+    std::fs::write(&db, b"").unwrap();
+    let server =
+        serve(&db, &["--allowed-host", "inbox.internal", "--public-url", "https://ops.example"], &[("ONCELY_SERVE_TOKEN", TOKEN)], "1h");
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let port = server.base.rsplit(':').next().unwrap().to_string();
+    for (host, status) in [
+        ("attacker.example".to_string(), 421),
+        (format!("attacker.example:{port}"), 421),
+        (format!("127.0.0.1:{port}"), 200),
+        (format!("localhost:{port}"), 200),
+        (format!("[::1]:{port}"), 200),
+        ("inbox.internal".to_string(), 200),
+        ("ops.example".to_string(), 200),
+    ] {
+        for path in ["/login", "/healthz"] {
+            let r = http.get(format!("{}{path}", server.base)).header("host", &host).send().await.unwrap();
+            assert_eq!(r.status().as_u16(), status, "{host} {path}");
+        }
+        let r = http.get(format!("{}/metrics", server.base)).bearer_auth(TOKEN).header("host", &host).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), status, "{host} /metrics");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn nothing_of_a_request_is_read_before_its_credentials_and_a_huge_form_is_413() {
+    let (_dir, db) = common::sqlite_path();
+    std::fs::write(&db, b"").unwrap();
+    let server = serve(&db, &[], &[("ONCELY_SERVE_TOKEN", TOKEN)], "1h");
+    let base = &server.base;
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    // Without a session, a malformed query or form says nothing about it: sign in first.
+    for path in ["/entry", "/entry?scope=acme", "/?after_since=not-a-number"] {
+        let r = http.get(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 303, "{path}");
+        assert!(r.headers()["location"].to_str().unwrap().starts_with("/login?next="), "{path}");
+    }
+    let r =
+        http.post(format!("{base}/settle")).header("content-type", "application/x-www-form-urlencoded").body("%%%").send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    // Signed in: a malformed address is a page that says so; a form over 2 MB is 413.
+    let cookie = sign_in(&http, base).await;
+    let r = http.get(format!("{base}/entry?scope=acme")).header("cookie", &cookie).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let huge = format!("scope=acme&key=k&version=1&verdict=happened&result={}", "7".repeat(3 << 20));
+    let r = http
+        .post(format!("{base}/settle"))
+        .header("cookie", &cookie)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+    assert!(r.text().await.unwrap().contains("larger than 2 MB"));
+}
+
+#[test]
+fn listening_beyond_loopback_over_plain_http_is_said_at_start() {
+    let (_dir, db) = common::sqlite_path();
+    std::fs::write(&db, b"").unwrap();
+    let env = [("ONCELY_SERVE_TOKEN", TOKEN)];
+    let (_server, said) = serve_saying(&db, &["--listen", "0.0.0.0:0"], &env);
+    assert!(said.iter().any(|l| l.contains("warning: listening on 0.0.0.0:0 over plain HTTP")), "{said:?}");
+    let (_server, said) = serve_saying(&db, &["--listen", "0.0.0.0:0", "--public-url", "https://ops.example"], &env);
+    assert!(said.is_empty(), "behind TLS: {said:?}");
+    let (_server, said) = serve_saying(&db, &["--listen", "127.0.0.1:0"], &env);
+    assert!(said.is_empty(), "loopback: {said:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_inbox_shows_overrides_and_control_characters_by_their_code_points() {
+    // A right-to-left override in a tool's error or arguments reversed the rest of the line in
+    // the inbox ("refund 100$ ot" read as an amount to someone else).
+    let (_dir, db) = common::sqlite_path();
+    let agent = Ledger::open(&db).await.unwrap().with_owner("agent-1");
+    let policy = agent.runtime().parse_policy(MANUAL).unwrap();
+    let i = Intent { tool: "refund\u{202e}kcab".into(), args_json: "{\"to\":\"\u{202e}moc.live\\u001b[2J\"}".into(), ..intent("x") };
+    let fail = |_key: String| async { Err::<serde_json::Value, _>(ToolError::ambiguous("sent \u{202e}001$ ot\u{200b}\u{7}")) };
+    let e = agent.effect(&i, &policy).run(fail).await.unwrap_err();
+    let Error::Escalated(escalated) = e else { panic!("not escalated: {e}") };
+    let server = serve(&db, &[], &[("ONCELY_SERVE_TOKEN", TOKEN)], "1h");
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let cookie = sign_in(&http, &server.base).await;
+    let href = format!("/entry?scope=acme&key={}", escalated.key.replace(':', "%3A"));
+    for path in ["/".to_string(), href] {
+        let page = http.get(format!("{}{path}", server.base)).header("cookie", &cookie).send().await.unwrap().text().await.unwrap();
+        for raw in ['\u{202e}', '\u{1b}', '\u{200b}', '\u{7}'] {
+            assert!(!page.contains(raw), "{path}: {raw:?} shown raw");
+        }
+        assert!(page.contains("refund[U+202E]kcab"), "{path}: the tool");
+        assert!(page.contains("[U+202E]moc.live\\u001b[2J"), "{path}: the arguments (JSON escapes the rest)");
+        assert!(page.contains("sent [U+202E]001$ ot[U+200B][U+0007]"), "{path}: the reason");
+    }
+}

@@ -30,14 +30,15 @@
 use crate::error::{Error, StoreError};
 use crate::events::{emit, EventHook, LedgerEvent};
 use crate::runtime::Runtime;
-use crate::store::{AnyStore, HistoryRecord, ListFilter, Stats, Store};
+use crate::store::{AnyStore, HistoryRecord, ListFilter, Stats, Store, WaitingCursor, WaitingPage};
 use crate::wit::effect::{
     Action, Command, CoreDefaults, EffectOptions, EffectStart, EventStart, Finish, Input, Notice, ReadRequest, ResultSource, RowWrite,
     Step, TendJob, TendNote, TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
 };
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
-    Claim, ClaimToken, Completion, Entry, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Resolution,
+    Attention, Claim, ClaimToken, Completion, Entry, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation,
+    Resolution,
 };
 use crate::wit::policy::ToolPolicy;
 use serde::de::DeserializeOwned;
@@ -581,6 +582,46 @@ impl<S: Store> Ledger<S> {
         Ok(self.store.list(scope, filter).await?)
     }
 
+    /// One page of the entries that need a person now, every scope, in the order they have
+    /// waited (`page`): each escalated entry, and each in doubt for `in_doubt_after_ms` or longer
+    /// (`None`: the core's default, `in-doubt-after-ms` of `core-defaults`), with why — the
+    /// core's `ledger.needs-person`, asked of every row the store's index finds. Nothing is capped:
+    /// follow [`Waiting::next`] for the next page.
+    pub async fn needs_person(&self, in_doubt_after_ms: Option<u64>, page: &WaitingPage) -> Result<Waiting, Error> {
+        let now = self.now();
+        let after = match in_doubt_after_ms {
+            Some(ms) => ms,
+            None => self.defaults()?.in_doubt_after_ms,
+        };
+        // One row more than the page holds says whether there is a next page.
+        let limit = if page.limit == 0 { 100 } else { page.limit.min(u32::MAX - 1) };
+        let mut rows = self.store.waiting(now.checked_sub(after), &WaitingPage { limit: limit + 1, ..page.clone() }).await?;
+        let next = if rows.len() > limit as usize {
+            rows.truncate(limit as usize);
+            rows.last().map(WaitingCursor::of)
+        } else {
+            None
+        };
+        let mut entries = Vec::with_capacity(rows.len());
+        for e in rows {
+            if let Some(why) = self.rt.needs_person(&e, now, Some(after))? {
+                entries.push((e, why));
+            }
+        }
+        Ok(Waiting { entries, next })
+    }
+
+    /// How many entries need a person now, every scope (escalated, in doubt): what every page of
+    /// [`Ledger::needs_person`] holds together, counted by the store.
+    pub async fn needs_person_count(&self, in_doubt_after_ms: Option<u64>) -> Result<WaitingCount, Error> {
+        let after = match in_doubt_after_ms {
+            Some(ms) => ms,
+            None => self.defaults()?.in_doubt_after_ms,
+        };
+        let (escalated, in_doubt) = self.store.waiting_count(self.now().checked_sub(after)).await?;
+        Ok(WaitingCount { escalated, in_doubt })
+    }
+
     /// Wait until `(scope, key)` is settled (done or failed), escalated or absent, looking every
     /// `every`, for at most `timeout` (`None`: the core's defaults, 50 ms and 30 s). Returns the
     /// entry as last seen.
@@ -609,6 +650,31 @@ impl<S: Store> Ledger<S> {
     /// means, the same in every host.
     pub fn defaults(&self) -> Result<CoreDefaults, Error> {
         self.rt.defaults()
+    }
+}
+
+/// One page of [`Ledger::needs_person`].
+#[derive(Debug, Clone)]
+pub struct Waiting {
+    /// The entries, each with why it needs a person.
+    pub entries: Vec<(Entry, Attention)>,
+    /// Where the next page starts (`WaitingPage::after`); `None`: this was the last.
+    pub next: Option<WaitingCursor>,
+}
+
+/// How many entries need a person ([`Ledger::needs_person_count`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WaitingCount {
+    /// Escalated.
+    pub escalated: u64,
+    /// In doubt for the threshold or longer (not yet escalated).
+    pub in_doubt: u64,
+}
+
+impl WaitingCount {
+    /// Both together.
+    pub fn total(&self) -> u64 {
+        self.escalated + self.in_doubt
     }
 }
 

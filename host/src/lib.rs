@@ -36,5 +36,5 @@ pub mod wit;
 
 pub use error::{Error, StoreError};
 pub use events::{EventKind, LedgerEvent};
-pub use ledger::{Call, Effect, EffectResult, Ledger, Reconciler, SweepReport, Sweeper, ToolError};
+pub use ledger::{Call, Effect, EffectResult, Ledger, Reconciler, SweepReport, Sweeper, ToolError, Waiting, WaitingCount};
 pub use runtime::Runtime;

@@ -204,6 +204,12 @@ impl Store for ScriptedStore {
     async fn stats(&self) -> Result<oncely::store::Stats, StoreError> {
         unreachable!("the machines never count")
     }
+    async fn waiting(&self, _in_doubt_by: Option<u64>, _page: &oncely::store::WaitingPage) -> Result<Vec<Entry>, StoreError> {
+        unreachable!("the machines never read the inbox")
+    }
+    async fn waiting_count(&self, _in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError> {
+        unreachable!("the machines never count")
+    }
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
         let mut due: Vec<Entry> = self
             .script

@@ -72,6 +72,12 @@ impl Store for Stalling {
     async fn stats(&self) -> Result<oncely::store::Stats, StoreError> {
         self.inner.stats().await
     }
+    async fn waiting(&self, in_doubt_by: Option<u64>, page: &oncely::store::WaitingPage) -> Result<Vec<Entry>, StoreError> {
+        self.inner.waiting(in_doubt_by, page).await
+    }
+    async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError> {
+        self.inner.waiting_count(in_doubt_by).await
+    }
 }
 
 /// The provider: what it executed, by key (a provider-idempotent one executes a key once).

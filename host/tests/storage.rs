@@ -475,3 +475,105 @@ async fn a_settlement_needs_the_version_it_was_decided_on_and_is_kept_in_the_his
         assert!(ledger.history("acme", &claim.key).await.unwrap().is_empty(), "{name}");
     }
 }
+
+/// The entry of a real effect left unknown under `policy` at `at`: escalated (a manual tool) or
+/// in doubt (a tool with a lookup).
+async fn unknown_entry(store: &AnyStore, policy: &str, at: u64) -> Entry {
+    let rt = Runtime::shared().unwrap();
+    let p = rt.parse_policy(policy).unwrap();
+    let i = Intent { scope: "acme".into(), run_id: "r".into(), step_id: "s".into(), tool: "charge".into(), args_json: "{}".into() };
+    let ledger = Ledger::with_store(rt, store.clone()).with_owner("w1").with_clock(std::sync::Arc::new(move || at));
+    let (c, outcome) = ledger.begin(&i, &p).await.unwrap();
+    let Outcome::Execute(token) = outcome else { panic!("{outcome:?}") };
+    ledger.fail_ambiguous("acme", &c.key, &token, "the connection dropped").await.unwrap();
+    let e = store.get("acme", &c.key).await.unwrap().unwrap();
+    store.delete("acme", &c.key, e.version).await.unwrap();
+    e
+}
+
+/// A copy of `e` under another scope and key, unknown since `since`.
+fn copy(e: &Entry, scope: &str, key: String, since: u64) -> Entry {
+    Entry { scope: scope.into(), key, in_doubt_since: Some(since), updated_at: since, ..e.clone() }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_inbox_hides_none_of_the_oldest_entries() {
+    // The cap this replaces: 1,000 escalated and 1,000 in-doubt entries read newest first, so
+    // with 100 old escalations, one old in-doubt entry and then 1,000 new of each, the inbox said
+    // 2,000 and the oldest 101 were missing. Now every page is read in the order of waiting.
+    const MIN: u64 = 60_000;
+    const DAY: u64 = 24 * 60 * MIN;
+    let now = 100 * DAY;
+    let rt = Runtime::shared().unwrap();
+    let after = rt.defaults().unwrap().in_doubt_after_ms;
+    for (name, store, _guard) in stores().await {
+        let escalated =
+            unknown_entry(&store, r#"{"class":"irreversible-external","key":{},"reconcile":"manual","escalateAfterMs":0}"#, 0).await;
+        let in_doubt = unknown_entry(
+            &store,
+            r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find"},"escalateAfterMs":864000000}"#,
+            0,
+        )
+        .await;
+        assert_eq!((escalated.state, in_doubt.state), (EntryState::Escalated, EntryState::InDoubt), "{name}");
+        let mut all = Vec::new();
+        for i in 0..100u64 {
+            all.push(copy(&escalated, "acme", format!("old-escalated-{i:03}"), now - 10 * DAY + i));
+        }
+        all.push(copy(&in_doubt, "acme", "old-in-doubt".into(), now - 9 * DAY));
+        for i in 0..1000u64 {
+            // Two scopes at the same times: the scope breaks the tie.
+            let scope = if i % 2 == 0 { "acme" } else { "beta" };
+            all.push(copy(&escalated, scope, format!("new-escalated-{i:04}"), now - 60 * MIN + i / 2));
+            all.push(copy(&in_doubt, scope, format!("new-in-doubt-{i:04}"), now - 30 * MIN + i / 2));
+        }
+        // Not yet for a person: in doubt for less than the threshold, and settled entries.
+        for i in 0..50u64 {
+            all.push(copy(&in_doubt, "acme", format!("recent-in-doubt-{i:02}"), now - MIN + i));
+            let mut done = copy(&in_doubt, "acme", format!("done-{i:02}"), now - 11 * DAY);
+            (done.state, done.in_doubt_since) = (EntryState::Done, None);
+            all.push(done);
+        }
+        for e in &all {
+            assert!(store.insert(e).await.unwrap(), "{name}");
+        }
+        // What the core says needs a person, in the order of waiting.
+        let mut want: Vec<&Entry> = all.iter().filter(|e| rt.needs_person(e, now, None).unwrap().is_some()).collect();
+        want.sort_by_key(|e| (e.in_doubt_since, e.scope.clone(), e.key.clone()));
+        assert_eq!(want.len(), 2101, "{name}");
+
+        let ledger = Ledger::with_store(Runtime::shared().unwrap(), store.clone()).with_clock(std::sync::Arc::new(move || now));
+        let count = ledger.needs_person_count(Some(after)).await.unwrap();
+        assert_eq!((count.escalated, count.in_doubt, count.total()), (1100, 1001, 2101), "{name}");
+        assert_eq!(ledger.needs_person_count(None).await.unwrap(), count, "{name}: the core's default threshold");
+        for newest_first in [false, true] {
+            let mut page = oncely::store::WaitingPage { newest_first, after: None, limit: 100 };
+            let mut got = Vec::new();
+            loop {
+                let p = ledger.needs_person(Some(after), &page).await.unwrap();
+                got.extend(p.entries.into_iter().map(|(e, _)| e));
+                match p.next {
+                    Some(next) => page.after = Some(next),
+                    None => break,
+                }
+            }
+            let mut expected: Vec<Entry> = want.iter().map(|e| (*e).clone()).collect();
+            if newest_first {
+                expected.reverse();
+            }
+            let keys = |v: &[Entry]| v.iter().map(|e| format!("{}/{}", e.scope, e.key)).collect::<Vec<_>>();
+            assert_eq!(keys(&got), keys(&expected), "{name}: newest first {newest_first}");
+            assert_eq!(got, expected, "{name}");
+        }
+        let first = ledger.needs_person(None, &oncely::store::WaitingPage::default()).await.unwrap();
+        assert_eq!(first.entries.len(), 100, "{name}: a page holds 100 unless told");
+        assert_eq!(first.entries[0].0.key, "old-escalated-000", "{name}: the longest waiting first");
+        assert_eq!(first.entries[100 - 1].0.key, "old-escalated-099", "{name}");
+        let why: Vec<_> = ledger
+            .needs_person(None, &oncely::store::WaitingPage { after: first.next.clone(), limit: 1, ..Default::default() })
+            .await
+            .unwrap()
+            .entries;
+        assert_eq!((why[0].0.key.as_str(), why[0].1), ("old-in-doubt", oncely::wit::ledger::Attention::InDoubt), "{name}");
+    }
+}

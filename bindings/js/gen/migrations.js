@@ -29,6 +29,12 @@ export const sqlite = [
     "description": "run step",
     "file": "20261204000000_run_step.sql",
     "sql": "-- The run and step of the claim that holds (or last held) an entry (`run-id`, `step-id` in\n-- wit/ledger.wit): for the people who settle it, who want to know which conversation or job it\n-- came from. Rows written before these columns existed have them empty.\nALTER TABLE oncely_effects ADD COLUMN run_id TEXT NOT NULL DEFAULT '';\nALTER TABLE oncely_effects ADD COLUMN step_id TEXT NOT NULL DEFAULT '';\n"
+  },
+  {
+    "version": "20261205000000",
+    "description": "waiting",
+    "file": "20261205000000_waiting.sql",
+    "sql": "-- The entries that may need a person (escalated, or in doubt), in the order they have waited:\n-- the inbox of `oncely serve`, its counts and its webhook scan read them page by page through\n-- this index (`waiting` in host/src/store/mod.rs), none left out however many there are.\nCREATE INDEX IF NOT EXISTS oncely_effects_waiting ON oncely_effects (in_doubt_since, scope, key)\n    WHERE state IN ('in-doubt', 'escalated');\n"
   }
 ];
 export const postgres = [
@@ -61,5 +67,11 @@ export const postgres = [
     "description": "run step",
     "file": "20261204000000_run_step.sql",
     "sql": "-- The run and step of the claim that holds (or last held) an entry (`run-id`, `step-id` in\n-- wit/ledger.wit): for the people who settle it, who want to know which conversation or job it\n-- came from. Rows written before these columns existed have them empty.\nALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS run_id TEXT NOT NULL DEFAULT '';\nALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS step_id TEXT NOT NULL DEFAULT '';\n"
+  },
+  {
+    "version": "20261205000000",
+    "description": "waiting",
+    "file": "20261205000000_waiting.sql",
+    "sql": "-- The entries that may need a person (escalated, or in doubt), in the order they have waited:\n-- the inbox of `oncely serve`, its counts and its webhook scan read them page by page through\n-- this index (`waiting` in host/src/store/mod.rs), none left out however many there are.\nCREATE INDEX IF NOT EXISTS effects_waiting ON oncely.effects (in_doubt_since, scope, key)\n    WHERE state IN ('in-doubt', 'escalated');\n"
   }
 ];

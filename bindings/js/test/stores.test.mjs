@@ -25,6 +25,7 @@ const MIGRATIONS = [
   [20261202000000, 'max call', '20261202000000_max_call.sql'],
   [20261203000000, 'history', '20261203000000_history.sql'],
   [20261204000000, 'run step', '20261204000000_run_step.sql'],
+  [20261205000000, 'waiting', '20261205000000_waiting.sql'],
 ];
 const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'migrations', dialect, MIGRATIONS[n][2]));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();

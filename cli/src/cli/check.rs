@@ -1,7 +1,7 @@
 //! `oncely check`: the release gate over an MCP tool list.
 
 use super::input::read_text;
-use super::render;
+use super::{render, untrusted};
 use anyhow::Result;
 use clap::Args;
 use oncely::Runtime;
@@ -24,13 +24,14 @@ pub fn run(a: CheckArgs) -> Result<ExitCode> {
     let r = rt.check_manifest(&text)?;
     let mut out = std::io::stdout().lock();
     if a.json {
-        writeln!(out, "{}", render::report(&r))?;
+        writeln!(out, "{}", untrusted::json(&render::report(&r)))?;
     } else {
         for t in &r.tools {
-            writeln!(out, "{:<24} {}", t.name, render::class(t.policy.class))?;
+            writeln!(out, "{:<24} {}", untrusted::line(&t.name), render::class(t.policy.class))?;
         }
         for f in &r.findings {
-            writeln!(out, "{}: {} [{}] {}", render::severity(f.severity), f.tool.as_deref().unwrap_or("-"), f.code, f.message)?;
+            let tool = untrusted::line(f.tool.as_deref().unwrap_or("-"));
+            writeln!(out, "{}: {tool} [{}] {}", render::severity(f.severity), f.code, untrusted::line(&f.message))?;
         }
         let errors = r.findings.iter().filter(|f| render::severity(f.severity) == "error").count();
         writeln!(out, "{}", if r.passed { "check passed".to_string() } else { format!("check FAILED: {errors} error(s)") })?;

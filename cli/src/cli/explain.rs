@@ -1,7 +1,7 @@
 //! `oncely explain`: why two intents do or don't share a key.
 
 use super::input::{read_text, spec_of, IntentJson};
-use super::render;
+use super::{render, untrusted};
 use anyhow::{Context, Result};
 use clap::Args;
 use oncely::Runtime;
@@ -38,7 +38,7 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
     let e = rt.explain(&ia.intent(), &ib.intent(), &spec)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", render::explanation(&e))?;
+        writeln!(out, "{}", untrusted::json(&render::explanation(&e)))?;
         return Ok(ExitCode::SUCCESS);
     }
     let verdict = match render::verdict(e.verdict) {
@@ -49,8 +49,8 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
     writeln!(out, "{verdict}")?;
     writeln!(out, "  A: {}\n  B: {}", e.key_a.key, e.key_b.key)?;
     for d in &e.differences {
-        let at = d.pointer.as_deref().map(|p| format!(" at {p}")).unwrap_or_default();
-        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(absent)".into());
+        let at = d.pointer.as_deref().map(|p| format!(" at {}", untrusted::line(p))).unwrap_or_default();
+        let show = |v: &Option<String>| v.as_deref().map_or_else(|| "(absent)".into(), |v| untrusted::line(v).into_owned());
         writeln!(out, "  - {}{at}: {} vs {} — {}", render::part(d.part), show(&d.a), show(&d.b), render::effect(d.effect))?;
     }
     if e.differences.is_empty() {

@@ -2,7 +2,7 @@
 //! scripts). No reconcilers run from the CLI: a sweep expires leases and escalates; a human
 //! settles what is escalated with `resolve`.
 
-use super::render;
+use super::{render, untrusted};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use oncely::store::{parse_state, ListFilter};
@@ -157,7 +157,7 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
             });
             let entries = ledger.list(scope.as_deref(), &ListFilter { state, tool, since, limit }).await?;
             if a.json {
-                writeln!(out, "{}", serde_json::Value::Array(entries.iter().map(render::entry).collect()))?;
+                writeln!(out, "{}", untrusted::json(&serde_json::Value::Array(entries.iter().map(render::entry).collect())))?;
             } else {
                 for e in &entries {
                     writeln!(out, "{}", render::entry_line(e))?;
@@ -168,14 +168,14 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
             Some(e) => {
                 let mut shown = render::entry(&e);
                 shown["history"] = render::history(&ledger.history(&scope, &key).await?);
-                writeln!(out, "{}", serde_json::to_string_pretty(&shown)?)?
+                writeln!(out, "{}", untrusted::json_pretty(&shown))?
             }
             None => bail!("no entry {key} in scope {scope:?}"),
         },
         LedgerCommand::Sweep { scope } => {
             let r = ledger.sweep(scope.as_deref()).await?;
             if a.json {
-                writeln!(out, "{}", serde_json::to_string(&r)?)?;
+                writeln!(out, "{}", untrusted::json(&serde_json::to_value(&r)?))?;
             } else {
                 writeln!(
                     out,
@@ -190,10 +190,10 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
                     r.purged
                 )?;
                 for x in &r.escalated {
-                    writeln!(out, "escalated: {x}")?;
+                    writeln!(out, "escalated: {}", untrusted::line(x))?;
                 }
                 for x in &r.errors {
-                    writeln!(out, "error: {x}")?;
+                    writeln!(out, "error: {}", untrusted::line(x))?;
                 }
             }
         }
@@ -208,9 +208,9 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
             let state = if matches!(settlement, Settlement::Happened(_)) { "done" } else { "failed" };
             let id = ledger.resolve(&scope, &key, Resolution { settlement, by, note, seen_version }).await?;
             if a.json {
-                writeln!(out, "{}", serde_json::json!({"key": key, "state": state, "settlement": id}))?;
+                writeln!(out, "{}", untrusted::json(&serde_json::json!({"key": key, "state": state, "settlement": id})))?;
             } else {
-                writeln!(out, "{key}: {state} (settlement {id})")?;
+                writeln!(out, "{}: {state} (settlement {id})", untrusted::line(&key))?;
             }
         }
         LedgerCommand::Purge { scope, key } => match (scope, key) {

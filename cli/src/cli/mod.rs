@@ -14,3 +14,4 @@ pub mod mcp;
 pub mod render;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod untrusted;

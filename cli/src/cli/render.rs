@@ -1,5 +1,6 @@
 //! JSON and text renderings of the core's records, for `--json` output and for humans.
 
+use super::untrusted::line;
 use oncely::store::{state_name, HistoryRecord};
 use oncely::wit::keys::{DerivedKey, DifferenceEffect, Explanation, IntentPart, Verdict};
 use oncely::wit::ledger::Entry;
@@ -132,17 +133,18 @@ pub fn time(ms: u64) -> String {
 }
 
 /// One line per entry for `oncely ledger list`: when it was last written, its state, where it
-/// is, what it is, and why it is so.
+/// is, what it is, and why it is so (what agents and tools wrote shown safely: `untrusted`).
 pub fn entry_line(e: &Entry) -> String {
+    let shown = |s: &str| line(s).into_owned();
     format!(
         "{}  {:<9}  {}  {}  {}  attempt {}  {}{}",
         time(e.updated_at),
         state_name(e.state),
-        e.scope,
-        e.tool,
-        e.key,
+        shown(&e.scope),
+        shown(&e.tool),
+        shown(&e.key),
         e.attempt,
-        e.owner,
-        e.reason.as_deref().map(|r| format!("  — {r}")).unwrap_or_default()
+        shown(&e.owner),
+        e.reason.as_deref().map(|r| format!("  — {}", line(r))).unwrap_or_default()
     )
 }

@@ -491,6 +491,19 @@ impl Machine {
                 Some(e) if e.result_json.is_none() => self.not_recorded(),
                 _ => self.finish_effect(ResultSource::Recorded(r.result_json), true),
             },
+            // An entry in doubt whose next reconciliation is not due yet has no holder to wait
+            // for (its attempt's owner is gone). A caller that could reconcile it (a reconciler
+            // here, or a provider-idempotent tool to call again) waits for the slot, if its wait
+            // allows; any other, and one whose wait runs out, is told it is in doubt: the answer
+            // the caller that took the slot got.
+            Outcome::InProgress(p) if p.state == EntryState::InDoubt => {
+                let may_reconcile = self.has_reconciler || self.current().is_some_and(|e| e.reconcile == ReconcilePath::ProviderIdempotent);
+                if !may_reconcile || now >= self.deadline {
+                    let reason = self.current().and_then(|e| e.reason.clone()).unwrap_or_default();
+                    return raise(EffectError::InDoubt(Keyed { key: self.key.clone(), reason }));
+                }
+                self.poll(p.retry_after_ms, now)
+            }
             Outcome::InProgress(p) => {
                 if now >= self.deadline {
                     return raise(EffectError::InProgress(Busy {
@@ -500,8 +513,7 @@ impl Machine {
                         retry_after_ms: p.retry_after_ms,
                     }));
                 }
-                self.phase = Phase::Sleeping;
-                Act::Do(Action::SleepUntil(now.saturating_add(p.retry_after_ms.clamp(POLL_MIN_MS, POLL_MAX_MS)).min(self.deadline)))
+                self.poll(p.retry_after_ms, now)
             }
             Outcome::Reconcile(q) => {
                 self.reconciled = true;
@@ -512,6 +524,12 @@ impl Machine {
             Outcome::Recorded(state) => self.recorded(state, now),
             Outcome::Purged | Outcome::Idle(_) | Outcome::Settled(_) => self.begin_again(now),
         }
+    }
+
+    /// Look again after `retry_after_ms` (within the polling bounds), or at the deadline.
+    fn poll(&mut self, retry_after_ms: u64, now: u64) -> Act {
+        self.phase = Phase::Sleeping;
+        Act::Do(Action::SleepUntil(now.saturating_add(retry_after_ms.clamp(POLL_MIN_MS, POLL_MAX_MS)).min(self.deadline)))
     }
 
     /// An effect's event was recorded; the entry is now in `state`.

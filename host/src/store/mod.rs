@@ -51,6 +51,43 @@ pub trait Store {
     /// How many entries are in each state, and since when the oldest in-doubt entry (not yet
     /// escalated) has been in doubt: what metrics report.
     async fn stats(&self) -> Result<Stats, StoreError>;
+    /// One page of the entries that may need a person, every scope: every escalated entry, and
+    /// every in-doubt entry in doubt since `in_doubt_by` or earlier (none when `None`), in the
+    /// order of `in_doubt_since` (then scope, key), from after `page.after`. The core's
+    /// `ledger.needs-person` is the rule; `Ledger::needs_person` asks it of each row.
+    async fn waiting(&self, in_doubt_by: Option<u64>, page: &WaitingPage) -> Result<Vec<Entry>, StoreError>;
+    /// How many entries `waiting` would return over every page: (escalated, in doubt).
+    async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError>;
+}
+
+/// Which page of the entries waiting for a person `Store::waiting` reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WaitingPage {
+    /// Newest first (the longest waiting first when `false`).
+    pub newest_first: bool,
+    /// The page starts after this entry (the last of the previous page); `None`: the first page.
+    pub after: Option<WaitingCursor>,
+    /// At most this many rows; 0 means 100.
+    pub limit: u32,
+}
+
+/// Where an entry stands in the order of waiting: since when it is in doubt, its scope and key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WaitingCursor {
+    /// `in_doubt_since` (ms since the Unix epoch).
+    pub since: u64,
+    /// The scope.
+    pub scope: String,
+    /// The key.
+    pub key: String,
+}
+
+impl WaitingCursor {
+    /// The cursor of `e` (an escalated or in-doubt entry; `updated_at` stands in for a missing
+    /// `in_doubt_since`, which the core never leaves on such an entry).
+    pub fn of(e: &Entry) -> WaitingCursor {
+        WaitingCursor { since: e.in_doubt_since.unwrap_or(e.updated_at), scope: e.scope.clone(), key: e.key.clone() }
+    }
 }
 
 /// One record of an entry's history: the entry's columns as one write left them.
@@ -141,6 +178,12 @@ impl Store for AnyStore {
     }
     async fn stats(&self) -> Result<Stats, StoreError> {
         dispatch!(self, s => s.stats().await)
+    }
+    async fn waiting(&self, in_doubt_by: Option<u64>, page: &WaitingPage) -> Result<Vec<Entry>, StoreError> {
+        dispatch!(self, s => s.waiting(in_doubt_by, page).await)
+    }
+    async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError> {
+        dispatch!(self, s => s.waiting_count(in_doubt_by).await)
     }
 }
 
@@ -397,6 +440,10 @@ pub(crate) struct Statements {
     pub due: sqlx::SqlStr,
     pub history: sqlx::SqlStr,
     pub stats: sqlx::SqlStr,
+    /// `waiting`, oldest first and newest first.
+    pub waiting_oldest: sqlx::SqlStr,
+    pub waiting_newest: sqlx::SqlStr,
+    pub waiting_count: sqlx::SqlStr,
 }
 
 impl Statements {
@@ -407,6 +454,20 @@ impl Statements {
         let values = (1..=n).map(p).collect::<Vec<_>>().join(", ");
         let sets = COLUMNS.split(", ").enumerate().map(|(i, c)| format!("{c} = {}", p(i + 1))).collect::<Vec<_>>().join(", ");
         let sql = |s: String| sqlx::AssertSqlSafe(s).into_sql_str();
+        // Keyset pages in the order of waiting: the partial index of the `waiting` migration
+        // holds exactly the rows of the first term, in this order.
+        let waiting = |cmp: &str, dir: &str| {
+            format!(
+                "SELECT {COLUMNS} FROM {table} WHERE {WAITING} \
+                 AND (CAST({p2} AS BIGINT) IS NULL OR (in_doubt_since, scope, key) {cmp} ({p2}, {p3}, {p4})) \
+                 ORDER BY in_doubt_since{dir}, scope{dir}, key{dir} LIMIT {p5}",
+                WAITING = waiting_where(p(1)),
+                p2 = p(2),
+                p3 = p(3),
+                p4 = p(4),
+                p5 = p(5)
+            )
+        };
         Statements {
             get: sql(format!("SELECT {COLUMNS} FROM {table} WHERE scope = {} AND key = {}", p(1), p(2))),
             insert: sql(format!("INSERT INTO {table} ({COLUMNS}) VALUES ({values}) ON CONFLICT (scope, key) DO NOTHING")),
@@ -439,8 +500,21 @@ impl Statements {
                 "SELECT state, COUNT(*), MIN(CASE WHEN state = 'in-doubt' THEN in_doubt_since END) \
                  FROM {table} GROUP BY state"
             )),
+            waiting_oldest: sql(waiting(">", "")),
+            waiting_newest: sql(waiting("<", " DESC")),
+            waiting_count: sql(format!(
+                "SELECT state, COUNT(*) FROM {table} WHERE {WAITING} GROUP BY state",
+                WAITING = waiting_where(p(1))
+            )),
         }
     }
+}
+
+/// The rows that may need a person: escalated, or in doubt since `by` (a parameter) or earlier.
+/// The first term names the partial index's condition as it is written (SQLite uses a partial
+/// index only when the query repeats its `WHERE`).
+fn waiting_where(by: String) -> String {
+    format!("state IN ('in-doubt', 'escalated') AND (state = 'escalated' OR in_doubt_since <= CAST({by} AS BIGINT))")
 }
 
 fn i64_of(v: u64) -> i64 {
@@ -507,6 +581,36 @@ macro_rules! impl_store {
                 let rows: Vec<(String, i64, Option<i64>)> =
                     sqlx::query_as(self.sql.stats.clone()).fetch_all(&mut *self.conn().await?).await?;
                 $crate::store::stats_of(rows)
+            }
+
+            async fn waiting(&self, in_doubt_by: Option<u64>, page: &$crate::store::WaitingPage) -> Result<Vec<Entry>, StoreError> {
+                let sql = if page.newest_first { &self.sql.waiting_newest } else { &self.sql.waiting_oldest };
+                let after = page.after.as_ref();
+                let rows: Vec<$crate::store::Row> = sqlx::query_as(sql.clone())
+                    .bind(in_doubt_by.map($crate::store::i64_of))
+                    .bind(after.map(|a| $crate::store::i64_of(a.since)))
+                    .bind(after.map(|a| a.scope.as_str()))
+                    .bind(after.map(|a| a.key.as_str()))
+                    .bind(if page.limit == 0 { 100 } else { i64::from(page.limit) })
+                    .fetch_all(&mut *self.conn().await?)
+                    .await?;
+                rows.into_iter().map($crate::store::Row::into_entry).collect()
+            }
+
+            async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError> {
+                let rows: Vec<(String, i64)> = sqlx::query_as(self.sql.waiting_count.clone())
+                    .bind(in_doubt_by.map($crate::store::i64_of))
+                    .fetch_all(&mut *self.conn().await?)
+                    .await?;
+                let mut counts = (0, 0);
+                for (state, n) in rows {
+                    let n = u64::try_from(n).map_err(|_| StoreError::Corrupt("a negative count".into()))?;
+                    match state.as_str() {
+                        "escalated" => counts.0 = n,
+                        _ => counts.1 = n,
+                    }
+                }
+                Ok(counts)
             }
         }
     };

@@ -2,7 +2,9 @@
 //!
 //! Credentials come from the environment or a file, never a default: one shared token (the
 //! person types their name when signing in; it is what settlements record), or one token per
-//! person (`name:token` lines in the file; the name comes with the token). A signed-in browser
+//! person (`name:token` lines in a people file; the name comes with the token). Every token is
+//! checked for strength at start-up (length, and zxcvbn's estimate of how guessable it is), and
+//! token checks are rate-limited per client address and over every client ([`Throttle`]). A signed-in browser
 //! holds a random session id in an `HttpOnly`, `SameSite=Lax` cookie (Lax, so that a link to an
 //! entry in a notice opens it; nothing changes on a GET); every form that changes something
 //! carries the session's own CSRF token, and a request whose `Origin` is not this server's, or
@@ -11,13 +13,21 @@
 
 use anyhow::{bail, Context, Result};
 use axum::http::{header, HeaderMap};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use subtle::ConstantTimeEq;
 
-/// The shortest token accepted: long enough that guessing is hopeless.
+/// The shortest token accepted.
 const MIN_TOKEN_CHARS: usize = 16;
+/// How hard a token must be to guess: zxcvbn's score (0-4); 4 is "very unguessable", at least
+/// 10^10 guesses even for an attacker who knows how people choose tokens.
+const MIN_TOKEN_SCORE: zxcvbn::Score = zxcvbn::Score::Four;
 /// How long a sign-in lasts.
 const SESSION_TTL: Duration = Duration::from_secs(12 * 3600);
 /// The session cookie's name.
@@ -38,59 +48,106 @@ fn digest(s: &str) -> [u8; 32] {
 
 /// Equal, in time that does not depend on where they differ.
 fn same(a: &[u8; 32], b: &[u8; 32]) -> bool {
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    bool::from(a.ct_eq(b))
+}
+
+/// Refuse a token that is short or easy to guess; `whose` names it in the error.
+fn strong(token: &str, whose: &str) -> Result<()> {
+    if token.chars().count() < MIN_TOKEN_CHARS {
+        bail!("{whose} must be at least {MIN_TOKEN_CHARS} characters (a random one: openssl rand -hex 32)");
+    }
+    let estimate = zxcvbn::zxcvbn(token, &[]);
+    if estimate.score() < MIN_TOKEN_SCORE {
+        let hint = estimate.feedback().and_then(|f| f.warning()).map(|w| format!(": {w}")).unwrap_or_default();
+        bail!(
+            "{whose} is too easy to guess (strength {} of 4, about 10^{:.0} guesses{hint}); use a random one: openssl rand -hex 32",
+            estimate.score() as u8,
+            estimate.guesses_log10()
+        );
+    }
+    Ok(())
+}
+
+/// The lines of a credentials file that say something (not blank, not a `#` comment), with
+/// their line numbers.
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().map(str::trim).enumerate().filter(|(_, l)| !l.is_empty() && !l.starts_with('#')).map(|(i, l)| (i + 1, l))
 }
 
 impl Credentials {
-    /// Read them: `file` (one token, or `name:token` lines; `#` comments), else the token in
-    /// `env` (the value of `ONCELY_SERVE_TOKEN`: one shared token, taken as it is). Neither: an
-    /// error — there is no default.
-    pub fn load(file: Option<&std::path::Path>, env: Option<String>) -> Result<Credentials> {
-        let text = match (file, env) {
-            (Some(f), _) => std::fs::read_to_string(f).with_context(|| format!("reading the token file {}", f.display()))?,
-            (None, Some(t)) => {
-                let t = t.trim();
-                if t.chars().count() < MIN_TOKEN_CHARS {
-                    bail!("a token must be at least {MIN_TOKEN_CHARS} characters");
-                }
-                return Ok(Credentials::Shared(digest(t)));
-            }
-            (None, None) => bail!(
-                "oncely serve needs credentials: set ONCELY_SERVE_TOKEN, or --token-file FILE (one token, or name:token per line); there is no default"
-            ),
-        };
-        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
-        let check = |t: &str| {
-            if t.chars().count() < MIN_TOKEN_CHARS {
-                bail!("a token must be at least {MIN_TOKEN_CHARS} characters");
-            }
-            Ok(())
-        };
-        match lines.as_slice() {
-            [] => bail!("no token in the credentials"),
-            [one] if !one.contains(':') => {
-                check(one)?;
-                Ok(Credentials::Shared(digest(one)))
-            }
-            many => {
-                let mut people = Vec::new();
-                for l in many {
-                    let Some((name, token)) = l.split_once(':') else { bail!("a line of the token file is not name:token") };
-                    let name = name.trim();
-                    if name.is_empty() {
-                        bail!("a line of the token file has no name");
+    /// Read them: `people` (a file of `name:token` lines, one per person), else `shared` (a
+    /// file holding one token, taken whole), else `env` (the value of `ONCELY_SERVE_TOKEN`: one
+    /// shared token, taken whole). None: an error — there is no default. Every token must be at
+    /// least 16 characters and hard to guess; a token or a name given twice is refused.
+    pub fn load(people: Option<&std::path::Path>, shared: Option<&std::path::Path>, env: Option<String>) -> Result<Credentials> {
+        let read = |f: &std::path::Path| std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()));
+        match (people, shared, env) {
+            (Some(f), _, _) => Self::people(&read(f)?).with_context(|| format!("in the people file {}", f.display())),
+            (None, Some(f), _) => {
+                let text = read(f)?;
+                let found: Vec<(usize, &str)> = lines(&text).collect();
+                match found.as_slice() {
+                    [(_, token)] => {
+                        strong(token, "the token")?;
+                        Ok(Credentials::Shared(digest(token)))
                     }
-                    check(token.trim())?;
-                    people.push((name.to_string(), digest(token.trim())));
+                    [] => bail!("no token in {}", f.display()),
+                    _ => bail!(
+                        "{} holds {} lines: --token-file holds one token, taken whole; for one token per person, give name:token lines with --people-file",
+                        f.display(),
+                        found.len()
+                    ),
                 }
-                Ok(Credentials::People(people))
             }
+            (None, None, Some(t)) => {
+                let t = t.trim();
+                strong(t, "ONCELY_SERVE_TOKEN")?;
+                Ok(Credentials::Shared(digest(t)))
+            }
+            (None, None, None) => bail!(
+                "oncely serve needs credentials: set ONCELY_SERVE_TOKEN, or --token-file FILE (one token for everyone), or --people-file FILE (name:token lines); there is no default"
+            ),
         }
+    }
+
+    /// `name:token` lines (a token may hold `:`; a name may not).
+    fn people(text: &str) -> Result<Credentials> {
+        let mut people: Vec<(String, [u8; 32])> = Vec::new();
+        let mut first_line: HashMap<[u8; 32], (usize, String)> = HashMap::new();
+        for (n, line) in lines(text) {
+            let Some((name, token)) = line.split_once(':') else { bail!("line {n} is not name:token") };
+            let (name, token) = (name.trim(), token.trim());
+            if name.is_empty() || name.chars().any(char::is_control) || name.chars().count() > 64 {
+                bail!("line {n}: a name is 1 to 64 characters, none of them a control character");
+            }
+            if let Some((other, _)) = people.iter().find(|(p, _)| p == name) {
+                bail!("line {n}: {other:?} is named twice; each person has one line");
+            }
+            strong(token, &format!("the token of {name:?} (line {n})"))?;
+            let d = digest(token);
+            if let Some((m, other)) = first_line.get(&d) {
+                bail!("line {n}: {name:?} has the token of {other:?} (line {m}); each person needs their own token");
+            }
+            first_line.insert(d, (n, name.to_string()));
+            people.push((name.to_string(), d));
+        }
+        if people.is_empty() {
+            bail!("no name:token line");
+        }
+        Ok(Credentials::People(people))
     }
 
     /// Whether people name themselves (a shared token).
     pub fn shared(&self) -> bool {
         matches!(self, Credentials::Shared(_))
+    }
+
+    /// For the start-up line: what was read.
+    pub fn describe(&self) -> String {
+        match self {
+            Credentials::Shared(_) => "one shared token (people give their name when they sign in)".into(),
+            Credentials::People(p) => format!("{} people: {}", p.len(), p.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")),
+        }
     }
 
     /// The person `token` belongs to: `Some(None)` for the shared token (they give their
@@ -110,6 +167,44 @@ impl Credentials {
                 found.map(Some)
             }
         }
+    }
+}
+
+/// How many token checks (sign-ins, bearer tokens) may be made: per client address, and over
+/// every client together, so that neither one client nor many at once can guess quickly. A
+/// check beyond either is answered 429 without looking at the token.
+#[derive(Debug)]
+pub struct Throttle {
+    per_client: DefaultKeyedRateLimiter<IpAddr>,
+    everyone: DefaultDirectRateLimiter,
+}
+
+/// Per client: 20 a minute, 10 at once (a scraper every 15 s uses 4). Every client together:
+/// 2 a second, 30 at once (a team signing in together on a Monday morning). A token strong enough
+/// to be accepted takes at least 10^10 guesses: over 100 years at that rate.
+const PER_CLIENT: (u32, u32) = (20, 10);
+const EVERYONE: (u32, u32) = (120, 30);
+
+fn quota((per_minute, burst): (u32, u32)) -> Quota {
+    let n = |v: u32| NonZeroU32::new(v).unwrap_or(NonZeroU32::MIN);
+    Quota::per_minute(n(per_minute)).allow_burst(n(burst))
+}
+
+impl Default for Throttle {
+    fn default() -> Self {
+        Throttle { per_client: RateLimiter::keyed(quota(PER_CLIENT)), everyone: RateLimiter::direct(quota(EVERYONE)) }
+    }
+}
+
+impl Throttle {
+    /// Whether a token check from `client` may be made now; if not, how long until one may.
+    pub fn admit(&self, client: IpAddr) -> Result<(), Duration> {
+        if self.per_client.len() > 10_000 {
+            self.per_client.retain_recent();
+        }
+        let now = DefaultClock::default().now();
+        self.per_client.check_key(&client).map_err(|n| n.wait_time_from(now))?;
+        self.everyone.check().map_err(|n| n.wait_time_from(now))
     }
 }
 
@@ -172,6 +267,16 @@ fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
         .map(|(_, v)| v.to_string())
 }
 
+/// The host of a `Host` header value (or an address's `host[:port]`), without its port: a
+/// name, an IPv4 address, or an IPv6 address in brackets.
+pub fn host_name(host: &str) -> &str {
+    let host = host.trim();
+    if host.starts_with('[') {
+        return host.find(']').map_or(host, |end| &host[..=end]);
+    }
+    host.rsplit_once(':').map_or(host, |(name, _port)| name)
+}
+
 /// The bearer token of the request, if any.
 pub fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
@@ -199,7 +304,7 @@ pub fn cross_site(
     }
     match (session, form_csrf) {
         (None, _) => None,
-        (Some(s), Some(t)) if same(&digest(&s.csrf), &digest(t)) => None,
+        (Some(s), Some(t)) if bool::from(s.csrf.as_bytes().ct_eq(t.as_bytes())) => None,
         (Some(_), _) => Some("the form's CSRF token is missing or wrong"),
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Gauges read from the ledger at each scrape (every scope): entries by state, the entries that
 //! need a person, the age of the oldest unknown outcome. Counters of this process's decisions
-//! (its sweeps and the settlements made here) by kind, and of webhook deliveries. Agents count
+//! (its sweeps and the settlements made here) by kind, of webhook deliveries, and of token
+//! checks (sign-ins and bearer tokens: ok, wrong, throttled). Agents count
 //! their own decisions through their library's events (docs/operations.md).
 
 use oncely::events::{EventKind, LedgerEvent};
@@ -24,6 +25,7 @@ pub struct Metrics {
     oldest_in_doubt: Gauge<f64, std::sync::atomic::AtomicU64>,
     outcomes: Family<Labels, Counter>,
     deliveries: Family<Labels, Counter>,
+    token_checks: Family<Labels, Counter>,
 }
 
 impl Default for Metrics {
@@ -36,6 +38,7 @@ impl Default for Metrics {
             oldest_in_doubt: Gauge::default(),
             outcomes: Family::default(),
             deliveries: Family::default(),
+            token_checks: Family::default(),
         };
         registry.register("entries", "Ledger entries by state, every scope", m.entries.clone());
         registry.register("needs_person", "Entries escalated, or in doubt past the inbox threshold", m.needs_person.clone());
@@ -46,6 +49,16 @@ impl Default for Metrics {
         );
         registry.register("outcomes", "Decisions of this process's ledger, by kind", m.outcomes.clone());
         registry.register("webhook_deliveries", "Webhook delivery attempts, by result", m.deliveries.clone());
+        registry.register(
+            "token_checks",
+            "Tokens checked (via sign-in or bearer), by result: ok, wrong, or throttled (refused unchecked: too many attempts)",
+            m.token_checks.clone(),
+        );
+        for via in ["sign-in", "bearer"] {
+            for result in ["ok", "wrong", "throttled"] {
+                let _ = m.token_checks.get_or_create(&vec![("via".into(), via.into()), ("result".into(), result.into())]);
+            }
+        }
         for kind in EventKind::ALL {
             let _ = m.outcomes.get_or_create(&vec![("kind".into(), kind.name().into())]);
         }
@@ -64,12 +77,17 @@ impl Metrics {
         self.deliveries.get_or_create(&vec![("result".into(), result.into())]).inc();
     }
 
+    /// Count one token check (`via`: sign-in, bearer; `result`: ok, wrong, throttled).
+    pub fn token_check(&self, via: &str, result: &str) {
+        self.token_checks.get_or_create(&vec![("via".into(), via.into()), ("result".into(), result.into())]).inc();
+    }
+
     /// The text exposition, with the gauges set from `stats` and `needs_person` at `now` (ms).
-    pub fn render(&self, stats: &Stats, needs_person: usize, now: u64) -> String {
+    pub fn render(&self, stats: &Stats, needs_person: u64, now: u64) -> String {
         for (state, n) in &stats.by_state {
             self.entries.get_or_create(&vec![("state".into(), state_name(*state).into())]).set(*n as i64);
         }
-        self.needs_person.set(needs_person as i64);
+        self.needs_person.set(i64::try_from(needs_person).unwrap_or(i64::MAX));
         let age = stats.oldest_in_doubt_since.map_or(0.0, |t| now.saturating_sub(t) as f64 / 1000.0);
         self.oldest_in_doubt.set(age);
         let mut out = String::new();

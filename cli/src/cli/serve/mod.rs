@@ -12,21 +12,23 @@ mod metrics;
 mod notify;
 mod pages;
 
-use access::{Credentials, Session, Sessions};
+use access::{Credentials, Session, Sessions, Throttle};
 use anyhow::{Context, Result};
-use axum::extract::rejection::FormRejection;
-use axum::extract::{Form, Query, State};
-use axum::http::{header, HeaderMap, StatusCode, Uri};
+use axum::extract::rejection::{FormRejection, QueryRejection};
+use axum::extract::{ConnectInfo, Extension, Form, Query, Request, State};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
+use axum::middleware::{from_fn_with_state, Next};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use clap::Args;
 use metrics::Metrics;
 use notify::{Sent, Webhook};
-use oncely::store::ListFilter;
-use oncely::wit::ledger::{Attention, Entry, EntryState, LedgerErrorKind, Resolution, Settlement};
+use oncely::store::{WaitingCursor, WaitingPage};
+use oncely::wit::ledger::{Attention, Entry, LedgerErrorKind, Resolution, Settlement};
 use oncely::{Error, Ledger};
 use serde::Deserialize;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -40,10 +42,14 @@ pub struct ServeArgs {
     /// Where to listen. 127.0.0.1 unless you say otherwise (put TLS in front of anything else).
     #[arg(long, default_value = "127.0.0.1:8471")]
     listen: std::net::SocketAddr,
-    /// The credentials: one token (everyone's; people give their name when they sign in), or
-    /// `name:token` lines (one per person). Default: $ONCELY_SERVE_TOKEN. There is no default token.
-    #[arg(long)]
+    /// One token for everyone, in a file (taken whole; people give their name when they sign
+    /// in). Default: $ONCELY_SERVE_TOKEN. There is no default token.
+    #[arg(long, conflicts_with = "people_file")]
     token_file: Option<PathBuf>,
+    /// One token per person: a file of `name:token` lines (the name is recorded with what that
+    /// person settles).
+    #[arg(long)]
+    people_file: Option<PathBuf>,
     /// An entry in doubt for this long needs a person (the inbox, a webhook notice); default:
     /// the core's, 15 minutes.
     #[arg(long, value_parser = humantime::parse_duration)]
@@ -69,6 +75,14 @@ pub struct ServeArgs {
     /// Mark the session cookie Secure (when people reach the inbox over HTTPS).
     #[arg(long)]
     secure_cookie: bool,
+    /// Another name this server answers to (repeatable). Requests naming any other host are
+    /// refused (DNS rebinding); always accepted: IP addresses, localhost and --public-url's host.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    allowed_hosts: Vec<String>,
+    /// The request header your proxy puts the client's address in (e.g. X-Forwarded-For; its
+    /// last value is taken): what sign-in attempts are limited by. Default: the TCP peer.
+    #[arg(long, value_name = "HEADER")]
+    client_ip_header: Option<header::HeaderName>,
 }
 
 /// A duration of more than zero.
@@ -91,6 +105,11 @@ struct App {
     ledger: Ledger,
     credentials: Credentials,
     sessions: Sessions,
+    throttle: Throttle,
+    /// Host names (lowercase, without port) this server answers to besides IP addresses and
+    /// localhost.
+    hosts: Vec<String>,
+    client_ip_header: Option<header::HeaderName>,
     metrics: Arc<Metrics>,
     in_doubt_after: Duration,
     secure_cookie: bool,
@@ -102,7 +121,14 @@ type Shared = Arc<App>;
 pub async fn run(a: ServeArgs) -> Result<ExitCode> {
     let filter = std::env::var("ONCELY_LOG").ok().and_then(|l| l.parse::<tracing::Level>().ok()).unwrap_or(tracing::Level::INFO);
     let _ = tracing_subscriber::fmt().with_max_level(filter).with_writer(std::io::stderr).try_init();
-    let credentials = Credentials::load(a.token_file.as_deref(), std::env::var("ONCELY_SERVE_TOKEN").ok())?;
+    let credentials = Credentials::load(a.people_file.as_deref(), a.token_file.as_deref(), std::env::var("ONCELY_SERVE_TOKEN").ok())?;
+    let mut hosts: Vec<String> = a.allowed_hosts.iter().map(|h| access::host_name(h).to_ascii_lowercase()).collect();
+    hosts.extend(
+        a.public_url
+            .as_deref()
+            .and_then(origin_of)
+            .map(|o| access::host_name(o.split_once("://").map_or("", |p| p.1)).to_ascii_lowercase()),
+    );
     let ledger = crate::cli::ledger::open_existing(&a.db, "oncely-serve").await?;
     let metrics = Arc::new(Metrics::default());
     let seen = metrics.clone();
@@ -111,6 +137,9 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
         ledger: ledger.clone(),
         credentials,
         sessions: Sessions::default(),
+        throttle: Throttle::default(),
+        hosts,
+        client_ip_header: a.client_ip_header.clone(),
         metrics: metrics.clone(),
         in_doubt_after: match a.in_doubt_after {
             Some(d) => d,
@@ -142,6 +171,7 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
                 first_delay: a.webhook_retry,
                 max_delay: Duration::from_secs(300),
                 attempts: 8,
+                in_flight: Arc::new(tokio::sync::Semaphore::new(notify::IN_FLIGHT)),
             })
         }
         None => None,
@@ -152,7 +182,7 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
         tokio::spawn(async move {
             let (client, sent) = (reqwest::Client::new(), Sent::default());
             loop {
-                match needs_person(&app).await {
+                match everyone_waiting(&app).await {
                     Ok(entries) => hook.scan(&entries, app.ledger.now(), &sent, &client, &app.metrics),
                     Err(e) => tracing::error!(target: "oncely::serve", error = %e, "looking for notices failed"),
                 }
@@ -161,19 +191,32 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
         })
     });
 
-    let router = Router::new()
+    // Who may reach what is decided before anything of a request is read: the pages need a
+    // signed-in person, metrics a person or a bearer token; every route, a host of ours.
+    let people = Router::new()
         .route("/", get(inbox))
         .route("/entry", get(entry))
         .route("/settle", post(settle))
+        .route_layer(from_fn_with_state(app.clone(), signed_in));
+    let scrapers = Router::new().route("/metrics", get(metrics_text)).route_layer(from_fn_with_state(app.clone(), scraper));
+    let router = Router::new()
+        .merge(people)
+        .merge(scrapers)
         .route("/login", get(login_page).post(login))
         .route("/logout", post(logout))
-        .route("/metrics", get(metrics_text))
         .route("/healthz", get(|| async { "ok" }))
+        .layer(from_fn_with_state(app.clone(), known_host))
         .with_state(app.clone());
     let listener = tokio::net::TcpListener::bind(a.listen).await.with_context(|| format!("listening on {}", a.listen))?;
-    tracing::info!(target: "oncely::serve", "oncely serve: the inbox at http://{}/ (ledger {})", listener.local_addr()?, crate::cli::ledger::redacted(&a.db));
+    tracing::info!(target: "oncely::serve", "oncely serve: the inbox at http://{}/ (ledger {}; credentials: {})", listener.local_addr()?, crate::cli::ledger::redacted(&a.db), app.credentials.describe());
+    if !a.listen.ip().is_loopback() && !a.public_url.as_deref().is_some_and(|u| u.starts_with("https://")) {
+        eprintln!(
+            "oncely serve: warning: listening on {} over plain HTTP: tokens and session cookies would cross the network in the clear. Put TLS in front (a reverse proxy; SECURITY.md) and give --public-url https://…",
+            a.listen
+        );
+    }
     eprintln!("oncely serve: listening on http://{}/", listener.local_addr()?);
-    axum::serve(listener, router).with_graceful_shutdown(shutdown()).await?;
+    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>()).with_graceful_shutdown(shutdown()).await?;
     if let Some(w) = watcher {
         w.abort();
     }
@@ -196,34 +239,98 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Every entry that needs a person, and why: the core's `ledger.needs-person` (escalated, or in
-/// doubt for the threshold or longer).
-async fn needs_person(app: &App) -> Result<Vec<(Entry, Attention)>, Error> {
-    let (now, threshold) = (app.ledger.now(), Some(ms(app.in_doubt_after)));
-    let of = |state| ListFilter { state: Some(state), limit: 1000, ..Default::default() };
-    let mut entries = app.ledger.list(None, &of(EntryState::Escalated)).await?;
-    entries.extend(app.ledger.list(None, &of(EntryState::InDoubt)).await?);
-    let rt = app.ledger.runtime();
+/// How many entries the inbox shows on a page.
+const INBOX_PAGE: u32 = 100;
+
+/// Every entry that needs a person, and why (the core's `ledger.needs-person`: escalated, or in
+/// doubt for the threshold or longer), the longest waiting first: every page of the ledger's
+/// `needs_person`, for the webhook's scan.
+async fn everyone_waiting(app: &App) -> Result<Vec<(Entry, Attention)>, Error> {
+    let mut page = WaitingPage { limit: 500, ..Default::default() };
     let mut found = Vec::new();
-    for e in entries {
-        if let Some(why) = rt.needs_person(&e, now, threshold)? {
-            found.push((e, why));
+    loop {
+        let p = app.ledger.needs_person(Some(ms(app.in_doubt_after)), &page).await?;
+        found.extend(p.entries);
+        match p.next {
+            Some(next) => page.after = Some(next),
+            None => return Ok(found),
         }
     }
-    Ok(found)
 }
 
-/// A page for the signed-in, or the way to sign in.
-enum Access {
-    Person(Session),
-    Token,
-}
-
-fn access(app: &App, headers: &HeaderMap) -> Option<Access> {
-    if let Some(s) = app.sessions.of(headers) {
-        return Some(Access::Person(s));
+/// Refuse a request that names a host this server is not (a DNS-rebinding page's): 421.
+async fn known_host(State(app): State<Shared>, request: Request, next: Next) -> Response {
+    if let Some(host) = request.headers().get(header::HOST) {
+        let name = host.to_str().map(access::host_name).unwrap_or("");
+        let ok = name.parse::<IpAddr>().is_ok()
+            || name.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>().is_ok()
+            || name.eq_ignore_ascii_case("localhost")
+            || app.hosts.iter().any(|h| h.eq_ignore_ascii_case(name));
+        if !ok {
+            tracing::warn!(target: "oncely::serve", host = name, "a request for another host was refused");
+            return (
+                StatusCode::MISDIRECTED_REQUEST,
+                "this server answers to its IP addresses, localhost, --public-url's host and --allowed-host names only\n",
+            )
+                .into_response();
+        }
     }
-    access::bearer(headers).and_then(|t| app.credentials.check(t)).map(|_| Access::Token)
+    next.run(request).await
+}
+
+/// The address a request comes from: the last value of `--client-ip-header` when given and
+/// readable, else the TCP peer.
+fn client(app: &App, headers: &HeaderMap, peer: SocketAddr) -> IpAddr {
+    app.client_ip_header
+        .as_ref()
+        .and_then(|h| headers.get_all(h).iter().next_back())
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(peer.ip())
+}
+
+/// The pages: a signed-in person only (the session goes to the handler); else to the sign-in
+/// page (a form post: 401), before the request's query or form is read.
+async fn signed_in(State(app): State<Shared>, mut request: Request, next: Next) -> Response {
+    match app.sessions.of(request.headers()) {
+        Some(s) => {
+            request.extensions_mut().insert(s);
+            next.run(request).await
+        }
+        None if request.method() == Method::GET => to_login(request.uri()),
+        None => page(StatusCode::UNAUTHORIZED, pages::message(None, "Not signed in", "Sign in to settle entries.")),
+    }
+}
+
+/// `/metrics`: a signed-in person, or a bearer token (checked within the throttle).
+async fn scraper(State(app): State<Shared>, ConnectInfo(peer): ConnectInfo<SocketAddr>, request: Request, next: Next) -> Response {
+    if app.sessions.of(request.headers()).is_some() {
+        return next.run(request).await;
+    }
+    let Some(token) = access::bearer(request.headers()) else {
+        return (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "a bearer token is needed\n").into_response();
+    };
+    if let Err(wait) = app.throttle.admit(client(&app, request.headers(), peer)) {
+        app.metrics.token_check("bearer", "throttled");
+        return too_many(wait, "too many token checks; try again later\n".into_response());
+    }
+    if app.credentials.check(token).is_none() {
+        app.metrics.token_check("bearer", "wrong");
+        tracing::warn!(target: "oncely::serve", "a wrong bearer token");
+        return (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "a bearer token is needed\n").into_response();
+    }
+    app.metrics.token_check("bearer", "ok");
+    next.run(request).await
+}
+
+/// 429, with when to try again.
+fn too_many(wait: Duration, body: Response) -> Response {
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let mut r = body;
+    *r.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+    r.headers_mut().insert(header::RETRY_AFTER, secs.max(1).into());
+    r
 }
 
 /// To the sign-in page, and back to `uri` after it.
@@ -271,21 +378,36 @@ fn failure(who: Option<pages::Viewer<'_>>, e: impl std::fmt::Display) -> Respons
 #[derive(Deserialize)]
 struct InboxQuery {
     order: Option<String>,
+    /// Where the page starts: after the entry in doubt since `after_since` (ms) of
+    /// `after_scope` and `after_key` (the last of the previous page).
+    after_since: Option<u64>,
+    after_scope: Option<String>,
+    after_key: Option<String>,
 }
 
-async fn inbox(State(app): State<Shared>, headers: HeaderMap, uri: Uri, Query(q): Query<InboxQuery>) -> Response {
-    let Some(Access::Person(s)) = access(&app, &headers) else { return to_login(&uri) };
-    let mut entries: Vec<Entry> = match needs_person(&app).await {
-        Ok(found) => found.into_iter().map(|(e, _)| e).collect(),
-        Err(e) => return failure(Some(viewer(&s)), e),
+async fn inbox(State(app): State<Shared>, Extension(s): Extension<Session>, q: Result<Query<InboxQuery>, QueryRejection>) -> Response {
+    let Ok(Query(q)) = q else { return refused(&s, StatusCode::BAD_REQUEST, "The address is not one of the inbox's.") };
+    let newest_first = q.order.as_deref() == Some("newest");
+    let after = match (q.after_since, q.after_scope, q.after_key) {
+        (Some(since), Some(scope), Some(key)) => Some(WaitingCursor { since, scope, key }),
+        _ => None,
     };
-    let oldest = q.order.as_deref() != Some("newest");
-    entries.sort_by_key(|e| (e.in_doubt_since.unwrap_or(e.updated_at), e.scope.clone(), e.key.clone()));
-    if !oldest {
-        entries.reverse();
-    }
-    let after = humantime::format_duration(app.in_doubt_after).to_string();
-    page(StatusCode::OK, pages::inbox(viewer(&s), &entries, oldest, app.ledger.now(), &after))
+    let wanted = WaitingPage { newest_first, after: after.clone(), limit: INBOX_PAGE };
+    let threshold = Some(ms(app.in_doubt_after));
+    let (found, count) = match (app.ledger.needs_person(threshold, &wanted).await, app.ledger.needs_person_count(threshold).await) {
+        (Ok(found), Ok(count)) => (found, count),
+        (Err(e), _) | (_, Err(e)) => return failure(Some(viewer(&s)), e),
+    };
+    let entries: Vec<Entry> = found.entries.into_iter().map(|(e, _)| e).collect();
+    let shown = pages::InboxPage {
+        entries: &entries,
+        count,
+        newest_first,
+        first: after.is_none(),
+        next: found.next.as_ref(),
+        in_doubt_after: &humantime::format_duration(app.in_doubt_after).to_string(),
+    };
+    page(StatusCode::OK, pages::inbox(viewer(&s), &shown, app.ledger.now()))
 }
 
 #[derive(Deserialize)]
@@ -295,8 +417,8 @@ struct EntryQuery {
     settled: Option<String>,
 }
 
-async fn entry(State(app): State<Shared>, headers: HeaderMap, uri: Uri, Query(q): Query<EntryQuery>) -> Response {
-    let Some(Access::Person(s)) = access(&app, &headers) else { return to_login(&uri) };
+async fn entry(State(app): State<Shared>, Extension(s): Extension<Session>, q: Result<Query<EntryQuery>, QueryRejection>) -> Response {
+    let Ok(Query(q)) = q else { return refused(&s, StatusCode::BAD_REQUEST, "The address names no entry (scope and key).") };
     let flash = q.settled.map(pages::Flash::Settled);
     entry_page(&app, &s, &q.scope, &q.key, flash.as_ref(), StatusCode::OK).await
 }
@@ -328,12 +450,18 @@ struct SettleForm {
     note: Option<String>,
 }
 
-async fn settle(State(app): State<Shared>, headers: HeaderMap, form: Result<Form<SettleForm>, FormRejection>) -> Response {
-    let Some(s) = app.sessions.of(&headers) else {
-        return page(StatusCode::UNAUTHORIZED, pages::message(None, "Not signed in", "Sign in to settle entries."));
-    };
-    let Ok(Form(f)) = form else {
-        return page(StatusCode::BAD_REQUEST, pages::message(Some(viewer(&s)), "Refused", "The form is incomplete. Nothing was recorded."));
+async fn settle(
+    State(app): State<Shared>,
+    Extension(s): Extension<Session>,
+    headers: HeaderMap,
+    form: Result<Form<SettleForm>, FormRejection>,
+) -> Response {
+    let f = match form {
+        Ok(Form(f)) => f,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return refused(&s, StatusCode::PAYLOAD_TOO_LARGE, "The form is larger than 2 MB. Nothing was recorded.")
+        }
+        Err(_) => return refused(&s, StatusCode::BAD_REQUEST, "The form is incomplete. Nothing was recorded."),
     };
     if let Some(why) = access::cross_site(&headers, f.csrf.as_deref(), Some(&s), app.public_origin.as_deref()) {
         tracing::warn!(target: "oncely::serve", why, "a settlement was refused");
@@ -371,6 +499,11 @@ async fn settle(State(app): State<Shared>, headers: HeaderMap, form: Result<Form
     }
 }
 
+/// A page that says why a request was refused.
+fn refused(s: &Session, status: StatusCode, why: &str) -> Response {
+    page(status, pages::message(Some(viewer(s)), "Refused", why))
+}
+
 #[derive(Deserialize)]
 struct LoginQuery {
     next: Option<String>,
@@ -387,11 +520,25 @@ struct LoginForm {
     next: Option<String>,
 }
 
-async fn login(State(app): State<Shared>, headers: HeaderMap, Form(f): Form<LoginForm>) -> Response {
+async fn login(
+    State(app): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    form: Result<Form<LoginForm>, FormRejection>,
+) -> Response {
     if let Some(why) = access::cross_site(&headers, None, None, app.public_origin.as_deref()) {
         return page(StatusCode::FORBIDDEN, pages::message(None, "Refused", why));
     }
+    let Ok(Form(f)) = form else {
+        return page(StatusCode::BAD_REQUEST, pages::login(app.credentials.shared(), "/", Some("The form is incomplete.")));
+    };
     let next = safe_next(f.next.as_deref()).to_string();
+    if let Err(wait) = app.throttle.admit(client(&app, &headers, peer)) {
+        app.metrics.token_check("sign-in", "throttled");
+        tracing::warn!(target: "oncely::serve", "sign-ins throttled");
+        let why = format!("Too many sign-in attempts. Try again in {} s.", wait.as_secs() + 1);
+        return too_many(wait, page(StatusCode::OK, pages::login(app.credentials.shared(), &next, Some(&why))));
+    }
     let name = match app.credentials.check(&f.token) {
         Some(Some(name)) => name,
         Some(None) => match f.name.as_deref().map(str::trim) {
@@ -404,12 +551,12 @@ async fn login(State(app): State<Shared>, headers: HeaderMap, Form(f): Form<Logi
             }
         },
         None => {
-            // Slow down guessing.
-            tokio::time::sleep(Duration::from_millis(500)).await;
+            app.metrics.token_check("sign-in", "wrong");
             tracing::warn!(target: "oncely::serve", "a sign-in with a wrong token");
             return page(StatusCode::UNAUTHORIZED, pages::login(app.credentials.shared(), &next, Some("That token is not valid.")));
         }
     };
+    app.metrics.token_check("sign-in", "ok");
     let id = app.sessions.open(name);
     (StatusCode::SEE_OTHER, [(header::SET_COOKIE, access::session_cookie(&id, app.secure_cookie)), (header::LOCATION, next)])
         .into_response()
@@ -431,16 +578,13 @@ async fn logout(State(app): State<Shared>, headers: HeaderMap, form: Result<Form
     (StatusCode::SEE_OTHER, [(header::SET_COOKIE, access::cleared_cookie()), (header::LOCATION, "/login".to_string())]).into_response()
 }
 
-async fn metrics_text(State(app): State<Shared>, headers: HeaderMap) -> Response {
-    if access(&app, &headers).is_none() {
-        return (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "a bearer token is needed\n").into_response();
-    }
+async fn metrics_text(State(app): State<Shared>) -> Response {
     let stats = match app.ledger.stats().await {
         Ok(s) => s,
         Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
     };
-    let waiting = match needs_person(&app).await {
-        Ok(e) => e.len(),
+    let waiting = match app.ledger.needs_person_count(Some(ms(app.in_doubt_after))).await {
+        Ok(c) => c.total(),
         Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
     };
     let body = app.metrics.render(&stats, waiting, app.ledger.now());

@@ -33,7 +33,12 @@ pub struct Webhook {
     pub max_delay: Duration,
     /// Attempts per notice before giving up (the next scan sends it again).
     pub attempts: u32,
+    /// Deliveries in flight at once (a burst of escalations does not open a connection each).
+    pub in_flight: Arc<tokio::sync::Semaphore>,
 }
+
+/// How many notices are delivered at once.
+pub const IN_FLIGHT: usize = 16;
 
 /// What has been sent (or is being sent), by notice id.
 #[derive(Debug, Default, Clone)]
@@ -82,6 +87,7 @@ impl Webhook {
             let body = serde_json::json!({"id": id, "type": kind, "at": render::time(now), "entry": entry}).to_string();
             let (hook, sent, client, metrics) = (self.clone(), sent.clone(), client.clone(), metrics.clone());
             tokio::spawn(async move {
+                let Ok(_permit) = hook.in_flight.clone().acquire_owned().await else { return };
                 if !hook.deliver(&id, body.into_bytes(), &client, &metrics).await {
                     // Given up for now: the next scan that still finds the entry sends it again.
                     sent.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&id);

@@ -1,11 +1,13 @@
 //! The inbox's HTML: server-rendered, no JavaScript, readable on a phone. Every value is escaped
-//! by `maud`.
+//! by `maud`; every text an agent, a tool or a person wrote goes through `untrusted` first
+//! (bidirectional overrides and control characters shown by their code points: [`t`], [`b`]).
 
-use crate::cli::render;
+use crate::cli::{render, untrusted};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
-use oncely::store::{state_name, HistoryRecord};
+use oncely::store::{state_name, HistoryRecord, WaitingCursor};
 use oncely::wit::ledger::{Entry, EntryState};
 use oncely::wit::policy::ReconcilePath;
+use oncely::WaitingCount;
 
 const STYLE: &str = r#"
 *{box-sizing:border-box}body{font:16px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f5f6f8;color:#1d2330}
@@ -40,6 +42,16 @@ pub struct Viewer<'a> {
     pub csrf: &'a str,
 }
 
+/// Written by an agent, a tool or a person, for one line.
+fn t(s: &str) -> String {
+    untrusted::line(s).into_owned()
+}
+
+/// The same, for a block of lines.
+fn b(s: &str) -> String {
+    untrusted::block(s).into_owned()
+}
+
 fn layout(title: &str, who: Option<Viewer<'_>>, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
@@ -47,7 +59,7 @@ fn layout(title: &str, who: Option<Viewer<'_>>, body: Markup) -> Markup {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) " · oncely" }
+                title { (t(title)) " · oncely" }
                 style { (PreEscaped(STYLE)) }
             }
             body {
@@ -56,7 +68,7 @@ fn layout(title: &str, who: Option<Viewer<'_>>, body: Markup) -> Markup {
                     span { "effects that need a person" }
                     @if let Some(who) = who {
                         form.who method="post" action="/logout" {
-                            "signed in as " (who.name) " · "
+                            "signed in as " (t(who.name)) " · "
                             input type="hidden" name="csrf" value=(who.csrf);
                             button.link type="submit" { "sign out" }
                         }
@@ -124,7 +136,7 @@ fn reconcile(r: &ReconcilePath) -> String {
     match r {
         ReconcilePath::None => "none".into(),
         ReconcilePath::ProviderIdempotent => "provider-idempotent (the same call again, with the same key)".into(),
-        ReconcilePath::Lookup(tool) => format!("lookup with {tool}"),
+        ReconcilePath::Lookup(tool) => format!("lookup with {}", t(tool)),
         ReconcilePath::Manual => "manual (a person)".into(),
     }
 }
@@ -132,11 +144,11 @@ fn reconcile(r: &ReconcilePath) -> String {
 fn facts(e: &Entry, now: u64) -> Markup {
     html! {
         dl.meta {
-            dt { "scope" } dd { (e.scope) }
-            dt { "run · step" } dd { (e.run_id) " · " (e.step_id) }
-            dt { "key" } dd { code { (e.key) } }
-            dt { "attempts" } dd { "attempt " (e.attempt) " by " (e.owner) ", " (e.reconcile_attempts) " reconciliation(s)" }
-            dt { "reason" } dd { (e.reason.as_deref().unwrap_or("—")) }
+            dt { "scope" } dd { (t(&e.scope)) }
+            dt { "run · step" } dd { (t(&e.run_id)) " · " (t(&e.step_id)) }
+            dt { "key" } dd { code { (t(&e.key)) } }
+            dt { "attempts" } dd { "attempt " (e.attempt) " by " (t(&e.owner)) ", " (e.reconcile_attempts) " reconciliation(s)" }
+            dt { "reason" } dd { (t(e.reason.as_deref().unwrap_or("—"))) }
             dt { "claimed" } dd { (when(e.created_at, now)) }
             @if let Some(t) = e.in_doubt_since { dt { "in doubt since" } dd { (when(t, now)) } }
             dt { "reconcile" } dd { (reconcile(&e.reconcile)) }
@@ -144,24 +156,68 @@ fn facts(e: &Entry, now: u64) -> Markup {
     }
 }
 
-/// The inbox: the entries that need a person, `oldest` first or newest first.
-pub fn inbox(who: Viewer<'_>, entries: &[Entry], oldest: bool, now: u64, in_doubt_after: &str) -> Markup {
+/// One page of the inbox.
+pub struct InboxPage<'a> {
+    /// The entries of this page.
+    pub entries: &'a [Entry],
+    /// How many need a person in all (every page).
+    pub count: WaitingCount,
+    /// The newest first (else the longest waiting first).
+    pub newest_first: bool,
+    /// This is the first page.
+    pub first: bool,
+    /// Where the next page starts, if there is one.
+    pub next: Option<&'a WaitingCursor>,
+    /// The in-doubt threshold, for people.
+    pub in_doubt_after: &'a str,
+}
+
+fn order_name(newest_first: bool) -> &'static str {
+    if newest_first {
+        "newest"
+    } else {
+        "oldest"
+    }
+}
+
+/// The link to the inbox page that starts after `c`.
+fn page_href(newest_first: bool, c: &WaitingCursor) -> String {
+    format!(
+        "/?order={}&after_since={}&after_scope={}&after_key={}",
+        order_name(newest_first),
+        c.since,
+        query_value(&c.scope),
+        query_value(&c.key)
+    )
+}
+
+/// The inbox: one page of the entries that need a person, the longest waiting first (or the
+/// newest first), and how many there are in all.
+pub fn inbox(who: Viewer<'_>, p: &InboxPage<'_>, now: u64) -> Markup {
+    let total = p.count.total();
     layout(
         "Inbox",
         Some(who),
         html! {
-            h1 { "Needs a person (" (entries.len()) ")" }
+            h1 { "Needs a person (" (total) ")" }
             p.order {
-                "Escalated entries, and entries in doubt for longer than " (in_doubt_after) ", across every scope. "
-                @if oldest { a href="/?order=newest" { "newest first" } } @else { a href="/?order=oldest" { "oldest first" } }
+                (p.count.escalated) " escalated, " (p.count.in_doubt) " in doubt for longer than " (p.in_doubt_after)
+                ", across every scope; " (if p.newest_first { "newest first" } else { "the longest waiting first" }) ". "
+                a href={ "/?order=" (order_name(!p.newest_first)) } { (if p.newest_first { "oldest first" } else { "newest first" }) }
             }
-            @if entries.is_empty() { p.empty { "Nothing waits for a person." } }
-            @for e in entries {
+            @if p.entries.is_empty() && p.first { p.empty { "Nothing waits for a person." } }
+            @for e in p.entries {
                 article.card {
-                    h3 { a href=(entry_href(e)) { (e.tool) } " " (badge(e.state)) }
+                    h3 { a href=(entry_href(e)) { (t(&e.tool)) } " " (badge(e.state)) }
                     (facts(e, now))
-                    details open { summary { "arguments" } pre { (pretty(&e.args_canonical)) } }
+                    details open { summary { "arguments" } pre { (b(&pretty(&e.args_canonical))) } }
                     a href=(entry_href(e)) { "review and settle →" }
+                }
+            }
+            @if !p.first || p.next.is_some() {
+                nav.order {
+                    @if !p.first { a href={ "/?order=" (order_name(p.newest_first)) } { "first page" } }
+                    @if let Some(c) = p.next { a rel="next" href=(page_href(p.newest_first, c)) { "next page →" } }
                 }
             }
         },
@@ -182,21 +238,21 @@ pub fn entry(who: Viewer<'_>, e: &Entry, history: &[HistoryRecord], flash: Optio
     html! {
         (layout(&e.tool, Some(who), html! {
             @match flash {
-                Some(Flash::Settled(id)) => p.flash.ok { "Settled: " (state_name(e.state)) ", settlement " code { (id) } "." },
-                Some(Flash::Refused(why)) => p.flash.err { (why) },
+                Some(Flash::Settled(id)) => p.flash.ok { "Settled: " (state_name(e.state)) ", settlement " code { (t(id)) } "." },
+                Some(Flash::Refused(why)) => p.flash.err { (t(why)) },
                 None => {},
             }
-            h1 { (e.tool) " " (badge(e.state)) }
+            h1 { (t(&e.tool)) " " (badge(e.state)) }
             section.card {
                 (facts(e, now))
                 dl.meta {
                     dt { "version" } dd { (e.version) }
-                    @if let Some(by) = &e.resolved_by { dt { "settled by" } dd { (by) } }
-                    @if let Some(id) = &e.settlement { dt { "settlement" } dd { code { (id) } } }
+                    @if let Some(by) = &e.resolved_by { dt { "settled by" } dd { (t(by)) } }
+                    @if let Some(id) = &e.settlement { dt { "settlement" } dd { code { (t(id)) } } }
                 }
                 h2 { "Arguments" }
-                pre { (pretty(&e.args_canonical)) }
-                @if let Some(r) = &e.result_json { h2 { "Result" } pre { (pretty(r)) } }
+                pre { (b(&pretty(&e.args_canonical))) }
+                @if let Some(r) = &e.result_json { h2 { "Result" } pre { (b(&pretty(r))) } }
             }
             @if open {
                 section.card {
@@ -228,11 +284,11 @@ pub fn entry(who: Viewer<'_>, e: &Entry, history: &[HistoryRecord], flash: Optio
                                 td { (h.version) }
                                 td { (render::time(h.at)) }
                                 td { (badge(h.state)) }
-                                td { (h.attempt) " · " (h.owner) }
+                                td { (h.attempt) " · " (t(&h.owner)) }
                                 td {
-                                    (h.reason.as_deref().unwrap_or(""))
+                                    (t(h.reason.as_deref().unwrap_or("")))
                                     @if h.reconcile_attempts > 0 && h.state == EntryState::InDoubt { " (reconciliation " (h.reconcile_attempts) ")" }
-                                    @if let Some(id) = &h.settlement { " — settlement " code { (id) } }
+                                    @if let Some(id) = &h.settlement { " — settlement " code { (t(id)) } }
                                 }
                             }
                         }
@@ -254,5 +310,5 @@ fn hidden(e: &Entry, csrf: &str) -> Markup {
 
 /// A page that only says something (an error).
 pub fn message(who: Option<Viewer<'_>>, title: &str, text: &str) -> Markup {
-    layout(title, who, html! { h1 { (title) } p { (text) } p { a href="/" { "back to the inbox" } } })
+    layout(title, who, html! { h1 { (title) } p { (t(text)) } p { a href="/" { "back to the inbox" } } })
 }

@@ -135,6 +135,12 @@ impl Store for Stalling {
     async fn stats(&self) -> Result<Stats, StoreError> {
         self.inner.stats().await
     }
+    async fn waiting(&self, in_doubt_by: Option<u64>, page: &oncely::store::WaitingPage) -> Result<Vec<Entry>, StoreError> {
+        self.inner.waiting(in_doubt_by, page).await
+    }
+    async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError> {
+        self.inner.waiting_count(in_doubt_by).await
+    }
 }
 
 /// The owner on the first line of MARKER that records `key`, if any.
