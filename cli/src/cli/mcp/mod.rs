@@ -9,13 +9,15 @@
 //! - [`lookup`]: reconciliation through the server's read-only lookup tool.
 //! - [`answers`]: what the model reads when a keyed call does not simply return.
 //! - [`session`], [`upstream`]: the two sides of the protocol (rmcp); [`wire`]: what is read
-//!   from an agent before the SDK reads it.
+//!   from an agent before the SDK reads it, and how a malformed message is answered;
+//!   [`salvage`]: what can be read of a message serde_json cannot represent.
 
 mod answers;
 mod catalog;
 mod gateway;
 mod identity;
 mod lookup;
+mod salvage;
 mod session;
 mod upstream;
 mod wire;
