@@ -3,10 +3,12 @@
 //! that serde_json cannot represent included ([`salvage`]) — and never ends the session, and a
 //! client's `idempotencyKey` in a `tools/call`'s `params` (the SEP-3182 form) reaches the gateway
 //! (the SDK's typed parameters have no such field): it is copied into `params._meta`, where the
-//! identity rules read it. docs/mcp.md, "Malformed messages", has the whole
-//! table.
+//! identity rules read it. Over Streamable HTTP, the SDK's own transport errors are made
+//! JSON-RPC errors too. docs/mcp.md, "Malformed messages", has the whole table.
 
 use super::salvage::{self, Head, Id};
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::{HeaderValue, StatusCode};
 use futures::{Sink, Stream, StreamExt};
 use rmcp::model::ErrorCode;
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
@@ -16,8 +18,8 @@ use tokio::io::AsyncWriteExt;
 use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, FramedRead};
 
-/// The longest line read from an agent over stdio (64 MiB).
-const MAX_LINE: usize = 64 << 20;
+/// The longest line read from an agent over stdio, and the longest body over HTTP (64 MiB).
+pub const MAX_LINE: usize = 64 << 20;
 
 /// Copy a `tools/call`'s `params.idempotencyKey` into `params._meta` (where it is not already).
 pub fn normalize(message: &mut Value) {
@@ -121,9 +123,9 @@ impl Refusal {
 /// A message read from an agent.
 #[derive(Debug)]
 pub enum Inbound {
-    /// For the SDK: the message (normalized; for an agent's response that cannot be read, the
-    /// error response made of it).
-    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    /// For the SDK: the message, and its JSON as the SDK reads it (normalized; for an agent's
+    /// response that cannot be read, the error response made of it).
+    Message(Box<RxJsonRpcMessage<RoleServer>>, Value),
     /// A blank line.
     Blank,
     /// A notification that cannot be read. Notifications get no answer: over stdio it is
@@ -153,8 +155,9 @@ fn refuse(head: Head, code: i64, why: String) -> Result<Inbound, Refusal> {
         // becomes an error response for its id, so that the request ends instead of waiting.
         Some(id) if head.response => {
             let error = error_reply(id, INTERNAL_ERROR, format!("the agent's response could not be read: {why}"));
-            let m = serde_json::from_str(&error).map_err(|e| Refusal::new(Value::Null, INTERNAL_ERROR, e.to_string()))?;
-            Ok(Inbound::Message(Box::new(m)))
+            let v: Value = serde_json::from_str(&error).map_err(|e| Refusal::new(Value::Null, INTERNAL_ERROR, e.to_string()))?;
+            let m = serde_json::from_value(v.clone()).map_err(|e| Refusal::new(Value::Null, INTERNAL_ERROR, e.to_string()))?;
+            Ok(Inbound::Message(Box::new(m), v))
         }
         id => Err(Refusal::new(id.unwrap_or_default(), INVALID_REQUEST, format!("invalid request: {why}"))),
     }
@@ -188,8 +191,8 @@ pub fn read(line: &[u8]) -> Result<Inbound, Refusal> {
         return refuse(head, INVALID_REQUEST, String::new());
     }
     normalize(&mut v);
-    match serde_json::from_value(v) {
-        Ok(m) => Ok(Inbound::Message(Box::new(m))),
+    match serde_json::from_value(v.clone()) {
+        Ok(m) => Ok(Inbound::Message(Box::new(m), v)),
         Err(e) => refuse(head, INVALID_REQUEST, e.to_string()),
     }
 }
@@ -237,7 +240,7 @@ pub fn stdio() -> (
                 async move {
                     let reply = match l {
                         Ok(Ok(line)) => match read(&line) {
-                            Ok(Inbound::Message(m)) => return Some(*m),
+                            Ok(Inbound::Message(m, _)) => return Some(*m),
                             Ok(Inbound::Blank) => return None,
                             Ok(Inbound::Dropped(r)) => {
                                 eprintln!("oncely mcp: a notification that cannot be read was dropped: {}", r.message);
@@ -258,29 +261,77 @@ pub fn stdio() -> (
     (sink, stream)
 }
 
-/// The same for Streamable HTTP: an agent's POSTed body normalized before the SDK reads it.
+/// The same for Streamable HTTP, around the SDK's service: each POSTed body is read by [`read`]
+/// (and normalized) before the SDK reads it, and one the gateway refuses is answered with its
+/// JSON-RPC error (HTTP 400; 413 past [`MAX_LINE`]). The SDK's own transport errors, which it
+/// answers in plain text (406 without the right `Accept`, 415 without JSON's `Content-Type`,
+/// 404 for an unknown session, 400 without one, …), become JSON-RPC errors with the same
+/// status: invalid request (-32600), or internal error (-32603) for a 5xx; each with the id of
+/// the POSTed request when it has one.
 pub async fn normalize_http(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
     let (parts, body) = req.into_parts();
     let bytes = match axum::body::to_bytes(body, MAX_LINE).await {
         Ok(b) => b,
         Err(e) => {
-            let reply = error_reply(Value::Null, PARSE_ERROR, format!("the request body could not be read: {e}"));
-            return axum::response::Response::builder()
-                .status(400)
-                .header("content-type", "application/json")
-                .body(axum::body::Body::from(reply))
-                .unwrap_or_default();
+            let declared = parts.headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+            let (status, why) = match declared {
+                Some(n) if n > MAX_LINE as u64 => {
+                    (StatusCode::PAYLOAD_TOO_LARGE, format!("a message of {n} bytes is longer than {MAX_LINE}"))
+                }
+                _ => (StatusCode::BAD_REQUEST, format!("the request body could not be read: {e}")),
+            };
+            return json_response(status, error_reply(Value::Null, PARSE_ERROR, why));
         }
     };
-    let body = match serde_json::from_slice::<Value>(&bytes) {
-        Ok(mut v) => {
-            normalize(&mut v);
-            axum::body::Body::from(v.to_string())
+    let mut id = Value::Null;
+    let body = if parts.method == axum::http::Method::POST {
+        match read(&bytes) {
+            Ok(Inbound::Message(_, v)) => {
+                if let Head { method: true, id: Id::Valid(request), .. } = Head::of_value(&v) {
+                    id = request;
+                }
+                axum::body::Body::from(v.to_string())
+            }
+            Ok(Inbound::Blank) => {
+                let refusal = Refusal::new(Value::Null, PARSE_ERROR, "parse error: the body is empty".into());
+                return json_response(StatusCode::BAD_REQUEST, refusal.reply());
+            }
+            Ok(Inbound::Dropped(refusal)) | Err(refusal) => return json_response(StatusCode::BAD_REQUEST, refusal.reply()),
         }
-        // Not JSON: the SDK answers it.
-        Err(_) => axum::body::Body::from(bytes),
+    } else {
+        axum::body::Body::from(bytes)
     };
-    next.run(axum::extract::Request::from_parts(parts, body)).await
+    let response = next.run(axum::extract::Request::from_parts(parts, body)).await;
+    as_json_rpc(response, id).await
+}
+
+/// An HTTP response with a JSON body.
+fn json_response(status: StatusCode, body: String) -> axum::response::Response {
+    let mut response = axum::response::Response::new(axum::body::Body::from(body));
+    *response.status_mut() = status;
+    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+/// An error the SDK answered in plain text, as a JSON-RPC error (`id`: the request's, or null)
+/// with the same status and headers; any other response as it is.
+async fn as_json_rpc(response: axum::response::Response, id: Value) -> axum::response::Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("application/json"));
+    if json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 << 10).await.map(|b| String::from_utf8_lossy(&b).trim().to_owned()).unwrap_or_default();
+    let message = if text.is_empty() { status.canonical_reason().unwrap_or("HTTP error").to_owned() } else { text };
+    let code = if status.is_server_error() { INTERNAL_ERROR } else { INVALID_REQUEST };
+    parts.headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    parts.headers.remove(CONTENT_LENGTH);
+    axum::response::Response::from_parts(parts, axum::body::Body::from(error_reply(id, code, message)))
 }
 
 #[cfg(test)]
@@ -376,8 +427,7 @@ mod tests {
         let n = read(br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1e400}}"#);
         assert!(matches!(&n, Ok(Inbound::Dropped(Refusal { id: Value::Null, code: -32602, .. }))), "{n:?}");
         match read(br#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"\ud800"}]}}"#) {
-            Ok(Inbound::Message(m)) => {
-                let v = serde_json::to_value(&*m).unwrap();
+            Ok(Inbound::Message(_, v)) => {
                 assert_eq!((&v["id"], &v["error"]["code"]), (&json!(4), &json!(-32603)), "{v}");
                 let said = r"the agent's response could not be read: a lone surrogate \ud800 (half of a UTF-16 pair, not text) at /result/content/0/text";
                 assert_eq!(v["error"]["message"], said, "{v}");
@@ -398,6 +448,29 @@ mod tests {
         // Without an `id` member it is a notification; with a valid one, a request.
         assert!(matches!(read(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#), Ok(Inbound::Message(..))));
         assert!(matches!(read(br#"{"jsonrpc":"2.0","id":"","method":"ping"}"#), Ok(Inbound::Message(..))));
+    }
+
+    #[tokio::test]
+    async fn the_sdks_plain_text_errors_become_json_rpc_errors() {
+        let plain = axum::response::Response::builder()
+            .status(415)
+            .header(CONTENT_LENGTH, "62")
+            .body(axum::body::Body::from("Unsupported Media Type: Content-Type must be application/json"))
+            .unwrap();
+        let answered = as_json_rpc(plain, json!(5)).await;
+        assert_eq!(answered.status(), 415);
+        assert_eq!(answered.headers()[CONTENT_TYPE], "application/json");
+        assert!(answered.headers().get(CONTENT_LENGTH).is_none());
+        let body = axum::body::to_bytes(answered.into_body(), 1 << 20).await.unwrap();
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        let message = "Unsupported Media Type: Content-Type must be application/json";
+        assert_eq!(body, json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32600, "message": message}}));
+        let internal = axum::response::Response::builder().status(500).body(axum::body::Body::empty()).unwrap();
+        let body = axum::body::to_bytes(as_json_rpc(internal, Value::Null).await.into_body(), 1 << 20).await.unwrap();
+        assert_eq!(serde_json::from_slice::<Value>(&body).unwrap()["error"], json!({"code": -32603, "message": "Internal Server Error"}));
+        // JSON errors and successes pass as they are.
+        let ok = axum::response::Response::builder().status(202).body(axum::body::Body::empty()).unwrap();
+        assert_eq!(as_json_rpc(ok, json!(1)).await.status(), 202);
     }
 
     #[test]
