@@ -140,7 +140,8 @@ class Proc:
         return f"http://127.0.0.1:{self.port}/mcp"
 
     def output(self) -> str:
-        self.logf.flush()
+        if not self.logf.closed:  # stop() closes it; a failed test's logs are read after
+            self.logf.flush()
         return self.log.read_text(errors="replace")
 
     def sigkill(self) -> None:

@@ -2,13 +2,17 @@
 mid-call (bare: the retry charges again; through the gateway: one charge, found by the lookup on
 the restarted server), a server reached over Streamable HTTP (`--upstream-url`), a client-chosen
 `idempotencyKey` in a `tools/call`'s params (SEP-3182), and malformed messages from the agent,
-answered with JSON-RPC errors while the session goes on.
+answered with JSON-RPC errors while the session goes on: over stdio and over Streamable HTTP
+(`--listen`), each with the request's id whenever it can be read (docs/mcp.md, "Malformed
+messages").
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -321,3 +325,183 @@ def test_the_core_passes_a_read_only_call_through(raw: Raw, tmp_path: Path) -> N
         assert "cannot be keyed" in reply["error"]["message"], reply
         assert "9007199254740993" in reply["error"]["message"], reply
     assert len(effects(raw.charges)) == 1  # type: ignore[attr-defined]
+
+
+# --- malformed messages that a client can match: answered with their own id -------------------
+
+
+def charge_line(rid: Any, arguments: str, tool: str = "charge") -> str:
+    """A raw `tools/call` of `tool`, its arguments given as the JSON text that is sent."""
+    head = json.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call"})
+    return head[:-1] + f', "params": {{"name": "{tool}", "arguments": ' + arguments + "}}"
+
+
+def assert_refused(raw: Raw, line: str, rid: Any, code: int) -> str:
+    """Send `line`; its answer is the error `code` with id `rid`, and nothing else came first.
+    Returns the error's message."""
+    raw.send(line)
+    reply = raw.recv()
+    assert reply["id"] == rid and "result" not in reply, reply
+    assert reply["error"]["code"] == code, reply
+    return reply["error"]["message"]
+
+
+def assert_session_goes_on(raw: Raw) -> None:
+    """The same session answers the next valid request, and the gateway still runs."""
+    tools = raw.request("tools/list", {})
+    assert "charge" in {t["name"] for t in tools["result"]["tools"]}, tools
+    assert raw.p.poll() is None, "the gateway exited"
+
+
+def test_lone_surrogate_in_arguments_is_answered_with_its_id(raw: Raw) -> None:
+    r"""`"\ud800"` is grammatical JSON but not text (half of a UTF-16 pair): invalid params naming
+    it and where it is, with the request's id (a parse error with id null would leave the client
+    waiting for its answer); nothing is called."""
+    raw.initialize()
+    lone = json.dumps({**ARGS, "memo": "order \ud800 42"})
+    assert "\\ud800" in lone
+    message = assert_refused(raw, charge_line(501, lone), 501, -32602)
+    assert "lone surrogate \\ud800" in message and "/params/arguments/memo" in message, message
+    # A low half alone, a string id, a read-only tool's call: the same.
+    low = json.dumps({**ARGS, "customer": "\udc00"})
+    line = charge_line("call-502", low, "find_charge")
+    message = assert_refused(raw, line, "call-502", -32602)
+    assert "lone surrogate \\udc00" in message and "/params/arguments/customer" in message
+    assert_session_goes_on(raw)
+    assert effects(raw.charges) == []  # type: ignore[attr-defined]
+
+
+def test_number_out_of_range_in_arguments_is_answered_with_its_id(raw: Raw) -> None:
+    raw.initialize()
+    for rid, number in ((511, "1e400"), (512, "-2.5E+999"), (513, "9" * 400)):
+        arguments = '{"customer": "cus_1", "amount_cents": ' + number + ', "memo": "m"}'
+        message = assert_refused(raw, charge_line(rid, arguments), rid, -32602)
+        assert "number out of range" in message, message
+        assert "/params/arguments/amount_cents" in message, message
+    assert_session_goes_on(raw)
+    assert effects(raw.charges) == []  # type: ignore[attr-defined]
+
+
+def test_deep_arguments_are_answered_with_their_id(raw: Raw) -> None:
+    """Nested deeper than serde_json's recursion limit (127 levels in a message): invalid params
+    with the id, read without recursion however deep (here 100 000 levels)."""
+    raw.initialize()
+    for rid, depth in ((521, 130), (522, 100_000)):
+        memo = "[" * depth + "1" + "]" * depth
+        arguments = '{"customer": "cus_1", "amount_cents": 1000, "memo": ' + memo + "}"
+        message = assert_refused(raw, charge_line(rid, arguments), rid, -32602)
+        assert "nested deeper than 127 levels" in message, message
+        assert "/params/arguments/memo/0/0" in message, message
+    assert_session_goes_on(raw)
+    assert effects(raw.charges) == []  # type: ignore[attr-defined]
+
+
+def test_null_true_object_ids_are_answered(raw: Raw) -> None:
+    """A message with an `id` member is a request, whatever the id: one that is not a string or
+    a number gets invalid request with id null (JSON-RPC 2.0), not silence as a notification."""
+    raw.initialize()
+    for rid in (None, True, {"n": 1}, [1]):
+        line = json.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/list", "params": {}})
+        message = assert_refused(raw, line, None, -32600)
+        assert "id must be a string or an integer" in message, message
+        # A charge with that id is not called either, however readable its arguments.
+        message = assert_refused(raw, charge_line(rid, json.dumps(ARGS)), None, -32600)
+        assert "id must be a string or an integer" in message, message
+    # With unrepresentable arguments too.
+    assert_refused(raw, charge_line(None, '{"amount_cents": 1e400}'), None, -32600)
+    assert_session_goes_on(raw)
+    assert effects(raw.charges) == []  # type: ignore[attr-defined]
+    # Not grammatical JSON: a parse error, id null, even with an id in sight.
+    assert_refused(raw, charge_line(531, json.dumps(ARGS)) + ",", None, -32700)
+    assert_session_goes_on(raw)
+
+
+def http_post(
+    url: str, body: bytes, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """POST `body` to the MCP endpoint as a client does: (status, headers, body)."""
+    sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    req = urllib.request.Request(url, data=body, headers={**sent, **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
+
+
+def sse_messages(body: bytes) -> list[dict[str, Any]]:
+    """The JSON-RPC messages of an SSE response's `data:` lines."""
+    lines = body.decode().splitlines()
+    return [json.loads(x[5:]) for x in lines if x.startswith("data:") and x[5:].strip()]
+
+
+def test_http_bad_body_is_a_json_rpc_error(tmp_path: Path, procs: Any) -> None:
+    """Over `--listen` every malformed POST is answered with a JSON-RPC error body (JSON, the
+    right code, the request's id when it can be read): the gateway's own refusals with HTTP 400,
+    the SDK's transport errors with their status (406, 415, 404, 400); the session goes on."""
+    charges = tmp_path / "charges.jsonl"
+    gw = procs.gateway_http(
+        str(tmp_path / "ledger.db"), "--run", "r1", upstream=payments_cmd(charges)
+    )
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw-http", "version": "0"},
+        },
+    }
+    status, headers, body = http_post(gw.url, json.dumps(init).encode())
+    assert status == 200, (status, body)
+    assert [m.get("id") for m in sse_messages(body)] == [1], body
+    session = {"Mcp-Session-Id": headers["mcp-session-id"], "MCP-Protocol-Version": "2025-06-18"}
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    status, _, body = http_post(gw.url, json.dumps(initialized).encode(), session)
+    assert status == 202, (status, body)
+
+    def refused(
+        body: bytes, rid: Any, code: int, status: int = 400, headers: dict[str, str] | None = None
+    ) -> str:
+        got, got_headers, answer = http_post(gw.url, body, {**session, **(headers or {})})
+        assert got == status, (got, answer)
+        assert got_headers["content-type"].startswith("application/json"), got_headers
+        error = json.loads(answer)
+        assert error["jsonrpc"] == "2.0" and error["id"] == rid, error
+        assert error["error"]["code"] == code, error
+        return error["error"]["message"]
+
+    lone = json.dumps({**ARGS, "memo": "\ud800"})
+    message = refused(charge_line(41, lone).encode(), 41, -32602)
+    assert "lone surrogate \\ud800" in message and "/params/arguments/memo" in message, message
+    refused(charge_line("n-42", '{"amount_cents": 1e400}').encode(), "n-42", -32602)
+    deep = "[" * 200 + "]" * 200
+    message = refused(charge_line(43, '{"memo": ' + deep + "}").encode(), 43, -32602)
+    assert "nested deeper than 127 levels" in message, message
+    for rid in (None, True, {"n": 1}):
+        line = json.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/list"})
+        refused(line.encode(), None, -32600)
+    refused(b"{this is not json", None, -32700)
+    refused(b"", None, -32700)
+    refused(b"[1, 2]", None, -32600)
+    refused(
+        json.dumps({"jsonrpc": "2.0", "id": 44, "method": "tools/call", "params": 5}).encode(),
+        44,
+        -32600,
+    )
+    # The SDK's transport errors, with the request's id: wrong Content-Type, wrong Accept, an
+    # unknown session, none.
+    tools_list = json.dumps({"jsonrpc": "2.0", "id": 45, "method": "tools/list"}).encode()
+    message = refused(tools_list, 45, -32600, 415, {"Content-Type": "text/plain"})
+    assert "Content-Type" in message, message
+    refused(tools_list, 45, -32600, 406, {"Accept": "application/json"})
+    refused(tools_list, 45, -32600, 404, {"Mcp-Session-Id": "no-such-session"})
+    status, _, answer = http_post(gw.url, tools_list, {"MCP-Protocol-Version": "2025-06-18"})
+    assert status == 400 and json.loads(answer)["id"] == 45, (status, answer)
+    # The session goes on, and nothing was charged.
+    status, _, body = http_post(gw.url, tools_list, session)
+    assert status == 200, (status, body)
+    (listed,) = sse_messages(body)
+    assert listed["id"] == 45 and "charge" in {t["name"] for t in listed["result"]["tools"]}, listed
+    assert effects(charges) == []

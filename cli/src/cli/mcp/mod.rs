@@ -9,13 +9,15 @@
 //! - [`lookup`]: reconciliation through the server's read-only lookup tool.
 //! - [`answers`]: what the model reads when a keyed call does not simply return.
 //! - [`session`], [`upstream`]: the two sides of the protocol (rmcp); [`wire`]: what is read
-//!   from an agent before the SDK reads it.
+//!   from an agent before the SDK reads it, and how a malformed message is answered;
+//!   [`salvage`]: what can be read of a message serde_json cannot represent.
 
 mod answers;
 mod catalog;
 mod gateway;
 mod identity;
 mod lookup;
+mod salvage;
 mod session;
 mod upstream;
 mod wire;
@@ -166,6 +168,9 @@ async fn serve_stdio(gw: Arc<Gateway>) -> Result<()> {
 async fn serve_http(gw: Arc<Gateway>, addr: SocketAddr) -> Result<()> {
     let mut config = StreamableHttpServerConfig::default();
     config.allowed_hosts.push(addr.ip().to_string());
+    // The gateway reads a body of at most MAX_LINE bytes first (wire::normalize_http), as over
+    // stdio; the normalized body it passes on may be a little longer.
+    config.max_request_body_bytes = wire::MAX_LINE.saturating_mul(2);
     let stop = config.cancellation_token.clone();
     let service = StreamableHttpService::new(move || Ok(Session::new(gw.clone())), Arc::new(LocalSessionManager::default()), config);
     let router = axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(wire::normalize_http));
