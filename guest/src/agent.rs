@@ -7,6 +7,7 @@ use crate::agent_wit::{CallContext, Failure, Guest, Identity, IdentityError, Ide
 use crate::effect_wit::EffectError;
 use crate::json::{self, Value};
 use crate::keys_wit::{KeyErrorKind, KeyIdentity};
+use crate::ledger_wit::EntryState;
 use crate::prelude::*;
 use crate::text::Q;
 
@@ -159,6 +160,23 @@ pub fn answer(error: &Failure) -> Option<Reply> {
                 ],
                 Some(&c.key),
                 false,
+            )
+        },
+        // An entry in doubt has no holder: its outcome is unknown, the next reconciliation due
+        // in `retry-after-ms`.
+        EffectError::InProgress(b) if b.state == EntryState::InDoubt => Reply {
+            retry_after_ms: Some(b.retry_after_ms),
+            ..reply(
+                ReplyCode::InDoubt,
+                msg![
+                    "oncely: the outcome of this call is unknown: it may have happened. It will not be run again; it is being reconciled ",
+                    "(next in ",
+                    b.retry_after_ms.div_ceil(1000),
+                    " s), and escalated to a human if that cannot tell. ",
+                    "Do not repeat it with other arguments; an identical call returns the outcome once it is known."
+                ],
+                Some(&b.key),
+                true,
             )
         },
         EffectError::InProgress(b) => Reply {

@@ -246,7 +246,8 @@ fn in_doubt_step(e: &Entry, now: u64, for_sweep: bool) -> Result<Transition, Led
     if for_sweep {
         ok(None, Outcome::Idle(Some(due.min(escalate_at(e)))))
     } else {
-        ok(None, Outcome::InProgress(InProgress { owner: e.owner.clone(), state: EntryState::InDoubt, retry_after_ms: due - now }))
+        // Nobody holds an entry in doubt (its attempt's owner is gone): no owner is named.
+        ok(None, Outcome::InProgress(InProgress { owner: String::new(), state: EntryState::InDoubt, retry_after_ms: due - now }))
     }
 }
 

@@ -730,7 +730,8 @@ export namespace Ledger {
    */
   export interface InProgress {
     /**
-     * The owner holding the claim, or reconciling.
+     * The owner holding the claim; empty for an entry in doubt (nobody holds it: its
+     * attempt's owner is gone, and who reconciles is not recorded).
      */
     owner: string;
     /**

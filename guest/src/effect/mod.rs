@@ -491,18 +491,22 @@ impl Machine {
                 Some(e) if e.result_json.is_none() => self.not_recorded(),
                 _ => self.finish_effect(ResultSource::Recorded(r.result_json), true),
             },
-            // An entry in doubt whose next reconciliation is not due yet has no holder to wait
-            // for (its attempt's owner is gone). A caller that could reconcile it (a reconciler
-            // here, or a provider-idempotent tool to call again) waits for the slot, if its wait
-            // allows; any other, and one whose wait runs out, is told it is in doubt: the answer
-            // the caller that took the slot got.
-            Outcome::InProgress(p) if p.state == EntryState::InDoubt => {
-                let may_reconcile = self.has_reconciler || self.current().is_some_and(|e| e.reconcile == ReconcilePath::ProviderIdempotent);
-                if !may_reconcile || now >= self.deadline {
-                    let reason = self.current().and_then(|e| e.reason.clone()).unwrap_or_default();
-                    return raise(EffectError::InDoubt(Keyed { key: self.key.clone(), reason }));
-                }
-                self.poll(p.retry_after_ms, now)
+            // An entry in doubt whose next reconciliation is not due yet has no holder (its
+            // attempt's owner is gone). A caller that could not reconcile it when it is due (no
+            // reconciler here, not a provider-idempotent tool to call again) has nothing to wait
+            // for: it is told at once, with when the reconciliation is due (what the model reads
+            // is that the outcome is unknown: agent.rs). One that could waits, as for a live claim.
+            Outcome::InProgress(p)
+                if p.state == EntryState::InDoubt
+                    && !self.has_reconciler
+                    && !self.current().is_some_and(|e| e.reconcile == ReconcilePath::ProviderIdempotent) =>
+            {
+                raise(EffectError::InProgress(Busy {
+                    key: self.key.clone(),
+                    owner: p.owner,
+                    state: p.state,
+                    retry_after_ms: p.retry_after_ms,
+                }))
             }
             Outcome::InProgress(p) => {
                 if now >= self.deadline {

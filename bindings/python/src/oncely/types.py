@@ -690,7 +690,8 @@ class InProgress:
     The WIT record ``ledger.in-progress``."""
 
     owner: str
-    """The owner holding the claim, or reconciling."""
+    """The owner holding the claim; empty for an entry in doubt (nobody holds it: its
+    attempt's owner is gone, and who reconciles is not recorded)."""
     state: EntryState
     """`pending` (a live claim) or `in-doubt` (a reconciliation under way or just tried)."""
     retry_after_ms: int
