@@ -7,7 +7,6 @@ use crate::agent_wit::{CallContext, Failure, Guest, Identity, IdentityError, Ide
 use crate::effect_wit::EffectError;
 use crate::json::{self, Value};
 use crate::keys_wit::{KeyErrorKind, KeyIdentity};
-use crate::ledger_wit::EntryState;
 use crate::prelude::*;
 use crate::text::Q;
 
@@ -162,23 +161,6 @@ pub fn answer(error: &Failure) -> Option<Reply> {
                 false,
             )
         },
-        // An entry in doubt has no holder: its outcome is unknown, the next reconciliation due
-        // in `retry-after-ms`.
-        EffectError::InProgress(b) if b.state == EntryState::InDoubt => Reply {
-            retry_after_ms: Some(b.retry_after_ms),
-            ..reply(
-                ReplyCode::InDoubt,
-                msg![
-                    "oncely: the outcome of this call is unknown: it may have happened. It will not be run again; it is being reconciled ",
-                    "(next in ",
-                    b.retry_after_ms.div_ceil(1000),
-                    " s), and escalated to a human if that cannot tell. ",
-                    "Do not repeat it with other arguments; an identical call returns the outcome once it is known."
-                ],
-                Some(&b.key),
-                true,
-            )
-        },
         EffectError::InProgress(b) => Reply {
             retry_after_ms: Some(b.retry_after_ms),
             ..reply(
@@ -188,17 +170,25 @@ pub fn answer(error: &Failure) -> Option<Reply> {
                 true,
             )
         },
-        EffectError::InDoubt(k) => reply(
-            ReplyCode::InDoubt,
-            msg![
-                "oncely: the outcome of this call is unknown: it may have happened (",
-                k.reason,
-                "). It will not be run again; it is being reconciled, and escalated to a human if that cannot tell. ",
-                "Do not repeat it with other arguments; an identical call returns the outcome once it is known."
-            ],
-            Some(&k.key),
-            true,
-        ),
+        EffectError::InDoubt(k) => Reply {
+            retry_after_ms: k.retry_after_ms,
+            ..reply(
+                ReplyCode::InDoubt,
+                msg![
+                    "oncely: the outcome of this call is unknown: it may have happened",
+                    if k.reason.is_empty() { String::new() } else { msg![" (", k.reason, ")"] },
+                    ". It will not be run again; it is being reconciled",
+                    match k.retry_after_ms {
+                        Some(ms) => msg![" (next in ", ms.div_ceil(1000), " s)"],
+                        None => String::new(),
+                    },
+                    ", and escalated to a human if that cannot tell. ",
+                    "Do not repeat it with other arguments; an identical call returns the outcome once it is known."
+                ],
+                Some(&k.key),
+                true,
+            )
+        },
         EffectError::Escalated(k) => reply(
             ReplyCode::Escalated,
             msg![

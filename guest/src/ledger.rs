@@ -650,14 +650,22 @@ pub fn handle(current: Option<Entry>, event: Event, now: u64) -> Result<Transiti
 /// How long in doubt before an entry needs a person, when the caller does not say (ms): 15 min.
 pub const DEFAULT_IN_DOUBT_AFTER_MS: u64 = 15 * 60_000;
 
-/// `ledger.needs-person`: escalated, or in doubt for `in_doubt_after_ms` (default 15 min) or longer.
+/// How many rows a page of a listing holds when not told: 100.
+pub const DEFAULT_PAGE_SIZE: u32 = 100;
+
+/// `ledger.needs-person`: escalated, or in doubt since `needs_person_since` or earlier.
 pub fn needs_person(e: &Entry, now: u64, in_doubt_after_ms: Option<u64>) -> Option<Attention> {
-    let after = in_doubt_after_ms.unwrap_or(DEFAULT_IN_DOUBT_AFTER_MS);
-    match (e.state, e.in_doubt_since) {
-        (EntryState::Escalated, _) => Some(Attention::Escalated),
-        (EntryState::InDoubt, Some(t)) if now.saturating_sub(t) >= after => Some(Attention::InDoubt),
+    match (e.state, e.in_doubt_since, needs_person_since(now, in_doubt_after_ms)) {
+        (EntryState::Escalated, _, _) => Some(Attention::Escalated),
+        (EntryState::InDoubt, Some(t), Some(by)) if t <= by => Some(Attention::InDoubt),
         _ => None,
     }
+}
+
+/// `ledger.needs-person-since`: an in-doubt entry needs a person when in doubt since this time or
+/// earlier: `in_doubt_after_ms` (default 15 min) before `now`; none before that much time passed.
+pub fn needs_person_since(now: u64, in_doubt_after_ms: Option<u64>) -> Option<u64> {
+    now.checked_sub(in_doubt_after_ms.unwrap_or(DEFAULT_IN_DOUBT_AFTER_MS))
 }
 
 /// `ledger.settleable`: the states `resolve` accepts.
@@ -672,6 +680,10 @@ impl Guest for crate::Core {
 
     fn needs_person(e: Entry, now: u64, in_doubt_after_ms: Option<u64>) -> Option<Attention> {
         needs_person(&e, now, in_doubt_after_ms)
+    }
+
+    fn needs_person_since(now: u64, in_doubt_after_ms: Option<u64>) -> Option<u64> {
+        needs_person_since(now, in_doubt_after_ms)
     }
 
     fn settleable(s: EntryState) -> bool {

@@ -20,7 +20,6 @@ use crate::effect_wit::{EffectError, ToolFailure};
 use crate::json::{self, write_string, Value};
 use crate::keys::{derive, parse_spec, sha256_hex};
 use crate::keys_wit::{Intent, KeyIdentity, KeySpec};
-use crate::ledger_wit::EntryState;
 use crate::policy::{parse_policy_or, uses_ledger};
 use crate::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
 use crate::prelude::*;
@@ -527,22 +526,6 @@ pub fn refuse(error: &EffectError, handler_ran: bool) -> Answer {
                 None,
             )
         }
-        EffectError::InProgress(b) if b.state == EntryState::InDoubt => {
-            let secs = b.retry_after_ms.div_ceil(1000).max(1);
-            refusal(
-                409,
-                "outcome-in-doubt",
-                "The outcome of the request with this Idempotency-Key is unknown",
-                msg![
-                    "The earlier request with this idempotency key ended without a known outcome: it may have taken effect. It will not be run again; it is being reconciled. Send the same request again in ",
-                    secs,
-                    " s for its outcome; do not send it with a new key."
-                ],
-                None,
-                None,
-                Some(secs),
-            )
-        }
         EffectError::InProgress(b) => {
             let secs = b.retry_after_ms.div_ceil(1000).max(1);
             refusal(
@@ -559,19 +542,27 @@ pub fn refuse(error: &EffectError, handler_ran: bool) -> Answer {
                 Some(secs),
             )
         }
-        EffectError::InDoubt(k) => refusal(
-            409,
-            "outcome-in-doubt",
-            "The outcome of the request with this Idempotency-Key is unknown",
-            msg![
-                "The earlier request with this idempotency key ended without a known outcome (",
-                k.reason,
-                "): it may have taken effect. It will not be run again; it is being reconciled, and a person settles it if that cannot tell. Send the same request later to get its outcome; do not send it with a new key."
-            ],
-            None,
-            None,
-            None,
-        ),
+        EffectError::InDoubt(k) => {
+            let secs = k.retry_after_ms.map(|ms| ms.div_ceil(1000).max(1));
+            refusal(
+                409,
+                "outcome-in-doubt",
+                "The outcome of the request with this Idempotency-Key is unknown",
+                msg![
+                    "The earlier request with this idempotency key ended without a known outcome",
+                    if k.reason.is_empty() { String::new() } else { msg![" (", k.reason, ")"] },
+                    ": it may have taken effect. It will not be run again; it is being reconciled, and a person settles it if that cannot tell. ",
+                    match secs {
+                        Some(n) => msg!["Send the same request again in ", n, " s for its outcome"],
+                        None => msg!["Send the same request later to get its outcome"],
+                    },
+                    "; do not send it with a new key."
+                ],
+                None,
+                None,
+                secs,
+            )
+        }
         EffectError::Escalated(k) => refusal(
             409,
             "outcome-escalated",
@@ -589,7 +580,11 @@ pub fn refuse(error: &EffectError, handler_ran: bool) -> Answer {
             500,
             "result-not-recorded",
             "The request took effect, but its response was not recorded",
-            msg!["The request with this idempotency key took effect, but its response could not be recorded (", k.reason, "). It will not be run again."],
+            msg![
+                "The request with this idempotency key took effect, but its response could not be recorded (",
+                k.reason,
+                "). It will not be run again."
+            ],
             None,
             None,
             None,

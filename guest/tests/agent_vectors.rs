@@ -5,9 +5,9 @@
 use oncely_core::agent::answer;
 use oncely_core::agent_wit::{CallContext, Failure, IdentityErrorKind, Origin, ReplyCode};
 use oncely_core::canonical_wit::{CanonError, CanonErrorKind};
-use oncely_core::effect_wit::{Busy, EffectError, Keyed};
+use oncely_core::effect_wit::{Busy, Doubt, EffectError, Keyed};
 use oncely_core::keys_wit::{Intent, KeyError, KeyErrorKind, KeyIdentity, KeySpec};
-use oncely_core::ledger_wit::{Conflict, EntryState, LedgerError, LedgerErrorKind};
+use oncely_core::ledger_wit::{Conflict, LedgerError, LedgerErrorKind};
 use serde_json::{json, Value};
 
 fn identify(call: &CallContext) -> Result<oncely_core::agent_wit::Identity, oncely_core::agent_wit::IdentityError> {

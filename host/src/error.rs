@@ -3,7 +3,7 @@
 
 use crate::wit::agent::Failure;
 use crate::wit::canonical::CanonError;
-use crate::wit::effect::{Busy, EffectError, Keyed};
+use crate::wit::effect::{Busy, Doubt, EffectError, Keyed};
 use crate::wit::keys::KeyError;
 use crate::wit::ledger::{Conflict, LedgerError};
 use crate::wit::policy::PolicyError;
@@ -36,12 +36,13 @@ pub enum Error {
     /// Only a human can settle this effect now (`oncely ledger resolve`).
     #[error("{}", said(EffectError::Escalated(.0.clone())))]
     Escalated(Keyed),
-    /// The outcome is unknown and no reconciler could settle it yet; do not retry blindly.
+    /// The outcome is unknown and no reconciler could settle it yet; do not retry blindly: the
+    /// key, why, and when its next reconciliation is due (`retry_after_ms`, when known). Every
+    /// caller of an in-doubt entry gets this.
     #[error("{}", said(EffectError::InDoubt(.0.clone())))]
-    InDoubt(Keyed),
-    /// Another worker holds the claim and did not finish while we waited: the holder, the
-    /// entry's state, and when to look again (`retry_after_ms`: when the claim's lease ends, or
-    /// its next reconciliation is due).
+    InDoubt(Doubt),
+    /// Another worker holds a live claim and did not finish while we waited: the holder, and
+    /// when to look again (`retry_after_ms`: when the claim's lease ends).
     #[error("{}", said(EffectError::InProgress(.0.clone())))]
     InProgress(Busy),
     /// The tool reported a definite failure (the effect did not happen); it was recorded.

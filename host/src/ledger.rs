@@ -579,7 +579,8 @@ impl<S: Store> Ledger<S> {
 
     /// Entries of one scope (every scope when `None`), newest first.
     pub async fn list(&self, scope: Option<&str>, filter: &ListFilter) -> Result<Vec<Entry>, Error> {
-        Ok(self.store.list(scope, filter).await?)
+        let limit = if filter.limit == 0 { self.defaults()?.page_size } else { filter.limit };
+        Ok(self.store.list(scope, &ListFilter { limit, ..filter.clone() }).await?)
     }
 
     /// One page of the entries that need a person now, every scope, in the order they have
@@ -589,13 +590,10 @@ impl<S: Store> Ledger<S> {
     /// follow [`Waiting::next`] for the next page.
     pub async fn needs_person(&self, in_doubt_after_ms: Option<u64>, page: &WaitingPage) -> Result<Waiting, Error> {
         let now = self.now();
-        let after = match in_doubt_after_ms {
-            Some(ms) => ms,
-            None => self.defaults()?.in_doubt_after_ms,
-        };
+        let since = self.rt.needs_person_since(now, in_doubt_after_ms)?;
         // One row more than the page holds says whether there is a next page.
-        let limit = if page.limit == 0 { 100 } else { page.limit.min(u32::MAX - 1) };
-        let mut rows = self.store.waiting(now.checked_sub(after), &WaitingPage { limit: limit + 1, ..page.clone() }).await?;
+        let limit = if page.limit == 0 { self.defaults()?.page_size } else { page.limit }.min(u32::MAX - 1);
+        let mut rows = self.store.waiting(since, &WaitingPage { limit: limit + 1, ..page.clone() }).await?;
         let next = if rows.len() > limit as usize {
             rows.truncate(limit as usize);
             rows.last().map(WaitingCursor::of)
@@ -604,7 +602,7 @@ impl<S: Store> Ledger<S> {
         };
         let mut entries = Vec::with_capacity(rows.len());
         for e in rows {
-            if let Some(why) = self.rt.needs_person(&e, now, Some(after))? {
+            if let Some(why) = self.rt.needs_person(&e, now, in_doubt_after_ms)? {
                 entries.push((e, why));
             }
         }
@@ -614,11 +612,8 @@ impl<S: Store> Ledger<S> {
     /// How many entries need a person now, every scope (escalated, in doubt): what every page of
     /// [`Ledger::needs_person`] holds together, counted by the store.
     pub async fn needs_person_count(&self, in_doubt_after_ms: Option<u64>) -> Result<WaitingCount, Error> {
-        let after = match in_doubt_after_ms {
-            Some(ms) => ms,
-            None => self.defaults()?.in_doubt_after_ms,
-        };
-        let (escalated, in_doubt) = self.store.waiting_count(self.now().checked_sub(after)).await?;
+        let since = self.rt.needs_person_since(self.now(), in_doubt_after_ms)?;
+        let (escalated, in_doubt) = self.store.waiting_count(since).await?;
         Ok(WaitingCount { escalated, in_doubt })
     }
 

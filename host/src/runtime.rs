@@ -208,6 +208,12 @@ impl Runtime {
         self.with(|s, c| c.oncely_core_ledger().call_needs_person(s, e, now, in_doubt_after_ms))
     }
 
+    /// Since when an in-doubt entry must have been in doubt to need a person at `now`
+    /// (`wit/ledger.wit`'s `needs-person-since`): what a store selects with.
+    pub fn needs_person_since(&self, now: u64, in_doubt_after_ms: Option<u64>) -> Result<Option<u64>, Error> {
+        self.with(|s, c| c.oncely_core_ledger().call_needs_person_since(s, now, in_doubt_after_ms))
+    }
+
     /// Whether a person may settle an entry in state `state` (in doubt or escalated).
     pub fn settleable(&self, state: EntryState) -> Result<bool, Error> {
         self.with(|s, c| c.oncely_core_ledger().call_settleable(s, state))

@@ -371,7 +371,18 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
                 }
                 json!({ "return": out })
             }
-            Err(e) => json!({ "raise": error_kind(&e) }),
+            Err(e) => {
+                let mut r = json!({ "raise": error_kind(&e) });
+                // When to look again, where a scenario pins it (the core computes it).
+                if sc.pointer("/expect/result/retry_after_ms").is_some() {
+                    r["retry_after_ms"] = match &e {
+                        Error::InProgress(b) => json!(b.retry_after_ms),
+                        Error::InDoubt(d) => json!(d.retry_after_ms),
+                        _ => Value::Null,
+                    };
+                }
+                r
+            }
         }
     } else {
         let (job, b) = run.as_object().unwrap().iter().next().unwrap();

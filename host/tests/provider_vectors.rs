@@ -1,8 +1,8 @@
 //! `tests/vectors/provider.json` replayed through the component in wasmtime (the cases are the
 //! native replay's, guest/tests/common/provider_cases.rs): the host sees what the core's tests see.
 
-use oncely::wit::effect::{Busy, EffectError, Keyed};
-use oncely::wit::ledger::{Conflict, EntryState, LedgerError, LedgerErrorKind};
+use oncely::wit::effect::{Busy, Doubt, EffectError, Keyed};
+use oncely::wit::ledger::{Conflict, LedgerError, LedgerErrorKind};
 use oncely::wit::provider::{Admission, Answer, HttpRequest, HttpResponse, McpCall, Operation, Recording, Refusal, Request};
 use oncely::Runtime;
 use serde_json::{json, Map, Value};

@@ -46,17 +46,20 @@ async fn store_contract() {
         assert!(!store.delete("acme", &e.key, 1).await.unwrap(), "{name}: delete from a wrong version");
         // Lists and due rows are scoped.
         let pending = claimed_entry(&store, "acme", "{\"n\":2}").await;
-        assert_eq!(store.list(Some("acme"), &ListFilter::default()).await.unwrap().len(), 2, "{name}");
-        assert_eq!(store.list(Some("other"), &ListFilter::default()).await.unwrap().len(), 0, "{name}");
-        let f = ListFilter { state: Some(EntryState::Pending), ..Default::default() };
+        let page = ListFilter { limit: 10, ..Default::default() };
+        assert_eq!(store.list(Some("acme"), &page).await.unwrap().len(), 2, "{name}");
+        assert_eq!(store.list(Some("other"), &page).await.unwrap().len(), 0, "{name}");
+        // A limit of 0 is the ledger's to read (the core's page size): a store given it returns none.
+        assert!(store.list(Some("acme"), &ListFilter::default()).await.unwrap().is_empty(), "{name}: limit 0");
+        let f = ListFilter { state: Some(EntryState::Pending), limit: 10, ..Default::default() };
         assert_eq!(store.list(Some("acme"), &f).await.unwrap(), vec![pending.clone()], "{name}");
         // Across scopes, newest first; and written since a time.
         let elsewhere = claimed_entry(&store, "other", "{\"n\":3}").await;
-        let all = store.list(None, &ListFilter::default()).await.unwrap();
+        let all = store.list(None, &page).await.unwrap();
         assert_eq!(all.len(), 3, "{name}: every scope");
         assert!(all.windows(2).all(|w| w[0].updated_at >= w[1].updated_at), "{name}: newest first");
         let newest = all.iter().map(|e| e.updated_at).max().unwrap();
-        let since = |t: u64| ListFilter { since: Some(t), ..Default::default() };
+        let since = |t: u64| ListFilter { since: Some(t), limit: 10, ..Default::default() };
         assert!(store.list(None, &since(newest + 1)).await.unwrap().is_empty(), "{name}: --since");
         assert!(store.list(None, &since(newest)).await.unwrap().iter().all(|e| e.updated_at >= newest), "{name}");
         assert!(store.list(None, &since(0)).await.unwrap().len() == 3, "{name}");

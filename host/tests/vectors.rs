@@ -322,9 +322,9 @@ mod agent {
     use super::rt;
     use oncely::wit::agent::{CallContext, Failure, Identity, IdentityError, IdentityErrorKind, Origin, Reply, ReplyCode};
     use oncely::wit::canonical::{CanonError, CanonErrorKind};
-    use oncely::wit::effect::{Busy, EffectError, Keyed};
+    use oncely::wit::effect::{Busy, Doubt, EffectError, Keyed};
     use oncely::wit::keys::{Intent, KeyError, KeyErrorKind, KeyIdentity, KeySpec};
-    use oncely::wit::ledger::{Conflict, EntryState, LedgerError, LedgerErrorKind};
+    use oncely::wit::ledger::{Conflict, LedgerError, LedgerErrorKind};
     use oncely::Error;
     use serde_json::{json, Value};
 
@@ -360,7 +360,7 @@ mod agent {
         same(Error::Conflict(conflict.clone()), Failure::Effect(EffectError::Conflict(conflict.clone())));
         // The core's record is kept whole: what the core raised is what the host's error gives back.
         assert_eq!(Error::from_effect(EffectError::Conflict(conflict.clone()), None).effect_error(), Some(EffectError::Conflict(conflict)));
-        let doubt = Keyed { key: key.clone(), reason: "timed out".into() };
+        let doubt = Doubt { key: key.clone(), reason: "timed out".into(), retry_after_ms: Some(10_000) };
         same(Error::InDoubt(doubt.clone()), Failure::Effect(EffectError::InDoubt(doubt)));
         same(Error::Contention(3), Failure::Effect(EffectError::Contention(3)));
         let unkeyable = KeyError { kind: KeyErrorKind::MissingMember, at: Some("/id".into()), canon: None, message: "no /id".into() };

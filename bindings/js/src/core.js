@@ -193,7 +193,7 @@ let coreDefaultsCache = null;
 /**
  * The core's defaults (wit/effect.wit `core-defaults`): what every option left out means, the same
  * in every host — `{waitMs, maxAttempts, settleEveryMs, settleTimeoutMs, dueBatch, inDoubtAfterMs,
- * policy}` (numbers; `policy` parsed, the policy of a tool given none). Frozen.
+ * pageSize, providerWaitMs, providerMaxBody, policy}` (numbers; `policy` parsed, the policy of a tool given none). Frozen.
  */
 export function coreDefaults() {
   if (coreDefaultsCache === null) {
@@ -205,6 +205,7 @@ export function coreDefaults() {
       settleTimeoutMs: Number(d.settleTimeoutMs),
       dueBatch: d.dueBatch,
       inDoubtAfterMs: Number(d.inDoubtAfterMs),
+      pageSize: d.pageSize,
       providerWaitMs: Number(d.providerWaitMs),
       providerMaxBody: Number(d.providerMaxBody),
       policy: policyOut(d.policy),

@@ -81,31 +81,39 @@ export class EscalatedError extends OncelyError {
   }
 }
 
-/** The outcome is unknown and no reconciler could settle it yet; do not retry blindly. */
+/**
+ * The outcome is unknown and no reconciler could settle it yet; do not retry blindly. Every
+ * caller of an in-doubt entry gets this.
+ */
 export class InDoubtError extends OncelyError {
-  /** @param {Said} [options] */
-  constructor(key, reason, options = {}) {
+  /**
+   * @param {string} key
+   * @param {string} reason
+   * @param {number | null} [retryAfterMs]
+   * @param {Said} [options]
+   */
+  constructor(key, reason, retryAfterMs = null, options = {}) {
     super('in-doubt', options.said ?? `in-doubt: ${key}: ${reason}`, { cause: options.cause });
     this.key = key;
     this.reason = reason;
+    /** When the next reconciliation is due (ms); null when not known. */
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
-/** Another worker holds the claim and did not finish while we waited. */
+/** Another worker holds a live claim and did not finish while we waited. */
 export class InProgressError extends OncelyError {
   /**
    * @param {string} key
    * @param {string} owner
-   * @param {string} state
    * @param {number | null} [retryAfterMs]
    * @param {Said} [options]
    */
-  constructor(key, owner, state, retryAfterMs = null, options = {}) {
-    super('in-progress', options.said ?? `in-progress: ${key} (${owner}, ${state})`);
+  constructor(key, owner, retryAfterMs = null, options = {}) {
+    super('in-progress', options.said ?? `in-progress: ${key} (${owner})`);
     this.key = key;
     this.owner = owner;
-    this.state = state;
-    /** When to look again (ms): until the lease ends, or the next reconciliation is due. */
+    /** When to look again (ms): when the claim's lease ends. */
     this.retryAfterMs = retryAfterMs;
   }
 }

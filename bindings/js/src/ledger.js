@@ -300,9 +300,13 @@ export class Ledger {
     return io('history', this.store.history(scope, key));
   }
 
-  /** Entries of one scope, newest first: `{state, tool, limit}` (limit 0 or absent: 100). */
+  /**
+   * Entries of one scope, newest first: `{state, tool, limit}` (limit 0 or absent: the core's page
+   * size, `coreDefaults().pageSize`).
+   */
   async list(scope, filter = {}) {
-    return io('list', this.store.list(scope, { state: filter.state ?? null, tool: filter.tool ?? null, limit: filter.limit ?? 0 }));
+    const limit = filter.limit || coreDefaults().pageSize;
+    return io('list', this.store.list(scope, { state: filter.state ?? null, tool: filter.tool ?? null, limit }));
   }
 
   /**
@@ -512,9 +516,9 @@ function typedError(e, m) {
     case 'conflict':
       return new ConflictError(v.key, v.pointer, o);
     case 'in-progress':
-      return new InProgressError(v.key, v.owner, v.state, Number(v.retryAfterMs), o);
+      return new InProgressError(v.key, v.owner, Number(v.retryAfterMs), o);
     case 'in-doubt':
-      return new InDoubtError(v.key, v.reason, o);
+      return new InDoubtError(v.key, v.reason, v.retryAfterMs == null ? null : Number(v.retryAfterMs), o);
     case 'escalated':
       return new EscalatedError(v.key, v.reason, o);
     case 'tool-failed':

@@ -256,6 +256,8 @@ test('effects.json: every scenario through the Ledger and its interpreter, trace
         if (!kind) throw e;
         assert.equal(e.code, kind, `${sc.name}: the error's code`);
         result = { raise: kind };
+        // When to look again, where a scenario pins it (the core computes it).
+        if (sc.expect.result.retry_after_ms !== undefined) result.retry_after_ms = e.retryAfterMs ?? null;
       }
     } else {
       const [job, b] = Object.entries(run)[0];

@@ -72,6 +72,8 @@ export interface CoreDefaults {
   readonly settleTimeoutMs: number;
   readonly dueBatch: number;
   readonly inDoubtAfterMs: number;
+  /** How many rows a page of a listing holds when not told (`Ledger.list`'s limit 0): 100. */
+  readonly pageSize: number;
   /** How long a provider middleware waits for a duplicate in flight before 409 (0). */
   readonly providerWaitMs: number;
   /** The largest keyed request body a provider middleware reads (bytes; 1 MiB). */
@@ -310,11 +312,19 @@ export interface HistoryRecord {
   settlement: string | null;
 }
 
+/** What `Ledger.list` selects. */
 export interface ListFilter {
   state?: EntryState | null;
   tool?: string | null;
-  /** 0 or absent: 100. */
+  /** 0 or absent: the core's page size (`coreDefaults().pageSize`, 100). */
   limit?: number;
+}
+
+/** What a store's `list` is given: the ledger always says how many rows at most. */
+export interface StoreListFilter {
+  state: EntryState | null;
+  tool: string | null;
+  limit: number;
 }
 
 /** What the core says of a write: whether it appends the written row to the entry's history. */
@@ -332,7 +342,7 @@ export interface Store {
   insert(entry: Entry, options?: WriteOptions): Promise<boolean>;
   update(expectedVersion: number, entry: Entry, options?: WriteOptions): Promise<boolean>;
   delete(scope: string, key: string, expectedVersion: number): Promise<boolean>;
-  list(scope: string, filter?: ListFilter): Promise<Entry[]>;
+  list(scope: string, filter: StoreListFilter): Promise<Entry[]>;
   /** Entries (of one scope, or all) with `dueAt <= now`, by `dueAt`, at most `limit`. */
   due(scope: string | null, now: number, limit: number): Promise<Entry[]>;
   /**
@@ -667,17 +677,20 @@ export class EscalatedError extends OncelyError {
   readonly key: string;
   readonly reason: string;
 }
+/** The outcome is unknown: every caller of an in-doubt entry gets this. */
 export class InDoubtError extends OncelyError {
   readonly code: 'in-doubt';
   readonly key: string;
   readonly reason: string;
+  /** When the next reconciliation is due (ms); null when not known. */
+  readonly retryAfterMs: number | null;
 }
+/** Another worker holds a live claim and did not finish while we waited. */
 export class InProgressError extends OncelyError {
   readonly code: 'in-progress';
   readonly key: string;
   readonly owner: string;
-  readonly state: EntryState;
-  /** When to look again (ms): until the lease ends, or the next reconciliation is due. */
+  /** When to look again (ms): when the claim's lease ends. */
   readonly retryAfterMs: number | null;
 }
 /** A provider middleware (oncely/hono, oncely/express, oncely/mcp) is misconfigured: a bug of the server. */

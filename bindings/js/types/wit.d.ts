@@ -1234,17 +1234,34 @@ export namespace Effect {
      */
     key: string;
     /**
-     * Its owner.
+     * Its owner, alive: its lease has not run out.
      */
     owner: string;
     /**
-     * `pending` (a live claim) or `in-doubt` (being reconciled).
-     */
-    state: Ledger.EntryState;
-    /**
-     * When to look again (ms): until the lease ends, or the next reconciliation is due.
+     * When to look again (ms): until the lease ends.
      */
     retryAfterMs: bigint;
+  }
+  /**
+   * An entry whose outcome is unknown: the key, why, and when it is looked at again.
+   *
+   * `effect.doubt`.
+   */
+  export interface Doubt {
+    /**
+     * The key.
+     */
+    key: string;
+    /**
+     * Why it is in doubt (the ambiguous failure, or what the reconciliation said); may be
+     * empty.
+     */
+    reason: string;
+    /**
+     * When the next reconciliation is due, from now (ms); none when that is not known (the
+     * tool's result could not be recorded, so the entry could not be read either).
+     */
+    retryAfterMs?: bigint;
   }
   /**
    * The key and why, for the errors that name an entry.
@@ -1269,7 +1286,7 @@ export namespace Effect {
   export type EffectError =
     | { tag: 'conflict'; val: Ledger.Conflict }
     | { tag: 'in-progress'; val: Busy }
-    | { tag: 'in-doubt'; val: Keyed }
+    | { tag: 'in-doubt'; val: Doubt }
     | { tag: 'escalated'; val: Keyed }
     | { tag: 'tool-failed'; val: string }
     | { tag: 'result-not-recorded'; val: Keyed }
@@ -1388,6 +1405,11 @@ export namespace Effect {
      * How long in doubt before an entry needs a person (`ledger.needs-person`): 15 min.
      */
     inDoubtAfterMs: bigint;
+    /**
+     * How many rows one page of a listing holds when not told (a limit of 0: the ledger's
+     * `list`, the entries that need a person): 100.
+     */
+    pageSize: number;
     /**
      * How long a provider middleware (wit/provider.wit) waits for a request's duplicate in
      * flight before answering 409 with `Retry-After` (ms): 0, it answers at once.

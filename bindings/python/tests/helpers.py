@@ -42,7 +42,7 @@ def effect_error_of(tag: str, v: Any) -> Any:
     from oncely.types import (
         Busy,
         Conflict,
-        EntryState,
+        Doubt,
         ErrConflict,
         ErrContention,
         ErrEscalated,
@@ -61,9 +61,9 @@ def effect_error_of(tag: str, v: Any) -> Any:
             Conflict(v["key"], v["pointer"], v["storedFingerprint"], v["givenFingerprint"])
         )
     if tag == "in-progress":
-        return ErrInProgress(Busy(v["key"], v["owner"], EntryState(v["state"]), v["retryAfterMs"]))
+        return ErrInProgress(Busy(v["key"], v["owner"], v["retryAfterMs"]))
     if tag == "in-doubt":
-        return ErrInDoubt(Keyed(v["key"], v["reason"]))
+        return ErrInDoubt(Doubt(v["key"], v["reason"], v["retryAfterMs"]))
     if tag == "escalated":
         return ErrEscalated(Keyed(v["key"], v["reason"]))
     if tag == "result-not-recorded":

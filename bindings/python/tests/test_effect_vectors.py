@@ -320,6 +320,8 @@ async def _play(sc: dict[str, Any], mode: str) -> tuple[dict[str, Any], Any]:
             result = {"return": out}
         except oncely.OncelyError as e:
             result = {"raise": next(k for t, k in KINDS.items() if isinstance(e, t))}
+            if "retry_after_ms" in expect_result:  # pinned where a scenario lists it
+                result["retry_after_ms"] = getattr(e, "retry_after_ms", None)
     else:
         ((job, b),) = run.items()
         w.clock = b["now"]

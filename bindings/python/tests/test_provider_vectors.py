@@ -14,7 +14,6 @@ from helpers import effect_error_of
 import oncely
 from oncely import provider
 from oncely.types import (
-    EntryState,
     HandlerAnswer,
     HttpRequest,
     HttpResponse,
@@ -153,8 +152,18 @@ def test_refuse(vectors: Vectors) -> None:
             _refusal(got, c["expect"])
 
 
-def test_in_progress_errors_carry_retry_after_ms(tmp_path: Any) -> None:
-    """busy.retry-after-ms reaches InProgressError (additive: the field may be None)."""
-    e = oncely.InProgressError("oncely1:aa", "w1", EntryState.PENDING, 2300)
-    assert e.retry_after_ms == 2300
-    assert oncely.InProgressError("k", "w", EntryState.PENDING).retry_after_ms is None
+def test_the_cores_retry_after_ms_reaches_the_typed_errors() -> None:
+    """busy.retry-after-ms and doubt.retry-after-ms reach InProgressError and InDoubtError as the
+    package raises them (none where the core does not know it)."""
+    from oncely._machine import _error
+
+    busy = _error(effect_error_of("in-progress", {"key": "k", "owner": "w1", "retryAfterMs": 2300}))
+    assert isinstance(busy, oncely.InProgressError)
+    assert (busy.key, busy.owner, busy.retry_after_ms) == ("k", "w1", 2300)
+    due = {"key": "k", "reason": "timed out", "retryAfterMs": 10_000}
+    doubt = _error(effect_error_of("in-doubt", due))
+    assert isinstance(doubt, oncely.InDoubtError)
+    assert (doubt.key, doubt.reason, doubt.retry_after_ms) == ("k", "timed out", 10_000)
+    assert "next in 10 s" in str(doubt)
+    unknown = _error(effect_error_of("in-doubt", {**due, "retryAfterMs": None}))
+    assert isinstance(unknown, oncely.InDoubtError) and unknown.retry_after_ms is None

@@ -29,8 +29,8 @@
 mod state;
 
 use crate::effect_wit::{
-    Action, Busy, Command, CoreDefaults, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, Notice, NoticeKind, ReadRequest,
-    ResultSource, RowWrite, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
+    Action, Busy, Command, CoreDefaults, Doubt, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, Notice, NoticeKind,
+    ReadRequest, ResultSource, RowWrite, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
 };
 use crate::keys_wit::{Intent, KeyError};
 use crate::ledger::{handle, prepare, Transition, Write};
@@ -431,9 +431,10 @@ impl Machine {
                 ));
             }
             if matches!(self.event, Event::Complete(_) | Event::CompleteUnrecordable(_)) {
-                return raise(EffectError::InDoubt(Keyed {
+                return raise(EffectError::InDoubt(Doubt {
                     key: self.key.clone(),
                     reason: msg!["the tool succeeded but its result could not be recorded (", why, "); the entry will be reconciled"],
+                    retry_after_ms: None,
                 }));
             }
         }
@@ -492,28 +493,24 @@ impl Machine {
                 _ => self.finish_effect(ResultSource::Recorded(r.result_json), true),
             },
             // An entry in doubt whose next reconciliation is not due yet has no holder (its
-            // attempt's owner is gone). A caller that could not reconcile it when it is due (no
-            // reconciler here, not a provider-idempotent tool to call again) has nothing to wait
-            // for: it is told at once, with when the reconciliation is due (what the model reads
-            // is that the outcome is unknown: agent.rs). One that could waits, as for a live claim.
+            // attempt's owner is gone): its outcome is unknown. A caller that could not reconcile
+            // it when it is due (no reconciler here, not a provider-idempotent tool to call again)
+            // has nothing to wait for: it is told so at once, with when the reconciliation is due.
+            // One that could waits for it, as for a live claim, and is told the same at its
+            // deadline. Every caller of an in-doubt entry gets `in-doubt`.
             Outcome::InProgress(p)
                 if p.state == EntryState::InDoubt
-                    && !self.has_reconciler
-                    && !self.current().is_some_and(|e| e.reconcile == ReconcilePath::ProviderIdempotent) =>
+                    && (now >= self.deadline
+                        || (!self.has_reconciler && !self.current().is_some_and(|e| e.reconcile == ReconcilePath::ProviderIdempotent))) =>
             {
-                raise(EffectError::InProgress(Busy {
-                    key: self.key.clone(),
-                    owner: p.owner,
-                    state: p.state,
-                    retry_after_ms: p.retry_after_ms,
-                }))
+                let reason = self.current().and_then(|e| e.reason.clone()).unwrap_or_default();
+                raise(EffectError::InDoubt(Doubt { key: self.key.clone(), reason, retry_after_ms: Some(p.retry_after_ms) }))
             }
             Outcome::InProgress(p) => {
                 if now >= self.deadline {
                     return raise(EffectError::InProgress(Busy {
                         key: self.key.clone(),
                         owner: p.owner,
-                        state: p.state,
                         retry_after_ms: p.retry_after_ms,
                     }));
                 }
@@ -551,7 +548,8 @@ impl Machine {
                 // the run may wait that long.
                 match self.current() {
                     Some(e) if e.next_reconcile_at.is_some_and(|t| t > self.deadline) => {
-                        raise(EffectError::InDoubt(Keyed { key: self.key.clone(), reason: e.reason.clone().unwrap_or_default() }))
+                        let reason = e.reason.clone().unwrap_or_default();
+                        raise(self.unknown(reason, now))
                     }
                     _ => self.begin_again(now),
                 }
@@ -561,7 +559,7 @@ impl Machine {
                     ReconcileVerdict::Unknown(why) => why.clone(),
                     _ => String::new(),
                 };
-                raise(EffectError::InDoubt(Keyed { key: self.key.clone(), reason }))
+                raise(self.unknown(reason, now))
             }
             (Event::Reconciled(_), EntryState::Failed) if self.executions >= self.max_attempts => {
                 raise(EffectError::ToolFailed(msg!["the effect did not happen after ", self.executions, " attempt(s)"]))
@@ -696,6 +694,12 @@ impl Machine {
             Known::Row(Some(e)) => Some(e),
             _ => None,
         }
+    }
+
+    /// `in-doubt` for the entry as last read: `reason`, and when its next reconciliation is due.
+    fn unknown(&self, reason: String, now: u64) -> EffectError {
+        let retry_after_ms = self.current().and_then(|e| e.next_reconcile_at).map(|t| t.saturating_sub(now));
+        EffectError::InDoubt(Doubt { key: self.key.clone(), reason, retry_after_ms })
     }
 
     fn not_recorded(&self) -> Act {
@@ -890,6 +894,7 @@ pub fn defaults() -> CoreDefaults {
         settle_timeout_ms: DEFAULT_SETTLE_TIMEOUT_MS,
         due_batch: DUE_BATCH,
         in_doubt_after_ms: crate::ledger::DEFAULT_IN_DOUBT_AFTER_MS,
+        page_size: crate::ledger::DEFAULT_PAGE_SIZE,
         provider_wait_ms: 0,
         provider_max_body: 1 << 20,
         policy: crate::policy::default_policy(crate::policy_wit::EffectClass::IrreversibleExternal),

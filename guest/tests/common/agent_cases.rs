@@ -113,14 +113,13 @@ fn agent_effect_error(name: &str, b: &Value) -> EffectError {
         "in-progress" => EffectError::InProgress(Busy {
             key: agent_text(&b["key"]),
             owner: agent_text(&b["owner"]),
-            state: match b["state"].as_str().unwrap() {
-                "pending" => EntryState::Pending,
-                "in-doubt" => EntryState::InDoubt,
-                other => panic!("state {other}"),
-            },
             retry_after_ms: b["retryAfterMs"].as_u64().unwrap(),
         }),
-        "in-doubt" => EffectError::InDoubt(keyed()),
+        "in-doubt" => EffectError::InDoubt(Doubt {
+            key: agent_text(&b["key"]),
+            reason: agent_text(&b["reason"]),
+            retry_after_ms: b["retryAfterMs"].as_u64(),
+        }),
         "escalated" => EffectError::Escalated(keyed()),
         "result-not-recorded" => EffectError::ResultNotRecorded(keyed()),
         "tool-failed" => EffectError::ToolFailed(agent_text(b)),

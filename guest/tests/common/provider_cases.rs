@@ -117,14 +117,6 @@ fn replay_case(c: &Value) -> Value {
     Value::Object(m)
 }
 
-fn state(v: &Value) -> EntryState {
-    match v.as_str().unwrap() {
-        "pending" => EntryState::Pending,
-        "in-doubt" => EntryState::InDoubt,
-        other => panic!("state {other}"),
-    }
-}
-
 fn effect_error(v: &Value) -> EffectError {
     let (name, b) = v.as_object().unwrap().iter().next().unwrap();
     let keyed = || Keyed { key: s(&b["key"]), reason: s(&b["reason"]) };
@@ -138,10 +130,13 @@ fn effect_error(v: &Value) -> EffectError {
         "in-progress" => EffectError::InProgress(Busy {
             key: s(&b["key"]),
             owner: s(&b["owner"]),
-            state: state(&b["state"]),
             retry_after_ms: b["retryAfterMs"].as_u64().unwrap(),
         }),
-        "in-doubt" => EffectError::InDoubt(keyed()),
+        "in-doubt" => EffectError::InDoubt(Doubt {
+            key: s(&b["key"]),
+            reason: s(&b["reason"]),
+            retry_after_ms: b["retryAfterMs"].as_u64(),
+        }),
         "escalated" => EffectError::Escalated(keyed()),
         "result-not-recorded" => EffectError::ResultNotRecorded(keyed()),
         "tool-failed" => EffectError::ToolFailed(s(b)),

@@ -23,7 +23,8 @@ pub struct ListFilter {
     pub tool: Option<String>,
     /// Only entries written at or after this time (ms since the Unix epoch: `updated_at`).
     pub since: Option<u64>,
-    /// At most this many rows (newest first); 0 means 100.
+    /// At most this many rows (newest first). `Ledger::list` reads 0 as the core's page size
+    /// (`core-defaults.page-size`, 100); a store given 0 returns none.
     pub limit: u32,
 }
 
@@ -52,9 +53,10 @@ pub trait Store {
     /// escalated) has been in doubt: what metrics report.
     async fn stats(&self) -> Result<Stats, StoreError>;
     /// One page of the entries that may need a person, every scope: every escalated entry, and
-    /// every in-doubt entry in doubt since `in_doubt_by` or earlier (none when `None`), in the
-    /// order of `in_doubt_since` (then scope, key), from after `page.after`. The core's
-    /// `ledger.needs-person` is the rule; `Ledger::needs_person` asks it of each row.
+    /// every in-doubt entry in doubt since `in_doubt_by` or earlier (none when `None`; the core's
+    /// `ledger.needs-person-since` gives it), in the order of `in_doubt_since` (then scope, key),
+    /// from after `page.after`. The core's `ledger.needs-person` is the rule; `Ledger::needs_person`
+    /// asks it of each row.
     async fn waiting(&self, in_doubt_by: Option<u64>, page: &WaitingPage) -> Result<Vec<Entry>, StoreError>;
     /// How many entries `waiting` would return over every page: (escalated, in doubt).
     async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError>;
@@ -67,7 +69,8 @@ pub struct WaitingPage {
     pub newest_first: bool,
     /// The page starts after this entry (the last of the previous page); `None`: the first page.
     pub after: Option<WaitingCursor>,
-    /// At most this many rows; 0 means 100.
+    /// At most this many rows. `Ledger::needs_person` reads 0 as the core's page size
+    /// (`core-defaults.page-size`, 100); a store given 0 returns none.
     pub limit: u32,
 }
 
@@ -554,7 +557,7 @@ macro_rules! impl_store {
                     .bind(scope)
                     .bind(filter.state.map($crate::store::state_name))
                     .bind(filter.tool.as_deref())
-                    .bind(if filter.limit == 0 { 100 } else { i64::from(filter.limit) })
+                    .bind(i64::from(filter.limit))
                     .bind(filter.since.map($crate::store::i64_of))
                     .fetch_all(&mut *self.conn().await?)
                     .await?;
@@ -591,7 +594,7 @@ macro_rules! impl_store {
                     .bind(after.map(|a| $crate::store::i64_of(a.since)))
                     .bind(after.map(|a| a.scope.as_str()))
                     .bind(after.map(|a| a.key.as_str()))
-                    .bind(if page.limit == 0 { 100 } else { i64::from(page.limit) })
+                    .bind(i64::from(page.limit))
                     .fetch_all(&mut *self.conn().await?)
                     .await?;
                 rows.into_iter().map($crate::store::Row::into_entry).collect()

@@ -3304,6 +3304,37 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       }
       return variant26;
     }
+    let ledger010NeedsPersonSince;
+    
+    function needsPersonSince(arg0, arg1) {
+      var variant0 = arg1;
+      let variant0_0;
+      let variant0_1;
+      if (variant0 === null || variant0=== undefined) {
+        variant0_0 = 0;
+        variant0_1 = 0n;
+      } else {
+        const e = variant0;
+        variant0_0 = 1;
+        variant0_1 = toUint64(e);
+      }
+      const ret = ledger010NeedsPersonSince(toUint64(arg0), variant0_0, variant0_1);
+      let variant1;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          variant1 = undefined;
+          break;
+        }
+        case 1: {
+          variant1 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 8, true));
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      return variant1;
+    }
     let ledger010Settleable;
     
     function settleable(arg0) {
@@ -3347,7 +3378,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     function defaults() {
       const ret = effect010Defaults();
       let enum0;
-      switch (dataView(memory0).getUint8(ret + 64, true)) {
+      switch (dataView(memory0).getUint8(ret + 72, true)) {
         case 0: {
           enum0 = 'read-only';
           break;
@@ -3369,21 +3400,21 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       let variant7;
-      switch (dataView(memory0).getUint8(ret + 68, true)) {
+      switch (dataView(memory0).getUint8(ret + 76, true)) {
         case 0: {
           variant7 = undefined;
           break;
         }
         case 1: {
           let variant3;
-          switch (dataView(memory0).getUint8(ret + 72, true)) {
+          switch (dataView(memory0).getUint8(ret + 80, true)) {
             case 0: {
               variant3 = undefined;
               break;
             }
             case 1: {
-              var len2 = dataView(memory0).getInt32(ret + 80, true);
-              var base2 = dataView(memory0).getInt32(ret + 76, true);
+              var len2 = dataView(memory0).getInt32(ret + 88, true);
+              var base2 = dataView(memory0).getInt32(ret + 84, true);
               var result2 = [];
               for (let i = 0; i < len2; i++) {
                 const base = base2 + i * 8;
@@ -3399,8 +3430,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var len5 = dataView(memory0).getInt32(ret + 88, true);
-          var base5 = dataView(memory0).getInt32(ret + 84, true);
+          var len5 = dataView(memory0).getInt32(ret + 96, true);
+          var base5 = dataView(memory0).getInt32(ret + 92, true);
           var result5 = [];
           for (let i = 0; i < len5; i++) {
             const base = base5 + i * 8;
@@ -3410,7 +3441,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
             result5.push(result4);
           }
           let enum6;
-          switch (dataView(memory0).getUint8(ret + 92, true)) {
+          switch (dataView(memory0).getUint8(ret + 100, true)) {
             case 0: {
               enum6 = 'step';
               break;
@@ -3439,7 +3470,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       let variant9;
-      switch (dataView(memory0).getUint8(ret + 96, true)) {
+      switch (dataView(memory0).getUint8(ret + 104, true)) {
         case 0: {
           variant9= {
             tag: 'none',
@@ -3453,8 +3484,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           break;
         }
         case 2: {
-          var ptr8 = dataView(memory0).getInt32(ret + 100, true);
-          var len8 = dataView(memory0).getInt32(ret + 104, true);
+          var ptr8 = dataView(memory0).getInt32(ret + 108, true);
+          var len8 = dataView(memory0).getInt32(ret + 112, true);
           var result8 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr8, len8));
           variant9= {
             tag: 'lookup',
@@ -3479,17 +3510,18 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         settleTimeoutMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 24, true)),
         dueBatch: dataView(memory0).getInt32(ret + 32, true) >>> 0,
         inDoubtAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
-        providerWaitMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 48, true)),
-        providerMaxBody: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true)),
+        pageSize: dataView(memory0).getInt32(ret + 48, true) >>> 0,
+        providerWaitMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true)),
+        providerMaxBody: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 64, true)),
         policy: {
           class: enum0,
           key: variant7,
           reconcile: variant9,
-          leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
-          maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
-          reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
-          escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
-          retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
+          leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+          maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+          reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
+          escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
+          retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
         },
       };
       postReturn12(ret);
@@ -5352,55 +5384,43 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   var ptr213 = dataView(memory0).getInt32(ret + 368, true);
                   var len213 = dataView(memory0).getInt32(ret + 372, true);
                   var result213 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr213, len213));
-                  let enum214;
-                  switch (dataView(memory0).getUint8(ret + 376, true)) {
-                    case 0: {
-                      enum214 = 'pending';
-                      break;
-                    }
-                    case 1: {
-                      enum214 = 'done';
-                      break;
-                    }
-                    case 2: {
-                      enum214 = 'failed';
-                      break;
-                    }
-                    case 3: {
-                      enum214 = 'in-doubt';
-                      break;
-                    }
-                    case 4: {
-                      enum214 = 'escalated';
-                      break;
-                    }
-                    default: {
-                      throw new TypeError('invalid discriminant specified for EntryState');
-                    }
-                  }
                   variant227= {
                     tag: 'in-progress',
                     val: {
                       key: result212,
                       owner: result213,
-                      state: enum214,
-                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
+                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr215 = dataView(memory0).getInt32(ret + 360, true);
-                  var len215 = dataView(memory0).getInt32(ret + 364, true);
+                  var ptr214 = dataView(memory0).getInt32(ret + 360, true);
+                  var len214 = dataView(memory0).getInt32(ret + 364, true);
+                  var result214 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr214, len214));
+                  var ptr215 = dataView(memory0).getInt32(ret + 368, true);
+                  var len215 = dataView(memory0).getInt32(ret + 372, true);
                   var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
-                  var ptr216 = dataView(memory0).getInt32(ret + 368, true);
-                  var len216 = dataView(memory0).getInt32(ret + 372, true);
-                  var result216 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr216, len216));
+                  let variant216;
+                  switch (dataView(memory0).getUint8(ret + 376, true)) {
+                    case 0: {
+                      variant216 = undefined;
+                      break;
+                    }
+                    case 1: {
+                      variant216 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true));
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for option');
+                    }
+                  }
                   variant227= {
                     tag: 'in-doubt',
                     val: {
-                      key: result215,
-                      reason: result216,
+                      key: result214,
+                      reason: result215,
+                      retryAfterMs: variant216,
                     }
                   };
                   break;
@@ -6592,7 +6612,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           variant25_2 = len1;
           variant25_3 = ptr2;
           variant25_4 = len2;
-          variant25_5 = ptr3;
+          variant25_5 = BigInt(ptr3);
           variant25_6 = BigInt(len3);
           variant25_7 = ptr4;
           variant25_8 = len4;
@@ -6600,67 +6620,47 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
         case 'in-progress': {
           const e = variant25.val;
-          var {key: v5_0, owner: v5_1, state: v5_2, retryAfterMs: v5_3 } = e;
+          var {key: v5_0, owner: v5_1, retryAfterMs: v5_2 } = e;
           var ptr6 = utf8Encode(v5_0, realloc0, memory0);
           var len6 = utf8EncodedLen;
           var ptr7 = utf8Encode(v5_1, realloc0, memory0);
           var len7 = utf8EncodedLen;
-          var val8 = v5_2;
-          let enum8;
-          switch (val8) {
-            case 'pending': {
-              enum8 = 0;
-              break;
-            }
-            case 'done': {
-              enum8 = 1;
-              break;
-            }
-            case 'failed': {
-              enum8 = 2;
-              break;
-            }
-            case 'in-doubt': {
-              enum8 = 3;
-              break;
-            }
-            case 'escalated': {
-              enum8 = 4;
-              break;
-            }
-            default: {
-              if ((v5_2) instanceof Error) {
-                console.error(v5_2);
-              }
-              
-              throw new TypeError(`"${val8}" is not one of the cases of entry-state`);
-            }
-          }
           variant25_0 = 1;
           variant25_1 = ptr6;
           variant25_2 = len6;
           variant25_3 = ptr7;
           variant25_4 = len7;
-          variant25_5 = enum8;
-          variant25_6 = toUint64(v5_3);
+          variant25_5 = BigInt(toUint64(v5_2));
+          variant25_6 = 0n;
           variant25_7 = 0;
           variant25_8 = 0;
           break;
         }
         case 'in-doubt': {
           const e = variant25.val;
-          var {key: v9_0, reason: v9_1 } = e;
-          var ptr10 = utf8Encode(v9_0, realloc0, memory0);
+          var {key: v8_0, reason: v8_1, retryAfterMs: v8_2 } = e;
+          var ptr9 = utf8Encode(v8_0, realloc0, memory0);
+          var len9 = utf8EncodedLen;
+          var ptr10 = utf8Encode(v8_1, realloc0, memory0);
           var len10 = utf8EncodedLen;
-          var ptr11 = utf8Encode(v9_1, realloc0, memory0);
-          var len11 = utf8EncodedLen;
+          var variant11 = v8_2;
+          let variant11_0;
+          let variant11_1;
+          if (variant11 === null || variant11=== undefined) {
+            variant11_0 = 0;
+            variant11_1 = 0n;
+          } else {
+            const e = variant11;
+            variant11_0 = 1;
+            variant11_1 = toUint64(e);
+          }
           variant25_0 = 2;
-          variant25_1 = ptr10;
-          variant25_2 = len10;
-          variant25_3 = ptr11;
-          variant25_4 = len11;
-          variant25_5 = 0;
-          variant25_6 = 0n;
+          variant25_1 = ptr9;
+          variant25_2 = len9;
+          variant25_3 = ptr10;
+          variant25_4 = len10;
+          variant25_5 = BigInt(BigInt(variant11_0));
+          variant25_6 = variant11_1;
           variant25_7 = 0;
           variant25_8 = 0;
           break;
@@ -6677,7 +6677,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           variant25_2 = len13;
           variant25_3 = ptr14;
           variant25_4 = len14;
-          variant25_5 = 0;
+          variant25_5 = 0n;
           variant25_6 = 0n;
           variant25_7 = 0;
           variant25_8 = 0;
@@ -6692,7 +6692,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           variant25_2 = len15;
           variant25_3 = 0;
           variant25_4 = 0;
-          variant25_5 = 0;
+          variant25_5 = 0n;
           variant25_6 = 0n;
           variant25_7 = 0;
           variant25_8 = 0;
@@ -6710,7 +6710,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           variant25_2 = len17;
           variant25_3 = ptr18;
           variant25_4 = len18;
-          variant25_5 = 0;
+          variant25_5 = 0n;
           variant25_6 = 0n;
           variant25_7 = 0;
           variant25_8 = 0;
@@ -6725,7 +6725,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           variant25_2 = len19;
           variant25_3 = 0;
           variant25_4 = 0;
-          variant25_5 = 0;
+          variant25_5 = 0n;
           variant25_6 = 0n;
           variant25_7 = 0;
           variant25_8 = 0;
@@ -6822,7 +6822,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           variant25_2 = variant23_0;
           variant25_3 = variant23_1;
           variant25_4 = ptr24;
-          variant25_5 = len24;
+          variant25_5 = BigInt(BigInt(len24));
           variant25_6 = 0n;
           variant25_7 = 0;
           variant25_8 = 0;
@@ -6835,7 +6835,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           variant25_2 = 0;
           variant25_3 = 0;
           variant25_4 = 0;
-          variant25_5 = 0;
+          variant25_5 = 0n;
           variant25_6 = 0n;
           variant25_7 = 0;
           variant25_8 = 0;
@@ -7370,7 +7370,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               variant25_2 = len1;
               variant25_3 = ptr2;
               variant25_4 = len2;
-              variant25_5 = ptr3;
+              variant25_5 = BigInt(ptr3);
               variant25_6 = BigInt(len3);
               variant25_7 = ptr4;
               variant25_8 = len4;
@@ -7378,67 +7378,47 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
             }
             case 'in-progress': {
               const e = variant25.val;
-              var {key: v5_0, owner: v5_1, state: v5_2, retryAfterMs: v5_3 } = e;
+              var {key: v5_0, owner: v5_1, retryAfterMs: v5_2 } = e;
               var ptr6 = utf8Encode(v5_0, realloc0, memory0);
               var len6 = utf8EncodedLen;
               var ptr7 = utf8Encode(v5_1, realloc0, memory0);
               var len7 = utf8EncodedLen;
-              var val8 = v5_2;
-              let enum8;
-              switch (val8) {
-                case 'pending': {
-                  enum8 = 0;
-                  break;
-                }
-                case 'done': {
-                  enum8 = 1;
-                  break;
-                }
-                case 'failed': {
-                  enum8 = 2;
-                  break;
-                }
-                case 'in-doubt': {
-                  enum8 = 3;
-                  break;
-                }
-                case 'escalated': {
-                  enum8 = 4;
-                  break;
-                }
-                default: {
-                  if ((v5_2) instanceof Error) {
-                    console.error(v5_2);
-                  }
-                  
-                  throw new TypeError(`"${val8}" is not one of the cases of entry-state`);
-                }
-              }
               variant25_0 = 1;
               variant25_1 = ptr6;
               variant25_2 = len6;
               variant25_3 = ptr7;
               variant25_4 = len7;
-              variant25_5 = enum8;
-              variant25_6 = toUint64(v5_3);
+              variant25_5 = BigInt(toUint64(v5_2));
+              variant25_6 = 0n;
               variant25_7 = 0;
               variant25_8 = 0;
               break;
             }
             case 'in-doubt': {
               const e = variant25.val;
-              var {key: v9_0, reason: v9_1 } = e;
-              var ptr10 = utf8Encode(v9_0, realloc0, memory0);
+              var {key: v8_0, reason: v8_1, retryAfterMs: v8_2 } = e;
+              var ptr9 = utf8Encode(v8_0, realloc0, memory0);
+              var len9 = utf8EncodedLen;
+              var ptr10 = utf8Encode(v8_1, realloc0, memory0);
               var len10 = utf8EncodedLen;
-              var ptr11 = utf8Encode(v9_1, realloc0, memory0);
-              var len11 = utf8EncodedLen;
+              var variant11 = v8_2;
+              let variant11_0;
+              let variant11_1;
+              if (variant11 === null || variant11=== undefined) {
+                variant11_0 = 0;
+                variant11_1 = 0n;
+              } else {
+                const e = variant11;
+                variant11_0 = 1;
+                variant11_1 = toUint64(e);
+              }
               variant25_0 = 2;
-              variant25_1 = ptr10;
-              variant25_2 = len10;
-              variant25_3 = ptr11;
-              variant25_4 = len11;
-              variant25_5 = 0;
-              variant25_6 = 0n;
+              variant25_1 = ptr9;
+              variant25_2 = len9;
+              variant25_3 = ptr10;
+              variant25_4 = len10;
+              variant25_5 = BigInt(BigInt(variant11_0));
+              variant25_6 = variant11_1;
               variant25_7 = 0;
               variant25_8 = 0;
               break;
@@ -7455,7 +7435,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               variant25_2 = len13;
               variant25_3 = ptr14;
               variant25_4 = len14;
-              variant25_5 = 0;
+              variant25_5 = 0n;
               variant25_6 = 0n;
               variant25_7 = 0;
               variant25_8 = 0;
@@ -7470,7 +7450,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               variant25_2 = len15;
               variant25_3 = 0;
               variant25_4 = 0;
-              variant25_5 = 0;
+              variant25_5 = 0n;
               variant25_6 = 0n;
               variant25_7 = 0;
               variant25_8 = 0;
@@ -7488,7 +7468,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               variant25_2 = len17;
               variant25_3 = ptr18;
               variant25_4 = len18;
-              variant25_5 = 0;
+              variant25_5 = 0n;
               variant25_6 = 0n;
               variant25_7 = 0;
               variant25_8 = 0;
@@ -7503,7 +7483,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               variant25_2 = len19;
               variant25_3 = 0;
               variant25_4 = 0;
-              variant25_5 = 0;
+              variant25_5 = 0n;
               variant25_6 = 0n;
               variant25_7 = 0;
               variant25_8 = 0;
@@ -7600,7 +7580,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               variant25_2 = variant23_0;
               variant25_3 = variant23_1;
               variant25_4 = ptr24;
-              variant25_5 = len24;
+              variant25_5 = BigInt(BigInt(len24));
               variant25_6 = 0n;
               variant25_7 = 0;
               variant25_8 = 0;
@@ -7613,7 +7593,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               variant25_2 = 0;
               variant25_3 = 0;
               variant25_4 = 0;
-              variant25_5 = 0;
+              variant25_5 = 0n;
               variant25_6 = 0n;
               variant25_7 = 0;
               variant25_8 = 0;
@@ -7769,7 +7749,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           variant38_3 = variant29_1;
           variant38_4 = variant29_2;
           variant38_5 = variant33_0;
-          variant38_6 = variant33_1;
+          variant38_6 = BigInt(BigInt(variant33_1));
           variant38_7 = variant33_2;
           variant38_8 = variant33_3;
           variant38_9 = variant33_4;
@@ -7833,7 +7813,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           variant38_3 = toUint32(v35_2);
           variant38_4 = toUint32(v35_3);
           variant38_5 = ptr37;
-          variant38_6 = len37;
+          variant38_6 = BigInt(BigInt(len37));
           variant38_7 = 0n;
           variant38_8 = 0;
           variant38_9 = 0;
@@ -7980,6 +7960,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     policy010CheckManifest = exports0['oncely:core/policy@0.1.0#check-manifest'];
     ledger010Prepare = exports0['oncely:core/ledger@0.1.0#prepare'];
     ledger010NeedsPerson = exports0['oncely:core/ledger@0.1.0#needs-person'];
+    ledger010NeedsPersonSince = exports0['oncely:core/ledger@0.1.0#needs-person-since'];
     ledger010Settleable = exports0['oncely:core/ledger@0.1.0#settleable'];
     effect010Defaults = exports0['oncely:core/effect@0.1.0#defaults'];
     effect010Run = exports0['oncely:core/effect@0.1.0#run'];
@@ -8021,6 +8002,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     };
     const ledger010 = {
       needsPerson: needsPerson,
+      needsPersonSince: needsPersonSince,
       prepare: prepare,
       settleable: settleable,
       

@@ -535,8 +535,15 @@ export const WIT = Object.freeze({
     fields: [
       ['key', 'string'],
       ['owner', 'string'],
-      ['state', 'ledger.entry-state'],
       ['retryAfterMs', 'u64'],
+    ],
+  },
+  'effect.doubt': {
+    kind: 'record',
+    fields: [
+      ['key', 'string'],
+      ['reason', 'string'],
+      ['retryAfterMs', 'option<u64>'],
     ],
   },
   'effect.keyed': {
@@ -551,7 +558,7 @@ export const WIT = Object.freeze({
     cases: [
       ['conflict', 'ledger.conflict'],
       ['in-progress', 'effect.busy'],
-      ['in-doubt', 'effect.keyed'],
+      ['in-doubt', 'effect.doubt'],
       ['escalated', 'effect.keyed'],
       ['tool-failed', 'string'],
       ['result-not-recorded', 'effect.keyed'],
@@ -605,6 +612,7 @@ export const WIT = Object.freeze({
       ['settleTimeoutMs', 'u64'],
       ['dueBatch', 'u32'],
       ['inDoubtAfterMs', 'u64'],
+      ['pageSize', 'u32'],
       ['providerWaitMs', 'u64'],
       ['providerMaxBody', 'u64'],
       ['policy', 'policy.tool-policy'],

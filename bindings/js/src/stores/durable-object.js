@@ -13,7 +13,7 @@
 //   }
 
 import { migrateSqlite, sqliteMigrations } from './migrate.js';
-import { anonymous, bind, entryFromRow, historyFromRow, listLimit, rowValues, statements } from './sql.js';
+import { anonymous, bind, entryFromRow, historyFromRow, rowValues, statements } from './sql.js';
 
 const SQL = anonymous(statements('oncely_effects', 'oncely_history', (n) => `?${n}`));
 // Count the rows a write touched by having it return them.
@@ -65,8 +65,8 @@ export class DurableObjectStore {
     return this.#all(SQL.delete, [scope, key, expectedVersion], RET).length === 1;
   }
 
-  async list(scope, filter = {}) {
-    return this.#all(SQL.list, [scope, filter.state ?? null, filter.tool ?? null, listLimit(filter)]).map(entryFromRow);
+  async list(scope, filter) {
+    return this.#all(SQL.list, [scope, filter.state ?? null, filter.tool ?? null, filter.limit]).map(entryFromRow);
   }
 
   async due(scope, now, limit) {

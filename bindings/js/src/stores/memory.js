@@ -49,12 +49,11 @@ export class MemoryStore {
     return true;
   }
 
-  async list(scope, filter = {}) {
-    const limit = filter.limit ? filter.limit : 100;
+  async list(scope, filter) {
     return [...this.#rows.values()]
       .filter((e) => e.scope === scope && (filter.state == null || e.state === filter.state) && (filter.tool == null || e.tool === filter.tool))
       .sort((a, b) => b.updatedAt - a.updatedAt || cmp(a.key, b.key))
-      .slice(0, limit)
+      .slice(0, filter.limit)
       .map(copy);
   }
 

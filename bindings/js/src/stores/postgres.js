@@ -6,7 +6,7 @@
 
 import pg from 'pg';
 import { migratePostgres, postgresMigrations } from './migrate.js';
-import { entryFromRow, historyFromRow, listLimit, rowValues, statements } from './sql.js';
+import { entryFromRow, historyFromRow, rowValues, statements } from './sql.js';
 
 const SQL = statements('oncely.effects', 'oncely.history', (n) => `$${n}`);
 
@@ -88,8 +88,8 @@ export class PostgresStore {
     return r.rowCount === 1;
   }
 
-  async list(scope, filter = {}) {
-    return (await this.#rows('list', SQL.list, [scope, filter.state ?? null, filter.tool ?? null, listLimit(filter)])).map(entryFromRow);
+  async list(scope, filter) {
+    return (await this.#rows('list', SQL.list, [scope, filter.state ?? null, filter.tool ?? null, filter.limit])).map(entryFromRow);
   }
 
   async due(scope, now, limit) {

@@ -175,12 +175,6 @@ export function historyFromRow(r) {
   };
 }
 
-/** The `limit` of a list filter: 0 or absent means 100. */
-export function listLimit(filter) {
-  const l = filter?.limit ?? 0;
-  return l === 0 ? 100 : l;
-}
-
 /** Bytes of SHA-384 of `text`'s UTF-8 bytes (sqlx's migration checksum), with WebCrypto. */
 export async function sha384(text) {
   const bytes = new TextEncoder().encode(text);

@@ -6,7 +6,7 @@
 
 import Database from 'better-sqlite3';
 import { migrateSqlite, sqliteMigrations } from './migrate.js';
-import { anonymous, bind, entryFromRow, historyFromRow, listLimit, rowValues, statements } from './sql.js';
+import { anonymous, bind, entryFromRow, historyFromRow, rowValues, statements } from './sql.js';
 
 const SQL = anonymous(statements('oncely_effects', 'oncely_history', (n) => `?${n}`));
 
@@ -82,9 +82,9 @@ export class SqliteStore {
     return st.run(bind({ order }, [scope, key, expectedVersion])).changes === 1;
   }
 
-  async list(scope, filter = {}) {
+  async list(scope, filter) {
     const { st, order } = this.s.list;
-    return st.all(bind({ order }, [scope, filter.state ?? null, filter.tool ?? null, listLimit(filter)])).map(entryFromRow);
+    return st.all(bind({ order }, [scope, filter.state ?? null, filter.tool ?? null, filter.limit])).map(entryFromRow);
   }
 
   async due(scope, now, limit) {

@@ -407,9 +407,10 @@ def _error(e: Any) -> Exception:  # noqa: PLR0911 - one case per effect-error
         return ConflictError(e.conflict.key, e.conflict.pointer, message=said)
     if isinstance(e, ErrInProgress):
         b = e.busy
-        return InProgressError(b.key, b.owner, b.state, b.retry_after_ms, message=said)
+        return InProgressError(b.key, b.owner, b.retry_after_ms, message=said)
     if isinstance(e, ErrInDoubt):
-        return InDoubtError(e.keyed.key, e.keyed.reason, message=said)
+        d = e.doubt
+        return InDoubtError(d.key, d.reason, d.retry_after_ms, message=said)
     if isinstance(e, ErrEscalated):
         return EscalatedError(e.keyed.key, e.keyed.reason, message=said)
     if isinstance(e, ErrToolFailed):

@@ -209,32 +209,38 @@ class EscalatedError(OncelyError):
 
 class InDoubtError(OncelyError):
     """The outcome is unknown and no reconciler could settle it yet. Do not retry blindly: it
-    will be reconciled by a sweep, or escalated."""
+    will be reconciled by a sweep, or escalated. Every caller of an in-doubt entry gets this.
+    ``retry_after_ms``: when its next reconciliation is due (ms), ``None`` when not known."""
 
-    def __init__(self, key: str, reason: str, *, message: str | None = None) -> None:
+    def __init__(
+        self,
+        key: str,
+        reason: str,
+        retry_after_ms: int | None = None,
+        *,
+        message: str | None = None,
+    ) -> None:
         super().__init__(message or f"in-doubt: {key}: {reason}")
         self.key = key
         self.reason = reason
+        self.retry_after_ms = retry_after_ms
 
 
 class InProgressError(OncelyError):
-    """Another worker holds the claim and did not finish while we waited. ``retry_after_ms``:
-    when to look again (ms), until the lease ends or the next reconciliation is due (``None``
-    when not known)."""
+    """Another worker holds a live claim and did not finish while we waited. ``owner``: the
+    holder; ``retry_after_ms``: when to look again (ms), when its lease ends."""
 
     def __init__(
         self,
         key: str,
         owner: str,
-        state: EntryState,
         retry_after_ms: int | None = None,
         *,
         message: str | None = None,
     ) -> None:
-        super().__init__(message or f"in-progress: {key} ({owner}, {state.value})")
+        super().__init__(message or f"in-progress: {key} ({owner})")
         self.key = key
         self.owner = owner
-        self.state = state
         self.retry_after_ms = retry_after_ms
 
 

@@ -351,10 +351,13 @@ class Ledger:
         *,
         state: EntryState | str | None = None,
         tool: str | None = None,
-        limit: int = 100,
+        limit: int | None = None,
     ) -> builtins.list[Entry]:
-        """Entries of one scope, newest first."""
-        return self.store.list(scope, ListFilter(state, tool, limit))
+        """Entries of one scope, newest first: at most ``limit`` (``None`` or 0: the core's page
+        size, ``core_defaults().page_size``, 100)."""
+        return self.store.list(
+            scope, ListFilter(state, tool, limit or _api.core_defaults().page_size)
+        )
 
     def wait_settled(
         self, scope: str, key: str, *, every: float | None = None, timeout: float | None = None
@@ -600,7 +603,7 @@ class AsyncLedger:
         *,
         state: EntryState | str | None = None,
         tool: str | None = None,
-        limit: int = 100,
+        limit: int | None = None,
     ) -> builtins.list[Entry]:
         """See :meth:`Ledger.list`."""
         return await asyncio.to_thread(self.sync.list, scope, state=state, tool=tool, limit=limit)

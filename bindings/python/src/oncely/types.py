@@ -1229,11 +1229,25 @@ class Busy:
     key: str
     """The key."""
     owner: str
-    """Its owner."""
-    state: EntryState
-    """`pending` (a live claim) or `in-doubt` (being reconciled)."""
+    """Its owner, alive: its lease has not run out."""
     retry_after_ms: int
-    """When to look again (ms): until the lease ends, or the next reconciliation is due."""
+    """When to look again (ms): until the lease ends."""
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt:
+    """An entry whose outcome is unknown: the key, why, and when it is looked at again.
+
+    The WIT record ``effect.doubt``."""
+
+    key: str
+    """The key."""
+    reason: str
+    """Why it is in doubt (the ambiguous failure, or what the reconciliation said); may be
+    empty."""
+    retry_after_ms: int | None
+    """When the next reconciliation is due, from now (ms); none when that is not known (the
+    tool's result could not be recorded, so the entry could not be read either)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1257,7 +1271,7 @@ class ErrConflict:
 
 @dataclass(frozen=True, slots=True)
 class ErrInProgress:
-    """``effect-error.in-progress``: Another worker's claim did not settle within `wait-ms`."""
+    """``effect-error.in-progress``: Another worker's live claim did not settle within `wait-ms`."""
 
     busy: Busy
 
@@ -1266,9 +1280,12 @@ class ErrInProgress:
 class ErrInDoubt:
     """``effect-error.in-doubt``: The outcome is unknown and reconciliation could not tell yet;
     it will be reconciled
-    again or escalated, never re-executed blindly."""
+    again or escalated, never re-executed blindly. Every caller of an in-doubt entry gets
+    this: the one whose call went in doubt, the one whose reconciliation could not tell,
+    and, at once, one that finds it waiting for its next reconciliation and could not run
+    that (no reconciler, not a provider-idempotent tool), or could but the wait ran out."""
 
-    keyed: Keyed
+    doubt: Doubt
 
 
 @dataclass(frozen=True, slots=True)
@@ -1467,6 +1484,9 @@ class CoreDefaults:
     10,000; the rest wait for the next sweep."""
     in_doubt_after_ms: int
     """How long in doubt before an entry needs a person (`ledger.needs-person`): 15 min."""
+    page_size: int
+    """How many rows one page of a listing holds when not told (a limit of 0: the ledger's
+    `list`, the entries that need a person): 100."""
     provider_wait_ms: int
     """How long a provider middleware (wit/provider.wit) waits for a request's duplicate in
     flight before answering 409 with `Retry-After` (ms): 0, it answers at once."""
@@ -2009,6 +2029,7 @@ RECORDS: tuple[type, ...] = (
     EffectReturn,
     TendNote,
     Busy,
+    Doubt,
     Keyed,
     Notice,
     Step,

@@ -239,9 +239,6 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// How many entries the inbox shows on a page.
-const INBOX_PAGE: u32 = 100;
-
 /// Every entry that needs a person, and why (the core's `ledger.needs-person`: escalated, or in
 /// doubt for the threshold or longer), the longest waiting first: every page of the ledger's
 /// `needs_person`, for the webhook's scan.
@@ -392,7 +389,8 @@ async fn inbox(State(app): State<Shared>, Extension(s): Extension<Session>, q: R
         (Some(since), Some(scope), Some(key)) => Some(WaitingCursor { since, scope, key }),
         _ => None,
     };
-    let wanted = WaitingPage { newest_first, after: after.clone(), limit: INBOX_PAGE };
+    // A page of the core's size (`core-defaults.page-size`).
+    let wanted = WaitingPage { newest_first, after: after.clone(), limit: 0 };
     let threshold = Some(ms(app.in_doubt_after));
     let (found, count) = match (app.ledger.needs_person(threshold, &wanted).await, app.ledger.needs_person_count(threshold).await) {
         (Ok(found), Ok(count)) => (found, count),

@@ -25,16 +25,15 @@ __all__ = ["HistoryRecord", "ListFilter", "Store"]
 
 
 class ListFilter:
-    """What :meth:`Store.list` returns: only one state and/or tool, at most ``limit`` rows."""
+    """What :meth:`Store.list` returns: only one state and/or tool, at most ``limit`` rows (the
+    ledger always says how many: :meth:`Ledger.list` reads none as the core's page size)."""
 
     __slots__ = ("limit", "state", "tool")
 
-    def __init__(
-        self, state: EntryState | str | None = None, tool: str | None = None, limit: int = 100
-    ) -> None:
+    def __init__(self, state: EntryState | str | None, tool: str | None, limit: int) -> None:
         self.state = EntryState(state) if state is not None else None
         self.tool = tool
-        self.limit = limit if limit > 0 else 100
+        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)
