@@ -251,6 +251,18 @@ fn in_doubt_step(e: &Entry, now: u64, for_sweep: bool) -> Result<Transition, Led
     }
 }
 
+/// The least time before looking again at a live claim (ms).
+pub const LOOK_AGAIN_MIN_MS: u64 = 50;
+
+/// When to look again at the live claim `e` (ms from `now`): as long again as it has gone without
+/// word (since it was taken or last heartbeated: a call that has run long is likely to run long
+/// yet, a young one to end soon), at least `LOOK_AGAIN_MIN_MS`, never past its lease's end (it
+/// is then renewed or gone).
+fn look_again_ms(e: &Entry, now: u64) -> u64 {
+    let spoke = e.lease_until.saturating_sub(e.lease_ms);
+    now.saturating_sub(spoke).max(LOOK_AGAIN_MIN_MS).min(e.lease_until - now)
+}
+
 fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, LedgerError> {
     if !uses_ledger(c.policy.class) {
         return ok(None, Outcome::PassThrough);
@@ -350,7 +362,7 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
         }
         EntryState::Pending if now < e.lease_until => ok(
             None,
-            Outcome::InProgress(InProgress { owner: e.owner.clone(), state: EntryState::Pending, retry_after_ms: e.lease_until - now }),
+            Outcome::InProgress(InProgress { owner: e.owner.clone(), state: EntryState::Pending, retry_after_ms: look_again_ms(e, now) }),
         ),
         EntryState::Pending => into_doubt(e, now, lease_expired_reason(e)),
         EntryState::InDoubt => in_doubt_step(e, now, false),

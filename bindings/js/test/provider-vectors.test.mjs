@@ -44,6 +44,7 @@ function recordingOut(r) {
 function effectErrorIn(e) {
   const [[tag, v]] = Object.entries(e);
   if (tag === 'in-progress') return { tag, val: { ...v, retryAfterMs: BigInt(v.retryAfterMs) } };
+  if (tag === 'in-doubt') return { tag, val: { ...v, retryAfterMs: v.retryAfterMs === null ? undefined : BigInt(v.retryAfterMs) } };
   if (tag === 'ledger') return { tag, val: { kind: v.kind, state: v.state ?? undefined, message: v.message } };
   return { tag, val: v };
 }

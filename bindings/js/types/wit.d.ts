@@ -739,7 +739,9 @@ export namespace Ledger {
      */
     state: EntryState;
     /**
-     * How long to wait before asking again (ms).
+     * How long to wait before asking again (ms). For a live claim: as long again as it has
+     * gone without word (since it was taken or last heartbeated), at least 50 ms, never past
+     * its lease's end. For an entry in doubt: until its next reconciliation is due.
      */
     retryAfterMs: bigint;
   }
@@ -1238,7 +1240,8 @@ export namespace Effect {
      */
     owner: string;
     /**
-     * When to look again (ms): until the lease ends.
+     * When to look again (ms): as long again as the claim has gone without word (since it
+     * was taken or last heartbeated), at least 50 ms, never past its lease's end.
      */
     retryAfterMs: bigint;
   }

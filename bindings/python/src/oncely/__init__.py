@@ -30,8 +30,6 @@ Quick start::
         refund("ch_1", 500)
 """
 
-import importlib.metadata as _metadata
-
 from oncely._api import (
     Args,
     IntentLike,
@@ -93,8 +91,16 @@ from oncely.types import *  # noqa: F403 - the WIT mirrors are part of the API
 from oncely.types import IdentityErrorKind
 from oncely.types import __all__ as _types_all
 
-__version__ = _metadata.version("oncely")
-"""The installed distribution's version: pyproject.toml is the one place that says it."""
+
+def __getattr__(name: str) -> str:
+    """``__version__``: the installed distribution's version (pyproject.toml is the one place that
+    says it), read at first use: :mod:`importlib.metadata` is not imported by ``import oncely``."""
+    if name == "__version__":
+        import importlib.metadata
+
+        return importlib.metadata.version("oncely")
+    raise AttributeError(f"module 'oncely' has no attribute {name!r}")
+
 
 __all__ = [  # noqa: PLE0604
     "AmbiguousFailure",
@@ -136,7 +142,7 @@ __all__ = [  # noqa: PLE0604
     "Sweeper",
     "Tool",
     "ToolFailedError",
-    "__version__",
+    "__version__",  # noqa: F405 - read at first use: __getattr__ below
     "canonicalize",
     "canonicalize_value",
     "check_tools",

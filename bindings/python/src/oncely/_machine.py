@@ -11,7 +11,6 @@ result means) is the core's: no entry state, outcome, attempt or time is compare
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import inspect
 import json
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar, Union
 
 from oncely import _api
 from oncely._codec import Err
+from oncely._lazy import lazy
 from oncely.errors import (
     AmbiguousFailure,
     ConflictError,
@@ -89,8 +89,13 @@ from oncely.types import (
 _log = logging.getLogger("oncely")
 
 if TYPE_CHECKING:
+    import asyncio
+
     from oncely.events import Events
     from oncely.store import Store
+else:
+    asyncio = lazy("asyncio")  # imported at first use: oncely._lazy
+
 
 T = TypeVar("T")
 

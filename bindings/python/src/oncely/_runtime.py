@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import importlib.metadata
 import os
 import platform
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any, cast
@@ -61,6 +59,24 @@ def cache_dir() -> Path | None:
     return Path(home) / ".cache" / "oncely" if home else None
 
 
+def wasmtime_version() -> str:
+    """The installed wasmtime's version, for the cache key: the name of its distribution's
+    metadata directory beside the package (importing :mod:`importlib.metadata` would cost a first
+    key ~20 ms), else :mod:`importlib.metadata`'s answer. A wrong key costs a compilation only:
+    wasmtime refuses an artifact another version wrote."""
+    site = Path(wasmtime.__file__).parent.parent
+    try:
+        with os.scandir(site) as found:
+            for d in found:
+                if d.name.startswith("wasmtime-") and d.name.endswith(".dist-info"):
+                    return d.name[len("wasmtime-") : -len(".dist-info")]
+    except OSError:
+        pass
+    import importlib.metadata
+
+    return importlib.metadata.version("wasmtime")
+
+
 def _load_component(engine: wasmtime.Engine, wasm: bytes) -> wc.Component:
     """Compile the component, or load it from the on-disk cache keyed by the component's hash,
     the wasmtime version and the platform."""
@@ -68,7 +84,7 @@ def _load_component(engine: wasmtime.Engine, wasm: bytes) -> wc.Component:
     if d is None:
         return wc.Component(engine, wasm)
     h = hashlib.sha256(wasm)
-    h.update(importlib.metadata.version("wasmtime").encode())
+    h.update(wasmtime_version().encode())
     h.update(f"{platform.system()}-{platform.machine()}".encode())
     path = d / f"core-py-{h.hexdigest()[:32]}.cwasm"
     if path.is_file():
@@ -82,6 +98,8 @@ def _load_component(engine: wasmtime.Engine, wasm: bytes) -> wc.Component:
     component = wc.Component(engine, wasm)
     try:
         d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        import tempfile  # only when the cache is written
+
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".core-", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(component.serialize())

@@ -22,7 +22,6 @@ wait, whether an unknown outcome is reconciled or escalated — all of it is the
 
 from __future__ import annotations
 
-import asyncio
 import builtins
 import inspect
 import os
@@ -32,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from oncely import _api, _machine, _runtime
+from oncely._lazy import lazy
 from oncely._machine import (
     EffectResult,
     EffectSpec,
@@ -76,7 +76,12 @@ from oncely.types import (
 )
 
 if TYPE_CHECKING:
+    import asyncio
+
     from oncely.tool import Tool
+else:
+    asyncio = lazy("asyncio")  # imported at first use: oncely._lazy
+
 
 T = TypeVar("T")
 

@@ -10,16 +10,21 @@ passes never overlap. A failed pass (the database is down) goes to ``on_error``,
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import inspect
 import logging
 import math
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from oncely._lazy import lazy
 from oncely._machine import SweepReport
+
+if TYPE_CHECKING:
+    import asyncio
+else:
+    asyncio = lazy("asyncio")  # imported at first use: oncely._lazy
 
 log = logging.getLogger("oncely")
 

@@ -695,7 +695,9 @@ class InProgress:
     state: EntryState
     """`pending` (a live claim) or `in-doubt` (a reconciliation under way or just tried)."""
     retry_after_ms: int
-    """How long to wait before asking again (ms)."""
+    """How long to wait before asking again (ms). For a live claim: as long again as it has
+    gone without word (since it was taken or last heartbeated), at least 50 ms, never past
+    its lease's end. For an entry in doubt: until its next reconciliation is due."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1231,7 +1233,8 @@ class Busy:
     owner: str
     """Its owner, alive: its lease has not run out."""
     retry_after_ms: int
-    """When to look again (ms): until the lease ends."""
+    """When to look again (ms): as long again as the claim has gone without word (since it
+    was taken or last heartbeated), at least 50 ms, never past its lease's end."""
 
 
 @dataclass(frozen=True, slots=True)

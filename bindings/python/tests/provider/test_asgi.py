@@ -165,6 +165,34 @@ def test_a_race_of_two_runs_the_handler_once_the_other_gets_409(server: Server) 
     assert len(server.effects(key)) == 1
 
 
+def test_an_in_flight_duplicates_retry_after_is_within_twice_the_time_left(server: Server) -> None:
+    """The core tells a duplicate to look again as long as the first request has run (not when
+    its lease would end): a request of 3 s asked again after about 1 s gets `Retry-After` within
+    twice the time it still took."""
+    key = new_key()
+    url = f"{server.url}/refunds/ch_9"
+    body = b'{"amount":900}'
+    done: dict[str, float] = {}
+
+    def first() -> None:
+        post(url, body, key, **{"x-test-delay": "3"})
+        done["at"] = time.monotonic()
+
+    t = threading.Thread(target=first)
+    t.start()
+    try:
+        time.sleep(1.0)
+        b = post(url, body, key)
+        asked = time.monotonic()
+        assert (b.status_code, kind(b)) == (409, "request-in-progress"), b.text
+    finally:
+        t.join(WAIT_S)
+    left = done["at"] - asked
+    retry_after = int(b.headers["retry-after"])
+    assert 1 <= retry_after <= 2 * left, (retry_after, left)
+    assert len(server.effects(key)) == 1
+
+
 def test_a_duplicate_on_a_waiting_route_waits_and_gets_the_replay(server: Server) -> None:
     key, gate = new_key(), f"g-{uuid.uuid4()}"
     url = f"{server.url}/slow-refunds/ch_4"
