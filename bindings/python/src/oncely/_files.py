@@ -15,7 +15,6 @@ from pathlib import Path
 
 from oncely.errors import MigrationError
 
-
 _DATA = Path(__file__).resolve().parent / "_data"
 """Where an installed package keeps its files."""
 
