@@ -42,7 +42,8 @@ pub enum Error {
     #[error("{}", said(EffectError::InDoubt(.0.clone())))]
     InDoubt(Doubt),
     /// Another worker holds a live claim and did not finish while we waited: the holder, and
-    /// when to look again (`retry_after_ms`: when the claim's lease ends).
+    /// when to look again (`retry_after_ms`, as the core says: as long as the claim has run, never
+    /// past its lease's end).
     #[error("{}", said(EffectError::InProgress(.0.clone())))]
     InProgress(Busy),
     /// The tool reported a definite failure (the effect did not happen); it was recorded.

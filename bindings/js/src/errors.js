@@ -113,7 +113,7 @@ export class InProgressError extends OncelyError {
     super('in-progress', options.said ?? `in-progress: ${key} (${owner})`);
     this.key = key;
     this.owner = owner;
-    /** When to look again (ms): when the claim's lease ends. */
+    /** When to look again (ms), as the core says (as long as the claim has run, never past its lease's end). */
     this.retryAfterMs = retryAfterMs;
   }
 }

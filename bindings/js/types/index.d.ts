@@ -690,7 +690,7 @@ export class InProgressError extends OncelyError {
   readonly code: 'in-progress';
   readonly key: string;
   readonly owner: string;
-  /** When to look again (ms): when the claim's lease ends. */
+  /** When to look again (ms), as the core says (as long as the claim has run, never past its lease's end). */
   readonly retryAfterMs: number | null;
 }
 /** A provider middleware (oncely/hono, oncely/express, oncely/mcp) is misconfigured: a bug of the server. */

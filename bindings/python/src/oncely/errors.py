@@ -228,7 +228,8 @@ class InDoubtError(OncelyError):
 
 class InProgressError(OncelyError):
     """Another worker holds a live claim and did not finish while we waited. ``owner``: the
-    holder; ``retry_after_ms``: when to look again (ms), when its lease ends."""
+    holder; ``retry_after_ms``: when to look again (ms), as the core says (as long as the claim
+    has run, never past its lease's end)."""
 
     def __init__(
         self,
