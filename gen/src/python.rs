@@ -1,4 +1,5 @@
-//! `bindings/python/src/oncely/types.py`: dataclasses, `str` enums and variant case classes.
+//! `bindings/python/src/oncely/types.py`: record classes (dataclasses written out), `str` enums
+//! and variant case classes.
 //!
 //! Names: a type is the PascalCase of its WIT name, a field the snake_case (a Python keyword gets
 //! `_`: `class_`), an enum member the UPPER_SNAKE_CASE. A variant is a `Union` of one class per
@@ -214,22 +215,77 @@ impl Writer<'_> {
         }
     }
 
-    /// A dataclass; a record whose fields are all options has them default to `None` (a case
-    /// class's field has no default).
+    /// A record class (see `_record` in the module head): its slots, match arguments and
+    /// `__init__` written out, so that importing the module generates no code. A record whose
+    /// fields are all options has them default to `None` (a case class's field has no default).
     fn record_class(&mut self, name: &str, doc: &str, fields: &[(String, Ty, String)], record: bool) {
         let all_optional = record && !fields.is_empty() && fields.iter().all(|(_, t, _)| matches!(t, Ty::Option(_)));
-        let _ = writeln!(self.out, "\n\n@dataclass(frozen=True, slots=True)\nclass {name}:");
+        let _ = writeln!(self.out, "\n\n@_record\nclass {name}:");
         self.docstring("    ", doc);
-        if !fields.is_empty() {
-            self.out.push('\n');
+        let names: Vec<String> = fields.iter().map(|(f, _, _)| format!("\"{}\"", snake(f))).collect();
+        self.out.push('\n');
+        let mut slots = names.clone();
+        slots.sort();
+        tuple(&mut self.out, "    __slots__ = ", &slots);
+        tuple(&mut self.out, "    __match_args__ = ", &names);
+        if fields.is_empty() {
+            return;
         }
+        self.out.push('\n');
+        let mut params = vec!["self".to_string()];
         for (fname, t, fdoc) in fields {
-            let default = if all_optional { " = None" } else { "" };
-            let _ = writeln!(self.out, "    {}: {}{default}", snake(fname), self.py_type(t));
+            let _ = writeln!(self.out, "    {}: {}", snake(fname), self.py_type(t));
             if !fdoc.is_empty() {
                 self.docstring("    ", fdoc);
             }
+            let default = if all_optional { " = None" } else { "" };
+            params.push(format!("{}: {}{default}", snake(fname), self.py_type(t)));
         }
+        self.out.push('\n');
+        signature(&mut self.out, "    def __init__(", &params, ") -> None:");
+        for (fname, _, _) in fields {
+            let f = snake(fname);
+            let _ = writeln!(self.out, "        _set(self, \"{f}\", {f})");
+        }
+    }
+}
+
+/// `lhs(items)` as a tuple literal, the way `ruff format` writes it: on one line when it fits in
+/// 100 columns, else one item per line with a trailing comma.
+fn tuple(out: &mut String, lhs: &str, items: &[String]) {
+    let one = match items {
+        [only] => format!("{lhs}({only},)"),
+        _ => format!("{lhs}({})", items.join(", ")),
+    };
+    if one.len() <= 100 {
+        let _ = writeln!(out, "{one}");
+        return;
+    }
+    let indent = " ".repeat(lhs.len() - lhs.trim_start().len() + 4);
+    let _ = writeln!(out, "{lhs}(");
+    for item in items {
+        let _ = writeln!(out, "{indent}{item},");
+    }
+    let _ = writeln!(out, "{})", &indent[4..]);
+}
+
+/// A function signature the way `ruff format` writes it: on one line, else the parameters on one
+/// line of their own, else one per line with a trailing comma.
+fn signature(out: &mut String, open: &str, params: &[String], close: &str) {
+    let one = format!("{open}{}{close}", params.join(", "));
+    let outer = " ".repeat(open.len() - open.trim_start().len());
+    let inner = format!("{outer}    ");
+    let hugged = format!("{inner}{}", params.join(", "));
+    if one.len() <= 100 {
+        let _ = writeln!(out, "{one}");
+    } else if hugged.len() <= 100 {
+        let _ = writeln!(out, "{open}\n{hugged}\n{outer}{close}");
+    } else {
+        let _ = writeln!(out, "{open}");
+        for p in params {
+            let _ = writeln!(out, "{inner}{p},");
+        }
+        let _ = writeln!(out, "{outer}{close}");
     }
 }
 
@@ -424,7 +480,7 @@ those of ``wit/``, which the component does not carry).
 
 Every class here is plain data. Field order and names follow the WIT declarations (kebab-case
 becomes snake_case; the field ``class`` becomes ``class_``), and :mod:`oncely._codec` checks them
-against the component's own type information when the component is loaded.
+against the component's own type information when it compiles a function that uses them.
 
 Enums are ``str`` enums whose values are the WIT names (``EntryState.IN_DOUBT == "in-doubt"``).
 A WIT variant is a union of small case classes, one per case, so that ``match`` works::
@@ -443,9 +499,84 @@ provider side's) are imported from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import Union
+from typing import TYPE_CHECKING, Any, TypeVar, Union
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:
+
+    def dataclass_transform(**_: object) -> Any:
+        return lambda f: f
+
+
+_C = TypeVar("_C", bound=type)
+_set = object.__setattr__
+
+
+def _values(self: Any) -> tuple[Any, ...]:
+    return tuple([getattr(self, n) for n in self.__match_args__])
+
+
+def _repr(self: Any) -> str:
+    fields = ", ".join([f"{n}={getattr(self, n)!r}" for n in self.__match_args__])
+    return f"{type(self).__qualname__}({fields})"
+
+
+def _eq(self: Any, other: object) -> Any:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    return _values(self) == _values(other)
+
+
+def _hash(self: Any) -> int:
+    return hash(_values(self))
+
+
+def _frozen(self: Any, name: str, *_: object) -> None:
+    from dataclasses import FrozenInstanceError
+
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _reduce(self: Any) -> tuple[type, tuple[Any, ...]]:
+    return type(self), _values(self)
+
+
+class _DataclassFields:
+    """A record class's ``__dataclass_fields__``, made at its first read (by
+    ``dataclasses.fields``, ``replace``, ``asdict`` or ``is_dataclass``): describing a class as a
+    dataclass costs as much as the rest of this module's import, and most processes never ask."""
+
+    def __get__(self, obj: object, cls: type) -> Any:
+        from dataclasses import dataclass
+
+        # Sets the class's own __dataclass_fields__ (and __dataclass_params__) in place of this.
+        dataclass(init=False, repr=False, eq=False, match_args=False)(cls)
+        return cls.__dict__["__dataclass_fields__"]
+
+
+_METHODS = {
+    "__dataclass_fields__": _DataclassFields(),
+    "__repr__": _repr,
+    "__eq__": _eq,
+    "__hash__": _hash,
+    "__setattr__": _frozen,
+    "__delattr__": _frozen,
+    "__reduce__": _reduce,
+}
+
+
+@dataclass_transform(frozen_default=True)
+def _record(cls: _C) -> _C:
+    """A record class as ``@dataclass(frozen=True, slots=True)`` makes it, without generating code
+    when the module is imported (that was most of the time of ``import oncely``): the class body
+    has its ``__slots__``, ``__match_args__`` and ``__init__``; this adds equality, hashing,
+    ``repr``, immutability, pickling and copying, and the dataclass fields
+    (``dataclasses.fields``, ``replace`` and ``asdict`` work)."""
+    for name, method in _METHODS.items():
+        setattr(cls, name, method)
+    return cls
 
 
 class WitEnum(str, Enum):

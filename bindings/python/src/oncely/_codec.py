@@ -7,8 +7,8 @@ time), allocate every string and record field name through a C call, and free re
 node. That is where most of the ~30 µs per call (and hundreds of µs for the ledger's records)
 goes. Here:
 
-- the type tree of each exported function is read ONCE, when the component is loaded, and
-  compiled into a tree of small closures;
+- the type tree of each exported function is read ONCE, at the function's first call
+  (``oncely._runtime.Functions``), and compiled into a tree of small closures;
 - arguments are written with :mod:`struct` into ONE Python-owned buffer per call (strings,
   lists, records, variants and options all point inside it; record field names point at
   constant bytes prepared once). wasmtime's ``wasmtime_component_func_call`` only *borrows* its
@@ -20,7 +20,8 @@ goes. Here:
 Values crossing the boundary are the classes of :mod:`oncely.types` (and the exceptions of
 :mod:`oncely.errors` for the WIT error records). The mapping is checked against the component's
 own type information here: every record, enum and variant the component uses must have a
-Python class with exactly the WIT's fields or cases, in the WIT's order, or loading fails.
+Python class with exactly the WIT's fields or cases, in the WIT's order, or compiling the function
+that uses it fails (``tests/test_codec.py`` compiles every one).
 
 This module relies on the C API layout that the ``wasmtime`` package exposes through its
 bindings (``wasmtime._ffi``, ``wasmtime._bindings``), which is why the dependency is pinned to

@@ -1,6 +1,7 @@
 """The core component inside wasmtime: one engine per process, the compiled component cached on
 disk, a small pool of instances (a wasmtime store is not thread-safe; each thread borrows its
-own), a memory limit per instance, and one compiled :class:`~oncely._codec.Function` per export.
+own), a memory limit per instance, and one compiled :class:`~oncely._codec.Function` per export
+(compiled at its first call).
 A trap fails that call only: the instance is dropped, never reused.
 """
 
@@ -129,6 +130,34 @@ class _Slot:
         self._keep = instance
 
 
+class Functions(dict[str, Function]):
+    """The exports' compiled lowering and lifting (:class:`~oncely._codec.Function`), each
+    compiled at its first call: a first key compiles the key's functions, not the ledger's
+    (compiling all 32 took most of a first key's time). ``compile_all`` compiles every one, which
+    checks every mirror class against the component (the tests do)."""
+
+    def __init__(self, codec: Codec) -> None:
+        super().__init__()
+        self._codec = codec
+        self._declared: dict[str, tuple[wc.FuncType, str | None]] = {}
+
+    def declare(self, name: str, ty: wc.FuncType, *, project: str | None = None) -> None:
+        self._declared[name] = (ty, project)
+
+    def declared(self) -> list[str]:
+        return list(self._declared)
+
+    def __missing__(self, name: str) -> Function:
+        ty, project = self._declared[name]
+        # Two threads may compile one function at once; either result is the same.
+        fn = self[name] = Function(name, ty, self._codec, project=project)
+        return fn
+
+    def compile_all(self) -> None:
+        for name in self._declared:
+            self[name]  # compiled by __missing__
+
+
 class Runtime:
     """A handle on the core component: compiled once, instances pooled. Use :func:`shared`."""
 
@@ -149,8 +178,7 @@ class Runtime:
             enums=types.ENUMS,
             variants=types.VARIANTS,
         )
-        codec = Codec(registry)
-        self.functions: dict[str, Function] = {}
+        self.functions = Functions(Codec(registry))
         self.indices: dict[str, wc.ExportIndex] = {}
         exports = self.component.type.exports(self.engine)
         types_by_name: dict[str, wc.FuncType] = {}
@@ -167,13 +195,13 @@ class Runtime:
                 if not isinstance(fty, wc.FuncType):
                     continue  # a type export
                 key = f"{iface}.{fname}"
-                self.functions[key] = Function(key, fty, codec)
+                self.functions.declare(key, fty)
                 index = self.component.get_export_index(fname, instance_index)
                 assert index is not None
                 self.indices[key] = index
                 types_by_name[key] = fty
         for alias, (target, field) in PROJECTIONS.items():
-            self.functions[alias] = Function(alias, types_by_name[target], codec, project=field)
+            self.functions.declare(alias, types_by_name[target], project=field)
             self.indices[alias] = self.indices[target]
         self._pool: list[_Slot] = []
 

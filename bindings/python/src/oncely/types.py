@@ -5,7 +5,7 @@ those of ``wit/``, which the component does not carry).
 
 Every class here is plain data. Field order and names follow the WIT declarations (kebab-case
 becomes snake_case; the field ``class`` becomes ``class_``), and :mod:`oncely._codec` checks them
-against the component's own type information when the component is loaded.
+against the component's own type information when it compiles a function that uses them.
 
 Enums are ``str`` enums whose values are the WIT names (``EntryState.IN_DOUBT == "in-doubt"``).
 A WIT variant is a union of small case classes, one per case, so that ``match`` works::
@@ -24,9 +24,84 @@ provider side's) are imported from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import Union
+from typing import TYPE_CHECKING, Any, TypeVar, Union
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:
+
+    def dataclass_transform(**_: object) -> Any:
+        return lambda f: f
+
+
+_C = TypeVar("_C", bound=type)
+_set = object.__setattr__
+
+
+def _values(self: Any) -> tuple[Any, ...]:
+    return tuple([getattr(self, n) for n in self.__match_args__])
+
+
+def _repr(self: Any) -> str:
+    fields = ", ".join([f"{n}={getattr(self, n)!r}" for n in self.__match_args__])
+    return f"{type(self).__qualname__}({fields})"
+
+
+def _eq(self: Any, other: object) -> Any:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    return _values(self) == _values(other)
+
+
+def _hash(self: Any) -> int:
+    return hash(_values(self))
+
+
+def _frozen(self: Any, name: str, *_: object) -> None:
+    from dataclasses import FrozenInstanceError
+
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _reduce(self: Any) -> tuple[type, tuple[Any, ...]]:
+    return type(self), _values(self)
+
+
+class _DataclassFields:
+    """A record class's ``__dataclass_fields__``, made at its first read (by
+    ``dataclasses.fields``, ``replace``, ``asdict`` or ``is_dataclass``): describing a class as a
+    dataclass costs as much as the rest of this module's import, and most processes never ask."""
+
+    def __get__(self, obj: object, cls: type) -> Any:
+        from dataclasses import dataclass
+
+        # Sets the class's own __dataclass_fields__ (and __dataclass_params__) in place of this.
+        dataclass(init=False, repr=False, eq=False, match_args=False)(cls)
+        return cls.__dict__["__dataclass_fields__"]
+
+
+_METHODS = {
+    "__dataclass_fields__": _DataclassFields(),
+    "__repr__": _repr,
+    "__eq__": _eq,
+    "__hash__": _hash,
+    "__setattr__": _frozen,
+    "__delattr__": _frozen,
+    "__reduce__": _reduce,
+}
+
+
+@dataclass_transform(frozen_default=True)
+def _record(cls: _C) -> _C:
+    """A record class as ``@dataclass(frozen=True, slots=True)`` makes it, without generating code
+    when the module is imported (that was most of the time of ``import oncely``): the class body
+    has its ``__slots__``, ``__match_args__`` and ``__init__``; this adds equality, hashing,
+    ``repr``, immutability, pickling and copying, and the dataclass fields
+    (``dataclasses.fields``, ``replace`` and ``asdict`` work)."""
+    for name, method in _METHODS.items():
+        setattr(cls, name, method)
+    return cls
 
 
 class WitEnum(str, Enum):
@@ -67,12 +142,15 @@ class KeyIdentity(WitEnum):
     SCOPE = "scope"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class KeySpec:
     """Which parts of an intent the key is made of. Pointers are RFC 6901 JSON pointers into the
     arguments, such as `/charge_id` or `/meta/request_id`; the root pointer `""` is refused.
 
     The WIT record ``keys.key-spec``."""
+
+    __slots__ = ("identity", "ignore", "only")
+    __match_args__ = ("only", "ignore", "identity")
 
     only: list[str] | None
     """When present, the key uses only these members of the arguments (natural keys). A
@@ -87,8 +165,13 @@ class KeySpec:
     identity: KeyIdentity
     """Which identifiers besides the arguments are part of the key."""
 
+    def __init__(self, only: list[str] | None, ignore: list[str], identity: KeyIdentity) -> None:
+        _set(self, "only", only)
+        _set(self, "ignore", ignore)
+        _set(self, "identity", identity)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Intent:
     """What an agent meant to do: the input of key derivation.
 
@@ -99,6 +182,9 @@ class Intent:
     `lone-surrogate` with its offset.
 
     The WIT record ``keys.intent``."""
+
+    __slots__ = ("args_json", "run_id", "scope", "step_id", "tool")
+    __match_args__ = ("scope", "run_id", "step_id", "tool", "args_json")
 
     scope: str
     """The tenant or namespace. Entries of one scope are never visible to another. Non-empty."""
@@ -112,12 +198,22 @@ class Intent:
     """The tool's arguments as JSON text; canonicalized, so formatting and member order do
     not matter."""
 
+    def __init__(self, scope: str, run_id: str, step_id: str, tool: str, args_json: str) -> None:
+        _set(self, "scope", scope)
+        _set(self, "run_id", run_id)
+        _set(self, "step_id", step_id)
+        _set(self, "tool", tool)
+        _set(self, "args_json", args_json)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class DerivedKey:
     """A derived key and what it was derived from.
 
     The WIT record ``keys.derived-key``."""
+
+    __slots__ = ("args_canonical", "fingerprint", "key", "preimage")
+    __match_args__ = ("key", "preimage", "fingerprint", "args_canonical")
 
     key: str
     """`oncely1:` + 64 lowercase hex digits."""
@@ -129,6 +225,12 @@ class DerivedKey:
     args_canonical: str
     """The canonical arguments with the ignored members removed; stored by the ledger so a
     conflict can name the first differing pointer."""
+
+    def __init__(self, key: str, preimage: str, fingerprint: str, args_canonical: str) -> None:
+        _set(self, "key", key)
+        _set(self, "preimage", preimage)
+        _set(self, "fingerprint", fingerprint)
+        _set(self, "args_canonical", args_canonical)
 
 
 class KeyErrorKind(WitEnum):
@@ -165,11 +267,14 @@ class DifferenceEffect(WitEnum):
     NONE = "none"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Difference:
     """One way in which two intents differ.
 
     The WIT record ``keys.difference``."""
+
+    __slots__ = ("a", "b", "effect", "part", "pointer")
+    __match_args__ = ("part", "pointer", "a", "b", "effect")
 
     part: IntentPart
     """Which part differs."""
@@ -182,6 +287,20 @@ class Difference:
     effect: DifferenceEffect
     """Whether this difference changes the key, only the fingerprint, or nothing."""
 
+    def __init__(
+        self,
+        part: IntentPart,
+        pointer: str | None,
+        a: str | None,
+        b: str | None,
+        effect: DifferenceEffect,
+    ) -> None:
+        _set(self, "part", part)
+        _set(self, "pointer", pointer)
+        _set(self, "a", a)
+        _set(self, "b", b)
+        _set(self, "effect", effect)
+
 
 class Verdict(WitEnum):
     """The overall answer of `explain`.
@@ -193,11 +312,14 @@ class Verdict(WitEnum):
     DIFFERENT_KEYS = "different-keys"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Explanation:
     """Why two intents do or don't share a key.
 
     The WIT record ``keys.explanation``."""
+
+    __slots__ = ("differences", "key_a", "key_b", "verdict")
+    __match_args__ = ("verdict", "key_a", "key_b", "differences")
 
     verdict: Verdict
     """The overall answer."""
@@ -209,6 +331,14 @@ class Explanation:
     """Each differing part, in the order scope, tool, run-id, step-id, args. For args, at
     most one difference per effect: the first differing pointer that changes the key, the
     first that changes only the fingerprint, the first that changes nothing."""
+
+    def __init__(
+        self, verdict: Verdict, key_a: DerivedKey, key_b: DerivedKey, differences: list[Difference]
+    ) -> None:
+        _set(self, "verdict", verdict)
+        _set(self, "key_a", key_a)
+        _set(self, "key_b", key_b)
+        _set(self, "differences", differences)
 
 
 # --- policy ---------------------------------------------------------------------------------------
@@ -225,32 +355,47 @@ class EffectClass(WitEnum):
     IRREVERSIBLE_EXTERNAL = "irreversible-external"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class ReconcileNone:
     """``reconcile-path.none``: None declared. An in-doubt call can only be escalated to a human.
     Refused for
     `irreversible-external` by `check-manifest`."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ProviderIdempotent:
     """``reconcile-path.provider-idempotent``: The provider deduplicates by the idempotency key
     it is given (e.g. Stripe's
     Idempotency-Key): reconcile by sending the same call again with the same key."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Lookup:
     """``reconcile-path.lookup``: Ask the named read-only tool (e.g. `get_refund_by_key`) whether
     the effect happened."""
 
+    __slots__ = ("tool",)
+    __match_args__ = ("tool",)
+
     tool: str
 
+    def __init__(self, tool: str) -> None:
+        _set(self, "tool", tool)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Manual:
     """``reconcile-path.manual``: Only a human can tell; in-doubt calls go straight to the
     escalation queue."""
+
+    __slots__ = ()
+    __match_args__ = ()
 
 
 ReconcilePath = Union[ReconcileNone, ProviderIdempotent, Lookup, Manual]
@@ -259,11 +404,32 @@ ReconcilePath = Union[ReconcileNone, ProviderIdempotent, Lookup, Manual]
 The WIT variant ``policy.reconcile-path``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class ToolPolicy:
     """How one tool is guarded.
 
     The WIT record ``policy.tool-policy``."""
+
+    __slots__ = (
+        "class_",
+        "escalate_after_ms",
+        "key",
+        "lease_ms",
+        "max_call_ms",
+        "reconcile",
+        "reconcile_after_ms",
+        "retention_ms",
+    )
+    __match_args__ = (
+        "class_",
+        "key",
+        "reconcile",
+        "lease_ms",
+        "max_call_ms",
+        "reconcile_after_ms",
+        "escalate_after_ms",
+        "retention_ms",
+    )
 
     class_: EffectClass
     """The effect class."""
@@ -286,21 +452,56 @@ class ToolPolicy:
     retention_ms: int
     """How long a settled (`done` or `failed`) entry is kept, in ms, before purge may drop it."""
 
+    def __init__(
+        self,
+        class_: EffectClass,
+        key: KeySpec | None,
+        reconcile: ReconcilePath,
+        lease_ms: int,
+        max_call_ms: int,
+        reconcile_after_ms: int,
+        escalate_after_ms: int,
+        retention_ms: int,
+    ) -> None:
+        _set(self, "class_", class_)
+        _set(self, "key", key)
+        _set(self, "reconcile", reconcile)
+        _set(self, "lease_ms", lease_ms)
+        _set(self, "max_call_ms", max_call_ms)
+        _set(self, "reconcile_after_ms", reconcile_after_ms)
+        _set(self, "escalate_after_ms", escalate_after_ms)
+        _set(self, "retention_ms", retention_ms)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ToolAnnotations:
     """MCP `ToolAnnotations` hints; none means "not given" and takes the spec's default.
 
     The WIT record ``policy.tool-annotations``."""
 
-    read_only_hint: bool | None = None
+    __slots__ = ("destructive_hint", "idempotent_hint", "open_world_hint", "read_only_hint")
+    __match_args__ = ("read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint")
+
+    read_only_hint: bool | None
     """readOnlyHint (default false)."""
-    destructive_hint: bool | None = None
+    destructive_hint: bool | None
     """destructiveHint (default true; meaningful when not read-only)."""
-    idempotent_hint: bool | None = None
+    idempotent_hint: bool | None
     """idempotentHint (default false; meaningful when not read-only)."""
-    open_world_hint: bool | None = None
+    open_world_hint: bool | None
     """openWorldHint (default true)."""
+
+    def __init__(
+        self,
+        read_only_hint: bool | None = None,
+        destructive_hint: bool | None = None,
+        idempotent_hint: bool | None = None,
+        open_world_hint: bool | None = None,
+    ) -> None:
+        _set(self, "read_only_hint", read_only_hint)
+        _set(self, "destructive_hint", destructive_hint)
+        _set(self, "idempotent_hint", idempotent_hint)
+        _set(self, "open_world_hint", open_world_hint)
 
 
 class ClassSource(WitEnum):
@@ -313,11 +514,14 @@ class ClassSource(WitEnum):
     DEFAULTS = "defaults"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class ResolvedTool:
     """A tool of a manifest with its effective policy.
 
     The WIT record ``policy.resolved-tool``."""
+
+    __slots__ = ("class_source", "name", "policy")
+    __match_args__ = ("name", "policy", "class_source")
 
     name: str
     """The tool's name."""
@@ -325,6 +529,11 @@ class ResolvedTool:
     """The effective policy (explicit fields, else class defaults)."""
     class_source: ClassSource
     """Where the class came from."""
+
+    def __init__(self, name: str, policy: ToolPolicy, class_source: ClassSource) -> None:
+        _set(self, "name", name)
+        _set(self, "policy", policy)
+        _set(self, "class_source", class_source)
 
 
 class Severity(WitEnum):
@@ -337,11 +546,14 @@ class Severity(WitEnum):
     INFO = "info"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Finding:
     """One finding of `check-manifest`.
 
     The WIT record ``policy.finding``."""
+
+    __slots__ = ("code", "message", "severity", "tool")
+    __match_args__ = ("severity", "tool", "code", "message")
 
     severity: Severity
     """How serious it is."""
@@ -353,12 +565,21 @@ class Finding:
     message: str
     """A sentence for humans, naming the fix."""
 
+    def __init__(self, severity: Severity, tool: str | None, code: str, message: str) -> None:
+        _set(self, "severity", severity)
+        _set(self, "tool", tool)
+        _set(self, "code", code)
+        _set(self, "message", message)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ManifestReport:
     """The result of a manifest check.
 
     The WIT record ``policy.manifest-report``."""
+
+    __slots__ = ("findings", "passed", "tools")
+    __match_args__ = ("passed", "tools", "findings")
 
     passed: bool
     """True when no finding has severity `error`."""
@@ -366,6 +587,11 @@ class ManifestReport:
     """Every tool that could be resolved, in manifest order."""
     findings: list[Finding]
     """Every finding, in manifest order."""
+
+    def __init__(self, passed: bool, tools: list[ResolvedTool], findings: list[Finding]) -> None:
+        _set(self, "passed", passed)
+        _set(self, "tools", tools)
+        _set(self, "findings", findings)
 
 
 # --- ledger ---------------------------------------------------------------------------------------
@@ -383,23 +609,91 @@ class EntryState(WitEnum):
     ESCALATED = "escalated"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class ClaimToken:
     """Proof that the holder's attempt is the current one.
 
     The WIT record ``ledger.claim-token``."""
+
+    __slots__ = ("attempt", "owner")
+    __match_args__ = ("attempt", "owner")
 
     attempt: int
     """1 for the first attempt, incremented by each new attempt after `failed`."""
     owner: str
     """The owner that claimed the attempt (a worker or process id chosen by the host)."""
 
+    def __init__(self, attempt: int, owner: str) -> None:
+        _set(self, "attempt", attempt)
+        _set(self, "owner", owner)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Entry:
     """One row of the ledger. Hosts store every field and hand it back unchanged.
 
     The WIT record ``ledger.entry``."""
+
+    __slots__ = (
+        "args_canonical",
+        "attempt",
+        "created_at",
+        "due_at",
+        "escalate_after_ms",
+        "fingerprint",
+        "in_doubt_since",
+        "key",
+        "lease_ms",
+        "lease_until",
+        "max_call_ms",
+        "next_reconcile_at",
+        "owner",
+        "reason",
+        "reconcile",
+        "reconcile_after_ms",
+        "reconcile_attempts",
+        "resolved_by",
+        "result_json",
+        "retention_ms",
+        "run_id",
+        "scope",
+        "settlement",
+        "state",
+        "step_id",
+        "tool",
+        "updated_at",
+        "version",
+    )
+    __match_args__ = (
+        "scope",
+        "key",
+        "tool",
+        "run_id",
+        "step_id",
+        "fingerprint",
+        "args_canonical",
+        "state",
+        "version",
+        "attempt",
+        "owner",
+        "created_at",
+        "updated_at",
+        "lease_until",
+        "in_doubt_since",
+        "next_reconcile_at",
+        "reconcile_attempts",
+        "result_json",
+        "reason",
+        "resolved_by",
+        "settlement",
+        "reconcile",
+        "lease_ms",
+        "max_call_ms",
+        "reconcile_after_ms",
+        "escalate_after_ms",
+        "retention_ms",
+        "due_at",
+    )
 
     scope: str
     """The tenant; part of the primary key with `key`."""
@@ -465,12 +759,95 @@ class Entry:
     while escalated (only a human moves it). Hosts index it and hand `due-at <= now`
     rows to `effect.start-tend`; they never compute it."""
 
+    def __init__(
+        self,
+        scope: str,
+        key: str,
+        tool: str,
+        run_id: str,
+        step_id: str,
+        fingerprint: str,
+        args_canonical: str,
+        state: EntryState,
+        version: int,
+        attempt: int,
+        owner: str,
+        created_at: int,
+        updated_at: int,
+        lease_until: int,
+        in_doubt_since: int | None,
+        next_reconcile_at: int | None,
+        reconcile_attempts: int,
+        result_json: str | None,
+        reason: str | None,
+        resolved_by: str | None,
+        settlement: str | None,
+        reconcile: ReconcilePath,
+        lease_ms: int,
+        max_call_ms: int,
+        reconcile_after_ms: int,
+        escalate_after_ms: int,
+        retention_ms: int,
+        due_at: int | None,
+    ) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "tool", tool)
+        _set(self, "run_id", run_id)
+        _set(self, "step_id", step_id)
+        _set(self, "fingerprint", fingerprint)
+        _set(self, "args_canonical", args_canonical)
+        _set(self, "state", state)
+        _set(self, "version", version)
+        _set(self, "attempt", attempt)
+        _set(self, "owner", owner)
+        _set(self, "created_at", created_at)
+        _set(self, "updated_at", updated_at)
+        _set(self, "lease_until", lease_until)
+        _set(self, "in_doubt_since", in_doubt_since)
+        _set(self, "next_reconcile_at", next_reconcile_at)
+        _set(self, "reconcile_attempts", reconcile_attempts)
+        _set(self, "result_json", result_json)
+        _set(self, "reason", reason)
+        _set(self, "resolved_by", resolved_by)
+        _set(self, "settlement", settlement)
+        _set(self, "reconcile", reconcile)
+        _set(self, "lease_ms", lease_ms)
+        _set(self, "max_call_ms", max_call_ms)
+        _set(self, "reconcile_after_ms", reconcile_after_ms)
+        _set(self, "escalate_after_ms", escalate_after_ms)
+        _set(self, "retention_ms", retention_ms)
+        _set(self, "due_at", due_at)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Claim:
     """What `begin` asks for: built by `prepare`, never by hand.
 
     The WIT record ``ledger.claim``."""
+
+    __slots__ = (
+        "args_canonical",
+        "fingerprint",
+        "key",
+        "owner",
+        "policy",
+        "run_id",
+        "scope",
+        "step_id",
+        "tool",
+    )
+    __match_args__ = (
+        "scope",
+        "tool",
+        "run_id",
+        "step_id",
+        "key",
+        "fingerprint",
+        "args_canonical",
+        "owner",
+        "policy",
+    )
 
     scope: str
     """The tenant."""
@@ -491,51 +868,102 @@ class Claim:
     policy: ToolPolicy
     """The tool's policy."""
 
+    def __init__(
+        self,
+        scope: str,
+        tool: str,
+        run_id: str,
+        step_id: str,
+        key: str,
+        fingerprint: str,
+        args_canonical: str,
+        owner: str,
+        policy: ToolPolicy,
+    ) -> None:
+        _set(self, "scope", scope)
+        _set(self, "tool", tool)
+        _set(self, "run_id", run_id)
+        _set(self, "step_id", step_id)
+        _set(self, "key", key)
+        _set(self, "fingerprint", fingerprint)
+        _set(self, "args_canonical", args_canonical)
+        _set(self, "owner", owner)
+        _set(self, "policy", policy)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Completion:
     """A result reported by the attempt that executed.
 
     The WIT record ``ledger.completion``."""
+
+    __slots__ = ("result_json", "token")
+    __match_args__ = ("token", "result_json")
 
     token: ClaimToken
     """The executing attempt's token."""
     result_json: str
     """The tool's result, stored verbatim and replayed verbatim."""
 
+    def __init__(self, token: ClaimToken, result_json: str) -> None:
+        _set(self, "token", token)
+        _set(self, "result_json", result_json)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Failure:
     """A failure reported by the attempt that executed.
 
     The WIT record ``ledger.failure``."""
+
+    __slots__ = ("reason", "token")
+    __match_args__ = ("token", "reason")
 
     token: ClaimToken
     """The executing attempt's token."""
     reason: str
     """What went wrong, for humans."""
 
+    def __init__(self, token: ClaimToken, reason: str) -> None:
+        _set(self, "token", token)
+        _set(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Happened:
     """``reconcile-verdict.happened``: The effect happened; this is its result."""
 
+    __slots__ = ("result_json",)
+    __match_args__ = ("result_json",)
+
     result_json: str
 
+    def __init__(self, result_json: str) -> None:
+        _set(self, "result_json", result_json)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class NotHappened:
     """``reconcile-verdict.not-happened``: The effect did not happen: a new attempt may execute
     (once the attempt can no longer
     be in flight; see the rules above)."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Unknown:
     """``reconcile-verdict.unknown``: Still unknown (the provider could not tell, or could not be
     reached): the reason."""
 
+    __slots__ = ("reason",)
+    __match_args__ = ("reason",)
+
     reason: str
+
+    def __init__(self, reason: str) -> None:
+        _set(self, "reason", reason)
 
 
 ReconcileVerdict = Union[Happened, NotHappened, Unknown]
@@ -544,16 +972,23 @@ ReconcileVerdict = Union[Happened, NotHappened, Unknown]
 The WIT variant ``ledger.reconcile-verdict``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Reconciliation:
     """A reconciler's answer about one attempt.
 
     The WIT record ``ledger.reconciliation``."""
 
+    __slots__ = ("attempt", "verdict")
+    __match_args__ = ("attempt", "verdict")
+
     attempt: int
     """The attempt that was reconciled (from the `reconcile` outcome)."""
     verdict: ReconcileVerdict
     """What was found."""
+
+    def __init__(self, attempt: int, verdict: ReconcileVerdict) -> None:
+        _set(self, "attempt", attempt)
+        _set(self, "verdict", verdict)
 
 
 Settlement = Union[Happened, NotHappened]
@@ -562,11 +997,14 @@ Settlement = Union[Happened, NotHappened]
 The WIT variant ``ledger.settlement``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Resolution:
     """A human settling an entry.
 
     The WIT record ``ledger.resolution``."""
+
+    __slots__ = ("by", "note", "seen_version", "settlement")
+    __match_args__ = ("settlement", "by", "note", "seen_version")
 
     settlement: Settlement
     """The verdict."""
@@ -579,76 +1017,136 @@ class Resolution:
     `changed` if the entry has moved since: a verdict is never applied to a state nobody
     saw."""
 
+    def __init__(self, settlement: Settlement, by: str, note: str, seen_version: int) -> None:
+        _set(self, "settlement", settlement)
+        _set(self, "by", by)
+        _set(self, "note", note)
+        _set(self, "seen_version", seen_version)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Begin:
     """``event.begin``: Claim the key before calling the tool."""
 
+    __slots__ = ("claim",)
+    __match_args__ = ("claim",)
+
     claim: Claim
 
+    def __init__(self, claim: Claim) -> None:
+        _set(self, "claim", claim)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Heartbeat:
     """``event.heartbeat``: Extend the lease of a pending claim by its `lease-ms`."""
 
+    __slots__ = ("token",)
+    __match_args__ = ("token",)
+
     token: ClaimToken
 
+    def __init__(self, token: ClaimToken) -> None:
+        _set(self, "token", token)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Complete:
     """``event.complete``: The tool returned a result."""
 
+    __slots__ = ("completion",)
+    __match_args__ = ("completion",)
+
     completion: Completion
 
+    def __init__(self, completion: Completion) -> None:
+        _set(self, "completion", completion)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class FailDefinite:
     """``event.fail-definite``: The tool definitely failed: the effect did not happen."""
 
+    __slots__ = ("failure",)
+    __match_args__ = ("failure",)
+
     failure: Failure
 
+    def __init__(self, failure: Failure) -> None:
+        _set(self, "failure", failure)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class FailAmbiguous:
     """``event.fail-ambiguous``: The outcome is unknown (timeout, dropped connection, crash)."""
 
+    __slots__ = ("failure",)
+    __match_args__ = ("failure",)
+
     failure: Failure
 
+    def __init__(self, failure: Failure) -> None:
+        _set(self, "failure", failure)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Sweep:
     """``event.sweep``: Time passed: expire leases, start reconciliations, escalate past the
     deadline, purge a
     settled entry past its retention, correct a stale `due-at`."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Reconciled:
     """``event.reconciled``: A reconciler's answer."""
 
+    __slots__ = ("reconciliation",)
+    __match_args__ = ("reconciliation",)
+
     reconciliation: Reconciliation
 
+    def __init__(self, reconciliation: Reconciliation) -> None:
+        _set(self, "reconciliation", reconciliation)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Resolve:
     """``event.resolve``: A human's verdict."""
 
+    __slots__ = ("resolution",)
+    __match_args__ = ("resolution",)
+
     resolution: Resolution
 
+    def __init__(self, resolution: Resolution) -> None:
+        _set(self, "resolution", resolution)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Purge:
     """``event.purge``: Delete a settled entry whose retention has passed."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class CompleteUnrecordable:
     """``event.complete-unrecordable``: The tool returned, but its value cannot be recorded (it
     cannot be encoded as JSON):
     the effect happened; record it done without a result (`reason` says why). Every
     later `begin` replays an empty result; `effect` raises `result-not-recorded`."""
 
+    __slots__ = ("failure",)
+    __match_args__ = ("failure",)
+
     failure: Failure
+
+    def __init__(self, failure: Failure) -> None:
+        _set(self, "failure", failure)
 
 
 Event = Union[
@@ -668,11 +1166,14 @@ Event = Union[
 The WIT variant ``ledger.event``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Replay:
     """A recorded result handed back instead of executing again.
 
     The WIT record ``ledger.replay``."""
+
+    __slots__ = ("attempt", "recorded_at", "result_json")
+    __match_args__ = ("result_json", "attempt", "recorded_at")
 
     result_json: str
     """The stored result, verbatim (empty when the effect's result could not be recorded:
@@ -682,12 +1183,20 @@ class Replay:
     recorded_at: int
     """When it was recorded (ms)."""
 
+    def __init__(self, result_json: str, attempt: int, recorded_at: int) -> None:
+        _set(self, "result_json", result_json)
+        _set(self, "attempt", attempt)
+        _set(self, "recorded_at", recorded_at)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class InProgress:
     """Someone else is working on this key.
 
     The WIT record ``ledger.in-progress``."""
+
+    __slots__ = ("owner", "retry_after_ms", "state")
+    __match_args__ = ("owner", "state", "retry_after_ms")
 
     owner: str
     """The owner holding the claim; empty for an entry in doubt (nobody holds it: its
@@ -699,12 +1208,38 @@ class InProgress:
     gone without word (since it was taken or last heartbeated), at least 50 ms, never past
     its lease's end. For an entry in doubt: until its next reconciliation is due."""
 
+    def __init__(self, owner: str, state: EntryState, retry_after_ms: int) -> None:
+        _set(self, "owner", owner)
+        _set(self, "state", state)
+        _set(self, "retry_after_ms", retry_after_ms)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ReconcileRequest:
     """A reconciliation to run now: the caller holds the slot.
 
     The WIT record ``ledger.reconcile-request``."""
+
+    __slots__ = (
+        "args_canonical",
+        "attempt",
+        "escalate_at",
+        "in_doubt_since",
+        "key",
+        "path",
+        "scope",
+        "tool",
+    )
+    __match_args__ = (
+        "scope",
+        "key",
+        "tool",
+        "args_canonical",
+        "attempt",
+        "path",
+        "in_doubt_since",
+        "escalate_at",
+    )
 
     scope: str
     """The tenant."""
@@ -723,12 +1258,35 @@ class ReconcileRequest:
     escalate_at: int
     """Escalation happens at this time (ms) if still unknown."""
 
+    def __init__(
+        self,
+        scope: str,
+        key: str,
+        tool: str,
+        args_canonical: str,
+        attempt: int,
+        path: ReconcilePath,
+        in_doubt_since: int,
+        escalate_at: int,
+    ) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "tool", tool)
+        _set(self, "args_canonical", args_canonical)
+        _set(self, "attempt", attempt)
+        _set(self, "path", path)
+        _set(self, "in_doubt_since", in_doubt_since)
+        _set(self, "escalate_at", escalate_at)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Escalation:
     """An entry only a human can settle.
 
     The WIT record ``ledger.escalation``."""
+
+    __slots__ = ("attempt", "in_doubt_since", "key", "reason", "scope", "tool")
+    __match_args__ = ("scope", "key", "tool", "attempt", "reason", "in_doubt_since")
 
     scope: str
     """The tenant."""
@@ -743,12 +1301,25 @@ class Escalation:
     in_doubt_since: int
     """Since when the outcome is unknown (ms)."""
 
+    def __init__(
+        self, scope: str, key: str, tool: str, attempt: int, reason: str, in_doubt_since: int
+    ) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "tool", tool)
+        _set(self, "attempt", attempt)
+        _set(self, "reason", reason)
+        _set(self, "in_doubt_since", in_doubt_since)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Conflict:
     """The key was claimed before with different parameters.
 
     The WIT record ``ledger.conflict``."""
+
+    __slots__ = ("given_fingerprint", "key", "pointer", "stored_fingerprint")
+    __match_args__ = ("key", "pointer", "stored_fingerprint", "given_fingerprint")
 
     key: str
     """The key."""
@@ -760,46 +1331,84 @@ class Conflict:
     given_fingerprint: str
     """The fingerprint of this claim."""
 
+    def __init__(
+        self, key: str, pointer: str, stored_fingerprint: str, given_fingerprint: str
+    ) -> None:
+        _set(self, "key", key)
+        _set(self, "pointer", pointer)
+        _set(self, "stored_fingerprint", stored_fingerprint)
+        _set(self, "given_fingerprint", given_fingerprint)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Execute:
     """``outcome.execute``: The claim is granted: call the tool with the key."""
 
+    __slots__ = ("token",)
+    __match_args__ = ("token",)
+
     token: ClaimToken
 
+    def __init__(self, token: ClaimToken) -> None:
+        _set(self, "token", token)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class PassThrough:
     """``outcome.pass-through``: The class needs no ledger: call the tool."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Recorded:
     """``outcome.recorded``: The event was recorded; the entry is now in this state."""
 
+    __slots__ = ("state",)
+    __match_args__ = ("state",)
+
     state: EntryState
 
+    def __init__(self, state: EntryState) -> None:
+        _set(self, "state", state)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Settled:
     """``outcome.settled``: A human's settlement was recorded under this id (`resolve`); the
     entry is now done
     or failed, as the verdict said."""
 
+    __slots__ = ("id",)
+    __match_args__ = ("id",)
+
     id: str
 
+    def __init__(self, id: str) -> None:
+        _set(self, "id", id)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Purged:
     """``outcome.purged``: The entry was deleted."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Idle:
     """``outcome.idle``: Nothing to do now; when a sweep may next find work (none: never by time
     alone)."""
 
+    __slots__ = ("next",)
+    __match_args__ = ("next",)
+
     next: int | None
+
+    def __init__(self, next: int | None) -> None:
+        _set(self, "next", next)
 
 
 Outcome = Union[
@@ -846,11 +1455,14 @@ class Attention(WitEnum):
 # --- effect ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class EffectOptions:
     """How one effect runs (the caller's options, and one fact about the host).
 
     The WIT record ``effect.effect-options``."""
+
+    __slots__ = ("has_reconciler", "max_attempts", "owner", "wait_ms")
+    __match_args__ = ("owner", "max_attempts", "wait_ms", "has_reconciler")
 
     owner: str
     """This worker's id in claims. Non-empty."""
@@ -865,6 +1477,14 @@ class EffectOptions:
     registered reconciler; else, for `provider-idempotent` tools, the same call again
     with the same key; else the outcome stays unknown."""
 
+    def __init__(
+        self, owner: str, max_attempts: int, wait_ms: int | None, has_reconciler: bool
+    ) -> None:
+        _set(self, "owner", owner)
+        _set(self, "max_attempts", max_attempts)
+        _set(self, "wait_ms", wait_ms)
+        _set(self, "has_reconciler", has_reconciler)
+
 
 class TendJob(WitEnum):
     """Time-driven work on one row the host selected as due (`due-at` <= now).
@@ -875,16 +1495,23 @@ class TendJob(WitEnum):
     PURGE = "purge"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class ReadRequest:
     """A row to read.
 
     The WIT record ``effect.read-request``."""
 
+    __slots__ = ("key", "scope")
+    __match_args__ = ("scope", "key")
+
     scope: str
     """The tenant."""
     key: str
     """The key."""
+
+    def __init__(self, scope: str, key: str) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
 
 
 class WriteOp(WitEnum):
@@ -897,11 +1524,14 @@ class WriteOp(WitEnum):
     DELETE = "delete"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class RowWrite:
     """A row to write, atomically.
 
     The WIT record ``effect.row-write``."""
+
+    __slots__ = ("expected_version", "history", "op", "row")
+    __match_args__ = ("op", "row", "expected_version", "history")
 
     op: WriteOp
     """How."""
@@ -915,12 +1545,21 @@ class RowWrite:
     reason, reconciliation count or settlement. The SQL migrations' triggers keep the same
     rule in the write's statement; a store without them appends when this is true."""
 
+    def __init__(self, op: WriteOp, row: Entry, expected_version: int, history: bool) -> None:
+        _set(self, "op", op)
+        _set(self, "row", row)
+        _set(self, "expected_version", expected_version)
+        _set(self, "history", history)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ToolCall:
     """A tool call to make, with its limits.
 
     The WIT record ``effect.tool-call``."""
+
+    __slots__ = ("deadline", "heartbeat_ms", "key", "not_after", "scope", "token")
+    __match_args__ = ("scope", "key", "token", "not_after", "deadline", "heartbeat_ms")
 
     scope: str
     """The tenant (for the heartbeat)."""
@@ -937,12 +1576,31 @@ class ToolCall:
     heartbeat_ms: int | None
     """While the call runs, heartbeat the claim this often (ms), until the deadline."""
 
+    def __init__(
+        self,
+        scope: str,
+        key: str,
+        token: ClaimToken | None,
+        not_after: int | None,
+        deadline: int | None,
+        heartbeat_ms: int | None,
+    ) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "token", token)
+        _set(self, "not_after", not_after)
+        _set(self, "deadline", deadline)
+        _set(self, "heartbeat_ms", heartbeat_ms)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ToolFailure:
     """How a tool call failed, as the tool told the host.
 
     The WIT record ``effect.tool-failure``."""
+
+    __slots__ = ("definite", "reason")
+    __match_args__ = ("definite", "reason")
 
     definite: bool
     """True: the provider said the effect did NOT happen (a declined card, a validation
@@ -950,12 +1608,19 @@ class ToolFailure:
     reason: str
     """What went wrong, for humans."""
 
+    def __init__(self, definite: bool, reason: str) -> None:
+        _set(self, "definite", definite)
+        _set(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class EffectStart:
     """An effect to run.
 
     The WIT record ``effect.effect-start``."""
+
+    __slots__ = ("intent", "options", "policy")
+    __match_args__ = ("intent", "policy", "options")
 
     intent: Intent
     """The call."""
@@ -964,12 +1629,20 @@ class EffectStart:
     options: EffectOptions
     """How."""
 
+    def __init__(self, intent: Intent, policy: ToolPolicy, options: EffectOptions) -> None:
+        _set(self, "intent", intent)
+        _set(self, "policy", policy)
+        _set(self, "options", options)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class EventStart:
     """One event to apply to `(scope, key)`.
 
     The WIT record ``effect.event-start``."""
+
+    __slots__ = ("event", "key", "scope")
+    __match_args__ = ("scope", "key", "event")
 
     scope: str
     """The tenant."""
@@ -978,12 +1651,20 @@ class EventStart:
     event: Event
     """The event."""
 
+    def __init__(self, scope: str, key: str, event: Event) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "event", event)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class TendStart:
     """A due row to tend.
 
     The WIT record ``effect.tend-start``."""
+
+    __slots__ = ("has_reconciler", "job", "key", "scope")
+    __match_args__ = ("scope", "key", "job", "has_reconciler")
 
     scope: str
     """The tenant."""
@@ -998,12 +1679,21 @@ class TendStart:
     leaves the entry in doubt with its first reconciliation due at once; escalation at the
     deadline still happens."""
 
+    def __init__(self, scope: str, key: str, job: TendJob, has_reconciler: bool) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "job", job)
+        _set(self, "has_reconciler", has_reconciler)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class WaitStart:
     """A key to wait for.
 
     The WIT record ``effect.wait-start``."""
+
+    __slots__ = ("every_ms", "key", "scope", "timeout_ms")
+    __match_args__ = ("scope", "key", "every_ms", "timeout_ms")
 
     scope: str
     """The tenant."""
@@ -1014,6 +1704,12 @@ class WaitStart:
     timeout_ms: int | None
     """For how long at most (ms); none: `defaults.settle-timeout-ms`; 0: look once."""
 
+    def __init__(self, scope: str, key: str, every_ms: int | None, timeout_ms: int | None) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "every_ms", every_ms)
+        _set(self, "timeout_ms", timeout_ms)
+
 
 Command = Union[EffectStart, EventStart, TendStart, WaitStart]
 """Which machine to start.
@@ -1021,94 +1717,154 @@ Command = Union[EffectStart, EventStart, TendStart, WaitStart]
 The WIT variant ``effect.command``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Start:
     """``input.start``: Start a machine (with an empty state)."""
 
+    __slots__ = ("command",)
+    __match_args__ = ("command",)
+
     command: Command
 
+    def __init__(self, command: Command) -> None:
+        _set(self, "command", command)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class RowInput:
     """``input.row``: The row read (none: absent)."""
 
+    __slots__ = ("row",)
+    __match_args__ = ("row",)
+
     row: Entry | None
 
+    def __init__(self, row: Entry | None) -> None:
+        _set(self, "row", row)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Written:
     """``input.written``: The write applied (after `then: report`)."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class LostRace:
     """``input.lost-race``: The write did not apply: a row existed, or its version had moved."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class StoreFailed:
     """``input.store-failed``: The read or write raised a storage error (whether a write applied
     is unknown)."""
 
+    __slots__ = ("reason",)
+    __match_args__ = ("reason",)
+
     reason: str
 
+    def __init__(self, reason: str) -> None:
+        _set(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ToolReturned:
     """``input.tool-returned``: The tool returned; its value as JSON text (the host's own
     encoder; the core stores
     it verbatim and replays it verbatim)."""
 
+    __slots__ = ("json",)
+    __match_args__ = ("json",)
+
     json: str
 
+    def __init__(self, json: str) -> None:
+        _set(self, "json", json)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ToolUnencodable:
     """``input.tool-unencodable``: The tool returned a value the host cannot encode as JSON; why."""
 
+    __slots__ = ("reason",)
+    __match_args__ = ("reason",)
+
     reason: str
 
+    def __init__(self, reason: str) -> None:
+        _set(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class TooLate:
     """``input.too-late``: The tool was not called: the host's clock was at or past the call's
     `not-after` when
     it was about to start it (the worker stalled between its claim and its call)."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class VerdictInput:
     """``input.verdict``: The reconciler's answer."""
 
+    __slots__ = ("verdict",)
+    __match_args__ = ("verdict",)
+
     verdict: ReconcileVerdict
 
+    def __init__(self, verdict: ReconcileVerdict) -> None:
+        _set(self, "verdict", verdict)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class NoReconciler:
     """``input.no-reconciler``: After `call-reconciler`: this process has no reconciler for the
     tool (any more). The
     core records the outcome as still unknown, in its own words."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ReconcilerFailed:
     """``input.reconciler-failed``: After `call-reconciler`: the reconciler raised; what it
     raised, as the host's language
     prints it. The core records the outcome as still unknown, in its own words."""
 
+    __slots__ = ("value",)
+    __match_args__ = ("value",)
+
     value: str
 
+    def __init__(self, value: str) -> None:
+        _set(self, "value", value)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Abandoned:
     """``input.abandoned``: After `call-tool`: the call did not return by its deadline and the
     host abandoned it
     (it may have happened). The core records it as an ambiguous failure, in its own words."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Woke:
     """``input.woke``: The sleep is over."""
+
+    __slots__ = ()
+    __match_args__ = ()
 
 
 Input = Union[
@@ -1132,17 +1888,26 @@ Input = Union[
 The WIT variant ``effect.input``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class ToolValue:
     """``result-source.tool-value``: The value the tool returned in this run (return it as it
     is)."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class RecordedResult:
     """``result-source.recorded``: A recorded result, as JSON text (decode it)."""
 
+    __slots__ = ("json",)
+    __match_args__ = ("json",)
+
     json: str
+
+    def __init__(self, json: str) -> None:
+        _set(self, "json", json)
 
 
 ResultSource = Union[ToolValue, RecordedResult]
@@ -1151,11 +1916,14 @@ ResultSource = Union[ToolValue, RecordedResult]
 The WIT variant ``effect.result-source``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class EffectReturn:
     """An effect's result.
 
     The WIT record ``effect.effect-result``."""
+
+    __slots__ = ("key", "reconciled", "replayed", "source")
+    __match_args__ = ("key", "source", "replayed", "reconciled")
 
     key: str
     """The idempotency key the tool was (or would have been) given."""
@@ -1165,6 +1933,12 @@ class EffectReturn:
     """True when no tool call of this run produced the result."""
     reconciled: bool
     """True when this run settled an unknown outcome by reconciliation."""
+
+    def __init__(self, key: str, source: ResultSource, replayed: bool, reconciled: bool) -> None:
+        _set(self, "key", key)
+        _set(self, "source", source)
+        _set(self, "replayed", replayed)
+        _set(self, "reconciled", reconciled)
 
 
 class VerdictKind(WitEnum):
@@ -1177,11 +1951,32 @@ class VerdictKind(WitEnum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class TendNote:
     """What tending one row did (for the sweep's report).
 
     The WIT record ``effect.tend-note``."""
+
+    __slots__ = (
+        "escalated",
+        "key",
+        "lease_expired",
+        "purged",
+        "reconciled",
+        "scope",
+        "skipped",
+        "tool",
+    )
+    __match_args__ = (
+        "scope",
+        "key",
+        "tool",
+        "lease_expired",
+        "reconciled",
+        "escalated",
+        "purged",
+        "skipped",
+    )
 
     scope: str
     """The tenant."""
@@ -1201,19 +1996,48 @@ class TendNote:
     """Nothing was done, and why (the entry is not due for this job, or the event was
     refused); not an error of the pass."""
 
+    def __init__(
+        self,
+        scope: str,
+        key: str,
+        tool: str,
+        lease_expired: bool,
+        reconciled: VerdictKind | None,
+        escalated: str | None,
+        purged: bool,
+        skipped: str | None,
+    ) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "tool", tool)
+        _set(self, "lease_expired", lease_expired)
+        _set(self, "reconciled", reconciled)
+        _set(self, "escalated", escalated)
+        _set(self, "purged", purged)
+        _set(self, "skipped", skipped)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class EventDone:
     """``finish.event``: `event`: the event's outcome, as `ledger.handle` gave it."""
 
+    __slots__ = ("outcome",)
+    __match_args__ = ("outcome",)
+
     outcome: Outcome
 
+    def __init__(self, outcome: Outcome) -> None:
+        _set(self, "outcome", outcome)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Waited:
     """``finish.waited``: `wait`: return the row read last (settled, escalated, absent, or still
     unsettled
     when the time ran out)."""
+
+    __slots__ = ()
+    __match_args__ = ()
 
 
 Finish = Union[EffectReturn, EventDone, TendNote, Waited]
@@ -1222,11 +2046,14 @@ Finish = Union[EffectReturn, EventDone, TendNote, Waited]
 The WIT variant ``effect.finish``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Busy:
     """Another worker holds the claim.
 
     The WIT record ``effect.busy``."""
+
+    __slots__ = ("key", "owner", "retry_after_ms")
+    __match_args__ = ("key", "owner", "retry_after_ms")
 
     key: str
     """The key."""
@@ -1236,12 +2063,20 @@ class Busy:
     """When to look again (ms): as long again as the claim has gone without word (since it
     was taken or last heartbeated), at least 50 ms, never past its lease's end."""
 
+    def __init__(self, key: str, owner: str, retry_after_ms: int) -> None:
+        _set(self, "key", key)
+        _set(self, "owner", owner)
+        _set(self, "retry_after_ms", retry_after_ms)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Doubt:
     """An entry whose outcome is unknown: the key, why, and when it is looked at again.
 
     The WIT record ``effect.doubt``."""
+
+    __slots__ = ("key", "reason", "retry_after_ms")
+    __match_args__ = ("key", "reason", "retry_after_ms")
 
     key: str
     """The key."""
@@ -1252,34 +2087,58 @@ class Doubt:
     """When the next reconciliation is due, from now (ms); none when that is not known (the
     tool's result could not be recorded, so the entry could not be read either)."""
 
+    def __init__(self, key: str, reason: str, retry_after_ms: int | None) -> None:
+        _set(self, "key", key)
+        _set(self, "reason", reason)
+        _set(self, "retry_after_ms", retry_after_ms)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Keyed:
     """The key and why, for the errors that name an entry.
 
     The WIT record ``effect.keyed``."""
+
+    __slots__ = ("key", "reason")
+    __match_args__ = ("key", "reason")
 
     key: str
     """The key."""
     reason: str
     """Why."""
 
+    def __init__(self, key: str, reason: str) -> None:
+        _set(self, "key", key)
+        _set(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ErrConflict:
     """``effect-error.conflict``: The key was claimed before with different parameters."""
 
+    __slots__ = ("conflict",)
+    __match_args__ = ("conflict",)
+
     conflict: Conflict
 
+    def __init__(self, conflict: Conflict) -> None:
+        _set(self, "conflict", conflict)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ErrInProgress:
     """``effect-error.in-progress``: Another worker's live claim did not settle within `wait-ms`."""
 
+    __slots__ = ("busy",)
+    __match_args__ = ("busy",)
+
     busy: Busy
 
+    def __init__(self, busy: Busy) -> None:
+        _set(self, "busy", busy)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ErrInDoubt:
     """``effect-error.in-doubt``: The outcome is unknown and reconciliation could not tell yet;
     it will be reconciled
@@ -1288,58 +2147,100 @@ class ErrInDoubt:
     and, at once, one that finds it waiting for its next reconciliation and could not run
     that (no reconciler, not a provider-idempotent tool), or could but the wait ran out."""
 
+    __slots__ = ("doubt",)
+    __match_args__ = ("doubt",)
+
     doubt: Doubt
 
+    def __init__(self, doubt: Doubt) -> None:
+        _set(self, "doubt", doubt)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ErrEscalated:
     """``effect-error.escalated``: Only a human can settle the entry now."""
 
+    __slots__ = ("keyed",)
+    __match_args__ = ("keyed",)
+
     keyed: Keyed
 
+    def __init__(self, keyed: Keyed) -> None:
+        _set(self, "keyed", keyed)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ErrToolFailed:
     """``effect-error.tool-failed``: The tool failed and the effect did not happen (a definite
     failure, a pass-through
     tool that raised, or every allowed attempt reconciled as not happened): the reason."""
 
+    __slots__ = ("reason",)
+    __match_args__ = ("reason",)
+
     reason: str
 
+    def __init__(self, reason: str) -> None:
+        _set(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ErrResultNotRecorded:
     """``effect-error.result-not-recorded``: The effect happened, but its result could not be
     encoded as JSON, so it was recorded
     without one: this run and every repeat of the intent get this error, and the tool is
     never called again for it."""
 
+    __slots__ = ("keyed",)
+    __match_args__ = ("keyed",)
+
     keyed: Keyed
 
+    def __init__(self, keyed: Keyed) -> None:
+        _set(self, "keyed", keyed)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ErrStorage:
     """``effect-error.storage``: Storage failed before the tool was called (nothing happened), or
     while tending."""
 
+    __slots__ = ("reason",)
+    __match_args__ = ("reason",)
+
     reason: str
 
+    def __init__(self, reason: str) -> None:
+        _set(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ErrLedger:
     """``effect-error.ledger``: The ledger refused an event (`start-event`), or a recorded
     outcome contradicts this
     run (e.g. a completion after the attempt was reconciled as not happened)."""
 
+    __slots__ = ("error",)
+    __match_args__ = ("error",)
+
     error: Exception
 
+    def __init__(self, error: Exception) -> None:
+        _set(self, "error", error)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class ErrContention:
     """``effect-error.contention``: So many compare-and-swap races were lost in a row that the
     machine gave up."""
 
+    __slots__ = ("races",)
+    __match_args__ = ("races",)
+
     races: int
+
+    def __init__(self, races: int) -> None:
+        _set(self, "races", races)
 
 
 EffectError = Union[
@@ -1358,49 +2259,82 @@ EffectError = Union[
 The WIT variant ``effect.effect-error``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Report:
     """``action.report``: Send what the step's read or write gave: `row(row)` after a read alone,
     else
     `written`."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class CallReconciler:
     """``action.call-reconciler``: Call the tool's registered reconciler with this request; send
     its verdict."""
 
+    __slots__ = ("request",)
+    __match_args__ = ("request",)
+
     request: ReconcileRequest
 
+    def __init__(self, request: ReconcileRequest) -> None:
+        _set(self, "request", request)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class RecallTool:
     """``action.recall-tool``: Call the tool again with this key, as the reconciliation of a
     `provider-idempotent`
     tool; send what it did as after `call-tool`."""
 
+    __slots__ = ("key",)
+    __match_args__ = ("key",)
+
     key: str
 
+    def __init__(self, key: str) -> None:
+        _set(self, "key", key)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class SleepUntil:
     """``action.sleep-until``: Sleep until this time (ms, the host's clock), then send `woke`."""
 
+    __slots__ = ("at",)
+    __match_args__ = ("at",)
+
     at: int
 
+    def __init__(self, at: int) -> None:
+        _set(self, "at", at)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class FinishAction:
     """``action.finish``: Done: return this."""
 
+    __slots__ = ("finish",)
+    __match_args__ = ("finish",)
+
     finish: Finish
 
+    def __init__(self, finish: Finish) -> None:
+        _set(self, "finish", finish)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class RaiseAction:
     """``action.raise``: Done: raise this."""
 
+    __slots__ = ("error",)
+    __match_args__ = ("error",)
+
     error: EffectError
+
+    def __init__(self, error: EffectError) -> None:
+        _set(self, "error", error)
 
 
 Action = Union[Report, ToolCall, CallReconciler, RecallTool, SleepUntil, FinishAction, RaiseAction]
@@ -1425,11 +2359,14 @@ class NoticeKind(WitEnum):
     RESOLVED = "resolved"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Notice:
     """One decision the core took, for the host to deliver (see `step.events`).
 
     The WIT record ``effect.notice``."""
+
+    __slots__ = ("detail", "key", "kind", "scope", "tool")
+    __match_args__ = ("kind", "scope", "key", "tool", "detail")
 
     kind: NoticeKind
     """What was decided."""
@@ -1442,12 +2379,22 @@ class Notice:
     detail: str
     """More, for people (see `notice-kind`)."""
 
+    def __init__(self, kind: NoticeKind, scope: str, key: str, tool: str, detail: str) -> None:
+        _set(self, "kind", kind)
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "tool", tool)
+        _set(self, "detail", detail)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Step:
     """What the host must do next, in order: read, write, act (see the interpreter above).
 
     The WIT record ``effect.step``."""
+
+    __slots__ = ("action", "events", "read", "state", "write")
+    __match_args__ = ("state", "read", "write", "events", "action")
 
     state: bytes
     """The core's own bytes: send them back unchanged with the next input (empty once the
@@ -1466,13 +2413,52 @@ class Step:
     action: Action
     """What to do then."""
 
+    def __init__(
+        self,
+        state: bytes,
+        read: ReadRequest | None,
+        write: RowWrite | None,
+        events: list[Notice],
+        action: Action,
+    ) -> None:
+        _set(self, "state", state)
+        _set(self, "read", read)
+        _set(self, "write", write)
+        _set(self, "events", events)
+        _set(self, "action", action)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class CoreDefaults:
     """The core's defaults: what an option left out (or 0, where the option says so) means, in
     every host. A host reads them once; it never writes a default of its own.
 
     The WIT record ``effect.core-defaults``."""
+
+    __slots__ = (
+        "due_batch",
+        "in_doubt_after_ms",
+        "max_attempts",
+        "page_size",
+        "policy",
+        "provider_max_body",
+        "provider_wait_ms",
+        "settle_every_ms",
+        "settle_timeout_ms",
+        "wait_ms",
+    )
+    __match_args__ = (
+        "wait_ms",
+        "max_attempts",
+        "settle_every_ms",
+        "settle_timeout_ms",
+        "due_batch",
+        "in_doubt_after_ms",
+        "page_size",
+        "provider_wait_ms",
+        "provider_max_body",
+        "policy",
+    )
 
     wait_ms: int
     """How long an effect waits for another worker's live claim (ms): 30 s."""
@@ -1501,15 +2487,42 @@ class CoreDefaults:
     outcome reconciled by nobody (a person settles what is in doubt). Safe for any tool;
     declare a lighter class, or a reconciler, where one is true."""
 
+    def __init__(
+        self,
+        wait_ms: int,
+        max_attempts: int,
+        settle_every_ms: int,
+        settle_timeout_ms: int,
+        due_batch: int,
+        in_doubt_after_ms: int,
+        page_size: int,
+        provider_wait_ms: int,
+        provider_max_body: int,
+        policy: ToolPolicy,
+    ) -> None:
+        _set(self, "wait_ms", wait_ms)
+        _set(self, "max_attempts", max_attempts)
+        _set(self, "settle_every_ms", settle_every_ms)
+        _set(self, "settle_timeout_ms", settle_timeout_ms)
+        _set(self, "due_batch", due_batch)
+        _set(self, "in_doubt_after_ms", in_doubt_after_ms)
+        _set(self, "page_size", page_size)
+        _set(self, "provider_wait_ms", provider_wait_ms)
+        _set(self, "provider_max_body", provider_max_body)
+        _set(self, "policy", policy)
+
 
 # --- provider -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Operation:
     """A route or an MCP tool, as the middleware was configured for it.
 
     The WIT record ``provider.operation``."""
+
+    __slots__ = ("policy_json", "required", "tool")
+    __match_args__ = ("tool", "policy_json", "required")
 
     tool: str
     """The operation's name, the `tool` of its ledger entries: a route template such as
@@ -1527,12 +2540,20 @@ class Operation:
     """Refuse a request that carries no key (400 `idempotency-key-missing`); otherwise it
     passes through, unkeyed."""
 
+    def __init__(self, tool: str, policy_json: str, required: bool) -> None:
+        _set(self, "tool", tool)
+        _set(self, "policy_json", policy_json)
+        _set(self, "required", required)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class HttpRequest:
     """An HTTP request as received.
 
     The WIT record ``provider.http-request``."""
+
+    __slots__ = ("body", "content_type", "keys", "method", "path", "query")
+    __match_args__ = ("method", "path", "query", "content_type", "body", "keys")
 
     method: str
     """The method (any case). GET, HEAD, OPTIONS and TRACE pass through: they are safe by
@@ -1549,12 +2570,25 @@ class HttpRequest:
     """The value of every `Idempotency-Key` header field, in order (usually none or one). A
     bare key holds no comma (repeated fields joined by the HTTP stack are refused)."""
 
+    def __init__(
+        self, method: str, path: str, query: str, content_type: str, body: bytes, keys: list[str]
+    ) -> None:
+        _set(self, "method", method)
+        _set(self, "path", path)
+        _set(self, "query", query)
+        _set(self, "content_type", content_type)
+        _set(self, "body", body)
+        _set(self, "keys", keys)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class McpCall:
     """An MCP `tools/call` as received.
 
     The WIT record ``provider.mcp-call``."""
+
+    __slots__ = ("arguments_json", "meta_json", "params_key")
+    __match_args__ = ("arguments_json", "meta_json", "params_key")
 
     arguments_json: str
     """The `arguments` as JSON text ("" when there are none)."""
@@ -1563,6 +2597,11 @@ class McpCall:
     params_key: str | None
     """`params.idempotencyKey`, when the request has one (SEP-3182's place)."""
 
+    def __init__(self, arguments_json: str, meta_json: str, params_key: str | None) -> None:
+        _set(self, "arguments_json", arguments_json)
+        _set(self, "meta_json", meta_json)
+        _set(self, "params_key", params_key)
+
 
 ProviderRequest = Union[HttpRequest, McpCall]
 """What arrived.
@@ -1570,11 +2609,14 @@ ProviderRequest = Union[HttpRequest, McpCall]
 The WIT variant ``provider.request``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class KeyedCall:
     """A keyed request: run it through the effect machine with this intent and policy.
 
     The WIT record ``provider.keyed-call``."""
+
+    __slots__ = ("client_key", "intent", "key", "policy")
+    __match_args__ = ("client_key", "key", "intent", "policy")
 
     client_key: str
     """The key the client sent, as parsed (an sf-string's content, or the raw token)."""
@@ -1592,12 +2634,39 @@ class KeyedCall:
     """The operation's policy, keyed by the client's key alone (`only`, identity `scope`),
     with the ignore pointers moved under the request."""
 
+    def __init__(self, client_key: str, key: str, intent: Intent, policy: ToolPolicy) -> None:
+        _set(self, "client_key", client_key)
+        _set(self, "key", key)
+        _set(self, "intent", intent)
+        _set(self, "policy", policy)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Refusal:
     """A request answered without running the handler, or an error after it.
 
     The WIT record ``provider.refusal``."""
+
+    __slots__ = (
+        "detail",
+        "kind",
+        "part",
+        "pointer",
+        "problem_json",
+        "retry_after_s",
+        "status",
+        "title",
+    )
+    __match_args__ = (
+        "status",
+        "kind",
+        "title",
+        "detail",
+        "pointer",
+        "part",
+        "retry_after_s",
+        "problem_json",
+    )
 
     status: int
     """The HTTP status."""
@@ -1622,10 +2691,33 @@ class Refusal:
     """The RFC 9457 problem document (`application/problem+json`): type, title, status,
     detail, and pointer/part when set."""
 
+    def __init__(
+        self,
+        status: int,
+        kind: str,
+        title: str,
+        detail: str,
+        pointer: str | None,
+        part: str | None,
+        retry_after_s: int | None,
+        problem_json: str,
+    ) -> None:
+        _set(self, "status", status)
+        _set(self, "kind", kind)
+        _set(self, "title", title)
+        _set(self, "detail", detail)
+        _set(self, "pointer", pointer)
+        _set(self, "part", part)
+        _set(self, "retry_after_s", retry_after_s)
+        _set(self, "problem_json", problem_json)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Pass:
     """``admission.pass``: Call the handler as if there were no middleware."""
+
+    __slots__ = ()
+    __match_args__ = ()
 
 
 Admission = Union[Pass, KeyedCall, Refusal]
@@ -1634,11 +2726,14 @@ Admission = Union[Pass, KeyedCall, Refusal]
 The WIT variant ``provider.admission``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class HttpResponse:
     """An HTTP response.
 
     The WIT record ``provider.http-response``."""
+
+    __slots__ = ("body", "headers", "status")
+    __match_args__ = ("status", "headers", "body")
 
     status: int
     """The status."""
@@ -1647,22 +2742,39 @@ class HttpResponse:
     body: bytes
     """The whole body."""
 
+    def __init__(self, status: int, headers: list[tuple[str, str]], body: bytes) -> None:
+        _set(self, "status", status)
+        _set(self, "headers", headers)
+        _set(self, "body", body)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Returned:
     """``recording.returned``: It took effect, or refused the request for good (2xx, 3xx, and 4xx
     but 408, 409, 425,
     429): record this JSON text and replay it to every repeat."""
 
+    __slots__ = ("json",)
+    __match_args__ = ("json",)
+
     json: str
 
+    def __init__(self, json: str) -> None:
+        _set(self, "json", json)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Unrecordable:
     """``recording.unrecordable``: It took effect, but the body is over 1 MiB: recorded without a
     result."""
 
+    __slots__ = ("reason",)
+    __match_args__ = ("reason",)
+
     reason: str
+
+    def __init__(self, reason: str) -> None:
+        _set(self, "reason", reason)
 
 
 Recording = Union[Returned, ToolFailure, Unrecordable]
@@ -1671,11 +2783,14 @@ Recording = Union[Returned, ToolFailure, Unrecordable]
 The WIT variant ``provider.recording``."""
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class HandlerAnswer:
     """``answer.handler``: The handler's own answer of this run (its failure, its response that
     could not be
     recorded): send it as it is."""
+
+    __slots__ = ()
+    __match_args__ = ()
 
 
 Answer = Union[HandlerAnswer, Refusal]
@@ -1687,11 +2802,38 @@ The WIT variant ``provider.answer``."""
 # --- agent ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class CallContext:
     """What a host knows about one tool call.
 
     The WIT record ``agent.call-context``."""
+
+    __slots__ = (
+        "conversation",
+        "default_run",
+        "default_scope",
+        "key_identity",
+        "meta_json",
+        "params_key",
+        "run",
+        "scope",
+        "session",
+        "step",
+        "tool",
+    )
+    __match_args__ = (
+        "tool",
+        "key_identity",
+        "scope",
+        "run",
+        "step",
+        "conversation",
+        "meta_json",
+        "params_key",
+        "session",
+        "default_scope",
+        "default_run",
+    )
 
     tool: str
     """The tool's name, for the errors' sentences."""
@@ -1722,6 +2864,32 @@ class CallContext:
     default_run: str | None
     """The host's own default run (the gateway's `--run` / `$ONCELY_RUN`)."""
 
+    def __init__(
+        self,
+        tool: str,
+        key_identity: KeyIdentity,
+        scope: str | None,
+        run: str | None,
+        step: str | None,
+        conversation: str | None,
+        meta_json: str,
+        params_key: str | None,
+        session: str | None,
+        default_scope: str | None,
+        default_run: str | None,
+    ) -> None:
+        _set(self, "tool", tool)
+        _set(self, "key_identity", key_identity)
+        _set(self, "scope", scope)
+        _set(self, "run", run)
+        _set(self, "step", step)
+        _set(self, "conversation", conversation)
+        _set(self, "meta_json", meta_json)
+        _set(self, "params_key", params_key)
+        _set(self, "session", session)
+        _set(self, "default_scope", default_scope)
+        _set(self, "default_run", default_run)
+
 
 class Origin(WitEnum):
     """Where a part of an identity came from.
@@ -1737,11 +2905,14 @@ class Origin(WitEnum):
     FALLBACK = "fallback"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Identity:
     """Which intent a call is, and how to key it.
 
     The WIT record ``agent.identity``."""
+
+    __slots__ = ("key_identity", "run", "run_from", "scope", "scope_from", "step", "step_from")
+    __match_args__ = ("scope", "run", "step", "key_identity", "scope_from", "run_from", "step_from")
 
     scope: str
     """The scope. Never empty."""
@@ -1761,6 +2932,24 @@ class Identity:
     step_from: Origin | None
     """Where the step came from, when there is one."""
 
+    def __init__(
+        self,
+        scope: str,
+        run: str | None,
+        step: str | None,
+        key_identity: KeyIdentity,
+        scope_from: Origin,
+        run_from: Origin | None,
+        step_from: Origin | None,
+    ) -> None:
+        _set(self, "scope", scope)
+        _set(self, "run", run)
+        _set(self, "step", step)
+        _set(self, "key_identity", key_identity)
+        _set(self, "scope_from", scope_from)
+        _set(self, "run_from", run_from)
+        _set(self, "step_from", step_from)
+
 
 class IdentityErrorKind(WitEnum):
     """Why a call has no identity.
@@ -1771,11 +2960,14 @@ class IdentityErrorKind(WitEnum):
     INVALID_META = "invalid-meta"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class IdentityError:
     """An identity error.
 
     The WIT record ``agent.identity-error``."""
+
+    __slots__ = ("at", "kind", "message")
+    __match_args__ = ("kind", "at", "message")
 
     kind: IdentityErrorKind
     """The class of the problem."""
@@ -1784,27 +2976,50 @@ class IdentityError:
     message: str
     """A sentence for humans, naming what to give."""
 
+    def __init__(self, kind: IdentityErrorKind, at: str | None, message: str) -> None:
+        _set(self, "kind", kind)
+        _set(self, "at", at)
+        _set(self, "message", message)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Effect:
     """``failure.effect``: The effect machine raised this."""
 
+    __slots__ = ("effect_error",)
+    __match_args__ = ("effect_error",)
+
     effect_error: EffectError
 
+    def __init__(self, effect_error: EffectError) -> None:
+        _set(self, "effect_error", effect_error)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Key:
     """``failure.key``: The call's key could not be derived (`keys.derive`, `effect.run`)."""
 
+    __slots__ = ("key_error",)
+    __match_args__ = ("key_error",)
+
     key_error: Exception
 
+    def __init__(self, key_error: Exception) -> None:
+        _set(self, "key_error", key_error)
 
-@dataclass(frozen=True, slots=True)
+
+@_record
 class Canon:
     """``failure.canon``: The arguments could not be canonicalized (a host that canonicalizes
     them first)."""
 
+    __slots__ = ("canon_error",)
+    __match_args__ = ("canon_error",)
+
     canon_error: Exception
+
+    def __init__(self, canon_error: Exception) -> None:
+        _set(self, "canon_error", canon_error)
 
 
 CallFailure = Union[Effect, Key, Canon]
@@ -1828,12 +3043,15 @@ class ReplyCode(WitEnum):
     INVALID_ARGUMENTS = "invalid-arguments"
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class Reply:
     """What the model reads for a call that did not simply return: a tool error result (MCP
     `isError`; an adapter's tool error) with `text`, and the fields for a structured result.
 
     The WIT record ``agent.reply``."""
+
+    __slots__ = ("code", "key", "pointer", "repeatable", "retry_after_ms", "text")
+    __match_args__ = ("code", "text", "key", "pointer", "retry_after_ms", "repeatable")
 
     code: ReplyCode
     """The code."""
@@ -1850,6 +3068,22 @@ class Reply:
     """Whether sending the identical call again can help: it may return the outcome (in
     progress, in doubt, escalated), run it (a definite failure, contention), or not
     (a conflict, an unrecorded result, arguments that cannot be keyed)."""
+
+    def __init__(
+        self,
+        code: ReplyCode,
+        text: str,
+        key: str | None,
+        pointer: str | None,
+        retry_after_ms: int | None,
+        repeatable: bool,
+    ) -> None:
+        _set(self, "code", code)
+        _set(self, "text", text)
+        _set(self, "key", key)
+        _set(self, "pointer", pointer)
+        _set(self, "retry_after_ms", retry_after_ms)
+        _set(self, "repeatable", repeatable)
 
 
 CallTool = ToolCall
