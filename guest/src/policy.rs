@@ -14,9 +14,12 @@ use crate::text::Q;
 /// The `_meta` member that carries a tool's oncely policy.
 pub const META_KEY: &str = "oncely/policy";
 
-/// Default lease: 10 s. Short, so that a crashed holder is found out within seconds; a live
-/// holder's heartbeats (every third of the lease, while its call runs) renew it.
-pub const DEFAULT_LEASE_MS: u64 = 10_000;
+/// Default lease: 3 s. Short, so that a caller retrying right after a crash gets the real
+/// outcome (through the tool's lookup) within seconds; a live holder's heartbeats (every third of
+/// the lease, while its call runs: one write a second) renew it. A holder that stalls past it is
+/// safe: its entry goes in doubt, and a lookup's "did not happen" is believed only after the
+/// attempt's `max-call-ms`.
+pub const DEFAULT_LEASE_MS: u64 = 3_000;
 /// Default longest time a tool call may be in flight (from its start until its effect, if any,
 /// has happened at the provider): 30 s. A lookup's "did not happen" is believed only once the
 /// attempt's last possible start plus this much has passed.

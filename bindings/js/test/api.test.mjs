@@ -75,7 +75,7 @@ test('arguments as a value or as JSON text give the same key; bytes canonicalize
 test('policies: documents, objects and parsed policies are interchangeable', () => {
   const doc = { class: 'irreversible-external', key: { only: ['/charge_id'], identity: 'scope' }, reconcile: { lookup: 'find' } };
   const p = parsePolicy(doc);
-  assert.equal(p.leaseMs, 10_000);
+  assert.equal(p.leaseMs, 3_000);
   assert.deepEqual(p.key, { only: ['/charge_id'], ignore: [], identity: 'scope' });
   assert.ok(Object.isFrozen(p));
   const k1 = deriveKey({ ...intent({ charge_id: 'ch_1', amount: 1 }), policy: doc }).key;

@@ -316,7 +316,7 @@ def test_the_core_defaults_and_a_tool_given_no_policy(ledger: oncely.Ledger) -> 
     assert (d.due_batch, d.in_doubt_after_ms, d.page_size) == (10_000, 900_000, 100)
     assert (d.provider_wait_ms, d.provider_max_body) == (0, 1 << 20)  # the provider middlewares'
     assert d.policy == oncely.parse_policy({"class": "irreversible-external"})
-    assert d.policy.lease_ms == 10_000  # a crashed claim is found out within seconds
+    assert d.policy.lease_ms == 3_000  # a crashed claim is found out within seconds
     calls: list[str] = []
 
     @ledger.tool()
