@@ -2,6 +2,8 @@
 // Cold start: importing oncely and a first key in a fresh Node process, against the named peer.
 //
 //   node bench/cold.mjs [--rounds 21]
+//   node bench/cold.mjs --modules   where the time goes: the package's modules imported one by
+//                                   one, in the order src/index.js reaches them, in one process
 //
 // Each round starts fresh processes, alternating: one imports `oncely` (the package as its
 // `exports` give it: the core module compiled at import) and derives a first key; one imports the
@@ -12,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '21' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '21' }, modules: { type: 'boolean', default: false } } });
 const rounds = Number(values.rounds);
 
 const ONCELY = `
@@ -32,6 +34,28 @@ console.log(performance.now() - t0);
 
 // Run from this package's directory, so that `oncely` and `canonicalize` resolve as a user's would.
 const once = (code) => Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: new URL('..', import.meta.url) }).toString().trim());
+
+// Each module's import, timed alone after the ones before it (so each line is what that module
+// adds), then the first key.
+const MODULES = `
+const out = [];
+for (const m of ['src/wtf8.js', 'src/json.js', 'src/errors.js', 'src/wire.js', 'gen/core/oncely-core.js', 'src/core-module.node.js', 'src/core.js', 'src/events.js', 'src/adapters/shared.js', 'src/stores/memory.js', 'src/stores/durable-object.js', 'src/ledger.js', 'src/index.js']) {
+  const t = performance.now();
+  await import(new URL(m, 'file://' + process.cwd() + '/').href);
+  out.push(m + ' ' + (performance.now() - t).toFixed(1) + ' ms');
+}
+const { intentKey } = await import('oncely');
+const t = performance.now();
+intentKey({ scope: 'acme', run: 'run-7', step: 'refund-1', tool: 'refund', args: { charge_id: 'ch_1', amount: 500 } });
+out.push('the first key ' + (performance.now() - t).toFixed(1) + ' ms');
+console.log(out.join('\\n'));
+`;
+
+if (values.modules) {
+  once(ONCELY);
+  console.log(execFileSync(process.execPath, ['--input-type=module', '-e', MODULES], { cwd: new URL('..', import.meta.url) }).toString().trim());
+  process.exit(0);
+}
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -6,7 +6,8 @@ bindings/python``, runs it): there they are the repository's own, ``bindings/onc
 and ``migrations/<dialect>/`` — the very files a build copies, so a change to either is seen at
 once, never through a stale copy. Both are read as plain files: a wheel installs real files, and
 wasmtime loads its native library from a file too, so a zip import could not run the package
-anyway (and :mod:`importlib.resources` costs a first key ~9 ms to import).
+anyway (and :mod:`importlib.resources` costs a first key 13 to 15 ms to import: ``python -X
+importtime -c "import pathlib, importlib.resources"``, three runs).
 """
 
 from __future__ import annotations
