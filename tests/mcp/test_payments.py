@@ -67,6 +67,15 @@ def assert_keyed(effect: dict[str, Any], result: Any) -> None:
     )
 
 
+def assert_retried_twice_over(got: list[dict[str, Any]], result: Any, attempts: list[str]) -> None:
+    """A bare server whose first answer came late: the retry charged again. Under load a retry may
+    time out too and charge a third time; what the bare path must show is that the late charge
+    was repeated, and that the answer the agent kept is one of the repeats."""
+    assert len(got) >= 2, got
+    assert len(got) <= 1 + sum("timed out" in a for a in attempts), (got, attempts)
+    assert charge_of(result)["id"] in [g["id"] for g in got[1:]], (got, attempts)
+
+
 # --- a. the client retries after a timeout ---------------------------------------------------
 
 
@@ -82,11 +91,12 @@ async def scenario_a(tmp: Path, cmd: list[str], name: str) -> tuple[Any, Agent]:
 
 async def test_a_retry_after_timeout_bare(tmp_path: Path) -> None:
     charges = tmp_path / "charges.jsonl"
-    result, _ = await scenario_a(tmp_path, payments_cmd(charges, A_LATE_MS, late_times=1), "agent")
+    result, agent = await scenario_a(
+        tmp_path, payments_cmd(charges, A_LATE_MS, late_times=1), "agent"
+    )
     got = effects(charges)
     report("a. client retry after a timeout", "bare", len(got))
-    assert len(got) == 2, got
-    assert charge_of(result)["id"] == got[1]["id"] != got[0]["id"]
+    assert_retried_twice_over(got, result, agent.attempts)
 
 
 async def test_a_retry_after_timeout_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:

@@ -21,7 +21,7 @@ import pytest
 from agent import Agent, dump, result_meta
 from conftest import report
 from harness import effects, gateway_cmd, oncely, payments_cmd
-from test_payments import ARGS, assert_keyed, charge_of, stdio_agent
+from test_payments import ARGS, assert_keyed, assert_retried_twice_over, charge_of, stdio_agent
 
 pytestmark = pytest.mark.anyio
 
@@ -121,8 +121,7 @@ async def test_g_upstream_over_http_bare(tmp_path: Path, procs: Any) -> None:
     got = effects(charges)
     report("g. client retry, server over HTTP", "bare", len(got))
     assert "timed out" in agent.attempts[0], agent.attempts
-    assert len(got) == 2, got
-    assert charge_of(result)["id"] == got[1]["id"]
+    assert_retried_twice_over(got, result, agent.attempts)
 
 
 async def test_g_upstream_over_http(tmp_path: Path, procs: Any) -> None:
