@@ -35,6 +35,29 @@ function outOf(type) {
   return f;
 }
 
+/**
+ * A record's conversion: each field converted, in the record's order. Fields are set one by one
+ * on a fresh object, every object of the record built through the same steps (so V8 gives them
+ * one shape), without the arrays of `Object.fromEntries`; no generated code, which workerd does
+ * not allow.
+ * @param {[string, (v: any) => any][]} fields
+ * @returns {(v: any) => any}
+ */
+function recordOf(fields) {
+  const names = fields.map(([name]) => name);
+  const convs = fields.map(([, f]) => f);
+  const count = fields.length;
+  return (v) => {
+    /** @type {Record<string, any>} */
+    const o = {};
+    for (let i = 0; i < count; i++) {
+      const name = names[i];
+      o[name] = convs[i](v[name]);
+    }
+    return o;
+  };
+}
+
 /** @returns {(v: any) => any} */
 function makeOut(type) {
   if (type === 'u64' || type === 's64') return n;
@@ -51,8 +74,7 @@ function makeOut(type) {
   }
   const def = WIT[type];
   if (def?.kind === 'record') {
-    const fields = def.fields.map(([name, t]) => /** @type {[string, (v: any) => any]} */ ([name, outOf(t)]));
-    return (v) => Object.fromEntries(fields.map(([name, f]) => [name, f(v[name])]));
+    return recordOf(def.fields.map(([name, t]) => /** @type {[string, (v: any) => any]} */ ([name, outOf(t)])));
   }
   if (def?.kind === 'variant') {
     const cases = new Map(def.cases.map(([c, t]) => [c, t === null ? null : outOf(t)]));
@@ -86,8 +108,7 @@ function makeInto(type) {
   }
   const def = WIT[type];
   if (def?.kind === 'record') {
-    const fields = def.fields.map(([name, t]) => /** @type {[string, (v: any) => any]} */ ([name, intoOf(t)]));
-    return (v) => Object.fromEntries(fields.map(([name, f]) => [name, f(v[name])]));
+    return recordOf(def.fields.map(([name, t]) => /** @type {[string, (v: any) => any]} */ ([name, intoOf(t)])));
   }
   return same;
 }

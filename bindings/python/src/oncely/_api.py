@@ -7,7 +7,6 @@ core's inputs (JSON text, records) and the core's answers to Python values or ex
 from __future__ import annotations
 
 import dataclasses
-import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Union
@@ -59,16 +58,20 @@ def _unwrap(result: Any) -> Any:
     return result
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-"""A lone surrogate: in a Python ``str`` every code point in this range stands alone."""
-
-
 def _surrogate_at(s: str) -> int:
-    """The index of the first lone surrogate of ``s``, or -1."""
+    """The index of the first lone surrogate of ``s``, or -1.
+
+    UTF-8 encodes every code point of a ``str`` but a surrogate (in a ``str`` every surrogate
+    stands alone), so the encoder's first failure is the answer: faster than a regular
+    expression's search on non-ASCII text, in C either way.
+    """
     if s.isascii():
         return -1
-    m = _SURROGATE.search(s)
-    return -1 if m is None else m.start()
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return e.start
+    return -1
 
 
 def _id(field: str, value: Any) -> str:
