@@ -192,24 +192,13 @@ function specOf(policy) {
 let coreDefaultsCache = null;
 /**
  * The core's defaults (wit/effect.wit `core-defaults`): what every option left out means, the same
- * in every host — `{waitMs, maxAttempts, settleEveryMs, settleTimeoutMs, dueBatch, inDoubtAfterMs,
- * pageSize, providerWaitMs, providerMaxBody, policy}` (numbers; `policy` parsed, the policy of a tool given none). Frozen.
+ * in every host — each field of the record, counts and milliseconds as numbers, `policy` parsed
+ * (the policy of a tool given none). Frozen.
  */
 export function coreDefaults() {
   if (coreDefaultsCache === null) {
     const d = call((c) => c.effect.defaults());
-    coreDefaultsCache = Object.freeze({
-      waitMs: Number(d.waitMs),
-      maxAttempts: d.maxAttempts,
-      settleEveryMs: Number(d.settleEveryMs),
-      settleTimeoutMs: Number(d.settleTimeoutMs),
-      dueBatch: d.dueBatch,
-      inDoubtAfterMs: Number(d.inDoubtAfterMs),
-      pageSize: d.pageSize,
-      providerWaitMs: Number(d.providerWaitMs),
-      providerMaxBody: Number(d.providerMaxBody),
-      policy: policyOut(d.policy),
-    });
+    coreDefaultsCache = Object.freeze({ ...witOut('effect.core-defaults', d), policy: policyOut(d.policy) });
   }
   return coreDefaultsCache;
 }

@@ -1,8 +1,8 @@
 """The record classes of ``oncely.types`` behave as ``@dataclass(frozen=True, slots=True)``
 classes do, though scripts/mirrors writes their methods out (so that importing them generates no
 code): construction by position and by name, defaults, equality, hashing, ``repr``,
-immutability, no instance ``__dict__``, ``match``, pickling and copying, and what the
-:mod:`dataclasses` functions read. Checked over every record class the module has."""
+immutability, no instance ``__dict__``, ``match``, pickling and copying (``copy.replace`` too),
+and what the :mod:`dataclasses` functions read. Checked over every record class the module has."""
 
 from __future__ import annotations
 
@@ -74,6 +74,12 @@ def test_a_record_is_plain_frozen_data(cls: type) -> None:
         changed = dataclasses.replace(a, **{first: "changed"})
         assert getattr(changed, first) == "changed" and changed != a
         assert getattr(a, first) != "changed"
+        # copy.replace (Python 3.13) calls __replace__, as it does on a dataclass.
+        replace = getattr(copy, "replace", lambda obj, **kw: obj.__replace__(**kw))
+        assert replace(a, **{first: "changed"}) == changed
+        assert replace(a) == a
+        with pytest.raises(TypeError):
+            replace(a, not_a_field=1)
 
 
 def test_records_of_different_classes_or_values_differ() -> None:
