@@ -34,6 +34,10 @@ the **median** over the rounds (best also printed), and the ratio is oncely ÷ b
 medians ("paired": the median of the per-round ratios, a check on drift). The machine is
 shared: trust the ratios, not the absolute rates.
 
+On SQLite it also counts the pages each side writes per fresh effect (frames appended to the
+write-ahead log by 50 fresh effects: a count, not a time; issue 26 item 2 measures rows and
+writes by it).
+
 ``--profile N`` then runs N fresh SQLite effects, then their N replays, under cProfile and prints
 where oncely's time goes (top functions by own time, then by cumulative time).
 """
@@ -252,6 +256,37 @@ def check_sqlite(tmp: Path, made: dict[str, int]) -> None:
             raise RuntimeError(f"{who}: {n} done rows for {made[who]} fresh effects")
 
 
+def wal_frames(path: Path) -> int:
+    """Pages written to ``path``'s write-ahead log since its last truncation (SQLite appends one
+    frame, a header and a page, for every page a commit changed)."""
+    wal = Path(f"{path}-wal")
+    if not wal.exists():
+        return 0
+    with sqlite3.connect(path) as c:
+        (page,) = c.execute("PRAGMA page_size").fetchone()
+    return max(0, (wal.stat().st_size - 32) // (page + 24))
+
+
+def page_writes(tmp: Path, n: int = 50) -> dict[str, float]:
+    """Pages each contender writes per fresh effect on SQLite: ``n`` fresh effects after a
+    checkpoint that empties the log (few enough that no checkpoint runs among them), counted in
+    the log. A count, not a time: the same on a quiet machine and a busy one."""
+    paths = {"oncely": tmp / "pages-oncely.db", "baseline": tmp / "pages-baseline.db"}
+    ledger = oncely.Ledger.sqlite(paths["oncely"])
+    w = Worker(ledger, sqlite_baseline(str(paths["baseline"])), "pages")
+    out = {}
+    for who, path in paths.items():
+        w.batch(who, "fresh", 0)  # one effect: the schema and the first pages
+        with sqlite3.connect(path) as c:
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        before = wal_frames(path)
+        for _ in range(n):
+            w.batch(who, "fresh", 0)  # exactly one effect each
+        out[who] = (wal_frames(path) - before) / n
+    ledger.close()
+    return out
+
+
 # --- PostgreSQL: N processes -------------------------------------------------------------------
 
 
@@ -423,6 +458,14 @@ def main() -> int:
         if not a.no_sqlite:
             rows += summarize("sqlite", 1, bench_sqlite(rounds, seconds, tmp))
             print_rows(rows)
+            pages = page_writes(tmp)
+            print(
+                f"sqlite pages written per fresh effect (WAL frames): oncely "
+                f"{pages['oncely']:.2f}, baseline {pages['baseline']:.2f} -> "
+                f"{pages['oncely'] / pages['baseline']:.2f}x the baseline's"
+            )
+            fresh = next(r for r in rows if r["backend"] == "sqlite" and r["measure"] == "fresh")
+            fresh["pages_per_fresh"] = pages
         if a.postgres:
             pg = summarize("postgres", a.procs, bench_postgres(a.postgres, a.procs, rounds, seconds))
             print_rows(pg)
