@@ -1,8 +1,9 @@
-"""What ``import oncely`` and a first key load: not asyncio (a synchronous caller never needs it),
-not importlib.metadata (``__version__`` is read at first use, and the component cache's key reads
-wasmtime's version from its metadata directory), not importlib.resources or tempfile (the package's
-files are read as files; the cache is written through tempfile only when it is written). The
-time it takes is measured by ``bench_cold.py`` (scripts/bench), not here."""
+"""What ``import oncely`` and a first key load: not the ledger, its machines and events (and
+logging: imported at the first use of a name of theirs), not asyncio (a synchronous caller never
+needs it), not importlib.metadata (``__version__`` is read at first use, and the component
+cache's key reads wasmtime's version from its metadata directory), not importlib.resources or
+tempfile (the package's files are read as files; the cache is written through tempfile only when
+it is written). The time it takes is measured by ``bench_cold.py`` (scripts/bench), not here."""
 
 from __future__ import annotations
 
@@ -16,7 +17,15 @@ from pathlib import Path
 import oncely
 from oncely import _runtime
 
-NOT_LOADED = ("asyncio", "importlib.metadata", "importlib.resources", "tempfile")
+NOT_LOADED = (
+    "asyncio",
+    "importlib.metadata",
+    "importlib.resources",
+    "tempfile",
+    "logging",
+    "oncely._machine",
+    "oncely.ledger",
+)
 
 
 def fresh(code: str, cache: Path) -> str:

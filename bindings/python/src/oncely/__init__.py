@@ -30,6 +30,8 @@ Quick start::
         refund("ch_1", 500)
 """
 
+from typing import TYPE_CHECKING, Any
+
 from oncely._api import (
     Args,
     IntentLike,
@@ -52,8 +54,6 @@ from oncely._api import (
     parse_policy,
     resolve_tool,
 )
-from oncely._machine import Call, current_call
-from oncely.aio import AsyncLedger
 from oncely.errors import (
     AmbiguousFailure,
     CanonError,
@@ -75,31 +75,75 @@ from oncely.errors import (
     StorageError,
     ToolFailedError,
 )
-from oncely.events import EventHook, EventKind, LedgerEvent
-from oncely.ledger import (
-    EffectResult,
-    EffectSpec,
-    Ledger,
-    SweepReport,
-    happened,
-    system_clock,
-)
-from oncely.store import HistoryRecord, ListFilter, Store
-from oncely.sweeper import AsyncSweeper, Sweeper
-from oncely.tool import Tool, context, current_context
 from oncely.types import *  # noqa: F403 - the WIT mirrors are part of the API
 from oncely.types import IdentityErrorKind
 from oncely.types import __all__ as _types_all
 
+if TYPE_CHECKING:
+    from oncely._machine import Call, current_call
+    from oncely.aio import AsyncLedger
+    from oncely.events import EventHook, EventKind, LedgerEvent
+    from oncely.ledger import (
+        EffectResult,
+        EffectSpec,
+        Ledger,
+        SweepReport,
+        happened,
+        system_clock,
+    )
+    from oncely.store import HistoryRecord, ListFilter, Store
+    from oncely.sweeper import AsyncSweeper, Sweeper
+    from oncely.tool import Tool, context, current_context
 
-def __getattr__(name: str) -> str:
-    """``__version__``: the installed distribution's version (pyproject.toml is the one place that
-    says it), read at first use: :mod:`importlib.metadata` is not imported by ``import oncely``."""
+# The ledger, its machines, stores, events (and logging) and the tool decorator are imported at
+# their first use: a process that only derives keys never loads them (``bench_cold.py``).
+_LAZY = {
+    "Call": "oncely._machine",
+    "current_call": "oncely._machine",
+    "AsyncLedger": "oncely.aio",
+    "EventHook": "oncely.events",
+    "EventKind": "oncely.events",
+    "LedgerEvent": "oncely.events",
+    "EffectResult": "oncely.ledger",
+    "EffectSpec": "oncely.ledger",
+    "Ledger": "oncely.ledger",
+    "SweepReport": "oncely.ledger",
+    "happened": "oncely.ledger",
+    "system_clock": "oncely.ledger",
+    "HistoryRecord": "oncely.store",
+    "ListFilter": "oncely.store",
+    "Store": "oncely.store",
+    "AsyncSweeper": "oncely.sweeper",
+    "Sweeper": "oncely.sweeper",
+    "Tool": "oncely.tool",
+    "context": "oncely.tool",
+    "current_context": "oncely.tool",
+}
+_SUBMODULES = frozenset(("aio", "events", "ledger", "store", "sweeper", "tool"))
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :data:`_LAZY`, imported at their first use; ``__version__``, the installed
+    distribution's version (pyproject.toml is the one place that says it), read at first use:
+    :mod:`importlib.metadata` is not imported by ``import oncely``."""
+    module = _LAZY.get(name)
+    if module is not None or name in _SUBMODULES:
+        import importlib
+
+        if module is None:  # ``oncely.ledger`` and the like, as before they were lazy
+            return importlib.import_module(f"oncely.{name}")
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value  # found directly from now on
+        return value
     if name == "__version__":
         import importlib.metadata
 
         return importlib.metadata.version("oncely")
     raise AttributeError(f"module 'oncely' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, *_SUBMODULES})
 
 
 __all__ = [  # noqa: PLE0604
