@@ -45,6 +45,9 @@ echo "== js: src/gen/wit.js and types/wit.d.ts are what the committed component 
 
 # Every test file but the workerd ones (which bundle the installed tarball, step 5).
 mapfile -t suite < <(ls test/*.test.mjs | grep -v -e '/edge\.test\.mjs$' -e '/provider-hono-workerd\.test\.mjs$')
+# The tests of the benchmarks (test/bench-*.test.mjs) run on the working tree only: bench/ is the
+# repository's, not the package's.
+mapfile -t packaged < <(printf '%s\n' "${suite[@]}" | grep -v -e '/bench-[^/]*\.test\.mjs$')
 
 echo "== js: tests on the working tree"
 node --test --test-concurrency=1 "${suite[@]}"
@@ -77,7 +80,7 @@ installed="$tmp/app/node_modules/oncely"
 echo "installed $(basename "$tarball") ($(du -sh "$installed" | cut -f1)) into $tmp/app"
 
 echo "== js: tests on the installed tarball (no Rust on the PATH)"
-ONCELY_JS_PACKAGE="$installed" "$norust" node --test --test-concurrency=1 "${suite[@]}"
+ONCELY_JS_PACKAGE="$installed" "$norust" node --test --test-concurrency=1 "${packaged[@]}"
 
 echo "== js: workerd (the edge example and the Hono provider, bundling the installed tarball)"
 cd "$here"
