@@ -524,7 +524,11 @@ impl<'a> Parser<'a> {
             let n = digits.bytes().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64;
             return Ok(Value::Number(if int_start > start { -n } else { n }));
         }
-        let v: f64 = lit.parse().map_err(|_| Error::boxed(ErrorKind::Syntax, start, "invalid number"))?;
+        let v: f64 = match crate::number::clinger(lit) {
+            Some(v) => v,
+            None => lexical_parse_float::FromLexical::from_lexical(lit.as_bytes())
+                .map_err(|_| Error::boxed(ErrorKind::Syntax, start, "invalid number"))?,
+        };
         if !v.is_finite() {
             return Err(Error::boxed(ErrorKind::NumberOverflow, start, msg!["the number ", lit, " is too large for a double"]));
         }
