@@ -1,11 +1,11 @@
 // ESLint (scripts/lint runs it here): the recommended rules over the package's own code, the
-// sources, tests, scripts and benchmarks. gen/ is generated code (jco's glue for the core
-// component, the migrations): not linted.
+// sources, tests, scripts and benchmarks. gen/ and dist/ are generated code (jco's glue for the
+// core component, the migrations; src/ bundled by scripts/bundle.mjs): not linted.
 import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['gen/', 'node_modules/', '.tmp/'] },
+  { ignores: ['gen/', 'dist/', 'node_modules/', '.tmp/'] },
   js.configs.recommended,
   {
     files: ['**/*.js', '**/*.mjs'],

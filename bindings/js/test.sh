@@ -6,8 +6,10 @@
 #
 #   1. dependencies (npm ci from package-lock.json; skipped while node_modules matches the lock)
 #   2. gen/ (committed: the transpiled core component and the SQL migrations) is exactly what the
-#      committed component bindings/oncely-core.wasm and migrations/ give with the pinned jco
-#   3. the tests, on the working tree
+#      committed component bindings/oncely-core.wasm and migrations/ give with the pinned jco, and
+#      dist/ (committed: src/ bundled for Node, what `import 'oncely'` loads there) what src/ and
+#      gen/ give
+#   3. the tests, on the working tree (through dist/, as the package's `exports` give it to Node)
 #   4. with no Rust toolchain on the PATH (scripts/without-rust): npm pack; install the tarball
 #      into a clean temporary directory; the tests again, there (the README's install line from a
 #      checkout, and fresh projects on Node 20, 22, 24, Deno and Bun with only their own peers, are
@@ -39,6 +41,9 @@ fi
 
 echo "== js: gen/ is what the committed component gives (jco $(node -p 'require("./node_modules/@bytecodealliance/jco/package.json").version'))"
 node scripts/build.mjs --check
+
+echo "== js: dist/ is what src/ and gen/ give (scripts/bundle.mjs --check)"
+node scripts/bundle.mjs --check
 
 echo "== js: src/gen/wit.js and types/wit.d.ts are what the committed component gives (scripts/mirrors --check)"
 "$repo/scripts/mirrors" --check

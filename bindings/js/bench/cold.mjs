@@ -2,8 +2,9 @@
 // Cold start: importing oncely and a first key in a fresh Node process, against the named peer.
 //
 //   node bench/cold.mjs [--rounds 21]
-//   node bench/cold.mjs --modules   where the time goes: the package's modules imported one by
-//                                   one, in the order src/index.js reaches them, in one process
+//   node bench/cold.mjs --modules   where the time goes: the files `import 'oncely'` loads on
+//                                   Node (dist/, scripts/bundle.mjs) imported one by one, leaves
+//                                   first, in one process
 //
 // Each round starts fresh processes, alternating: one imports `oncely` (the package as its
 // `exports` give it: the core module compiled at import) and derives a first key; one imports the
@@ -35,14 +36,24 @@ console.log(performance.now() - t0);
 // Run from this package's directory, so that `oncely` and `canonicalize` resolve as a user's would.
 const once = (code) => Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: new URL('..', import.meta.url) }).toString().trim());
 
-// Each module's import, timed alone after the ones before it (so each line is what that module
-// adds), then the first key.
+// Each file `import 'oncely'` loads on Node (dist/index.js and the chunks it reaches, leaves
+// first), timed alone after the ones before it (so each line is what that file adds), then the
+// first key.
 const MODULES = `
+import { readFileSync } from 'node:fs';
+const order = [];
+const visit = (f) => {
+  if (order.includes(f)) return;
+  for (const m of readFileSync('dist/' + f, 'utf8').matchAll(/from ?"\\.\\/([^"]+)"/g)) visit(m[1]);
+  order.push(f);
+};
+visit('index.js');
 const out = [];
-for (const m of ['src/wtf8.js', 'src/json.js', 'src/errors.js', 'src/wire.js', 'gen/core/oncely-core.js', 'src/core-module.node.js', 'src/core.js', 'src/events.js', 'src/adapters/shared.js', 'src/stores/memory.js', 'src/stores/durable-object.js', 'src/ledger.js', 'src/index.js']) {
+for (const f of order) {
   const t = performance.now();
-  await import(new URL(m, 'file://' + process.cwd() + '/').href);
-  out.push(m + ' ' + (performance.now() - t).toFixed(1) + ' ms');
+  await import(new URL('dist/' + f, 'file://' + process.cwd() + '/').href);
+  const kb = (readFileSync('dist/' + f).length / 1024).toFixed(0);
+  out.push('dist/' + f + ' (' + kb + ' KiB) ' + (performance.now() - t).toFixed(1) + ' ms');
 }
 const { intentKey } = await import('oncely');
 const t = performance.now();

@@ -14,10 +14,11 @@
 //                                    component and migrations give (bindings/js/test.sh runs it)
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staleFiles } from './tree.mjs';
 
 const pkg = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = resolve(pkg, '../..');
@@ -100,19 +101,7 @@ if (!check) {
 }
 
 // --check: the committed gen/ must be byte for byte what was just generated.
-function listFiles(dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true })
-    .map((f) => join(dir, f))
-    .filter((f) => statSync(f).isFile())
-    .map((f) => relative(dir, f))
-    .sort();
-}
-const want = listFiles(out);
-const have = listFiles(gen);
-const stale = [...new Set([...want, ...have])]
-  .filter((f) => !want.includes(f) || !have.includes(f) || !readFileSync(join(out, f)).equals(readFileSync(join(gen, f))))
-  .sort();
+const stale = staleFiles(out, gen);
 rmSync(scratch, { recursive: true, force: true });
 if (stale.length > 0) {
   console.error(`build --check: bindings/js/gen/ is not what bindings/oncely-core.wasm and migrations/ give (${stale.join(', ')}); run scripts/component and commit the result`);

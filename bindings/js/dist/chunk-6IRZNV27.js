@@ -1,0 +1,227 @@
+var COLUMNS=["scope","key","tool","run_id","step_id","fingerprint","args_canonical","state","version","attempt","owner","created_at","updated_at","lease_until","in_doubt_since","next_reconcile_at","reconcile_attempts","result_json","reason","resolved_by","settlement","reconcile_kind","reconcile_tool","lease_ms","max_call_ms","reconcile_after_ms","escalate_after_ms","retention_ms","due_at"],STATES=new Set(["pending","done","failed","in-doubt","escalated"]),HISTORY_COLUMNS=["version","at","state","attempt","owner","reconcile_attempts","reason","resolved_by","settlement"];function statements(table,history,p){let cols=COLUMNS.join(", "),n=COLUMNS.length,values=COLUMNS.map((_,i)=>p(i+1)).join(", "),sets=COLUMNS.map((c,i)=>`${c} = ${p(i+1)}`).join(", ");return{get:`SELECT ${cols} FROM ${table} WHERE scope = ${p(1)} AND key = ${p(2)}`,insert:`INSERT INTO ${table} (${cols}) VALUES (${values}) ON CONFLICT (scope, key) DO NOTHING`,update:`UPDATE ${table} SET ${sets} WHERE scope = ${p(n+1)} AND key = ${p(n+2)} AND version = ${p(n+3)}`,delete:`DELETE FROM ${table} WHERE scope = ${p(1)} AND key = ${p(2)} AND version = ${p(3)}`,list:`SELECT ${cols} FROM ${table} WHERE scope = ${p(1)} AND (CAST(${p(2)} AS TEXT) IS NULL OR state = ${p(2)}) AND (CAST(${p(3)} AS TEXT) IS NULL OR tool = ${p(3)}) ORDER BY updated_at DESC, key LIMIT ${p(4)}`,due:`SELECT ${cols} FROM ${table} WHERE due_at <= ${p(2)} AND (CAST(${p(1)} AS TEXT) IS NULL OR scope = ${p(1)}) ORDER BY due_at, scope, key LIMIT ${p(3)}`,history:`SELECT ${HISTORY_COLUMNS.join(", ")} FROM ${history} WHERE scope = ${p(1)} AND key = ${p(2)} ORDER BY version`}}function anonymous(stmts){let out={};for(let[name,sql]of Object.entries(stmts)){let order=[];out[name]={sql:sql.replace(/\?(\d+)/g,(_,d)=>(order.push(Number(d)-1),"?")),order}}return out}function bind(stmt,args){return stmt.order.map(i=>args[i])}function rowValues(e){let kind,tool=null;return typeof e.reconcile=="string"?kind=e.reconcile:(kind="lookup",tool=e.reconcile.lookup),[e.scope,e.key,e.tool,e.runId,e.stepId,e.fingerprint,e.argsCanonical,e.state,int(e.version),e.attempt,e.owner,int(e.createdAt),int(e.updatedAt),int(e.leaseUntil),intOpt(e.inDoubtSince),intOpt(e.nextReconcileAt),e.reconcileAttempts,e.resultJson,e.reason,e.resolvedBy,e.settlement,kind,tool,int(e.leaseMs),int(e.maxCallMs),int(e.reconcileAfterMs),int(e.escalateAfterMs),int(e.retentionMs),intOpt(e.dueAt)]}var I64_MAX=(1n<<63n)-1n;function int(v){if(Number.isSafeInteger(v))return v;let b=BigInt(v);return b>I64_MAX?I64_MAX:b}function intOpt(v){return v==null?null:int(v)}function corrupt(r,what){return new Error(r.scope===void 0?`corrupt history record (${what} of version ${r.version})`:`corrupt ledger row (${what} of (${r.scope}, ${r.key}))`)}function num(r,col){let v=r[col],x=typeof v=="bigint"||typeof v=="string"?Number(v):v;if(typeof x!="number"||!Number.isFinite(x)||x<0||!Number.isInteger(x))throw corrupt(r,col);return x}function numOpt(r,col){return r[col]===null||r[col]===void 0?null:num(r,col)}function entryFromRow(r){let reconcile;switch(r.reconcile_kind){case"none":case"provider-idempotent":case"manual":reconcile=r.reconcile_kind;break;case"lookup":if(typeof r.reconcile_tool!="string")throw corrupt(r,"reconcile_kind");reconcile={lookup:r.reconcile_tool};break;default:throw corrupt(r,"reconcile_kind")}if(!STATES.has(r.state))throw corrupt(r,"state");return{scope:r.scope,key:r.key,tool:r.tool,runId:r.run_id,stepId:r.step_id,fingerprint:r.fingerprint,argsCanonical:r.args_canonical,state:r.state,version:num(r,"version"),attempt:num(r,"attempt"),owner:r.owner,createdAt:num(r,"created_at"),updatedAt:num(r,"updated_at"),leaseUntil:num(r,"lease_until"),inDoubtSince:numOpt(r,"in_doubt_since"),nextReconcileAt:numOpt(r,"next_reconcile_at"),reconcileAttempts:num(r,"reconcile_attempts"),resultJson:r.result_json??null,reason:r.reason??null,resolvedBy:r.resolved_by??null,settlement:r.settlement??null,reconcile,leaseMs:num(r,"lease_ms"),maxCallMs:num(r,"max_call_ms"),reconcileAfterMs:num(r,"reconcile_after_ms"),escalateAfterMs:num(r,"escalate_after_ms"),retentionMs:num(r,"retention_ms"),dueAt:numOpt(r,"due_at")}}function historyFromRow(r){if(!STATES.has(r.state))throw corrupt(r,"state");return{version:num(r,"version"),at:num(r,"at"),state:r.state,attempt:num(r,"attempt"),owner:r.owner,reconcileAttempts:num(r,"reconcile_attempts"),reason:r.reason??null,resolvedBy:r.resolved_by??null,settlement:r.settlement??null}}async function sha384(text){let bytes2=new TextEncoder().encode(text);return new Uint8Array(await globalThis.crypto.subtle.digest("SHA-384",bytes2))}function sameBytes(a,b){if(a.length!==b.length)return!1;for(let i=0;i<a.length;i++)if(a[i]!==b[i])return!1;return!0}var MigrationError=class extends Error{constructor(message){super(`migrating the ledger schema: ${message}`),this.name="MigrationError"}};var sqlite=[{version:"20261130000000",description:"effects",file:"20261130000000_effects.sql",sql:`-- The effect ledger (SQLite). One row per (scope, key); every field of the core's \`entry\`
+-- record (wit/ledger.wit). Times are milliseconds since the Unix epoch.
+CREATE TABLE IF NOT EXISTS oncely_effects (
+    scope              TEXT    NOT NULL,
+    key                TEXT    NOT NULL,
+    tool               TEXT    NOT NULL,
+    fingerprint        TEXT    NOT NULL,
+    args_canonical     TEXT    NOT NULL,
+    state              TEXT    NOT NULL CHECK (state IN ('pending', 'done', 'failed', 'in-doubt', 'escalated')),
+    version            INTEGER NOT NULL CHECK (version >= 1),
+    attempt            INTEGER NOT NULL CHECK (attempt >= 1),
+    owner              TEXT    NOT NULL,
+    created_at         INTEGER NOT NULL,
+    updated_at         INTEGER NOT NULL,
+    lease_until        INTEGER NOT NULL,
+    in_doubt_since     INTEGER,
+    next_reconcile_at  INTEGER,
+    reconcile_attempts INTEGER NOT NULL,
+    result_json        TEXT,
+    reason             TEXT,
+    resolved_by        TEXT,
+    reconcile_kind     TEXT    NOT NULL CHECK (reconcile_kind IN ('none', 'provider-idempotent', 'lookup', 'manual')),
+    reconcile_tool     TEXT,
+    lease_ms           INTEGER NOT NULL,
+    reconcile_after_ms INTEGER NOT NULL,
+    escalate_after_ms  INTEGER NOT NULL,
+    retention_ms       INTEGER NOT NULL,
+    PRIMARY KEY (scope, key)
+) WITHOUT ROWID;
+
+CREATE INDEX IF NOT EXISTS oncely_effects_by_state ON oncely_effects (state, updated_at);
+`},{version:"20261201000000",description:"due at",file:"20261201000000_due_at.sql",sql:`-- When each entry next needs time-driven work (ms since the Unix epoch), computed by the core at
+-- every write (\`due-at\` in wit/ledger.wit): sweep and purge select \`due_at <= now\` and let the
+-- core decide, instead of re-expressing its rules in SQL. NULL: never by time alone (escalated).
+-- Rows written before this column existed are due at once: the next sweep tends each, and the
+-- core writes its real due time (or purges it).
+ALTER TABLE oncely_effects ADD COLUMN due_at INTEGER;
+UPDATE oncely_effects SET due_at = 0;
+DROP INDEX IF EXISTS oncely_effects_by_state;
+CREATE INDEX IF NOT EXISTS oncely_effects_by_due ON oncely_effects (due_at) WHERE due_at IS NOT NULL;
+`},{version:"20261202000000",description:"max call",file:"20261202000000_max_call.sql",sql:`-- The longest a tool call may be in flight (ms), fixed at claim from the policy's \`maxCallMs\`
+-- (\`max-call-ms\` in wit/ledger.wit): a reconciler's "did not happen" is believed only once the
+-- attempt's last possible start plus this much has passed. Rows written before this column
+-- existed get the core's default, 30 s.
+ALTER TABLE oncely_effects ADD COLUMN max_call_ms INTEGER NOT NULL DEFAULT 30000;
+`},{version:"20261203000000",description:"history",file:"20261203000000_history.sql",sql:`-- Each entry's history (wit/ledger.wit, step 3 of the protocol): the insert, and every update
+-- that changes the state, the attempt, the reason, the reconciliation count or the settlement,
+-- keeps a copy of those columns, in the same statement as the write (triggers, so every host
+-- that applies these migrations keeps the same history). Heartbeats and due-at corrections add
+-- nothing; a purge deletes the history with the entry. \`settlement\` is the id the core gives a
+-- human's settlement (\`resolve\`).
+ALTER TABLE oncely_effects ADD COLUMN settlement TEXT;
+
+CREATE TABLE IF NOT EXISTS oncely_history (
+    scope              TEXT    NOT NULL,
+    key                TEXT    NOT NULL,
+    version            INTEGER NOT NULL,
+    at                 INTEGER NOT NULL,
+    state              TEXT    NOT NULL,
+    attempt            INTEGER NOT NULL,
+    owner              TEXT    NOT NULL,
+    reconcile_attempts INTEGER NOT NULL,
+    reason             TEXT,
+    resolved_by        TEXT,
+    settlement         TEXT,
+    PRIMARY KEY (scope, key, version)
+) WITHOUT ROWID;
+
+-- Entries written before this migration start their history with their state now.
+INSERT OR IGNORE INTO oncely_history
+SELECT scope, key, version, updated_at, state, attempt, owner, reconcile_attempts, reason, resolved_by, settlement
+FROM oncely_effects;
+
+CREATE TRIGGER IF NOT EXISTS oncely_history_on_insert AFTER INSERT ON oncely_effects
+BEGIN
+    INSERT OR IGNORE INTO oncely_history
+    VALUES (NEW.scope, NEW.key, NEW.version, NEW.updated_at, NEW.state, NEW.attempt, NEW.owner,
+            NEW.reconcile_attempts, NEW.reason, NEW.resolved_by, NEW.settlement);
+END;
+
+CREATE TRIGGER IF NOT EXISTS oncely_history_on_update AFTER UPDATE ON oncely_effects
+WHEN NEW.state IS NOT OLD.state OR NEW.attempt IS NOT OLD.attempt OR NEW.reason IS NOT OLD.reason
+  OR NEW.reconcile_attempts IS NOT OLD.reconcile_attempts OR NEW.settlement IS NOT OLD.settlement
+BEGIN
+    INSERT OR IGNORE INTO oncely_history
+    VALUES (NEW.scope, NEW.key, NEW.version, NEW.updated_at, NEW.state, NEW.attempt, NEW.owner,
+            NEW.reconcile_attempts, NEW.reason, NEW.resolved_by, NEW.settlement);
+END;
+
+CREATE TRIGGER IF NOT EXISTS oncely_history_on_delete AFTER DELETE ON oncely_effects
+BEGIN
+    DELETE FROM oncely_history WHERE scope = OLD.scope AND key = OLD.key;
+END;
+`},{version:"20261204000000",description:"run step",file:"20261204000000_run_step.sql",sql:`-- The run and step of the claim that holds (or last held) an entry (\`run-id\`, \`step-id\` in
+-- wit/ledger.wit): for the people who settle it, who want to know which conversation or job it
+-- came from. Rows written before these columns existed have them empty.
+ALTER TABLE oncely_effects ADD COLUMN run_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE oncely_effects ADD COLUMN step_id TEXT NOT NULL DEFAULT '';
+`},{version:"20261205000000",description:"waiting",file:"20261205000000_waiting.sql",sql:`-- The entries that may need a person (escalated, or in doubt), in the order they have waited:
+-- the inbox of \`oncely serve\`, its counts and its webhook scan read them page by page through
+-- this index (\`waiting\` in host/src/store/mod.rs), none left out however many there are.
+CREATE INDEX IF NOT EXISTS oncely_effects_waiting ON oncely_effects (in_doubt_since, scope, key)
+    WHERE state IN ('in-doubt', 'escalated');
+`}],postgres=[{version:"20261130000000",description:"effects",file:"20261130000000_effects.sql",sql:`-- The effect ledger (PostgreSQL), in its own schema. One row per (scope, key); every field of
+-- the core's \`entry\` record (wit/ledger.wit). Times are milliseconds since the Unix epoch.
+CREATE SCHEMA IF NOT EXISTS oncely;
+
+CREATE TABLE IF NOT EXISTS oncely.effects (
+    scope              TEXT   NOT NULL,
+    key                TEXT   NOT NULL,
+    tool               TEXT   NOT NULL,
+    fingerprint        TEXT   NOT NULL,
+    args_canonical     TEXT   NOT NULL,
+    state              TEXT   NOT NULL CHECK (state IN ('pending', 'done', 'failed', 'in-doubt', 'escalated')),
+    version            BIGINT NOT NULL CHECK (version >= 1),
+    attempt            BIGINT NOT NULL CHECK (attempt >= 1),
+    owner              TEXT   NOT NULL,
+    created_at         BIGINT NOT NULL,
+    updated_at         BIGINT NOT NULL,
+    lease_until        BIGINT NOT NULL,
+    in_doubt_since     BIGINT,
+    next_reconcile_at  BIGINT,
+    reconcile_attempts BIGINT NOT NULL,
+    result_json        TEXT,
+    reason             TEXT,
+    resolved_by        TEXT,
+    reconcile_kind     TEXT   NOT NULL CHECK (reconcile_kind IN ('none', 'provider-idempotent', 'lookup', 'manual')),
+    reconcile_tool     TEXT,
+    lease_ms           BIGINT NOT NULL,
+    reconcile_after_ms BIGINT NOT NULL,
+    escalate_after_ms  BIGINT NOT NULL,
+    retention_ms       BIGINT NOT NULL,
+    PRIMARY KEY (scope, key)
+);
+
+CREATE INDEX IF NOT EXISTS effects_by_state ON oncely.effects (state, updated_at);
+`},{version:"20261201000000",description:"due at",file:"20261201000000_due_at.sql",sql:`-- When each entry next needs time-driven work (ms since the Unix epoch), computed by the core at
+-- every write (\`due-at\` in wit/ledger.wit): sweep and purge select \`due_at <= now\` and let the
+-- core decide, instead of re-expressing its rules in SQL. NULL: never by time alone (escalated).
+-- Rows written before this column existed are due at once: the next sweep tends each, and the
+-- core writes its real due time (or purges it).
+ALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS due_at BIGINT;
+UPDATE oncely.effects SET due_at = 0;
+DROP INDEX IF EXISTS oncely.effects_by_state;
+CREATE INDEX IF NOT EXISTS effects_by_due ON oncely.effects (due_at) WHERE due_at IS NOT NULL;
+`},{version:"20261202000000",description:"max call",file:"20261202000000_max_call.sql",sql:`-- The longest a tool call may be in flight (ms), fixed at claim from the policy's \`maxCallMs\`
+-- (\`max-call-ms\` in wit/ledger.wit): a reconciler's "did not happen" is believed only once the
+-- attempt's last possible start plus this much has passed. Rows written before this column
+-- existed get the core's default, 30 s.
+ALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS max_call_ms BIGINT NOT NULL DEFAULT 30000;
+`},{version:"20261203000000",description:"history",file:"20261203000000_history.sql",sql:`-- Each entry's history (wit/ledger.wit, step 3 of the protocol): the insert, and every update
+-- that changes the state, the attempt, the reason, the reconciliation count or the settlement,
+-- keeps a copy of those columns, in the same statement as the write (a trigger, so every host
+-- that applies these migrations keeps the same history). Heartbeats and due-at corrections add
+-- nothing; a purge deletes the history with the entry. \`settlement\` is the id the core gives a
+-- human's settlement (\`resolve\`).
+ALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS settlement TEXT;
+
+CREATE TABLE IF NOT EXISTS oncely.history (
+    scope              TEXT   NOT NULL,
+    key                TEXT   NOT NULL,
+    version            BIGINT NOT NULL,
+    at                 BIGINT NOT NULL,
+    state              TEXT   NOT NULL,
+    attempt            BIGINT NOT NULL,
+    owner              TEXT   NOT NULL,
+    reconcile_attempts BIGINT NOT NULL,
+    reason             TEXT,
+    resolved_by        TEXT,
+    settlement         TEXT,
+    PRIMARY KEY (scope, key, version)
+);
+
+-- Entries written before this migration start their history with their state now.
+INSERT INTO oncely.history
+SELECT scope, key, version, updated_at, state, attempt, owner, reconcile_attempts, reason, resolved_by, settlement
+FROM oncely.effects
+ON CONFLICT (scope, key, version) DO NOTHING;
+
+CREATE OR REPLACE FUNCTION oncely.keep_history() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        DELETE FROM oncely.history WHERE scope = OLD.scope AND key = OLD.key;
+        RETURN OLD;
+    END IF;
+    IF TG_OP = 'INSERT'
+       OR (NEW.state, NEW.attempt, NEW.reason, NEW.reconcile_attempts, NEW.settlement)
+          IS DISTINCT FROM (OLD.state, OLD.attempt, OLD.reason, OLD.reconcile_attempts, OLD.settlement) THEN
+        INSERT INTO oncely.history
+        VALUES (NEW.scope, NEW.key, NEW.version, NEW.updated_at, NEW.state, NEW.attempt, NEW.owner,
+                NEW.reconcile_attempts, NEW.reason, NEW.resolved_by, NEW.settlement)
+        ON CONFLICT (scope, key, version) DO NOTHING;
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+DROP TRIGGER IF EXISTS keep_history ON oncely.effects;
+CREATE TRIGGER keep_history AFTER INSERT OR UPDATE OR DELETE ON oncely.effects
+    FOR EACH ROW EXECUTE FUNCTION oncely.keep_history();
+`},{version:"20261204000000",description:"run step",file:"20261204000000_run_step.sql",sql:`-- The run and step of the claim that holds (or last held) an entry (\`run-id\`, \`step-id\` in
+-- wit/ledger.wit): for the people who settle it, who want to know which conversation or job it
+-- came from. Rows written before these columns existed have them empty.
+ALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS run_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS step_id TEXT NOT NULL DEFAULT '';
+`},{version:"20261205000000",description:"waiting",file:"20261205000000_waiting.sql",sql:`-- The entries that may need a person (escalated, or in doubt), in the order they have waited:
+-- the inbox of \`oncely serve\`, its counts and its webhook scan read them page by page through
+-- this index (\`waiting\` in host/src/store/mod.rs), none left out however many there are.
+CREATE INDEX IF NOT EXISTS effects_waiting ON oncely.effects (in_doubt_since, scope, key)
+    WHERE state IN ('in-doubt', 'escalated');
+`}];var SQLITE_MIGRATIONS_TABLE="_oncely_migrations",POSTGRES_SCHEMA="oncely",POSTGRES_MIGRATIONS_TABLE=`${POSTGRES_SCHEMA}._sqlx_migrations`,SQLX_TABLE_SQLITE=`
+CREATE TABLE IF NOT EXISTS ${SQLITE_MIGRATIONS_TABLE} (
+    version BIGINT PRIMARY KEY,
+    description TEXT NOT NULL,
+    installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    success BOOLEAN NOT NULL,
+    checksum BLOB NOT NULL,
+    execution_time BIGINT NOT NULL
+);`,SQLX_TABLE_POSTGRES=`
+CREATE TABLE IF NOT EXISTS ${POSTGRES_MIGRATIONS_TABLE} (
+    version BIGINT PRIMARY KEY,
+    description TEXT NOT NULL,
+    installed_on TIMESTAMPTZ NOT NULL DEFAULT now(),
+    success BOOLEAN NOT NULL,
+    checksum BYTEA NOT NULL,
+    execution_time BIGINT NOT NULL
+);`;async function resolve(list){return Promise.all(list.map(async m=>({version:Number(m.version),description:m.description,sql:m.sql,checksum:await sha384(m.sql)})))}var sqliteMigrations=()=>resolve(sqlite),postgresMigrations=()=>resolve(postgres),bytes=v=>v instanceof Uint8Array?v:new Uint8Array(v);function plan(table,dirty,applied,migrations){if(dirty.length>0)throw new MigrationError(`migration ${dirty[0].version} was partially applied (success = false in ${table}); repair the schema and that row by hand`);let known=new Map(migrations.map(m=>[m.version,m])),done=new Set;for(let a of applied){let v=Number(a.version),m=known.get(v);if(!m)throw new MigrationError(`migration ${v} was previously applied but is missing in the resolved migrations (a newer oncely wrote this ledger?)`);if(!sameBytes(bytes(a.checksum),m.checksum))throw new MigrationError(`migration ${v} was previously applied but has been modified`);done.add(v)}return migrations.filter(m=>!done.has(m.version))}var nowNs=()=>(globalThis.performance?globalThis.performance.now():Date.now())*1e6;function migrateSqlite(db,migrations){db.transaction(()=>{db.exec(SQLX_TABLE_SQLITE);let T=SQLITE_MIGRATIONS_TABLE,dirty=db.all(`SELECT version FROM ${T} WHERE success = false ORDER BY version LIMIT 1`,[]),applied=db.all(`SELECT version, checksum FROM ${T} ORDER BY version`,[]);for(let m of plan(T,dirty,applied,migrations)){let t0=nowNs();db.exec(m.sql);let ns=Math.max(0,Math.round(nowNs()-t0));db.run(`INSERT INTO ${T} ( version, description, success, checksum, execution_time ) VALUES ( ?, ?, TRUE, ?, ? )`,[m.version,m.description,m.checksum,ns])}})}function advisoryLockId(databaseName){return 0x3d32ad9en*BigInt(crc32(new TextEncoder().encode(databaseName)))}var crcTable=null;function crc32(data){if(crcTable===null){crcTable=new Uint32Array(256);for(let n=0;n<256;n++){let c=n;for(let k=0;k<8;k++)c=c&1?3988292384^c>>>1:c>>>1;crcTable[n]=c>>>0}}let crc=4294967295;for(let b of data)crc=crcTable[(crc^b)&255]^crc>>>8;return(crc^4294967295)>>>0}async function migratePostgres(client,migrations){let{rows}=await client.query("SELECT current_database() AS name"),lock=advisoryLockId(rows[0].name).toString();await client.query("SELECT pg_advisory_lock($1)",[lock]);try{let T=POSTGRES_MIGRATIONS_TABLE;await client.query(`CREATE SCHEMA IF NOT EXISTS ${POSTGRES_SCHEMA};`),await client.query(SQLX_TABLE_POSTGRES);let dirty=(await client.query(`SELECT version FROM ${T} WHERE success = false ORDER BY version LIMIT 1`)).rows,applied=(await client.query(`SELECT version, checksum FROM ${T} ORDER BY version`)).rows;for(let m of plan(T,dirty,applied,migrations)){await client.query("BEGIN");try{let t0=nowNs();await client.query(m.sql);let ns=Math.max(0,Math.round(nowNs()-t0));await client.query(`INSERT INTO ${T} ( version, description, success, checksum, execution_time ) VALUES ( $1, $2, TRUE, $3, $4 )`,[m.version,m.description,Buffer.from(m.checksum),ns]),await client.query("COMMIT")}catch(e){throw await client.query("ROLLBACK").catch(()=>{}),e}}}finally{await client.query("SELECT pg_advisory_unlock($1)",[lock])}}export{statements,anonymous,bind,rowValues,entryFromRow,historyFromRow,sqliteMigrations,postgresMigrations,migrateSqlite,migratePostgres};
