@@ -25,8 +25,9 @@ same durability can be: stdlib ``sqlite3`` on its own file with oncely's setting
 ``synchronous=FULL``, autocommit, ``WITHOUT ROWID`` primary key), or ``psycopg`` in autocommit
 on the same server as oncely's ledger.
 
-SQLite runs in this process (one worker). PostgreSQL runs ``--procs`` worker processes (default
-8), each with its own oncely ``Ledger`` and its own baseline connection, started together.
+Each backend runs with one worker and with ``--procs`` (default 8): SQLite's one worker in this
+process, every other row in worker processes, each with its own oncely ``Ledger`` and its own
+baseline connection on the same files or database, started together.
 
 Method: rounds alternate between the contenders (the order flips every round); in each round
 each contender runs for ``--seconds`` and its rate is recorded; the figure reported for each is
@@ -114,8 +115,15 @@ class Baseline:
         self.select = f"SELECT state, result FROM baseline_effects WHERE scope = {p} AND key = {p}"
 
     def effect(
-        self, fn: Callable[[str], Any], scope: str, run: str, step: str, tool: str,
-        args: dict[str, Any], *, assume_new: bool,
+        self,
+        fn: Callable[[str], Any],
+        scope: str,
+        run: str,
+        step: str,
+        tool: str,
+        args: dict[str, Any],
+        *,
+        assume_new: bool,
     ) -> tuple[Any, bool]:
         """Run ``fn`` at most once per intent; returns (value, replayed)."""
         args_text = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -242,18 +250,9 @@ def bench_sqlite(rounds: int, seconds: float, tmp: Path) -> Rates:
     w.batch("oncely", "fresh", 0.2)  # warm-up: instances, statements, pages
     w.batch("baseline", "fresh", 0.2)
     rates = _rounds(run_batch, ["fresh", "replay"], rounds)
-    check_sqlite(tmp, w.made)
+    _check("sqlite", str(tmp), w.made)
     ledger.close()
     return rates
-
-
-def check_sqlite(tmp: Path, made: dict[str, int]) -> None:
-    for file, table, who in (("oncely.db", "oncely_effects", "oncely"),
-                             ("baseline.db", "baseline_effects", "baseline")):  # fmt: skip
-        with sqlite3.connect(tmp / file) as c:
-            (n,) = c.execute(f"SELECT count(*) FROM {table} WHERE state = 'done'").fetchone()
-        if n != made[who]:
-            raise RuntimeError(f"{who}: {n} done rows for {made[who]} fresh effects")
 
 
 def wal_frames(path: Path) -> int:
@@ -287,13 +286,18 @@ def page_writes(tmp: Path, n: int = 50) -> dict[str, float]:
     return out
 
 
-# --- PostgreSQL: N processes -------------------------------------------------------------------
+# --- N processes (SQLite: one file, PostgreSQL: one server) -----------------------------------
 
 
-def _pg_worker(url: str, tag: str, conn: Any) -> None:
+def _proc_worker(backend: str, target: str, tag: str, conn: Any) -> None:
     try:
-        ledger = oncely.Ledger.postgres(url)
-        w = Worker(ledger, postgres_baseline(url), tag)
+        if backend == "sqlite":
+            ledger = oncely.Ledger.sqlite(Path(target) / "oncely.db")
+            base = sqlite_baseline(str(Path(target) / "baseline.db"))
+        else:
+            ledger = oncely.Ledger.postgres(target)
+            base = postgres_baseline(target)
+        w = Worker(ledger, base, tag)
         w.batch("oncely", "fresh", 0.2)
         w.batch("baseline", "fresh", 0.2)
         conn.send(("ready", None))
@@ -323,23 +327,56 @@ def fresh_database(base: str, name: str) -> str:
     return url
 
 
-def bench_postgres(base: str, procs: int, rounds: int, seconds: float) -> Rates:
+def fresh_directory(tmp: Path, name: str) -> str:
+    d = tmp / name
+    d.mkdir()
+    oncely.Ledger.sqlite(d / "oncely.db").close()  # migrate once, before the workers race to
+    sqlite_baseline(str(d / "baseline.db")).conn.close()
+    return str(d)
+
+
+def done_rows(backend: str, target: str) -> dict[str, int]:
+    """The ``done`` rows on each side, counted by the database."""
+    if backend == "sqlite":
+        out = {}
+        for file, table, who in (("oncely.db", "oncely_effects", "oncely"),
+                                 ("baseline.db", "baseline_effects", "baseline")):  # fmt: skip
+            with sqlite3.connect(Path(target) / file) as c:
+                q = f"SELECT count(*) FROM {table} WHERE state = 'done'"
+                (out[who],) = c.execute(q).fetchone()
+        return out
     import psycopg
 
-    url = fresh_database(base, "oncely_bench_py")
+    with psycopg.connect(target, autocommit=True) as c:
+        return {
+            who: c.execute(f"SELECT count(*) FROM {table} WHERE state = 'done'").fetchone()[0]
+            for table, who in (("oncely.effects", "oncely"), ("baseline_effects", "baseline"))
+        }
+
+
+def _start(backend: str, target: str, procs: int) -> tuple[list[Any], list[Any]]:
+    """Start ``procs`` workers; their pipes and processes."""
     ctx = mp.get_context("spawn")
     pipes, workers = [], []
     for k in range(procs):
         parent, child = ctx.Pipe()
-        p = ctx.Process(target=_pg_worker, args=(url, f"p{k}", child), daemon=True)
+        p = ctx.Process(target=_proc_worker, args=(backend, target, f"p{k}", child), daemon=True)
         p.start()
         pipes.append(parent)
         workers.append(p)
+    return pipes, workers
+
+
+def bench_procs(backend: str, target: str, procs: int, rounds: int, seconds: float) -> Rates:
+    """``procs`` worker processes, each with its own ``Ledger`` and baseline connection on the
+    same SQLite files (``target``: their directory) or PostgreSQL database (``target``: its URL),
+    started together; a round's rate is the sum of theirs."""
+    pipes, workers = _start(backend, target, procs)
 
     def recv(c: Any) -> Any:
         kind, value = c.recv()
         if kind == "error":
-            raise RuntimeError(f"a PostgreSQL worker failed: {value}")
+            raise RuntimeError(f"a {backend} worker failed: {value}")
         return value
 
     for c in pipes:
@@ -360,12 +397,15 @@ def bench_postgres(base: str, procs: int, rounds: int, seconds: float) -> Rates:
             made[who] += n
     for p in workers:
         p.join(30)
-    with psycopg.connect(url, autocommit=True) as c:
-        for table, who in (("oncely.effects", "oncely"), ("baseline_effects", "baseline")):
-            (n,) = c.execute(f"SELECT count(*) FROM {table} WHERE state = 'done'").fetchone()
-            if n != made[who]:
-                raise RuntimeError(f"{who}: {n} done rows for {made[who]} fresh effects")
+    _check(backend, target, made)
     return rates
+
+
+def _check(backend: str, target: str, made: dict[str, int]) -> None:
+    """Each fresh effect left exactly one ``done`` row on its side."""
+    for who, n in done_rows(backend, target).items():
+        if n != made[who]:
+            raise RuntimeError(f"{backend} {who}: {n} done rows for {made[who]} fresh effects")
 
 
 # --- report ------------------------------------------------------------------------------------
@@ -379,7 +419,7 @@ def summarize(backend: str, workers: int, rates: Rates) -> list[dict[str, Any]]:
         by = {w: acc[w]["rates"] for w in acc}
         cpu = {w: acc[w]["cpu"] / acc[w]["n"] * 1e6 for w in acc}  # µs per effect
         o, b = statistics.median(by["oncely"]), statistics.median(by["baseline"])
-        paired = statistics.median(x / y for x, y in zip(by["oncely"], by["baseline"]))
+        paired = statistics.median(x / y for x, y in zip(by["oncely"], by["baseline"], strict=True))
         rows.append({
             "host": "python", "backend": backend, "measure": measure, "workers": workers,
             "oncely": o, "baseline": b, "ratio": o / b, "goal": GOALS[measure],
@@ -393,15 +433,18 @@ def summarize(backend: str, workers: int, rates: Rates) -> list[dict[str, Any]]:
 
 def print_rows(rows: list[dict[str, Any]]) -> None:
     print(f"{'backend':9} {'measure':7} {'workers':>7} {'oncely/s':>9} {'baseline/s':>10} "
-          f"{'ratio':>6} {'goal':>6} {'paired':>7}  {'CPU µs/effect':>15}  {'best /s':>16}")  # fmt: skip
+          f"{'ratio':>6} {'goal':>6} {'paired':>7}  {'CPU µs/effect':>15}  "
+          f"{'best /s':>16}")  # fmt: skip
     for r in rows:
         cpu = f"{r['oncely_cpu_us']:,.0f} / {r['baseline_cpu_us']:,.0f}"
         best = f"{r['oncely_best']:,.0f} / {r['baseline_best']:,.0f}"
         print(f"{r['backend']:9} {r['measure']:7} {r['workers']:>7} {r['oncely']:>9,.0f} "
               f"{r['baseline']:>10,.0f} {r['ratio']:>5.2f}x {'>=' + str(r['goal']):>6} "
               f"{r['paired_ratio']:>6.2f}x  {cpu:>15}  {best:>16}")  # fmt: skip
-    print("(oncely / baseline; ratio = median oncely rate / median baseline rate; paired = median"
-          " of per-round ratios; CPU = this host's processes, not the database server's)")
+    print(
+        "(oncely / baseline; ratio = median oncely rate / median baseline rate; paired = median"
+        " of per-round ratios; CPU = this host's processes, not the database server's)"
+    )
 
 
 def profile(n: int, tmp: Path) -> None:
@@ -425,7 +468,8 @@ def profile(n: int, tmp: Path) -> None:
         go(0)
         prof.disable()
         dt = time.perf_counter() - t0
-        print(f"\ncProfile: {n} {label} oncely effects on SQLite ({n / dt:,.0f}/s under the profiler)")
+        print(f"\ncProfile: {n} {label} oncely effects on SQLite "
+              f"({n / dt:,.0f}/s under the profiler)")  # fmt: skip
         st = pstats.Stats(prof, stream=sys.stdout).strip_dirs()
         st.sort_stats("tottime").print_stats(12)
         st.sort_stats("cumulative").print_stats(20)
@@ -435,9 +479,11 @@ def profile(n: int, tmp: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--postgres", metavar="URL", default=os.environ.get("ONCELY_TEST_POSTGRES_URL"),
-                    help="a PostgreSQL server (default: $ONCELY_TEST_POSTGRES_URL; none: SQLite only)")  # fmt: skip
+                    help="a PostgreSQL server (default: $ONCELY_TEST_POSTGRES_URL; "
+                         "none: SQLite only)")  # fmt: skip
     ap.add_argument("--no-sqlite", action="store_true")
-    ap.add_argument("--procs", type=int, default=8, help="PostgreSQL worker processes (8)")
+    ap.add_argument("--procs", type=int, default=8,
+                    help="worker processes of the many-worker rows (8)")  # fmt: skip
     ap.add_argument("--rounds", type=int, default=None, help="rounds per measure (15; --quick 7)")
     ap.add_argument("--seconds", type=float, default=None,
                     help="seconds per contender per round (0.6; --quick 0.3)")  # fmt: skip
@@ -451,7 +497,8 @@ def main() -> int:
 
     print(f"python {platform.python_version()}, oncely {oncely.__version__} from "
           f"{Path(oncely.__file__).parent}; {rounds} rounds x {seconds} s per contender per "
-          f"measure, median kept; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")  # fmt: skip
+          f"measure, median kept; {os.cpu_count()} CPUs, "
+          f"load {os.getloadavg()[0]:.1f}")  # fmt: skip
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="oncely-bench-ledger-") as d:
         tmp = Path(d)
@@ -466,10 +513,17 @@ def main() -> int:
             )
             fresh = next(r for r in rows if r["backend"] == "sqlite" and r["measure"] == "fresh")
             fresh["pages_per_fresh"] = pages
+            many = summarize("sqlite", a.procs, bench_procs(
+                "sqlite", fresh_directory(tmp, "many"), a.procs, rounds, seconds))  # fmt: skip
+            print_rows(many)
+            rows += many
         if a.postgres:
-            pg = summarize("postgres", a.procs, bench_postgres(a.postgres, a.procs, rounds, seconds))
-            print_rows(pg)
-            rows += pg
+            for procs in (1, a.procs):
+                url = fresh_database(a.postgres, "oncely_bench_py")
+                rates = bench_procs("postgres", url, procs, rounds, seconds)
+                pg = summarize("postgres", procs, rates)
+                print_rows(pg)
+                rows += pg
         else:
             print("postgres: skipped (no --postgres URL or $ONCELY_TEST_POSTGRES_URL)")
         if a.json:

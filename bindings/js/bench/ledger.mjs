@@ -15,11 +15,13 @@
 // nothing to the INSERT) and on each measure takes its shortest path, as if it knew whether the
 // intent was new: the fastest a hand-written ledger of the same durability can be.
 //
-// SQLite: better-sqlite3, one process, one worker (the driver is synchronous); the baseline has
-// its own file with oncely's settings (WAL, synchronous = FULL, WITHOUT ROWID primary key) and
-// prepared statements. PostgreSQL (--postgres or $ONCELY_TEST_POSTGRES_URL): pg, `--workers`
-// concurrent async loops in this process, each side with a pool of that many connections and
-// named (prepared) statements, on the same server.
+// Each backend runs with one worker and with `--workers` (default 8). SQLite: better-sqlite3;
+// the driver is synchronous, so one worker is this process and N workers are N child processes
+// on the same two files, each with its own store and baseline; the baseline has its own file with
+// oncely's settings (WAL, synchronous = FULL, WITHOUT ROWID primary key) and prepared statements.
+// PostgreSQL (--postgres or $ONCELY_TEST_POSTGRES_URL): pg, N concurrent async loops in this
+// process, each side with a pool of N connections and named (prepared) statements, on the same
+// server.
 //
 // Method: rounds alternate between the contenders (the order flips every round); in each round
 // each contender runs for --seconds and its rate is recorded. Reported: the MEDIAN rate of each
@@ -27,10 +29,12 @@
 // median of the per-round ratios (a check on drift); CPU µs per effect is this process's CPU
 // (process.cpuUsage) over all rounds, not the database server's. The machine is shared: trust
 // the ratios, not the absolute rates.
+import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -47,6 +51,9 @@ const { values: opt } = parseArgs({
     seconds: { type: 'string' },
     quick: { type: 'boolean', default: false },
     json: { type: 'string' },
+    // Internal: run as one of the SQLite worker processes (the directory of the two files, a tag).
+    child: { type: 'string' },
+    tag: { type: 'string', default: 'p0' },
   },
 });
 const ROUNDS = Number(opt.rounds ?? (opt.quick ? 7 : 15));
@@ -167,13 +174,13 @@ class PostgresBaseline {
 // ---- the runner ------------------------------------------------------------------------------
 
 /**
- * `workers` async loops, each with its own intents (tag w0, w1, …); each side keeps the count
- * of intents it made, for replays.
+ * `workers` async loops, each with its own intents (steps `<tag>w0-…`, `<tag>w1-…`); each side
+ * keeps the count of intents it made, for replays.
  */
-function makeRunner(ledger, baseline, workers) {
+function makeRunner(ledger, baseline, workers, tag = '') {
   const made = { oncely: new Array(workers).fill(0), baseline: new Array(workers).fill(0) };
   const cursor = { oncely: new Array(workers).fill(0), baseline: new Array(workers).fill(0) };
-  const intent = (w, i) => ({ scope: SCOPE, run: RUN, step: `w${w}-s${i}`, tool: TOOL, args: argsOf(i) });
+  const intent = (w, i) => ({ scope: SCOPE, run: RUN, step: `${tag}w${w}-s${i}`, tool: TOOL, args: argsOf(i) });
 
   async function loop(who, measure, w, deadline) {
     const fresh = measure === 'fresh';
@@ -264,7 +271,19 @@ function printRows(rows) {
       `${r.backend.padEnd(9)} ${r.measure.padEnd(7)} ${String(r.workers).padStart(7)} ${int(r.oncely).padStart(9)} ${int(r.baseline).padStart(10)} ${(r.ratio.toFixed(2) + 'x').padStart(6)} ${('>=' + r.goal).padStart(6)} ${(r.paired_ratio.toFixed(2) + 'x').padStart(7)}  ${`${int(r.oncely_cpu_us)} / ${int(r.baseline_cpu_us)}`.padStart(15)}  ${`${int(r.oncely_best)} / ${int(r.baseline_best)}`.padStart(16)}`,
     );
   }
-  console.log('(oncely / baseline; ratio = median oncely rate / median baseline rate; paired = median of per-round ratios; CPU = this process, not the database server)');
+  console.log('(oncely / baseline; ratio = median oncely rate / median baseline rate; paired = median of per-round ratios; CPU = the host processes on each side, not the database server)');
+}
+
+const countDone = (db, table) => db.prepare(`SELECT count(*) AS n FROM ${table} WHERE state = 'done'`).get().n;
+
+/** Each fresh effect left exactly one `done` row on its side of the two SQLite files in `dir`. */
+function checkSqlite(dir, total) {
+  for (const [who, file, table] of [['oncely', 'oncely.db', 'oncely_effects'], ['baseline', 'baseline.db', 'baseline_effects']]) {
+    const db = new Database(join(dir, file), { readonly: true });
+    const n = countDone(db, table);
+    db.close();
+    if (n !== total(who)) throw new Error(`sqlite ${who}: ${n} done rows for ${total(who)} fresh effects`);
+  }
 }
 
 async function benchSqlite(dir) {
@@ -272,26 +291,93 @@ async function benchSqlite(dir) {
   const baseline = new SqliteBaseline(join(dir, 'baseline.db'));
   const runner = makeRunner(new Ledger(store), baseline, 1);
   const res = await rounds(runner);
-  const count = (db, table) => db.prepare(`SELECT count(*) AS n FROM ${table} WHERE state = 'done'`).get().n;
-  for (const [who, db, table] of [['oncely', store.db, 'oncely_effects'], ['baseline', baseline.db, 'baseline_effects']]) {
-    const n = count(db, table);
-    if (n !== runner.total(who)) throw new Error(`${who}: ${n} done rows for ${runner.total(who)} fresh effects`);
-  }
   baseline.close();
   store.db.close();
+  checkSqlite(dir, runner.total);
   return res;
 }
 
-async function benchPostgres(base) {
+/**
+ * `procs` child processes (this script with --child), each with its own store and baseline on
+ * the same two SQLite files in `dir`, driven together: a round's rate is the sum of theirs.
+ */
+async function benchSqliteProcs(dir, procs) {
+  mkdirSync(dir);
+  (await SqliteStore.open(join(dir, 'oncely.db'))).db.close(); // migrate once, before the race
+  new SqliteBaseline(join(dir, 'baseline.db')).close();
+  const children = Array.from({ length: procs }, (_, k) => fork(fileURLToPath(import.meta.url), ['--child', dir, '--tag', `p${k}`]));
+  const replies = children.map((c) => {
+    const queue = [];
+    const waiting = [];
+    c.on('message', (m) => (waiting.length ? waiting.shift().resolve(m) : queue.push(m)));
+    c.on('exit', (code) => {
+      for (const w of waiting.splice(0)) w.reject(new Error(`a sqlite worker exited (${code})`));
+    });
+    return () => (queue.length ? Promise.resolve(queue.shift()) : new Promise((resolve, reject) => waiting.push({ resolve, reject })));
+  });
+  const ask = async (msg) => {
+    children.forEach((c) => c.send(msg));
+    const got = await Promise.all(replies.map((next) => next()));
+    const failed = got.find((m) => m.error);
+    if (failed) throw new Error(`a sqlite worker failed: ${failed.error}`);
+    return got;
+  };
+  await Promise.all(replies.map((next) => next())); // ready
+  const runner = {
+    async batch(who, measure, seconds) {
+      const got = await ask({ who, measure, seconds });
+      const n = got.reduce((a, m) => a + m.n, 0);
+      const rate = got.reduce((a, m) => a + m.n / m.dt, 0);
+      return [n, n / rate, got.reduce((a, m) => a + m.cpu, 0)];
+    },
+  };
+  const res = await rounds(runner);
+  const made = { oncely: 0, baseline: 0 };
+  for (const m of await ask({ end: true })) for (const who of Object.keys(made)) made[who] += m.made[who];
+  checkSqlite(dir, (who) => made[who]);
+  return res;
+}
+
+/** One SQLite worker process: warm up, say ready, run the batches the parent asks for. */
+async function sqliteChild(dir, tag) {
+  try {
+    const store = await SqliteStore.open(join(dir, 'oncely.db'));
+    const baseline = new SqliteBaseline(join(dir, 'baseline.db'));
+    const runner = makeRunner(new Ledger(store), baseline, 1, tag);
+    await runner.batch('oncely', 'fresh', 0.2);
+    await runner.batch('baseline', 'fresh', 0.2);
+    process.on('message', async (m) => {
+      try {
+        if (m.end) {
+          process.send({ made: { oncely: runner.total('oncely'), baseline: runner.total('baseline') } });
+          baseline.close();
+          store.db.close();
+          process.disconnect();
+          return;
+        }
+        const [n, dt, cpu] = await runner.batch(m.who, m.measure, m.seconds);
+        process.send({ n, dt, cpu });
+      } catch (e) {
+        process.send({ error: String(e?.stack ?? e) });
+      }
+    });
+    process.send({ ready: true });
+  } catch (e) {
+    process.send({ error: String(e?.stack ?? e) });
+    process.disconnect();
+  }
+}
+
+async function benchPostgres(base, workers) {
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query('DROP DATABASE IF EXISTS oncely_bench_js');
   await admin.query('CREATE DATABASE oncely_bench_js');
   await admin.end();
   const url = base.replace(/\/[^/]*$/, '/oncely_bench_js');
-  const store = await PostgresStore.connect(url, { max: WORKERS });
-  const baseline = await PostgresBaseline.connect(url, WORKERS);
-  const runner = makeRunner(new Ledger(store), baseline, WORKERS);
+  const store = await PostgresStore.connect(url, { max: workers });
+  const baseline = await PostgresBaseline.connect(url, workers);
+  const runner = makeRunner(new Ledger(store), baseline, workers);
   const res = await rounds(runner);
   for (const [who, table] of [['oncely', 'oncely.effects'], ['baseline', 'baseline_effects']]) {
     const { rows } = await baseline.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE state = 'done'`);
@@ -302,25 +388,30 @@ async function benchPostgres(base) {
   return res;
 }
 
-console.log(
-  `node ${process.version}, better-sqlite3 + pg; ${ROUNDS} rounds x ${SECONDS} s per contender per measure, median kept; ${cpus().length} CPUs, load ${loadavg()[0].toFixed(1)}`,
-);
-const rows = [];
-const dir = mkdtempSync(join(tmpdir(), 'oncely-bench-ledger-'));
-try {
-  if (!opt['no-sqlite']) {
-    const r = summarize('sqlite', 1, await benchSqlite(dir));
+if (opt.child) {
+  await sqliteChild(opt.child, opt.tag);
+} else {
+  console.log(
+    `node ${process.version}, better-sqlite3 + pg; ${ROUNDS} rounds x ${SECONDS} s per contender per measure, median kept; ${cpus().length} CPUs, load ${loadavg()[0].toFixed(1)}`,
+  );
+  const rows = [];
+  const dir = mkdtempSync(join(tmpdir(), 'oncely-bench-ledger-'));
+  const report = (r) => {
     printRows(r);
     rows.push(...r);
+  };
+  try {
+    if (!opt['no-sqlite']) {
+      report(summarize('sqlite', 1, await benchSqlite(dir)));
+      report(summarize('sqlite', WORKERS, await benchSqliteProcs(join(dir, 'many'), WORKERS)));
+    }
+    if (opt.postgres) {
+      for (const workers of [1, WORKERS]) report(summarize('postgres', workers, await benchPostgres(opt.postgres, workers)));
+    } else {
+      console.log('postgres: skipped (no --postgres URL or $ONCELY_TEST_POSTGRES_URL)');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  if (opt.postgres) {
-    const r = summarize('postgres', WORKERS, await benchPostgres(opt.postgres));
-    printRows(r);
-    rows.push(...r);
-  } else {
-    console.log('postgres: skipped (no --postgres URL or $ONCELY_TEST_POSTGRES_URL)');
-  }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (opt.json) writeFileSync(opt.json, JSON.stringify({ host: 'js', rows }, null, 1));
 }
-if (opt.json) writeFileSync(opt.json, JSON.stringify({ host: 'js', rows }, null, 1));
