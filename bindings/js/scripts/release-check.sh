@@ -71,12 +71,13 @@ run npm pack --pack-destination "$out" 2>&1 | sed 's/^npm notice //'
 version=$(node -p 'require("./package.json").version')
 tarball=$out/oncely-$version.tgz
 [ -f "$tarball" ] || fail "npm pack wrote no $tarball"
-# What must be there, and nothing else: the sources, types, the transpiled core, the license.
+# What must be there, and nothing else: the bundle Node, Deno and Bun load (dist/), the sources
+# workerd and bundlers read (src/), types, the transpiled core, the license.
 listing=$(tar tzf "$tarball" | sed 's|^package/||' | sort)
-for f in package.json README.md LICENSE src/index.js types/index.d.ts gen/core/oncely-core.core.wasm gen/core/oncely-core.js gen/migrations.js; do
+for f in package.json README.md LICENSE dist/index.js src/index.js types/index.d.ts gen/core/oncely-core.core.wasm gen/core/oncely-core.js gen/migrations.js; do
     grep -qx "$f" <<<"$listing" || fail "the tarball has no $f"
 done
-extra=$(grep -Ev '^(package\.json|README\.md|LICENSE|src/.*\.js|types/.*\.d\.ts|gen/.*)$' <<<"$listing" || true)
+extra=$(grep -Ev '^(package\.json|README\.md|LICENSE|dist/.*\.js|src/.*\.js|types/.*\.d\.ts|gen/.*)$' <<<"$listing" || true)
 [ -z "$extra" ] || fail "the tarball has files it should not ship: $extra"
 cmp -s LICENSE /usr/share/common-licenses/Apache-2.0 2>/dev/null || [ ! -f /usr/share/common-licenses/Apache-2.0 ] \
     || fail "bindings/js/LICENSE is not the Apache-2.0 text"

@@ -29,4 +29,9 @@ if (sqliteFile) {
   const sqlite = await quickstart(await SqliteStore.open(sqliteFile), { reopen: () => SqliteStore.open(sqliteFile) });
   console.log(`   sqlite (better-sqlite3 ${createRequire(import.meta.url)('better-sqlite3/package.json').version}): ${sqlite}`);
 }
+// Node loads the bundle (dist/), not the sources workerd reads (the cold start of
+// docs/performance.md is measured on dist/).
+for (const entry of ['oncely', 'oncely/sqlite']) {
+  assert.match(import.meta.resolve(entry), /\/node_modules\/oncely\/dist\/[^/]+\.js$/, `${entry} resolves to dist/`);
+}
 console.log(`   ok (${process.release?.name ?? 'node'} ${process.version}, oncely from ${import.meta.resolve('oncely')})`);
