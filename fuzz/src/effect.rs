@@ -8,7 +8,8 @@ use crate::ledger::{json_result, token, world, RowKey, World, OWNERS};
 use arbitrary::{Result, Unstructured};
 use oncely_core::effect;
 use oncely_core::effect_wit::{
-    Action, Command, EffectOptions, EffectStart, EventStart, Input, RowWrite, Step, TendJob, TendStart, ToolFailure, WaitStart, WriteOp,
+    Action, Command, EffectOptions, EffectResult, EffectStart, EventStart, Finish, Input, ReplayRule, ResultSource, RowWrite, Step,
+    TendJob, TendStart, ToolFailure, WaitStart, WriteOp,
 };
 use oncely_core::ledger;
 use oncely_core::ledger_wit::{Completion, Entry, EntryState, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
@@ -41,6 +42,7 @@ struct Host {
 ///   state ends the machine (`finish` or `raise`, nothing to read or write);
 /// - `run` with anything but `start` never fails;
 /// - every row written is one the host can apply as asked (versions, `due_at`);
+/// - a step's `replay` rule answers a row it names as the core does when sent that row;
 /// - the tool is called (`call-tool`) at most once per attempt of a row, and only for a pending
 ///   row whose claim is that attempt's (or with no row at all, for a pass-through tool).
 pub fn effect_machine(data: &[u8]) {
@@ -84,6 +86,19 @@ fn check_step(step: &Step) {
     } else {
         assert_eq!(effect::state_round_trip(&step.state).as_ref(), Some(&step.state), "the state does not round-trip");
     }
+}
+
+/// A step's `replay` rule (wit/effect.wit) answers as the core does when sent the row instead:
+/// for a row that is the record it names, the same finish after the same one event.
+fn check_replay_rule(step: &Step, rule: &ReplayRule, e: &Entry, now: u64) {
+    let Some(json) = e.result_json.clone() else { return };
+    if e.state != EntryState::Done || e.fingerprint != rule.fingerprint || e.tool != rule.tool {
+        return;
+    }
+    let core = effect::run(&step.state, Input::Row(Some(e.clone())), now).expect("run never fails but for start(effect)");
+    let want = EffectResult { key: e.key.clone(), source: ResultSource::Recorded(json), replayed: true, reconciled: rule.reconciled };
+    assert_eq!(core.action, Action::Finish(Finish::Effect(want)), "the replay rule answers otherwise than the core");
+    assert_eq!(core.events, vec![rule.event.clone()], "the replay rule's event is not the core's");
 }
 
 fn start(u: &mut Unstructured<'_>, w: &World, host: &Host) -> Result<Option<Running>> {
@@ -237,6 +252,9 @@ fn advance_in(u: &mut Unstructured<'_>, host: &mut Host, m: &mut Running, step: 
             assert_eq!((&r.scope, &r.key), (&m.at.0, &m.at.1), "a machine read another row");
         }
         row = host.rows.get(&(r.scope.clone(), r.key.clone())).cloned();
+        if let (Some(rule), Some(e)) = (&step.replay, &row) {
+            check_replay_rule(step, rule, e, host.now);
+        }
         if u.ratio(1u8, 40u8)? {
             input = Some(Input::StoreFailed("the database is down".into()));
         } else if row.is_some() || step.write.is_none() {

@@ -13,6 +13,7 @@ use crate::wit::provider::{Admission, Answer, HttpResponse, Operation, Recording
 use crate::wit::Core;
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder};
@@ -45,6 +46,8 @@ struct Inner {
     component: Component,
     linker: Linker<State>,
     pool: Mutex<Vec<Slot>>,
+    /// Machine steps computed (`effect.run` calls).
+    steps: AtomicU64,
 }
 
 /// A handle on the core component. Cheap to clone; share one per process ([`Runtime::shared`]).
@@ -89,7 +92,7 @@ impl Runtime {
         let engine = Engine::new(&config).map_err(Error::Load)?;
         let component = load_component(&engine)?;
         let linker = Linker::new(&engine);
-        Ok(Runtime { inner: Arc::new(Inner { engine, component, linker, pool: Mutex::new(Vec::new()) }) })
+        Ok(Runtime { inner: Arc::new(Inner { engine, component, linker, pool: Mutex::new(Vec::new()), steps: AtomicU64::new(0) }) })
     }
 
     fn instantiate(&self) -> Result<Slot, Error> {
@@ -194,7 +197,14 @@ impl Runtime {
     /// One step of a ledger machine (`wit/effect.wit`): start one with an empty state and a
     /// `start` input, then send what each action did.
     pub fn run(&self, state: &[u8], input: &Input, now: u64) -> Result<Result<Step, KeyError>, Error> {
+        self.inner.steps.fetch_add(1, Ordering::Relaxed);
         self.with(|s, c| c.oncely_core_effect().call_run(s, state, input, now))
+    }
+
+    /// How many machine steps this runtime has computed (calls of `effect.run`, each one crossing
+    /// into the core): a fresh effect takes two, a replay one (`wit/effect.wit`).
+    pub fn machine_steps(&self) -> u64 {
+        self.inner.steps.load(Ordering::Relaxed)
     }
 
     /// The core's defaults (`wit/effect.wit`'s `core-defaults`).

@@ -253,6 +253,10 @@ fn error_kind(e: &Error) -> &'static str {
 
 async fn scenario(doc: &Value, sc: &Value) -> Value {
     let rt = Runtime::shared().unwrap();
+    // The ledger's own runtime where the scenario pins the calls of `effect.run` it makes
+    // (scripted happenings use `rt`).
+    let pinned = sc.pointer("/expect/crossings").is_some();
+    let core = if pinned { Runtime::new().unwrap() } else { rt.clone() };
     let intent_of = |i: &Value| Intent {
         scope: s(&i["scope"]),
         run_id: s(&i["run"]),
@@ -290,7 +294,7 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
             options[k] = v.clone();
         }
     }
-    let ledger = Ledger::with_store(rt.clone(), store).with_owner(s(&options["owner"])).with_clock(Arc::new(move || clock_script.now()));
+    let ledger = Ledger::with_store(core.clone(), store).with_owner(s(&options["owner"])).with_clock(Arc::new(move || clock_script.now()));
     // The events the ledger delivers, traced where it delivers them.
     let event_script = script.clone();
     let queue = Arc::new(Mutex::new(sc.get("reconciler").and_then(Value::as_array).cloned().unwrap_or_default()));
@@ -446,7 +450,12 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
         row["reason"] = json!(e.reason);
     }
     let trace = w.trace.clone();
-    json!({ "trace": trace, "result": result, "row": row })
+    let mut got = json!({ "trace": trace, "result": result, "row": row });
+    if pinned {
+        // The start included.
+        got["crossings"] = json!(core.machine_steps());
+    }
+    got
 }
 
 /// An event as the vectors trace it: `event KIND TOOL: DETAIL` (`event KIND TOOL` without a

@@ -368,8 +368,17 @@ export function prepareCheck(policy, owner) {
 }
 
 /** effect.run: the next step of a machine (wit/effect.wit), from its state and what happened. */
+let steps = 0;
+
 export function witRun(state, input, now) {
+  steps++;
   return call((c) => c.effect.run(state, input, BigInt(now)), keyErr);
+}
+
+/** How many machine steps this process has computed (calls of `effect.run`, each one crossing
+ * into the core): a fresh effect takes two, a replay one (wit/effect.wit). */
+export function machineSteps() {
+  return steps;
 }
 
 

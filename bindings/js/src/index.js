@@ -1,6 +1,6 @@
 // oncely: exactly-once effects for AI-agent tool calls. Every rule lives in the core component
 // (gen/core: bindings/oncely-core.wasm transpiled by jco, committed); this package is its JS host.
-export { answer, canonicalize, checkTools, classify, coreDefaults, defaultPolicy, deriveKey, deriveKeys, explain, identify, intentKey, limits, parsePolicy, resolveTool } from './core.js';
+export { answer, canonicalize, checkTools, classify, coreDefaults, defaultPolicy, deriveKey, deriveKeys, explain, identify, intentKey, limits, machineSteps, parsePolicy, resolveTool } from './core.js';
 export { replyTo } from './adapters/shared.js';
 export { Ledger, happened, notHappened, unknown, systemClock } from './ledger.js';
 export { EVENT_KINDS } from './events.js';

@@ -24,14 +24,25 @@ export async function runMachine(command, w) {
   }
 }
 
+// Whether `e` is the record a step's `replay` rule names: done, of its intent, with a result.
+const records = (rule, e) =>
+  e !== null && e.state === 'done' && e.fingerprint === rule.fingerprint && e.tool === rule.tool && e.resultJson != null;
+
 // Do what one step says; what happened (null: finished).
-async function act({ read, write, events, action }, w, m) {
+async function act({ read, replay, write, events, action }, w, m) {
   const failed = (e) => ((m.cause = e), { tag: 'store-failed', val: String(e?.message ?? e) });
   if (read) {
     try {
       m.row = (await w.store.get(read.scope, read.key)) ?? null;
     } catch (e) {
       return failed(e);
+    }
+    if (replay && records(replay, m.row)) {
+      // A replay in one crossing: the row is this effect's record (wit/effect.wit).
+      w.deliver([replay.event]);
+      const source = { tag: 'recorded', val: m.row.resultJson };
+      m.finish = { tag: 'effect', val: { key: m.row.key, source, replayed: true, reconciled: replay.reconciled } };
+      return null;
     }
     if (m.row !== null || !write) return row(m.row);
   }

@@ -18,6 +18,7 @@ import {
   InProgressError,
   Ledger,
   LedgerError,
+  machineSteps,
   notHappened,
   ResultNotRecordedError,
   StorageError,
@@ -159,7 +160,17 @@ function scenarioWorld(doc, sc) {
     ownKey: (intent) => deriveKey({ ...intent, policy }).key,
     // Apply scripted events to the rows through the core's event machine, each at its `now`;
     // the run under test sees only their effect.
+    // The machine steps they took (not the run's: see `crossings`).
+    scriptedSteps: 0,
     async happen(steps) {
+      const before = machineSteps();
+      try {
+        await w.apply(steps);
+      } finally {
+        w.scriptedSteps += machineSteps() - before;
+      }
+    },
+    async apply(steps) {
       for (const st of steps) {
         const other = new Ledger(w.rows, { owner: 'scripted', clock: () => st.now });
         const key = w.ownKey(base);
@@ -194,6 +205,8 @@ test('effects.json: every scenario through the Ledger and its interpreter, trace
     const options = { ...doc.options, ...sc.options };
     if (sc.prelude) await w.happen(sc.prelude);
     const store = new Scripted(w);
+    const stepsBefore = machineSteps();
+    w.scriptedSteps = 0;
     const ledger = new Ledger(store, {
       owner: options.owner,
       clock: () => w.clock,
@@ -297,6 +310,8 @@ test('effects.json: every scenario through the Ledger and its interpreter, trace
     }
     const row = await w.rows.get(own.scope, own.key);
     const got = { trace: w.trace, result, row: row ? { state: row.state, version: row.version, attempt: row.attempt } : 'absent' };
+    // The calls of `effect.run` the host made, where a scenario pins them.
+    if (sc.expect.crossings !== undefined) got.crossings = machineSteps() - stepsBefore - w.scriptedSteps;
     // The stored reason, where a scenario pins it (the core words every reason).
     if (row && sc.expect.row?.reason !== undefined) got.row.reason = row.reason;
     assert.deepEqual(got, { ...sc.expect, trace: wantTrace }, sc.name);

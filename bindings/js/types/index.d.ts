@@ -20,6 +20,10 @@ export function canonicalize(json: string | Uint8Array | ArrayBuffer): string;
 /** The core's limits: 16 MiB of input, 128 levels of nesting. */
 export function limits(): { maxInputBytes: number; maxDepth: number };
 
+/** How many machine steps this process has computed (calls of the core's `effect.run`, each one
+ * crossing into the core): a fresh effect takes two, a replay one. */
+export function machineSteps(): number;
+
 // ---- policy -------------------------------------------------------------------------------------
 
 export type EffectClass = Wit.Policy.EffectClass;

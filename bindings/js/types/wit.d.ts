@@ -1344,6 +1344,35 @@ export namespace Effect {
     detail: string;
   }
   /**
+   * What a row found by an effect's read answers without asking the core again: the
+   * recorded result of the effect's own intent (a replay in one crossing). The row is that
+   * record when it is in state `done`, has this `fingerprint` and `tool`, and holds a
+   * `result-json`. Then the host delivers `event` (the decision: `replayed`) and finishes
+   * as on `finish(effect(effect-result { key: the row's key, source: recorded(the row's
+   * result-json), replayed: true, reconciled }))`. Any other row (another state, another
+   * intent under the key, a result that was not recorded) goes to the core as `row(row)`.
+   *
+   * `effect.replay-rule`.
+   */
+  export interface ReplayRule {
+    /**
+     * The intent's fingerprint (`entry.fingerprint`).
+     */
+    fingerprint: string;
+    /**
+     * The intent's tool (`entry.tool`).
+     */
+    tool: string;
+    /**
+     * Whether this run settled an unknown outcome by reconciliation before this read.
+     */
+    reconciled: boolean;
+    /**
+     * The decision to deliver.
+     */
+    event: Notice;
+  }
+  /**
    * What the host must do next, in order: read, write, act (see the interpreter above).
    *
    * `effect.step`.
@@ -1358,6 +1387,11 @@ export namespace Effect {
      * A row to read first.
      */
     read?: ReadRequest;
+    /**
+     * With `read`: the row that is this effect's recorded result, answered without the
+     * core (`replay-rule`); none: send the core any row found.
+     */
+    replay?: ReplayRule;
     /**
      * A row to write (after a read: only when the row is absent).
      */

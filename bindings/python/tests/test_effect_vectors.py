@@ -277,6 +277,14 @@ async def _play(sc: dict[str, Any], mode: str) -> tuple[dict[str, Any], Any]:
         w.happen(sc["prelude"])
     options = {**DOC["options"], **sc.get("options", {})}
     ledger = oncely.Ledger(w, owner=options["owner"], clock=lambda: w.clock, sleep=w.sleep)
+    # The calls of `effect.run` the host makes (each one crossing into the core).
+    crossings, core_run = [0], ledger._run
+
+    def counted(*args: Any) -> Any:
+        crossings[0] += 1
+        return core_run(*args)
+
+    ledger._run = counted  # type: ignore[method-assign]
     # The events the ledger delivers, traced where it delivers them.
     tools = {w.base["tool"], w.intent["tool"]}
 
@@ -357,7 +365,10 @@ async def _play(sc: dict[str, Any], mode: str) -> tuple[dict[str, Any], Any]:
     )
     if e and isinstance(sc["expect"]["row"], dict) and "reason" in sc["expect"]["row"]:
         row_json["reason"] = e.reason  # pinned where a scenario lists it: the core words it
-    return {"trace": w.trace, "result": result, "row": row_json}, sc["expect"]
+    got = {"trace": w.trace, "result": result, "row": row_json}
+    if "crossings" in sc["expect"]:  # pinned where a scenario lists it
+        got["crossings"] = crossings[0]
+    return got, sc["expect"]
 
 
 def _seconds(ms: int | None) -> float | None:

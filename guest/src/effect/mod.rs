@@ -30,7 +30,7 @@ mod state;
 
 use crate::effect_wit::{
     Action, Busy, Command, CoreDefaults, Doubt, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, Notice, NoticeKind,
-    ReadRequest, ResultSource, RowWrite, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
+    ReadRequest, ReplayRule, ResultSource, RowWrite, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
 };
 use crate::keys_wit::{Intent, KeyError};
 use crate::ledger::{handle, prepare, Transition, Write};
@@ -791,10 +791,32 @@ fn step(m: &mut Machine, act: Act) -> Step {
     Step {
         state: if ended { Vec::new() } else { state::encode(m) },
         read: read.then(|| ReadRequest { scope: m.scope.clone(), key: m.key.clone() }),
+        replay: if read { replay_rule(m) } else { None },
         // A step that only reads is never done as such (the host sends the row): no events.
         events: if read && write.is_none() { Vec::new() } else { events },
         write,
         action,
+    }
+}
+
+/// What an effect's read answers without the core (a replay in one crossing): exactly what
+/// `begin` on the recorded `done` row of the same intent decides (`handle`: a replay; `found`:
+/// its event; `effect_outcome`: the recorded result, as this run stands).
+fn replay_rule(m: &Machine) -> Option<ReplayRule> {
+    match (&m.mode, &m.event) {
+        (Mode::Effect, Event::Begin(c)) => Some(ReplayRule {
+            fingerprint: c.fingerprint.clone(),
+            tool: c.tool.clone(),
+            reconciled: m.reconciled,
+            event: Notice {
+                kind: NoticeKind::Replayed,
+                scope: c.scope.clone(),
+                key: c.key.clone(),
+                tool: c.tool.clone(),
+                detail: String::new(),
+            },
+        }),
+        _ => None,
     }
 }
 
@@ -856,6 +878,7 @@ pub fn next(state: &[u8], input: Input, now: u64) -> Step {
         None => Step {
             state: Vec::new(),
             read: None,
+            replay: None,
             write: None,
             events: Vec::new(),
             action: Action::Raise(EffectError::Ledger(LedgerError {

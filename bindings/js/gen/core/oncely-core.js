@@ -4409,7 +4409,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       }
       dataView(memory0).setBigInt64(ptr0 + 288, toUint64(arg2), true);
       const ret = effect010Run(ptr0);
-      let variant236;
+      let variant245;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           var ptr120 = dataView(memory0).getInt32(ret + 8, true);
@@ -4438,260 +4438,81 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant148;
-          switch (dataView(memory0).getUint8(ret + 40, true)) {
+          let variant132;
+          switch (dataView(memory0).getUint8(ret + 36, true)) {
             case 0: {
-              variant148 = undefined;
+              variant132 = undefined;
               break;
             }
             case 1: {
-              let enum124;
-              switch (dataView(memory0).getUint8(ret + 48, true)) {
-                case 0: {
-                  enum124 = 'insert';
-                  break;
-                }
-                case 1: {
-                  enum124 = 'update';
-                  break;
-                }
-                case 2: {
-                  enum124 = 'delete';
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid discriminant specified for WriteOp');
-                }
-              }
-              var ptr125 = dataView(memory0).getInt32(ret + 56, true);
-              var len125 = dataView(memory0).getInt32(ret + 60, true);
+              var ptr124 = dataView(memory0).getInt32(ret + 40, true);
+              var len124 = dataView(memory0).getInt32(ret + 44, true);
+              var result124 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr124, len124));
+              var ptr125 = dataView(memory0).getInt32(ret + 48, true);
+              var len125 = dataView(memory0).getInt32(ret + 52, true);
               var result125 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr125, len125));
-              var ptr126 = dataView(memory0).getInt32(ret + 64, true);
-              var len126 = dataView(memory0).getInt32(ret + 68, true);
-              var result126 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr126, len126));
-              var ptr127 = dataView(memory0).getInt32(ret + 72, true);
-              var len127 = dataView(memory0).getInt32(ret + 76, true);
-              var result127 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr127, len127));
-              var ptr128 = dataView(memory0).getInt32(ret + 80, true);
-              var len128 = dataView(memory0).getInt32(ret + 84, true);
-              var result128 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr128, len128));
-              var ptr129 = dataView(memory0).getInt32(ret + 88, true);
-              var len129 = dataView(memory0).getInt32(ret + 92, true);
-              var result129 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr129, len129));
-              var ptr130 = dataView(memory0).getInt32(ret + 96, true);
-              var len130 = dataView(memory0).getInt32(ret + 100, true);
-              var result130 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr130, len130));
-              var ptr131 = dataView(memory0).getInt32(ret + 104, true);
-              var len131 = dataView(memory0).getInt32(ret + 108, true);
-              var result131 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr131, len131));
-              let enum132;
-              switch (dataView(memory0).getUint8(ret + 112, true)) {
+              var bool126 = dataView(memory0).getUint8(ret + 56, true);
+              let enum127;
+              switch (dataView(memory0).getUint8(ret + 60, true)) {
                 case 0: {
-                  enum132 = 'pending';
+                  enum127 = 'claimed';
                   break;
                 }
                 case 1: {
-                  enum132 = 'done';
+                  enum127 = 'executed';
                   break;
                 }
                 case 2: {
-                  enum132 = 'failed';
+                  enum127 = 'replayed';
                   break;
                 }
                 case 3: {
-                  enum132 = 'in-doubt';
+                  enum127 = 'conflict';
                   break;
                 }
                 case 4: {
-                  enum132 = 'escalated';
+                  enum127 = 'in-doubt';
+                  break;
+                }
+                case 5: {
+                  enum127 = 'reconciled';
+                  break;
+                }
+                case 6: {
+                  enum127 = 'escalated';
+                  break;
+                }
+                case 7: {
+                  enum127 = 'resolved';
                   break;
                 }
                 default: {
-                  throw new TypeError('invalid discriminant specified for EntryState');
+                  throw new TypeError('invalid discriminant specified for NoticeKind');
                 }
               }
-              var ptr133 = dataView(memory0).getInt32(ret + 132, true);
-              var len133 = dataView(memory0).getInt32(ret + 136, true);
-              var result133 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr133, len133));
-              let variant134;
-              switch (dataView(memory0).getUint8(ret + 168, true)) {
-                case 0: {
-                  variant134 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant134 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant135;
-              switch (dataView(memory0).getUint8(ret + 184, true)) {
-                case 0: {
-                  variant135 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant135 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 192, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant137;
-              switch (dataView(memory0).getUint8(ret + 204, true)) {
-                case 0: {
-                  variant137 = undefined;
-                  break;
-                }
-                case 1: {
-                  var ptr136 = dataView(memory0).getInt32(ret + 208, true);
-                  var len136 = dataView(memory0).getInt32(ret + 212, true);
-                  var result136 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr136, len136));
-                  variant137 = result136;
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant139;
-              switch (dataView(memory0).getUint8(ret + 216, true)) {
-                case 0: {
-                  variant139 = undefined;
-                  break;
-                }
-                case 1: {
-                  var ptr138 = dataView(memory0).getInt32(ret + 220, true);
-                  var len138 = dataView(memory0).getInt32(ret + 224, true);
-                  var result138 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr138, len138));
-                  variant139 = result138;
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant141;
-              switch (dataView(memory0).getUint8(ret + 228, true)) {
-                case 0: {
-                  variant141 = undefined;
-                  break;
-                }
-                case 1: {
-                  var ptr140 = dataView(memory0).getInt32(ret + 232, true);
-                  var len140 = dataView(memory0).getInt32(ret + 236, true);
-                  var result140 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr140, len140));
-                  variant141 = result140;
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant143;
-              switch (dataView(memory0).getUint8(ret + 240, true)) {
-                case 0: {
-                  variant143 = undefined;
-                  break;
-                }
-                case 1: {
-                  var ptr142 = dataView(memory0).getInt32(ret + 244, true);
-                  var len142 = dataView(memory0).getInt32(ret + 248, true);
-                  var result142 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr142, len142));
-                  variant143 = result142;
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant145;
-              switch (dataView(memory0).getUint8(ret + 252, true)) {
-                case 0: {
-                  variant145= {
-                    tag: 'none',
-                  };
-                  break;
-                }
-                case 1: {
-                  variant145= {
-                    tag: 'provider-idempotent',
-                  };
-                  break;
-                }
-                case 2: {
-                  var ptr144 = dataView(memory0).getInt32(ret + 256, true);
-                  var len144 = dataView(memory0).getInt32(ret + 260, true);
-                  var result144 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr144, len144));
-                  variant145= {
-                    tag: 'lookup',
-                    val: result144
-                  };
-                  break;
-                }
-                case 3: {
-                  variant145= {
-                    tag: 'manual',
-                  };
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for ReconcilePath');
-                }
-              }
-              let variant146;
-              switch (dataView(memory0).getUint8(ret + 304, true)) {
-                case 0: {
-                  variant146 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant146 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 312, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              var bool147 = dataView(memory0).getUint8(ret + 328, true);
-              variant148 = {
-                op: enum124,
-                row: {
-                  scope: result125,
-                  key: result126,
-                  tool: result127,
-                  runId: result128,
-                  stepId: result129,
-                  fingerprint: result130,
-                  argsCanonical: result131,
-                  state: enum132,
-                  version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
-                  attempt: dataView(memory0).getInt32(ret + 128, true) >>> 0,
-                  owner: result133,
-                  createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
-                  updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
-                  leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 160, true)),
-                  inDoubtSince: variant134,
-                  nextReconcileAt: variant135,
-                  reconcileAttempts: dataView(memory0).getInt32(ret + 200, true) >>> 0,
-                  resultJson: variant137,
-                  reason: variant139,
-                  resolvedBy: variant141,
-                  settlement: variant143,
-                  reconcile: variant145,
-                  leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 264, true)),
-                  maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 272, true)),
-                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 280, true)),
-                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 288, true)),
-                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 296, true)),
-                  dueAt: variant146,
+              var ptr128 = dataView(memory0).getInt32(ret + 64, true);
+              var len128 = dataView(memory0).getInt32(ret + 68, true);
+              var result128 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr128, len128));
+              var ptr129 = dataView(memory0).getInt32(ret + 72, true);
+              var len129 = dataView(memory0).getInt32(ret + 76, true);
+              var result129 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr129, len129));
+              var ptr130 = dataView(memory0).getInt32(ret + 80, true);
+              var len130 = dataView(memory0).getInt32(ret + 84, true);
+              var result130 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr130, len130));
+              var ptr131 = dataView(memory0).getInt32(ret + 88, true);
+              var len131 = dataView(memory0).getInt32(ret + 92, true);
+              var result131 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr131, len131));
+              variant132 = {
+                fingerprint: result124,
+                tool: result125,
+                reconciled: bool126 == 0 ? false : (bool126 == 1 ? true : throwInvalidBool()),
+                event: {
+                  kind: enum127,
+                  scope: result128,
+                  key: result129,
+                  tool: result130,
+                  detail: result131,
                 },
-                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 320, true)),
-                history: bool147 == 0 ? false : (bool147 == 1 ? true : throwInvalidBool()),
               };
               break;
             }
@@ -4699,198 +4520,203 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var len154 = dataView(memory0).getInt32(ret + 340, true);
-          var base154 = dataView(memory0).getInt32(ret + 336, true);
-          var result154 = [];
-          for (let i = 0; i < len154; i++) {
-            const base = base154 + i * 36;
-            let enum149;
-            switch (dataView(memory0).getUint8(base + 0, true)) {
-              case 0: {
-                enum149 = 'claimed';
-                break;
-              }
-              case 1: {
-                enum149 = 'executed';
-                break;
-              }
-              case 2: {
-                enum149 = 'replayed';
-                break;
-              }
-              case 3: {
-                enum149 = 'conflict';
-                break;
-              }
-              case 4: {
-                enum149 = 'in-doubt';
-                break;
-              }
-              case 5: {
-                enum149 = 'reconciled';
-                break;
-              }
-              case 6: {
-                enum149 = 'escalated';
-                break;
-              }
-              case 7: {
-                enum149 = 'resolved';
-                break;
-              }
-              default: {
-                throw new TypeError('invalid discriminant specified for NoticeKind');
-              }
-            }
-            var ptr150 = dataView(memory0).getInt32(base + 4, true);
-            var len150 = dataView(memory0).getInt32(base + 8, true);
-            var result150 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr150, len150));
-            var ptr151 = dataView(memory0).getInt32(base + 12, true);
-            var len151 = dataView(memory0).getInt32(base + 16, true);
-            var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
-            var ptr152 = dataView(memory0).getInt32(base + 20, true);
-            var len152 = dataView(memory0).getInt32(base + 24, true);
-            var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
-            var ptr153 = dataView(memory0).getInt32(base + 28, true);
-            var len153 = dataView(memory0).getInt32(base + 32, true);
-            var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
-            result154.push({
-              kind: enum149,
-              scope: result150,
-              key: result151,
-              tool: result152,
-              detail: result153,
-            });
-          }
-          let variant228;
-          switch (dataView(memory0).getUint8(ret + 344, true)) {
+          let variant157;
+          switch (dataView(memory0).getUint8(ret + 96, true)) {
             case 0: {
-              variant228= {
-                tag: 'report',
-              };
+              variant157 = undefined;
               break;
             }
             case 1: {
-              var ptr155 = dataView(memory0).getInt32(ret + 352, true);
-              var len155 = dataView(memory0).getInt32(ret + 356, true);
-              var result155 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr155, len155));
-              var ptr156 = dataView(memory0).getInt32(ret + 360, true);
-              var len156 = dataView(memory0).getInt32(ret + 364, true);
-              var result156 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr156, len156));
-              let variant158;
-              switch (dataView(memory0).getUint8(ret + 368, true)) {
+              let enum133;
+              switch (dataView(memory0).getUint8(ret + 104, true)) {
                 case 0: {
-                  variant158 = undefined;
+                  enum133 = 'insert';
                   break;
                 }
                 case 1: {
-                  var ptr157 = dataView(memory0).getInt32(ret + 376, true);
-                  var len157 = dataView(memory0).getInt32(ret + 380, true);
-                  var result157 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr157, len157));
-                  variant158 = {
-                    attempt: dataView(memory0).getInt32(ret + 372, true) >>> 0,
-                    owner: result157,
-                  };
+                  enum133 = 'update';
+                  break;
+                }
+                case 2: {
+                  enum133 = 'delete';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for WriteOp');
+                }
+              }
+              var ptr134 = dataView(memory0).getInt32(ret + 112, true);
+              var len134 = dataView(memory0).getInt32(ret + 116, true);
+              var result134 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr134, len134));
+              var ptr135 = dataView(memory0).getInt32(ret + 120, true);
+              var len135 = dataView(memory0).getInt32(ret + 124, true);
+              var result135 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr135, len135));
+              var ptr136 = dataView(memory0).getInt32(ret + 128, true);
+              var len136 = dataView(memory0).getInt32(ret + 132, true);
+              var result136 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr136, len136));
+              var ptr137 = dataView(memory0).getInt32(ret + 136, true);
+              var len137 = dataView(memory0).getInt32(ret + 140, true);
+              var result137 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr137, len137));
+              var ptr138 = dataView(memory0).getInt32(ret + 144, true);
+              var len138 = dataView(memory0).getInt32(ret + 148, true);
+              var result138 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr138, len138));
+              var ptr139 = dataView(memory0).getInt32(ret + 152, true);
+              var len139 = dataView(memory0).getInt32(ret + 156, true);
+              var result139 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr139, len139));
+              var ptr140 = dataView(memory0).getInt32(ret + 160, true);
+              var len140 = dataView(memory0).getInt32(ret + 164, true);
+              var result140 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr140, len140));
+              let enum141;
+              switch (dataView(memory0).getUint8(ret + 168, true)) {
+                case 0: {
+                  enum141 = 'pending';
+                  break;
+                }
+                case 1: {
+                  enum141 = 'done';
+                  break;
+                }
+                case 2: {
+                  enum141 = 'failed';
+                  break;
+                }
+                case 3: {
+                  enum141 = 'in-doubt';
+                  break;
+                }
+                case 4: {
+                  enum141 = 'escalated';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for EntryState');
+                }
+              }
+              var ptr142 = dataView(memory0).getInt32(ret + 188, true);
+              var len142 = dataView(memory0).getInt32(ret + 192, true);
+              var result142 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr142, len142));
+              let variant143;
+              switch (dataView(memory0).getUint8(ret + 224, true)) {
+                case 0: {
+                  variant143 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant143 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 232, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant159;
-              switch (dataView(memory0).getUint8(ret + 384, true)) {
+              let variant144;
+              switch (dataView(memory0).getUint8(ret + 240, true)) {
                 case 0: {
-                  variant159 = undefined;
+                  variant144 = undefined;
                   break;
                 }
                 case 1: {
-                  variant159 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 392, true));
+                  variant144 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 248, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant160;
-              switch (dataView(memory0).getUint8(ret + 400, true)) {
+              let variant146;
+              switch (dataView(memory0).getUint8(ret + 260, true)) {
                 case 0: {
-                  variant160 = undefined;
+                  variant146 = undefined;
                   break;
                 }
                 case 1: {
-                  variant160 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true));
+                  var ptr145 = dataView(memory0).getInt32(ret + 264, true);
+                  var len145 = dataView(memory0).getInt32(ret + 268, true);
+                  var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
+                  variant146 = result145;
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant161;
-              switch (dataView(memory0).getUint8(ret + 416, true)) {
+              let variant148;
+              switch (dataView(memory0).getUint8(ret + 272, true)) {
                 case 0: {
-                  variant161 = undefined;
+                  variant148 = undefined;
                   break;
                 }
                 case 1: {
-                  variant161 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 424, true));
+                  var ptr147 = dataView(memory0).getInt32(ret + 276, true);
+                  var len147 = dataView(memory0).getInt32(ret + 280, true);
+                  var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
+                  variant148 = result147;
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant228= {
-                tag: 'call-tool',
-                val: {
-                  scope: result155,
-                  key: result156,
-                  token: variant158,
-                  notAfter: variant159,
-                  deadline: variant160,
-                  heartbeatMs: variant161,
-                }
-              };
-              break;
-            }
-            case 2: {
-              var ptr162 = dataView(memory0).getInt32(ret + 352, true);
-              var len162 = dataView(memory0).getInt32(ret + 356, true);
-              var result162 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr162, len162));
-              var ptr163 = dataView(memory0).getInt32(ret + 360, true);
-              var len163 = dataView(memory0).getInt32(ret + 364, true);
-              var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
-              var ptr164 = dataView(memory0).getInt32(ret + 368, true);
-              var len164 = dataView(memory0).getInt32(ret + 372, true);
-              var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
-              var ptr165 = dataView(memory0).getInt32(ret + 376, true);
-              var len165 = dataView(memory0).getInt32(ret + 380, true);
-              var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
-              let variant167;
-              switch (dataView(memory0).getUint8(ret + 388, true)) {
+              let variant150;
+              switch (dataView(memory0).getUint8(ret + 284, true)) {
                 case 0: {
-                  variant167= {
+                  variant150 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr149 = dataView(memory0).getInt32(ret + 288, true);
+                  var len149 = dataView(memory0).getInt32(ret + 292, true);
+                  var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
+                  variant150 = result149;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant152;
+              switch (dataView(memory0).getUint8(ret + 296, true)) {
+                case 0: {
+                  variant152 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr151 = dataView(memory0).getInt32(ret + 300, true);
+                  var len151 = dataView(memory0).getInt32(ret + 304, true);
+                  var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
+                  variant152 = result151;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant154;
+              switch (dataView(memory0).getUint8(ret + 308, true)) {
+                case 0: {
+                  variant154= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant167= {
+                  variant154= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr166 = dataView(memory0).getInt32(ret + 392, true);
-                  var len166 = dataView(memory0).getInt32(ret + 396, true);
-                  var result166 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr166, len166));
-                  variant167= {
+                  var ptr153 = dataView(memory0).getInt32(ret + 312, true);
+                  var len153 = dataView(memory0).getInt32(ret + 316, true);
+                  var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
+                  variant154= {
                     tag: 'lookup',
-                    val: result166
+                    val: result153
                   };
                   break;
                 }
                 case 3: {
-                  variant167= {
+                  variant154= {
                     tag: 'manual',
                   };
                   break;
@@ -4899,60 +4725,316 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant228= {
+              let variant155;
+              switch (dataView(memory0).getUint8(ret + 360, true)) {
+                case 0: {
+                  variant155 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant155 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              var bool156 = dataView(memory0).getUint8(ret + 384, true);
+              variant157 = {
+                op: enum133,
+                row: {
+                  scope: result134,
+                  key: result135,
+                  tool: result136,
+                  runId: result137,
+                  stepId: result138,
+                  fingerprint: result139,
+                  argsCanonical: result140,
+                  state: enum141,
+                  version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true)),
+                  attempt: dataView(memory0).getInt32(ret + 184, true) >>> 0,
+                  owner: result142,
+                  createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 200, true)),
+                  updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 208, true)),
+                  leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 216, true)),
+                  inDoubtSince: variant143,
+                  nextReconcileAt: variant144,
+                  reconcileAttempts: dataView(memory0).getInt32(ret + 256, true) >>> 0,
+                  resultJson: variant146,
+                  reason: variant148,
+                  resolvedBy: variant150,
+                  settlement: variant152,
+                  reconcile: variant154,
+                  leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 320, true)),
+                  maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 328, true)),
+                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true)),
+                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true)),
+                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true)),
+                  dueAt: variant155,
+                },
+                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
+                history: bool156 == 0 ? false : (bool156 == 1 ? true : throwInvalidBool()),
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          var len163 = dataView(memory0).getInt32(ret + 396, true);
+          var base163 = dataView(memory0).getInt32(ret + 392, true);
+          var result163 = [];
+          for (let i = 0; i < len163; i++) {
+            const base = base163 + i * 36;
+            let enum158;
+            switch (dataView(memory0).getUint8(base + 0, true)) {
+              case 0: {
+                enum158 = 'claimed';
+                break;
+              }
+              case 1: {
+                enum158 = 'executed';
+                break;
+              }
+              case 2: {
+                enum158 = 'replayed';
+                break;
+              }
+              case 3: {
+                enum158 = 'conflict';
+                break;
+              }
+              case 4: {
+                enum158 = 'in-doubt';
+                break;
+              }
+              case 5: {
+                enum158 = 'reconciled';
+                break;
+              }
+              case 6: {
+                enum158 = 'escalated';
+                break;
+              }
+              case 7: {
+                enum158 = 'resolved';
+                break;
+              }
+              default: {
+                throw new TypeError('invalid discriminant specified for NoticeKind');
+              }
+            }
+            var ptr159 = dataView(memory0).getInt32(base + 4, true);
+            var len159 = dataView(memory0).getInt32(base + 8, true);
+            var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
+            var ptr160 = dataView(memory0).getInt32(base + 12, true);
+            var len160 = dataView(memory0).getInt32(base + 16, true);
+            var result160 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr160, len160));
+            var ptr161 = dataView(memory0).getInt32(base + 20, true);
+            var len161 = dataView(memory0).getInt32(base + 24, true);
+            var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
+            var ptr162 = dataView(memory0).getInt32(base + 28, true);
+            var len162 = dataView(memory0).getInt32(base + 32, true);
+            var result162 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr162, len162));
+            result163.push({
+              kind: enum158,
+              scope: result159,
+              key: result160,
+              tool: result161,
+              detail: result162,
+            });
+          }
+          let variant237;
+          switch (dataView(memory0).getUint8(ret + 400, true)) {
+            case 0: {
+              variant237= {
+                tag: 'report',
+              };
+              break;
+            }
+            case 1: {
+              var ptr164 = dataView(memory0).getInt32(ret + 408, true);
+              var len164 = dataView(memory0).getInt32(ret + 412, true);
+              var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
+              var ptr165 = dataView(memory0).getInt32(ret + 416, true);
+              var len165 = dataView(memory0).getInt32(ret + 420, true);
+              var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
+              let variant167;
+              switch (dataView(memory0).getUint8(ret + 424, true)) {
+                case 0: {
+                  variant167 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr166 = dataView(memory0).getInt32(ret + 432, true);
+                  var len166 = dataView(memory0).getInt32(ret + 436, true);
+                  var result166 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr166, len166));
+                  variant167 = {
+                    attempt: dataView(memory0).getInt32(ret + 428, true) >>> 0,
+                    owner: result166,
+                  };
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant168;
+              switch (dataView(memory0).getUint8(ret + 440, true)) {
+                case 0: {
+                  variant168 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant168 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 448, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant169;
+              switch (dataView(memory0).getUint8(ret + 456, true)) {
+                case 0: {
+                  variant169 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant169 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 464, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant170;
+              switch (dataView(memory0).getUint8(ret + 472, true)) {
+                case 0: {
+                  variant170 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant170 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 480, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              variant237= {
+                tag: 'call-tool',
+                val: {
+                  scope: result164,
+                  key: result165,
+                  token: variant167,
+                  notAfter: variant168,
+                  deadline: variant169,
+                  heartbeatMs: variant170,
+                }
+              };
+              break;
+            }
+            case 2: {
+              var ptr171 = dataView(memory0).getInt32(ret + 408, true);
+              var len171 = dataView(memory0).getInt32(ret + 412, true);
+              var result171 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr171, len171));
+              var ptr172 = dataView(memory0).getInt32(ret + 416, true);
+              var len172 = dataView(memory0).getInt32(ret + 420, true);
+              var result172 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr172, len172));
+              var ptr173 = dataView(memory0).getInt32(ret + 424, true);
+              var len173 = dataView(memory0).getInt32(ret + 428, true);
+              var result173 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr173, len173));
+              var ptr174 = dataView(memory0).getInt32(ret + 432, true);
+              var len174 = dataView(memory0).getInt32(ret + 436, true);
+              var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
+              let variant176;
+              switch (dataView(memory0).getUint8(ret + 444, true)) {
+                case 0: {
+                  variant176= {
+                    tag: 'none',
+                  };
+                  break;
+                }
+                case 1: {
+                  variant176= {
+                    tag: 'provider-idempotent',
+                  };
+                  break;
+                }
+                case 2: {
+                  var ptr175 = dataView(memory0).getInt32(ret + 448, true);
+                  var len175 = dataView(memory0).getInt32(ret + 452, true);
+                  var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
+                  variant176= {
+                    tag: 'lookup',
+                    val: result175
+                  };
+                  break;
+                }
+                case 3: {
+                  variant176= {
+                    tag: 'manual',
+                  };
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for ReconcilePath');
+                }
+              }
+              variant237= {
                 tag: 'call-reconciler',
                 val: {
-                  scope: result162,
-                  key: result163,
-                  tool: result164,
-                  argsCanonical: result165,
-                  attempt: dataView(memory0).getInt32(ret + 384, true) >>> 0,
-                  path: variant167,
-                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 400, true)),
-                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true)),
+                  scope: result171,
+                  key: result172,
+                  tool: result173,
+                  argsCanonical: result174,
+                  attempt: dataView(memory0).getInt32(ret + 440, true) >>> 0,
+                  path: variant176,
+                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 456, true)),
+                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 464, true)),
                 }
               };
               break;
             }
             case 3: {
-              var ptr168 = dataView(memory0).getInt32(ret + 352, true);
-              var len168 = dataView(memory0).getInt32(ret + 356, true);
-              var result168 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr168, len168));
-              variant228= {
+              var ptr177 = dataView(memory0).getInt32(ret + 408, true);
+              var len177 = dataView(memory0).getInt32(ret + 412, true);
+              var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
+              variant237= {
                 tag: 'recall-tool',
-                val: result168
+                val: result177
               };
               break;
             }
             case 4: {
-              variant228= {
+              variant237= {
                 tag: 'sleep-until',
-                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true))
+                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true))
               };
               break;
             }
             case 5: {
-              let variant207;
-              switch (dataView(memory0).getUint8(ret + 352, true)) {
+              let variant216;
+              switch (dataView(memory0).getUint8(ret + 408, true)) {
                 case 0: {
-                  var ptr169 = dataView(memory0).getInt32(ret + 360, true);
-                  var len169 = dataView(memory0).getInt32(ret + 364, true);
-                  var result169 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr169, len169));
-                  let variant171;
-                  switch (dataView(memory0).getUint8(ret + 368, true)) {
+                  var ptr178 = dataView(memory0).getInt32(ret + 416, true);
+                  var len178 = dataView(memory0).getInt32(ret + 420, true);
+                  var result178 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr178, len178));
+                  let variant180;
+                  switch (dataView(memory0).getUint8(ret + 424, true)) {
                     case 0: {
-                      variant171= {
+                      variant180= {
                         tag: 'tool-value',
                       };
                       break;
                     }
                     case 1: {
-                      var ptr170 = dataView(memory0).getInt32(ret + 372, true);
-                      var len170 = dataView(memory0).getInt32(ret + 376, true);
-                      var result170 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr170, len170));
-                      variant171= {
+                      var ptr179 = dataView(memory0).getInt32(ret + 428, true);
+                      var len179 = dataView(memory0).getInt32(ret + 432, true);
+                      var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
+                      variant180= {
                         tag: 'recorded',
-                        val: result170
+                        val: result179
                       };
                       break;
                     }
@@ -4960,128 +5042,128 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for ResultSource');
                     }
                   }
-                  var bool172 = dataView(memory0).getUint8(ret + 380, true);
-                  var bool173 = dataView(memory0).getUint8(ret + 381, true);
-                  variant207= {
+                  var bool181 = dataView(memory0).getUint8(ret + 436, true);
+                  var bool182 = dataView(memory0).getUint8(ret + 437, true);
+                  variant216= {
                     tag: 'effect',
                     val: {
-                      key: result169,
-                      source: variant171,
-                      replayed: bool172 == 0 ? false : (bool172 == 1 ? true : throwInvalidBool()),
-                      reconciled: bool173 == 0 ? false : (bool173 == 1 ? true : throwInvalidBool()),
+                      key: result178,
+                      source: variant180,
+                      replayed: bool181 == 0 ? false : (bool181 == 1 ? true : throwInvalidBool()),
+                      reconciled: bool182 == 0 ? false : (bool182 == 1 ? true : throwInvalidBool()),
                     }
                   };
                   break;
                 }
                 case 1: {
-                  let variant195;
-                  switch (dataView(memory0).getUint8(ret + 360, true)) {
+                  let variant204;
+                  switch (dataView(memory0).getUint8(ret + 416, true)) {
                     case 0: {
-                      var ptr174 = dataView(memory0).getInt32(ret + 372, true);
-                      var len174 = dataView(memory0).getInt32(ret + 376, true);
-                      var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
-                      variant195= {
+                      var ptr183 = dataView(memory0).getInt32(ret + 428, true);
+                      var len183 = dataView(memory0).getInt32(ret + 432, true);
+                      var result183 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr183, len183));
+                      variant204= {
                         tag: 'execute',
                         val: {
-                          attempt: dataView(memory0).getInt32(ret + 368, true) >>> 0,
-                          owner: result174,
+                          attempt: dataView(memory0).getInt32(ret + 424, true) >>> 0,
+                          owner: result183,
                         }
                       };
                       break;
                     }
                     case 1: {
-                      var ptr175 = dataView(memory0).getInt32(ret + 368, true);
-                      var len175 = dataView(memory0).getInt32(ret + 372, true);
-                      var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
-                      variant195= {
+                      var ptr184 = dataView(memory0).getInt32(ret + 424, true);
+                      var len184 = dataView(memory0).getInt32(ret + 428, true);
+                      var result184 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr184, len184));
+                      variant204= {
                         tag: 'replay',
                         val: {
-                          resultJson: result175,
-                          attempt: dataView(memory0).getInt32(ret + 376, true) >>> 0,
-                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
+                          resultJson: result184,
+                          attempt: dataView(memory0).getInt32(ret + 432, true) >>> 0,
+                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 440, true)),
                         }
                       };
                       break;
                     }
                     case 2: {
-                      var ptr176 = dataView(memory0).getInt32(ret + 368, true);
-                      var len176 = dataView(memory0).getInt32(ret + 372, true);
-                      var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
-                      let enum177;
-                      switch (dataView(memory0).getUint8(ret + 376, true)) {
+                      var ptr185 = dataView(memory0).getInt32(ret + 424, true);
+                      var len185 = dataView(memory0).getInt32(ret + 428, true);
+                      var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
+                      let enum186;
+                      switch (dataView(memory0).getUint8(ret + 432, true)) {
                         case 0: {
-                          enum177 = 'pending';
+                          enum186 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum177 = 'done';
+                          enum186 = 'done';
                           break;
                         }
                         case 2: {
-                          enum177 = 'failed';
+                          enum186 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum177 = 'in-doubt';
+                          enum186 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum177 = 'escalated';
+                          enum186 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant195= {
+                      variant204= {
                         tag: 'in-progress',
                         val: {
-                          owner: result176,
-                          state: enum177,
-                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
+                          owner: result185,
+                          state: enum186,
+                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 440, true)),
                         }
                       };
                       break;
                     }
                     case 3: {
-                      var ptr178 = dataView(memory0).getInt32(ret + 368, true);
-                      var len178 = dataView(memory0).getInt32(ret + 372, true);
-                      var result178 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr178, len178));
-                      var ptr179 = dataView(memory0).getInt32(ret + 376, true);
-                      var len179 = dataView(memory0).getInt32(ret + 380, true);
-                      var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
-                      var ptr180 = dataView(memory0).getInt32(ret + 384, true);
-                      var len180 = dataView(memory0).getInt32(ret + 388, true);
-                      var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
-                      var ptr181 = dataView(memory0).getInt32(ret + 392, true);
-                      var len181 = dataView(memory0).getInt32(ret + 396, true);
-                      var result181 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr181, len181));
-                      let variant183;
-                      switch (dataView(memory0).getUint8(ret + 404, true)) {
+                      var ptr187 = dataView(memory0).getInt32(ret + 424, true);
+                      var len187 = dataView(memory0).getInt32(ret + 428, true);
+                      var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
+                      var ptr188 = dataView(memory0).getInt32(ret + 432, true);
+                      var len188 = dataView(memory0).getInt32(ret + 436, true);
+                      var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
+                      var ptr189 = dataView(memory0).getInt32(ret + 440, true);
+                      var len189 = dataView(memory0).getInt32(ret + 444, true);
+                      var result189 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr189, len189));
+                      var ptr190 = dataView(memory0).getInt32(ret + 448, true);
+                      var len190 = dataView(memory0).getInt32(ret + 452, true);
+                      var result190 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr190, len190));
+                      let variant192;
+                      switch (dataView(memory0).getUint8(ret + 460, true)) {
                         case 0: {
-                          variant183= {
+                          variant192= {
                             tag: 'none',
                           };
                           break;
                         }
                         case 1: {
-                          variant183= {
+                          variant192= {
                             tag: 'provider-idempotent',
                           };
                           break;
                         }
                         case 2: {
-                          var ptr182 = dataView(memory0).getInt32(ret + 408, true);
-                          var len182 = dataView(memory0).getInt32(ret + 412, true);
-                          var result182 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr182, len182));
-                          variant183= {
+                          var ptr191 = dataView(memory0).getInt32(ret + 464, true);
+                          var len191 = dataView(memory0).getInt32(ret + 468, true);
+                          var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
+                          variant192= {
                             tag: 'lookup',
-                            val: result182
+                            val: result191
                           };
                           break;
                         }
                         case 3: {
-                          variant183= {
+                          variant192= {
                             tag: 'manual',
                           };
                           break;
@@ -5090,144 +5172,144 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                           throw new TypeError('invalid variant discriminant for ReconcilePath');
                         }
                       }
-                      variant195= {
+                      variant204= {
                         tag: 'reconcile',
                         val: {
-                          scope: result178,
-                          key: result179,
-                          tool: result180,
-                          argsCanonical: result181,
-                          attempt: dataView(memory0).getInt32(ret + 400, true) >>> 0,
-                          path: variant183,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true)),
-                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 424, true)),
+                          scope: result187,
+                          key: result188,
+                          tool: result189,
+                          argsCanonical: result190,
+                          attempt: dataView(memory0).getInt32(ret + 456, true) >>> 0,
+                          path: variant192,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 472, true)),
+                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 480, true)),
                         }
                       };
                       break;
                     }
                     case 4: {
-                      var ptr184 = dataView(memory0).getInt32(ret + 368, true);
-                      var len184 = dataView(memory0).getInt32(ret + 372, true);
-                      var result184 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr184, len184));
-                      var ptr185 = dataView(memory0).getInt32(ret + 376, true);
-                      var len185 = dataView(memory0).getInt32(ret + 380, true);
-                      var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
-                      var ptr186 = dataView(memory0).getInt32(ret + 384, true);
-                      var len186 = dataView(memory0).getInt32(ret + 388, true);
-                      var result186 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr186, len186));
-                      var ptr187 = dataView(memory0).getInt32(ret + 396, true);
-                      var len187 = dataView(memory0).getInt32(ret + 400, true);
-                      var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
-                      variant195= {
+                      var ptr193 = dataView(memory0).getInt32(ret + 424, true);
+                      var len193 = dataView(memory0).getInt32(ret + 428, true);
+                      var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
+                      var ptr194 = dataView(memory0).getInt32(ret + 432, true);
+                      var len194 = dataView(memory0).getInt32(ret + 436, true);
+                      var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
+                      var ptr195 = dataView(memory0).getInt32(ret + 440, true);
+                      var len195 = dataView(memory0).getInt32(ret + 444, true);
+                      var result195 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr195, len195));
+                      var ptr196 = dataView(memory0).getInt32(ret + 452, true);
+                      var len196 = dataView(memory0).getInt32(ret + 456, true);
+                      var result196 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr196, len196));
+                      variant204= {
                         tag: 'escalated',
                         val: {
-                          scope: result184,
-                          key: result185,
-                          tool: result186,
-                          attempt: dataView(memory0).getInt32(ret + 392, true) >>> 0,
-                          reason: result187,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true)),
+                          scope: result193,
+                          key: result194,
+                          tool: result195,
+                          attempt: dataView(memory0).getInt32(ret + 448, true) >>> 0,
+                          reason: result196,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 464, true)),
                         }
                       };
                       break;
                     }
                     case 5: {
-                      var ptr188 = dataView(memory0).getInt32(ret + 368, true);
-                      var len188 = dataView(memory0).getInt32(ret + 372, true);
-                      var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
-                      var ptr189 = dataView(memory0).getInt32(ret + 376, true);
-                      var len189 = dataView(memory0).getInt32(ret + 380, true);
-                      var result189 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr189, len189));
-                      var ptr190 = dataView(memory0).getInt32(ret + 384, true);
-                      var len190 = dataView(memory0).getInt32(ret + 388, true);
-                      var result190 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr190, len190));
-                      var ptr191 = dataView(memory0).getInt32(ret + 392, true);
-                      var len191 = dataView(memory0).getInt32(ret + 396, true);
-                      var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
-                      variant195= {
+                      var ptr197 = dataView(memory0).getInt32(ret + 424, true);
+                      var len197 = dataView(memory0).getInt32(ret + 428, true);
+                      var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
+                      var ptr198 = dataView(memory0).getInt32(ret + 432, true);
+                      var len198 = dataView(memory0).getInt32(ret + 436, true);
+                      var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
+                      var ptr199 = dataView(memory0).getInt32(ret + 440, true);
+                      var len199 = dataView(memory0).getInt32(ret + 444, true);
+                      var result199 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr199, len199));
+                      var ptr200 = dataView(memory0).getInt32(ret + 448, true);
+                      var len200 = dataView(memory0).getInt32(ret + 452, true);
+                      var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
+                      variant204= {
                         tag: 'conflict',
                         val: {
-                          key: result188,
-                          pointer: result189,
-                          storedFingerprint: result190,
-                          givenFingerprint: result191,
+                          key: result197,
+                          pointer: result198,
+                          storedFingerprint: result199,
+                          givenFingerprint: result200,
                         }
                       };
                       break;
                     }
                     case 6: {
-                      variant195= {
+                      variant204= {
                         tag: 'pass-through',
                       };
                       break;
                     }
                     case 7: {
-                      let enum192;
-                      switch (dataView(memory0).getUint8(ret + 368, true)) {
+                      let enum201;
+                      switch (dataView(memory0).getUint8(ret + 424, true)) {
                         case 0: {
-                          enum192 = 'pending';
+                          enum201 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum192 = 'done';
+                          enum201 = 'done';
                           break;
                         }
                         case 2: {
-                          enum192 = 'failed';
+                          enum201 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum192 = 'in-doubt';
+                          enum201 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum192 = 'escalated';
+                          enum201 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant195= {
+                      variant204= {
                         tag: 'recorded',
-                        val: enum192
+                        val: enum201
                       };
                       break;
                     }
                     case 8: {
-                      var ptr193 = dataView(memory0).getInt32(ret + 368, true);
-                      var len193 = dataView(memory0).getInt32(ret + 372, true);
-                      var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
-                      variant195= {
+                      var ptr202 = dataView(memory0).getInt32(ret + 424, true);
+                      var len202 = dataView(memory0).getInt32(ret + 428, true);
+                      var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
+                      variant204= {
                         tag: 'settled',
-                        val: result193
+                        val: result202
                       };
                       break;
                     }
                     case 9: {
-                      variant195= {
+                      variant204= {
                         tag: 'purged',
                       };
                       break;
                     }
                     case 10: {
-                      let variant194;
-                      switch (dataView(memory0).getUint8(ret + 368, true)) {
+                      let variant203;
+                      switch (dataView(memory0).getUint8(ret + 424, true)) {
                         case 0: {
-                          variant194 = undefined;
+                          variant203 = undefined;
                           break;
                         }
                         case 1: {
-                          variant194 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true));
+                          variant203 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 432, true));
                           break;
                         }
                         default: {
                           throw new TypeError('invalid variant discriminant for option');
                         }
                       }
-                      variant195= {
+                      variant204= {
                         tag: 'idle',
-                        val: variant194
+                        val: variant203
                       };
                       break;
                     }
@@ -5235,107 +5317,107 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for Outcome');
                     }
                   }
-                  variant207= {
+                  variant216= {
                     tag: 'event',
-                    val: variant195
+                    val: variant204
                   };
                   break;
                 }
                 case 2: {
-                  var ptr196 = dataView(memory0).getInt32(ret + 360, true);
-                  var len196 = dataView(memory0).getInt32(ret + 364, true);
-                  var result196 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr196, len196));
-                  var ptr197 = dataView(memory0).getInt32(ret + 368, true);
-                  var len197 = dataView(memory0).getInt32(ret + 372, true);
-                  var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
-                  var ptr198 = dataView(memory0).getInt32(ret + 376, true);
-                  var len198 = dataView(memory0).getInt32(ret + 380, true);
-                  var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
-                  var bool199 = dataView(memory0).getUint8(ret + 384, true);
-                  let variant201;
-                  switch (dataView(memory0).getUint8(ret + 385, true)) {
+                  var ptr205 = dataView(memory0).getInt32(ret + 416, true);
+                  var len205 = dataView(memory0).getInt32(ret + 420, true);
+                  var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
+                  var ptr206 = dataView(memory0).getInt32(ret + 424, true);
+                  var len206 = dataView(memory0).getInt32(ret + 428, true);
+                  var result206 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr206, len206));
+                  var ptr207 = dataView(memory0).getInt32(ret + 432, true);
+                  var len207 = dataView(memory0).getInt32(ret + 436, true);
+                  var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
+                  var bool208 = dataView(memory0).getUint8(ret + 440, true);
+                  let variant210;
+                  switch (dataView(memory0).getUint8(ret + 441, true)) {
                     case 0: {
-                      variant201 = undefined;
+                      variant210 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum200;
-                      switch (dataView(memory0).getUint8(ret + 386, true)) {
+                      let enum209;
+                      switch (dataView(memory0).getUint8(ret + 442, true)) {
                         case 0: {
-                          enum200 = 'happened';
+                          enum209 = 'happened';
                           break;
                         }
                         case 1: {
-                          enum200 = 'not-happened';
+                          enum209 = 'not-happened';
                           break;
                         }
                         case 2: {
-                          enum200 = 'unknown';
+                          enum209 = 'unknown';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for VerdictKind');
                         }
                       }
-                      variant201 = enum200;
+                      variant210 = enum209;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  let variant203;
-                  switch (dataView(memory0).getUint8(ret + 388, true)) {
+                  let variant212;
+                  switch (dataView(memory0).getUint8(ret + 444, true)) {
                     case 0: {
-                      variant203 = undefined;
+                      variant212 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr202 = dataView(memory0).getInt32(ret + 392, true);
-                      var len202 = dataView(memory0).getInt32(ret + 396, true);
-                      var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
-                      variant203 = result202;
+                      var ptr211 = dataView(memory0).getInt32(ret + 448, true);
+                      var len211 = dataView(memory0).getInt32(ret + 452, true);
+                      var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
+                      variant212 = result211;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var bool204 = dataView(memory0).getUint8(ret + 400, true);
-                  let variant206;
-                  switch (dataView(memory0).getUint8(ret + 404, true)) {
+                  var bool213 = dataView(memory0).getUint8(ret + 456, true);
+                  let variant215;
+                  switch (dataView(memory0).getUint8(ret + 460, true)) {
                     case 0: {
-                      variant206 = undefined;
+                      variant215 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr205 = dataView(memory0).getInt32(ret + 408, true);
-                      var len205 = dataView(memory0).getInt32(ret + 412, true);
-                      var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
-                      variant206 = result205;
+                      var ptr214 = dataView(memory0).getInt32(ret + 464, true);
+                      var len214 = dataView(memory0).getInt32(ret + 468, true);
+                      var result214 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr214, len214));
+                      variant215 = result214;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant207= {
+                  variant216= {
                     tag: 'tended',
                     val: {
-                      scope: result196,
-                      key: result197,
-                      tool: result198,
-                      leaseExpired: bool199 == 0 ? false : (bool199 == 1 ? true : throwInvalidBool()),
-                      reconciled: variant201,
-                      escalated: variant203,
-                      purged: bool204 == 0 ? false : (bool204 == 1 ? true : throwInvalidBool()),
-                      skipped: variant206,
+                      scope: result205,
+                      key: result206,
+                      tool: result207,
+                      leaseExpired: bool208 == 0 ? false : (bool208 == 1 ? true : throwInvalidBool()),
+                      reconciled: variant210,
+                      escalated: variant212,
+                      purged: bool213 == 0 ? false : (bool213 == 1 ? true : throwInvalidBool()),
+                      skipped: variant215,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  variant207= {
+                  variant216= {
                     tag: 'waited',
                   };
                   break;
@@ -5344,231 +5426,231 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for Finish');
                 }
               }
-              variant228= {
+              variant237= {
                 tag: 'finish',
-                val: variant207
+                val: variant216
               };
               break;
             }
             case 6: {
-              let variant227;
-              switch (dataView(memory0).getUint8(ret + 352, true)) {
+              let variant236;
+              switch (dataView(memory0).getUint8(ret + 408, true)) {
                 case 0: {
-                  var ptr208 = dataView(memory0).getInt32(ret + 360, true);
-                  var len208 = dataView(memory0).getInt32(ret + 364, true);
-                  var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
-                  var ptr209 = dataView(memory0).getInt32(ret + 368, true);
-                  var len209 = dataView(memory0).getInt32(ret + 372, true);
-                  var result209 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr209, len209));
-                  var ptr210 = dataView(memory0).getInt32(ret + 376, true);
-                  var len210 = dataView(memory0).getInt32(ret + 380, true);
-                  var result210 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr210, len210));
-                  var ptr211 = dataView(memory0).getInt32(ret + 384, true);
-                  var len211 = dataView(memory0).getInt32(ret + 388, true);
-                  var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
-                  variant227= {
+                  var ptr217 = dataView(memory0).getInt32(ret + 416, true);
+                  var len217 = dataView(memory0).getInt32(ret + 420, true);
+                  var result217 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr217, len217));
+                  var ptr218 = dataView(memory0).getInt32(ret + 424, true);
+                  var len218 = dataView(memory0).getInt32(ret + 428, true);
+                  var result218 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr218, len218));
+                  var ptr219 = dataView(memory0).getInt32(ret + 432, true);
+                  var len219 = dataView(memory0).getInt32(ret + 436, true);
+                  var result219 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr219, len219));
+                  var ptr220 = dataView(memory0).getInt32(ret + 440, true);
+                  var len220 = dataView(memory0).getInt32(ret + 444, true);
+                  var result220 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr220, len220));
+                  variant236= {
                     tag: 'conflict',
                     val: {
-                      key: result208,
-                      pointer: result209,
-                      storedFingerprint: result210,
-                      givenFingerprint: result211,
+                      key: result217,
+                      pointer: result218,
+                      storedFingerprint: result219,
+                      givenFingerprint: result220,
                     }
                   };
                   break;
                 }
                 case 1: {
-                  var ptr212 = dataView(memory0).getInt32(ret + 360, true);
-                  var len212 = dataView(memory0).getInt32(ret + 364, true);
-                  var result212 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr212, len212));
-                  var ptr213 = dataView(memory0).getInt32(ret + 368, true);
-                  var len213 = dataView(memory0).getInt32(ret + 372, true);
-                  var result213 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr213, len213));
-                  variant227= {
+                  var ptr221 = dataView(memory0).getInt32(ret + 416, true);
+                  var len221 = dataView(memory0).getInt32(ret + 420, true);
+                  var result221 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr221, len221));
+                  var ptr222 = dataView(memory0).getInt32(ret + 424, true);
+                  var len222 = dataView(memory0).getInt32(ret + 428, true);
+                  var result222 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr222, len222));
+                  variant236= {
                     tag: 'in-progress',
                     val: {
-                      key: result212,
-                      owner: result213,
-                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
+                      key: result221,
+                      owner: result222,
+                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 432, true)),
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr214 = dataView(memory0).getInt32(ret + 360, true);
-                  var len214 = dataView(memory0).getInt32(ret + 364, true);
-                  var result214 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr214, len214));
-                  var ptr215 = dataView(memory0).getInt32(ret + 368, true);
-                  var len215 = dataView(memory0).getInt32(ret + 372, true);
-                  var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
-                  let variant216;
-                  switch (dataView(memory0).getUint8(ret + 376, true)) {
+                  var ptr223 = dataView(memory0).getInt32(ret + 416, true);
+                  var len223 = dataView(memory0).getInt32(ret + 420, true);
+                  var result223 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr223, len223));
+                  var ptr224 = dataView(memory0).getInt32(ret + 424, true);
+                  var len224 = dataView(memory0).getInt32(ret + 428, true);
+                  var result224 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr224, len224));
+                  let variant225;
+                  switch (dataView(memory0).getUint8(ret + 432, true)) {
                     case 0: {
-                      variant216 = undefined;
+                      variant225 = undefined;
                       break;
                     }
                     case 1: {
-                      variant216 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true));
+                      variant225 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 440, true));
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant227= {
+                  variant236= {
                     tag: 'in-doubt',
                     val: {
-                      key: result214,
-                      reason: result215,
-                      retryAfterMs: variant216,
+                      key: result223,
+                      reason: result224,
+                      retryAfterMs: variant225,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  var ptr217 = dataView(memory0).getInt32(ret + 360, true);
-                  var len217 = dataView(memory0).getInt32(ret + 364, true);
-                  var result217 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr217, len217));
-                  var ptr218 = dataView(memory0).getInt32(ret + 368, true);
-                  var len218 = dataView(memory0).getInt32(ret + 372, true);
-                  var result218 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr218, len218));
-                  variant227= {
+                  var ptr226 = dataView(memory0).getInt32(ret + 416, true);
+                  var len226 = dataView(memory0).getInt32(ret + 420, true);
+                  var result226 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr226, len226));
+                  var ptr227 = dataView(memory0).getInt32(ret + 424, true);
+                  var len227 = dataView(memory0).getInt32(ret + 428, true);
+                  var result227 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr227, len227));
+                  variant236= {
                     tag: 'escalated',
                     val: {
-                      key: result217,
-                      reason: result218,
+                      key: result226,
+                      reason: result227,
                     }
                   };
                   break;
                 }
                 case 4: {
-                  var ptr219 = dataView(memory0).getInt32(ret + 360, true);
-                  var len219 = dataView(memory0).getInt32(ret + 364, true);
-                  var result219 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr219, len219));
-                  variant227= {
+                  var ptr228 = dataView(memory0).getInt32(ret + 416, true);
+                  var len228 = dataView(memory0).getInt32(ret + 420, true);
+                  var result228 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr228, len228));
+                  variant236= {
                     tag: 'tool-failed',
-                    val: result219
+                    val: result228
                   };
                   break;
                 }
                 case 5: {
-                  var ptr220 = dataView(memory0).getInt32(ret + 360, true);
-                  var len220 = dataView(memory0).getInt32(ret + 364, true);
-                  var result220 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr220, len220));
-                  var ptr221 = dataView(memory0).getInt32(ret + 368, true);
-                  var len221 = dataView(memory0).getInt32(ret + 372, true);
-                  var result221 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr221, len221));
-                  variant227= {
+                  var ptr229 = dataView(memory0).getInt32(ret + 416, true);
+                  var len229 = dataView(memory0).getInt32(ret + 420, true);
+                  var result229 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr229, len229));
+                  var ptr230 = dataView(memory0).getInt32(ret + 424, true);
+                  var len230 = dataView(memory0).getInt32(ret + 428, true);
+                  var result230 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr230, len230));
+                  variant236= {
                     tag: 'result-not-recorded',
                     val: {
-                      key: result220,
-                      reason: result221,
+                      key: result229,
+                      reason: result230,
                     }
                   };
                   break;
                 }
                 case 6: {
-                  var ptr222 = dataView(memory0).getInt32(ret + 360, true);
-                  var len222 = dataView(memory0).getInt32(ret + 364, true);
-                  var result222 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr222, len222));
-                  variant227= {
+                  var ptr231 = dataView(memory0).getInt32(ret + 416, true);
+                  var len231 = dataView(memory0).getInt32(ret + 420, true);
+                  var result231 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr231, len231));
+                  variant236= {
                     tag: 'storage',
-                    val: result222
+                    val: result231
                   };
                   break;
                 }
                 case 7: {
-                  let enum223;
-                  switch (dataView(memory0).getUint8(ret + 360, true)) {
+                  let enum232;
+                  switch (dataView(memory0).getUint8(ret + 416, true)) {
                     case 0: {
-                      enum223 = 'not-found';
+                      enum232 = 'not-found';
                       break;
                     }
                     case 1: {
-                      enum223 = 'stale-token';
+                      enum232 = 'stale-token';
                       break;
                     }
                     case 2: {
-                      enum223 = 'invalid-state';
+                      enum232 = 'invalid-state';
                       break;
                     }
                     case 3: {
-                      enum223 = 'already-settled';
+                      enum232 = 'already-settled';
                       break;
                     }
                     case 4: {
-                      enum223 = 'retention-not-reached';
+                      enum232 = 'retention-not-reached';
                       break;
                     }
                     case 5: {
-                      enum223 = 'invalid-request';
+                      enum232 = 'invalid-request';
                       break;
                     }
                     case 6: {
-                      enum223 = 'changed';
+                      enum232 = 'changed';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for LedgerErrorKind');
                     }
                   }
-                  let variant225;
-                  switch (dataView(memory0).getUint8(ret + 361, true)) {
+                  let variant234;
+                  switch (dataView(memory0).getUint8(ret + 417, true)) {
                     case 0: {
-                      variant225 = undefined;
+                      variant234 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum224;
-                      switch (dataView(memory0).getUint8(ret + 362, true)) {
+                      let enum233;
+                      switch (dataView(memory0).getUint8(ret + 418, true)) {
                         case 0: {
-                          enum224 = 'pending';
+                          enum233 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum224 = 'done';
+                          enum233 = 'done';
                           break;
                         }
                         case 2: {
-                          enum224 = 'failed';
+                          enum233 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum224 = 'in-doubt';
+                          enum233 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum224 = 'escalated';
+                          enum233 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant225 = enum224;
+                      variant234 = enum233;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var ptr226 = dataView(memory0).getInt32(ret + 364, true);
-                  var len226 = dataView(memory0).getInt32(ret + 368, true);
-                  var result226 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr226, len226));
-                  variant227= {
+                  var ptr235 = dataView(memory0).getInt32(ret + 420, true);
+                  var len235 = dataView(memory0).getInt32(ret + 424, true);
+                  var result235 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr235, len235));
+                  variant236= {
                     tag: 'ledger',
                     val: {
-                      kind: enum223,
-                      state: variant225,
-                      message: result226,
+                      kind: enum232,
+                      state: variant234,
+                      message: result235,
                     }
                   };
                   break;
                 }
                 case 8: {
-                  variant227= {
+                  variant236= {
                     tag: 'contention',
-                    val: dataView(memory0).getInt32(ret + 360, true) >>> 0
+                    val: dataView(memory0).getInt32(ret + 416, true) >>> 0
                   };
                   break;
                 }
@@ -5576,9 +5658,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for EffectError');
                 }
               }
-              variant228= {
+              variant237= {
                 tag: 'raise',
-                val: variant227
+                val: variant236
               };
               break;
             }
@@ -5586,116 +5668,117 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for Action');
             }
           }
-          variant236= {
+          variant245= {
             tag: 'ok',
             val: {
               state: result120,
               read: variant123,
-              write: variant148,
-              events: result154,
-              action: variant228,
+              replay: variant132,
+              write: variant157,
+              events: result163,
+              action: variant237,
             }
           };
           break;
         }
         case 1: {
-          let enum229;
+          let enum238;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum229 = 'invalid-args';
+              enum238 = 'invalid-args';
               break;
             }
             case 1: {
-              enum229 = 'invalid-pointer';
+              enum238 = 'invalid-pointer';
               break;
             }
             case 2: {
-              enum229 = 'missing-member';
+              enum238 = 'missing-member';
               break;
             }
             case 3: {
-              enum229 = 'pointer-into-array';
+              enum238 = 'pointer-into-array';
               break;
             }
             case 4: {
-              enum229 = 'empty-field';
+              enum238 = 'empty-field';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for KeyErrorKind');
             }
           }
-          let variant231;
+          let variant240;
           switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
-              variant231 = undefined;
+              variant240 = undefined;
               break;
             }
             case 1: {
-              var ptr230 = dataView(memory0).getInt32(ret + 16, true);
-              var len230 = dataView(memory0).getInt32(ret + 20, true);
-              var result230 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr230, len230));
-              variant231 = result230;
+              var ptr239 = dataView(memory0).getInt32(ret + 16, true);
+              var len239 = dataView(memory0).getInt32(ret + 20, true);
+              var result239 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr239, len239));
+              variant240 = result239;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant234;
+          let variant243;
           switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              variant234 = undefined;
+              variant243 = undefined;
               break;
             }
             case 1: {
-              let enum232;
+              let enum241;
               switch (dataView(memory0).getUint8(ret + 32, true)) {
                 case 0: {
-                  enum232 = 'syntax';
+                  enum241 = 'syntax';
                   break;
                 }
                 case 1: {
-                  enum232 = 'invalid-utf8';
+                  enum241 = 'invalid-utf8';
                   break;
                 }
                 case 2: {
-                  enum232 = 'lone-surrogate';
+                  enum241 = 'lone-surrogate';
                   break;
                 }
                 case 3: {
-                  enum232 = 'duplicate-key';
+                  enum241 = 'duplicate-key';
                   break;
                 }
                 case 4: {
-                  enum232 = 'number-overflow';
+                  enum241 = 'number-overflow';
                   break;
                 }
                 case 5: {
-                  enum232 = 'inexact-integer';
+                  enum241 = 'inexact-integer';
                   break;
                 }
                 case 6: {
-                  enum232 = 'too-deep';
+                  enum241 = 'too-deep';
                   break;
                 }
                 case 7: {
-                  enum232 = 'too-large';
+                  enum241 = 'too-large';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for CanonErrorKind');
                 }
               }
-              var ptr233 = dataView(memory0).getInt32(ret + 56, true);
-              var len233 = dataView(memory0).getInt32(ret + 60, true);
-              var result233 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr233, len233));
-              variant234 = {
-                kind: enum232,
+              var ptr242 = dataView(memory0).getInt32(ret + 56, true);
+              var len242 = dataView(memory0).getInt32(ret + 60, true);
+              var result242 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr242, len242));
+              variant243 = {
+                kind: enum241,
                 offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
                 line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
                 column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result233,
+                message: result242,
               };
               break;
             }
@@ -5703,16 +5786,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr235 = dataView(memory0).getInt32(ret + 64, true);
-          var len235 = dataView(memory0).getInt32(ret + 68, true);
-          var result235 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr235, len235));
-          variant236= {
+          var ptr244 = dataView(memory0).getInt32(ret + 64, true);
+          var len244 = dataView(memory0).getInt32(ret + 68, true);
+          var result244 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr244, len244));
+          variant245= {
             tag: 'err',
             val: {
-              kind: enum229,
-              at: variant231,
-              canon: variant234,
-              message: result235,
+              kind: enum238,
+              at: variant240,
+              canon: variant243,
+              message: result244,
             }
           };
           break;
@@ -5721,7 +5804,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant236;
+      const retVal = variant245;
       postReturn13(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);

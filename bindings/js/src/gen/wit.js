@@ -593,11 +593,21 @@ export const WIT = Object.freeze({
       ['detail', 'string'],
     ],
   },
+  'effect.replay-rule': {
+    kind: 'record',
+    fields: [
+      ['fingerprint', 'string'],
+      ['tool', 'string'],
+      ['reconciled', 'bool'],
+      ['event', 'effect.notice'],
+    ],
+  },
   'effect.step': {
     kind: 'record',
     fields: [
       ['state', 'list<u8>'],
       ['read', 'option<effect.read-request>'],
+      ['replay', 'option<effect.replay-rule>'],
       ['write', 'option<effect.row-write>'],
       ['events', 'list<effect.notice>'],
       ['action', 'effect.action'],

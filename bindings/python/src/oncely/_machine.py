@@ -6,7 +6,8 @@ I/O a step asks for (:class:`Read`, :class:`Write`, :class:`Tool`, :class:`Recon
 :class:`Sleep`) and receives what happened; :func:`drive_sync` and :func:`drive_async` perform
 that I/O. Every decision (attempts, waiting and polling, retries of a lost race or of recording
 a result, the order of reconciliation paths, which states are settled, what an unencodable
-result means) is the core's: no entry state, outcome, attempt or time is compared here.
+result means) is the core's: no entry state, outcome, attempt or time is compared here, but
+for the one comparison a step's ``replay`` rule spells out (a replay in one crossing).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from oncely.types import (
     EffectReturn,
     EffectStart,
     Entry,
+    EntryState,
     ErrConflict,
     ErrContention,
     ErrEscalated,
@@ -65,6 +67,7 @@ from oncely.types import (
     ReconcilerFailed,
     ReconcileVerdict,
     RecordedResult,
+    ReplayRule,
     Report,
     RowInput,
     RowWrite,
@@ -345,6 +348,12 @@ def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
                 inp, cause = StoreFailed(str(got.error)), got.error
             else:
                 row = got
+                done = _replayed(step.replay, got)
+                if done is not None:
+                    # A replay in one crossing: the row is this effect's record (wit/effect.wit).
+                    if events is not None:
+                        events.deliver([step.replay.event])
+                    return done, row, value
                 if got is not None or step.write is None:
                     inp = RowInput(got)
         if inp is None and step.write is not None:
@@ -382,6 +391,16 @@ def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
                 setattr(error, EFFECT_ERROR, a.error)
                 raise error from cause
         step = _unwrap(run(step.state, inp, clock()))
+
+
+def _replayed(rule: ReplayRule | None, e: Entry | None) -> EffectReturn | None:
+    """The finish of a step's ``replay`` rule when ``e`` is the record it names (done, of its
+    intent, with a result), else ``None``."""
+    if rule is None or e is None or e.result_json is None or e.state is not EntryState.DONE:
+        return None
+    if e.fingerprint != rule.fingerprint or e.tool != rule.tool:
+        return None
+    return EffectReturn(e.key, RecordedResult(e.result_json), True, rule.reconciled)
 
 
 EFFECT_ERROR = "_oncely_effect_error"

@@ -2305,19 +2305,53 @@ class Notice:
 
 
 @_record
+class ReplayRule:
+    """What a row found by an effect's read answers without asking the core again: the
+    recorded result of the effect's own intent (a replay in one crossing). The row is that
+    record when it is in state `done`, has this `fingerprint` and `tool`, and holds a
+    `result-json`. Then the host delivers `event` (the decision: `replayed`) and finishes
+    as on `finish(effect(effect-result { key: the row's key, source: recorded(the row's
+    result-json), replayed: true, reconciled }))`. Any other row (another state, another
+    intent under the key, a result that was not recorded) goes to the core as `row(row)`.
+
+    The WIT record ``effect.replay-rule``."""
+
+    __slots__ = ("event", "fingerprint", "reconciled", "tool")
+    __match_args__ = ("fingerprint", "tool", "reconciled", "event")
+
+    fingerprint: str
+    """The intent's fingerprint (`entry.fingerprint`)."""
+    tool: str
+    """The intent's tool (`entry.tool`)."""
+    reconciled: bool
+    """Whether this run settled an unknown outcome by reconciliation before this read."""
+    event: Notice
+    """The decision to deliver."""
+
+    def __init__(self, fingerprint: str, tool: str, reconciled: bool, event: Notice) -> None:
+        _set(self, "fingerprint", fingerprint)
+        _set(self, "tool", tool)
+        _set(self, "reconciled", reconciled)
+        _set(self, "event", event)
+
+
+@_record
 class Step:
     """What the host must do next, in order: read, write, act (see the interpreter above).
 
     The WIT record ``effect.step``."""
 
-    __slots__ = ("action", "events", "read", "state", "write")
-    __match_args__ = ("state", "read", "write", "events", "action")
+    __slots__ = ("action", "events", "read", "replay", "state", "write")
+    __match_args__ = ("state", "read", "replay", "write", "events", "action")
 
     state: bytes
     """The core's own bytes: send them back unchanged with the next input (empty once the
     action is `finish` or `raise`)."""
     read: ReadRequest | None
     """A row to read first."""
+    replay: ReplayRule | None
+    """With `read`: the row that is this effect's recorded result, answered without the
+    core (`replay-rule`); none: send the core any row found."""
     write: RowWrite | None
     """A row to write (after a read: only when the row is absent)."""
     events: list[Notice]
@@ -2334,12 +2368,14 @@ class Step:
         self,
         state: bytes,
         read: ReadRequest | None,
+        replay: ReplayRule | None,
         write: RowWrite | None,
         events: list[Notice],
         action: Action,
     ) -> None:
         _set(self, "state", state)
         _set(self, "read", read)
+        _set(self, "replay", replay)
         _set(self, "write", write)
         _set(self, "events", events)
         _set(self, "action", action)
@@ -3186,6 +3222,7 @@ RECORDS: tuple[type, ...] = (
     Doubt,
     Keyed,
     Notice,
+    ReplayRule,
     Step,
     CoreDefaults,
     Operation,
