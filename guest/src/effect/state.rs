@@ -2,8 +2,12 @@
 //!
 //! A small private format (no interchange, no versioning across core builds beyond a leading
 //! tag): unsigned integers as LEB128, strings as their length and UTF-8 bytes, options and
-//! variants as a tag byte. Only the core writes and reads it; a state this core did not write
-//! decodes to `None`, which the machine reports as a host error.
+//! variants as a tag byte. A string of [`SHARED`] bytes or more that was written before in the
+//! same state is written as a reference to it: a machine holds its claim, its row and the row it
+//! is writing, each with the same arguments, key and fingerprint, and the state crosses the
+//! boundary on every step (64 KiB of arguments made a 197 KB state). Only the core writes and
+//! reads it; a state this core did not write decodes to `None`, which the machine reports as a
+//! host error.
 
 use super::{Known, Machine, Mode, Notices, Pending, Phase};
 use crate::effect_wit::{TendJob, TendNote, VerdictKind};
@@ -15,11 +19,14 @@ use crate::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
 use crate::prelude::*;
 
 /// The first byte of every state this core writes.
-const TAG: u8 = 0xE1;
+const TAG: u8 = 0xE2;
+
+/// Strings this long or longer are written once per state, and referred to after.
+const SHARED: usize = 16;
 
 /// `m` as bytes.
 pub fn encode(m: &Machine) -> Vec<u8> {
-    let mut w = W(Vec::with_capacity(256));
+    let mut w = W(Vec::with_capacity(256), Vec::new());
     w.u8(TAG);
     m.put(&mut w);
     w.0
@@ -32,7 +39,7 @@ pub fn encode(m: &Machine) -> Vec<u8> {
 /// with `?` after each field, made every record's reader drop the fields read so far on each of
 /// its exits: kilobytes of drop code in the component.)
 pub fn decode(bytes: &[u8]) -> Option<Machine> {
-    let mut r = R(bytes, false);
+    let mut r = R(bytes, false, Vec::new());
     if r.u8() != TAG {
         return None;
     }
@@ -40,9 +47,11 @@ pub fn decode(bytes: &[u8]) -> Option<Machine> {
     (!r.1 && r.0.is_empty()).then_some(m)
 }
 
-struct W(Vec<u8>);
-/// The bytes not read yet, and whether a read has failed (then the bytes are empty).
-struct R<'a>(&'a [u8], bool);
+/// The bytes written, and where each shared string was written (offset, length).
+struct W(Vec<u8>, Vec<(usize, usize)>);
+/// The bytes not read yet, whether a read has failed (then the bytes are empty), and the shared
+/// strings read so far.
+struct R<'a>(&'a [u8], bool, Vec<&'a str>);
 
 impl W {
     fn u8(&mut self, b: u8) {
@@ -58,9 +67,20 @@ impl W {
             self.0.push(b | 0x80);
         }
     }
+    /// A string: its length times 2 and its bytes, or, written before, its index among the shared
+    /// strings times 2, plus 1.
     fn str(&mut self, s: &str) {
-        self.u64(s.len() as u64);
-        self.0.extend_from_slice(s.as_bytes());
+        let b = s.as_bytes();
+        if b.len() >= SHARED {
+            if let Some(i) = self.1.iter().position(|&(at, n)| &self.0[at..at + n] == b) {
+                return self.u64((i as u64) << 1 | 1);
+            }
+        }
+        self.u64((b.len() as u64) << 1);
+        if b.len() >= SHARED {
+            self.1.push((self.0.len(), b.len()));
+        }
+        self.0.extend_from_slice(b);
     }
 }
 
@@ -106,15 +126,20 @@ impl R<'_> {
     #[inline(never)]
     fn str(&mut self) -> String {
         let n = usize::try_from(self.u64()).unwrap_or(usize::MAX);
-        let Some(bytes) = self.0.get(..n) else {
-            self.fail();
-            return String::new();
-        };
+        if n & 1 == 1 {
+            return match self.2.get(n >> 1) {
+                Some(s) => String::from(*s),
+                None => self.bad(String::new()),
+            };
+        }
+        let n = n >> 1;
+        let text = self.0.get(..n).and_then(|b| core::str::from_utf8(b).ok());
+        let Some(text) = text else { return self.bad(String::new()) };
         self.0 = &self.0[n..];
-        String::from_utf8(bytes.to_vec()).unwrap_or_else(|_| {
-            self.fail();
-            String::new()
-        })
+        if n >= SHARED {
+            self.2.push(text);
+        }
+        String::from(text)
     }
     fn bool(&mut self) -> bool {
         match self.u8() {
