@@ -14,8 +14,10 @@ goes. Here:
   constant bytes prepared once). wasmtime's ``wasmtime_component_func_call`` only *borrows* its
   arguments (it converts them to Rust values before calling and never frees them), so no C
   allocation is made for arguments at all;
-- results are read from wasmtime's C values with :func:`ctypes.string_at` snapshots and
-  :mod:`struct`, and the whole result tree is freed with one ``wasmtime_component_val_delete``.
+- results are read from wasmtime's C values where they lie, through one view of the process's
+  memory (:data:`MEMORY`: :mod:`struct` at an address, a slice for a string's bytes), not a
+  :func:`ctypes.string_at` copy per node (a C call each, 50 for a ledger step), and the whole
+  result tree is freed with one ``wasmtime_component_val_delete``.
 
 Values crossing the boundary are the classes of :mod:`oncely.types` (and the exceptions of
 :mod:`oncely.errors` for the WIT error records). The mapping is checked against the component's
@@ -116,8 +118,13 @@ _unpack_q = struct.Struct("<Q").unpack_from
 _unpack_i = struct.Struct("<I").unpack_from
 _unpack_h = struct.Struct("<H").unpack_from
 _unpack_qq = struct.Struct("<QQ").unpack_from
-_string_at = ctypes.string_at
 _ZERO_S = bytes(S)
+
+MEMORY = memoryview((ctypes.c_ubyte * sys.maxsize).from_address(0)).cast("B")
+"""The process's memory as one byte view: the lifters read wasmtime's result values at their
+addresses (``struct.unpack_from(fmt, MEMORY, address)``, ``MEMORY[address : address + n]``). It
+reads only what wasmtime's C API hands out for the call's result, as ``ctypes.string_at`` would,
+without a C call per read."""
 
 # The call takes the arguments' address as a plain integer: a fresh function object over the
 # same C symbol, so that wasmtime-py's own (shared) object keeps its argument types.
@@ -234,7 +241,8 @@ class Out:
 
 
 Lower = Callable[[Any, Out, int], None]
-Lift = Callable[[bytes, int], Any]
+Lift = Callable[[memoryview, int], Any]
+"""Reads a value from ``MEMORY`` at an address (the C value, ``wasmtime_component_val_t``)."""
 
 
 class Registry:
@@ -456,9 +464,9 @@ class Codec:
         enum = self.registry.enum(ty.names)
         members = {str(m.value).encode("utf-8"): m for m in enum}
 
-        def lift(raw: bytes, off: int) -> Any:
+        def lift(raw: memoryview, off: int) -> Any:
             size, addr = _unpack_qq(raw, off + OF + VEC_SIZE)
-            return members[_string_at(addr, size)]
+            return members[bytes(raw[addr : addr + size])]
 
         return lift
 
@@ -468,12 +476,11 @@ class Codec:
         n = len(fields)
         plan = [(i * E + EV, self.lifter(t)) for i, (_, t) in enumerate(fields)]
 
-        def lift(raw: bytes, off: int) -> Any:
+        def lift(raw: memoryview, off: int) -> Any:
             size, addr = _unpack_qq(raw, off + OF + REC_SIZE)
             if size != n:
                 raise CodecError(f"{cls.__name__}: expected {n} fields, got {size}")
-            entries = _string_at(addr, n * E)
-            return cls(*[lift_field(entries, at) for at, lift_field in plan])
+            return cls(*[lift_field(raw, addr + at) for at, lift_field in plan])
 
         return lift
 
@@ -491,13 +498,13 @@ class Codec:
                     _single_field(cls)
                 by_tag[name.encode("utf-8")] = (cls, self.lifter(payload), not direct)
 
-        def lift(raw: bytes, off: int) -> Any:
+        def lift(raw: memoryview, off: int) -> Any:
             size, addr = _unpack_qq(raw, off + OF + VARIANT_NAME + VEC_SIZE)
-            cls, lift_payload, wrap = by_tag[_string_at(addr, size)]
+            cls, lift_payload, wrap = by_tag[bytes(raw[addr : addr + size])]
             if lift_payload is None:
                 return cls()
             (p,) = _unpack_q(raw, off + OF + VARIANT_VAL)
-            value = lift_payload(_string_at(p, S), 0)
+            value = lift_payload(raw, p)
             return cls(value) if wrap else value
 
         return lift
@@ -507,12 +514,12 @@ class Codec:
         lift_ok = self.lifter(ok_ty) if ok_ty is not None else None
         lift_err = self.lifter(err_ty) if err_ty is not None else None
 
-        def lift(raw: bytes, off: int) -> Any:
+        def lift(raw: memoryview, off: int) -> Any:
             is_ok = raw[off + OF + RESULT_OK]
             (p,) = _unpack_q(raw, off + OF + RESULT_VAL)
             if is_ok:
-                return lift_ok(_string_at(p, S), 0) if lift_ok is not None else None
-            return Err(lift_err(_string_at(p, S), 0) if lift_err is not None else None)
+                return lift_ok(raw, p) if lift_ok is not None else None
+            return Err(lift_err(raw, p) if lift_err is not None else None)
 
         return lift
 
@@ -532,13 +539,13 @@ class Codec:
         err_ty = ty.err
         lift_err = self.lifter(err_ty) if err_ty is not None else None
 
-        def lift(raw: bytes, off: int) -> Any:
+        def lift(raw: memoryview, off: int) -> Any:
             is_ok = raw[off + OF + RESULT_OK]
             (p,) = _unpack_q(raw, off + OF + RESULT_VAL)
             if is_ok:
-                _, addr = _unpack_qq(_string_at(p, S), OF + REC_SIZE)
-                return lift_field(_string_at(addr + i * E, E), EV)
-            return Err(lift_err(_string_at(p, S), 0) if lift_err is not None else None)
+                _, addr = _unpack_qq(raw, p + OF + REC_SIZE)
+                return lift_field(raw, addr + i * E + EV)
+            return Err(lift_err(raw, p) if lift_err is not None else None)
 
         return lift
 
@@ -631,34 +638,31 @@ def _lower_option(lower_payload: Lower) -> Lower:
     return lower
 
 
-def _lift_string(raw: bytes, off: int) -> str:
+def _lift_string(raw: memoryview, off: int) -> str:
     size, addr = _unpack_qq(raw, off + OF + VEC_SIZE)
-    return _string_at(addr, size).decode("utf-8") if size else ""
+    return str(raw[addr : addr + size], "utf-8") if size else ""
 
 
-def _lift_u16(raw: bytes, off: int) -> int:
+def _lift_u16(raw: memoryview, off: int) -> int:
     return _unpack_h(raw, off + OF)[0]  # type: ignore[no-any-return]
 
 
-def _lift_u32(raw: bytes, off: int) -> int:
+def _lift_u32(raw: memoryview, off: int) -> int:
     return _unpack_i(raw, off + OF)[0]  # type: ignore[no-any-return]
 
 
-def _lift_u64(raw: bytes, off: int) -> int:
+def _lift_u64(raw: memoryview, off: int) -> int:
     return _unpack_q(raw, off + OF)[0]  # type: ignore[no-any-return]
 
 
-def _lift_bool(raw: bytes, off: int) -> bool:
+def _lift_bool(raw: memoryview, off: int) -> bool:
     return raw[off + OF] != 0
 
 
 def _lift_list(lift_element: Lift) -> Lift:
-    def lift(raw: bytes, off: int) -> list[Any]:
+    def lift(raw: memoryview, off: int) -> list[Any]:
         size, addr = _unpack_qq(raw, off + OF + LIST_SIZE)
-        if not size:
-            return []
-        items = _string_at(addr, size * S)
-        return [lift_element(items, i * S) for i in range(size)]
+        return [lift_element(raw, addr + i * S) for i in range(size)]
 
     return lift
 
@@ -666,26 +670,25 @@ def _lift_list(lift_element: Lift) -> Lift:
 def _lift_tuple(lift_elements: list[Lift]) -> Lift:
     n = len(lift_elements)
 
-    def lift(raw: bytes, off: int) -> tuple[Any, ...]:
+    def lift(raw: memoryview, off: int) -> tuple[Any, ...]:
         size, addr = _unpack_qq(raw, off + OF + TUPLE_SIZE)
         if size != n:
             raise CodecError(f"expected a tuple of {n}, got {size} values")
-        items = _string_at(addr, n * S) if n else b""
-        return tuple(lift_element(items, i * S) for i, lift_element in enumerate(lift_elements))
+        return tuple(one(raw, addr + i * S) for i, one in enumerate(lift_elements))
 
     return lift
 
 
-def _lift_bytes(raw: bytes, off: int) -> bytes:
+def _lift_bytes(raw: memoryview, off: int) -> bytes:
     """``list<u8>``: one C value per byte; the byte of each is at ``OF``."""
     size, addr = _unpack_qq(raw, off + OF + LIST_SIZE)
-    return _string_at(addr, size * S)[OF::S] if size else b""
+    return raw[addr + OF : addr + size * S : S].tobytes() if size else b""
 
 
 def _lift_option(lift_payload: Lift) -> Lift:
-    def lift(raw: bytes, off: int) -> Any:
+    def lift(raw: memoryview, off: int) -> Any:
         (p,) = _unpack_q(raw, off + OF)
-        return lift_payload(_string_at(p, S), 0) if p else None
+        return lift_payload(raw, p) if p else None
 
     return lift
 
@@ -730,6 +733,6 @@ def call(fn: Function, func: Any, context: Any, scratch: Scratch, args: Sequence
     try:
         if fn.lift is None:
             return None
-        return fn.lift(_string_at(addressof(result), S), 0)
+        return fn.lift(MEMORY, addressof(result))
     finally:
         _val_delete(byref(result))
