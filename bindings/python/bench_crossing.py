@@ -7,16 +7,16 @@ each the median of alternating rounds, in one process:
 
 - **floor**: two calls of a core-module function through wasmtime's C API as wasmtime-py exposes
   it (``wasmtime_func_call_unchecked``, arguments in a preallocated buffer): the least two calls
-  into wasm cost from Python (a replay makes two today), whatever crosses. The core module is
-  the one inside the shipped component (it imports nothing), instantiated on its own; the
-  function called is its allocator (an allocation and its release). Then the same two calls
-  through wasmtime-py's public ``Func.__call__``.
+  into wasm cost from Python (a replay made two until 2026-12-04, one now), whatever crosses.
+  The core module is the one inside the shipped component (it imports nothing), instantiated
+  on its own; the function called is its allocator (an allocation and its release). Then the
+  same two calls through wasmtime-py's public ``Func.__call__``.
 - **a small call**: ``canonical.canonicalize`` of a 94-byte document, through oncely's component
   call (its compiled codec) and through the core module directly (allocate, copy the text in,
   call, read the result, post-return: four calls at the floor's price).
 - **a replay**: ``Ledger.run`` of an intent already recorded, on SQLite (``bench_ledger.py``'s
   effect); the time spent inside
-  oncely's component calls (two per replay today), and a ``SELECT`` of the same row alone.
+  oncely's component calls (counted), and a ``SELECT`` of the same row alone.
 - **encoders and decoders** Python has in C: ``json.dumps`` and ``pickle.dumps`` of the
   benchmark's structured arguments (``bench.py``'s), and ``json.loads`` / ``pickle.loads`` of
   the same value back.
@@ -137,8 +137,11 @@ class Direct:
         return out
 
 
-def replay_contenders(tmp: str) -> tuple[dict[str, Callable[[], Any]], sqlite3.Connection]:
-    """A replay of ``bench_ledger.py``'s effect on SQLite, and the SELECT of its row alone."""
+def replay_contenders(
+    tmp: str,
+) -> tuple[dict[str, Callable[[], Any]], sqlite3.Connection, list[int]]:
+    """A replay of ``bench_ledger.py``'s effect on SQLite, and the SELECT of its row alone; and
+    how many replays ran."""
     path = str(Path(tmp) / "ledger.db")
     ledger = oncely.Ledger.sqlite(path)
     policy = oncely.parse_policy(POLICY_DOC)
@@ -147,7 +150,10 @@ def replay_contenders(tmp: str) -> tuple[dict[str, Callable[[], Any]], sqlite3.C
     db = sqlite3.connect(path, isolation_level=None)
     (key,) = db.execute("SELECT key FROM oncely_effects LIMIT 1").fetchone()
 
+    runs = [0]
+
     def replay() -> None:
+        runs[0] += 1
         if not ledger.run(refund, **intent, policy=policy).replayed:
             raise SystemExit("the effect ran again")
 
@@ -156,7 +162,7 @@ def replay_contenders(tmp: str) -> tuple[dict[str, Callable[[], Any]], sqlite3.C
             "SELECT * FROM oncely_effects WHERE scope = ? AND key = ?", (SCOPE, key)
         ).fetchone()
 
-    return {REPLAY: replay, "SELECT the row alone": select}, db
+    return {REPLAY: replay, "SELECT the row alone": select}, db, runs
 
 
 def codec_contenders() -> dict[str, Callable[[], Any]]:
@@ -189,9 +195,10 @@ def main() -> int:
         public_realloc(direct.store, q, 16, 1, 0)
 
     rt = _runtime.shared()
-    inner, spent = rt.call, [0.0]
+    inner, spent, made = rt.call, [0.0], [0]
 
     def timed(name: str, *args: Any) -> Any:
+        made[0] += 1
         t0 = time.perf_counter()
         try:
             return inner(name, *args)
@@ -199,7 +206,7 @@ def main() -> int:
             spent[0] += time.perf_counter() - t0
 
     with tempfile.TemporaryDirectory() as tmp:
-        replays, db = replay_contenders(tmp)
+        replays, db, fn_runs = replay_contenders(tmp)
         contenders: dict[str, Callable[[], Any]] = {
             "floor: two raw core calls": floor,
             "the same, public Func.__call__": public,
@@ -210,13 +217,16 @@ def main() -> int:
         }
         samples: dict[str, list[float]] = {k: [] for k in contenders}
         share: list[float] = []
+        calls: list[float] = []
         for _ in range(a.rounds):
             for name, fn in contenders.items():
                 if name == REPLAY:
                     rt.call, spent[0], t0 = timed, 0.0, time.perf_counter()  # type: ignore[method-assign]
+                    made[0], before = 0, fn_runs[0]
                 samples[name].append(per_call(fn, a.min_time))
                 if name == REPLAY:
                     share.append(spent[0] / (time.perf_counter() - t0))
+                    calls.append(made[0] / (fn_runs[0] - before))
                     rt.call = inner  # type: ignore[method-assign]
         db.close()
 
@@ -228,8 +238,9 @@ def main() -> int:
         print(f"| {name} | {us:,.2f} |")
     inside = statistics.median(share)
     print(
-        f"\na replay spends {inside:.0%} of its time in oncely's two component calls "
-        f"({t[REPLAY] * inside:,.1f} µs); two calls at the floor take "
+        f"\na replay spends {inside:.0%} of its time in oncely's component calls "
+        f"({statistics.median(calls):g} per replay, {t[REPLAY] * inside:,.1f} µs); two calls at "
+        f"the floor take "
         f"{t['floor: two raw core calls']:,.1f} µs, the row's SELECT "
         f"{t['SELECT the row alone']:,.1f} µs"
     )

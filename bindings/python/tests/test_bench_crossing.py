@@ -34,3 +34,5 @@ def test_bench_crossing_runs_and_reports_every_row() -> None:
     ):
         assert float(rows[row].replace(",", "")) > 0, (row, out.stdout)
     assert "a replay spends" in out.stdout, out.stdout
+    # A replay is one call into the core (wit/effect.wit: the read step's replay rule).
+    assert "component calls (1 per replay," in out.stdout, out.stdout
