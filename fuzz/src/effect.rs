@@ -92,7 +92,7 @@ fn check_step(step: &Step) {
 /// for a row that is the record it names, the same finish after the same one event.
 fn check_replay_rule(step: &Step, rule: &ReplayRule, e: &Entry, now: u64) {
     let Some(json) = e.result_json.clone() else { return };
-    if e.state != EntryState::Done || e.fingerprint != rule.fingerprint || e.tool != rule.tool {
+    if e.state != rule.state || e.fingerprint != rule.fingerprint || e.tool != rule.tool {
         return;
     }
     let core = effect::run(&step.state, Input::Row(Some(e.clone())), now).expect("run never fails but for start(effect)");

@@ -229,7 +229,7 @@ impl World {
 /// when the row is sent to it instead: the same finish, after the same one event.
 fn replayed(step: &Step, row: Option<&Entry>, now: u64) -> Option<Finish> {
     let (rule, e) = (step.replay.as_ref()?, row?);
-    if e.state != EntryState::Done || e.fingerprint != rule.fingerprint || e.tool != rule.tool {
+    if e.state != rule.state || e.fingerprint != rule.fingerprint || e.tool != rule.tool {
         return None;
     }
     let json = e.result_json.clone()?;

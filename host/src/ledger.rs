@@ -37,8 +37,8 @@ use crate::wit::effect::{
 };
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
-    Attention, Claim, ClaimToken, Completion, Entry, EntryState, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict,
-    Reconciliation, Resolution,
+    Attention, Claim, ClaimToken, Completion, Entry, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation,
+    Resolution,
 };
 use crate::wit::policy::ToolPolicy;
 use serde::de::DeserializeOwned;
@@ -183,9 +183,10 @@ struct Ended<T> {
     row: Option<Entry>,
 }
 
-/// Whether `e` is the record a step's `replay` rule names: done, of its intent, with a result.
+/// Whether `e` is the record a step's `replay` rule names: in its state, of its intent, with a
+/// result (the rule's values; the host knows no state of its own).
 fn records(r: &ReplayRule, e: &Entry) -> bool {
-    e.state == EntryState::Done && e.fingerprint == r.fingerprint && e.tool == r.tool && e.result_json.is_some()
+    e.state == r.state && e.fingerprint == r.fingerprint && e.tool == r.tool && e.result_json.is_some()
 }
 
 /// The tool of machines that call none (the core never asks them to).

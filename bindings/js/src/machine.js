@@ -24,9 +24,10 @@ export async function runMachine(command, w) {
   }
 }
 
-// Whether `e` is the record a step's `replay` rule names: done, of its intent, with a result.
+// Whether `e` is the record a step's `replay` rule names: in its state, of its intent, with a
+// result (the rule's values; the host knows no state of its own).
 const records = (rule, e) =>
-  e !== null && e.state === 'done' && e.fingerprint === rule.fingerprint && e.tool === rule.tool && e.resultJson != null;
+  e !== null && e.state === rule.state && e.fingerprint === rule.fingerprint && e.tool === rule.tool && e.resultJson != null;
 
 // Do what one step says; what happened (null: finished).
 async function act({ read, replay, write, events, action }, w, m) {

@@ -805,6 +805,7 @@ fn step(m: &mut Machine, act: Act) -> Step {
 fn replay_rule(m: &Machine) -> Option<ReplayRule> {
     match (&m.mode, &m.event) {
         (Mode::Effect, Event::Begin(c)) => Some(ReplayRule {
+            state: EntryState::Done,
             fingerprint: c.fingerprint.clone(),
             tool: c.tool.clone(),
             reconciled: m.reconciled,

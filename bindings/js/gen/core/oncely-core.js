@@ -4409,7 +4409,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       }
       dataView(memory0).setBigInt64(ptr0 + 288, toUint64(arg2), true);
       const ret = effect010Run(ptr0);
-      let variant245;
+      let variant246;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           var ptr120 = dataView(memory0).getInt32(ret + 8, true);
@@ -4438,80 +4438,107 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant132;
+          let variant133;
           switch (dataView(memory0).getUint8(ret + 36, true)) {
             case 0: {
-              variant132 = undefined;
+              variant133 = undefined;
               break;
             }
             case 1: {
-              var ptr124 = dataView(memory0).getInt32(ret + 40, true);
-              var len124 = dataView(memory0).getInt32(ret + 44, true);
-              var result124 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr124, len124));
-              var ptr125 = dataView(memory0).getInt32(ret + 48, true);
-              var len125 = dataView(memory0).getInt32(ret + 52, true);
-              var result125 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr125, len125));
-              var bool126 = dataView(memory0).getUint8(ret + 56, true);
-              let enum127;
-              switch (dataView(memory0).getUint8(ret + 60, true)) {
+              let enum124;
+              switch (dataView(memory0).getUint8(ret + 40, true)) {
                 case 0: {
-                  enum127 = 'claimed';
+                  enum124 = 'pending';
                   break;
                 }
                 case 1: {
-                  enum127 = 'executed';
+                  enum124 = 'done';
                   break;
                 }
                 case 2: {
-                  enum127 = 'replayed';
+                  enum124 = 'failed';
                   break;
                 }
                 case 3: {
-                  enum127 = 'conflict';
+                  enum124 = 'in-doubt';
                   break;
                 }
                 case 4: {
-                  enum127 = 'in-doubt';
+                  enum124 = 'escalated';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for EntryState');
+                }
+              }
+              var ptr125 = dataView(memory0).getInt32(ret + 44, true);
+              var len125 = dataView(memory0).getInt32(ret + 48, true);
+              var result125 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr125, len125));
+              var ptr126 = dataView(memory0).getInt32(ret + 52, true);
+              var len126 = dataView(memory0).getInt32(ret + 56, true);
+              var result126 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr126, len126));
+              var bool127 = dataView(memory0).getUint8(ret + 60, true);
+              let enum128;
+              switch (dataView(memory0).getUint8(ret + 64, true)) {
+                case 0: {
+                  enum128 = 'claimed';
+                  break;
+                }
+                case 1: {
+                  enum128 = 'executed';
+                  break;
+                }
+                case 2: {
+                  enum128 = 'replayed';
+                  break;
+                }
+                case 3: {
+                  enum128 = 'conflict';
+                  break;
+                }
+                case 4: {
+                  enum128 = 'in-doubt';
                   break;
                 }
                 case 5: {
-                  enum127 = 'reconciled';
+                  enum128 = 'reconciled';
                   break;
                 }
                 case 6: {
-                  enum127 = 'escalated';
+                  enum128 = 'escalated';
                   break;
                 }
                 case 7: {
-                  enum127 = 'resolved';
+                  enum128 = 'resolved';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for NoticeKind');
                 }
               }
-              var ptr128 = dataView(memory0).getInt32(ret + 64, true);
-              var len128 = dataView(memory0).getInt32(ret + 68, true);
-              var result128 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr128, len128));
-              var ptr129 = dataView(memory0).getInt32(ret + 72, true);
-              var len129 = dataView(memory0).getInt32(ret + 76, true);
+              var ptr129 = dataView(memory0).getInt32(ret + 68, true);
+              var len129 = dataView(memory0).getInt32(ret + 72, true);
               var result129 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr129, len129));
-              var ptr130 = dataView(memory0).getInt32(ret + 80, true);
-              var len130 = dataView(memory0).getInt32(ret + 84, true);
+              var ptr130 = dataView(memory0).getInt32(ret + 76, true);
+              var len130 = dataView(memory0).getInt32(ret + 80, true);
               var result130 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr130, len130));
-              var ptr131 = dataView(memory0).getInt32(ret + 88, true);
-              var len131 = dataView(memory0).getInt32(ret + 92, true);
+              var ptr131 = dataView(memory0).getInt32(ret + 84, true);
+              var len131 = dataView(memory0).getInt32(ret + 88, true);
               var result131 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr131, len131));
-              variant132 = {
-                fingerprint: result124,
-                tool: result125,
-                reconciled: bool126 == 0 ? false : (bool126 == 1 ? true : throwInvalidBool()),
+              var ptr132 = dataView(memory0).getInt32(ret + 92, true);
+              var len132 = dataView(memory0).getInt32(ret + 96, true);
+              var result132 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr132, len132));
+              variant133 = {
+                state: enum124,
+                fingerprint: result125,
+                tool: result126,
+                reconciled: bool127 == 0 ? false : (bool127 == 1 ? true : throwInvalidBool()),
                 event: {
-                  kind: enum127,
-                  scope: result128,
-                  key: result129,
-                  tool: result130,
-                  detail: result131,
+                  kind: enum128,
+                  scope: result129,
+                  key: result130,
+                  tool: result131,
+                  detail: result132,
                 },
               };
               break;
@@ -4520,34 +4547,31 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant157;
-          switch (dataView(memory0).getUint8(ret + 96, true)) {
+          let variant158;
+          switch (dataView(memory0).getUint8(ret + 104, true)) {
             case 0: {
-              variant157 = undefined;
+              variant158 = undefined;
               break;
             }
             case 1: {
-              let enum133;
-              switch (dataView(memory0).getUint8(ret + 104, true)) {
+              let enum134;
+              switch (dataView(memory0).getUint8(ret + 112, true)) {
                 case 0: {
-                  enum133 = 'insert';
+                  enum134 = 'insert';
                   break;
                 }
                 case 1: {
-                  enum133 = 'update';
+                  enum134 = 'update';
                   break;
                 }
                 case 2: {
-                  enum133 = 'delete';
+                  enum134 = 'delete';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for WriteOp');
                 }
               }
-              var ptr134 = dataView(memory0).getInt32(ret + 112, true);
-              var len134 = dataView(memory0).getInt32(ret + 116, true);
-              var result134 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr134, len134));
               var ptr135 = dataView(memory0).getInt32(ret + 120, true);
               var len135 = dataView(memory0).getInt32(ret + 124, true);
               var result135 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr135, len135));
@@ -4566,157 +4590,160 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               var ptr140 = dataView(memory0).getInt32(ret + 160, true);
               var len140 = dataView(memory0).getInt32(ret + 164, true);
               var result140 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr140, len140));
-              let enum141;
-              switch (dataView(memory0).getUint8(ret + 168, true)) {
+              var ptr141 = dataView(memory0).getInt32(ret + 168, true);
+              var len141 = dataView(memory0).getInt32(ret + 172, true);
+              var result141 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr141, len141));
+              let enum142;
+              switch (dataView(memory0).getUint8(ret + 176, true)) {
                 case 0: {
-                  enum141 = 'pending';
+                  enum142 = 'pending';
                   break;
                 }
                 case 1: {
-                  enum141 = 'done';
+                  enum142 = 'done';
                   break;
                 }
                 case 2: {
-                  enum141 = 'failed';
+                  enum142 = 'failed';
                   break;
                 }
                 case 3: {
-                  enum141 = 'in-doubt';
+                  enum142 = 'in-doubt';
                   break;
                 }
                 case 4: {
-                  enum141 = 'escalated';
+                  enum142 = 'escalated';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for EntryState');
                 }
               }
-              var ptr142 = dataView(memory0).getInt32(ret + 188, true);
-              var len142 = dataView(memory0).getInt32(ret + 192, true);
-              var result142 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr142, len142));
-              let variant143;
-              switch (dataView(memory0).getUint8(ret + 224, true)) {
-                case 0: {
-                  variant143 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant143 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 232, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
+              var ptr143 = dataView(memory0).getInt32(ret + 196, true);
+              var len143 = dataView(memory0).getInt32(ret + 200, true);
+              var result143 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr143, len143));
               let variant144;
-              switch (dataView(memory0).getUint8(ret + 240, true)) {
+              switch (dataView(memory0).getUint8(ret + 232, true)) {
                 case 0: {
                   variant144 = undefined;
                   break;
                 }
                 case 1: {
-                  variant144 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 248, true));
+                  variant144 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 240, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant146;
-              switch (dataView(memory0).getUint8(ret + 260, true)) {
+              let variant145;
+              switch (dataView(memory0).getUint8(ret + 248, true)) {
                 case 0: {
-                  variant146 = undefined;
+                  variant145 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr145 = dataView(memory0).getInt32(ret + 264, true);
-                  var len145 = dataView(memory0).getInt32(ret + 268, true);
-                  var result145 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr145, len145));
-                  variant146 = result145;
+                  variant145 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 256, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant148;
-              switch (dataView(memory0).getUint8(ret + 272, true)) {
+              let variant147;
+              switch (dataView(memory0).getUint8(ret + 268, true)) {
                 case 0: {
-                  variant148 = undefined;
+                  variant147 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr147 = dataView(memory0).getInt32(ret + 276, true);
-                  var len147 = dataView(memory0).getInt32(ret + 280, true);
-                  var result147 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr147, len147));
-                  variant148 = result147;
+                  var ptr146 = dataView(memory0).getInt32(ret + 272, true);
+                  var len146 = dataView(memory0).getInt32(ret + 276, true);
+                  var result146 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr146, len146));
+                  variant147 = result146;
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant150;
-              switch (dataView(memory0).getUint8(ret + 284, true)) {
+              let variant149;
+              switch (dataView(memory0).getUint8(ret + 280, true)) {
                 case 0: {
-                  variant150 = undefined;
+                  variant149 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr149 = dataView(memory0).getInt32(ret + 288, true);
-                  var len149 = dataView(memory0).getInt32(ret + 292, true);
-                  var result149 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr149, len149));
-                  variant150 = result149;
+                  var ptr148 = dataView(memory0).getInt32(ret + 284, true);
+                  var len148 = dataView(memory0).getInt32(ret + 288, true);
+                  var result148 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr148, len148));
+                  variant149 = result148;
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant152;
-              switch (dataView(memory0).getUint8(ret + 296, true)) {
+              let variant151;
+              switch (dataView(memory0).getUint8(ret + 292, true)) {
                 case 0: {
-                  variant152 = undefined;
+                  variant151 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr151 = dataView(memory0).getInt32(ret + 300, true);
-                  var len151 = dataView(memory0).getInt32(ret + 304, true);
-                  var result151 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr151, len151));
-                  variant152 = result151;
+                  var ptr150 = dataView(memory0).getInt32(ret + 296, true);
+                  var len150 = dataView(memory0).getInt32(ret + 300, true);
+                  var result150 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr150, len150));
+                  variant151 = result150;
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant154;
-              switch (dataView(memory0).getUint8(ret + 308, true)) {
+              let variant153;
+              switch (dataView(memory0).getUint8(ret + 304, true)) {
                 case 0: {
-                  variant154= {
+                  variant153 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr152 = dataView(memory0).getInt32(ret + 308, true);
+                  var len152 = dataView(memory0).getInt32(ret + 312, true);
+                  var result152 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr152, len152));
+                  variant153 = result152;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant155;
+              switch (dataView(memory0).getUint8(ret + 316, true)) {
+                case 0: {
+                  variant155= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant154= {
+                  variant155= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr153 = dataView(memory0).getInt32(ret + 312, true);
-                  var len153 = dataView(memory0).getInt32(ret + 316, true);
-                  var result153 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr153, len153));
-                  variant154= {
+                  var ptr154 = dataView(memory0).getInt32(ret + 320, true);
+                  var len154 = dataView(memory0).getInt32(ret + 324, true);
+                  var result154 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr154, len154));
+                  variant155= {
                     tag: 'lookup',
-                    val: result153
+                    val: result154
                   };
                   break;
                 }
                 case 3: {
-                  variant154= {
+                  variant155= {
                     tag: 'manual',
                   };
                   break;
@@ -4725,55 +4752,55 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              let variant155;
-              switch (dataView(memory0).getUint8(ret + 360, true)) {
+              let variant156;
+              switch (dataView(memory0).getUint8(ret + 368, true)) {
                 case 0: {
-                  variant155 = undefined;
+                  variant156 = undefined;
                   break;
                 }
                 case 1: {
-                  variant155 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 368, true));
+                  variant156 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              var bool156 = dataView(memory0).getUint8(ret + 384, true);
-              variant157 = {
-                op: enum133,
+              var bool157 = dataView(memory0).getUint8(ret + 392, true);
+              variant158 = {
+                op: enum134,
                 row: {
-                  scope: result134,
-                  key: result135,
-                  tool: result136,
-                  runId: result137,
-                  stepId: result138,
-                  fingerprint: result139,
-                  argsCanonical: result140,
-                  state: enum141,
-                  version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 176, true)),
-                  attempt: dataView(memory0).getInt32(ret + 184, true) >>> 0,
-                  owner: result142,
-                  createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 200, true)),
-                  updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 208, true)),
-                  leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 216, true)),
-                  inDoubtSince: variant143,
-                  nextReconcileAt: variant144,
-                  reconcileAttempts: dataView(memory0).getInt32(ret + 256, true) >>> 0,
-                  resultJson: variant146,
-                  reason: variant148,
-                  resolvedBy: variant150,
-                  settlement: variant152,
-                  reconcile: variant154,
-                  leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 320, true)),
-                  maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 328, true)),
-                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true)),
-                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true)),
-                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true)),
-                  dueAt: variant155,
+                  scope: result135,
+                  key: result136,
+                  tool: result137,
+                  runId: result138,
+                  stepId: result139,
+                  fingerprint: result140,
+                  argsCanonical: result141,
+                  state: enum142,
+                  version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 184, true)),
+                  attempt: dataView(memory0).getInt32(ret + 192, true) >>> 0,
+                  owner: result143,
+                  createdAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 208, true)),
+                  updatedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 216, true)),
+                  leaseUntil: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 224, true)),
+                  inDoubtSince: variant144,
+                  nextReconcileAt: variant145,
+                  reconcileAttempts: dataView(memory0).getInt32(ret + 264, true) >>> 0,
+                  resultJson: variant147,
+                  reason: variant149,
+                  resolvedBy: variant151,
+                  settlement: variant153,
+                  reconcile: variant155,
+                  leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 328, true)),
+                  maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 336, true)),
+                  reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 344, true)),
+                  escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 352, true)),
+                  retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 360, true)),
+                  dueAt: variant156,
                 },
-                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 376, true)),
-                history: bool156 == 0 ? false : (bool156 == 1 ? true : throwInvalidBool()),
+                expectedVersion: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 384, true)),
+                history: bool157 == 0 ? false : (bool157 == 1 ? true : throwInvalidBool()),
               };
               break;
             }
@@ -4781,97 +4808,97 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var len163 = dataView(memory0).getInt32(ret + 396, true);
-          var base163 = dataView(memory0).getInt32(ret + 392, true);
-          var result163 = [];
-          for (let i = 0; i < len163; i++) {
-            const base = base163 + i * 36;
-            let enum158;
+          var len164 = dataView(memory0).getInt32(ret + 404, true);
+          var base164 = dataView(memory0).getInt32(ret + 400, true);
+          var result164 = [];
+          for (let i = 0; i < len164; i++) {
+            const base = base164 + i * 36;
+            let enum159;
             switch (dataView(memory0).getUint8(base + 0, true)) {
               case 0: {
-                enum158 = 'claimed';
+                enum159 = 'claimed';
                 break;
               }
               case 1: {
-                enum158 = 'executed';
+                enum159 = 'executed';
                 break;
               }
               case 2: {
-                enum158 = 'replayed';
+                enum159 = 'replayed';
                 break;
               }
               case 3: {
-                enum158 = 'conflict';
+                enum159 = 'conflict';
                 break;
               }
               case 4: {
-                enum158 = 'in-doubt';
+                enum159 = 'in-doubt';
                 break;
               }
               case 5: {
-                enum158 = 'reconciled';
+                enum159 = 'reconciled';
                 break;
               }
               case 6: {
-                enum158 = 'escalated';
+                enum159 = 'escalated';
                 break;
               }
               case 7: {
-                enum158 = 'resolved';
+                enum159 = 'resolved';
                 break;
               }
               default: {
                 throw new TypeError('invalid discriminant specified for NoticeKind');
               }
             }
-            var ptr159 = dataView(memory0).getInt32(base + 4, true);
-            var len159 = dataView(memory0).getInt32(base + 8, true);
-            var result159 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr159, len159));
-            var ptr160 = dataView(memory0).getInt32(base + 12, true);
-            var len160 = dataView(memory0).getInt32(base + 16, true);
+            var ptr160 = dataView(memory0).getInt32(base + 4, true);
+            var len160 = dataView(memory0).getInt32(base + 8, true);
             var result160 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr160, len160));
-            var ptr161 = dataView(memory0).getInt32(base + 20, true);
-            var len161 = dataView(memory0).getInt32(base + 24, true);
+            var ptr161 = dataView(memory0).getInt32(base + 12, true);
+            var len161 = dataView(memory0).getInt32(base + 16, true);
             var result161 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr161, len161));
-            var ptr162 = dataView(memory0).getInt32(base + 28, true);
-            var len162 = dataView(memory0).getInt32(base + 32, true);
+            var ptr162 = dataView(memory0).getInt32(base + 20, true);
+            var len162 = dataView(memory0).getInt32(base + 24, true);
             var result162 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr162, len162));
-            result163.push({
-              kind: enum158,
-              scope: result159,
-              key: result160,
-              tool: result161,
-              detail: result162,
+            var ptr163 = dataView(memory0).getInt32(base + 28, true);
+            var len163 = dataView(memory0).getInt32(base + 32, true);
+            var result163 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr163, len163));
+            result164.push({
+              kind: enum159,
+              scope: result160,
+              key: result161,
+              tool: result162,
+              detail: result163,
             });
           }
-          let variant237;
-          switch (dataView(memory0).getUint8(ret + 400, true)) {
+          let variant238;
+          switch (dataView(memory0).getUint8(ret + 408, true)) {
             case 0: {
-              variant237= {
+              variant238= {
                 tag: 'report',
               };
               break;
             }
             case 1: {
-              var ptr164 = dataView(memory0).getInt32(ret + 408, true);
-              var len164 = dataView(memory0).getInt32(ret + 412, true);
-              var result164 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr164, len164));
               var ptr165 = dataView(memory0).getInt32(ret + 416, true);
               var len165 = dataView(memory0).getInt32(ret + 420, true);
               var result165 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr165, len165));
-              let variant167;
-              switch (dataView(memory0).getUint8(ret + 424, true)) {
+              var ptr166 = dataView(memory0).getInt32(ret + 424, true);
+              var len166 = dataView(memory0).getInt32(ret + 428, true);
+              var result166 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr166, len166));
+              let variant168;
+              switch (dataView(memory0).getUint8(ret + 432, true)) {
                 case 0: {
-                  variant167 = undefined;
+                  variant168 = undefined;
                   break;
                 }
                 case 1: {
-                  var ptr166 = dataView(memory0).getInt32(ret + 432, true);
-                  var len166 = dataView(memory0).getInt32(ret + 436, true);
-                  var result166 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr166, len166));
-                  variant167 = {
-                    attempt: dataView(memory0).getInt32(ret + 428, true) >>> 0,
-                    owner: result166,
+                  var ptr167 = dataView(memory0).getInt32(ret + 440, true);
+                  var len167 = dataView(memory0).getInt32(ret + 444, true);
+                  var result167 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr167, len167));
+                  variant168 = {
+                    attempt: dataView(memory0).getInt32(ret + 436, true) >>> 0,
+                    owner: result167,
                   };
                   break;
                 }
@@ -4879,28 +4906,14 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              let variant168;
-              switch (dataView(memory0).getUint8(ret + 440, true)) {
-                case 0: {
-                  variant168 = undefined;
-                  break;
-                }
-                case 1: {
-                  variant168 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 448, true));
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
               let variant169;
-              switch (dataView(memory0).getUint8(ret + 456, true)) {
+              switch (dataView(memory0).getUint8(ret + 448, true)) {
                 case 0: {
                   variant169 = undefined;
                   break;
                 }
                 case 1: {
-                  variant169 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 464, true));
+                  variant169 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 456, true));
                   break;
                 }
                 default: {
@@ -4908,36 +4921,47 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 }
               }
               let variant170;
-              switch (dataView(memory0).getUint8(ret + 472, true)) {
+              switch (dataView(memory0).getUint8(ret + 464, true)) {
                 case 0: {
                   variant170 = undefined;
                   break;
                 }
                 case 1: {
-                  variant170 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 480, true));
+                  variant170 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 472, true));
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              variant237= {
+              let variant171;
+              switch (dataView(memory0).getUint8(ret + 480, true)) {
+                case 0: {
+                  variant171 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant171 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 488, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              variant238= {
                 tag: 'call-tool',
                 val: {
-                  scope: result164,
-                  key: result165,
-                  token: variant167,
-                  notAfter: variant168,
-                  deadline: variant169,
-                  heartbeatMs: variant170,
+                  scope: result165,
+                  key: result166,
+                  token: variant168,
+                  notAfter: variant169,
+                  deadline: variant170,
+                  heartbeatMs: variant171,
                 }
               };
               break;
             }
             case 2: {
-              var ptr171 = dataView(memory0).getInt32(ret + 408, true);
-              var len171 = dataView(memory0).getInt32(ret + 412, true);
-              var result171 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr171, len171));
               var ptr172 = dataView(memory0).getInt32(ret + 416, true);
               var len172 = dataView(memory0).getInt32(ret + 420, true);
               var result172 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr172, len172));
@@ -4947,32 +4971,35 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               var ptr174 = dataView(memory0).getInt32(ret + 432, true);
               var len174 = dataView(memory0).getInt32(ret + 436, true);
               var result174 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr174, len174));
-              let variant176;
-              switch (dataView(memory0).getUint8(ret + 444, true)) {
+              var ptr175 = dataView(memory0).getInt32(ret + 440, true);
+              var len175 = dataView(memory0).getInt32(ret + 444, true);
+              var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
+              let variant177;
+              switch (dataView(memory0).getUint8(ret + 452, true)) {
                 case 0: {
-                  variant176= {
+                  variant177= {
                     tag: 'none',
                   };
                   break;
                 }
                 case 1: {
-                  variant176= {
+                  variant177= {
                     tag: 'provider-idempotent',
                   };
                   break;
                 }
                 case 2: {
-                  var ptr175 = dataView(memory0).getInt32(ret + 448, true);
-                  var len175 = dataView(memory0).getInt32(ret + 452, true);
-                  var result175 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr175, len175));
-                  variant176= {
+                  var ptr176 = dataView(memory0).getInt32(ret + 456, true);
+                  var len176 = dataView(memory0).getInt32(ret + 460, true);
+                  var result176 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr176, len176));
+                  variant177= {
                     tag: 'lookup',
-                    val: result175
+                    val: result176
                   };
                   break;
                 }
                 case 3: {
-                  variant176= {
+                  variant177= {
                     tag: 'manual',
                   };
                   break;
@@ -4981,60 +5008,60 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant237= {
+              variant238= {
                 tag: 'call-reconciler',
                 val: {
-                  scope: result171,
-                  key: result172,
-                  tool: result173,
-                  argsCanonical: result174,
-                  attempt: dataView(memory0).getInt32(ret + 440, true) >>> 0,
-                  path: variant176,
-                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 456, true)),
-                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 464, true)),
+                  scope: result172,
+                  key: result173,
+                  tool: result174,
+                  argsCanonical: result175,
+                  attempt: dataView(memory0).getInt32(ret + 448, true) >>> 0,
+                  path: variant177,
+                  inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 464, true)),
+                  escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 472, true)),
                 }
               };
               break;
             }
             case 3: {
-              var ptr177 = dataView(memory0).getInt32(ret + 408, true);
-              var len177 = dataView(memory0).getInt32(ret + 412, true);
-              var result177 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr177, len177));
-              variant237= {
+              var ptr178 = dataView(memory0).getInt32(ret + 416, true);
+              var len178 = dataView(memory0).getInt32(ret + 420, true);
+              var result178 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr178, len178));
+              variant238= {
                 tag: 'recall-tool',
-                val: result177
+                val: result178
               };
               break;
             }
             case 4: {
-              variant237= {
+              variant238= {
                 tag: 'sleep-until',
-                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 408, true))
+                val: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 416, true))
               };
               break;
             }
             case 5: {
-              let variant216;
-              switch (dataView(memory0).getUint8(ret + 408, true)) {
+              let variant217;
+              switch (dataView(memory0).getUint8(ret + 416, true)) {
                 case 0: {
-                  var ptr178 = dataView(memory0).getInt32(ret + 416, true);
-                  var len178 = dataView(memory0).getInt32(ret + 420, true);
-                  var result178 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr178, len178));
-                  let variant180;
-                  switch (dataView(memory0).getUint8(ret + 424, true)) {
+                  var ptr179 = dataView(memory0).getInt32(ret + 424, true);
+                  var len179 = dataView(memory0).getInt32(ret + 428, true);
+                  var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
+                  let variant181;
+                  switch (dataView(memory0).getUint8(ret + 432, true)) {
                     case 0: {
-                      variant180= {
+                      variant181= {
                         tag: 'tool-value',
                       };
                       break;
                     }
                     case 1: {
-                      var ptr179 = dataView(memory0).getInt32(ret + 428, true);
-                      var len179 = dataView(memory0).getInt32(ret + 432, true);
-                      var result179 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr179, len179));
-                      variant180= {
+                      var ptr180 = dataView(memory0).getInt32(ret + 436, true);
+                      var len180 = dataView(memory0).getInt32(ret + 440, true);
+                      var result180 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr180, len180));
+                      variant181= {
                         tag: 'recorded',
-                        val: result179
+                        val: result180
                       };
                       break;
                     }
@@ -5042,93 +5069,90 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for ResultSource');
                     }
                   }
-                  var bool181 = dataView(memory0).getUint8(ret + 436, true);
-                  var bool182 = dataView(memory0).getUint8(ret + 437, true);
-                  variant216= {
+                  var bool182 = dataView(memory0).getUint8(ret + 444, true);
+                  var bool183 = dataView(memory0).getUint8(ret + 445, true);
+                  variant217= {
                     tag: 'effect',
                     val: {
-                      key: result178,
-                      source: variant180,
-                      replayed: bool181 == 0 ? false : (bool181 == 1 ? true : throwInvalidBool()),
-                      reconciled: bool182 == 0 ? false : (bool182 == 1 ? true : throwInvalidBool()),
+                      key: result179,
+                      source: variant181,
+                      replayed: bool182 == 0 ? false : (bool182 == 1 ? true : throwInvalidBool()),
+                      reconciled: bool183 == 0 ? false : (bool183 == 1 ? true : throwInvalidBool()),
                     }
                   };
                   break;
                 }
                 case 1: {
-                  let variant204;
-                  switch (dataView(memory0).getUint8(ret + 416, true)) {
+                  let variant205;
+                  switch (dataView(memory0).getUint8(ret + 424, true)) {
                     case 0: {
-                      var ptr183 = dataView(memory0).getInt32(ret + 428, true);
-                      var len183 = dataView(memory0).getInt32(ret + 432, true);
-                      var result183 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr183, len183));
-                      variant204= {
+                      var ptr184 = dataView(memory0).getInt32(ret + 436, true);
+                      var len184 = dataView(memory0).getInt32(ret + 440, true);
+                      var result184 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr184, len184));
+                      variant205= {
                         tag: 'execute',
                         val: {
-                          attempt: dataView(memory0).getInt32(ret + 424, true) >>> 0,
-                          owner: result183,
+                          attempt: dataView(memory0).getInt32(ret + 432, true) >>> 0,
+                          owner: result184,
                         }
                       };
                       break;
                     }
                     case 1: {
-                      var ptr184 = dataView(memory0).getInt32(ret + 424, true);
-                      var len184 = dataView(memory0).getInt32(ret + 428, true);
-                      var result184 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr184, len184));
-                      variant204= {
+                      var ptr185 = dataView(memory0).getInt32(ret + 432, true);
+                      var len185 = dataView(memory0).getInt32(ret + 436, true);
+                      var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
+                      variant205= {
                         tag: 'replay',
                         val: {
-                          resultJson: result184,
-                          attempt: dataView(memory0).getInt32(ret + 432, true) >>> 0,
-                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 440, true)),
+                          resultJson: result185,
+                          attempt: dataView(memory0).getInt32(ret + 440, true) >>> 0,
+                          recordedAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 448, true)),
                         }
                       };
                       break;
                     }
                     case 2: {
-                      var ptr185 = dataView(memory0).getInt32(ret + 424, true);
-                      var len185 = dataView(memory0).getInt32(ret + 428, true);
-                      var result185 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr185, len185));
-                      let enum186;
-                      switch (dataView(memory0).getUint8(ret + 432, true)) {
+                      var ptr186 = dataView(memory0).getInt32(ret + 432, true);
+                      var len186 = dataView(memory0).getInt32(ret + 436, true);
+                      var result186 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr186, len186));
+                      let enum187;
+                      switch (dataView(memory0).getUint8(ret + 440, true)) {
                         case 0: {
-                          enum186 = 'pending';
+                          enum187 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum186 = 'done';
+                          enum187 = 'done';
                           break;
                         }
                         case 2: {
-                          enum186 = 'failed';
+                          enum187 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum186 = 'in-doubt';
+                          enum187 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum186 = 'escalated';
+                          enum187 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant204= {
+                      variant205= {
                         tag: 'in-progress',
                         val: {
-                          owner: result185,
-                          state: enum186,
-                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 440, true)),
+                          owner: result186,
+                          state: enum187,
+                          retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 448, true)),
                         }
                       };
                       break;
                     }
                     case 3: {
-                      var ptr187 = dataView(memory0).getInt32(ret + 424, true);
-                      var len187 = dataView(memory0).getInt32(ret + 428, true);
-                      var result187 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr187, len187));
                       var ptr188 = dataView(memory0).getInt32(ret + 432, true);
                       var len188 = dataView(memory0).getInt32(ret + 436, true);
                       var result188 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr188, len188));
@@ -5138,32 +5162,35 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       var ptr190 = dataView(memory0).getInt32(ret + 448, true);
                       var len190 = dataView(memory0).getInt32(ret + 452, true);
                       var result190 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr190, len190));
-                      let variant192;
-                      switch (dataView(memory0).getUint8(ret + 460, true)) {
+                      var ptr191 = dataView(memory0).getInt32(ret + 456, true);
+                      var len191 = dataView(memory0).getInt32(ret + 460, true);
+                      var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
+                      let variant193;
+                      switch (dataView(memory0).getUint8(ret + 468, true)) {
                         case 0: {
-                          variant192= {
+                          variant193= {
                             tag: 'none',
                           };
                           break;
                         }
                         case 1: {
-                          variant192= {
+                          variant193= {
                             tag: 'provider-idempotent',
                           };
                           break;
                         }
                         case 2: {
-                          var ptr191 = dataView(memory0).getInt32(ret + 464, true);
-                          var len191 = dataView(memory0).getInt32(ret + 468, true);
-                          var result191 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr191, len191));
-                          variant192= {
+                          var ptr192 = dataView(memory0).getInt32(ret + 472, true);
+                          var len192 = dataView(memory0).getInt32(ret + 476, true);
+                          var result192 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr192, len192));
+                          variant193= {
                             tag: 'lookup',
-                            val: result191
+                            val: result192
                           };
                           break;
                         }
                         case 3: {
-                          variant192= {
+                          variant193= {
                             tag: 'manual',
                           };
                           break;
@@ -5172,51 +5199,48 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                           throw new TypeError('invalid variant discriminant for ReconcilePath');
                         }
                       }
-                      variant204= {
+                      variant205= {
                         tag: 'reconcile',
                         val: {
-                          scope: result187,
-                          key: result188,
-                          tool: result189,
-                          argsCanonical: result190,
-                          attempt: dataView(memory0).getInt32(ret + 456, true) >>> 0,
-                          path: variant192,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 472, true)),
-                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 480, true)),
+                          scope: result188,
+                          key: result189,
+                          tool: result190,
+                          argsCanonical: result191,
+                          attempt: dataView(memory0).getInt32(ret + 464, true) >>> 0,
+                          path: variant193,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 480, true)),
+                          escalateAt: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 488, true)),
                         }
                       };
                       break;
                     }
                     case 4: {
-                      var ptr193 = dataView(memory0).getInt32(ret + 424, true);
-                      var len193 = dataView(memory0).getInt32(ret + 428, true);
-                      var result193 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr193, len193));
                       var ptr194 = dataView(memory0).getInt32(ret + 432, true);
                       var len194 = dataView(memory0).getInt32(ret + 436, true);
                       var result194 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr194, len194));
                       var ptr195 = dataView(memory0).getInt32(ret + 440, true);
                       var len195 = dataView(memory0).getInt32(ret + 444, true);
                       var result195 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr195, len195));
-                      var ptr196 = dataView(memory0).getInt32(ret + 452, true);
-                      var len196 = dataView(memory0).getInt32(ret + 456, true);
+                      var ptr196 = dataView(memory0).getInt32(ret + 448, true);
+                      var len196 = dataView(memory0).getInt32(ret + 452, true);
                       var result196 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr196, len196));
-                      variant204= {
+                      var ptr197 = dataView(memory0).getInt32(ret + 460, true);
+                      var len197 = dataView(memory0).getInt32(ret + 464, true);
+                      var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
+                      variant205= {
                         tag: 'escalated',
                         val: {
-                          scope: result193,
-                          key: result194,
-                          tool: result195,
-                          attempt: dataView(memory0).getInt32(ret + 448, true) >>> 0,
-                          reason: result196,
-                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 464, true)),
+                          scope: result194,
+                          key: result195,
+                          tool: result196,
+                          attempt: dataView(memory0).getInt32(ret + 456, true) >>> 0,
+                          reason: result197,
+                          inDoubtSince: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 472, true)),
                         }
                       };
                       break;
                     }
                     case 5: {
-                      var ptr197 = dataView(memory0).getInt32(ret + 424, true);
-                      var len197 = dataView(memory0).getInt32(ret + 428, true);
-                      var result197 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr197, len197));
                       var ptr198 = dataView(memory0).getInt32(ret + 432, true);
                       var len198 = dataView(memory0).getInt32(ret + 436, true);
                       var result198 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr198, len198));
@@ -5226,90 +5250,93 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       var ptr200 = dataView(memory0).getInt32(ret + 448, true);
                       var len200 = dataView(memory0).getInt32(ret + 452, true);
                       var result200 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr200, len200));
-                      variant204= {
+                      var ptr201 = dataView(memory0).getInt32(ret + 456, true);
+                      var len201 = dataView(memory0).getInt32(ret + 460, true);
+                      var result201 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr201, len201));
+                      variant205= {
                         tag: 'conflict',
                         val: {
-                          key: result197,
-                          pointer: result198,
-                          storedFingerprint: result199,
-                          givenFingerprint: result200,
+                          key: result198,
+                          pointer: result199,
+                          storedFingerprint: result200,
+                          givenFingerprint: result201,
                         }
                       };
                       break;
                     }
                     case 6: {
-                      variant204= {
+                      variant205= {
                         tag: 'pass-through',
                       };
                       break;
                     }
                     case 7: {
-                      let enum201;
-                      switch (dataView(memory0).getUint8(ret + 424, true)) {
+                      let enum202;
+                      switch (dataView(memory0).getUint8(ret + 432, true)) {
                         case 0: {
-                          enum201 = 'pending';
+                          enum202 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum201 = 'done';
+                          enum202 = 'done';
                           break;
                         }
                         case 2: {
-                          enum201 = 'failed';
+                          enum202 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum201 = 'in-doubt';
+                          enum202 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum201 = 'escalated';
+                          enum202 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant204= {
+                      variant205= {
                         tag: 'recorded',
-                        val: enum201
+                        val: enum202
                       };
                       break;
                     }
                     case 8: {
-                      var ptr202 = dataView(memory0).getInt32(ret + 424, true);
-                      var len202 = dataView(memory0).getInt32(ret + 428, true);
-                      var result202 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr202, len202));
-                      variant204= {
+                      var ptr203 = dataView(memory0).getInt32(ret + 432, true);
+                      var len203 = dataView(memory0).getInt32(ret + 436, true);
+                      var result203 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr203, len203));
+                      variant205= {
                         tag: 'settled',
-                        val: result202
+                        val: result203
                       };
                       break;
                     }
                     case 9: {
-                      variant204= {
+                      variant205= {
                         tag: 'purged',
                       };
                       break;
                     }
                     case 10: {
-                      let variant203;
-                      switch (dataView(memory0).getUint8(ret + 424, true)) {
+                      let variant204;
+                      switch (dataView(memory0).getUint8(ret + 432, true)) {
                         case 0: {
-                          variant203 = undefined;
+                          variant204 = undefined;
                           break;
                         }
                         case 1: {
-                          variant203 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 432, true));
+                          variant204 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 440, true));
                           break;
                         }
                         default: {
                           throw new TypeError('invalid variant discriminant for option');
                         }
                       }
-                      variant204= {
+                      variant205= {
                         tag: 'idle',
-                        val: variant203
+                        val: variant204
                       };
                       break;
                     }
@@ -5317,107 +5344,107 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                       throw new TypeError('invalid variant discriminant for Outcome');
                     }
                   }
-                  variant216= {
+                  variant217= {
                     tag: 'event',
-                    val: variant204
+                    val: variant205
                   };
                   break;
                 }
                 case 2: {
-                  var ptr205 = dataView(memory0).getInt32(ret + 416, true);
-                  var len205 = dataView(memory0).getInt32(ret + 420, true);
-                  var result205 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr205, len205));
                   var ptr206 = dataView(memory0).getInt32(ret + 424, true);
                   var len206 = dataView(memory0).getInt32(ret + 428, true);
                   var result206 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr206, len206));
                   var ptr207 = dataView(memory0).getInt32(ret + 432, true);
                   var len207 = dataView(memory0).getInt32(ret + 436, true);
                   var result207 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr207, len207));
-                  var bool208 = dataView(memory0).getUint8(ret + 440, true);
-                  let variant210;
-                  switch (dataView(memory0).getUint8(ret + 441, true)) {
+                  var ptr208 = dataView(memory0).getInt32(ret + 440, true);
+                  var len208 = dataView(memory0).getInt32(ret + 444, true);
+                  var result208 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr208, len208));
+                  var bool209 = dataView(memory0).getUint8(ret + 448, true);
+                  let variant211;
+                  switch (dataView(memory0).getUint8(ret + 449, true)) {
                     case 0: {
-                      variant210 = undefined;
+                      variant211 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum209;
-                      switch (dataView(memory0).getUint8(ret + 442, true)) {
+                      let enum210;
+                      switch (dataView(memory0).getUint8(ret + 450, true)) {
                         case 0: {
-                          enum209 = 'happened';
+                          enum210 = 'happened';
                           break;
                         }
                         case 1: {
-                          enum209 = 'not-happened';
+                          enum210 = 'not-happened';
                           break;
                         }
                         case 2: {
-                          enum209 = 'unknown';
+                          enum210 = 'unknown';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for VerdictKind');
                         }
                       }
-                      variant210 = enum209;
+                      variant211 = enum210;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  let variant212;
-                  switch (dataView(memory0).getUint8(ret + 444, true)) {
+                  let variant213;
+                  switch (dataView(memory0).getUint8(ret + 452, true)) {
                     case 0: {
-                      variant212 = undefined;
+                      variant213 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr211 = dataView(memory0).getInt32(ret + 448, true);
-                      var len211 = dataView(memory0).getInt32(ret + 452, true);
-                      var result211 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr211, len211));
-                      variant212 = result211;
+                      var ptr212 = dataView(memory0).getInt32(ret + 456, true);
+                      var len212 = dataView(memory0).getInt32(ret + 460, true);
+                      var result212 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr212, len212));
+                      variant213 = result212;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var bool213 = dataView(memory0).getUint8(ret + 456, true);
-                  let variant215;
-                  switch (dataView(memory0).getUint8(ret + 460, true)) {
+                  var bool214 = dataView(memory0).getUint8(ret + 464, true);
+                  let variant216;
+                  switch (dataView(memory0).getUint8(ret + 468, true)) {
                     case 0: {
-                      variant215 = undefined;
+                      variant216 = undefined;
                       break;
                     }
                     case 1: {
-                      var ptr214 = dataView(memory0).getInt32(ret + 464, true);
-                      var len214 = dataView(memory0).getInt32(ret + 468, true);
-                      var result214 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr214, len214));
-                      variant215 = result214;
+                      var ptr215 = dataView(memory0).getInt32(ret + 472, true);
+                      var len215 = dataView(memory0).getInt32(ret + 476, true);
+                      var result215 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr215, len215));
+                      variant216 = result215;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant216= {
+                  variant217= {
                     tag: 'tended',
                     val: {
-                      scope: result205,
-                      key: result206,
-                      tool: result207,
-                      leaseExpired: bool208 == 0 ? false : (bool208 == 1 ? true : throwInvalidBool()),
-                      reconciled: variant210,
-                      escalated: variant212,
-                      purged: bool213 == 0 ? false : (bool213 == 1 ? true : throwInvalidBool()),
-                      skipped: variant215,
+                      scope: result206,
+                      key: result207,
+                      tool: result208,
+                      leaseExpired: bool209 == 0 ? false : (bool209 == 1 ? true : throwInvalidBool()),
+                      reconciled: variant211,
+                      escalated: variant213,
+                      purged: bool214 == 0 ? false : (bool214 == 1 ? true : throwInvalidBool()),
+                      skipped: variant216,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  variant216= {
+                  variant217= {
                     tag: 'waited',
                   };
                   break;
@@ -5426,19 +5453,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for Finish');
                 }
               }
-              variant237= {
+              variant238= {
                 tag: 'finish',
-                val: variant216
+                val: variant217
               };
               break;
             }
             case 6: {
-              let variant236;
-              switch (dataView(memory0).getUint8(ret + 408, true)) {
+              let variant237;
+              switch (dataView(memory0).getUint8(ret + 416, true)) {
                 case 0: {
-                  var ptr217 = dataView(memory0).getInt32(ret + 416, true);
-                  var len217 = dataView(memory0).getInt32(ret + 420, true);
-                  var result217 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr217, len217));
                   var ptr218 = dataView(memory0).getInt32(ret + 424, true);
                   var len218 = dataView(memory0).getInt32(ret + 428, true);
                   var result218 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr218, len218));
@@ -5448,209 +5472,212 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   var ptr220 = dataView(memory0).getInt32(ret + 440, true);
                   var len220 = dataView(memory0).getInt32(ret + 444, true);
                   var result220 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr220, len220));
-                  variant236= {
+                  var ptr221 = dataView(memory0).getInt32(ret + 448, true);
+                  var len221 = dataView(memory0).getInt32(ret + 452, true);
+                  var result221 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr221, len221));
+                  variant237= {
                     tag: 'conflict',
                     val: {
-                      key: result217,
-                      pointer: result218,
-                      storedFingerprint: result219,
-                      givenFingerprint: result220,
+                      key: result218,
+                      pointer: result219,
+                      storedFingerprint: result220,
+                      givenFingerprint: result221,
                     }
                   };
                   break;
                 }
                 case 1: {
-                  var ptr221 = dataView(memory0).getInt32(ret + 416, true);
-                  var len221 = dataView(memory0).getInt32(ret + 420, true);
-                  var result221 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr221, len221));
                   var ptr222 = dataView(memory0).getInt32(ret + 424, true);
                   var len222 = dataView(memory0).getInt32(ret + 428, true);
                   var result222 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr222, len222));
-                  variant236= {
+                  var ptr223 = dataView(memory0).getInt32(ret + 432, true);
+                  var len223 = dataView(memory0).getInt32(ret + 436, true);
+                  var result223 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr223, len223));
+                  variant237= {
                     tag: 'in-progress',
                     val: {
-                      key: result221,
-                      owner: result222,
-                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 432, true)),
+                      key: result222,
+                      owner: result223,
+                      retryAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 440, true)),
                     }
                   };
                   break;
                 }
                 case 2: {
-                  var ptr223 = dataView(memory0).getInt32(ret + 416, true);
-                  var len223 = dataView(memory0).getInt32(ret + 420, true);
-                  var result223 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr223, len223));
                   var ptr224 = dataView(memory0).getInt32(ret + 424, true);
                   var len224 = dataView(memory0).getInt32(ret + 428, true);
                   var result224 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr224, len224));
-                  let variant225;
-                  switch (dataView(memory0).getUint8(ret + 432, true)) {
+                  var ptr225 = dataView(memory0).getInt32(ret + 432, true);
+                  var len225 = dataView(memory0).getInt32(ret + 436, true);
+                  var result225 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr225, len225));
+                  let variant226;
+                  switch (dataView(memory0).getUint8(ret + 440, true)) {
                     case 0: {
-                      variant225 = undefined;
+                      variant226 = undefined;
                       break;
                     }
                     case 1: {
-                      variant225 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 440, true));
+                      variant226 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 448, true));
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  variant236= {
+                  variant237= {
                     tag: 'in-doubt',
                     val: {
-                      key: result223,
-                      reason: result224,
-                      retryAfterMs: variant225,
+                      key: result224,
+                      reason: result225,
+                      retryAfterMs: variant226,
                     }
                   };
                   break;
                 }
                 case 3: {
-                  var ptr226 = dataView(memory0).getInt32(ret + 416, true);
-                  var len226 = dataView(memory0).getInt32(ret + 420, true);
-                  var result226 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr226, len226));
                   var ptr227 = dataView(memory0).getInt32(ret + 424, true);
                   var len227 = dataView(memory0).getInt32(ret + 428, true);
                   var result227 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr227, len227));
-                  variant236= {
+                  var ptr228 = dataView(memory0).getInt32(ret + 432, true);
+                  var len228 = dataView(memory0).getInt32(ret + 436, true);
+                  var result228 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr228, len228));
+                  variant237= {
                     tag: 'escalated',
                     val: {
-                      key: result226,
-                      reason: result227,
+                      key: result227,
+                      reason: result228,
                     }
                   };
                   break;
                 }
                 case 4: {
-                  var ptr228 = dataView(memory0).getInt32(ret + 416, true);
-                  var len228 = dataView(memory0).getInt32(ret + 420, true);
-                  var result228 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr228, len228));
-                  variant236= {
+                  var ptr229 = dataView(memory0).getInt32(ret + 424, true);
+                  var len229 = dataView(memory0).getInt32(ret + 428, true);
+                  var result229 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr229, len229));
+                  variant237= {
                     tag: 'tool-failed',
-                    val: result228
+                    val: result229
                   };
                   break;
                 }
                 case 5: {
-                  var ptr229 = dataView(memory0).getInt32(ret + 416, true);
-                  var len229 = dataView(memory0).getInt32(ret + 420, true);
-                  var result229 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr229, len229));
                   var ptr230 = dataView(memory0).getInt32(ret + 424, true);
                   var len230 = dataView(memory0).getInt32(ret + 428, true);
                   var result230 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr230, len230));
-                  variant236= {
+                  var ptr231 = dataView(memory0).getInt32(ret + 432, true);
+                  var len231 = dataView(memory0).getInt32(ret + 436, true);
+                  var result231 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr231, len231));
+                  variant237= {
                     tag: 'result-not-recorded',
                     val: {
-                      key: result229,
-                      reason: result230,
+                      key: result230,
+                      reason: result231,
                     }
                   };
                   break;
                 }
                 case 6: {
-                  var ptr231 = dataView(memory0).getInt32(ret + 416, true);
-                  var len231 = dataView(memory0).getInt32(ret + 420, true);
-                  var result231 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr231, len231));
-                  variant236= {
+                  var ptr232 = dataView(memory0).getInt32(ret + 424, true);
+                  var len232 = dataView(memory0).getInt32(ret + 428, true);
+                  var result232 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr232, len232));
+                  variant237= {
                     tag: 'storage',
-                    val: result231
+                    val: result232
                   };
                   break;
                 }
                 case 7: {
-                  let enum232;
-                  switch (dataView(memory0).getUint8(ret + 416, true)) {
+                  let enum233;
+                  switch (dataView(memory0).getUint8(ret + 424, true)) {
                     case 0: {
-                      enum232 = 'not-found';
+                      enum233 = 'not-found';
                       break;
                     }
                     case 1: {
-                      enum232 = 'stale-token';
+                      enum233 = 'stale-token';
                       break;
                     }
                     case 2: {
-                      enum232 = 'invalid-state';
+                      enum233 = 'invalid-state';
                       break;
                     }
                     case 3: {
-                      enum232 = 'already-settled';
+                      enum233 = 'already-settled';
                       break;
                     }
                     case 4: {
-                      enum232 = 'retention-not-reached';
+                      enum233 = 'retention-not-reached';
                       break;
                     }
                     case 5: {
-                      enum232 = 'invalid-request';
+                      enum233 = 'invalid-request';
                       break;
                     }
                     case 6: {
-                      enum232 = 'changed';
+                      enum233 = 'changed';
                       break;
                     }
                     default: {
                       throw new TypeError('invalid discriminant specified for LedgerErrorKind');
                     }
                   }
-                  let variant234;
-                  switch (dataView(memory0).getUint8(ret + 417, true)) {
+                  let variant235;
+                  switch (dataView(memory0).getUint8(ret + 425, true)) {
                     case 0: {
-                      variant234 = undefined;
+                      variant235 = undefined;
                       break;
                     }
                     case 1: {
-                      let enum233;
-                      switch (dataView(memory0).getUint8(ret + 418, true)) {
+                      let enum234;
+                      switch (dataView(memory0).getUint8(ret + 426, true)) {
                         case 0: {
-                          enum233 = 'pending';
+                          enum234 = 'pending';
                           break;
                         }
                         case 1: {
-                          enum233 = 'done';
+                          enum234 = 'done';
                           break;
                         }
                         case 2: {
-                          enum233 = 'failed';
+                          enum234 = 'failed';
                           break;
                         }
                         case 3: {
-                          enum233 = 'in-doubt';
+                          enum234 = 'in-doubt';
                           break;
                         }
                         case 4: {
-                          enum233 = 'escalated';
+                          enum234 = 'escalated';
                           break;
                         }
                         default: {
                           throw new TypeError('invalid discriminant specified for EntryState');
                         }
                       }
-                      variant234 = enum233;
+                      variant235 = enum234;
                       break;
                     }
                     default: {
                       throw new TypeError('invalid variant discriminant for option');
                     }
                   }
-                  var ptr235 = dataView(memory0).getInt32(ret + 420, true);
-                  var len235 = dataView(memory0).getInt32(ret + 424, true);
-                  var result235 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr235, len235));
-                  variant236= {
+                  var ptr236 = dataView(memory0).getInt32(ret + 428, true);
+                  var len236 = dataView(memory0).getInt32(ret + 432, true);
+                  var result236 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr236, len236));
+                  variant237= {
                     tag: 'ledger',
                     val: {
-                      kind: enum232,
-                      state: variant234,
-                      message: result235,
+                      kind: enum233,
+                      state: variant235,
+                      message: result236,
                     }
                   };
                   break;
                 }
                 case 8: {
-                  variant236= {
+                  variant237= {
                     tag: 'contention',
-                    val: dataView(memory0).getInt32(ret + 416, true) >>> 0
+                    val: dataView(memory0).getInt32(ret + 424, true) >>> 0
                   };
                   break;
                 }
@@ -5658,9 +5685,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for EffectError');
                 }
               }
-              variant237= {
+              variant238= {
                 tag: 'raise',
-                val: variant236
+                val: variant237
               };
               break;
             }
@@ -5668,117 +5695,117 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for Action');
             }
           }
-          variant245= {
+          variant246= {
             tag: 'ok',
             val: {
               state: result120,
               read: variant123,
-              replay: variant132,
-              write: variant157,
-              events: result163,
-              action: variant237,
+              replay: variant133,
+              write: variant158,
+              events: result164,
+              action: variant238,
             }
           };
           break;
         }
         case 1: {
-          let enum238;
+          let enum239;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum238 = 'invalid-args';
+              enum239 = 'invalid-args';
               break;
             }
             case 1: {
-              enum238 = 'invalid-pointer';
+              enum239 = 'invalid-pointer';
               break;
             }
             case 2: {
-              enum238 = 'missing-member';
+              enum239 = 'missing-member';
               break;
             }
             case 3: {
-              enum238 = 'pointer-into-array';
+              enum239 = 'pointer-into-array';
               break;
             }
             case 4: {
-              enum238 = 'empty-field';
+              enum239 = 'empty-field';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for KeyErrorKind');
             }
           }
-          let variant240;
+          let variant241;
           switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
-              variant240 = undefined;
+              variant241 = undefined;
               break;
             }
             case 1: {
-              var ptr239 = dataView(memory0).getInt32(ret + 16, true);
-              var len239 = dataView(memory0).getInt32(ret + 20, true);
-              var result239 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr239, len239));
-              variant240 = result239;
+              var ptr240 = dataView(memory0).getInt32(ret + 16, true);
+              var len240 = dataView(memory0).getInt32(ret + 20, true);
+              var result240 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr240, len240));
+              variant241 = result240;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant243;
+          let variant244;
           switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              variant243 = undefined;
+              variant244 = undefined;
               break;
             }
             case 1: {
-              let enum241;
+              let enum242;
               switch (dataView(memory0).getUint8(ret + 32, true)) {
                 case 0: {
-                  enum241 = 'syntax';
+                  enum242 = 'syntax';
                   break;
                 }
                 case 1: {
-                  enum241 = 'invalid-utf8';
+                  enum242 = 'invalid-utf8';
                   break;
                 }
                 case 2: {
-                  enum241 = 'lone-surrogate';
+                  enum242 = 'lone-surrogate';
                   break;
                 }
                 case 3: {
-                  enum241 = 'duplicate-key';
+                  enum242 = 'duplicate-key';
                   break;
                 }
                 case 4: {
-                  enum241 = 'number-overflow';
+                  enum242 = 'number-overflow';
                   break;
                 }
                 case 5: {
-                  enum241 = 'inexact-integer';
+                  enum242 = 'inexact-integer';
                   break;
                 }
                 case 6: {
-                  enum241 = 'too-deep';
+                  enum242 = 'too-deep';
                   break;
                 }
                 case 7: {
-                  enum241 = 'too-large';
+                  enum242 = 'too-large';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for CanonErrorKind');
                 }
               }
-              var ptr242 = dataView(memory0).getInt32(ret + 56, true);
-              var len242 = dataView(memory0).getInt32(ret + 60, true);
-              var result242 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr242, len242));
-              variant243 = {
-                kind: enum241,
+              var ptr243 = dataView(memory0).getInt32(ret + 56, true);
+              var len243 = dataView(memory0).getInt32(ret + 60, true);
+              var result243 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr243, len243));
+              variant244 = {
+                kind: enum242,
                 offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
                 line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
                 column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result242,
+                message: result243,
               };
               break;
             }
@@ -5786,16 +5813,16 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr244 = dataView(memory0).getInt32(ret + 64, true);
-          var len244 = dataView(memory0).getInt32(ret + 68, true);
-          var result244 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr244, len244));
-          variant245= {
+          var ptr245 = dataView(memory0).getInt32(ret + 64, true);
+          var len245 = dataView(memory0).getInt32(ret + 68, true);
+          var result245 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr245, len245));
+          variant246= {
             tag: 'err',
             val: {
-              kind: enum238,
-              at: variant240,
-              canon: variant243,
-              message: result244,
+              kind: enum239,
+              at: variant241,
+              canon: variant244,
+              message: result245,
             }
           };
           break;
@@ -5804,7 +5831,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant245;
+      const retVal = variant246;
       postReturn13(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);

@@ -596,6 +596,7 @@ export const WIT = Object.freeze({
   'effect.replay-rule': {
     kind: 'record',
     fields: [
+      ['state', 'ledger.entry-state'],
       ['fingerprint', 'string'],
       ['tool', 'string'],
       ['reconciled', 'bool'],

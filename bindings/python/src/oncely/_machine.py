@@ -46,7 +46,6 @@ from oncely.types import (
     EffectReturn,
     EffectStart,
     Entry,
-    EntryState,
     ErrConflict,
     ErrContention,
     ErrEscalated,
@@ -394,9 +393,9 @@ def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
 
 
 def _replayed(rule: ReplayRule | None, e: Entry | None) -> EffectReturn | None:
-    """The finish of a step's ``replay`` rule when ``e`` is the record it names (done, of its
-    intent, with a result), else ``None``."""
-    if rule is None or e is None or e.result_json is None or e.state is not EntryState.DONE:
+    """The finish of a step's ``replay`` rule when ``e`` is the record it names (in its state, of
+    its intent, with a result: the rule's values), else ``None``."""
+    if rule is None or e is None or e.result_json is None or e.state is not rule.state:
         return None
     if e.fingerprint != rule.fingerprint or e.tool != rule.tool:
         return None

@@ -2308,17 +2308,20 @@ class Notice:
 class ReplayRule:
     """What a row found by an effect's read answers without asking the core again: the
     recorded result of the effect's own intent (a replay in one crossing). The row is that
-    record when it is in state `done`, has this `fingerprint` and `tool`, and holds a
-    `result-json`. Then the host delivers `event` (the decision: `replayed`) and finishes
+    record when it is in this `state`, has this `fingerprint` and `tool`, and holds a
+    `result-json` (the host compares these fields with these values, and knows no state). Then
+    the host delivers `event` (the decision: `replayed`) and finishes
     as on `finish(effect(effect-result { key: the row's key, source: recorded(the row's
     result-json), replayed: true, reconciled }))`. Any other row (another state, another
     intent under the key, a result that was not recorded) goes to the core as `row(row)`.
 
     The WIT record ``effect.replay-rule``."""
 
-    __slots__ = ("event", "fingerprint", "reconciled", "tool")
-    __match_args__ = ("fingerprint", "tool", "reconciled", "event")
+    __slots__ = ("event", "fingerprint", "reconciled", "state", "tool")
+    __match_args__ = ("state", "fingerprint", "tool", "reconciled", "event")
 
+    state: EntryState
+    """The state of a recorded result (`done`)."""
     fingerprint: str
     """The intent's fingerprint (`entry.fingerprint`)."""
     tool: str
@@ -2328,7 +2331,10 @@ class ReplayRule:
     event: Notice
     """The decision to deliver."""
 
-    def __init__(self, fingerprint: str, tool: str, reconciled: bool, event: Notice) -> None:
+    def __init__(
+        self, state: EntryState, fingerprint: str, tool: str, reconciled: bool, event: Notice
+    ) -> None:
+        _set(self, "state", state)
         _set(self, "fingerprint", fingerprint)
         _set(self, "tool", tool)
         _set(self, "reconciled", reconciled)
