@@ -1,22 +1,24 @@
-"""What one call into the core costs from Python, and what of it a new crossing could remove.
+"""What one call into the core costs from Python, through each of oncely's two crossings.
 
     python bindings/python/bench_crossing.py [--rounds 7] [--min-time 0.2]
 
-The numbers the design of issue 26's crossing rests on (docs/performance.md, "The crossing"),
-each the median of alternating rounds, in one process:
+The numbers the Python runtime's choice of crossing rests on (``oncely._runtime.CROSSINGS``;
+docs/performance.md, "The crossing"), each the median of alternating rounds, in one process:
 
 - **floor**: two calls of a core-module function through wasmtime's C API as wasmtime-py exposes
   it (``wasmtime_func_call_unchecked``, arguments in a preallocated buffer): the least two calls
-  into wasm cost from Python (a replay made two until 2026-12-04, one now), whatever crosses.
-  The core module is the one inside the shipped component (it imports nothing), instantiated
-  on its own; the function called is its allocator (an allocation and its release). Then the
-  same two calls through wasmtime-py's public ``Func.__call__``.
-- **a small call**: ``canonical.canonicalize`` of a 94-byte document, through oncely's component
-  call (its compiled codec) and through the core module directly (allocate, copy the text in,
-  call, read the result, post-return: four calls at the floor's price).
+  into wasm cost from Python. The function called is the core module's allocator (an allocation
+  and its release), on the instance the ``core`` crossing uses. Then the same two calls through
+  wasmtime-py's public ``Func.__call__``.
+- **the two crossings, call by call**: the same export with the same arguments through a
+  runtime whose crossing is ``component`` (the component's export, values converted by
+  wasmtime's component API) and one whose crossing is ``core`` (the core module's export, the
+  Canonical ABI done in Python): ``canonical.canonicalize`` of a 94-byte document, ``keys.key``
+  of ``bench_ledger.py``'s intent (flat arguments: what ``auto`` sends through the component),
+  and the one ``effect.run`` of a replay (arguments in memory: what ``auto`` sends to the core).
 - **a replay**: ``Ledger.run`` of an intent already recorded, on SQLite (``bench_ledger.py``'s
-  effect); the time spent inside
-  oncely's component calls (counted), and a ``SELECT`` of the same row alone.
+  effect), with the default crossing (``auto``); the time spent inside oncely's calls into the
+  core (counted), and a ``SELECT`` of the same row alone.
 - **encoders and decoders** Python has in C: ``json.dumps`` and ``pickle.dumps`` of the
   benchmark's structured arguments (``bench.py``'s), and ``json.loads`` / ``pickle.loads`` of
   the same value back.
@@ -25,25 +27,20 @@ each the median of alternating rounds, in one process:
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import pickle
 import sqlite3
 import statistics
-import struct
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import wasmtime
-from wasmtime import _bindings as capi
-
 import oncely
 from bench import make_args, per_call
 from bench_ledger import POLICY_DOC, RUN, SCOPE, TOOL, args_of, refund
-from oncely import _files, _runtime
+from oncely import _runtime
 
 REPLAY = "replay (Ledger.run, SQLite)"
 DOC = (
@@ -51,90 +48,29 @@ DOC = (
 )
 
 
-def core_module(component: bytes) -> bytes:
-    """The core module inside a component that has exactly one (section id 1)."""
+def replay_start() -> tuple[Any, ...]:
+    """The arguments of the one ``effect.run`` a replay of ``bench_ledger.py``'s effect makes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ledger = oncely.Ledger.sqlite(str(Path(tmp) / "ledger.db"))
+        policy = oncely.parse_policy(POLICY_DOC)
+        intent = {"scope": SCOPE, "run": RUN, "step": "s-1", "tool": TOOL, "args": args_of(1)}
+        ledger.run(refund, **intent, policy=policy)
+        rt = _runtime.shared()
+        inner, seen = rt.call, []
 
-    def leb(i: int) -> tuple[int, int]:
-        value = shift = 0
-        while True:
-            b = component[i]
-            i += 1
-            value |= (b & 0x7F) << shift
-            shift += 7
-            if b < 0x80:
-                return value, i
+        def spy(name: str, *args: Any) -> Any:
+            seen.append((name, args))
+            return inner(name, *args)
 
-    found = []
-    i = 8  # magic and layer/version
-    while i < len(component):
-        size, start = leb(i + 1)
-        if component[i] == 1:
-            found.append(component[start : start + size])
-        i = start + size
-    if len(found) != 1:
-        raise SystemExit(f"expected one core module in the component, found {len(found)}")
-    return found[0]
-
-
-class Direct:
-    """The core module instantiated alone, called through the C API with raw values."""
-
-    def __init__(self) -> None:
-        engine = wasmtime.Engine()
-        self.store = wasmtime.Store(engine)
-        module = wasmtime.Module(engine, core_module(_files.component()))
-        self.exports = wasmtime.Instance(self.store, module, []).exports(self.store)
-        self.ctx = self.store._context()
-        self.memory = self.exports["memory"]
-        self.args = (capi.wasmtime_val_raw_t * 4)()
-        self.trap = ctypes.POINTER(capi.wasm_trap_t)()
-        self.trap_ref = ctypes.byref(self.trap)
-        self.call_raw = capi.wasmtime_func_call_unchecked
-        self.realloc = self.func("cabi_realloc")
-        name = "oncely:core/canonical@0.1.0#canonicalize"
-        self.canon, self.post = self.func(name), self.func("cabi_post_" + name)
-        self.pair = struct.Struct("<II")
-
-    def func(self, name: str) -> Any:
-        return ctypes.byref(self.exports[name]._func)
-
-    def base(self) -> int:
-        data = capi.wasmtime_memory_data(self.ctx, ctypes.byref(self.memory._memory))
-        return ctypes.cast(data, ctypes.c_void_p).value or 0
-
-    def call(self, f: Any, n: int) -> None:
-        err = self.call_raw(self.ctx, f, self.args, n, self.trap_ref)
-        if err or self.trap:
-            raise SystemExit("the core trapped")
-
-    def alloc(self, n: int) -> int:
-        a = self.args
-        a[0].i32, a[1].i32, a[2].i32, a[3].i32 = 0, 0, 1, n
-        self.call(self.realloc, 4)
-        return int(a[0].i32)
-
-    def free(self, p: int, n: int) -> None:
-        a = self.args
-        a[0].i32, a[1].i32, a[2].i32, a[3].i32 = p, n, 1, 0
-        self.call(self.realloc, 4)
-
-    def canonicalize(self, text: str) -> str:
-        data = text.encode()
-        p = self.alloc(len(data))  # the callee owns the argument's memory
-        ctypes.memmove(self.base() + p, data, len(data))
-        a = self.args
-        a[0].i32, a[1].i32 = p, len(data)
-        self.call(self.canon, 2)
-        r = int(a[0].i32)
-        base = self.base()
-        # result<string, canon-error>: the case's byte, the payload at 8 (canon-error has a u64)
-        if ctypes.string_at(base + r, 1) != b"\0":
-            raise SystemExit("the core refused the document")
-        sp, sn = self.pair.unpack(ctypes.string_at(base + r + 8, 8))
-        out = ctypes.string_at(base + sp, sn).decode()
-        a[0].i32 = r
-        self.call(self.post, 1)
-        return out
+        rt.call = spy  # type: ignore[method-assign]
+        try:
+            ledger.run(refund, **intent, policy=policy)
+        finally:
+            rt.call = inner  # type: ignore[method-assign]
+    runs = [args for name, args in seen if name == "effect.run"]
+    if len(runs) != 1:
+        raise SystemExit(f"a replay made {len(runs)} calls of effect.run, not 1")
+    return runs[0]
 
 
 def replay_contenders(
@@ -176,23 +112,46 @@ def codec_contenders() -> dict[str, Callable[[], Any]]:
     return out
 
 
+def crossing_contenders() -> dict[str, Callable[[], Any]]:
+    """The floor, and the same calls through each crossing."""
+    runtimes = {c: _runtime.Runtime(crossing=c) for c in ("component", "core")}
+    core = runtimes["core"]
+    core.call("canonical.max-depth")
+    instance = core._pool[0].core
+    public_realloc = instance._exports["cabi_realloc"]
+    store = instance._keep[0]
+
+    def floor() -> None:
+        q = instance.alloc(16, 1)
+        a = instance.args
+        a[0].i32, a[1].i32, a[2].i32, a[3].i32 = q, 16, 1, 0  # realloc to 0: a release
+        instance.invoke(instance.realloc, 4)
+
+    def public() -> None:
+        q = public_realloc(store, 0, 0, 1, 16)
+        public_realloc(store, q, 16, 1, 0)
+
+    out: dict[str, Callable[[], Any]] = {
+        "floor: two raw core calls": floor,
+        "the same, public Func.__call__": public,
+    }
+    intent = oncely.Intent(SCOPE, RUN, "s-1", TOOL, json.dumps(args_of(1)))
+    spec = core.call("keys.default-spec")
+    start = replay_start()
+    for crossing, rt in runtimes.items():
+        if rt.call("canonical.canonicalize", DOC) != oncely.canonicalize(DOC):
+            raise SystemExit(f"the {crossing} crossing and oncely disagree")
+        out[f"canonicalize 94 B: {crossing}"] = lambda rt=rt: rt.call("canonical.canonicalize", DOC)
+        out[f"keys.key: {crossing}"] = lambda rt=rt: rt.call("keys.key", intent, spec)
+        out[f"effect.run of a replay: {crossing}"] = lambda rt=rt: rt.call("effect.run", *start)
+    return out
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=7, help="alternating rounds (median reported)")
     p.add_argument("--min-time", type=float, default=0.2, help="seconds per measurement")
     a = p.parse_args()
-
-    direct = Direct()
-    if direct.canonicalize(DOC) != oncely.canonicalize(DOC):
-        raise SystemExit("the direct call and oncely disagree")
-    public_realloc = direct.exports["cabi_realloc"]
-
-    def floor() -> None:
-        direct.free(direct.alloc(16), 16)
-
-    def public() -> None:
-        q = public_realloc(direct.store, 0, 0, 1, 16)
-        public_realloc(direct.store, q, 16, 1, 0)
 
     rt = _runtime.shared()
     inner, spent, made = rt.call, [0.0], [0]
@@ -208,10 +167,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         replays, db, fn_runs = replay_contenders(tmp)
         contenders: dict[str, Callable[[], Any]] = {
-            "floor: two raw core calls": floor,
-            "the same, public Func.__call__": public,
-            "canonicalize 94 B: component call": lambda: oncely.canonicalize(DOC),
-            "canonicalize 94 B: core module direct": lambda: direct.canonicalize(DOC),
+            **crossing_contenders(),
             **replays,
             **codec_contenders(),
         }
@@ -238,7 +194,7 @@ def main() -> int:
         print(f"| {name} | {us:,.2f} |")
     inside = statistics.median(share)
     print(
-        f"\na replay spends {inside:.0%} of its time in oncely's component calls "
+        f"\na replay spends {inside:.0%} of its time in oncely's calls into the core "
         f"({statistics.median(calls):g} per replay, {t[REPLAY] * inside:,.1f} µs); two calls at "
         f"the floor take "
         f"{t['floor: two raw core calls']:,.1f} µs, the row's SELECT "

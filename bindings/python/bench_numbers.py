@@ -2,13 +2,14 @@
 
     python bindings/python/bench_numbers.py [--component A.wasm ...] [--rounds 5]
 
-Each component's core module is called directly (``bench_crossing.Direct``: allocate, copy,
-``canonical.canonicalize``, read, post-return), on documents dense in numbers of the shapes
-people send: ``bench.py``'s 64 KiB structured arguments, decimals with three places, an
-embedding of 17-digit doubles, and doubles of every magnitude. Printed: the median µs per call
-of each component over alternating rounds. Every component must give the same text for every
-document. Without ``--component``, the shipped ``bindings/oncely-core.wasm``. To compare with
-an earlier build: ``git show REV:bindings/oncely-core.wasm > /tmp/before.wasm`` and pass both.
+Each component's core module is called directly (a runtime whose crossing is ``core``:
+allocate, copy, ``canonical.canonicalize``, read, post-return), on documents dense in numbers
+of the shapes people send: ``bench.py``'s 64 KiB structured arguments, decimals with three
+places, an embedding of 17-digit doubles, and doubles of every magnitude. Printed: the median
+µs per call of each component over alternating rounds. Every component must give the same text
+for every document. Without ``--component``, the shipped ``bindings/oncely-core.wasm``. To
+compare with an earlier build: ``git show REV:bindings/oncely-core.wasm > /tmp/before.wasm``
+and pass both.
 """
 
 from __future__ import annotations
@@ -22,19 +23,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import bench_crossing
 from bench import make_args
-from oncely import _files
+from oncely import _runtime
 
 
-def direct(path: Path) -> bench_crossing.Direct:
-    """``bench_crossing.Direct`` over the core module of the component at ``path``."""
-    shipped = _files.component
-    _files.component = path.read_bytes  # type: ignore[assignment]
-    try:
-        return bench_crossing.Direct()
-    finally:
-        _files.component = shipped  # type: ignore[assignment]
+def canonicalizer(path: Path) -> Callable[[str], Any]:
+    """``canonical.canonicalize`` of the core module of the component at ``path``."""
+    rt = _runtime.Runtime(path.read_bytes(), crossing="core")
+    return lambda text: rt.call("canonical.canonicalize", text)
 
 
 def documents() -> dict[str, str]:
@@ -66,16 +62,16 @@ def main() -> int:
     p.add_argument("--calls", type=int, default=40, help="calls per measurement")
     a = p.parse_args()
     paths = a.component or [Path(__file__).resolve().parents[1] / "oncely-core.wasm"]
-    cores = {f"{i + 1}: {path}": direct(path) for i, path in enumerate(paths)}
+    cores = {f"{i + 1}: {path}": canonicalizer(path) for i, path in enumerate(paths)}
     print("µs per canonical.canonicalize call, median of", a.rounds, "alternating rounds")
     for label, text in documents().items():
-        outs = {c.canonicalize(text) for c in cores.values()}
+        outs = {c(text) for c in cores.values()}
         if len(outs) != 1:
             raise SystemExit(f"the components disagree on {label}")
         times: dict[str, list[float]] = {name: [] for name in cores}
         for _ in range(a.rounds):
             for name, core in cores.items():
-                times[name].append(per_call(lambda c=core, t=text: c.canonicalize(t), a.calls))
+                times[name].append(per_call(lambda c=core, t=text: c(t), a.calls))
         cells = " | ".join(f"{statistics.median(v):,.0f}" for v in times.values())
         print(f"{label} ({len(text):,} B) | {cells}")
     print("columns:", " | ".join(cores))

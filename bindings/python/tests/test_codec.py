@@ -1,5 +1,9 @@
-"""The fast component calls (``oncely._codec``) against wasmtime-py's own public
-``component.Func.__call__``: the same inputs must give the same answers, for every export.
+"""oncely's two crossings — the component's exports through its compiled codec
+(``oncely._codec``) and the core module's exports with the Canonical ABI done in Python
+(``oncely._abi``) — against wasmtime-py's own public ``component.Func.__call__``: the same
+inputs must give the same answers, for every export, each crossing on its own (a runtime with
+``crossing="core"`` and one with ``crossing="component"``; the default ``"auto"`` mixes them and
+runs every other test).
 
 Both answers are normalised, guided by the function's WIT type, to plain data
 (records → dicts, variants and results → ``{"tag", "payload"}``, enums → names)."""
@@ -141,10 +145,10 @@ def _from_plain(ty: wt.ValType, p: Any) -> Any:
 
 
 class Reference:
-    """The component through wasmtime-py's public API only."""
+    """The component through wasmtime-py's public API only, beside a runtime of one crossing."""
 
-    def __init__(self) -> None:
-        rt = _runtime.shared()
+    def __init__(self, crossing: str) -> None:
+        rt = _runtime.Runtime(crossing=crossing)
         self.store = wasmtime.Store(rt.engine)
         self.instance = rt.linker.instantiate(self.store, rt.component)
         self.rt = rt
@@ -168,16 +172,22 @@ class Reference:
         return ours
 
 
-@pytest.fixture(scope="module")
-def ref() -> Reference:
-    return Reference()
+CROSSINGS = ("core", "component")
+
+
+@pytest.fixture(scope="module", params=CROSSINGS)
+def ref(request: pytest.FixtureRequest) -> Reference:
+    return Reference(request.param)
 
 
 def test_every_export_is_compiled(ref: Reference) -> None:
-    functions = _runtime.shared().functions
+    functions = ref.rt.functions
     # Compiling each export checks every mirror class it uses against the component.
     functions.compile_all()
     assert set(functions) == set(functions.declared())
+    # Every export has its direct call too: none falls back to the component unless chosen to.
+    direct = {name for name in functions.declared() if ref.rt.abi_functions[name] is not None}
+    assert direct == (set(functions.declared()) if ref.rt.crossing == "core" else set())
     compiled = {name for name in functions if "#" not in name}
     assert set(ref.types) == compiled
     assert {name.split(".")[0] for name in compiled} == {
@@ -249,8 +259,9 @@ def test_ledger_functions_match(ref: Reference, vectors: Vectors) -> None:
                 ref.compare("effect.run", s.state, oncely.types.Written(), step["now"])
 
 
-def test_wrong_argument_types_are_refused_before_the_call() -> None:
-    rt = _runtime.shared()
+@pytest.mark.parametrize("crossing", (*CROSSINGS, "auto"))
+def test_wrong_argument_types_are_refused_before_the_call(crossing: str) -> None:
+    rt = _runtime.Runtime(crossing=crossing)
     with pytest.raises(TypeError):
         rt.call("canonical.canonicalize", b"{}")
     with pytest.raises(TypeError):
@@ -259,8 +270,25 @@ def test_wrong_argument_types_are_refused_before_the_call() -> None:
         rt.call("effect.run", b"", oncely.types.Written(), -1)
     with pytest.raises(TypeError):
         rt.call("effect.run", b"", oncely.types.Written(), True)
-    # The instance is still usable afterwards.
+    with pytest.raises(oncely.EncodingError):
+        rt.call("canonical.canonicalize", "\ud800")
+    # The runtime is still usable afterwards.
     assert rt.call("canonical.canonicalize", "[1.0]") == "[1]"
+    assert rt.call("effect.run", b"", oncely.types.Written(), 1).action is not None
+
+
+@pytest.mark.parametrize("crossing", CROSSINGS)
+def test_a_trap_fails_that_call_only(crossing: str) -> None:
+    """Arguments larger than an instance's memory may grow to: the core's allocator traps (in
+    the component's adapter or in ``_abi``'s ``cabi_realloc`` call); that call fails with
+    CoreTrap, the instance is dropped, and the next call runs on a fresh one."""
+    rt = _runtime.Runtime(crossing=crossing)
+    assert rt.call("canonical.canonicalize", "[2.0]") == "[2]"
+    huge = " " * (_runtime.MEMORY_LIMIT_BYTES + 1)
+    with pytest.raises(oncely.CoreTrap):
+        rt.call("canonical.canonicalize", huge)
+    del huge
+    assert rt.call("canonical.canonicalize", "[3.0]") == "[3]"
 
 
 def test_large_values_cross_intact() -> None:
@@ -315,3 +343,40 @@ def test_agent_functions_match(ref: Reference, vectors: Vectors) -> None:
         ref.compare("agent.identify", ctx)
     for c in doc["answer"]:
         ref.compare("agent.answer", _failure(c["failure"])[0])
+
+
+def test_the_core_crossing_leaks_nothing(vectors: Vectors) -> None:
+    """Every block ``_abi`` allocates for arguments is the callee's to free (the strings, the
+    lists, the block of indirect parameters), and every result is released by the export's
+    post-return: thousands of calls on one instance leave its memory as it was."""
+    rt = _runtime.Runtime(crossing="core")
+    sc = vectors("ledger.json")["scenarios"][0]
+    i = sc["intent"]
+    intent = oncely.Intent(i["scope"], i["run"], i["step"], i["tool"], i["args"])
+    policy = oncely.parse_policy(sc["policy"])
+    options = oncely.types.EffectOptions("w1", 0, None, False)
+    start = oncely.types.Start(oncely.types.EffectStart(intent, policy, options))
+    spec = oncely.default_spec()
+
+    def calls() -> None:
+        s = rt.call("effect.run", b"", start, 1_000)
+        rt.call("effect.run", s.state, oncely.types.RowInput(None), 1_000)
+        rt.call("keys.key", intent, spec)
+        rt.call("keys.derive-many", [intent, intent], spec)
+        rt.call("ledger.prepare", intent, policy, "w1")
+        rt.call("canonical.max-depth")
+
+    calls()
+    (slot,) = rt._pool
+    core = slot.core
+    size = ctypes_memory_size(core)
+    for _ in range(3_000):
+        calls()
+    assert rt._pool == [slot], "one instance answered every call"
+    assert ctypes_memory_size(core) == size
+
+
+def ctypes_memory_size(core: Any) -> int:
+    from wasmtime import _bindings as capi
+
+    return int(capi.wasmtime_memory_data_size(core._keep[2], core._keep[3]._memory))

@@ -1,7 +1,9 @@
-"""The core component inside wasmtime: one engine per process, the compiled component cached on
-disk, a small pool of instances (a wasmtime store is not thread-safe; each thread borrows its
-own), a memory limit per instance, and one compiled :class:`~oncely._codec.Function` per export
-(compiled at its first call).
+"""The core component inside wasmtime: one engine per process, the compiled component and its
+core module cached on disk, a small pool of instances (a wasmtime store is not thread-safe; each
+thread borrows its own), a memory limit per instance, and for each export one compiled call
+(compiled at its first call): the core module's export called directly with the Canonical ABI
+done in Python (:mod:`oncely._abi`, the fast crossing), or, for a function that module does not
+handle, the component's export through wasmtime's component API (:mod:`oncely._codec`).
 A trap fails that call only: the instance is dropped, never reused.
 """
 
@@ -12,14 +14,33 @@ import hashlib
 import os
 import platform
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import wasmtime
 from wasmtime import component as wc
 
 from oncely import _files, errors, types
+from oncely._abi import Abi, AbiFunction, AbiUnsupported, Bound, CoreInstance
+from oncely._abi import call as abi_call
 from oncely._codec import Codec, CodecError, Function, Registry, Scratch, call
+
+
+class _Compiled(Protocol):
+    def serialize(self) -> bytearray: ...
+
+
+T = TypeVar("T", bound=_Compiled)
+
+CROSSINGS = ("auto", "core", "component")
+"""How a :class:`Runtime` calls the core: ``"auto"`` calls the core module directly
+(:mod:`oncely._abi`) for every export whose arguments the Canonical ABI passes in memory (more
+than 16 flat values: the records of ``effect.run``, ``ledger.prepare``, ``agent.identify``,
+``provider.admit``…), where the component API's conversion of every field costs most, and the
+component's export for the others (a few strings: wasmtime allocates them natively, where the
+direct call pays one call into wasm per string; ``bench_crossing.py`` measures both);
+``"core"`` calls every export directly, ``"component"`` none (the tests compare all three)."""
 
 MEMORY_LIMIT_BYTES = 256 << 20
 """Largest linear memory one instance may grow to (as in the Rust host)."""
@@ -79,56 +100,125 @@ def wasmtime_version() -> str:
     return importlib.metadata.version("wasmtime")
 
 
-def _load_component(engine: wasmtime.Engine, wasm: bytes) -> wc.Component:
-    """Compile the component, or load it from the on-disk cache keyed by the component's hash,
-    the wasmtime version and the platform."""
+def _cached(
+    engine: wasmtime.Engine,
+    wasm: bytes,
+    kind: str,
+    compile: Callable[[wasmtime.Engine, bytes], T],
+    load: Callable[[wasmtime.Engine, str], T],
+) -> T:
+    """``compile(engine, wasm)``, or ``load(engine, path)`` of what an earlier process compiled:
+    the on-disk cache, keyed by ``kind``, the bytes' hash, the wasmtime version and the platform.
+    """
     d = cache_dir()
     if d is None:
-        return wc.Component(engine, wasm)
+        return compile(engine, wasm)
     h = hashlib.sha256(wasm)
     h.update(wasmtime_version().encode())
     h.update(f"{platform.system()}-{platform.machine()}".encode())
-    path = d / f"core-py-{h.hexdigest()[:32]}.cwasm"
+    path = d / f"{kind}-{h.hexdigest()[:32]}.cwasm"
     if path.is_file():
         # The cache directory is private to the user (0700) and every file in it is written
         # below through a temporary file and an atomic rename, under a name derived from the
-        # component's hash and the engine: only artifacts this wasmtime produced are loaded.
+        # bytes' hash and the engine: only artifacts this wasmtime produced are loaded.
         try:
-            return wc.Component.deserialize_file(engine, str(path))
+            return load(engine, str(path))
         except wasmtime.WasmtimeError:
             path.unlink(missing_ok=True)  # stale or damaged: recompile and replace it
-    component = wc.Component(engine, wasm)
+    compiled = compile(engine, wasm)
     try:
         d.mkdir(mode=0o700, parents=True, exist_ok=True)
         import tempfile  # only when the cache is written
 
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".core-", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            f.write(component.serialize())
+            f.write(compiled.serialize())
         os.replace(tmp, path)
     except OSError:
         pass  # the cache is an optimisation only
-    return component
+    return compiled
+
+
+def _load_component(engine: wasmtime.Engine, wasm: bytes) -> wc.Component:
+    """The component, compiled or from the cache."""
+    return _cached(engine, wasm, "core-py", wc.Component, wc.Component.deserialize_file)
+
+
+def _load_module(engine: wasmtime.Engine, wasm: bytes) -> wasmtime.Module:
+    """The core module inside the component, compiled or from the cache."""
+    module = wasmtime.Module
+    return _cached(engine, wasm, "core-module-py", module, module.deserialize_file)
+
+
+def core_module(component: bytes) -> bytes:
+    """The core module inside ``component``: the one module section (id 1) of a component that
+    imports nothing (``wit-component`` wraps the guest's one module, and adapts nothing)."""
+
+    def leb(i: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            b = component[i]
+            i += 1
+            value |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                return value, i
+
+    found = []
+    i = 8  # magic, version and layer
+    while i < len(component):
+        size, start = leb(i + 1)
+        if component[i] == 1:
+            found.append(component[start : start + size])
+        i = start + size
+    if len(found) != 1:
+        raise CodecError(f"expected one core module in the component, found {len(found)}")
+    return found[0]
 
 
 class _Slot:
-    """One instance in its own store, with the raw function handles of every export."""
+    """One store, with two instances made at the first call that needs each: the core module on
+    its own (the Canonical ABI done by ``_abi``) and the component (``_codec``). The core is
+    pure: either answers any call alike."""
 
-    __slots__ = ("_keep", "context", "funcs", "scratch", "store")
+    __slots__ = ("_component", "_core", "_rt", "bound", "context", "funcs", "scratch", "store")
 
     def __init__(self, rt: Runtime) -> None:
+        self._rt = rt
         self.store = wasmtime.Store(rt.engine)
         self.store.set_limits(memory_size=MEMORY_LIMIT_BYTES, instances=4)
-        instance = rt.linker.instantiate(self.store, rt.component)
         self.context = self.store._context()
-        self.scratch = Scratch()
-        self.funcs: dict[str, Any] = {}
-        for name, index in rt.indices.items():
-            func = instance.get_func(self.store, index)
-            if func is None:
-                raise errors.CoreTrap(f"the component does not export {name}")
-            self.funcs[name] = ctypes.byref(func._func)
-        self._keep = instance
+        self._core: CoreInstance | None = None
+        self.bound: dict[str, Bound] = {}
+        self.funcs: dict[str, Any] | None = None
+        self.scratch: Scratch | None = None
+        self._component: Any = None
+
+    def component_funcs(self) -> dict[str, Any]:
+        """The raw handles of the component's exports (instantiated now if not yet)."""
+        if self.funcs is None:
+            rt = self._rt
+            instance = rt.linker.instantiate(self.store, rt.component)
+            funcs: dict[str, Any] = {}
+            for name, index in rt.indices.items():
+                func = instance.get_func(self.store, index)
+                if func is None:
+                    raise errors.CoreTrap(f"the component does not export {name}")
+                funcs[name] = ctypes.byref(func._func)
+            self._component, self.scratch, self.funcs = instance, Scratch(), funcs
+        return self.funcs
+
+    @property
+    def core(self) -> CoreInstance:
+        """The core module's instance (instantiated now if not yet)."""
+        core = self._core
+        if core is None:
+            core = self._core = CoreInstance(self.store, self._rt.module)
+        return core
+
+    def bind(self, name: str, fn: AbiFunction) -> Bound:
+        b = self.bound[name] = Bound(fn, self.core, self._rt.exports[name])
+        return b
 
 
 class Functions(dict[str, Function]):
@@ -159,12 +249,46 @@ class Functions(dict[str, Function]):
             self[name]  # compiled by __missing__
 
 
+class AbiFunctions(dict[str, AbiFunction | None]):
+    """The exports' Canonical ABI calls (:class:`~oncely._abi.AbiFunction`), each compiled at its
+    first call; ``None`` for a function that keeps the component call: every one when the
+    crossing is ``"component"``, one ``_abi`` does not handle, and (``"auto"``) one whose
+    arguments are few enough to pass as flat values."""
+
+    def __init__(self, abi: Abi, crossing: str) -> None:
+        super().__init__()
+        self._abi = abi
+        self._crossing = crossing
+        self._declared: dict[str, tuple[wc.FuncType, str | None]] = {}
+
+    def declare(self, name: str, ty: wc.FuncType, *, project: str | None = None) -> None:
+        self._declared[name] = (ty, project)
+
+    def __missing__(self, name: str) -> AbiFunction | None:
+        ty, project = self._declared[name]
+        fn: AbiFunction | None = None
+        if self._crossing != "component":
+            try:
+                fn = AbiFunction(name, ty, self._abi, project=project)
+            except AbiUnsupported:
+                fn = None
+        if fn is not None and self._crossing == "auto" and not fn.indirect:
+            fn = None  # a few flat arguments cross faster through the component
+        self[name] = fn
+        return fn
+
+
 class Runtime:
     """A handle on the core component: compiled once, instances pooled. Use :func:`shared`."""
 
-    def __init__(self, wasm: bytes | None = None) -> None:
+    def __init__(self, wasm: bytes | None = None, *, crossing: str = "auto") -> None:
+        if crossing not in CROSSINGS:
+            raise ValueError(f"crossing must be one of {CROSSINGS}, not {crossing!r}")
         self.engine = wasmtime.Engine()
-        self.component = _load_component(self.engine, component_bytes() if wasm is None else wasm)
+        self.wasm = component_bytes() if wasm is None else wasm
+        self.component = _load_component(self.engine, self.wasm)
+        self.crossing = crossing
+        self._module: wasmtime.Module | None = None
         self.linker = wc.Linker(self.engine)
         registry = Registry(
             records=(
@@ -179,8 +303,12 @@ class Runtime:
             enums=types.ENUMS,
             variants=types.VARIANTS,
         )
-        self.functions = Functions(Codec(registry))
+        codec = Codec(registry)
+        self.functions = Functions(codec)
+        self.abi_functions = AbiFunctions(Abi(codec), crossing)
         self.indices: dict[str, wc.ExportIndex] = {}
+        self.exports: dict[str, str] = {}
+        """The core module's export of each function (``package/interface@version#function``)."""
         exports = self.component.type.exports(self.engine)
         types_by_name: dict[str, wc.FuncType] = {}
         for iface in INTERFACES:
@@ -197,35 +325,55 @@ class Runtime:
                     continue  # a type export
                 key = f"{iface}.{fname}"
                 self.functions.declare(key, fty)
+                self.abi_functions.declare(key, fty)
+                self.exports[key] = f"{iname}#{fname}"
                 index = self.component.get_export_index(fname, instance_index)
                 assert index is not None
                 self.indices[key] = index
                 types_by_name[key] = fty
         for alias, (target, field) in PROJECTIONS.items():
             self.functions.declare(alias, types_by_name[target], project=field)
+            self.abi_functions.declare(alias, types_by_name[target], project=field)
             self.indices[alias] = self.indices[target]
+            self.exports[alias] = self.exports[target]
         self._pool: list[_Slot] = []
+
+    @property
+    def module(self) -> wasmtime.Module:
+        """The core module inside the component, compiled at the first instance that needs it."""
+        m = self._module
+        if m is None:
+            m = self._module = _load_module(self.engine, core_module(self.wasm))
+        return m
 
     def call(self, name: str, *args: Any) -> Any:
         """Call the export ``name`` (``"interface.function"``) on a pooled instance."""
-        fn = self.functions[name]
         pool = self._pool
         try:
             slot = pool.pop()  # list.pop is atomic under the GIL
         except IndexError:
             slot = _Slot(self)
+        keep = True
         try:
-            result = call(fn, slot.funcs[name], slot.context, slot.scratch, args)
+            fn = self.abi_functions[name]
+            if fn is not None:
+                bound = slot.bound.get(name) or slot.bind(name, fn)
+                try:
+                    return abi_call(bound, slot.core, args)
+                except BaseException:
+                    # Allocations a failed lowering made are nobody's: the instance goes.
+                    keep = False
+                    raise
+            funcs = slot.component_funcs()
+            assert slot.scratch is not None
+            return call(self.functions[name], funcs[name], slot.context, slot.scratch, args)
         except wasmtime.WasmtimeError as trap:
             # The instance may be in any state after a trap: it is dropped, not pooled.
+            keep = False
             raise errors.CoreTrap(f"the core component trapped (a bug in oncely): {trap}") from trap
-        except BaseException:
-            if len(pool) < POOL_SIZE:
+        finally:
+            if keep and len(pool) < POOL_SIZE:
                 pool.append(slot)
-            raise
-        if len(pool) < POOL_SIZE:
-            pool.append(slot)
-        return result
 
 
 _shared: Runtime | None = None

@@ -1,0 +1,837 @@
+"""Calls into the core module itself, with the Canonical ABI done here: the fast crossing.
+
+Why this exists: the shipped component is one core WebAssembly module (it imports nothing)
+wrapped with the Canonical ABI's adapters. wasmtime-py's component call (``_codec``) hands
+wasmtime a tree of C values, which wasmtime converts to its own values field by field and then
+lowers into the module's memory, and the result comes back the same way: for the records of
+``effect.run`` most of a call's time. Here the same module is instantiated on its own and
+called through wasmtime's raw C call (``wasmtime_func_call_unchecked``, under a microsecond
+from Python), and this module does what the component's adapters would: arguments are written
+into the module's memory in the Canonical ABI's layout (strings and lists in blocks the
+module's ``cabi_realloc`` hands out, one call each; the arguments as flat values or, past 16 of
+them, as one block), and the result is read from the module's memory where the export left it,
+then released with the export's ``cabi_post_…`` function. Each record's load and store is
+compiled to one function that reads or writes its plain fields with one ``struct`` call.
+``bench_crossing.py`` measures both crossings call by call; ``oncely._runtime.CROSSINGS`` says
+which export takes which.
+
+What each value means is still the component's contract: every layout here is computed from the
+component's own type information (``wasmtime.component`` types, the same tree ``_codec``
+compiles), with the classes of :mod:`oncely.types` found by the same :class:`~oncely._codec.
+Registry`. A function whose types this module does not handle is not compiled here
+(:class:`AbiUnsupported`) and keeps the component call. ``tests/test_codec.py`` calls every
+export through each crossing and through wasmtime-py's public API on the same inputs, the
+shared vectors included, and compares what comes back.
+
+The layout rules (sizes, alignments, discriminants, flattening, joins) are the Canonical ABI's
+("Canonical ABI explainer" of the component model): strings are UTF-8.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Sequence
+from ctypes import POINTER, addressof, c_size_t, c_void_p, cast
+from enum import Enum
+from typing import Any
+
+import wasmtime
+from wasmtime import Trap, WasmtimeError
+from wasmtime import _ffi as ffi
+from wasmtime.component import _types as wt
+
+from oncely._codec import MEMORY, Codec, CodecError, Err, _field_names, python_name
+from oncely.errors import EncodingError
+
+MAX_FLAT_PARAMS = 16
+MAX_FLAT_RESULTS = 1
+
+
+class AbiUnsupported(CodecError):
+    """A type this module does not lower or lift (the function keeps the component call)."""
+
+
+class Lowering:
+    """One call's arguments on their way into the module's memory: the blocks allocated so far
+    (``cabi_realloc`` is called as they are needed) and the bytes each will hold, written all at
+    once when every allocation is made (an allocation may grow, and so move, the memory)."""
+
+    __slots__ = ("alloc", "pending")
+
+    def __init__(self, alloc: Callable[[int, int], int]) -> None:
+        self.alloc = alloc
+        self.pending: list[tuple[int, bytes | bytearray]] = []
+
+    def block(self, data: bytes | bytearray, align: int) -> int:
+        """Allocate a block for ``data`` and return its address in the module's memory."""
+        n = len(data)
+        if not n:
+            return align  # an empty list or string: any aligned address, nothing to own
+        p = self.alloc(n, align)
+        self.pending.append((p, data))
+        return p
+
+
+Store = Callable[[Any, bytearray, int, Lowering], None]
+"""Writes a value at an offset of a block being built."""
+Load = Callable[[memoryview, int, int], Any]
+"""Reads a value: ``(MEMORY, the memory's base address, the value's absolute address)``."""
+Flat = Callable[[Any, list[int], Lowering], None]
+"""Appends a value's flat (core) values."""
+
+
+class Node:
+    """A WIT type's Canonical ABI layout and its compiled store, load and flat lowering."""
+
+    __slots__ = ("align", "code", "flat", "kind", "load", "lower_flat", "members", "size", "store")
+
+    def __init__(
+        self,
+        size: int,
+        align: int,
+        flat: tuple[str, ...],
+        store: Store,
+        load: Load,
+        lower_flat: Flat,
+        *,
+        kind: str = "",
+        code: str = "",
+        members: Sequence[Any] = (),
+    ) -> None:
+        self.size, self.align, self.flat = size, align, flat
+        self.store, self.load = store, load
+        self.lower_flat = lower_flat
+        self.kind = kind
+        """What a record reads in place, in one ``struct`` call with its other fields:
+        ``"str"``, ``"bytes"``, ``"int"``, ``"bool"``, ``"enum"``; ``""``: its own ``load``."""
+        self.code = code  # the struct code of an "int" or an "enum"
+        self.members = members  # an "enum"'s members, by index
+
+
+def _align(n: int, a: int) -> int:
+    return -(-n // a) * a
+
+
+def _discriminant(cases: int) -> tuple[int, str]:
+    """The size and struct code of a variant's discriminant."""
+    if cases <= 1 << 8:
+        return 1, "B"
+    if cases <= 1 << 16:
+        return 2, "H"
+    return 4, "I"
+
+
+def _join(a: str, b: str) -> str:
+    return a if a == b else "i64"  # no floats cross here: i32 with i64 is i64
+
+
+_PAIR = struct.Struct("<II")
+_pack_pair = _PAIR.pack_into
+_unpack_pair = _PAIR.unpack_from
+
+
+def _scalar(code: str, check: Callable[[Any], bool], what: str) -> Node:
+    s = struct.Struct("<" + code)
+    pack, unpack = s.pack_into, s.unpack_from
+
+    def store(value: Any, buf: bytearray, off: int, low: Lowering) -> None:
+        if not check(value):
+            raise CodecError(f"expected {what}, got {value!r}")
+        pack(buf, off, value)
+
+    def load(mv: memoryview, base: int, addr: int) -> Any:
+        return unpack(mv, addr)[0]
+
+    def lower_flat(value: Any, out: list[int], low: Lowering) -> None:
+        if not check(value):
+            raise CodecError(f"expected {what}, got {value!r}")
+        out.append(value)
+
+    flat = ("i64",) if s.size == 8 else ("i32",)
+    return Node(s.size, s.size, flat, store, load, lower_flat, kind="int", code=code)
+
+
+def _uint(bits: int) -> Callable[[Any], bool]:
+    top = 1 << bits
+    return lambda v: type(v) is int and 0 <= v < top  # bool is not an int here
+
+
+def _store_bool(value: Any, buf: bytearray, off: int, low: Lowering) -> None:
+    if not isinstance(value, bool):
+        raise CodecError(f"expected bool, got {type(value).__name__}")
+    buf[off] = 1 if value else 0
+
+
+def _load_bool(mv: memoryview, base: int, addr: int) -> bool:
+    return mv[addr] != 0
+
+
+def _flat_bool(value: Any, out: list[int], low: Lowering) -> None:
+    if not isinstance(value, bool):
+        raise CodecError(f"expected bool, got {type(value).__name__}")
+    out.append(1 if value else 0)
+
+
+def _encode(value: Any) -> bytes:
+    return _utf8(value, "a string argument")
+
+
+def _store_string(value: Any, buf: bytearray, off: int, low: Lowering) -> None:
+    data = _encode(value)
+    _pack_pair(buf, off, low.block(data, 1), len(data))
+
+
+def _load_string(mv: memoryview, base: int, addr: int) -> str:
+    p, n = _unpack_pair(mv, addr)
+    return str(mv[base + p : base + p + n], "utf-8") if n else ""
+
+
+def _flat_string(value: Any, out: list[int], low: Lowering) -> None:
+    data = _encode(value)
+    out += (low.block(data, 1), len(data))
+
+
+def _bytes_of(value: Any) -> bytes:
+    if not isinstance(value, (bytes, bytearray, memoryview)):
+        raise CodecError(f"expected bytes, got {type(value).__name__}")
+    return bytes(value)
+
+
+def _store_bytes(value: Any, buf: bytearray, off: int, low: Lowering) -> None:
+    data = _bytes_of(value)
+    _pack_pair(buf, off, low.block(data, 1), len(data))
+
+
+def _load_bytes(mv: memoryview, base: int, addr: int) -> bytes:
+    p, n = _unpack_pair(mv, addr)
+    return mv[base + p : base + p + n].tobytes()
+
+
+def _flat_bytes(value: Any, out: list[int], low: Lowering) -> None:
+    data = _bytes_of(value)
+    out += (low.block(data, 1), len(data))
+
+
+STRING = Node(8, 4, ("i32", "i32"), _store_string, _load_string, _flat_string, kind="str")
+BYTES = Node(8, 4, ("i32", "i32"), _store_bytes, _load_bytes, _flat_bytes, kind="bytes")
+BOOL = Node(1, 1, ("i32",), _store_bool, _load_bool, _flat_bool, kind="bool")
+U8 = _scalar("B", _uint(8), "a u8")
+U16 = _scalar("H", _uint(16), "a u16")
+U32 = _scalar("I", _uint(32), "a u32")
+U64 = _scalar("Q", _uint(64), "a u64")
+SCALARS: dict[type, Node] = {
+    wt.String: STRING,
+    wt.Bool: BOOL,
+    wt.U8: U8,
+    wt.U16: U16,
+    wt.U32: U32,
+    wt.U64: U64,
+}
+
+
+class Abi:
+    """Compiles Canonical ABI nodes for WIT types, with the Python classes of ``codec``'s
+    registry (the same classes the component call uses)."""
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+        self.registry = codec.registry
+
+    def node(self, ty: wt.ValType) -> Node:  # noqa: PLR0911 - a branch per kind of type
+        scalar = SCALARS.get(type(ty))
+        if scalar is not None:
+            return scalar
+        if isinstance(ty, wt.ListType):
+            if isinstance(ty.element, wt.U8):
+                return BYTES
+            return _list(self.node(ty.element))
+        if isinstance(ty, wt.TupleType):
+            return _fields([self.node(t) for t in ty.elements], tuple, None)
+        if isinstance(ty, wt.RecordType):
+            fields = ty.fields
+            cls = self.registry.record([n for n, _ in fields])
+            attrs = [python_name(n) for n, _ in fields]
+            return _fields([self.node(t) for _, t in fields], cls, attrs)
+        if isinstance(ty, wt.EnumType):
+            return self._enum(ty)
+        if isinstance(ty, wt.OptionType):
+            return _option(self.node(ty.payload))
+        if isinstance(ty, wt.ResultType):
+            return _result(
+                None if ty.ok is None else self.node(ty.ok),
+                None if ty.err is None else self.node(ty.err),
+            )
+        if isinstance(ty, wt.VariantType):
+            return self._variant(ty)
+        raise AbiUnsupported(f"no Canonical ABI layout here for {ty!r}")
+
+    def _enum(self, ty: wt.EnumType) -> Node:
+        enum: type[Enum] = self.registry.enum(ty.names)
+        members = list(enum)
+        index: dict[Any, int] = {m: i for i, m in enumerate(members)}
+        index.update({str(m.value): i for i, m in enumerate(members)})  # plain strings too
+        size, code = _discriminant(len(members))
+        d = struct.Struct("<" + code)
+        pack, unpack = d.pack_into, d.unpack_from
+
+        def to_index(value: Any) -> int:
+            try:
+                return index[value]
+            except (KeyError, TypeError):
+                raise CodecError(f"{value!r} is not a {enum.__name__}") from None
+
+        def store(value: Any, buf: bytearray, off: int, low: Lowering) -> None:
+            pack(buf, off, to_index(value))
+
+        def load(mv: memoryview, base: int, addr: int) -> Any:
+            return members[unpack(mv, addr)[0]]
+
+        def lower_flat(value: Any, out: list[int], low: Lowering) -> None:
+            out.append(to_index(value))
+
+        return Node(
+            size, size, ("i32",), store, load, lower_flat, kind="enum", code=code, members=members
+        )
+
+    def _variant(self, ty: wt.VariantType) -> Node:
+        cases = ty.cases
+        table = self.registry.variant([n for n, _ in cases])
+        plan: list[tuple[type, Node | None, str | None]] = []
+        for name, payload in cases:
+            cls = table[name]
+            if payload is None:
+                plan.append((cls, None, None))
+            else:
+                direct = self.codec._direct(cls, payload)
+                attr = None if direct else _single(cls)
+                plan.append((cls, self.node(payload), attr))
+        by_class = {cls: (i, node, attr) for i, (cls, node, attr) in enumerate(plan)}
+        lift = [(cls, node, attr is not None) for cls, node, attr in plan]
+
+        def case_of(value: Any) -> tuple[int, Node | None, Any]:
+            hit = by_class.get(type(value))
+            if hit is None:
+                raise CodecError(f"{type(value).__name__} is not a case of this variant")
+            i, node, attr = hit
+            return i, node, (value if attr is None else getattr(value, attr))
+
+        def lift_case(i: int, node: Node | None, inner: Any) -> Any:
+            cls, _, wrap = lift[i]
+            if node is None:
+                return cls()
+            return cls(inner) if wrap else inner
+
+        return _tagged([node for _, node, _ in plan], case_of, lift_case)
+
+
+def _single(cls: type) -> str:
+    names = _field_names(cls)
+    if len(names) != 1:
+        raise CodecError(f"{cls.__name__} must have exactly one field to wrap a variant payload")
+    return names[0]
+
+
+def _layout(nodes: list[Node]) -> tuple[list[int], int, int]:
+    """Where each field of a record starts, the record's size and its alignment."""
+    offsets: list[int] = []
+    size, align = 0, 1
+    for n in nodes:
+        size = _align(size, n.align)
+        offsets.append(size)
+        size += n.size
+        align = max(align, n.align)
+    return offsets, _align(size, align), align
+
+
+def _fields(nodes: list[Node], cls: Any, attrs: list[str] | None) -> Node:
+    """A record (``attrs``: its Python attribute names) or a tuple (``attrs`` None)."""
+    offsets, size, align = _layout(nodes)
+    flat = tuple(f for n in nodes for f in n.flat)
+    plan = list(zip(offsets, nodes, strict=True))
+    name = getattr(cls, "__name__", "tuple")
+    count = len(nodes)
+
+    def parts(value: Any) -> Sequence[Any]:
+        if attrs is None:
+            if not isinstance(value, (list, tuple)) or len(value) != count:
+                raise CodecError(f"expected a tuple of {count}, got {value!r}")
+            return value
+        if not isinstance(value, cls):
+            raise CodecError(f"expected {name}, got {type(value).__name__}")
+        return [getattr(value, a) for a in attrs]
+
+    store = _compile_store(plan, cls if attrs is not None else None, attrs)
+    load = _compile_load(plan, cls if attrs is not None else None)
+
+    def lower_flat(value: Any, out: list[int], low: Lowering) -> None:
+        for v, n in zip(parts(value), nodes, strict=True):
+            n.lower_flat(v, out, low)
+
+    return Node(size, align, flat, store, load, lower_flat)
+
+
+def _check_uint(value: Any, top: int, what: str) -> Any:
+    if type(value) is not int or not 0 <= value < top:  # bool is not an int here
+        raise CodecError(f"{what}: expected an integer below {top}, got {value!r}")
+    return value
+
+
+def _check_bool(value: Any, what: str) -> int:
+    if not isinstance(value, bool):
+        raise CodecError(f"{what}: expected bool, got {type(value).__name__}")
+    return 1 if value else 0
+
+
+def _enum_index(index: dict[Any, int], value: Any, what: str) -> int:
+    try:
+        return index[value]
+    except (KeyError, TypeError):
+        raise CodecError(f"{what}: {value!r} is not one of its enum's cases") from None
+
+
+def _utf8(value: Any, what: str) -> bytes:
+    if type(value) is not str:
+        raise CodecError(f"{what}: expected str, got {type(value).__name__}")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as e:  # a lone surrogate: not Unicode text
+        raise EncodingError(what, e.start) from None
+
+
+def _compile_store(plan: list[tuple[int, Node]], cls: Any, attrs: list[str] | None) -> Store:
+    """A record's (``cls``, its ``attrs``) or a tuple's (``None``) store, compiled to one
+    function: each field checked, the fields a ``struct`` writes in ONE ``pack_into``, then each
+    other field through its own store."""
+    fmt, pos = "<", 0
+    name = cls.__name__ if cls is not None else "tuple"
+    env: dict[str, Any] = {
+        "cls": cls,
+        "CodecError": CodecError,
+        "utf8": _utf8,
+        "uint": _check_uint,
+        "boolean": _check_bool,
+        "enum_index": _enum_index,
+    }
+    lines: list[str] = []
+    packed: list[str] = []
+    nested: list[str] = []
+    if cls is not None:
+        lines.append("if not isinstance(value, cls):")
+        lines.append(f"    raise CodecError(f'expected {name}, got {{type(value).__name__}}')")
+    else:
+        lines.append(f"if not isinstance(value, (list, tuple)) or len(value) != {len(plan)}:")
+        lines.append(f"    raise CodecError(f'expected a tuple of {len(plan)}, got {{value!r}}')")
+    for j, (at, n) in enumerate(plan):
+        read = f"value.{attrs[j]}" if attrs is not None else f"value[{j}]"
+        what = repr(f"{name}.{attrs[j]}" if attrs is not None else f"{name}[{j}]")
+        if at > pos:
+            fmt += f"{at - pos}x"
+        pos = at + n.size
+        if n.kind == "str":
+            fmt += "II"
+            lines.append(f"b{j} = utf8({read}, {what})")
+            packed += [f"low.block(b{j}, 1)", f"len(b{j})"]
+        elif n.kind == "int":
+            fmt += n.code
+            packed.append(f"uint({read}, {1 << (8 * n.size)}, {what})")
+        elif n.kind == "bool":
+            fmt += "B"
+            packed.append(f"boolean({read}, {what})")
+        elif n.kind == "enum":
+            fmt += n.code
+            env[f"e{j}"] = {m: i for i, m in enumerate(n.members)} | {
+                str(m.value): i for i, m in enumerate(n.members)
+            }
+            packed.append(f"enum_index(e{j}, {read}, {what})")
+        else:  # bytes, lists, options, variants, records: their own store
+            fmt += f"{n.size}x"
+            env[f"s{j}"] = n.store
+            nested.append(f"s{j}({read}, buf, off + {at}, low)")
+    env["pack"] = struct.Struct(fmt).pack_into
+    lines.append(f"pack(buf, off, {', '.join(packed)})")
+    lines += nested
+    source = "def store(value, buf, off, low):\n" + "".join(f"    {x}\n" for x in lines)
+    exec(source, env)  # source built above from the WIT type, no outside text
+    return env["store"]  # type: ignore[no-any-return]
+
+
+def _compile_load(plan: list[tuple[int, Node]], cls: Any) -> Load:
+    """A record's (``cls``) or a tuple's (``None``) load, compiled to one function: the fields
+    a ``struct`` reads (strings, integers, booleans, enums) in ONE ``unpack_from``, then each
+    other field through its own load. (A record of 30 fields is one call, not 30.)"""
+    fmt, pos, i = "<", 0, 0
+    env: dict[str, Any] = {"cls": cls}
+    exprs: list[str] = []
+    for j, (at, n) in enumerate(plan):
+        if at > pos:
+            fmt += f"{at - pos}x"
+        pos = at + n.size
+        if n.kind in ("str", "bytes"):
+            fmt += "II"
+            part = f"mv[base + v[{i}] : base + v[{i}] + v[{i + 1}]]"
+            if n.kind == "str":
+                exprs.append(f"(str({part}, 'utf-8') if v[{i + 1}] else '')")
+            else:
+                exprs.append(f"{part}.tobytes()")
+            i += 2
+        elif n.kind in ("int", "bool", "enum"):
+            fmt += n.code or "B"
+            if n.kind == "int":
+                exprs.append(f"v[{i}]")
+            elif n.kind == "bool":
+                exprs.append(f"(v[{i}] != 0)")
+            else:
+                env[f"m{j}"] = n.members
+                exprs.append(f"m{j}[v[{i}]]")
+            i += 1
+        else:
+            fmt += f"{n.size}x"
+            env[f"l{j}"] = n.load
+            exprs.append(f"l{j}(mv, base, addr + {at})")
+    env["unpack"] = struct.Struct(fmt).unpack_from
+    body = ", ".join(exprs)
+    made = f"cls({body})" if cls is not None else f"({body}{',' if len(exprs) == 1 else ''})"
+    source = f"def load(mv, base, addr):\n    v = unpack(mv, addr)\n    return {made}\n"
+    exec(source, env)  # source built above from the WIT type, no outside text
+    return env["load"]  # type: ignore[no-any-return]
+
+
+def _list(element: Node) -> Node:
+    es, ea = element.size, element.align
+    store_element, load_element = element.store, element.load
+
+    def block(value: Any, low: Lowering) -> tuple[int, int]:
+        if not isinstance(value, (list, tuple)):
+            raise CodecError(f"expected a list, got {type(value).__name__}")
+        buf = bytearray(len(value) * es)
+        for i, item in enumerate(value):
+            store_element(item, buf, i * es, low)
+        return low.block(buf, ea), len(value)
+
+    def store(value: Any, buf: bytearray, off: int, low: Lowering) -> None:
+        _pack_pair(buf, off, *block(value, low))
+
+    def load(mv: memoryview, base: int, addr: int) -> list[Any]:
+        p, n = _unpack_pair(mv, addr)
+        at = base + p
+        return [load_element(mv, base, at + i * es) for i in range(n)]
+
+    def lower_flat(value: Any, out: list[int], low: Lowering) -> None:
+        out += block(value, low)
+
+    return Node(8, 4, ("i32", "i32"), store, load, lower_flat)
+
+
+def _tagged(
+    payloads: list[Node | None],
+    case_of: Callable[[Any], tuple[int, Node | None, Any]],
+    lift_case: Callable[[int, Node | None, Any], Any],
+) -> Node:
+    """A variant (option and result are variants too): a discriminant, then the case's payload
+    at the offset every case shares."""
+    dsize, code = _discriminant(len(payloads))
+    d = struct.Struct("<" + code)
+    pack, unpack = d.pack_into, d.unpack_from
+    palign = max([n.align for n in payloads if n is not None], default=1)
+    psize = max([n.size for n in payloads if n is not None], default=0)
+    at = _align(dsize, palign)
+    align = max(dsize, palign)
+    size = _align(at + psize, align)
+    joined: list[str] = []
+    for n in payloads:
+        for i, f in enumerate(n.flat if n is not None else ()):
+            if i < len(joined):
+                joined[i] = _join(joined[i], f)
+            else:
+                joined.append(f)
+    width = len(joined)
+
+    def store(value: Any, buf: bytearray, off: int, low: Lowering) -> None:
+        i, node, inner = case_of(value)
+        pack(buf, off, i)
+        if node is not None:
+            node.store(inner, buf, off + at, low)
+
+    def load(mv: memoryview, base: int, addr: int) -> Any:
+        i = unpack(mv, addr)[0]
+        node = payloads[i]
+        return lift_case(i, node, None if node is None else node.load(mv, base, addr + at))
+
+    def lower_flat(value: Any, out: list[int], low: Lowering) -> None:
+        i, node, inner = case_of(value)
+        out.append(i)
+        start = len(out)
+        if node is not None:
+            node.lower_flat(inner, out, low)  # i32 into an i64 slot: the same unsigned value
+        out += [0] * (width - (len(out) - start))
+
+    return Node(size, align, ("i32", *joined), store, load, lower_flat)
+
+
+def _option(payload: Node) -> Node:
+    def case_of(value: Any) -> tuple[int, Node | None, Any]:
+        return (0, None, None) if value is None else (1, payload, value)
+
+    def lift_case(i: int, node: Node | None, inner: Any) -> Any:
+        return inner
+
+    return _tagged([None, payload], case_of, lift_case)
+
+
+def _result(ok: Node | None, err: Node | None) -> Node:
+    def case_of(value: Any) -> tuple[int, Node | None, Any]:
+        if isinstance(value, Err):
+            return 1, err, value.error
+        return 0, ok, value
+
+    def lift_case(i: int, node: Node | None, inner: Any) -> Any:
+        return inner if i == 0 else Err(inner)
+
+    return _tagged([ok, err], case_of, lift_case)
+
+
+def _projection(ty: wt.ValType, field: str, abi: Abi) -> Load:
+    """Load only ``field`` of a ``result<record, E>`` (or of each element of a list of them):
+    as ``_codec.Codec.result_field``."""
+    if isinstance(ty, wt.ListType):
+        inner = _projection(ty.element, field, abi)
+        es = abi.node(ty.element).size
+
+        def load_list(mv: memoryview, base: int, addr: int) -> list[Any]:
+            p, n = _unpack_pair(mv, addr)
+            at = base + p
+            return [inner(mv, base, at + i * es) for i in range(n)]
+
+        return load_list
+    if not isinstance(ty, wt.ResultType) or not isinstance(ty.ok, wt.RecordType):
+        raise CodecError(f"cannot project {field!r} out of {ty!r}")
+    names = [n for n, _ in ty.ok.fields]
+    if field not in names:
+        raise CodecError(f"no field {field!r} in {names}")
+    nodes = [abi.node(t) for _, t in ty.ok.fields]
+    offsets, _, ok_align = _layout(nodes)
+    target, offset = nodes[names.index(field)], offsets[names.index(field)]
+    err = None if ty.err is None else abi.node(ty.err)
+    # A result is a variant of two cases: a one-byte discriminant, then the payload aligned.
+    at = _align(1, max(ok_align, err.align if err is not None else 1))
+    load_field, load_err = target.load, (err.load if err is not None else None)
+
+    def load(mv: memoryview, base: int, addr: int) -> Any:
+        if mv[addr] == 0:
+            return load_field(mv, base, addr + at + offset)
+        return Err(load_err(mv, base, addr + at) if load_err is not None else None)
+
+    return load
+
+
+def _lift_flat(node: Node, ty: wt.ValType) -> Callable[[int], Any]:
+    """A result that is one flat value (a scalar or an enum), from that value."""
+    if isinstance(ty, wt.Bool):
+        return lambda v: v & 0xFFFFFFFF != 0
+    if isinstance(ty, (wt.U8, wt.U16, wt.U32, wt.EnumType)):
+        buf = bytearray(node.size)
+        mask = (1 << (8 * node.size)) - 1
+
+        def from_i32(v: int) -> Any:
+            buf[:] = (v & mask).to_bytes(node.size, "little")
+            return node.load(memoryview(buf), 0, 0)
+
+        return from_i32
+    if isinstance(ty, wt.U64):
+        return lambda v: v & 0xFFFFFFFFFFFFFFFF
+    raise AbiUnsupported(f"no flat lifting here for {ty!r}")
+
+
+class AbiFunction:
+    """One export's Canonical ABI call, compiled: how its arguments are lowered (flat values,
+    or one block past ``MAX_FLAT_PARAMS``) and how its result is lifted (one flat value, or
+    from the block the export returns the address of)."""
+
+    __slots__ = (
+        "arity",
+        "flat_types",
+        "indirect",
+        "lift_flat",
+        "load",
+        "lower_params",
+        "name",
+        "nargs",
+        "result_i64",
+    )
+
+    def __init__(self, name: str, ty: wt.FuncType, abi: Abi, *, project: str | None = None) -> None:
+        self.name = name
+        params = [abi.node(t) for _, t in ty.params]
+        self.arity = len(params)
+        flat = [f for n in params for f in n.flat]
+        self.indirect = len(flat) > MAX_FLAT_PARAMS
+        self.flat_types = ("i32",) if self.indirect else tuple(flat)
+        if self.indirect:
+            tuple_node = _fields(params, tuple, None)
+            size, align = tuple_node.size, tuple_node.align
+            store_tuple = tuple_node.store
+
+            def lower_params(args: Sequence[Any], out: list[int], low: Lowering) -> None:
+                buf = bytearray(size)
+                store_tuple(tuple(args), buf, 0, low)
+                out.append(low.block(buf, align))
+
+        else:
+            flats = [n.lower_flat for n in params]
+
+            def lower_params(args: Sequence[Any], out: list[int], low: Lowering) -> None:
+                for lower, value in zip(flats, args, strict=True):
+                    lower(value, out, low)
+
+        self.lower_params = lower_params
+        result = ty.result
+        self.load: Load | None = None
+        self.lift_flat: Callable[[int], Any] | None = None
+        self.result_i64 = False
+        results = 1
+        if result is not None:
+            node = abi.node(result)
+            if len(node.flat) > MAX_FLAT_RESULTS:
+                self.load = _projection(result, project, abi) if project else node.load
+            elif project:
+                raise AbiUnsupported("a projection of a flat result")
+            else:
+                self.lift_flat = _lift_flat(node, result)
+                self.result_i64 = node.flat == ("i64",)
+        else:
+            results = 0
+        self.nargs = max(len(self.flat_types), results)
+
+
+# --- the call ---------------------------------------------------------------------------------
+
+_RAW = ffi.wasmtime_val_raw_t
+# Fresh function objects over the same C symbols (wasmtime-py's own keep their types), called
+# with every argument already a C value and no argument types to check: a call into wasm costs
+# 0.8 µs from Python this way against 1.4 µs with ctypes converting five typed arguments
+# (bench_crossing.py's floor). Every argument is a pointer (``c_void_p``) or a ``c_size_t``.
+_call_raw = ffi.dll["wasmtime_func_call_unchecked"]
+_call_raw.restype = c_void_p  # a wasmtime_error_t*, or None
+_call_raw.argtypes = None  # type: ignore[assignment]
+_memory_data = ffi.dll["wasmtime_memory_data"]
+_memory_data.restype = c_size_t
+_memory_data.argtypes = None  # type: ignore[assignment]
+_SIZES = tuple(c_size_t(n) for n in range(MAX_FLAT_PARAMS + 1))
+
+REALLOC = "cabi_realloc"
+
+
+def _address(ref: Any) -> c_void_p:
+    """A C pointer to what ``ref`` (a ctypes object or a ``byref``/``POINTER`` of one) is."""
+    return c_void_p(addressof(ref._obj if hasattr(ref, "_obj") else ref))
+
+
+class CoreInstance:
+    """The core module instantiated in ``store``, with what a call needs at hand: the raw
+    handles of its exports, its memory, and one buffer of raw values reused call after call
+    (an instance serves one thread at a time)."""
+
+    __slots__ = ("_exports", "_keep", "_trap", "args", "context", "memory", "realloc", "trap_at")
+
+    def __init__(self, store: wasmtime.Store, module: wasmtime.Module) -> None:
+        instance = wasmtime.Instance(store, module, [])
+        self._exports = instance.exports(store)
+        context = store._context()
+        self.context = c_void_p(cast(context, c_void_p).value)
+        memory = self._exports["memory"]
+        if not isinstance(memory, wasmtime.Memory):
+            raise CodecError("the core module exports no memory")
+        self.memory = _address(memory._memory)
+        realloc = self.func(REALLOC)
+        if realloc is None:
+            raise CodecError("the core module exports no cabi_realloc")
+        self.realloc = realloc
+        self.args = (_RAW * (MAX_FLAT_PARAMS + 1))()
+        self._trap = c_void_p()  # the wasm_trap_t* a call that traps sets
+        self.trap_at = _address(self._trap)
+        # What the raw pointers point into lives as long as this object.
+        self._keep = (store, instance, context, memory, _address(self.args))
+
+    def func(self, name: str) -> c_void_p | None:
+        """A pointer to the export ``name``'s raw handle, or ``None``."""
+        f = self._exports.get(name)
+        return _address(f._func) if isinstance(f, wasmtime.Func) else None
+
+    def base(self) -> int:
+        """The memory's address now (an allocation may move it)."""
+        return int(_memory_data(self.context, self.memory))
+
+    def invoke(self, func: c_void_p, n: int) -> None:
+        """Call ``func`` with the first ``n`` raw values of ``args``; its results replace them."""
+        err = _call_raw(self.context, func, self._keep[4], _SIZES[n], self.trap_at)
+        if err:
+            raise WasmtimeError._from_ptr(cast(err, POINTER(ffi.wasmtime_error_t)))
+        trap = self._trap.value
+        if trap:
+            self._trap.value = None
+            raise WasmtimeError(Trap._from_ptr(cast(trap, POINTER(ffi.wasm_trap_t))).message)
+
+    def alloc(self, size: int, align: int) -> int:
+        a = self.args
+        a[0].i32, a[1].i32, a[2].i32, a[3].i32 = 0, 0, align, size
+        self.invoke(self.realloc, 4)
+        return a[0].i32 & 0xFFFFFFFF
+
+
+class Bound:
+    """An :class:`AbiFunction` with its export's and post-return's handles in one instance."""
+
+    __slots__ = ("fn", "func", "post")
+
+    def __init__(self, fn: AbiFunction, core: CoreInstance, export: str) -> None:
+        self.fn = fn
+        func = core.func(export)
+        if func is None:
+            raise CodecError(f"the core module does not export {export}")
+        self.func = func
+        self.post = core.func("cabi_post_" + export)
+
+
+def call(bound: Bound, core: CoreInstance, args: Sequence[Any]) -> Any:
+    """Call the export with ``args``: lower them into the module's memory, call, lift the
+    result out of it, release it (post-return).
+
+    Raises :class:`wasmtime.WasmtimeError` when the call traps, :class:`CodecError` when an
+    argument has the wrong type and :class:`~oncely.EncodingError` when a string holds a lone
+    surrogate; after any of these the instance may hold allocations nobody frees: drop it.
+    """
+    fn = bound.fn
+    if len(args) != fn.arity:
+        raise CodecError(f"{fn.name} takes {fn.arity} arguments, not {len(args)}")
+    low = Lowering(core.alloc)
+    flat: list[int] = []
+    fn.lower_params(args, flat, low)
+    if low.pending:
+        base = core.base()
+        for p, data in low.pending:
+            at = base + p
+            MEMORY[at : at + len(data)] = data
+    a = core.args
+    for i, (t, v) in enumerate(zip(fn.flat_types, flat, strict=True)):
+        if t == "i32":
+            a[i].i32 = v
+        else:
+            a[i].i64 = v
+    core.invoke(bound.func, fn.nargs)
+    load = fn.load
+    if load is not None:
+        ret = a[0].i32 & 0xFFFFFFFF
+        base = core.base()
+        try:
+            return load(MEMORY, base, base + ret)
+        finally:
+            if bound.post is not None:
+                a[0].i32 = ret
+                core.invoke(bound.post, 1)
+    lift_flat = fn.lift_flat
+    if lift_flat is None:
+        return None
+    value = a[0].i64 if fn.result_i64 else a[0].i32
+    if bound.post is not None:
+        core.invoke(bound.post, 1)  # its argument is the result, still in place
+    return lift_flat(value)
