@@ -83,7 +83,19 @@ Flat = Callable[[Any, list[int], Lowering], None]
 class Node:
     """A WIT type's Canonical ABI layout and its compiled store, load and flat lowering."""
 
-    __slots__ = ("align", "code", "flat", "kind", "load", "lower_flat", "members", "size", "store")
+    __slots__ = (
+        "align",
+        "code",
+        "flat",
+        "inner",
+        "inner_at",
+        "kind",
+        "load",
+        "lower_flat",
+        "members",
+        "size",
+        "store",
+    )
 
     def __init__(
         self,
@@ -103,9 +115,12 @@ class Node:
         self.lower_flat = lower_flat
         self.kind = kind
         """What a record reads in place, in one ``struct`` call with its other fields:
-        ``"str"``, ``"bytes"``, ``"int"``, ``"bool"``, ``"enum"``; ``""``: its own ``load``."""
+        ``"str"``, ``"bytes"``, ``"int"``, ``"bool"``, ``"enum"``, ``"option"`` (of one of
+        these); ``""``: its own ``load``."""
         self.code = code  # the struct code of an "int" or an "enum"
         self.members = members  # an "enum"'s members, by index
+        self.inner: Node | None = None  # an "option"'s payload
+        self.inner_at = 0  # where an "option"'s payload starts
 
 
 def _align(n: int, a: int) -> int:
@@ -455,39 +470,58 @@ def _compile_store(plan: list[tuple[int, Node]], cls: Any, attrs: list[str] | No
     return env["store"]  # type: ignore[no-any-return]
 
 
+def _in_place(  # noqa: PLR0911 - a return per kind of field
+    n: Node, j: int, i: int, env: dict[str, Any]
+) -> tuple[str, str, int] | None:
+    """How a record's load reads field ``j`` (node ``n``) in its one ``unpack_from``, its values
+    starting at ``v[i]``: the ``struct`` codes, the expression of the field's value, how many
+    values the codes read; ``None`` for a field read by its own load."""
+    if n.kind in ("str", "bytes"):
+        part = f"mv[base + v[{i}] : base + v[{i}] + v[{i + 1}]]"
+        if n.kind == "str":
+            return "II", f"(str({part}, 'utf-8') if v[{i + 1}] else '')", 2
+        return "II", f"{part}.tobytes()", 2
+    if n.kind == "int":
+        return n.code, f"v[{i}]", 1
+    if n.kind == "bool":
+        return "B", f"(v[{i}] != 0)", 1
+    if n.kind == "enum":
+        env[f"m{j}"] = n.members
+        return n.code, f"m{j}[v[{i}]]", 1
+    if n.kind == "option" and n.inner is not None:
+        # The payload's bytes are read whatever the case; its value is made only when present.
+        inner = _in_place(n.inner, j, i + 1, env)
+        if inner is None:
+            return None
+        codes, expr, count = inner
+        pad = n.inner_at - 1
+        return "B" + (f"{pad}x" if pad else "") + codes, f"({expr} if v[{i}] else None)", count + 1
+    return None
+
+
 def _compile_load(plan: list[tuple[int, Node]], cls: Any) -> Load:
     """A record's (``cls``) or a tuple's (``None``) load, compiled to one function: the fields
-    a ``struct`` reads (strings, integers, booleans, enums) in ONE ``unpack_from``, then each
-    other field through its own load. (A record of 30 fields is one call, not 30.)"""
+    a ``struct`` reads (strings, integers, booleans, enums, options of these) in ONE
+    ``unpack_from``, then each other field through its own load. (A record of 30 fields is one
+    call, not 30.)"""
     fmt, pos, i = "<", 0, 0
     env: dict[str, Any] = {"cls": cls}
     exprs: list[str] = []
     for j, (at, n) in enumerate(plan):
         if at > pos:
             fmt += f"{at - pos}x"
-        pos = at + n.size
-        if n.kind in ("str", "bytes"):
-            fmt += "II"
-            part = f"mv[base + v[{i}] : base + v[{i}] + v[{i + 1}]]"
-            if n.kind == "str":
-                exprs.append(f"(str({part}, 'utf-8') if v[{i + 1}] else '')")
-            else:
-                exprs.append(f"{part}.tobytes()")
-            i += 2
-        elif n.kind in ("int", "bool", "enum"):
-            fmt += n.code or "B"
-            if n.kind == "int":
-                exprs.append(f"v[{i}]")
-            elif n.kind == "bool":
-                exprs.append(f"(v[{i}] != 0)")
-            else:
-                env[f"m{j}"] = n.members
-                exprs.append(f"m{j}[v[{i}]]")
-            i += 1
-        else:
+        read = _in_place(n, j, i, env)
+        if read is None:
             fmt += f"{n.size}x"
             env[f"l{j}"] = n.load
             exprs.append(f"l{j}(mv, base, addr + {at})")
+            pos = at + n.size
+            continue
+        codes, expr, count = read
+        fmt += codes
+        exprs.append(expr)
+        i += count
+        pos = at + struct.calcsize("<" + codes)
     env["unpack"] = struct.Struct(fmt).unpack_from
     body = ", ".join(exprs)
     made = f"cls({body})" if cls is not None else f"({body}{',' if len(exprs) == 1 else ''})"
@@ -575,7 +609,15 @@ def _option(payload: Node) -> Node:
     def lift_case(i: int, node: Node | None, inner: Any) -> Any:
         return inner
 
-    return _tagged([None, payload], case_of, lift_case)
+    node = _tagged([None, payload], case_of, lift_case)
+    at = _align(1, payload.align)
+    load_payload = payload.load
+
+    def load(mv: memoryview, base: int, addr: int) -> Any:
+        return load_payload(mv, base, addr + at) if mv[addr] else None
+
+    node.load, node.kind, node.inner, node.inner_at = load, "option", payload, at
+    return node
 
 
 def _result(ok: Node | None, err: Node | None) -> Node:
