@@ -2309,9 +2309,9 @@ class ReplayRule:
     """What a row found by an effect's read answers without asking the core again: the
     recorded result of the effect's own intent (a replay in one crossing). The row is that
     record when it is in this `state`, has this `fingerprint` and `tool`, and holds a
-    `result-json` (the host compares these fields with these values, and knows no state). Then
-    the host delivers `event` (the decision: `replayed`) and finishes
-    as on `finish(effect(effect-result { key: the row's key, source: recorded(the row's
+    `result-json` (the host compares these fields with these values, and knows no state).
+    Then the host delivers `event` (the decision: `replayed`) and finishes as on
+    `finish(effect(effect-result { key: the row's key, source: recorded(the row's
     result-json), replayed: true, reconciled }))`. Any other row (another state, another
     intent under the key, a result that was not recorded) goes to the core as `row(row)`.
 
