@@ -1,9 +1,9 @@
 """The core component inside wasmtime: one engine per process, the compiled component and its
 core module cached on disk, a small pool of instances (a wasmtime store is not thread-safe; each
 thread borrows its own), a memory limit per instance, and for each export one compiled call
-(compiled at its first call): the core module's export called directly with the Canonical ABI
-done in Python (:mod:`oncely._abi`, the fast crossing), or, for a function that module does not
-handle, the component's export through wasmtime's component API (:mod:`oncely._codec`).
+(compiled at its first call) through the crossing :data:`CROSSINGS` chooses for it: the core
+module's export called directly with the Canonical ABI done in Python (:mod:`oncely._abi`), or
+the component's export through wasmtime's component API (:mod:`oncely._codec`).
 A trap fails that call only: the instance is dropped, never reused.
 """
 
