@@ -269,17 +269,19 @@ def rust_cli_per_key(
 
 
 def call_overhead(rounds: int, min_time: float) -> dict[str, tuple[float, float]]:
-    """The same component call through wasmtime-py's public API and through oncely's codec."""
+    """The same export called through wasmtime-py's public API and through oncely's runtime
+    (the core crossing, ``oncely._abi``)."""
     import wasmtime
     from wasmtime import component as wc
 
     from oncely import _runtime
 
     rt = _runtime.shared()
-    store = wasmtime.Store(rt.engine)
-    instance = rt.linker.instantiate(store, rt.component)
-    canon = instance.get_func(store, rt.indices["canonical.canonicalize"])
-    derive = instance.get_func(store, rt.indices["keys.derive"])
+    c = rt.components
+    store = wasmtime.Store(c.engine)
+    instance = c.linker.instantiate(store, c.component)
+    canon = instance.get_func(store, c.indices["canonical.canonicalize"])
+    derive = instance.get_func(store, c.indices["keys.derive"])
     assert canon is not None and derive is not None
     args = json.dumps(make_args(200, 200), ensure_ascii=False)
     intent = wc.Record()

@@ -5,17 +5,18 @@
 The numbers the Python runtime's choice of crossing rests on (``oncely._runtime.CROSSINGS``;
 docs/performance.md, "The crossing"), each the median of alternating rounds, in one process:
 
-- **floor**: two calls of a core-module function through wasmtime's C API as wasmtime-py exposes
-  it (``wasmtime_func_call_unchecked``, arguments in a preallocated buffer): the least two calls
-  into wasm cost from Python. The function called is the core module's allocator (an allocation
-  and its release), on the instance the ``core`` crossing uses. Then the same two calls through
-  wasmtime-py's public ``Func.__call__``.
+- **floor**: two calls of a core-module function through wasmtime's C API
+  (``wasmtime_func_call_unchecked``, arguments in a preallocated buffer; ``oncely._wasm``): the
+  least two calls into wasm cost from Python. The function called is the core module's allocator
+  (an allocation and its release), on the instance the ``core`` crossing uses. Then the same two
+  calls through wasmtime-py's public ``Func.__call__`` (the same module, instantiated by
+  wasmtime-py).
 - **the two crossings, call by call**: the same export with the same arguments through a
   runtime whose crossing is ``component`` (the component's export, values converted by
   wasmtime's component API) and one whose crossing is ``core`` (the core module's export, the
   Canonical ABI done in Python): ``canonical.canonicalize`` of a 94-byte document, ``keys.key``
-  of ``bench_ledger.py``'s intent (flat arguments: what ``auto`` sends through the component),
-  and the one ``effect.run`` of a replay (arguments in memory: what ``auto`` sends to the core).
+  of ``bench_ledger.py``'s intent (flat arguments), and the one ``effect.run`` of a replay
+  (arguments in memory). ``auto`` takes the core crossing for every one.
 - **a replay**: ``Ledger.run`` of an intent already recorded, on SQLite (``bench_ledger.py``'s
   effect), with the default crossing (``auto``); the time spent inside oncely's calls into the
   core (counted), and a ``SELECT`` of the same row alone.
@@ -118,8 +119,13 @@ def crossing_contenders() -> dict[str, Callable[[], Any]]:
     core = runtimes["core"]
     core.call("canonical.max-depth")
     instance = core._pool[0].core
-    public_realloc = instance._exports["cabi_realloc"]
-    store = instance._keep[0]
+    # The same core module through wasmtime-py's public API, for the second row.
+    import wasmtime
+
+    store = wasmtime.Store()
+    module = wasmtime.Module(store.engine, _runtime.core_module(core.wasm))
+    public_realloc = wasmtime.Instance(store, module, []).exports(store)["cabi_realloc"]
+    assert isinstance(public_realloc, wasmtime.Func)
 
     def floor() -> None:
         q = instance.alloc(16, 1)

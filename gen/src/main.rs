@@ -9,6 +9,8 @@
 //!
 //! - `bindings/python/src/oncely/types.py`: the Python dataclasses, enums and variant case
 //!   classes, and the codec's tables of them;
+//! - `bindings/python/src/oncely/_exports.py`: the WIT types of every exported function, as the
+//!   core crossing computes its layouts from them;
 //! - `bindings/js/src/gen/wit.js`: the JavaScript field tables of every record, enum and variant;
 //! - `bindings/js/types/wit.d.ts`: their TypeScript declarations, as jco's values have them.
 //!
@@ -42,11 +44,18 @@ pub fn pascal(wit: &str) -> String {
         .collect()
 }
 
+/// The SHA-256 of `bytes`, in lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Every file of the mirrors, `(path relative to the repository, contents)`.
 pub fn mirrors(wasm: &[u8], root: &Path) -> Result<Vec<(&'static str, String)>, String> {
     let model = model::Model::from_component(wasm, &root.join("wit"))?;
     Ok(vec![
         ("bindings/python/src/oncely/types.py", python::types_py(&model)),
+        ("bindings/python/src/oncely/_exports.py", python::exports_py(&model, &sha256_hex(wasm))),
         ("bindings/js/src/gen/wit.js", js::wit_js(&model)),
         ("bindings/js/types/wit.d.ts", js::wit_dts(&model)),
     ])

@@ -87,6 +87,17 @@ impl Def {
 /// (an interface after those it uses; a type in its interface's declaration order).
 pub struct Model {
     pub defs: Vec<Def>,
+    /// Every exported function, interface by interface in declaration order.
+    pub funcs: Vec<Func>,
+}
+
+/// An exported function: `interface.name`, its parameters and its result.
+#[derive(Clone, Debug)]
+pub struct Func {
+    pub iface: String,
+    pub name: String,
+    pub params: Vec<(String, Ty)>,
+    pub result: Option<Ty>,
 }
 
 impl Model {
@@ -110,9 +121,15 @@ impl Model {
         let mut ifaces: Vec<_> = resolve.interfaces.iter().filter(|(id, _)| exported.contains(id)).map(|(id, _)| id).collect();
         ifaces.sort_by_key(|id| id.index());
         let mut defs = Vec::new();
+        let mut funcs = Vec::new();
         for id in ifaces {
             let iface = &resolve.interfaces[id];
             let iname = iface.name.clone().ok_or("an exported interface without a name")?;
+            for (name, f) in &iface.functions {
+                let params = f.params.iter().map(|p| Ok((p.name.clone(), ty(&resolve, &p.ty)?))).collect::<Result<_, String>>()?;
+                let result = f.result.as_ref().map(|t| ty(&resolve, t)).transpose()?;
+                funcs.push(Func { iface: iname.clone(), name: name.clone(), params, result });
+            }
             for (name, &tid) in &iface.types {
                 let td = &resolve.types[tid];
                 let kind = match &td.kind {
@@ -141,7 +158,7 @@ impl Model {
                 defs.push(Def { iface: iname.clone(), name: name.clone(), doc: doc(format!("{iname}.{name}")), kind });
             }
         }
-        Ok(Model { defs })
+        Ok(Model { defs, funcs })
     }
 
     /// The definition of a named type.

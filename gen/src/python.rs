@@ -325,17 +325,19 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// One `X = Union[...]` (or `X = A | B` style kept as `Union` for Python 3.10's runtime).
+/// One `X = A | B` alias of a variant's case classes.
 fn union(out: &mut String, name: &str, members: &[String]) {
-    let one = format!("{name} = Union[{}]", members.join(", "));
+    // `A | B` (Python 3.10) rather than `typing.Union`: importing typing would cost a first key
+    // about 3 ms.
+    let one = format!("{name} = {}", members.join(" | "));
     if one.len() <= 100 {
         let _ = writeln!(out, "{one}");
     } else {
-        let _ = writeln!(out, "{name} = Union[");
-        for m in members {
-            let _ = writeln!(out, "    {m},");
+        let _ = writeln!(out, "{name} = (");
+        for (i, m) in members.iter().enumerate() {
+            let _ = writeln!(out, "    {}{m}", if i == 0 { "" } else { "| " });
         }
-        let _ = writeln!(out, "]");
+        let _ = writeln!(out, ")");
     }
 }
 
@@ -499,6 +501,159 @@ provider side's) are imported from here.
 
 from __future__ import annotations
 
-from typing import Union
-
 from oncely._records import WitEnum, _record, _set"#;
+
+/// A Python literal: what `_exports.py` is made of.
+enum Lit {
+    Str(String),
+    Name(String),
+    None,
+    Tuple(Vec<Lit>),
+}
+
+impl Lit {
+    fn inline(&self) -> String {
+        match self {
+            Lit::Str(s) => format!("\"{s}\""),
+            Lit::Name(n) => n.clone(),
+            Lit::None => "None".into(),
+            Lit::Tuple(items) if items.len() == 1 => format!("({},)", items[0].inline()),
+            Lit::Tuple(items) => format!("({})", items.iter().map(Lit::inline).collect::<Vec<_>>().join(", ")),
+        }
+    }
+
+    /// The literal after `lead` (already written at `indent`), followed by `tail`: on one line if
+    /// it fits in 100 columns, else one item per line with a trailing comma (as `ruff format`
+    /// leaves it).
+    fn write(&self, out: &mut String, indent: usize, lead: usize, tail: &str) {
+        let one = self.inline();
+        match self {
+            Lit::Tuple(items) if indent + lead + one.len() + tail.len() > 100 => {
+                out.push_str("(\n");
+                for item in items {
+                    out.push_str(&" ".repeat(indent + 4));
+                    item.write(out, indent + 4, 0, ",");
+                }
+                let _ = writeln!(out, "{}){tail}", " ".repeat(indent));
+            }
+            _ => {
+                let _ = writeln!(out, "{one}{tail}");
+            }
+        }
+    }
+}
+
+/// The Python constant holding a named type's description (`LEDGER_ENTRY_STATE`).
+fn constant(iface: &str, name: &str) -> String {
+    format!("{iface}_{name}").replace('-', "_").to_uppercase()
+}
+
+fn lit(t: &Ty) -> Lit {
+    let s = |x: &str| Lit::Str(x.into());
+    match t {
+        Ty::List(t) => Lit::Tuple(vec![s("list"), lit(t)]),
+        Ty::Option(t) => Lit::Tuple(vec![s("option"), lit(t)]),
+        Ty::Tuple(ts) => Lit::Tuple(vec![s("tuple"), Lit::Tuple(ts.iter().map(lit).collect())]),
+        Ty::Result(ok, err) => {
+            let part = |t: &Option<Box<Ty>>| t.as_ref().map_or(Lit::None, |t| lit(t));
+            Lit::Tuple(vec![s("result"), part(ok), part(err)])
+        }
+        Ty::Named(iface, name) => Lit::Name(constant(iface, name)),
+        scalar => s(&scalar.wit()),
+    }
+}
+
+fn named(t: &Ty, out: &mut Vec<(String, String)>) {
+    match t {
+        Ty::List(t) | Ty::Option(t) => named(t, out),
+        Ty::Tuple(ts) => ts.iter().for_each(|t| named(t, out)),
+        Ty::Result(ok, err) => ok.iter().chain(err.iter()).for_each(|t| named(t, out)),
+        Ty::Named(iface, name) => out.push((iface.clone(), name.clone())),
+        _ => {}
+    }
+}
+
+fn def_lit(def: &Def) -> Lit {
+    let s = |x: &str| Lit::Str(x.into());
+    let body = match &def.kind {
+        Kind::Record(fields) => Lit::Tuple(fields.iter().map(|(n, t, _)| Lit::Tuple(vec![s(n), lit(t)])).collect()),
+        Kind::Enum(cases) => Lit::Tuple(cases.iter().map(|(n, _)| s(n)).collect()),
+        Kind::Variant(cases) => {
+            Lit::Tuple(cases.iter().map(|(n, t, _)| Lit::Tuple(vec![s(n), t.as_ref().map_or(Lit::None, lit)])).collect())
+        }
+    };
+    let what = match def.kind {
+        Kind::Record(_) => "record",
+        Kind::Enum(_) => "enum",
+        Kind::Variant(_) => "variant",
+    };
+    Lit::Tuple(vec![s(what), s(&def.path()), body])
+}
+
+/// `bindings/python/src/oncely/_exports.py`: the WIT types of every exported function as plain
+/// tuples, each named type once (after the types it uses).
+pub fn exports_py(model: &Model, component_sha256: &str) -> String {
+    let mut out = header("#");
+    out.push_str(EXPORTS_HEAD);
+    let _ = write!(
+        out,
+        "\nCOMPONENT_SHA256 = \"{component_sha256}\"\n\"\"\"The SHA-256 of the component these types were read from (the one the package ships).\"\"\"\n"
+    );
+    let mut done: Vec<(String, String)> = Vec::new();
+    fn visit(model: &Model, key: (String, String), done: &mut Vec<(String, String)>, out: &mut String) {
+        if done.contains(&key) {
+            return;
+        }
+        done.push(key.clone());
+        let def = model.get(&key.0, &key.1);
+        let mut uses = Vec::new();
+        match &def.kind {
+            Kind::Record(fields) => fields.iter().for_each(|(_, t, _)| named(t, &mut uses)),
+            Kind::Variant(cases) => cases.iter().filter_map(|(_, t, _)| t.as_ref()).for_each(|t| named(t, &mut uses)),
+            Kind::Enum(_) => {}
+        }
+        for u in uses {
+            visit(model, u, done, out);
+        }
+        let name = constant(&def.iface, &def.name);
+        let _ = write!(out, "{name} = ");
+        def_lit(def).write(out, 0, name.len() + 3, "");
+    }
+    out.push('\n');
+    for func in &model.funcs {
+        let mut uses = Vec::new();
+        func.params.iter().for_each(|(_, t)| named(t, &mut uses));
+        func.result.iter().for_each(|t| named(t, &mut uses));
+        for u in uses {
+            visit(model, u, &mut done, &mut out);
+        }
+    }
+    out.push_str("\nFUNCTIONS: dict[str, tuple[tuple[tuple[str, object], ...], object]] = {\n");
+    for func in &model.funcs {
+        let key = format!("    \"{}.{}\": ", func.iface, func.name);
+        out.push_str(&key);
+        let params = Lit::Tuple(func.params.iter().map(|(n, t)| Lit::Tuple(vec![Lit::Str(n.clone()), lit(t)])).collect());
+        let result = func.result.as_ref().map_or(Lit::None, lit);
+        Lit::Tuple(vec![params, result]).write(&mut out, 4, key.len() - 4, ",");
+    }
+    out.push_str("}\n");
+    out
+}
+
+const EXPORTS_HEAD: &str = r#""""The WIT types of the component's exported functions as plain data, written by
+``scripts/mirrors`` from the component itself: what the core crossing (:mod:`oncely._abi`)
+computes its Canonical ABI layouts from, so that a process calls the core without reading the
+component's type information (nor importing ``wasmtime.component``). ``tests/test_codec.py``
+compares every entry with the component's own types.
+
+A type is a scalar's WIT name (``"string"``, ``"u64"``) or a tuple whose first item says what it
+is: ``("list", T)``, ``("option", T)``, ``("tuple", (T, ...))``, ``("result", OK, ERR)`` (``None``
+where there is no payload), ``("record", "iface.name", (("field", T), ...))``, ``("enum",
+"iface.name", ("case", ...))``, ``("variant", "iface.name", (("case", T or None), ...))``.
+``FUNCTIONS`` maps ``"interface.function"`` to ``((("param", T), ...), RESULT or None)``.
+``COMPONENT_SHA256`` names the component they were read from: the runtime keys its cache of the
+compiled core module by it, and refuses the core crossing on a component that is not this one.
+"""
+
+from __future__ import annotations
+"#;

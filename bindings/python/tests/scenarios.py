@@ -47,7 +47,7 @@ def claim_for(scenario: dict[str, Any], owner: str, args: str | None = None) -> 
     """The claim of the scenario's intent (its args replaced when a step gives some), built
     by the core's ``prepare`` through a ledger-less call."""
     from oncely import _runtime
-    from oncely._codec import Err
+    from oncely._values import Err
 
     i = scenario["intent"]
     intent = oncely.Intent(i["scope"], i["run"], i["step"], i["tool"], args or i["args"])

@@ -2,8 +2,9 @@
 (``oncely._codec``) and the core module's exports with the Canonical ABI done in Python
 (``oncely._abi``) — against wasmtime-py's own public ``component.Func.__call__``: the same
 inputs must give the same answers, for every export, each crossing on its own (a runtime with
-``crossing="core"`` and one with ``crossing="component"``; the default ``"auto"`` mixes them and
-runs every other test).
+``crossing="core"`` and one with ``crossing="component"``; the default ``"auto"``, which is the
+core crossing today, runs every other test). The core crossing's layouts come from the WIT types
+``scripts/mirrors`` writes (``oncely._exports``), compared here with the component's own.
 
 Both answers are normalised, guided by the function's WIT type, to plain data
 (records → dicts, variants and results → ``{"tag", "payload"}``, enums → names)."""
@@ -11,6 +12,7 @@ Both answers are normalised, guided by the function's WIT type, to plain data
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from collections.abc import Callable
 from enum import Enum
@@ -23,8 +25,8 @@ from wasmtime import component as wc
 from wasmtime.component import _types as wt
 
 import oncely
-from oncely import _runtime, types
-from oncely._codec import Err, python_name
+from oncely import _exports, _runtime, _wasm, types
+from oncely._values import Err, python_name
 
 Vectors = Callable[[str], Any]
 
@@ -149,19 +151,20 @@ class Reference:
 
     def __init__(self, crossing: str) -> None:
         rt = _runtime.Runtime(crossing=crossing)
-        self.store = wasmtime.Store(rt.engine)
-        self.instance = rt.linker.instantiate(self.store, rt.component)
+        c = rt.components  # the component, its engine and its export indices
+        self.store = wasmtime.Store(c.engine)
+        self.instance = c.linker.instantiate(self.store, c.component)
         self.rt = rt
         self.types: dict[str, wc.FuncType] = {}
-        for iface_name, ext in rt.component.type.exports(rt.engine).items():
+        for iface_name, ext in c.component.type.exports(c.engine).items():
             iface = iface_name.split("/")[1].split("@")[0]
-            for fname, item in ext.ty.exports(rt.engine).items():
+            for fname, item in ext.ty.exports(c.engine).items():
                 if isinstance(item.ty, wc.FuncType):
                     self.types[f"{iface}.{fname}"] = item.ty
 
     def compare(self, name: str, *args: Any) -> Any:
         fty = self.types[name]
-        func = self.instance.get_func(self.store, self.rt.indices[name])
+        func = self.instance.get_func(self.store, self.rt.components.indices[name])
         assert func is not None
         params = [t for _, t in fty.params]
         theirs = func(self.store, *[to_theirs(t, a) for t, a in zip(params, args, strict=True)])
@@ -181,16 +184,18 @@ def ref(request: pytest.FixtureRequest) -> Reference:
 
 
 def test_every_export_is_compiled(ref: Reference) -> None:
-    functions = ref.rt.functions
-    # Compiling each export checks every mirror class it uses against the component.
-    functions.compile_all()
-    assert set(functions) == set(functions.declared())
-    # Every export has its direct call too: none falls back to the component unless chosen to.
-    direct = {name for name in functions.declared() if ref.rt.abi_functions[name] is not None}
-    assert direct == (set(functions.declared()) if ref.rt.crossing == "core" else set())
-    compiled = {name for name in functions if "#" not in name}
-    assert set(ref.types) == compiled
-    assert {name.split(".")[0] for name in compiled} == {
+    # Compiling each export checks every mirror class it uses against the component (the
+    # component call), and against the generated WIT types of oncely._exports (the core call).
+    components = ref.rt.components
+    components.compile_all()
+    ref.rt.abi_functions.compile_all()
+    declared = set(components.types)
+    assert declared == set(_exports.FUNCTIONS) | set(_runtime.PROJECTIONS)
+    # Every export has its direct call: none falls back to the component unless chosen to.
+    direct = {name for name in declared if ref.rt.abi_functions[name] is not None}
+    assert direct == (declared if ref.rt.crossing == "core" else set())
+    assert set(ref.types) == set(_exports.FUNCTIONS)
+    assert {name.split(".")[0] for name in _exports.FUNCTIONS} == {
         "canonical",
         "keys",
         "policy",
@@ -199,6 +204,62 @@ def test_every_export_is_compiled(ref: Reference) -> None:
         "provider",
         "agent",
     }
+
+
+def plain(ty: Any) -> Any:
+    """A type of wasmtime's component API written as oncely._exports writes one."""
+    scalars = {wt.String: "string", wt.Bool: "bool", wt.U8: "u8", wt.U16: "u16", wt.U32: "u32"}
+    scalars[wt.U64] = "u64"
+    if type(ty) in scalars:
+        return scalars[type(ty)]
+    if isinstance(ty, wt.ListType):
+        return ("list", plain(ty.element))
+    if isinstance(ty, wt.OptionType):
+        return ("option", plain(ty.payload))
+    if isinstance(ty, wt.TupleType):
+        return ("tuple", tuple(plain(t) for t in ty.elements))
+    if isinstance(ty, wt.ResultType):
+        return ("result", *(None if t is None else plain(t) for t in (ty.ok, ty.err)))
+    if isinstance(ty, wt.RecordType):
+        return ("record", tuple((n, plain(t)) for n, t in ty.fields))
+    if isinstance(ty, wt.EnumType):
+        return ("enum", tuple(ty.names))
+    if isinstance(ty, wt.VariantType):
+        return ("variant", tuple((n, None if t is None else plain(t)) for n, t in ty.cases))
+    raise AssertionError(f"a WIT type oncely._exports does not write: {ty!r}")
+
+
+def unnamed(ty: Any) -> Any:
+    """An oncely._exports type without the names of its records, enums and variants (the
+    component's type information does not carry them)."""
+    if not isinstance(ty, tuple):
+        return ty
+    if ty[0] in ("record", "variant"):
+        return (ty[0], tuple((n, unnamed(t)) for n, t in ty[2]))
+    if ty[0] == "enum":
+        return ("enum", ty[2])
+    if ty[0] == "tuple":
+        return ("tuple", tuple(unnamed(t) for t in ty[1]))
+    return (ty[0], *(unnamed(t) for t in ty[1:]))
+
+
+def test_the_generated_types_are_the_components(ref: Reference) -> None:
+    """oncely._exports (scripts/mirrors) against the component's own type information: every
+    parameter and result of every export, field by field, case by case."""
+    assert set(ref.types) == set(_exports.FUNCTIONS)
+    for name, fty in ref.types.items():
+        params, result = _exports.FUNCTIONS[name]
+        assert [(n, unnamed(t)) for n, t in params] == [(n, plain(t)) for n, t in fty.params]
+        assert unnamed(result) == (None if fty.result is None else plain(fty.result)), name
+    assert hashlib.sha256(_runtime.component_bytes()).hexdigest() == _exports.COMPONENT_SHA256
+
+
+def test_a_component_other_than_the_mirrors_takes_the_component_crossing_only() -> None:
+    other = _runtime.component_bytes() + bytes([0, 1, 0])  # a custom section: another component
+    with pytest.raises(TypeError, match="scripts/mirrors"):
+        _runtime.Runtime(other, crossing="core")
+    rt = _runtime.Runtime(other, crossing="component")
+    assert rt.call("canonical.canonicalize", "[1.0]") == "[1]"
 
 
 def test_pure_functions_match(ref: Reference, vectors: Vectors) -> None:
@@ -377,6 +438,4 @@ def test_the_core_crossing_leaks_nothing(vectors: Vectors) -> None:
 
 
 def ctypes_memory_size(core: Any) -> int:
-    from wasmtime import _bindings as capi
-
-    return int(capi.wasmtime_memory_data_size(core._keep[2], core._keep[3]._memory))
+    return int(_wasm.memory_data_size(core.context, core.memory))

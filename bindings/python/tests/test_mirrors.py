@@ -17,7 +17,7 @@ from wasmtime.component import _types as wt
 
 import oncely
 from oncely import _runtime, types
-from oncely._codec import python_name
+from oncely._values import python_name
 from oncely.store import _sql
 
 # One field is stored as two columns: `reconcile` (a variant) as its kind and, for `lookup`, its
@@ -27,9 +27,9 @@ SPLIT = {"reconcile": [("reconcile_kind", False, "text"), ("reconcile_tool", Tru
 
 def entry_fields() -> list[tuple[str, Any]]:
     """The component's ``ledger.entry`` record: (field name, WIT type), in order."""
-    rt = _runtime.shared()
-    ext = rt.component.type.exports(rt.engine)[f"{_runtime.PACKAGE}/ledger@{_runtime.VERSION}"]
-    entry = ext.ty.exports(rt.engine)["entry"].ty
+    c = _runtime.shared().components
+    ext = c.component.type.exports(c.engine)[f"{_runtime.PACKAGE}/ledger@{_runtime.VERSION}"]
+    entry = ext.ty.exports(c.engine)["entry"].ty
     assert isinstance(entry, wt.RecordType)
     fields = list(entry.fields)
     assert len(fields) >= 24
@@ -149,7 +149,7 @@ def test_the_migrated_postgres_tables_are_the_entry_and_history_records(pg_dsn: 
 
 def _registry() -> Any:
     from oncely import errors
-    from oncely._codec import Registry
+    from oncely._values import Registry
 
     return Registry(
         records=(
@@ -166,10 +166,10 @@ def _registry() -> Any:
 
 def _named_types() -> list[tuple[str, Any]]:
     """Every record, enum and variant the component's interfaces export: (where, WIT type)."""
-    rt = _runtime.shared()
+    c = _runtime.shared().components
     out: list[tuple[str, Any]] = []
-    for iname, ext in rt.component.type.exports(rt.engine).items():
-        for name, item in ext.ty.exports(rt.engine).items():
+    for iname, ext in c.component.type.exports(c.engine).items():
+        for name, item in ext.ty.exports(c.engine).items():
             t = getattr(item, "ty", None)
             if isinstance(t, (wt.RecordType, wt.EnumType, wt.VariantType)):
                 out.append((f"{iname}#{name}", t))

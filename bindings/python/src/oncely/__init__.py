@@ -30,13 +30,9 @@ Quick start::
         refund("ch_1", 500)
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
 from oncely._api import (
-    Args,
-    IntentLike,
-    JSONValue,
-    PolicyLike,
     canonicalize,
     canonicalize_value,
     check_tools,
@@ -79,7 +75,11 @@ from oncely.types import *  # noqa: F403 - the WIT mirrors are part of the API
 from oncely.types import IdentityErrorKind
 from oncely.types import __all__ as _types_all
 
+TYPE_CHECKING = False  # typing is not imported at run time: a first key would pay ~3 ms
 if TYPE_CHECKING:
+    from typing import Any
+
+    from oncely._aliases import Args, IntentLike, JSONValue, PolicyLike
     from oncely._machine import Call, current_call
     from oncely.aio import AsyncLedger
     from oncely.events import EventHook, EventKind, LedgerEvent
@@ -98,6 +98,10 @@ if TYPE_CHECKING:
 # The ledger, its machines, stores, events (and logging) and the tool decorator are imported at
 # their first use: a process that only derives keys never loads them (``bench_cold.py``).
 _LAZY = {
+    "Args": "oncely._aliases",
+    "IntentLike": "oncely._aliases",
+    "JSONValue": "oncely._aliases",
+    "PolicyLike": "oncely._aliases",
     "Call": "oncely._machine",
     "current_call": "oncely._machine",
     "AsyncLedger": "oncely.aio",

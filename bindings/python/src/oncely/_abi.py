@@ -16,10 +16,13 @@ compiled to one function that reads or writes its plain fields with one ``struct
 which export takes which.
 
 What each value means is still the component's contract: every layout here is computed from the
-component's own type information (``wasmtime.component`` types, the same tree ``_codec``
-compiles), with the classes of :mod:`oncely.types` found by the same :class:`~oncely._codec.
-Registry`. A function whose types this module does not handle is not compiled here
-(:class:`AbiUnsupported`) and keeps the component call. ``tests/test_codec.py`` calls every
+WIT types of its exports as ``scripts/mirrors`` writes them from the component
+(:mod:`oncely._exports`; ``tests/test_codec.py`` compares them with the component's own type
+information), with the classes of :mod:`oncely.types` found by the same
+:class:`~oncely._values.Registry` as the component call. Nothing here imports wasmtime-py: the
+module is instantiated and called through the few C functions of :mod:`oncely._wasm`. A
+function whose types this module does not handle is not compiled here (:class:`AbiUnsupported`)
+and keeps the component call. ``tests/test_codec.py`` calls every
 export through each crossing and through wasmtime-py's public API on the same inputs, the
 shared vectors included, and compares what comes back.
 
@@ -31,17 +34,16 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
-from ctypes import POINTER, addressof, c_size_t, c_void_p, cast
+from ctypes import Union, addressof, c_int32, c_int64, c_size_t, c_ubyte, c_void_p
 from enum import Enum
-from typing import Any
 
-import wasmtime
-from wasmtime import Trap, WasmtimeError
-from wasmtime import _ffi as ffi
-from wasmtime.component import _types as wt
-
-from oncely._codec import MEMORY, Codec, CodecError, Err, _field_names, python_name
+from oncely import _wasm
+from oncely._values import MEMORY, CodecError, Err, Registry, _single_field, python_name
 from oncely.errors import EncodingError
+
+TYPE_CHECKING = False  # typing is not imported at run time: a first key would pay ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_FLAT_PARAMS = 16
 MAX_FLAT_RESULTS = 1
@@ -72,12 +74,15 @@ class Lowering:
         return p
 
 
-Store = Callable[[Any, bytearray, int, Lowering], None]
-"""Writes a value at an offset of a block being built."""
-Load = Callable[[memoryview, int, int], Any]
-"""Reads a value: ``(MEMORY, the memory's base address, the value's absolute address)``."""
-Flat = Callable[[Any, list[int], Lowering], None]
-"""Appends a value's flat (core) values."""
+if TYPE_CHECKING:
+    Store = Callable[[Any, bytearray, int, Lowering], None]
+    """Writes a value at an offset of a block being built."""
+    Load = Callable[[memoryview, int, int], Any]
+    """Reads a value: ``(MEMORY, the memory's base address, the value's absolute address)``."""
+    Flat = Callable[[Any, list[int], Lowering], None]
+    """Appends a value's flat (core) values."""
+    Type = Any
+    """A WIT type as :mod:`oncely._exports` writes it: a scalar's name or a tagged tuple."""
 
 
 class Node:
@@ -234,54 +239,59 @@ U8 = _scalar("B", _uint(8), "a u8")
 U16 = _scalar("H", _uint(16), "a u16")
 U32 = _scalar("I", _uint(32), "a u32")
 U64 = _scalar("Q", _uint(64), "a u64")
-SCALARS: dict[type, Node] = {
-    wt.String: STRING,
-    wt.Bool: BOOL,
-    wt.U8: U8,
-    wt.U16: U16,
-    wt.U32: U32,
-    wt.U64: U64,
+SCALARS: dict[str, Node] = {
+    "string": STRING,
+    "bool": BOOL,
+    "u8": U8,
+    "u16": U16,
+    "u32": U32,
+    "u64": U64,
 }
 
 
+def _record_fields(ty: Type) -> tuple[tuple[str, Type], ...] | None:
+    """A record type's ``(field, type)`` pairs, or ``None`` for any other type."""
+    return ty[2] if isinstance(ty, tuple) and ty[0] == "record" else None
+
+
 class Abi:
-    """Compiles Canonical ABI nodes for WIT types, with the Python classes of ``codec``'s
-    registry (the same classes the component call uses)."""
+    """Compiles Canonical ABI nodes for WIT types (:mod:`oncely._exports`), with the Python
+    classes of ``registry`` (the same classes the component call uses)."""
 
-    def __init__(self, codec: Codec) -> None:
-        self.codec = codec
-        self.registry = codec.registry
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
 
-    def node(self, ty: wt.ValType) -> Node:  # noqa: PLR0911 - a branch per kind of type
-        scalar = SCALARS.get(type(ty))
-        if scalar is not None:
+    def node(self, ty: Type) -> Node:  # noqa: PLR0911 - a branch per kind of type
+        if isinstance(ty, str):
+            scalar = SCALARS.get(ty)
+            if scalar is None:
+                raise AbiUnsupported(f"no Canonical ABI layout here for {ty!r}")
             return scalar
-        if isinstance(ty, wt.ListType):
-            if isinstance(ty.element, wt.U8):
-                return BYTES
-            return _list(self.node(ty.element))
-        if isinstance(ty, wt.TupleType):
-            return _fields([self.node(t) for t in ty.elements], tuple, None)
-        if isinstance(ty, wt.RecordType):
-            fields = ty.fields
+        kind = ty[0]
+        if kind == "list":
+            return BYTES if ty[1] == "u8" else _list(self.node(ty[1]))
+        if kind == "tuple":
+            return _fields([self.node(t) for t in ty[1]], tuple, None)
+        if kind == "record":
+            fields = ty[2]
             cls = self.registry.record([n for n, _ in fields])
             attrs = [python_name(n) for n, _ in fields]
             return _fields([self.node(t) for _, t in fields], cls, attrs)
-        if isinstance(ty, wt.EnumType):
-            return self._enum(ty)
-        if isinstance(ty, wt.OptionType):
-            return _option(self.node(ty.payload))
-        if isinstance(ty, wt.ResultType):
+        if kind == "enum":
+            return self._enum(ty[2])
+        if kind == "option":
+            return _option(self.node(ty[1]))
+        if kind == "result":
             return _result(
-                None if ty.ok is None else self.node(ty.ok),
-                None if ty.err is None else self.node(ty.err),
+                None if ty[1] is None else self.node(ty[1]),
+                None if ty[2] is None else self.node(ty[2]),
             )
-        if isinstance(ty, wt.VariantType):
-            return self._variant(ty)
+        if kind == "variant":
+            return self._variant(ty[2])
         raise AbiUnsupported(f"no Canonical ABI layout here for {ty!r}")
 
-    def _enum(self, ty: wt.EnumType) -> Node:
-        enum: type[Enum] = self.registry.enum(ty.names)
+    def _enum(self, names: Sequence[str]) -> Node:
+        enum: type[Enum] = self.registry.enum(names)
         members = list(enum)
         index: dict[Any, int] = {m: i for i, m in enumerate(members)}
         index.update({str(m.value): i for i, m in enumerate(members)})  # plain strings too
@@ -308,8 +318,7 @@ class Abi:
             size, size, ("i32",), store, load, lower_flat, kind="enum", code=code, members=members
         )
 
-    def _variant(self, ty: wt.VariantType) -> Node:
-        cases = ty.cases
+    def _variant(self, cases: Sequence[tuple[str, Type]]) -> Node:
         table = self.registry.variant([n for n, _ in cases])
         plan: list[tuple[type, Node | None, str | None]] = []
         for name, payload in cases:
@@ -317,8 +326,10 @@ class Abi:
             if payload is None:
                 plan.append((cls, None, None))
             else:
-                direct = self.codec._direct(cls, payload)
-                attr = None if direct else _single(cls)
+                fields = _record_fields(payload)
+                names = None if fields is None else [n for n, _ in fields]
+                direct = self.registry.direct(cls, names)
+                attr = None if direct else _single_field(cls)
                 plan.append((cls, self.node(payload), attr))
         by_class = {cls: (i, node, attr) for i, (cls, node, attr) in enumerate(plan)}
         lift = [(cls, node, attr is not None) for cls, node, attr in plan]
@@ -337,13 +348,6 @@ class Abi:
             return cls(inner) if wrap else inner
 
         return _tagged([node for _, node, _ in plan], case_of, lift_case)
-
-
-def _single(cls: type) -> str:
-    names = _field_names(cls)
-    if len(names) != 1:
-        raise CodecError(f"{cls.__name__} must have exactly one field to wrap a variant payload")
-    return names[0]
 
 
 def _layout(nodes: list[Node]) -> tuple[list[int], int, int]:
@@ -632,12 +636,12 @@ def _result(ok: Node | None, err: Node | None) -> Node:
     return _tagged([ok, err], case_of, lift_case)
 
 
-def _projection(ty: wt.ValType, field: str, abi: Abi) -> Load:
+def _projection(ty: Type, field: str, abi: Abi) -> Load:
     """Load only ``field`` of a ``result<record, E>`` (or of each element of a list of them):
     as ``_codec.Codec.result_field``."""
-    if isinstance(ty, wt.ListType):
-        inner = _projection(ty.element, field, abi)
-        es = abi.node(ty.element).size
+    if isinstance(ty, tuple) and ty[0] == "list":
+        inner = _projection(ty[1], field, abi)
+        es = abi.node(ty[1]).size
 
         def load_list(mv: memoryview, base: int, addr: int) -> list[Any]:
             p, n = _unpack_pair(mv, addr)
@@ -645,15 +649,16 @@ def _projection(ty: wt.ValType, field: str, abi: Abi) -> Load:
             return [inner(mv, base, at + i * es) for i in range(n)]
 
         return load_list
-    if not isinstance(ty, wt.ResultType) or not isinstance(ty.ok, wt.RecordType):
+    ok = _record_fields(ty[1]) if isinstance(ty, tuple) and ty[0] == "result" else None
+    if ok is None:
         raise CodecError(f"cannot project {field!r} out of {ty!r}")
-    names = [n for n, _ in ty.ok.fields]
+    names = [n for n, _ in ok]
     if field not in names:
         raise CodecError(f"no field {field!r} in {names}")
-    nodes = [abi.node(t) for _, t in ty.ok.fields]
+    nodes = [abi.node(t) for _, t in ok]
     offsets, _, ok_align = _layout(nodes)
     target, offset = nodes[names.index(field)], offsets[names.index(field)]
-    err = None if ty.err is None else abi.node(ty.err)
+    err = None if ty[2] is None else abi.node(ty[2])
     # A result is a variant of two cases: a one-byte discriminant, then the payload aligned.
     at = _align(1, max(ok_align, err.align if err is not None else 1))
     load_field, load_err = target.load, (err.load if err is not None else None)
@@ -666,11 +671,11 @@ def _projection(ty: wt.ValType, field: str, abi: Abi) -> Load:
     return load
 
 
-def _lift_flat(node: Node, ty: wt.ValType) -> Callable[[int], Any]:
+def _lift_flat(node: Node, ty: Type) -> Callable[[int], Any]:
     """A result that is one flat value (a scalar or an enum), from that value."""
-    if isinstance(ty, wt.Bool):
+    if ty == "bool":
         return lambda v: v & 0xFFFFFFFF != 0
-    if isinstance(ty, (wt.U8, wt.U16, wt.U32, wt.EnumType)):
+    if ty in ("u8", "u16", "u32") or (isinstance(ty, tuple) and ty[0] == "enum"):
         buf = bytearray(node.size)
         mask = (1 << (8 * node.size)) - 1
 
@@ -679,7 +684,7 @@ def _lift_flat(node: Node, ty: wt.ValType) -> Callable[[int], Any]:
             return node.load(memoryview(buf), 0, 0)
 
         return from_i32
-    if isinstance(ty, wt.U64):
+    if ty == "u64":
         return lambda v: v & 0xFFFFFFFFFFFFFFFF
     raise AbiUnsupported(f"no flat lifting here for {ty!r}")
 
@@ -701,9 +706,13 @@ class AbiFunction:
         "result_i64",
     )
 
-    def __init__(self, name: str, ty: wt.FuncType, abi: Abi, *, project: str | None = None) -> None:
+    def __init__(
+        self, name: str, ty: tuple[Any, Any], abi: Abi, *, project: str | None = None
+    ) -> None:
+        """``ty``: the function's ``(params, result)`` as :data:`oncely._exports.FUNCTIONS`
+        has them."""
         self.name = name
-        params = [abi.node(t) for _, t in ty.params]
+        params = [abi.node(t) for _, t in ty[0]]
         self.arity = len(params)
         flat = [f for n in params for f in n.flat]
         self.indirect = len(flat) > MAX_FLAT_PARAMS
@@ -726,7 +735,7 @@ class AbiFunction:
                     lower(value, out, low)
 
         self.lower_params = lower_params
-        result = ty.result
+        result = ty[1]
         self.load: Load | None = None
         self.lift_flat: Callable[[int], Any] | None = None
         self.result_i64 = False
@@ -747,25 +756,22 @@ class AbiFunction:
 
 # --- the call ---------------------------------------------------------------------------------
 
-_RAW = ffi.wasmtime_val_raw_t
-# Fresh function objects over the same C symbols (wasmtime-py's own keep their types), called
-# with every argument already a C value and no argument types to check: a call into wasm costs
-# 0.8 µs from Python this way against 1.4 µs with ctypes converting five typed arguments
+
+class Raw(Union):
+    """``wasmtime_val_raw_t``: one argument or result of a raw call (16 bytes)."""
+
+    _fields_ = (("i32", c_int32), ("i64", c_int64), ("bytes", c_ubyte * 16))
+
+
+# A raw call from Python costs 0.8 µs with every argument already a C value and no argument
+# types to check, against 1.4 µs with ctypes converting five typed arguments
 # (bench_crossing.py's floor). Every argument is a pointer (``c_void_p``) or a ``c_size_t``.
-_call_raw = ffi.dll["wasmtime_func_call_unchecked"]
-_call_raw.restype = c_void_p  # a wasmtime_error_t*, or None
-_call_raw.argtypes = None  # type: ignore[assignment]
-_memory_data = ffi.dll["wasmtime_memory_data"]
-_memory_data.restype = c_size_t
-_memory_data.argtypes = None  # type: ignore[assignment]
+_call_raw = _wasm.call_unchecked
+_memory_data = _wasm.memory_data
 _SIZES = tuple(c_size_t(n) for n in range(MAX_FLAT_PARAMS + 1))
+_FOUR = _SIZES[4]
 
 REALLOC = "cabi_realloc"
-
-
-def _address(ref: Any) -> c_void_p:
-    """A C pointer to what ``ref`` (a ctypes object or a ``byref``/``POINTER`` of one) is."""
-    return c_void_p(addressof(ref._obj if hasattr(ref, "_obj") else ref))
 
 
 class CoreInstance:
@@ -773,51 +779,70 @@ class CoreInstance:
     handles of its exports, its memory, and one buffer of raw values reused call after call
     (an instance serves one thread at a time)."""
 
-    __slots__ = ("_exports", "_keep", "_trap", "args", "context", "memory", "realloc", "trap_at")
+    __slots__ = (
+        "_instance",
+        "_trap",
+        "args",
+        "args_at",
+        "context",
+        "memory",
+        "realloc",
+        "trap_at",
+        "words",
+    )
 
-    def __init__(self, store: wasmtime.Store, module: wasmtime.Module) -> None:
-        instance = wasmtime.Instance(store, module, [])
-        self._exports = instance.exports(store)
-        context = store._context()
-        self.context = c_void_p(cast(context, c_void_p).value)
-        memory = self._exports["memory"]
-        if not isinstance(memory, wasmtime.Memory):
+    def __init__(self, store: _wasm.Store, module: _wasm.Module) -> None:
+        self._instance = _wasm.ModuleInstance(store, module)
+        self.context = store.context
+        memory = self._instance.export("memory", _wasm.EXTERN_MEMORY)
+        if memory is None:
             raise CodecError("the core module exports no memory")
-        self.memory = _address(memory._memory)
+        self.memory = memory
         realloc = self.func(REALLOC)
         if realloc is None:
             raise CodecError("the core module exports no cabi_realloc")
         self.realloc = realloc
-        self.args = (_RAW * (MAX_FLAT_PARAMS + 1))()
+        self.args = (Raw * (MAX_FLAT_PARAMS + 1))()
+        self.args_at = c_void_p(addressof(self.args))
+        # The same buffer as 64-bit words, two per raw value: an allocation's four i32 arguments
+        # set with one slice assignment (non-negative, so their low halves are the i32s).
+        self.words = (c_int64 * (2 * (MAX_FLAT_PARAMS + 1))).from_buffer(self.args)
         self._trap = c_void_p()  # the wasm_trap_t* a call that traps sets
-        self.trap_at = _address(self._trap)
-        # What the raw pointers point into lives as long as this object.
-        self._keep = (store, instance, context, memory, _address(self.args))
+        self.trap_at = c_void_p(addressof(self._trap))
 
     def func(self, name: str) -> c_void_p | None:
         """A pointer to the export ``name``'s raw handle, or ``None``."""
-        f = self._exports.get(name)
-        return _address(f._func) if isinstance(f, wasmtime.Func) else None
+        return self._instance.export(name, _wasm.EXTERN_FUNC)
 
     def base(self) -> int:
         """The memory's address now (an allocation may move it)."""
         return int(_memory_data(self.context, self.memory))
 
     def invoke(self, func: c_void_p, n: int) -> None:
-        """Call ``func`` with the first ``n`` raw values of ``args``; its results replace them."""
-        err = _call_raw(self.context, func, self._keep[4], _SIZES[n], self.trap_at)
+        """Call ``func`` with the first ``n`` raw values of ``args``; its results replace them.
+        Raises :class:`oncely._wasm.WasmError` when the call traps."""
+        err = _call_raw(self.context, func, self.args_at, _SIZES[n], self.trap_at)
         if err:
-            raise WasmtimeError._from_ptr(cast(err, POINTER(ffi.wasmtime_error_t)))
+            raise _wasm.error(err)
         trap = self._trap.value
         if trap:
             self._trap.value = None
-            raise WasmtimeError(Trap._from_ptr(cast(trap, POINTER(ffi.wasm_trap_t))).message)
+            raise _wasm.trap(trap)
 
     def alloc(self, size: int, align: int) -> int:
-        a = self.args
-        a[0].i32, a[1].i32, a[2].i32, a[3].i32 = 0, 0, align, size
-        self.invoke(self.realloc, 4)
-        return a[0].i32 & 0xFFFFFFFF
+        w = self.words
+        w[0:8:2] = [0, 0, align, size]
+        err = _call_raw(self.context, self.realloc, self.args_at, _FOUR, self.trap_at)
+        if err or self._trap.value:
+            self._raise(err)
+        return int(w[0]) & 0xFFFFFFFF
+
+    def _raise(self, err: int | None) -> None:
+        if err:
+            raise _wasm.error(err)
+        trap = self._trap.value
+        self._trap.value = None
+        raise _wasm.trap(trap or 0)
 
 
 class Bound:
@@ -838,7 +863,7 @@ def call(bound: Bound, core: CoreInstance, args: Sequence[Any]) -> Any:
     """Call the export with ``args``: lower them into the module's memory, call, lift the
     result out of it, release it (post-return).
 
-    Raises :class:`wasmtime.WasmtimeError` when the call traps, :class:`CodecError` when an
+    Raises :class:`oncely._wasm.WasmError` when the call traps, :class:`CodecError` when an
     argument has the wrong type and :class:`~oncely.EncodingError` when a string holds a lone
     surrogate; after any of these the instance may hold allocations nobody frees: drop it.
     """
@@ -853,12 +878,12 @@ def call(bound: Bound, core: CoreInstance, args: Sequence[Any]) -> Any:
         for p, data in low.pending:
             at = base + p
             MEMORY[at : at + len(data)] = data
+    if len(flat) != len(fn.flat_types):
+        raise CodecError(f"{fn.name}: {len(flat)} flat arguments, not {len(fn.flat_types)}")
+    # Each flat value in the low half of its raw value (an i32's high half is not read; ctypes
+    # keeps the low 64 bits of an integer, as the Canonical ABI's two's complement does).
+    core.words[0 : 2 * len(flat) : 2] = flat  # type: ignore[assignment]
     a = core.args
-    for i, (t, v) in enumerate(zip(fn.flat_types, flat, strict=True)):
-        if t == "i32":
-            a[i].i32 = v
-        else:
-            a[i].i64 = v
     core.invoke(bound.func, fn.nargs)
     load = fn.load
     if load is not None:

@@ -6,13 +6,11 @@ core's inputs (JSON text, records) and the core's answers to Python values or ex
 
 from __future__ import annotations
 
-import dataclasses
-import threading
+import _thread  # its Lock, without importing threading (~1 ms of a first key)
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Union
 
 from oncely import _json, _runtime
-from oncely._codec import Err
+from oncely._values import Err
 from oncely.errors import CanonError, EncodingError, KeyDerivationError, PolicyError
 from oncely.types import (
     CallContext,
@@ -32,20 +30,11 @@ from oncely.types import (
     ToolPolicy,
 )
 
-JSONValue = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
-"""A JSON-compatible Python value: ``None``, ``bool``, ``int``, finite ``float``, ``str``, lists
-and tuples, dicts (and other mappings) whose member names are ``str``."""
+TYPE_CHECKING = False  # typing is not imported at run time: a first key would pay ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
 
-Args = Union[str, bytes, JSONValue, Mapping[str, Any]]
-"""Tool arguments: JSON text (``str`` or UTF-8 ``bytes``) or a JSON-compatible object."""
-
-PolicyLike = Union[str, Mapping[str, Any], ToolPolicy, KeySpec, None]
-"""An oncely policy: policy JSON text, a policy mapping (parsed by the core), a parsed
-:class:`ToolPolicy`, a bare :class:`KeySpec`, or ``None`` for the default spec."""
-
-IntentLike = Union[Intent, Mapping[str, Any]]
-"""An :class:`Intent`, or a mapping with ``scope``, ``run``, ``step``, ``tool`` and ``args``
-(the shape the ``oncely`` CLI reads)."""
+    from oncely._aliases import Args, IntentLike, PolicyLike
 
 
 def _rt() -> _runtime.Runtime:
@@ -222,7 +211,7 @@ def _document(doc: Any) -> str:
 
 
 _policy_cache: dict[str, ToolPolicy] = {}
-_policy_lock = threading.Lock()
+_policy_lock = _thread.allocate_lock()
 _POLICY_CACHE_SIZE = 1024
 
 
@@ -406,6 +395,8 @@ def identify_keyed(
         step=step,
         conversation=conversation,
     )
+    import dataclasses  # only for a spec to change
+
     return i, dataclasses.replace(spec, identity=i.key_identity)
 
 
@@ -426,6 +417,8 @@ def keyed_intent(
         i, spec = identify_keyed(
             parsed.key or default_spec(), tool=tool, scope=scope, run=run, step=None
         )
+        import dataclasses
+
         parsed = dataclasses.replace(parsed, key=spec)
         scope, run, step = i.scope, i.run or "", i.step or ""
     return make_intent(scope=scope, run=run, step=step, tool=tool, args=args), parsed

@@ -35,13 +35,10 @@ public ``Func.__call__`` on the same inputs.
 from __future__ import annotations
 
 import ctypes
-import dataclasses
-import keyword
 import struct
 import sys
 from collections.abc import Callable, Sequence
 from ctypes import POINTER, addressof, byref, c_size_t, c_void_p, sizeof
-from enum import Enum
 from typing import Any
 
 from wasmtime import WasmtimeError
@@ -49,6 +46,14 @@ from wasmtime import _bindings as _b
 from wasmtime import _ffi as ffi
 from wasmtime.component import _types as wt
 
+from oncely._values import (
+    MEMORY,
+    CodecError,
+    Err,
+    Registry,
+    _single_field,
+    python_name,
+)
 from oncely.errors import EncodingError
 
 if sys.byteorder != "little" or sizeof(c_void_p) != 8:  # pragma: no cover - layout guard
@@ -120,12 +125,6 @@ _unpack_h = struct.Struct("<H").unpack_from
 _unpack_qq = struct.Struct("<QQ").unpack_from
 _ZERO_S = bytes(S)
 
-MEMORY = memoryview((ctypes.c_ubyte * sys.maxsize).from_address(0)).cast("B")
-"""The process's memory as one byte view: the lifters read wasmtime's result values at their
-addresses (``struct.unpack_from(fmt, MEMORY, address)``, ``MEMORY[address : address + n]``). It
-reads only what wasmtime's C API hands out for the call's result, as ``ctypes.string_at`` would,
-without a C call per read."""
-
 # The call takes the arguments' address as a plain integer: a fresh function object over the
 # same C symbol, so that wasmtime-py's own (shared) object keeps its argument types.
 _func_call = ffi.dll["wasmtime_component_func_call"]
@@ -139,26 +138,6 @@ _func_call.argtypes = [
     c_size_t,
 ]
 _val_delete = _b._wasmtime_component_val_delete
-
-
-class CodecError(TypeError):
-    """The component's types and the Python classes disagree (a binding bug), or a value of
-    the wrong type was given."""
-
-
-def python_name(wit_name: str) -> str:
-    """The Python attribute name of a WIT field: kebab-case to snake_case, keywords + ``_``."""
-    name = wit_name.replace("-", "_")
-    return name + "_" if keyword.iskeyword(name) else name
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    if dataclasses.is_dataclass(cls):
-        return tuple(f.name for f in dataclasses.fields(cls))
-    names = getattr(cls, "_fields", None)
-    if names is None:
-        raise CodecError(f"{cls.__name__} declares no fields")
-    return tuple(names)
 
 
 class _Constants:
@@ -245,66 +224,6 @@ Lift = Callable[[memoryview, int], Any]
 """Reads a value from ``MEMORY`` at an address (the C value, ``wasmtime_component_val_t``)."""
 
 
-class Registry:
-    """Python classes for the component's records, enums and variants, found by their WIT
-    field names, enum names and variant case names."""
-
-    def __init__(
-        self,
-        records: Sequence[type],
-        enums: Sequence[type[Enum]],
-        variants: Sequence[dict[str, type]],
-    ) -> None:
-        self.records: dict[tuple[str, ...], type] = {}
-        for cls in records:
-            key = _field_names(cls)
-            if key in self.records:
-                raise CodecError(f"two records with fields {key}")
-            self.records[key] = cls
-        self.enums: dict[tuple[str, ...], type[Enum]] = {
-            tuple(str(m.value) for m in e): e for e in enums
-        }
-        self.variants: dict[tuple[str, ...], dict[str, type]] = {tuple(v): v for v in variants}
-
-    def record(self, wit_fields: Sequence[str]) -> type:
-        key = tuple(python_name(f) for f in wit_fields)
-        cls = self.records.get(key)
-        if cls is None:
-            raise CodecError(f"no Python class for the WIT record with fields {tuple(wit_fields)}")
-        return cls
-
-    def enum(self, names: Sequence[str]) -> type[Enum]:
-        e = self.enums.get(tuple(names))
-        if e is None:
-            raise CodecError(f"no Python enum for the WIT enum {tuple(names)}")
-        return e
-
-    def variant(self, cases: Sequence[str]) -> dict[str, type]:
-        v = self.variants.get(tuple(cases))
-        if v is None:
-            raise CodecError(f"no Python classes for the WIT variant {tuple(cases)}")
-        return v
-
-
-class Err:
-    """The error case of a lifted WIT ``result``."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: Any) -> None:
-        self.error = error
-
-    def __repr__(self) -> str:
-        return f"Err({self.error!r})"
-
-
-def _single_field(cls: type) -> str:
-    names = _field_names(cls)
-    if len(names) != 1:
-        raise CodecError(f"{cls.__name__} must have exactly one field to wrap a variant payload")
-    return names[0]
-
-
 class Codec:
     """Compiles lowering and lifting closures for WIT value types."""
 
@@ -313,9 +232,8 @@ class Codec:
 
     def _direct(self, cls: type, payload: wt.ValType) -> bool:
         """Is the case class the payload record itself (rather than a one-field wrapper)?"""
-        if not isinstance(payload, wt.RecordType):
-            return False
-        return self.registry.record([n for n, _ in payload.fields]) is cls
+        fields = [n for n, _ in payload.fields] if isinstance(payload, wt.RecordType) else None
+        return self.registry.direct(cls, fields)
 
     # --- lowering: Python value -> C value in the call's buffer ------------------------------
 

@@ -30,10 +30,13 @@ from __future__ import annotations
 import json.encoder
 import math
 from collections.abc import Callable, Mapping
-from typing import Any, cast
 
 from oncely.errors import CanonError
 from oncely.types import CanonErrorKind
+
+TYPE_CHECKING = False  # typing is not imported at run time: a first key would pay ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 _str = getattr(json.encoder, "c_encode_basestring", None) or json.encoder.py_encode_basestring
 _int = int.__repr__
@@ -243,7 +246,7 @@ def _write(  # noqa: C901, PLR0911, PLR0912, PLR0915
                 return Cut("".join(out), None)
             if t is dict:
                 put("{")
-                frames.append((iter(cast(Mapping[Any, Any], v).items()), "}"))
+                frames.append((iter(v.items()), "}"))
             else:
                 put("[")
                 frames.append((enumerate(v), "]"))
@@ -271,7 +274,7 @@ def _write(  # noqa: C901, PLR0911, PLR0912, PLR0915
                 return Cut("".join(out), None)
             if is_map:
                 put("{")
-                frames.append((iter(cast(Mapping[Any, Any], v).items()), "}"))
+                frames.append((iter(v.items()), "}"))  # type: ignore[union-attr]
             else:
                 put("[")
                 frames.append((enumerate(v), "]"))

@@ -10,7 +10,10 @@ see the process as it is.
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time: a first key would pay ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class LazyModule:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar, Union
 
 from oncely import _api
-from oncely._codec import Err
 from oncely._lazy import lazy
+from oncely._values import Err
 from oncely.errors import (
     AmbiguousFailure,
     ConflictError,

@@ -10,17 +10,20 @@ and the dataclass description come from here.
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeVar
 
+TYPE_CHECKING = False  # typing is not imported at run time: a first key would pay ~3 ms
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     from typing_extensions import dataclass_transform
+
+    _C = TypeVar("_C", bound=type)
 else:
 
-    def dataclass_transform(**_: object) -> Any:
+    def dataclass_transform(**_: object) -> object:
         return lambda f: f
 
 
-_C = TypeVar("_C", bound=type)
 _set = object.__setattr__
 
 

@@ -1,54 +1,44 @@
-"""The core component inside wasmtime: one engine per process, the compiled component and its
-core module cached on disk, a small pool of instances (a wasmtime store is not thread-safe; each
-thread borrows its own), a memory limit per instance, and for each export one compiled call
-(compiled at its first call) through the crossing :data:`CROSSINGS` chooses for it: the core
-module's export called directly with the Canonical ABI done in Python (:mod:`oncely._abi`), or
-the component's export through wasmtime's component API (:mod:`oncely._codec`).
+"""The core inside wasmtime: one engine per process, the core module (and, when asked for, the
+component) compiled once and cached on disk, a small pool of instances (a wasmtime store is not
+thread-safe; each thread borrows its own), a memory limit per instance, and for each export one
+compiled call (compiled at its first call) through the crossing :data:`CROSSINGS` chooses for
+it: the core module's export called directly with the Canonical ABI done in Python
+(:mod:`oncely._abi`, on the C calls of :mod:`oncely._wasm`), or the component's export through
+wasmtime-py's component API (:mod:`oncely._codec`, imported only when a call takes it).
 A trap fails that call only: the instance is dropped, never reused.
 """
 
 from __future__ import annotations
 
-import ctypes
-import hashlib
+import _thread  # its Lock, without importing threading (~1 ms of a first key)
 import os
-import platform
-import threading
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
 
-import wasmtime
-from wasmtime import component as wc
-
-from oncely import _files, errors, types
+from oncely import _exports, _files, _wasm, errors
 from oncely._abi import Abi, AbiFunction, AbiUnsupported, Bound, CoreInstance
 from oncely._abi import call as abi_call
-from oncely._codec import Codec, CodecError, Function, Registry, Scratch, call
+from oncely._values import CodecError, registry
 
+TYPE_CHECKING = False  # typing is not imported at run time: a first key would pay ~3 ms
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
-class _Compiled(Protocol):
-    def serialize(self) -> bytearray: ...
-
-
-T = TypeVar("T", bound=_Compiled)
+if TYPE_CHECKING:
+    T = TypeVar("T")
 
 CROSSINGS = ("auto", "core", "component")
-"""How a :class:`Runtime` calls the core: ``"auto"`` calls the core module directly
-(:mod:`oncely._abi`) for every export whose arguments the Canonical ABI passes in memory (more
-than 16 flat values: the records of ``effect.run``, ``ledger.prepare``, ``agent.identify``,
-``provider.admit``…), where the component API's conversion of every field costs most, and the
-component's export for the others (a few strings: wasmtime allocates them natively, where the
-direct call pays one call into wasm per string; ``bench_crossing.py`` measures both);
-``"core"`` calls every export directly, ``"component"`` none (the tests compare all three)."""
+"""How a :class:`Runtime` calls the core: ``"auto"`` and ``"core"`` call the core module
+directly (:mod:`oncely._abi`) for every export it handles (today every one), so that a process
+never imports wasmtime-py's Python classes (35 ms of a cold start, ``bench_cold.py``) nor
+converts values field by field through its component API (most of a ledger call's time,
+``bench_crossing.py``); ``"component"`` calls the component's exports through that API (the
+tests compare the crossings on every export)."""
 
 MEMORY_LIMIT_BYTES = 256 << 20
 """Largest linear memory one instance may grow to (as in the Rust host)."""
 
 POOL_SIZE = 16
 """Instances kept warm for reuse."""
-
-INTERFACES = ("canonical", "keys", "policy", "ledger", "effect", "provider", "agent")
 
 PROJECTIONS = {
     "keys.derive-many#key": ("keys.derive-many", "key"),
@@ -64,21 +54,22 @@ def component_bytes() -> bytes:
     ``$ONCELY_CORE_WASM``."""
     override = os.environ.get("ONCELY_CORE_WASM")
     if override:
-        return Path(override).read_bytes()
+        with open(override, "rb") as f:
+            return f.read()
     return _files.component()
 
 
-def cache_dir() -> Path | None:
+def cache_dir() -> str | None:
     """Where compiled components are cached: ``$ONCELY_CACHE_DIR``, else ``$XDG_CACHE_HOME/oncely``,
     else ``~/.cache/oncely``. ``ONCELY_CACHE_DIR=off`` disables the cache."""
     d = os.environ.get("ONCELY_CACHE_DIR")
     if d is not None:
-        return None if d == "off" else Path(d)
+        return None if d == "off" else d
     xdg = os.environ.get("XDG_CACHE_HOME")
     if xdg:
-        return Path(xdg) / "oncely"
+        return os.path.join(xdg, "oncely")
     home = os.environ.get("HOME")
-    return Path(home) / ".cache" / "oncely" if home else None
+    return os.path.join(home, ".cache", "oncely") if home else None
 
 
 def wasmtime_version() -> str:
@@ -87,7 +78,7 @@ def wasmtime_version() -> str:
     key 33 to 45 ms: ``python -X importtime -c "import pathlib, importlib.metadata"``), else
     :mod:`importlib.metadata`'s answer. A wrong key costs a compilation only: wasmtime refuses an
     artifact another version wrote."""
-    site = Path(wasmtime.__file__).parent.parent
+    site = os.path.dirname(os.path.dirname(os.path.dirname(_wasm.LIBRARY)))
     try:
         with os.scandir(site) as found:
             for d in found:
@@ -101,53 +92,64 @@ def wasmtime_version() -> str:
 
 
 def _cached(
-    engine: wasmtime.Engine,
-    wasm: bytes,
+    digest: str,
     kind: str,
-    compile: Callable[[wasmtime.Engine, bytes], T],
-    load: Callable[[wasmtime.Engine, str], T],
+    compile: Callable[[], T],
+    load: Callable[[str], T],
+    serialize: Callable[[T], bytes],
+    stale: type[Exception],
 ) -> T:
-    """``compile(engine, wasm)``, or ``load(engine, path)`` of what an earlier process compiled:
-    the on-disk cache, keyed by ``kind``, the bytes' hash, the wasmtime version and the platform.
-    """
+    """``compile()``, or ``load(path)`` of what an earlier process compiled: the on-disk cache,
+    keyed by ``kind``, the component's SHA-256 (``digest``), the wasmtime version and the
+    platform (the directory of wasmtime's library: ``linux-x86_64``). ``stale``: what ``load``
+    raises for an artifact it refuses."""
     d = cache_dir()
     if d is None:
-        return compile(engine, wasm)
-    h = hashlib.sha256(wasm)
-    h.update(wasmtime_version().encode())
-    h.update(f"{platform.system()}-{platform.machine()}".encode())
-    path = d / f"{kind}-{h.hexdigest()[:32]}.cwasm"
-    if path.is_file():
+        return compile()
+    platform = os.path.basename(os.path.dirname(_wasm.LIBRARY))
+    path = os.path.join(d, f"{kind}-{digest[:32]}-{wasmtime_version()}-{platform}.cwasm")
+    if os.path.isfile(path):
         # The cache directory is private to the user (0700) and every file in it is written
         # below through a temporary file and an atomic rename, under a name derived from the
         # bytes' hash and the engine: only artifacts this wasmtime produced are loaded.
         try:
-            return load(engine, str(path))
-        except wasmtime.WasmtimeError:
-            path.unlink(missing_ok=True)  # stale or damaged: recompile and replace it
-    compiled = compile(engine, wasm)
+            return load(path)
+        except stale:
+            try:  # noqa: SIM105 - contextlib is not imported for this
+                os.unlink(path)  # stale or damaged: recompile and replace it
+            except FileNotFoundError:
+                pass
+    compiled = compile()
     try:
-        d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.makedirs(d, mode=0o700, exist_ok=True)
         import tempfile  # only when the cache is written
 
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".core-", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            f.write(compiled.serialize())
+            f.write(serialize(compiled))
         os.replace(tmp, path)
     except OSError:
         pass  # the cache is an optimisation only
     return compiled
 
 
-def _load_component(engine: wasmtime.Engine, wasm: bytes) -> wc.Component:
-    """The component, compiled or from the cache."""
-    return _cached(engine, wasm, "core-py", wc.Component, wc.Component.deserialize_file)
+def _load_module(engine: _wasm.Engine, digest: str, wasm: Callable[[], bytes]) -> _wasm.Module:
+    """The core module inside the component (``wasm()``, read only if the cache has no module
+    for ``digest``), compiled or from the cache."""
+    return _cached(
+        digest,
+        "core-module-py",
+        lambda: _wasm.Module.compile(engine, core_module(wasm())),
+        lambda path: _wasm.Module.deserialize_file(engine, path),
+        _wasm.Module.serialize,
+        _wasm.WasmError,
+    )
 
 
-def _load_module(engine: wasmtime.Engine, wasm: bytes) -> wasmtime.Module:
-    """The core module inside the component, compiled or from the cache."""
-    module = wasmtime.Module
-    return _cached(engine, wasm, "core-module-py", module, module.deserialize_file)
+def _sha256(data: bytes) -> str:
+    import hashlib  # only where the component's bytes are read
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def core_module(component: bytes) -> bytes:
@@ -176,36 +178,104 @@ def core_module(component: bytes) -> bytes:
     return found[0]
 
 
-class _Slot:
-    """One store, with two instances made at the first call that needs each: the core module on
-    its own (the Canonical ABI done by ``_abi``) and the component (``_codec``). The core is
-    pure: either answers any call alike."""
+class _Components:
+    """The component crossing's share of a :class:`Runtime`, made at the first call that takes
+    it: wasmtime-py (imported then), its engine, the compiled component, a linker, and each
+    export's index and compiled lowering and lifting (:class:`~oncely._codec.Function`, compiled
+    at its first call; ``compile_all`` compiles every one, which checks every mirror class
+    against the component's own types)."""
 
-    __slots__ = ("_component", "_core", "_rt", "bound", "context", "funcs", "scratch", "store")
+    def __init__(self, wasm: bytes, digest: str) -> None:
+        import wasmtime
+        from wasmtime import component as wc
+
+        from oncely import _codec
+
+        self.wasmtime, self.codec_module = wasmtime, _codec
+        self.engine = wasmtime.Engine()
+        self.component = _cached(
+            digest,
+            "core-py",
+            lambda: wc.Component(self.engine, wasm),
+            lambda path: wc.Component.deserialize_file(self.engine, path),
+            lambda c: bytes(c.serialize()),
+            wasmtime.WasmtimeError,
+        )
+        self.linker = wc.Linker(self.engine)
+        self.codec = _codec.Codec(registry())
+        self.types: dict[str, Any] = {}
+        self.indices: dict[str, Any] = {}
+        self._compiled: dict[str, Any] = {}
+        exports = self.component.type.exports(self.engine)
+        for iface in sorted({name.split(".")[0] for name in _exports.FUNCTIONS}):
+            iname = f"{PACKAGE}/{iface}@{VERSION}"
+            ext = exports.get(iname)
+            if ext is None:
+                raise CodecError(f"the component does not export {iname}")
+            instance_index = self.component.get_export_index(iname)
+            assert instance_index is not None
+            assert isinstance(ext.ty, wc.ComponentInstanceType)
+            for fname, item in ext.ty.exports(self.engine).items():
+                if not isinstance(item.ty, wc.FuncType):
+                    continue  # a type export
+                key = f"{iface}.{fname}"
+                self.types[key] = item.ty
+                index = self.component.get_export_index(fname, instance_index)
+                assert index is not None
+                self.indices[key] = index
+        for alias, (target, _) in PROJECTIONS.items():
+            self.types[alias] = self.types[target]
+            self.indices[alias] = self.indices[target]
+
+    def function(self, name: str) -> Any:
+        """The export's compiled lowering and lifting (compiled now if not yet; two threads
+        may compile one function at once, and either result is the same)."""
+        fn = self._compiled.get(name)
+        if fn is None:
+            project = PROJECTIONS[name][1] if name in PROJECTIONS else None
+            fn = self.codec_module.Function(name, self.types[name], self.codec, project=project)
+            self._compiled[name] = fn
+        return fn
+
+    def compile_all(self) -> None:
+        for name in self.types:
+            self.function(name)
+
+
+class _Slot:
+    """One borrowed set of instances, each made at the first call that needs it: the core
+    module on its own (the Canonical ABI done by ``_abi``, in a store of ``_wasm``) and the
+    component (``_codec``, in a wasmtime-py store). The core is pure: either answers any call
+    alike."""
+
+    __slots__ = ("_core", "_rt", "bound", "component", "funcs", "scratch", "store")
 
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
-        self.store = wasmtime.Store(rt.engine)
-        self.store.set_limits(memory_size=MEMORY_LIMIT_BYTES, instances=4)
-        self.context = self.store._context()
+        self.store: _wasm.Store | None = None
         self._core: CoreInstance | None = None
         self.bound: dict[str, Bound] = {}
         self.funcs: dict[str, Any] | None = None
-        self.scratch: Scratch | None = None
-        self._component: Any = None
+        self.scratch: Any = None
+        self.component: Any = None  # the wasmtime-py store and instance
 
     def component_funcs(self) -> dict[str, Any]:
         """The raw handles of the component's exports (instantiated now if not yet)."""
         if self.funcs is None:
-            rt = self._rt
-            instance = rt.linker.instantiate(self.store, rt.component)
+            import ctypes
+
+            c = self._rt.components
+            store = c.wasmtime.Store(c.engine)
+            store.set_limits(memory_size=MEMORY_LIMIT_BYTES, instances=4)
+            instance = c.linker.instantiate(store, c.component)
             funcs: dict[str, Any] = {}
-            for name, index in rt.indices.items():
-                func = instance.get_func(self.store, index)
+            for name, index in c.indices.items():
+                func = instance.get_func(store, index)
                 if func is None:
                     raise errors.CoreTrap(f"the component does not export {name}")
                 funcs[name] = ctypes.byref(func._func)
-            self._component, self.scratch, self.funcs = instance, Scratch(), funcs
+            self.component = (store, store._context(), instance)
+            self.scratch, self.funcs = c.codec_module.Scratch(), funcs
         return self.funcs
 
     @property
@@ -213,7 +283,9 @@ class _Slot:
         """The core module's instance (instantiated now if not yet)."""
         core = self._core
         if core is None:
-            core = self._core = CoreInstance(self.store, self._rt.module)
+            rt = self._rt
+            self.store = _wasm.Store(rt.engine, memory_size=MEMORY_LIMIT_BYTES, instances=4)
+            core = self._core = CoreInstance(self.store, rt.module)
         return core
 
     def bind(self, name: str, fn: AbiFunction) -> Bound:
@@ -221,130 +293,99 @@ class _Slot:
         return b
 
 
-class Functions(dict[str, Function]):
-    """The exports' compiled lowering and lifting (:class:`~oncely._codec.Function`), each
-    compiled at its first call: a first key compiles the key's functions, not the ledger's
-    (compiling all 32 took most of a first key's time). ``compile_all`` compiles every one, which
-    checks every mirror class against the component (the tests do)."""
-
-    def __init__(self, codec: Codec) -> None:
-        super().__init__()
-        self._codec = codec
-        self._declared: dict[str, tuple[wc.FuncType, str | None]] = {}
-
-    def declare(self, name: str, ty: wc.FuncType, *, project: str | None = None) -> None:
-        self._declared[name] = (ty, project)
-
-    def declared(self) -> list[str]:
-        return list(self._declared)
-
-    def __missing__(self, name: str) -> Function:
-        ty, project = self._declared[name]
-        # Two threads may compile one function at once; either result is the same.
-        fn = self[name] = Function(name, ty, self._codec, project=project)
-        return fn
-
-    def compile_all(self) -> None:
-        for name in self._declared:
-            self[name]  # compiled by __missing__
-
-
 class AbiFunctions(dict[str, AbiFunction | None]):
     """The exports' Canonical ABI calls (:class:`~oncely._abi.AbiFunction`), each compiled at its
     first call; ``None`` for a function that keeps the component call: every one when the
-    crossing is ``"component"``, one ``_abi`` does not handle, and (``"auto"``) one whose
-    arguments are few enough to pass as flat values."""
+    crossing is ``"component"``, and one ``_abi`` does not handle."""
 
     def __init__(self, abi: Abi, crossing: str) -> None:
         super().__init__()
         self._abi = abi
         self._crossing = crossing
-        self._declared: dict[str, tuple[wc.FuncType, str | None]] = {}
-
-    def declare(self, name: str, ty: wc.FuncType, *, project: str | None = None) -> None:
-        self._declared[name] = (ty, project)
 
     def __missing__(self, name: str) -> AbiFunction | None:
-        ty, project = self._declared[name]
+        target, project = PROJECTIONS.get(name, (name, None))
         fn: AbiFunction | None = None
         if self._crossing != "component":
             try:
-                fn = AbiFunction(name, ty, self._abi, project=project)
+                fn = AbiFunction(name, _exports.FUNCTIONS[target], self._abi, project=project)
             except AbiUnsupported:
                 fn = None
-        if fn is not None and self._crossing == "auto" and not fn.indirect:
-            fn = None  # a few flat arguments cross faster through the component
         self[name] = fn
         return fn
 
+    def compile_all(self) -> None:
+        for name in (*_exports.FUNCTIONS, *PROJECTIONS):
+            self[name]  # compiled by __missing__
+
 
 class Runtime:
-    """A handle on the core component: compiled once, instances pooled. Use :func:`shared`."""
+    """A handle on the core: compiled once, instances pooled. Use :func:`shared`."""
 
     def __init__(self, wasm: bytes | None = None, *, crossing: str = "auto") -> None:
         if crossing not in CROSSINGS:
             raise ValueError(f"crossing must be one of {CROSSINGS}, not {crossing!r}")
-        self.engine = wasmtime.Engine()
-        self.wasm = component_bytes() if wasm is None else wasm
-        self.component = _load_component(self.engine, self.wasm)
+        self.engine = _wasm.Engine()
+        self._wasm = wasm
+        if wasm is None and not os.environ.get("ONCELY_CORE_WASM"):
+            # The component the package ships: its hash is known, and its bytes are read only
+            # to compile it (a process whose cache holds the compiled module never reads them).
+            self.digest = _exports.COMPONENT_SHA256
+        else:
+            self.digest = _sha256(self.wasm)
+            if self.digest != _exports.COMPONENT_SHA256 and crossing != "component":
+                raise CodecError(
+                    "this component is not the one oncely._exports was written from (run"
+                    " scripts/mirrors): only crossing='component' reads a component's own types"
+                )
         self.crossing = crossing
-        self._module: wasmtime.Module | None = None
-        self.linker = wc.Linker(self.engine)
-        registry = Registry(
-            records=(
-                # agent.identity-error arrives as the exception that carries it.
-                *(r for r in types.RECORDS if r is not types.IdentityError),
-                errors.IdentityError,
-                errors.CanonError,
-                errors.KeyDerivationError,
-                errors.PolicyError,
-                errors.LedgerError,
-            ),
-            enums=types.ENUMS,
-            variants=types.VARIANTS,
-        )
-        codec = Codec(registry)
-        self.functions = Functions(codec)
-        self.abi_functions = AbiFunctions(Abi(codec), crossing)
-        self.indices: dict[str, wc.ExportIndex] = {}
+        self._module: _wasm.Module | None = None
+        self._components: _Components | None = None
+        self._components_lock = _thread.allocate_lock()
+        self.abi_functions = AbiFunctions(Abi(registry()), crossing)
         self.exports: dict[str, str] = {}
         """The core module's export of each function (``package/interface@version#function``)."""
-        exports = self.component.type.exports(self.engine)
-        types_by_name: dict[str, wc.FuncType] = {}
-        for iface in INTERFACES:
-            iname = f"{PACKAGE}/{iface}@{VERSION}"
-            ext = exports.get(iname)
-            if ext is None:
-                raise CodecError(f"the component does not export {iname}")
-            instance_index = self.component.get_export_index(iname)
-            assert instance_index is not None
-            iface_type = cast(wc.ComponentInstanceType, ext.ty)
-            for fname, item in iface_type.exports(self.engine).items():
-                fty = item.ty
-                if not isinstance(fty, wc.FuncType):
-                    continue  # a type export
-                key = f"{iface}.{fname}"
-                self.functions.declare(key, fty)
-                self.abi_functions.declare(key, fty)
-                self.exports[key] = f"{iname}#{fname}"
-                index = self.component.get_export_index(fname, instance_index)
-                assert index is not None
-                self.indices[key] = index
-                types_by_name[key] = fty
-        for alias, (target, field) in PROJECTIONS.items():
-            self.functions.declare(alias, types_by_name[target], project=field)
-            self.abi_functions.declare(alias, types_by_name[target], project=field)
-            self.indices[alias] = self.indices[target]
+        for key in _exports.FUNCTIONS:
+            iface, fname = key.split(".", 1)
+            self.exports[key] = f"{PACKAGE}/{iface}@{VERSION}#{fname}"
+        for alias, (target, _) in PROJECTIONS.items():
             self.exports[alias] = self.exports[target]
         self._pool: list[_Slot] = []
 
     @property
-    def module(self) -> wasmtime.Module:
+    def wasm(self) -> bytes:
+        """The component's bytes (read now if not yet; those of the package's own component
+        must be what its mirrors were written from)."""
+        w = self._wasm
+        if w is None:
+            w = component_bytes()
+            if _sha256(w) != self.digest:
+                raise CodecError(
+                    "the packaged component is not the one oncely._exports was written from"
+                    " (run scripts/mirrors)"
+                )
+            self._wasm = w
+        return w
+
+    @property
+    def module(self) -> _wasm.Module:
         """The core module inside the component, compiled at the first instance that needs it."""
         m = self._module
         if m is None:
-            m = self._module = _load_module(self.engine, core_module(self.wasm))
+            m = self._module = _load_module(self.engine, self.digest, lambda: self.wasm)
         return m
+
+    @property
+    def components(self) -> _Components:
+        """The component crossing (wasmtime-py imported and the component compiled now if not
+        yet)."""
+        c = self._components
+        if c is None:
+            with self._components_lock:
+                c = self._components
+                if c is None:
+                    c = self._components = _Components(self.wasm, self.digest)
+        return c
 
     def call(self, name: str, *args: Any) -> Any:
         """Call the export ``name`` (``"interface.function"``) on a pooled instance."""
@@ -353,31 +394,36 @@ class Runtime:
             slot = pool.pop()  # list.pop is atomic under the GIL
         except IndexError:
             slot = _Slot(self)
-        keep = True
+        # A call that raises drops its instance, never pools it: after a trap the instance may
+        # be in any state, and allocations a failed lowering made are nobody's.
+        fn = self.abi_functions[name]
+        if fn is None:
+            result = self._component_call(slot, name, args)
+        else:
+            bound = slot.bound.get(name) or slot.bind(name, fn)
+            try:
+                result = abi_call(bound, slot.core, args)
+            except _wasm.WasmError as trap:
+                raise errors.CoreTrap(
+                    f"the core component trapped (a bug in oncely): {trap}"
+                ) from trap
+        if len(pool) < POOL_SIZE:
+            pool.append(slot)
+        return result
+
+    def _component_call(self, slot: _Slot, name: str, args: tuple[Any, ...]) -> Any:
+        c = self.components
+        funcs = slot.component_funcs()
         try:
-            fn = self.abi_functions[name]
-            if fn is not None:
-                bound = slot.bound.get(name) or slot.bind(name, fn)
-                try:
-                    return abi_call(bound, slot.core, args)
-                except BaseException:
-                    # Allocations a failed lowering made are nobody's: the instance goes.
-                    keep = False
-                    raise
-            funcs = slot.component_funcs()
-            assert slot.scratch is not None
-            return call(self.functions[name], funcs[name], slot.context, slot.scratch, args)
-        except wasmtime.WasmtimeError as trap:
-            # The instance may be in any state after a trap: it is dropped, not pooled.
-            keep = False
+            return c.codec_module.call(
+                c.function(name), funcs[name], slot.component[1], slot.scratch, args
+            )
+        except c.wasmtime.WasmtimeError as trap:
             raise errors.CoreTrap(f"the core component trapped (a bug in oncely): {trap}") from trap
-        finally:
-            if keep and len(pool) < POOL_SIZE:
-                pool.append(slot)
 
 
 _shared: Runtime | None = None
-_shared_lock = threading.Lock()
+_shared_lock = _thread.allocate_lock()
 
 
 def shared() -> Runtime:

@@ -8,8 +8,6 @@ the effect did NOT happen) or :class:`AmbiguousFailure` (you cannot tell whether
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from oncely.types import (
     CanonErrorKind,
     EntryState,
@@ -17,6 +15,10 @@ from oncely.types import (
     KeyErrorKind,
     LedgerErrorKind,
 )
+
+TYPE_CHECKING = False  # typing is not imported at run time: a first key would pay ~3 ms
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 class OncelyError(Exception):

@@ -78,6 +78,7 @@ from oncely.types import (
 if TYPE_CHECKING:
     import asyncio
 
+    from oncely._aliases import Args
     from oncely.tool import Tool
 else:
     asyncio = lazy("asyncio")  # imported at first use: oncely._lazy
@@ -252,7 +253,7 @@ class Ledger:
         run: str,
         step: str | None = None,
         tool: str,
-        args: _api.Args,
+        args: Args,
         policy: str | dict[str, Any] | ToolPolicy | None = None,
     ) -> Claim:
         """The claim for an intent under a policy (the core's ``prepare``: derives the key)."""
@@ -384,7 +385,7 @@ class Ledger:
         run: str,
         step: str | None = None,
         tool: str,
-        args: _api.Args,
+        args: Args,
         policy: str | dict[str, Any] | ToolPolicy | None = None,
         max_attempts: int = 0,
         wait: float | None = None,
@@ -632,7 +633,7 @@ class AsyncLedger:
         run: str,
         step: str | None = None,
         tool: str,
-        args: _api.Args,
+        args: Args,
         policy: str | dict[str, Any] | ToolPolicy | None = None,
         max_attempts: int = 0,
         wait: float | None = None,

@@ -24,8 +24,6 @@ provider side's) are imported from here.
 
 from __future__ import annotations
 
-from typing import Union
-
 from oncely._records import WitEnum, _record, _set
 
 # --- canonical ------------------------------------------------------------------------------------
@@ -315,7 +313,7 @@ class Manual:
     __match_args__ = ()
 
 
-ReconcilePath = Union[ReconcileNone, ProviderIdempotent, Lookup, Manual]
+ReconcilePath = ReconcileNone | ProviderIdempotent | Lookup | Manual
 """How an unknown outcome (`in-doubt`) of this tool is found out.
 
 The WIT variant ``policy.reconcile-path``."""
@@ -883,7 +881,7 @@ class Unknown:
         _set(self, "reason", reason)
 
 
-ReconcileVerdict = Union[Happened, NotHappened, Unknown]
+ReconcileVerdict = Happened | NotHappened | Unknown
 """What a reconciler found out.
 
 The WIT variant ``ledger.reconcile-verdict``."""
@@ -908,7 +906,7 @@ class Reconciliation:
         _set(self, "verdict", verdict)
 
 
-Settlement = Union[Happened, NotHappened]
+Settlement = Happened | NotHappened
 """A human's verdict on an in-doubt or escalated entry.
 
 The WIT variant ``ledger.settlement``."""
@@ -1066,18 +1064,18 @@ class CompleteUnrecordable:
         _set(self, "failure", failure)
 
 
-Event = Union[
-    Begin,
-    Heartbeat,
-    Complete,
-    FailDefinite,
-    FailAmbiguous,
-    Sweep,
-    Reconciled,
-    Resolve,
-    Purge,
-    CompleteUnrecordable,
-]
+Event = (
+    Begin
+    | Heartbeat
+    | Complete
+    | FailDefinite
+    | FailAmbiguous
+    | Sweep
+    | Reconciled
+    | Resolve
+    | Purge
+    | CompleteUnrecordable
+)
 """Everything that can happen to an entry.
 
 The WIT variant ``ledger.event``."""
@@ -1328,19 +1326,19 @@ class Idle:
         _set(self, "next", next)
 
 
-Outcome = Union[
-    Execute,
-    Replay,
-    InProgress,
-    ReconcileRequest,
-    Escalation,
-    Conflict,
-    PassThrough,
-    Recorded,
-    Settled,
-    Purged,
-    Idle,
-]
+Outcome = (
+    Execute
+    | Replay
+    | InProgress
+    | ReconcileRequest
+    | Escalation
+    | Conflict
+    | PassThrough
+    | Recorded
+    | Settled
+    | Purged
+    | Idle
+)
 """What the host must do after applying the write (see the call protocol above).
 
 The WIT variant ``ledger.outcome``."""
@@ -1628,7 +1626,7 @@ class WaitStart:
         _set(self, "timeout_ms", timeout_ms)
 
 
-Command = Union[EffectStart, EventStart, TendStart, WaitStart]
+Command = EffectStart | EventStart | TendStart | WaitStart
 """Which machine to start.
 
 The WIT variant ``effect.command``."""
@@ -1784,22 +1782,22 @@ class Woke:
     __match_args__ = ()
 
 
-Input = Union[
-    Start,
-    RowInput,
-    Written,
-    LostRace,
-    StoreFailed,
-    ToolReturned,
-    ToolUnencodable,
-    ToolFailure,
-    TooLate,
-    VerdictInput,
-    NoReconciler,
-    ReconcilerFailed,
-    Abandoned,
-    Woke,
-]
+Input = (
+    Start
+    | RowInput
+    | Written
+    | LostRace
+    | StoreFailed
+    | ToolReturned
+    | ToolUnencodable
+    | ToolFailure
+    | TooLate
+    | VerdictInput
+    | NoReconciler
+    | ReconcilerFailed
+    | Abandoned
+    | Woke
+)
 """What happened when the host did the last action.
 
 The WIT variant ``effect.input``."""
@@ -1827,7 +1825,7 @@ class RecordedResult:
         _set(self, "json", json)
 
 
-ResultSource = Union[ToolValue, RecordedResult]
+ResultSource = ToolValue | RecordedResult
 """Where an effect's result comes from.
 
 The WIT variant ``effect.result-source``."""
@@ -1957,7 +1955,7 @@ class Waited:
     __match_args__ = ()
 
 
-Finish = Union[EffectReturn, EventDone, TendNote, Waited]
+Finish = EffectReturn | EventDone | TendNote | Waited
 """What a machine returns.
 
 The WIT variant ``effect.finish``."""
@@ -2160,17 +2158,17 @@ class ErrContention:
         _set(self, "races", races)
 
 
-EffectError = Union[
-    ErrConflict,
-    ErrInProgress,
-    ErrInDoubt,
-    ErrEscalated,
-    ErrToolFailed,
-    ErrResultNotRecorded,
-    ErrStorage,
-    ErrLedger,
-    ErrContention,
-]
+EffectError = (
+    ErrConflict
+    | ErrInProgress
+    | ErrInDoubt
+    | ErrEscalated
+    | ErrToolFailed
+    | ErrResultNotRecorded
+    | ErrStorage
+    | ErrLedger
+    | ErrContention
+)
 """Why a machine ends without a result.
 
 The WIT variant ``effect.effect-error``."""
@@ -2254,7 +2252,7 @@ class RaiseAction:
         _set(self, "error", error)
 
 
-Action = Union[Report, ToolCall, CallReconciler, RecallTool, SleepUntil, FinishAction, RaiseAction]
+Action = Report | ToolCall | CallReconciler | RecallTool | SleepUntil | FinishAction | RaiseAction
 """What the host must do (after the step's read and write, if any).
 
 The WIT variant ``effect.action``."""
@@ -2562,7 +2560,7 @@ class McpCall:
         _set(self, "params_key", params_key)
 
 
-ProviderRequest = Union[HttpRequest, McpCall]
+ProviderRequest = HttpRequest | McpCall
 """What arrived.
 
 The WIT variant ``provider.request``."""
@@ -2679,7 +2677,7 @@ class Pass:
     __match_args__ = ()
 
 
-Admission = Union[Pass, KeyedCall, Refusal]
+Admission = Pass | KeyedCall | Refusal
 """What to do with a request.
 
 The WIT variant ``provider.admission``."""
@@ -2736,7 +2734,7 @@ class Unrecordable:
         _set(self, "reason", reason)
 
 
-Recording = Union[Returned, ToolFailure, Unrecordable]
+Recording = Returned | ToolFailure | Unrecordable
 """What a handler's response means for the ledger.
 
 The WIT variant ``provider.recording``."""
@@ -2752,7 +2750,7 @@ class HandlerAnswer:
     __match_args__ = ()
 
 
-Answer = Union[HandlerAnswer, Refusal]
+Answer = HandlerAnswer | Refusal
 """What to answer after a run raised `error`.
 
 The WIT variant ``provider.answer``."""
@@ -2981,7 +2979,7 @@ class Canon:
         _set(self, "canon_error", canon_error)
 
 
-CallFailure = Union[Effect, Key, Canon]
+CallFailure = Effect | Key | Canon
 """What went wrong with a call, as the host got it.
 
 The WIT variant ``agent.failure``."""

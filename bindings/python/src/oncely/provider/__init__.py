@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from oncely import _api, _runtime
-from oncely._codec import Err
 from oncely._machine import effect_error_of
+from oncely._values import Err
 from oncely.aio import AsyncLedger
 from oncely.errors import AmbiguousFailure, DefiniteFailure, OncelyError
 from oncely.ledger import Ledger
