@@ -8,7 +8,7 @@ node. That is where most of the ~30 µs per call (and hundreds of µs for the le
 goes. Here:
 
 - the type tree of each exported function is read ONCE, at the function's first call
-  (``oncely._runtime.Functions``), and compiled into a tree of small closures;
+  (``oncely._runtime._Components.function``), and compiled into a tree of small closures;
 - arguments are written with :mod:`struct` into ONE Python-owned buffer per call (strings,
   lists, records, variants and options all point inside it; record field names point at
   constant bytes prepared once). wasmtime's ``wasmtime_component_func_call`` only *borrows* its
