@@ -92,6 +92,7 @@ class Node:
         "align",
         "code",
         "flat",
+        "index",
         "inner",
         "inner_at",
         "kind",
@@ -114,6 +115,7 @@ class Node:
         kind: str = "",
         code: str = "",
         members: Sequence[Any] = (),
+        index: dict[Any, int] | None = None,
     ) -> None:
         self.size, self.align, self.flat = size, align, flat
         self.store, self.load = store, load
@@ -124,6 +126,7 @@ class Node:
         these); ``""``: its own ``load``."""
         self.code = code  # the struct code of an "int" or an "enum"
         self.members = members  # an "enum"'s members, by index
+        self.index = index or {}  # an "enum"'s index of each member and of its WIT name
         self.inner: Node | None = None  # an "option"'s payload
         self.inner_at = 0  # where an "option"'s payload starts
 
@@ -315,7 +318,16 @@ class Abi:
             out.append(to_index(value))
 
         return Node(
-            size, size, ("i32",), store, load, lower_flat, kind="enum", code=code, members=members
+            size,
+            size,
+            ("i32",),
+            store,
+            load,
+            lower_flat,
+            kind="enum",
+            code=code,
+            members=members,
+            index=index,
         )
 
     def _variant(self, cases: Sequence[tuple[str, Type]]) -> Node:
@@ -458,9 +470,7 @@ def _compile_store(plan: list[tuple[int, Node]], cls: Any, attrs: list[str] | No
             packed.append(f"boolean({read}, {what})")
         elif n.kind == "enum":
             fmt += n.code
-            env[f"e{j}"] = {m: i for i, m in enumerate(n.members)} | {
-                str(m.value): i for i, m in enumerate(n.members)
-            }
+            env[f"e{j}"] = n.index
             packed.append(f"enum_index(e{j}, {read}, {what})")
         else:  # bytes, lists, options, variants, records: their own store
             fmt += f"{n.size}x"
