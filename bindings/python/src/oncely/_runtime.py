@@ -23,7 +23,6 @@ TYPE_CHECKING = False  # typing is not imported at run time: a first key would p
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
-if TYPE_CHECKING:
     T = TypeVar("T")
 
 CROSSINGS = ("auto", "core", "component")

@@ -6,7 +6,7 @@ instance of a module that imports nothing, its exports, and the raw call.
 Why not wasmtime-py's classes: importing ``wasmtime`` declares its whole C API with ctypes
 (thousands of functions) and takes about 35 ms, three times what a first key takes without it
 (``bench_cold.py``); a process that derives keys or runs effects through the core crossing
-needs the sixteen functions below. The component crossing (:mod:`oncely._codec`) and the tests
+needs the twenty functions below. The component crossing (:mod:`oncely._codec`) and the tests
 still use wasmtime-py, on the same library; ``wasmtime`` stays the dependency that provides it,
 pinned to one major version, whose C API these declarations follow (``wasmtime.h``).
 """
