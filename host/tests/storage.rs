@@ -246,9 +246,14 @@ async fn sqlite_bookkeeping_is_oncelys_own_table() {
     let (_dir, path) = sqlite_path();
     let store = SqliteStore::open(&path).await.unwrap();
     assert_eq!(SqliteStore::MIGRATIONS_TABLE, "_oncely_migrations");
-    let tables: Vec<(String,)> =
-        sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetch_all(store.pool()).await.unwrap();
-    assert_eq!(tables, vec![("_oncely_migrations".to_string(),), ("oncely_effects".to_string(),), ("oncely_history".to_string(),)]);
+    let tables: Vec<(String, String)> =
+        sqlx::query_as("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+    let named = |t: &str, n: &str| (t.to_string(), n.to_string());
+    // Each row keeps its history; `oncely_history` is a view over it.
+    assert_eq!(tables, vec![named("table", "_oncely_migrations"), named("table", "oncely_effects"), named("view", "oncely_history")]);
     let rows: Vec<(i64, String, bool, Vec<u8>)> =
         sqlx::query_as("SELECT version, description, success, checksum FROM _oncely_migrations ORDER BY version")
             .fetch_all(store.pool())

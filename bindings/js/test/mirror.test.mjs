@@ -163,8 +163,9 @@ test('SQLite: the migrated table has exactly the columns (and NULLs) of the entr
     const cols = db.prepare('PRAGMA table_info(oncely_effects)').all().map((c) => [c.name, c.notnull === 0]);
     // The table's own column order is that of its migrations (added columns come last); every
     // statement names its columns, so only the set matters.
-    assert.deepEqual(cols.sort(), columnsOf(core).sort());
-    // The history the triggers keep: the key, then the columns sql.js reads, in that order.
+    // Beside the entry's columns, each row keeps its history (a JSON array the triggers append to).
+    assert.deepEqual(cols.sort(), [...columnsOf(core), ['history', true]].sort());
+    // The history view over those arrays: the key, then the columns sql.js reads, in that order.
     const { HISTORY_COLUMNS } = await internal('src/stores/sql.js');
     const history = db.prepare('PRAGMA table_info(oncely_history)').all().map((c) => c.name);
     assert.deepEqual(history, ['scope', 'key', ...HISTORY_COLUMNS]);
@@ -185,7 +186,7 @@ test('PostgreSQL: the migrated table has exactly the columns (and NULLs) of the 
       const { rows } = await c.query(
         "SELECT column_name, is_nullable FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'effects' ORDER BY ordinal_position",
       );
-      assert.deepEqual(rows.map((r) => [r.column_name, r.is_nullable === 'YES']).sort(), columnsOf(core).sort());
+      assert.deepEqual(rows.map((r) => [r.column_name, r.is_nullable === 'YES']).sort(), [...columnsOf(core), ['history', true]].sort());
     } finally {
       await c.end();
     }

@@ -26,6 +26,7 @@ const MIGRATIONS = [
   [20261203000000, 'history', '20261203000000_history.sql'],
   [20261204000000, 'run step', '20261204000000_run_step.sql'],
   [20261205000000, 'waiting', '20261205000000_waiting.sql'],
+  [20261206000000, 'history in row', '20261206000000_history_in_row.sql'],
 ];
 const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'migrations', dialect, MIGRATIONS[n][2]));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();
@@ -93,12 +94,11 @@ describe('SQLite (better-sqlite3)', () => {
     for (const i of MIGRATIONS.keys()) ref.exec(migrationFile('sqlite', i).toString('utf8'));
     const schema = (d, name) => d.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(name)?.sql;
     assert.equal(schema(db, 'oncely_effects'), schema(ref, 'oncely_effects'));
-    // The history table and the triggers that keep it.
+    // The history: a view over each row's records, and the triggers that append them.
     const objects = (d) => d.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name LIKE 'oncely_history%' ORDER BY name").all();
     assert.deepEqual(objects(db), objects(ref));
     assert.deepEqual(objects(db).map((o) => `${o.type} ${o.name}`), [
-      'table oncely_history',
-      'trigger oncely_history_on_delete',
+      'view oncely_history',
       'trigger oncely_history_on_insert',
       'trigger oncely_history_on_update',
     ]);
@@ -186,8 +186,8 @@ describe('PostgreSQL (pg)', () => {
     try {
       const trace = [];
       const steps = await replayLedgerVectors(async () => {
-        // TRUNCATE fires no row trigger: the history is emptied with the table.
-        await store.pool.query('TRUNCATE oncely.effects, oncely.history');
+        // The history lives in the rows: it is emptied with the table.
+        await store.pool.query('TRUNCATE oncely.effects');
         return borrow(store);
       }, { trace });
       assert.ok(steps > 50);
@@ -217,14 +217,17 @@ describe('PostgreSQL (pg)', () => {
         const cols = await c.query(
           "SELECT column_name FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'effects' ORDER BY ordinal_position",
         );
-        assert.equal(cols.rows.length, 29);
-        assert.deepEqual(cols.rows.slice(-3).map((r) => r.column_name), ['settlement', 'run_id', 'step_id']);
+        assert.equal(cols.rows.length, 30);
+        assert.deepEqual(cols.rows.slice(-4).map((r) => r.column_name), ['settlement', 'run_id', 'step_id', 'history']);
         const history = await c.query(
           "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'history' ORDER BY ordinal_position",
         );
         assert.deepEqual(history.rows.map((r) => r.column_name), ['scope', 'key', 'version', 'at', 'state', 'attempt', 'owner', 'reconcile_attempts', 'reason', 'resolved_by', 'settlement']);
-        const triggers = await c.query("SELECT tgname FROM pg_trigger WHERE tgrelid = 'oncely.effects'::regclass AND NOT tgisinternal");
-        assert.deepEqual(triggers.rows, [{ tgname: 'keep_history' }]);
+        // The history is a view over each row's records; the triggers append them.
+        const view = await c.query("SELECT 1 FROM information_schema.views WHERE table_schema = 'oncely' AND table_name = 'history'");
+        assert.equal(view.rows.length, 1);
+        const triggers = await c.query("SELECT tgname FROM pg_trigger WHERE tgrelid = 'oncely.effects'::regclass AND NOT tgisinternal ORDER BY tgname");
+        assert.deepEqual(triggers.rows, [{ tgname: 'keep_history' }, { tgname: 'keep_history_on_update' }]);
         const types = await c.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '_sqlx_migrations' AND table_schema = 'oncely'");
         assert.deepEqual(Object.fromEntries(types.rows.map((r) => [r.column_name, r.data_type])), {
           version: 'bigint',

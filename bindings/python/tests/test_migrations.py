@@ -73,14 +73,16 @@ def _triggers(location: str) -> set[str]:
 def _bookkeeping(location: str) -> list[tuple[Any, ...]]:
     """oncely's bookkeeping rows; also checks nothing else was created (in particular no
     ``public._sqlx_migrations``, where an application's own sqlx migrations live), and that
-    the history's triggers are there."""
+    the triggers that keep each row's history are there."""
     if location.startswith("postgres"):
+        # information_schema.tables lists views too: ``oncely.history`` is one.
         assert _tables(location) == {PG_TABLE, "oncely.effects", "oncely.history"}
-        assert _triggers(location) == {"oncely.effects.keep_history"}
+        assert _triggers(location) == {
+            "oncely.effects.keep_history", "oncely.effects.keep_history_on_update"}  # fmt: skip
         return _rows(location, PG_TABLE)
-    assert _tables(location) == {SQLITE_TABLE, "oncely_effects", "oncely_history"}
+    assert _tables(location) == {SQLITE_TABLE, "oncely_effects"}
     assert _triggers(location) == {
-        f"oncely_effects.oncely_history_on_{op}" for op in ("insert", "update", "delete")
+        f"oncely_effects.oncely_history_on_{op}" for op in ("insert", "update")
     }
     return _rows(location, SQLITE_TABLE)
 
@@ -280,3 +282,56 @@ def test_an_entry_written_before_the_run_and_step_were_kept_has_them_empty(
     assert [row[:4] for row in _rows(ledger_location, bookkeeping)] == _expected_rows(
         repo, ledger_location
     )
+
+
+def test_a_ledgers_history_moves_into_its_rows_and_reads_the_same(
+    ledger_location: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ledger created before ``history_in_row`` (its history in a table of its own) is brought
+    up to date on the next open: every record kept so far reads the same through the view that
+    now has the table's name, and writes after it append to the same histories."""
+    from oncely.store import _migrate
+
+    every = _migrate.migrations
+    monkeypatch.setattr(_migrate, "migrations", lambda dialect: [
+        m for m in every(dialect) if m.version < 20261206000000])  # fmt: skip
+    policy = {"class": "irreversible-external", "reconcile": "manual"}
+    keys = []
+    with oncely.Ledger.open(ledger_location, owner="old") as ledger:
+        for n, end in enumerate(("done", "escalated", "pending")):
+            claim = ledger.prepare(scope="up", run="r", step="s", tool="t", args={"n": n},
+                                   policy=policy)  # fmt: skip
+            o = ledger.begin(claim)
+            assert isinstance(o, oncely.Execute)
+            if end == "done":
+                ledger.complete("up", claim.key, o.token, '{"ok":1}')
+            elif end == "escalated":  # manual reconciliation: in doubt goes to a person at once
+                ledger.fail_ambiguous("up", claim.key, o.token, "timed out")
+            keys.append(claim.key)
+        before = [ledger.history("up", k) for k in keys]
+    assert [[h.state.value for h in hs] for hs in before] == [
+        ["pending", "done"], ["pending", "escalated"], ["pending"]]  # fmt: skip
+    pg = ledger_location.startswith("postgres")
+    old = {"oncely.history"} if pg else {"oncely_history"}
+    assert old <= _tables(ledger_location)
+
+    monkeypatch.setattr(_migrate, "migrations", every)
+    with oncely.Ledger.open(ledger_location, owner="new") as ledger:
+        assert [ledger.history("up", k) for k in keys] == before
+        # The pending entry, completed now, gets a second record after the one it had.
+        [_, _, pending] = keys
+        entry = ledger.get("up", pending)
+        assert entry is not None
+        token = oncely.ClaimToken(entry.attempt, entry.owner)
+        ledger.complete("up", pending, token, '{"ok":2}')
+        after = ledger.history("up", pending)
+        assert after[:1] == before[2] and [h.state.value for h in after] == ["pending", "done"]
+        assert after[1].version == entry.version + 1
+    # The history table is gone; a view of the same name reads the rows' records.
+    views = _catalog(
+        ledger_location,
+        "SELECT table_schema, table_name FROM information_schema.views "
+        "WHERE table_schema = 'oncely'",
+        "SELECT name FROM sqlite_master WHERE type = 'view'",
+    )
+    assert views == old

@@ -3,7 +3,7 @@ from the component: every record, enum and variant of ``oncely.types`` (written 
 scripts/mirrors: names, order, types and optionality); and the ``entry`` record's other mirrors
 — the SQL column list with its row converters, and the migrated SQLite and PostgreSQL tables:
 every field, in order, whether it may be absent, and whether it is a number or text. The
-history's (``HistoryRecord``, its column list and the migrated history tables) are checked
+history's (``HistoryRecord``, its column list and the migrated history views) are checked
 against the same entry columns."""
 
 from __future__ import annotations
@@ -134,14 +134,25 @@ def history_columns() -> list[tuple[str, bool, str]]:
     return [("scope", False, "text"), ("key", False, "text")] + [(c, *entry[c]) for c in fields]
 
 
+# Beside the entry's columns, each row keeps its history (a JSON array the migrations' triggers
+# append to; JSONB on PostgreSQL), read through the history view.
+ROW_HISTORY = ("history", True, "text")
+
+
 def test_the_migrated_sqlite_tables_are_the_entry_and_history_records(sqlite_path: str) -> None:
-    assert sorted(sqlite_columns(sqlite_path, "oncely_effects")) == sorted(expected_columns())
-    assert sqlite_columns(sqlite_path, "oncely_history") == history_columns()
+    assert sorted(sqlite_columns(sqlite_path, "oncely_effects")) == sorted(
+        [*expected_columns(), ROW_HISTORY]
+    )
+    # A SQLite view's columns have no declared type and no NOT NULL: their names, in order.
+    view = sqlite_columns(sqlite_path, "oncely_history")
+    assert [c for c, _, _ in view] == [c for c, _, _ in history_columns()]
 
 
 def test_the_migrated_postgres_tables_are_the_entry_and_history_records(pg_dsn: str) -> None:
-    assert sorted(postgres_columns(pg_dsn, "effects")) == sorted(expected_columns())
-    assert postgres_columns(pg_dsn, "history") == history_columns()
+    assert sorted(postgres_columns(pg_dsn, "effects")) == sorted([*expected_columns(), ROW_HISTORY])
+    # A view's columns are all nullable in the catalog: their names and kinds, in order.
+    view = postgres_columns(pg_dsn, "history")
+    assert [(c, k) for c, _, k in view] == [(c, k) for c, _, k in history_columns()]
 
 
 # --- every WIT type: oncely/types.py (written by scripts/mirrors) against the component ---------

@@ -6,10 +6,10 @@ const id = (scope, key) => `${scope}\u0000${key}`;
 const copy = (e) => ({ ...e, reconcile: typeof e.reconcile === 'string' ? e.reconcile : { ...e.reconcile } });
 
 // Each entry's history (wit/ledger.wit, step 3): the written row's record (the same fields as
-// the SQL migrations' history table, the time being its `updatedAt`) is appended when the core
+// the SQL migrations' history view, the time being its `updatedAt`) is appended when the core
 // says the write keeps one (`{history: true}`: an insert, or an update that changes what the
-// history tracks); a record of a version already kept stays as it was, as the SQL triggers'
-// INSERT OR IGNORE / ON CONFLICT DO NOTHING do; a delete removes the key's history.
+// history tracks); every write has a version of its own (compare-and-swap), so a record per
+// version, as the SQL triggers keep; a delete removes the key's history.
 const COPIED = ['state', 'attempt', 'owner', 'reconcileAttempts', 'reason', 'resolvedBy', 'settlement'];
 const record = (e) => ({ version: e.version, at: e.updatedAt, ...Object.fromEntries(COPIED.map((f) => [f, e[f] ?? null])) });
 

@@ -20,8 +20,8 @@ const STATES = new Set(['pending', 'done', 'failed', 'in-doubt', 'escalated']);
 export const HISTORY_COLUMNS = ['version', 'at', 'state', 'attempt', 'owner', 'reconcile_attempts', 'reason', 'resolved_by', 'settlement'];
 
 /**
- * Every statement of a store over the entry table `table` and its history table `history` (kept
- * by the migrations' triggers; the stores only read it). `p(n)` renders the n-th (1-based)
+ * Every statement of a store over the entry table `table` and its history view `history` (over
+ * the records the migrations' triggers keep in each row; the stores only read it). `p(n)` renders the n-th (1-based)
  * placeholder: `?n` for SQLite, `$n` for PostgreSQL.
  */
 export function statements(table, history, p) {

@@ -2,9 +2,9 @@
 
 The storage contract is the one ``wit/ledger.wit`` asks of a host: ``insert`` is
 insert-if-absent, ``update`` and ``delete`` are compare-and-swap on ``version``, and every query
-names the scope. Storage never decides anything; the core does. Each entry's history is kept
-beside it by the migrations' triggers, in the same statement as the write; a store only reads it
-(:meth:`Store.history`).
+names the scope. Storage never decides anything; the core does. Each entry's history is kept in
+its row by the migrations' triggers, in the same statement as the write; a store only reads it,
+through the history view (:meth:`Store.history`).
 
 The schema, the migration files and their bookkeeping (a table of sqlx's layout: on PostgreSQL
 ``oncely._sqlx_migrations``, in the ``oncely`` schema; on SQLite ``_oncely_migrations``) are the

@@ -1,7 +1,7 @@
 """PostgreSQL backend (psycopg 3): one ledger shared by many workers on many machines.
 
-The tables live in their own schema (``oncely.effects``, and the entries' history
-``oncely.history``, kept by a trigger), and so does the migration bookkeeping
+The tables live in their own schema (``oncely.effects``, each row with its history, kept by
+triggers and read through the view ``oncely.history``), and so does the migration bookkeeping
 (``oncely._sqlx_migrations``, never ``public._sqlx_migrations``). A claim is one ``INSERT … ON
 CONFLICT DO NOTHING``, every later write one ``UPDATE … WHERE version = %s``; PostgreSQL's row
 locks make both atomic at the default isolation level. Connections are in autocommit mode and

@@ -3,8 +3,9 @@
 One file; WAL journal; ``synchronous = FULL``, so a commit that returned is on disk; a 30 s busy
 timeout. Many processes (Python or Rust) may share the file: a claim is one ``INSERT … ON
 CONFLICT DO NOTHING`` and every later write one ``UPDATE … WHERE version = ?``, each atomic
-under SQLite's write lock (the history, ``oncely_history``, is kept by triggers within the same
-statement). Connections are pooled, one per thread at a time.
+under SQLite's write lock (each row's history is kept in the row by triggers within the same
+statement, and read through the view ``oncely_history``). Connections are pooled, one per thread
+at a time.
 """
 
 from __future__ import annotations

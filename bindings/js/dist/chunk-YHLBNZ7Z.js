@@ -101,6 +101,66 @@ ALTER TABLE oncely_effects ADD COLUMN step_id TEXT NOT NULL DEFAULT '';
 -- this index (\`waiting\` in host/src/store/mod.rs), none left out however many there are.
 CREATE INDEX IF NOT EXISTS oncely_effects_waiting ON oncely_effects (in_doubt_since, scope, key)
     WHERE state IN ('in-doubt', 'escalated');
+`},{version:"20261206000000",description:"history in row",file:"20261206000000_history_in_row.sql",sql:`-- Each entry's history now lives in its own row (\`history\`, a JSON array of records, oldest
+-- first), so that a write touches the entry's page and its due-at index, not a second B-tree as
+-- well: a fresh effect wrote 7.42 pages of WAL with the separate table (docs/performance.md).
+-- A record is \`[version, at, state, attempt, owner, reconcile_attempts, reason, resolved_by,
+-- settlement]\`, the same fields and rule as before: the insert, and every update that changes
+-- the state, the attempt, the reason, the reconciliation count or the settlement, appends one
+-- in the same statement as the write; heartbeats and due-at corrections append nothing; a
+-- purge deletes the history with its row. \`oncely_history\` is now a view with the columns the
+-- table had, so every reader's SQL is unchanged.
+ALTER TABLE oncely_effects ADD COLUMN history TEXT;
+
+DROP TRIGGER IF EXISTS oncely_history_on_insert;
+DROP TRIGGER IF EXISTS oncely_history_on_update;
+DROP TRIGGER IF EXISTS oncely_history_on_delete;
+
+-- The records kept so far move into their rows (the table's key orders them by version).
+UPDATE oncely_effects SET history = (
+    SELECT json_group_array(json_array(h.version, h.at, h.state, h.attempt, h.owner,
+                                       h.reconcile_attempts, h.reason, h.resolved_by, h.settlement))
+    FROM oncely_history AS h
+    WHERE h.scope = oncely_effects.scope AND h.key = oncely_effects.key
+);
+
+DROP TABLE oncely_history;
+
+CREATE VIEW oncely_history AS
+SELECT e.scope AS scope,
+       e.key AS key,
+       CAST(json_extract(h.value, '$[0]') AS INTEGER) AS version,
+       CAST(json_extract(h.value, '$[1]') AS INTEGER) AS at,
+       json_extract(h.value, '$[2]') AS state,
+       CAST(json_extract(h.value, '$[3]') AS INTEGER) AS attempt,
+       json_extract(h.value, '$[4]') AS owner,
+       CAST(json_extract(h.value, '$[5]') AS INTEGER) AS reconcile_attempts,
+       json_extract(h.value, '$[6]') AS reason,
+       json_extract(h.value, '$[7]') AS resolved_by,
+       json_extract(h.value, '$[8]') AS settlement
+FROM oncely_effects AS e, json_each(e.history) AS h;
+
+-- An AFTER trigger's UPDATE of the row it follows rewrites the page the write already changed.
+-- Its own update changes only \`history\`, which the update trigger does not watch.
+CREATE TRIGGER oncely_history_on_insert AFTER INSERT ON oncely_effects
+BEGIN
+    UPDATE oncely_effects
+    SET history = json_array(json_array(NEW.version, NEW.updated_at, NEW.state, NEW.attempt, NEW.owner,
+                                        NEW.reconcile_attempts, NEW.reason, NEW.resolved_by, NEW.settlement))
+    WHERE scope = NEW.scope AND key = NEW.key;
+END;
+
+CREATE TRIGGER oncely_history_on_update
+AFTER UPDATE OF state, attempt, reason, reconcile_attempts, settlement ON oncely_effects
+WHEN NEW.state IS NOT OLD.state OR NEW.attempt IS NOT OLD.attempt OR NEW.reason IS NOT OLD.reason
+  OR NEW.reconcile_attempts IS NOT OLD.reconcile_attempts OR NEW.settlement IS NOT OLD.settlement
+BEGIN
+    UPDATE oncely_effects
+    SET history = json_insert(COALESCE(history, '[]'), '$[#]',
+                              json_array(NEW.version, NEW.updated_at, NEW.state, NEW.attempt, NEW.owner,
+                                         NEW.reconcile_attempts, NEW.reason, NEW.resolved_by, NEW.settlement))
+    WHERE scope = NEW.scope AND key = NEW.key;
+END;
 `}],postgres=[{version:"20261130000000",description:"effects",file:"20261130000000_effects.sql",sql:`-- The effect ledger (PostgreSQL), in its own schema. One row per (scope, key); every field of
 -- the core's \`entry\` record (wit/ledger.wit). Times are milliseconds since the Unix epoch.
 CREATE SCHEMA IF NOT EXISTS oncely;
@@ -208,6 +268,61 @@ ALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS step_id TEXT NOT NULL DEFAUL
 -- this index (\`waiting\` in host/src/store/mod.rs), none left out however many there are.
 CREATE INDEX IF NOT EXISTS effects_waiting ON oncely.effects (in_doubt_since, scope, key)
     WHERE state IN ('in-doubt', 'escalated');
+`},{version:"20261206000000",description:"history in row",file:"20261206000000_history_in_row.sql",sql:`-- Each entry's history now lives in its own row (\`history\`, a JSON array of records, oldest
+-- first), so that a write touches the entry's tuple and its indexes, not a second table and
+-- its primary key as well (docs/performance.md). A record is \`[version, at, state, attempt,
+-- owner, reconcile_attempts, reason, resolved_by, settlement]\`, the same fields and rule as
+-- before: the insert, and every update that changes the state, the attempt, the reason, the
+-- reconciliation count or the settlement, appends one in the same statement as the write (a
+-- BEFORE trigger sets it on the row being written); heartbeats and due-at corrections append
+-- nothing; a purge deletes the history with its row. \`oncely.history\` is now a view with the
+-- columns the table had, so every reader's SQL is unchanged.
+ALTER TABLE oncely.effects ADD COLUMN IF NOT EXISTS history JSONB;
+
+DROP TRIGGER IF EXISTS keep_history ON oncely.effects;
+
+-- The records kept so far move into their rows.
+UPDATE oncely.effects AS e SET history = (
+    SELECT jsonb_agg(jsonb_build_array(h.version, h.at, h.state, h.attempt, h.owner,
+                                       h.reconcile_attempts, h.reason, h.resolved_by, h.settlement)
+                     ORDER BY h.version)
+    FROM oncely.history AS h
+    WHERE h.scope = e.scope AND h.key = e.key
+);
+
+DROP TABLE oncely.history;
+
+CREATE VIEW oncely.history AS
+SELECT e.scope,
+       e.key,
+       (h.r ->> 0)::BIGINT AS version,
+       (h.r ->> 1)::BIGINT AS at,
+       h.r ->> 2 AS state,
+       (h.r ->> 3)::BIGINT AS attempt,
+       h.r ->> 4 AS owner,
+       (h.r ->> 5)::BIGINT AS reconcile_attempts,
+       h.r ->> 6 AS reason,
+       h.r ->> 7 AS resolved_by,
+       h.r ->> 8 AS settlement
+FROM oncely.effects AS e
+CROSS JOIN LATERAL jsonb_array_elements(e.history) AS h(r);
+
+CREATE OR REPLACE FUNCTION oncely.keep_history() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.history := COALESCE(NEW.history, '[]'::jsonb)
+        || jsonb_build_array(jsonb_build_array(NEW.version, NEW.updated_at, NEW.state, NEW.attempt, NEW.owner,
+                                               NEW.reconcile_attempts, NEW.reason, NEW.resolved_by, NEW.settlement));
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER keep_history BEFORE INSERT ON oncely.effects
+    FOR EACH ROW EXECUTE FUNCTION oncely.keep_history();
+CREATE TRIGGER keep_history_on_update BEFORE UPDATE ON oncely.effects
+    FOR EACH ROW
+    WHEN ((NEW.state, NEW.attempt, NEW.reason, NEW.reconcile_attempts, NEW.settlement)
+          IS DISTINCT FROM (OLD.state, OLD.attempt, OLD.reason, OLD.reconcile_attempts, OLD.settlement))
+    EXECUTE FUNCTION oncely.keep_history();
 `}];var SQLITE_MIGRATIONS_TABLE="_oncely_migrations",POSTGRES_SCHEMA="oncely",POSTGRES_MIGRATIONS_TABLE=`${POSTGRES_SCHEMA}._sqlx_migrations`,SQLX_TABLE_SQLITE=`
 CREATE TABLE IF NOT EXISTS ${SQLITE_MIGRATIONS_TABLE} (
     version BIGINT PRIMARY KEY,
