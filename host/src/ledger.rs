@@ -482,7 +482,7 @@ impl<S: Store> Ledger<S> {
     async fn apply(&self, w: &RowWrite) -> Result<bool, StoreError> {
         match w.op {
             WriteOp::Insert => self.store.insert(&w.row).await,
-            WriteOp::Update => self.store.update(w.expected_version, &w.row).await,
+            WriteOp::Update => self.store.update(w.expected_version, &w.row, w.history).await,
             WriteOp::Delete => self.store.delete(&w.row.scope, &w.row.key, w.expected_version).await,
         }
     }

@@ -50,8 +50,8 @@ fn expected() -> Vec<Column> {
 }
 
 /// The migrated table's columns: the entry record's, and `history`, the JSON array of the entry's
-/// history records that the migrations' triggers append to (the store's, not the core's: the
-/// view `oncely_history` reads it).
+/// history records that each store's insert and marked updates append to (the store's, not the
+/// core's: the view `oncely_history` reads it).
 fn table_columns() -> Vec<Column> {
     let mut columns = expected();
     columns.push(("history".to_string(), true, "text"));

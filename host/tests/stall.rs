@@ -51,11 +51,11 @@ impl Store for Stalling {
         }
         Ok(applied)
     }
-    async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError> {
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError> {
         if self.armed.load(Ordering::SeqCst) && self.armed_updates.fetch_add(1, Ordering::SeqCst) == 0 {
             return Err(StoreError::Other("the database is restarting".into()));
         }
-        self.inner.update(expected_version, entry).await
+        self.inner.update(expected_version, entry, history).await
     }
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
         self.inner.delete(scope, key, expected_version).await

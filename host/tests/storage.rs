@@ -39,10 +39,20 @@ async fn store_contract() {
         next.version = 2;
         next.state = EntryState::Done;
         next.result_json = Some("{\"ok\":true}".into());
-        assert!(!store.update(7, &next).await.unwrap(), "{name}: update from a wrong version");
-        assert!(store.update(1, &next).await.unwrap(), "{name}");
-        assert!(!store.update(1, &next).await.unwrap(), "{name}: the same CAS twice");
+        assert!(!store.update(7, &next, true).await.unwrap(), "{name}: update from a wrong version");
+        assert!(store.update(1, &next, true).await.unwrap(), "{name}");
+        assert!(!store.update(1, &next, true).await.unwrap(), "{name}: the same CAS twice");
         assert_eq!(store.get("acme", &e.key).await.unwrap().unwrap().state, EntryState::Done);
+        // The history: the insert's record, then each update the core marked as kept, with
+        // the written row's fields (`at` its `updated_at`); an unmarked update keeps none.
+        let kept = |h: Vec<oncely::store::HistoryRecord>| h.into_iter().map(|r| (r.version, r.at, r.state)).collect::<Vec<_>>();
+        let both = vec![(1, e.updated_at, EntryState::Pending), (2, next.updated_at, EntryState::Done)];
+        assert_eq!(kept(store.history("acme", &e.key).await.unwrap()), both, "{name}");
+        let mut quiet = next.clone();
+        quiet.version = 3;
+        quiet.updated_at += 5;
+        assert!(store.update(2, &quiet, false).await.unwrap(), "{name}");
+        assert_eq!(kept(store.history("acme", &e.key).await.unwrap()), both, "{name}: an unmarked update");
         assert!(!store.delete("acme", &e.key, 1).await.unwrap(), "{name}: delete from a wrong version");
         // Lists and due rows are scoped.
         let pending = claimed_entry(&store, "acme", "{\"n\":2}").await;
@@ -71,7 +81,7 @@ async fn store_contract() {
         assert_eq!(store.due(Some("acme"), at, 10).await.unwrap().len(), 2, "{name}");
         assert!(store.due(Some("other"), at, 10).await.unwrap().is_empty(), "{name}");
         assert_eq!(store.due(None, at, 1).await.unwrap().len(), 1, "{name}: the limit");
-        assert!(store.delete("acme", &e.key, 2).await.unwrap(), "{name}");
+        assert!(store.delete("acme", &e.key, 3).await.unwrap(), "{name}");
         assert!(store.get("acme", &e.key).await.unwrap().is_none(), "{name}");
     }
 }

@@ -293,7 +293,7 @@ export class Ledger {
    * The history of one entry, oldest first (empty when there is none): `{version, at, state,
    * attempt, owner, reconcileAttempts, reason, resolvedBy, settlement}` as each write that
    * changed its state, attempt, reason, reconciliation count or settlement left it (heartbeats
-   * are not kept; a purge removes it). The SQL stores' migrations keep it with triggers.
+   * are not kept; a purge removes it). Each store appends it in the write's own statement.
    */
   async history(scope, key) {
     if (typeof this.store.history !== 'function') throw new TypeError('ledger.history: this store has no history(scope, key) method');

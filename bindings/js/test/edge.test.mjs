@@ -2,8 +2,8 @@
 // on 127.0.0.1 only): its keys, canonical forms, explanations and checks equal the Rust CLI's;
 // its refund runs once through a ledger in a Durable Object, with the same key and decisions as
 // the Rust host's ledger; a person settles an entry nobody can reconcile, naming the version they
-// saw; the Durable Object store passes the ledger conformance scenarios, its migrations'
-// triggers keeping the history the in-memory store keeps; and tests/vectors/adapters.json (the
+// saw; the Durable Object store passes the ledger conformance scenarios, its writes keeping the
+// history the in-memory store keeps; and tests/vectors/adapters.json (the
 // identity of a tool call, what the model reads) replays in workerd as on Node.
 // workerd is stopped at the end. The package bundled is ONCELY_JS_PACKAGE (the installed tarball
 // under test.sh) or bindings/js.
@@ -191,7 +191,7 @@ test('workerd: the refund runs once through the Durable Object ledger, as in the
   assert.deepEqual([again.status, again.body.error.kind], [400, 'invalid-state']);
   const [entry] = (await (await fetch(`${base}/ledger/edge?state=done`)).json()).filter((e) => e.key === key);
   assert.deepEqual([entry.settlement, entry.resolvedBy, entry.version], [settled.body.settlement, 'ops', seen.version + 1]);
-  // Its history, kept by the Durable Object's SQLite triggers: the claim first, the settlement last.
+  // Its history, kept by the Durable Object store's writes: the claim first, the settlement last.
   const history = await (await fetch(`${base}/ledger/edge/history?key=${encodeURIComponent(key)}`)).json();
   assert.deepEqual([history[0].version, history[0].state], [1, 'pending'], JSON.stringify(history));
   assert.ok(history.some((h) => h.state === 'in-doubt'), JSON.stringify(history));
@@ -254,8 +254,8 @@ class RemoteStore {
   insert(e) {
     return this.call('insert', [e]);
   }
-  update(v, e) {
-    return this.call('update', [v, e]);
+  update(v, e, opts) {
+    return this.call('update', [v, e, opts]);
   }
   delete(s, k, v) {
     return this.call('delete', [s, k, v]);
@@ -271,12 +271,12 @@ class RemoteStore {
   }
 }
 
-test('workerd: the Durable Object store passes ledger.json (its triggers keeping the history), races once, keeps sqlx\'s bookkeeping', async () => {
+test('workerd: the Durable Object store passes ledger.json (its writes keeping the history), races once, keeps sqlx\'s bookkeeping', async () => {
   let n = 0;
   const trace = [];
   const steps = await replayLedgerVectors(() => new RemoteStore(`vectors-${n++}`), { trace });
   assert.ok(steps > 50);
-  assert.deepEqual(trace, await memoryTrace(), 'the Durable Object\'s triggers keep the in-memory store\'s history');
+  assert.deepEqual(trace, await memoryTrace(), 'the Durable Object store keeps the in-memory store\'s history');
   // Racing ledgers over one Durable Object: the tool runs once.
   const store = new RemoteStore('race');
   let runs = 0;

@@ -163,7 +163,7 @@ test('SQLite: the migrated table has exactly the columns (and NULLs) of the entr
     const cols = db.prepare('PRAGMA table_info(oncely_effects)').all().map((c) => [c.name, c.notnull === 0]);
     // The table's own column order is that of its migrations (added columns come last); every
     // statement names its columns, so only the set matters.
-    // Beside the entry's columns, each row keeps its history (a JSON array the triggers append to).
+    // Beside the entry's columns, each row keeps its history (a JSON array each marked write appends to).
     assert.deepEqual(cols.sort(), [...columnsOf(core), ['history', true]].sort());
     // The history view over those arrays: the key, then the columns sql.js reads, in that order.
     const { HISTORY_COLUMNS } = await internal('src/stores/sql.js');

@@ -3,9 +3,9 @@
 // decided on and is refused as `changed` (nothing written) once the entry has moved; it returns the
 // settlement id the entry keeps; `history()` is the entry, oldest first, at each write that changed
 // its state, attempt, reason, reconciliation count or settlement (the claim, no heartbeat, the
-// escalation, the settlement); a purge removes it. The in-memory store keeps its history with a
-// JS copy of the SQL migrations' triggers: the same events leave it the same history as SQLite's
-// and PostgreSQL's triggers do.
+// escalation, the settlement); a purge removes it. Every store appends the records the core
+// marks (`row-write.history`): the same events leave the in-memory store the same history as
+// SQLite's and PostgreSQL's statements do.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -154,7 +154,7 @@ describe('settlement and history', () => {
     }
   });
 
-  // (d) The in-memory store's JS rule and the migrations' triggers keep the same records.
+  // (d) The in-memory store and the SQL stores keep the same records.
   test('the in-memory history equals the SQLite (and PostgreSQL) history for the same events', async (t) => {
     assert.ok(runs.memory && runs.sqlite, 'the memory and SQLite runs above must have passed');
     assert.deepEqual(runs.memory, runs.sqlite);

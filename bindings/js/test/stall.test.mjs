@@ -53,9 +53,9 @@ class Paused {
     }
     return applied;
   }
-  async update(v, e) {
+  async update(v, e, opts) {
     await this.wait();
-    return this.inner.update(v, e);
+    return this.inner.update(v, e, opts);
   }
   async delete(scope, key, v) {
     await this.wait();
@@ -256,9 +256,9 @@ test('heartbeats beat on through a storage error (the first beat\'s write fails;
   const store = new Proxy(inner, {
     get(t, p) {
       if (p === 'update') {
-        return async (v, e) => {
+        return async (v, e, opts) => {
           if (armed && ++updates === 1) throw new Error('the database is restarting');
-          return t.update(v, e);
+          return t.update(v, e, opts);
         };
       }
       const v = t[p];

@@ -27,6 +27,7 @@ const MIGRATIONS = [
   [20261204000000, 'run step', '20261204000000_run_step.sql'],
   [20261205000000, 'waiting', '20261205000000_waiting.sql'],
   [20261206000000, 'history in row', '20261206000000_history_in_row.sql'],
+  [20261207000000, 'history by write', '20261207000000_history_by_write.sql'],
 ];
 const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'migrations', dialect, MIGRATIONS[n][2]));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();
@@ -66,7 +67,7 @@ async function race(stores, label) {
 describe('SQLite (better-sqlite3)', () => {
   const dir = tempDir('sqlite');
 
-  test('ledger.json: every scenario through a SQLite file; the triggers keep the in-memory store\'s history', async () => {
+  test('ledger.json: every scenario through a SQLite file; its writes keep the in-memory store\'s history', async () => {
     let n = 0;
     const trace = [];
     const steps = await replayLedgerVectors(() => SqliteStore.open(join(dir, `vectors-${n++}.db`)), { trace });
@@ -94,14 +95,13 @@ describe('SQLite (better-sqlite3)', () => {
     for (const i of MIGRATIONS.keys()) ref.exec(migrationFile('sqlite', i).toString('utf8'));
     const schema = (d, name) => d.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(name)?.sql;
     assert.equal(schema(db, 'oncely_effects'), schema(ref, 'oncely_effects'));
-    // The history: a view over each row's records, and the triggers that append them.
+    // The history: a view over each row's records (each write appends its own; no trigger is left).
     const objects = (d) => d.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name LIKE 'oncely_history%' ORDER BY name").all();
     assert.deepEqual(objects(db), objects(ref));
     assert.deepEqual(objects(db).map((o) => `${o.type} ${o.name}`), [
       'view oncely_history',
-      'trigger oncely_history_on_insert',
-      'trigger oncely_history_on_update',
     ]);
+    assert.deepEqual(db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all(), []);
     assert.equal(schema(db, 'oncely_effects_by_state'), undefined);
     assert.equal(schema(db, 'oncely_effects_by_due'), schema(ref, 'oncely_effects_by_due'));
     assert.match(schema(db, 'oncely_effects_by_due'), /due_at/);
@@ -180,7 +180,7 @@ describe('PostgreSQL (pg)', () => {
     if (db) await db.drop();
   });
 
-  test('ledger.json: every scenario through oncely.effects; the trigger keeps the in-memory store\'s history', async (t) => {
+  test('ledger.json: every scenario through oncely.effects; its writes keep the in-memory store\'s history', async (t) => {
     if (skip) return t.skip(skip);
     const store = await db.connect();
     try {
@@ -223,11 +223,11 @@ describe('PostgreSQL (pg)', () => {
           "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'oncely' AND table_name = 'history' ORDER BY ordinal_position",
         );
         assert.deepEqual(history.rows.map((r) => r.column_name), ['scope', 'key', 'version', 'at', 'state', 'attempt', 'owner', 'reconcile_attempts', 'reason', 'resolved_by', 'settlement']);
-        // The history is a view over each row's records; the triggers append them.
+        // The history is a view over each row's records; each write appends its own (no trigger).
         const view = await c.query("SELECT 1 FROM information_schema.views WHERE table_schema = 'oncely' AND table_name = 'history'");
         assert.equal(view.rows.length, 1);
         const triggers = await c.query("SELECT tgname FROM pg_trigger WHERE tgrelid = 'oncely.effects'::regclass AND NOT tgisinternal ORDER BY tgname");
-        assert.deepEqual(triggers.rows, [{ tgname: 'keep_history' }, { tgname: 'keep_history_on_update' }]);
+        assert.deepEqual(triggers.rows, []);
         const types = await c.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '_sqlx_migrations' AND table_schema = 'oncely'");
         assert.deepEqual(Object.fromEntries(types.rows.map((r) => [r.column_name, r.data_type])), {
           version: 'bigint',

@@ -155,7 +155,7 @@ def test_rust_settles_what_python_escalated_on_one_history(
 ) -> None:
     """A person settles, with the Rust CLI, an entry a Python worker left escalated: a stale
     ``--version`` is refused; the settlement id the CLI prints is the one Python reads; the
-    history (kept by the migrations' triggers, whoever writes) reads the same in both."""
+    history (appended by each write the core marks, whoever writes) reads the same in both."""
     policy = {"class": "irreversible-external", "key": {}, "reconcile": "manual"}
     ledger = oncely.Ledger.open(ledger_location, owner="py")
     claim = ledger.prepare(scope="acme", run="r", step="s", tool="send_email",

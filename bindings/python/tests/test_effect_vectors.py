@@ -48,7 +48,7 @@ class RawStore:
         self.rows[(e.scope, e.key)] = e
         return True
 
-    def update(self, expected_version: int, e: oncely.Entry) -> bool:
+    def update(self, expected_version: int, e: oncely.Entry, *, history: bool = False) -> bool:
         cur = self.rows.get((e.scope, e.key))
         if cur is None or cur.version != expected_version:
             return False
@@ -188,7 +188,7 @@ class World(RawStore):
         at = (e.scope, e.key)
         return self._write("insert", at, None, lambda: self.rows.__setitem__(at, e))
 
-    def update(self, expected_version: int, e: oncely.Entry) -> bool:
+    def update(self, expected_version: int, e: oncely.Entry, *, history: bool = False) -> bool:
         at = (e.scope, e.key)
         return self._write("update", at, expected_version, lambda: self.rows.__setitem__(at, e))
 

@@ -198,8 +198,23 @@ def test_compare_and_swap_refuses_a_stale_version(ledger_location: str) -> None:
     from dataclasses import replace
 
     done = replace(entry, version=entry.version + 1, state=oncely.EntryState.DONE, result_json="1")
-    assert store.update(entry.version, done) is True
-    assert store.update(entry.version, done) is False  # stale
+    assert store.update(entry.version, done, history=True) is True
+    assert store.update(entry.version, done, history=True) is False  # stale
+
+    # The history: the insert's record, then the marked update's (`at` its `updated_at`); an
+    # unmarked update (a heartbeat's kind) keeps none.
+    def kept() -> list[tuple[int, int, oncely.EntryState]]:
+        return [(h.version, h.at, h.state) for h in store.history("cas", claim.key)]
+
+    both = [
+        (entry.version, entry.updated_at, entry.state),
+        (done.version, done.updated_at, done.state),
+    ]
+    assert kept() == both
+    quiet = replace(done, version=done.version + 1, updated_at=done.updated_at + 5)
+    assert store.update(done.version, quiet) is True
+    assert kept() == both
+    done = quiet
     assert store.insert(entry) is False  # present
     assert store.delete("cas", claim.key, entry.version) is False  # stale
     assert store.delete("other-scope", claim.key, done.version) is False  # scope is named

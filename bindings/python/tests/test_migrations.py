@@ -62,7 +62,7 @@ def _tables(location: str) -> set[str]:
 
 
 def _triggers(location: str) -> set[str]:
-    """Every trigger of the ledger's database (``table.name``): the history's."""
+    """Every trigger of the ledger's database (``table.name``)."""
     return _catalog(
         location,
         "SELECT tgrelid::regclass::text, tgname FROM pg_trigger WHERE NOT tgisinternal",
@@ -73,17 +73,14 @@ def _triggers(location: str) -> set[str]:
 def _bookkeeping(location: str) -> list[tuple[Any, ...]]:
     """oncely's bookkeeping rows; also checks nothing else was created (in particular no
     ``public._sqlx_migrations``, where an application's own sqlx migrations live), and that
-    the triggers that keep each row's history are there."""
+    no trigger is left: each write appends its own history record (the core's flag)."""
     if location.startswith("postgres"):
         # information_schema.tables lists views too: ``oncely.history`` is one.
         assert _tables(location) == {PG_TABLE, "oncely.effects", "oncely.history"}
-        assert _triggers(location) == {
-            "oncely.effects.keep_history", "oncely.effects.keep_history_on_update"}  # fmt: skip
+        assert _triggers(location) == set()
         return _rows(location, PG_TABLE)
     assert _tables(location) == {SQLITE_TABLE, "oncely_effects"}
-    assert _triggers(location) == {
-        f"oncely_effects.oncely_history_on_{op}" for op in ("insert", "update")
-    }
+    assert _triggers(location) == set()
     return _rows(location, SQLITE_TABLE)
 
 
@@ -284,6 +281,27 @@ def test_an_entry_written_before_the_run_and_step_were_kept_has_them_empty(
     )
 
 
+def _write_as_before_history_in_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stores write as they did before the history column: the row alone (that schema's
+    triggers kept the history in its table)."""
+    from oncely.store import _sql, postgres, sqlite
+
+    init = _sql.Statements.__init__
+
+    def before(self: _sql.Statements, table: str, history: str, p: str, *, postgres: bool) -> None:
+        init(self, table, history, p, postgres=postgres)
+        values = ", ".join([p] * len(_sql.COLUMNS))
+        self.insert = (
+            f"INSERT INTO {table} ({', '.join(_sql.COLUMNS)}) VALUES ({values}) "
+            "ON CONFLICT (scope, key) DO NOTHING"
+        )
+        self.update_kept = self.update
+
+    monkeypatch.setattr(_sql.Statements, "__init__", before)
+    for store in (sqlite, postgres):
+        monkeypatch.setattr(store, "record_of", lambda row: ())
+
+
 def test_a_ledgers_history_moves_into_its_rows_and_reads_the_same(
     ledger_location: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -295,6 +313,7 @@ def test_a_ledgers_history_moves_into_its_rows_and_reads_the_same(
     every = _migrate.migrations
     monkeypatch.setattr(_migrate, "migrations", lambda dialect: [
         m for m in every(dialect) if m.version < 20261206000000])  # fmt: skip
+    _write_as_before_history_in_row(monkeypatch)
     policy = {"class": "irreversible-external", "reconcile": "manual"}
     keys = []
     with oncely.Ledger.open(ledger_location, owner="old") as ledger:
@@ -315,7 +334,7 @@ def test_a_ledgers_history_moves_into_its_rows_and_reads_the_same(
     old = {"oncely.history"} if pg else {"oncely_history"}
     assert old <= _tables(ledger_location)
 
-    monkeypatch.setattr(_migrate, "migrations", every)
+    monkeypatch.undo()
     with oncely.Ledger.open(ledger_location, owner="new") as ledger:
         assert [ledger.history("up", k) for k in keys] == before
         # The pending entry, completed now, gets a second record after the one it had.

@@ -134,8 +134,8 @@ def history_columns() -> list[tuple[str, bool, str]]:
     return [("scope", False, "text"), ("key", False, "text")] + [(c, *entry[c]) for c in fields]
 
 
-# Beside the entry's columns, each row keeps its history (a JSON array the migrations' triggers
-# append to; JSONB on PostgreSQL), read through the history view.
+# Beside the entry's columns, each row keeps its history (a JSON array each marked write appends
+# to; JSONB on PostgreSQL), read through the history view.
 ROW_HISTORY = ("history", True, "text")
 
 

@@ -57,9 +57,9 @@ class Paused:
             self._wait()
         return applied
 
-    def update(self, expected_version: int, e: Any) -> bool:
+    def update(self, expected_version: int, e: Any, *, history: bool = False) -> bool:
         self._wait()
-        return self.inner.update(expected_version, e)
+        return self.inner.update(expected_version, e, history=history)
 
     def delete(self, scope: str, key: str, expected_version: int) -> bool:
         self._wait()
@@ -257,12 +257,12 @@ class FailingOnce:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def update(self, expected_version: int, e: Any) -> bool:
+    def update(self, expected_version: int, e: Any, *, history: bool = False) -> bool:
         if self.armed:
             self.updates += 1
             if self.updates == 1:
                 raise oncely.StorageError("the database is restarting")
-        return bool(self.inner.update(expected_version, e))
+        return bool(self.inner.update(expected_version, e, history=history))
 
 
 def test_heartbeats_beat_on_through_a_storage_error(sqlite_path: str) -> None:

@@ -185,7 +185,7 @@ class CheckedStore:
         self.entry = e
         return True
 
-    def update(self, expected_version: int, e: oncely.Entry) -> bool:
+    def update(self, expected_version: int, e: oncely.Entry, *, history: bool = False) -> bool:
         where, entry = self.where, self.entry
         assert entry is not None, f"{where}: update of a missing entry"
         assert entry.version == expected_version, f"{where}: update from a stale version"

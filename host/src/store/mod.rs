@@ -33,10 +33,13 @@ pub struct ListFilter {
 pub trait Store {
     /// The entry for `(scope, key)`, if any.
     async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError>;
-    /// Insert if absent; `false` if a row for `(scope, key)` already exists.
+    /// Insert if absent, its history the written row's record; `false` if a row for
+    /// `(scope, key)` already exists.
     async fn insert(&self, entry: &Entry) -> Result<bool, StoreError>;
-    /// Replace the row if its version is still `expected_version`; `false` if not.
-    async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError>;
+    /// Replace the row if its version is still `expected_version`; `false` if not. With
+    /// `history` (the core's `row-write.history`), the written row's record is appended to the
+    /// entry's history in the same statement.
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError>;
     /// Delete the row if its version is still `expected_version`; `false` if not.
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError>;
     /// Entries of one scope (every scope when `None`), newest first.
@@ -45,9 +48,10 @@ pub trait Store {
     /// their last write), soonest first; all scopes when `None`. The core decides what, if
     /// anything, each needs.
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError>;
-    /// The history of `(scope, key)`, oldest first (empty when there is no entry): what the
-    /// migrations' triggers kept at each write that changed the entry's state, attempt, reason,
-    /// reconciliation count or settlement (wit/ledger.wit).
+    /// The history of `(scope, key)`, oldest first (empty when there is no entry): the records
+    /// the insert and each update the core marked (`row-write.history`: one that changed the
+    /// entry's state, attempt, reason, reconciliation count or settlement) appended
+    /// (wit/ledger.wit).
     async fn history(&self, scope: &str, key: &str) -> Result<Vec<HistoryRecord>, StoreError>;
     /// How many entries are in each state, and since when the oldest in-doubt entry (not yet
     /// escalated) has been in doubt: what metrics report.
@@ -164,8 +168,8 @@ impl Store for AnyStore {
     async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
         dispatch!(self, s => s.insert(entry).await)
     }
-    async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError> {
-        dispatch!(self, s => s.update(expected_version, entry).await)
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError> {
+        dispatch!(self, s => s.update(expected_version, entry, history).await)
     }
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
         dispatch!(self, s => s.delete(scope, key, expected_version).await)
@@ -438,6 +442,8 @@ pub(crate) struct Statements {
     pub get: sqlx::SqlStr,
     pub insert: sqlx::SqlStr,
     pub update: sqlx::SqlStr,
+    /// `update` that also appends the written row's history record.
+    pub update_kept: sqlx::SqlStr,
     pub delete: sqlx::SqlStr,
     pub list: sqlx::SqlStr,
     pub due: sqlx::SqlStr,
@@ -457,6 +463,7 @@ impl Statements {
         let values = (1..=n).map(p).collect::<Vec<_>>().join(", ");
         let sets = COLUMNS.split(", ").enumerate().map(|(i, c)| format!("{c} = {}", p(i + 1))).collect::<Vec<_>>().join(", ");
         let sql = |s: String| sqlx::AssertSqlSafe(s).into_sql_str();
+        let (first, append) = history_sql(sigil);
         // Keyset pages in the order of waiting: the partial index of the `waiting` migration
         // holds exactly the rows of the first term, in this order.
         let waiting = |cmp: &str, dir: &str| {
@@ -473,8 +480,14 @@ impl Statements {
         };
         Statements {
             get: sql(format!("SELECT {COLUMNS} FROM {table} WHERE scope = {} AND key = {}", p(1), p(2))),
-            insert: sql(format!("INSERT INTO {table} ({COLUMNS}) VALUES ({values}) ON CONFLICT (scope, key) DO NOTHING")),
+            insert: sql(format!("INSERT INTO {table} ({COLUMNS}, history) VALUES ({values}, {first}) ON CONFLICT (scope, key) DO NOTHING")),
             update: sql(format!("UPDATE {table} SET {sets} WHERE scope = {} AND key = {} AND version = {}", p(n + 1), p(n + 2), p(n + 3))),
+            update_kept: sql(format!(
+                "UPDATE {table} SET {sets}, history = {append} WHERE scope = {} AND key = {} AND version = {}",
+                p(n + 1),
+                p(n + 2),
+                p(n + 3)
+            )),
             delete: sql(format!("DELETE FROM {table} WHERE scope = {} AND key = {} AND version = {}", p(1), p(2), p(3))),
             list: sql(format!(
                 "SELECT {COLUMNS} FROM {table} WHERE (CAST({p1} AS TEXT) IS NULL OR scope = {p1}) \
@@ -513,6 +526,36 @@ impl Statements {
     }
 }
 
+/// The history column's value at an insert (an array of the written row's record) and at an
+/// update that keeps one (the record appended), in the dialect of `sigil` (`?` SQLite, `$`
+/// PostgreSQL). A record is `[version, at, state, attempt, owner, reconcile_attempts, reason,
+/// resolved_by, settlement]` (the view `history` reads it back), `at` the row's `updated_at`;
+/// its values are the write's own parameters, numbered as in `COLUMNS`.
+fn history_sql(sigil: char) -> (String, String) {
+    let at = |c: &str| COLUMNS.split(", ").position(|x| x == c).map_or(0, |i| i + 1);
+    let fields = [
+        ("version", "BIGINT"),
+        ("updated_at", "BIGINT"),
+        ("state", "TEXT"),
+        ("attempt", "BIGINT"),
+        ("owner", "TEXT"),
+        ("reconcile_attempts", "BIGINT"),
+        ("reason", "TEXT"),
+        ("resolved_by", "TEXT"),
+        ("settlement", "TEXT"),
+    ];
+    if sigil == '$' {
+        let record = fields.iter().map(|(c, ty)| format!("CAST(${} AS {ty})", at(c))).collect::<Vec<_>>().join(", ");
+        (
+            format!("jsonb_build_array(jsonb_build_array({record}))"),
+            format!("COALESCE(history, '[]'::jsonb) || jsonb_build_array(jsonb_build_array({record}))"),
+        )
+    } else {
+        let record = fields.iter().map(|(c, _)| format!("{sigil}{}", at(c))).collect::<Vec<_>>().join(", ");
+        (format!("json_array(json_array({record}))"), format!("json_insert(COALESCE(history, '[]'), '$[#]', json_array({record}))"))
+    }
+}
+
 /// The rows that may need a person: escalated, or in doubt since `by` (a parameter) or earlier.
 /// The first term names the partial index's condition as it is written (SQLite uses a partial
 /// index only when the query repeats its `WHERE`).
@@ -539,8 +582,9 @@ macro_rules! impl_store {
                 Ok(q.execute(&mut *self.conn().await?).await?.rows_affected() == 1)
             }
 
-            async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError> {
-                let q = $crate::store::bind_row!(sqlx::query(self.sql.update.clone()), $crate::store::Row::from_entry(entry))
+            async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError> {
+                let sql = if history { &self.sql.update_kept } else { &self.sql.update };
+                let q = $crate::store::bind_row!(sqlx::query(sql.clone()), $crate::store::Row::from_entry(entry))
                     .bind(&entry.scope)
                     .bind(&entry.key)
                     .bind($crate::store::i64_of(expected_version));

@@ -57,8 +57,8 @@ export class DurableObjectStore {
     return this.#all(SQL.insert, rowValues(entry), RET).length === 1;
   }
 
-  async update(expectedVersion, entry) {
-    return this.#all(SQL.update, [...rowValues(entry), entry.scope, entry.key, expectedVersion], RET).length === 1;
+  async update(expectedVersion, entry, { history = false } = {}) {
+    return this.#all(history ? SQL.updateKept : SQL.update, [...rowValues(entry), entry.scope, entry.key, expectedVersion], RET).length === 1;
   }
 
   async delete(scope, key, expectedVersion) {
@@ -73,7 +73,7 @@ export class DurableObjectStore {
     return this.#all(SQL.due, [scope ?? null, now, limit]).map(entryFromRow);
   }
 
-  /** The history of `(scope, key)`, oldest first (kept by the migrations' triggers). */
+  /** The history of `(scope, key)`, oldest first (appended by the insert and each update the core marked). */
   async history(scope, key) {
     return this.#all(SQL.history, [scope, key]).map(historyFromRow);
   }

@@ -9,7 +9,7 @@ const copy = (e) => ({ ...e, reconcile: typeof e.reconcile === 'string' ? e.reco
 // the SQL migrations' history view, the time being its `updatedAt`) is appended when the core
 // says the write keeps one (`{history: true}`: an insert, or an update that changes what the
 // history tracks); every write has a version of its own (compare-and-swap), so a record per
-// version, as the SQL triggers keep; a delete removes the key's history.
+// version, as the SQL stores keep; a delete removes the key's history.
 const COPIED = ['state', 'attempt', 'owner', 'reconcileAttempts', 'reason', 'resolvedBy', 'settlement'];
 const record = (e) => ({ version: e.version, at: e.updatedAt, ...Object.fromEntries(COPIED.map((f) => [f, e[f] ?? null])) });
 

@@ -78,8 +78,9 @@ export class PostgresStore {
     return r.rowCount === 1;
   }
 
-  async update(expectedVersion, entry) {
-    const r = await this.pool.query({ name: 'oncely_update', text: SQL.update, values: [...rowValues(entry), entry.scope, entry.key, expectedVersion] });
+  async update(expectedVersion, entry, { history = false } = {}) {
+    const [name, text] = history ? ['oncely_update_kept', SQL.updateKept] : ['oncely_update', SQL.update];
+    const r = await this.pool.query({ name, text, values: [...rowValues(entry), entry.scope, entry.key, expectedVersion] });
     return r.rowCount === 1;
   }
 
@@ -96,7 +97,7 @@ export class PostgresStore {
     return (await this.#rows('due', SQL.due, [scope ?? null, now, limit])).map(entryFromRow);
   }
 
-  /** The history of `(scope, key)`, oldest first (kept by the migrations' trigger). */
+  /** The history of `(scope, key)`, oldest first (appended by the insert and each update the core marked). */
   async history(scope, key) {
     return (await this.#rows('history', SQL.history, [scope, key])).map(historyFromRow);
   }

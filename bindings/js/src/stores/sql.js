@@ -19,20 +19,38 @@ const STATES = new Set(['pending', 'done', 'failed', 'in-doubt', 'escalated']);
 /** The columns of a history record, in the Rust host's order (`Store::history`). */
 export const HISTORY_COLUMNS = ['version', 'at', 'state', 'attempt', 'owner', 'reconcile_attempts', 'reason', 'resolved_by', 'settlement'];
 
+/** The row's columns a history record holds, in `HISTORY_COLUMNS` order (`at` is the row's `updated_at`), with their SQL types. */
+const RECORD_OF = [
+  ['version', 'BIGINT'], ['updated_at', 'BIGINT'], ['state', 'TEXT'], ['attempt', 'BIGINT'], ['owner', 'TEXT'],
+  ['reconcile_attempts', 'BIGINT'], ['reason', 'TEXT'], ['resolved_by', 'TEXT'], ['settlement', 'TEXT'],
+];
+
 /**
- * Every statement of a store over the entry table `table` and its history view `history` (over
- * the records the migrations' triggers keep in each row; the stores only read it). `p(n)` renders the n-th (1-based)
- * placeholder: `?n` for SQLite, `$n` for PostgreSQL.
+ * Every statement of a store over the entry table `table` and its history view `history`. `p(n)`
+ * renders the n-th (1-based) placeholder: `?n` for SQLite, `$n` for PostgreSQL (which also picks
+ * the JSON dialect). Each write keeps the entry's history in its own statement (wit/ledger.wit,
+ * step 3): the insert's `history` is an array of the written row's record, and `updateKept` (an
+ * update the core marked, `row-write.history`) appends it; the record's values are the write's
+ * own parameters, numbered as in `COLUMNS`.
  */
 export function statements(table, history, p) {
   const cols = COLUMNS.join(', ');
   const n = COLUMNS.length;
   const values = COLUMNS.map((_, i) => p(i + 1)).join(', ');
   const sets = COLUMNS.map((c, i) => `${c} = ${p(i + 1)}`).join(', ');
+  const where = `WHERE scope = ${p(n + 1)} AND key = ${p(n + 2)} AND version = ${p(n + 3)}`;
+  const at = (c) => p(COLUMNS.indexOf(c) + 1);
+  const postgres = p(1).startsWith('$');
+  const record = RECORD_OF.map(([c, t]) => (postgres ? `CAST(${at(c)} AS ${t})` : at(c))).join(', ');
+  const first = postgres ? `jsonb_build_array(jsonb_build_array(${record}))` : `json_array(json_array(${record}))`;
+  const append = postgres
+    ? `COALESCE(history, '[]'::jsonb) || ${first}`
+    : `json_insert(COALESCE(history, '[]'), '$[#]', json_array(${record}))`;
   return {
     get: `SELECT ${cols} FROM ${table} WHERE scope = ${p(1)} AND key = ${p(2)}`,
-    insert: `INSERT INTO ${table} (${cols}) VALUES (${values}) ON CONFLICT (scope, key) DO NOTHING`,
-    update: `UPDATE ${table} SET ${sets} WHERE scope = ${p(n + 1)} AND key = ${p(n + 2)} AND version = ${p(n + 3)}`,
+    insert: `INSERT INTO ${table} (${cols}, history) VALUES (${values}, ${first}) ON CONFLICT (scope, key) DO NOTHING`,
+    update: `UPDATE ${table} SET ${sets} ${where}`,
+    updateKept: `UPDATE ${table} SET ${sets}, history = ${append} ${where}`,
     delete: `DELETE FROM ${table} WHERE scope = ${p(1)} AND key = ${p(2)} AND version = ${p(3)}`,
     list:
       `SELECT ${cols} FROM ${table} WHERE scope = ${p(1)} AND (CAST(${p(2)} AS TEXT) IS NULL OR state = ${p(2)}) ` +

@@ -54,6 +54,7 @@ export class SqliteStore {
       get: prep(SQL.get, true),
       insert: prep(SQL.insert),
       update: prep(SQL.update),
+      updateKept: prep(SQL.updateKept),
       delete: prep(SQL.delete),
       list: prep(SQL.list, true),
       due: prep(SQL.due, true),
@@ -72,8 +73,8 @@ export class SqliteStore {
     return st.run(bind({ order }, rowValues(entry))).changes === 1;
   }
 
-  async update(expectedVersion, entry) {
-    const { st, order } = this.s.update;
+  async update(expectedVersion, entry, { history = false } = {}) {
+    const { st, order } = history ? this.s.updateKept : this.s.update;
     return st.run(bind({ order }, [...rowValues(entry), entry.scope, entry.key, expectedVersion])).changes === 1;
   }
 
@@ -92,7 +93,7 @@ export class SqliteStore {
     return st.all(bind({ order }, [scope ?? null, now, limit])).map(entryFromRow);
   }
 
-  /** The history of `(scope, key)`, oldest first (kept by the migrations' triggers). */
+  /** The history of `(scope, key)`, oldest first (appended by the insert and each update the core marked). */
   async history(scope, key) {
     const { st, order } = this.s.history;
     return st.all(bind({ order }, [scope, key])).map(historyFromRow);

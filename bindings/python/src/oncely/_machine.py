@@ -451,7 +451,7 @@ def _apply(store: Store, w: RowWrite) -> bool:
     if w.op is WriteOp.INSERT:
         return store.insert(w.row)
     if w.op is WriteOp.UPDATE:
-        return store.update(w.expected_version, w.row)
+        return store.update(w.expected_version, w.row, history=w.history)
     return store.delete(w.row.scope, w.row.key, w.expected_version)
 
 

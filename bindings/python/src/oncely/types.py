@@ -1457,8 +1457,7 @@ class RowWrite:
     history: bool
     """Whether the write appends the written row's record to the entry's history
     (wit/ledger.wit, step 3): an insert, or an update that changes the state, attempt,
-    reason, reconciliation count or settlement. The SQL migrations' triggers keep the same
-    rule in the write's statement; a store without them appends when this is true."""
+    reason, reconciliation count or settlement. A store appends it in the write itself."""
 
     def __init__(self, op: WriteOp, row: Entry, expected_version: int, history: bool) -> None:
         _set(self, "op", op)

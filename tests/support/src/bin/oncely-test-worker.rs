@@ -117,8 +117,8 @@ impl Store for Stalling {
         }
         Ok(claimed)
     }
-    async fn update(&self, expected_version: u64, entry: &Entry) -> Result<bool, StoreError> {
-        self.inner.update(expected_version, entry).await
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError> {
+        self.inner.update(expected_version, entry, history).await
     }
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
         self.inner.delete(scope, key, expected_version).await

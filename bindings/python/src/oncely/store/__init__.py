@@ -3,8 +3,9 @@
 The storage contract is the one ``wit/ledger.wit`` asks of a host: ``insert`` is
 insert-if-absent, ``update`` and ``delete`` are compare-and-swap on ``version``, and every query
 names the scope. Storage never decides anything; the core does. Each entry's history is kept in
-its row by the migrations' triggers, in the same statement as the write; a store only reads it,
-through the history view (:meth:`Store.history`).
+its row: the insert and each update the core marks (``row-write.history``) append the written
+row's record in the same statement as the write; it is read through the history view
+(:meth:`Store.history`).
 
 The schema, the migration files and their bookkeeping (a table of sqlx's layout: on PostgreSQL
 ``oncely._sqlx_migrations``, in the ``oncely`` schema; on SQLite ``_oncely_migrations``) are the
@@ -39,9 +40,10 @@ class ListFilter:
 @dataclass(frozen=True, slots=True)
 class HistoryRecord:
     """One record of an entry's history (:meth:`Store.history`): the entry's columns as one
-    write left them. The migrations' triggers keep one at the insert and at every update that
-    changes the state, the attempt, the reason, the reconciliation count or the settlement
-    (heartbeats keep none); a purge deletes them with the entry."""
+    write left them. A store keeps one at the insert and at every update the core marks
+    (``row-write.history``: one that changes the state, the attempt, the reason, the
+    reconciliation count or the settlement; heartbeats keep none); a purge deletes them with the
+    entry."""
 
     version: int
     """The entry's version after the write."""
@@ -71,10 +73,13 @@ class Store(Protocol):
         """The entry for ``(scope, key)``, if any."""
 
     def insert(self, entry: Entry) -> bool:
-        """Insert if absent; ``False`` if a row for ``(scope, key)`` already exists."""
+        """Insert if absent, its history the written row's record; ``False`` if a row for
+        ``(scope, key)`` already exists."""
 
-    def update(self, expected_version: int, entry: Entry) -> bool:
-        """Replace the row if its version is still ``expected_version``; ``False`` if not."""
+    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+        """Replace the row if its version is still ``expected_version``; ``False`` if not.
+        With ``history`` (the core's ``row-write.history``), the written row's record is
+        appended to the entry's history in the same statement."""
 
     def delete(self, scope: str, key: str, expected_version: int) -> bool:
         """Delete the row if its version is still ``expected_version``; ``False`` if not."""
@@ -87,8 +92,9 @@ class Store(Protocol):
         ``limit``; all scopes when ``None``). The core computes ``due_at`` at every write."""
 
     def history(self, scope: str, key: str) -> builtins.list[HistoryRecord]:
-        """The history of ``(scope, key)``, oldest first (empty when there is no entry): what
-        the migrations' triggers kept, in the same statement as each write."""
+        """The history of ``(scope, key)``, oldest first (empty when there is no entry): the
+        records the insert and each marked update appended, in the same statement as the
+        write."""
 
     def close(self) -> None:
         """Release connections."""

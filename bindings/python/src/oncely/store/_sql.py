@@ -4,6 +4,7 @@ its conversion, and the statements."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,6 +34,19 @@ HISTORY_COLUMNS = (
 )  # fmt: skip
 """The columns of a history record (the Rust host's history query), in
 :class:`~oncely.HistoryRecord` order."""
+
+_RECORD_OF = (
+    ("version", "BIGINT"), ("updated_at", "BIGINT"), ("state", "TEXT"), ("attempt", "BIGINT"),
+    ("owner", "TEXT"), ("reconcile_attempts", "BIGINT"), ("reason", "TEXT"),
+    ("resolved_by", "TEXT"), ("settlement", "TEXT"),
+)  # fmt: skip
+# The row's columns a history record holds, in HISTORY_COLUMNS order (`at` is the row's
+# `updated_at`), with their SQL types.
+
+record_of: Callable[[tuple[Any, ...]], tuple[Any, ...]] = operator.itemgetter(
+    *(COLUMNS.index(c) for c, _ in _RECORD_OF)
+)
+"""The history record's values out of a row of :data:`COLUMNS` (what a write appends)."""
 
 _I64_MAX = 2**63 - 1
 
@@ -130,19 +144,36 @@ def history_from_row(scope: str, key: str, row: Sequence[Any]) -> HistoryRecord:
 
 class Statements:
     """Every statement of a backend, built once from its table names (the entries', the
-    history's) and placeholder. The SQL text is ours alone: no value is ever spliced into it."""
+    history's), placeholder and dialect. The SQL text is ours alone: no value is ever spliced
+    into it.
 
-    def __init__(self, table: str, history: str, placeholder: str) -> None:
+    Each write keeps the entry's history in its own statement (wit/ledger.wit, step 3): the
+    insert's ``history`` is an array of the written row's record, and :attr:`update_kept` (an
+    update the core marked, ``row-write.history``) appends the record; both take the record's
+    values (:func:`record_of`) after the row's."""
+
+    def __init__(self, table: str, history: str, placeholder: str, *, postgres: bool) -> None:
         p = placeholder
         cols = ", ".join(COLUMNS)
         n = len(COLUMNS)
         values = ", ".join([p] * n)
         sets = ", ".join(f"{c} = {p}" for c in COLUMNS)
+        where = f"WHERE scope = {p} AND key = {p} AND version = {p}"
+        if postgres:
+            record = ", ".join(f"CAST({p} AS {t})" for _, t in _RECORD_OF)
+            first = f"jsonb_build_array(jsonb_build_array({record}))"
+            append = f"COALESCE(history, '[]'::jsonb) || {first}"
+        else:
+            record = ", ".join([p] * len(_RECORD_OF))
+            first = f"json_array(json_array({record}))"
+            append = f"json_insert(COALESCE(history, '[]'), '$[#]', json_array({record}))"
         self.get = f"SELECT {cols} FROM {table} WHERE scope = {p} AND key = {p}"
         self.insert = (
-            f"INSERT INTO {table} ({cols}) VALUES ({values}) ON CONFLICT (scope, key) DO NOTHING"
+            f"INSERT INTO {table} ({cols}, history) VALUES ({values}, {first}) "
+            "ON CONFLICT (scope, key) DO NOTHING"
         )
-        self.update = f"UPDATE {table} SET {sets} WHERE scope = {p} AND key = {p} AND version = {p}"
+        self.update = f"UPDATE {table} SET {sets} {where}"
+        self.update_kept = f"UPDATE {table} SET {sets}, history = {append} {where}"
         self.delete = f"DELETE FROM {table} WHERE scope = {p} AND key = {p} AND version = {p}"
         self.history = (
             f"SELECT {', '.join(HISTORY_COLUMNS)} FROM {history} "

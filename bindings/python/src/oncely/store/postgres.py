@@ -1,11 +1,11 @@
 """PostgreSQL backend (psycopg 3): one ledger shared by many workers on many machines.
 
-The tables live in their own schema (``oncely.effects``, each row with its history, kept by
-triggers and read through the view ``oncely.history``), and so does the migration bookkeeping
-(``oncely._sqlx_migrations``, never ``public._sqlx_migrations``). A claim is one ``INSERT … ON
-CONFLICT DO NOTHING``, every later write one ``UPDATE … WHERE version = %s``; PostgreSQL's row
-locks make both atomic at the default isolation level. Connections are in autocommit mode and
-pooled.
+The tables live in their own schema (``oncely.effects``, each row with its history, appended by
+the writes the core marks and read through the view ``oncely.history``), and so does the
+migration bookkeeping (``oncely._sqlx_migrations``, never ``public._sqlx_migrations``). A claim
+is one ``INSERT … ON CONFLICT DO NOTHING``, every later write one ``UPDATE … WHERE version =
+%s``; PostgreSQL's row locks make both atomic at the default isolation level. Connections are
+in autocommit mode and pooled.
 
 The server may go away (a restart, a failover, a pooler's idle timeout). A call in flight then
 fails with :class:`~oncely.StorageError` (its ``__cause__`` is psycopg's error: the connection was
@@ -28,7 +28,7 @@ from typing import Any
 from oncely.errors import MigrationError, StorageError
 from oncely.store import HistoryRecord, ListFilter
 from oncely.store._migrate import migrate_postgres
-from oncely.store._sql import Statements, from_row, history_from_row, to_row
+from oncely.store._sql import Statements, from_row, history_from_row, record_of, to_row
 from oncely.types import Entry
 
 TABLE = "oncely.effects"
@@ -80,7 +80,7 @@ class PostgresStore:
         self._all: list[Any] = []
         self._lock = threading.Lock()
         self._sem = threading.BoundedSemaphore(max_connections)
-        self._sql = Statements(TABLE, HISTORY_TABLE, "%s")
+        self._sql = Statements(TABLE, HISTORY_TABLE, "%s", postgres=True)
         try:
             with self._conn() as conn:
                 migrate_postgres(conn)
@@ -147,11 +147,15 @@ class PostgresStore:
         return from_row(rows[0]) if rows else None
 
     def insert(self, entry: Entry) -> bool:
-        return bool(self._run(self._sql.insert, to_row(entry)) == 1)
+        row = to_row(entry)
+        return bool(self._run(self._sql.insert, (*row, *record_of(row))) == 1)
 
-    def update(self, expected_version: int, entry: Entry) -> bool:
-        args = (*to_row(entry), entry.scope, entry.key, expected_version)
-        return bool(self._run(self._sql.update, args) == 1)
+    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+        row = to_row(entry)
+        where = (entry.scope, entry.key, expected_version)
+        if history:
+            return bool(self._run(self._sql.update_kept, (*row, *record_of(row), *where)) == 1)
+        return bool(self._run(self._sql.update, (*row, *where)) == 1)
 
     def delete(self, scope: str, key: str, expected_version: int) -> bool:
         return bool(self._run(self._sql.delete, (scope, key, expected_version)) == 1)

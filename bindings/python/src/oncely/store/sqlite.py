@@ -3,9 +3,9 @@
 One file; WAL journal; ``synchronous = FULL``, so a commit that returned is on disk; a 30 s busy
 timeout. Many processes (Python or Rust) may share the file: a claim is one ``INSERT … ON
 CONFLICT DO NOTHING`` and every later write one ``UPDATE … WHERE version = ?``, each atomic
-under SQLite's write lock (each row's history is kept in the row by triggers within the same
-statement, and read through the view ``oncely_history``). Connections are pooled, one per thread
-at a time.
+under SQLite's write lock (each row's history is kept in the row, appended by the same statement
+as the writes the core marks, and read through the view ``oncely_history``). Connections are
+pooled, one per thread at a time.
 """
 
 from __future__ import annotations
@@ -21,7 +21,14 @@ from contextlib import contextmanager
 from oncely.errors import MigrationError
 from oncely.store import HistoryRecord, ListFilter
 from oncely.store._migrate import migrate_sqlite
-from oncely.store._sql import Statements, from_row, history_from_row, storage_errors, to_row
+from oncely.store._sql import (
+    Statements,
+    from_row,
+    history_from_row,
+    record_of,
+    storage_errors,
+    to_row,
+)
 from oncely.types import Entry
 
 TABLE = "oncely_effects"
@@ -40,7 +47,7 @@ class SqliteStore:
         self._pool: list[sqlite3.Connection] = []
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self._sql = Statements(TABLE, HISTORY_TABLE, "?")
+        self._sql = Statements(TABLE, HISTORY_TABLE, "?", postgres=False)
         self._migrate()
 
     def __repr__(self) -> str:
@@ -95,14 +102,20 @@ class SqliteStore:
 
     @_errors
     def insert(self, entry: Entry) -> bool:
+        row = to_row(entry)
         with self._conn() as c:
-            return c.execute(self._sql.insert, to_row(entry)).rowcount == 1
+            return c.execute(self._sql.insert, (*row, *record_of(row))).rowcount == 1
 
     @_errors
-    def update(self, expected_version: int, entry: Entry) -> bool:
+    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+        row = to_row(entry)
+        where = (entry.scope, entry.key, expected_version)
         with self._conn() as c:
-            args = (*to_row(entry), entry.scope, entry.key, expected_version)
-            return c.execute(self._sql.update, args).rowcount == 1
+            if history:
+                return (
+                    c.execute(self._sql.update_kept, (*row, *record_of(row), *where)).rowcount == 1
+                )
+            return c.execute(self._sql.update, (*row, *where)).rowcount == 1
 
     @_errors
     def delete(self, scope: str, key: str, expected_version: int) -> bool:
