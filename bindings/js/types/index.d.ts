@@ -354,7 +354,7 @@ export interface Store {
    * `Ledger.history`. A store keeps it beside the row in the same atomic write: a write the core
    * marks `{history: true}` (an insert, or an update that changes `state`, `attempt`, `reason`,
    * `reconcileAttempts` or `settlement`) appends the written row's record; a delete removes the
-   * key's history. The SQL stores' triggers keep the same rule in the write's statement.
+   * key's history. The SQL stores append it in the write's own statement.
    */
   history?(scope: string, key: string): Promise<HistoryRecord[]>;
   close?(): Promise<void>;
