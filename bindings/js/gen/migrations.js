@@ -46,7 +46,7 @@ export const sqlite = [
     "version": "20261207000000",
     "description": "history by write",
     "file": "20261207000000_history_by_write.sql",
-    "sql": "-- Each write appends its own history record (`row-write.history`, wit/effect.wit): the insert\n-- sets `history` to the written row's record and an update the core marked appends it, in the\n-- write's own statement. The triggers restated the core's rule of which updates are kept; they\n-- also rewrote the row a second time in every write (a fresh effect cost 22–41 µs more with\n-- them, docs/performance.md). Rows and the view `oncely_history` are unchanged.\nDROP TRIGGER IF EXISTS oncely_history_on_insert;\nDROP TRIGGER IF EXISTS oncely_history_on_update;\n"
+    "sql": "-- Each write appends its own history record (`row-write.history`, wit/effect.wit): the insert\n-- sets `history` to the written row's record and an update the core marked appends it, in the\n-- write's own statement. The triggers restated the core's rule of which updates are kept; they\n-- also updated the row a second time in every write (docs/performance.md counts what that\n-- cost). Rows and the view `oncely_history` are unchanged.\nDROP TRIGGER IF EXISTS oncely_history_on_insert;\nDROP TRIGGER IF EXISTS oncely_history_on_update;\n"
   }
 ];
 export const postgres = [

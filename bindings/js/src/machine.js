@@ -55,8 +55,8 @@ async function act({ read, replay, write, events, action }, w, m) {
     const [e, v] = [entryOut(write.row), Number(write.expectedVersion)];
     let applied;
     try {
-      // `history`: whether the write appends to the entry's history (the core's rule; an
-      // insert always does).
+      // `history`: whether the write appends to the entry's history (the core's
+      // `row-write.history`).
       if (write.op === 'insert') applied = await w.store.insert(e, { history: write.history });
       else if (write.op === 'update') applied = await w.store.update(v, e, { history: write.history });
       else applied = await w.store.delete(e.scope, e.key, v);
