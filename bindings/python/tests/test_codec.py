@@ -262,6 +262,26 @@ def test_a_component_other_than_the_mirrors_takes_the_component_crossing_only() 
     assert rt.call("canonical.canonicalize", "[1.0]") == "[1]"
 
 
+def test_the_component_named_by_the_environment_is_the_one_run(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # $ONCELY_CORE_WASM: the shipped bytes take either crossing; other bytes, the component's.
+    shipped = tmp_path / "shipped.wasm"
+    shipped.write_bytes(_runtime.component_bytes())
+    monkeypatch.setenv("ONCELY_CORE_WASM", str(shipped))
+    rt = _runtime.Runtime(crossing="core")
+    assert rt.digest == _exports.COMPONENT_SHA256
+    assert rt.call("canonical.canonicalize", "[1.0]") == "[1]"
+    other = tmp_path / "other.wasm"
+    other.write_bytes(_runtime.component_bytes() + bytes([0, 1, 0]))
+    monkeypatch.setenv("ONCELY_CORE_WASM", str(other))
+    with pytest.raises(TypeError, match="scripts/mirrors"):
+        _runtime.Runtime(crossing="core")
+    rt = _runtime.Runtime(crossing="component")
+    assert rt.digest == hashlib.sha256(other.read_bytes()).hexdigest()
+    assert rt.call("canonical.canonicalize", "[1.0]") == "[1]"
+
+
 def test_pure_functions_match(ref: Reference, vectors: Vectors) -> None:
     for c in vectors("canonical.json")["cases"][:20]:
         if "input" in c:

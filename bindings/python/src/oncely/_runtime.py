@@ -331,7 +331,9 @@ class Runtime:
             # to compile it (a process whose cache holds the compiled module never reads them).
             self.digest = _exports.COMPONENT_SHA256
         else:
-            self.digest = _sha256(self.wasm)
+            # Given bytes, or the file $ONCELY_CORE_WASM names: read now, to know their hash.
+            self._wasm = wasm if wasm is not None else component_bytes()
+            self.digest = _sha256(self._wasm)
             if self.digest != _exports.COMPONENT_SHA256 and crossing != "component":
                 raise CodecError(
                     "this component is not the one oncely._exports was written from (run"
