@@ -262,14 +262,19 @@ fn intent(step: &str) -> oncely::wit::keys::Intent {
 #[test]
 fn ledger_commands_list_show_sweep_resolve_purge() {
     let (_dir, db) = common::sqlite_path();
+    // The settled entry's lease is the default: with a lease of 1 ms a loaded machine takes
+    // longer than that from the claim to the call, and the core then claims again (the attempt
+    // "not called: its lease ran out") as long as that goes on.
+    let settled = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","retentionMs":1}"#;
     let manual = r#"{"class":"irreversible-external","key":{},"reconcile":"manual","leaseMs":1,"retentionMs":1}"#;
     // Through the library: a settled entry, and a claim whose worker died before recording the
     // result (claimed, never completed; its lease of 1 ms runs out at once).
     let done_key = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
         let ledger = oncely::Ledger::open(&db).await.unwrap().with_owner("w");
-        let policy = ledger.runtime().parse_policy(manual).unwrap();
+        let policy = ledger.runtime().parse_policy(settled).unwrap();
         let tool = |_key| async { Ok::<_, oncely::ToolError>(serde_json::json!({"by": "w"})) };
         let done = ledger.effect(&intent("1"), &policy).run(tool).await.unwrap();
+        let policy = ledger.runtime().parse_policy(manual).unwrap();
         let (_claim, outcome) = ledger.begin(&intent("2"), &policy).await.unwrap();
         assert!(matches!(outcome, oncely::wit::ledger::Outcome::Execute(_)), "{outcome:?}");
         done.key
