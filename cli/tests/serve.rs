@@ -22,6 +22,12 @@ const TOKEN: &str = "a-long-test-token-0123456789";
 const SECRET: &str = "webhook-secret-0123456789";
 
 fn serve(db: &str, extra: &[&str], env: &[(&str, &str)], in_doubt_after: &str) -> Server {
+    serve_logged(db, extra, env, in_doubt_after).0
+}
+
+/// `serve`, and what the server writes to stderr after it listens (warnings and errors), for a
+/// failing assertion to show.
+fn serve_logged(db: &str, extra: &[&str], env: &[(&str, &str)], in_doubt_after: &str) -> (Server, Arc<Mutex<Vec<String>>>) {
     let mut c = Command::new(env!("CARGO_BIN_EXE_oncely"));
     c.args(["serve", "--db", db, "--listen", "127.0.0.1:0", "--sweep-every", "100ms", "--in-doubt-after", in_doubt_after]).args(extra);
     c.env_remove("ONCELY_SERVE_TOKEN").env_remove("ONCELY_DB").env("ONCELY_LOG", "warn");
@@ -37,8 +43,14 @@ fn serve(db: &str, extra: &[&str], env: &[(&str, &str)], in_doubt_after: &str) -
         }
     };
     // Keep reading its stderr, so it never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    Server { child, base }
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let kept = log.clone();
+    std::thread::spawn(move || {
+        for line in lines {
+            kept.lock().unwrap().push(line.unwrap_or_else(|e| format!("(unreadable: {e})")));
+        }
+    });
+    (Server { child, base }, log)
 }
 
 fn intent(tool: &str) -> Intent {
@@ -145,7 +157,7 @@ async fn settle_in_the_inbox(db: &str) {
     let (hook, received) = receiver().await;
     let secret_file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(secret_file.path(), SECRET).unwrap();
-    let server = serve(
+    let (server, log) = serve_logged(
         db,
         &[
             "--webhook",
@@ -295,7 +307,12 @@ async fn settle_in_the_inbox(db: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);
     let delivered = || received.lock().unwrap().iter().filter(|r| r.0 == 200).count();
     while delivered() < 2 {
-        assert!(Instant::now() < deadline, "webhooks not delivered: {:?}", received.lock().unwrap().len());
+        let got: Vec<u16> = received.lock().unwrap().iter().map(|r| r.0).collect();
+        assert!(
+            Instant::now() < deadline,
+            "webhooks not delivered: answered {got:?}; the server said:\n{}",
+            log.lock().unwrap().join("\n")
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     // Delivered once each: no more requests for the same notices.
