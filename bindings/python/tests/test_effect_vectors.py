@@ -406,4 +406,4 @@ def test_effect_vectors(mode: str) -> None:
     assert not failures, (
         f"{len(failures)} of {len(DOC['scenarios'])} scenarios differ:\n" + "\n".join(failures)
     )
-    assert len(DOC["scenarios"]) == 63
+    assert len(DOC["scenarios"]) == 64

@@ -283,3 +283,19 @@ def test_heartbeats_beat_on_through_a_storage_error(sqlite_path: str) -> None:
     assert store.updates >= 3, f"{store.updates} heartbeat writes: the beats stopped at the failure"
     entry = ledger.get(INTENT["scope"], r.key)
     assert entry is not None and entry.state is oncely.EntryState.DONE and entry.attempt == 1
+
+
+def test_a_lease_shorter_than_claim_to_call_ends_the_run(ledger_location: str) -> None:
+    # Every read of this worker's clock is 5 ms later than the last, so by the call's check a
+    # 1 ms lease has always run out: the core claims again at most three times, then the run
+    # fails (nothing called) instead of claiming forever (a CLI test once hung 17,715 attempts).
+    ticks = iter(range(1_000_000_000_000, 2_000_000_000_000, 5))
+    ledger = oncely.Ledger(oncely.Ledger.open(ledger_location).store, clock=lambda: next(ticks))
+    called: list[str] = []
+    with pytest.raises(oncely.ToolFailedError, match=r"leaseMs 1 is shorter") as raised:
+        ledger.run(called.append, **INTENT, args=ARGS, policy={**_policy("lookup"), "leaseMs": 1})
+    assert called == [], "a call never starts on a lease that has run out"
+    assert "3 times in this run" in str(raised.value)
+    key = oncely.derive_key(**INTENT, args=ARGS)
+    entry = ledger.get(INTENT["scope"], key)
+    assert entry is not None and entry.state is oncely.EntryState.FAILED and entry.attempt == 3

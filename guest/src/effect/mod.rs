@@ -18,7 +18,9 @@
 //!   repeat;
 //! - a tool call starts only before its claim's lease ends (the host checks right before it and
 //!   answers `too-late` otherwise: the attempt is recorded as not executed and the run claims
-//!   again); it gets a deadline `max-call-ms` away and is heartbeated every third of the lease;
+//!   again, 3 times at most: a lease shorter than this worker takes from claim to call would
+//!   have it claim forever, so the third ends the run, `tool-failed` naming the lease); it gets
+//!   a deadline `max-call-ms` away and is heartbeated every third of the lease;
 //! - a reconciler's "did not happen" that comes before the attempt can no longer be in flight
 //!   leaves the entry in doubt: the run waits (within `wait-ms`) and asks again;
 //! - settled means done or failed; escalated and absent end a wait too;
@@ -55,6 +57,8 @@ pub const DEFAULT_SETTLE_TIMEOUT_MS: u64 = 30_000;
 pub const DUE_BATCH: u32 = 10_000;
 /// Lost compare-and-swap races in a row before a machine gives up.
 pub const MAX_RACES: u32 = 64;
+/// Calls a run found too late to start (its lease ran out first) before it gives up.
+pub const MAX_LATE: u32 = 3;
 /// Polling another worker's claim: at least this often (ms)…
 pub const POLL_MIN_MS: u64 = 5;
 /// … and at most this long between looks (ms).
@@ -150,6 +154,8 @@ pub(crate) struct Machine {
     recalled: bool,
     /// The host answered `too-late`: the attempt is being recorded as never executed.
     abandoned: bool,
+    /// How many times the host answered `too-late` in this run.
+    late: u32,
     races: u32,
     store_failures: u32,
     token: Option<ClaimToken>,
@@ -180,6 +186,7 @@ impl Machine {
             reconciled: false,
             recalled: false,
             abandoned: false,
+            late: 0,
             races: 0,
             store_failures: 0,
             token: None,
@@ -336,8 +343,20 @@ impl Machine {
                 // start. Nothing happened; say so (unless the claim has moved on), then claim again.
                 self.executions = self.executions.saturating_sub(1);
                 self.abandoned = true;
+                self.late += 1;
                 let token = self.token.clone().unwrap_or_else(token);
-                let reason = msg!["attempt ", token.attempt, " not called: its lease ran out"];
+                let mut reason = msg!["attempt ", token.attempt, " not called: its lease ran out"];
+                if self.late >= MAX_LATE {
+                    // Claiming again would only find the lease run out again: the run ends.
+                    let lease = self.current().map_or(0, |e| e.lease_ms);
+                    reason.push_str(&msg![
+                        " (",
+                        MAX_LATE,
+                        " times in this run: leaseMs ",
+                        lease,
+                        " is shorter than this worker takes from claim to call)"
+                    ]);
+                }
                 self.apply(Event::FailDefinite(Failure { token, reason }), now)
             }
             (Phase::CallingTool, Input::Abandoned) => {
@@ -538,7 +557,7 @@ impl Machine {
         match (&self.event, state) {
             (Event::Complete(_), _) => self.finish_effect(ResultSource::ToolValue, false),
             (Event::CompleteUnrecordable(_), _) => self.not_recorded(),
-            (Event::FailDefinite(_), _) if self.abandoned => {
+            (Event::FailDefinite(_), _) if self.abandoned && self.late < MAX_LATE => {
                 self.abandoned = false;
                 self.begin_again(now)
             }

@@ -596,6 +596,7 @@ record!(Machine {
     reconciled,
     recalled,
     abandoned,
+    late,
     races,
     store_failures,
     token,

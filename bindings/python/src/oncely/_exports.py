@@ -16,7 +16,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "4641fc16c1bcde252c844eb25e207bb569f89ff14252d0434323e7f7db2d0eb3"
+COMPONENT_SHA256 = "26faa35c99c8b6cabeb2379fc19a55d60edcf6d817f73438a81364ec0dd35249"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (

@@ -1719,7 +1719,10 @@ class ToolUnencodable:
 class TooLate:
     """``input.too-late``: The tool was not called: the host's clock was at or past the call's
     `not-after` when
-    it was about to start it (the worker stalled between its claim and its call)."""
+    it was about to start it (the worker stalled between its claim and its call). The
+    core records the attempt as never executed and claims again; the third in one run
+    ends it (`tool-failed`, the entry `failed`, naming the lease: a lease shorter than
+    the worker takes from claim to call would have it claim forever)."""
 
     __slots__ = ()
     __match_args__ = ()
