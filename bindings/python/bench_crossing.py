@@ -16,7 +16,8 @@ docs/performance.md, "The crossing"), each the median of alternating rounds, in 
   wasmtime's component API) and one whose crossing is ``core`` (the core module's export, the
   Canonical ABI done in Python): ``canonical.canonicalize`` of a 94-byte document, ``keys.key``
   of ``bench_ledger.py``'s intent (flat arguments), and the one ``effect.run`` of a replay
-  (arguments in memory). ``auto`` takes the core crossing for every one.
+  (its ``run-call``'s bytes in, the ``run-answer``'s out: ``oncely._wire``). ``auto`` takes
+  the core crossing for every one.
 - **a replay**: ``Ledger.run`` of an intent already recorded, on SQLite (``bench_ledger.py``'s
   effect), with the default crossing (``auto``); the time spent inside oncely's calls into the
   core (counted), and a ``SELECT`` of the same row alone.
@@ -57,17 +58,17 @@ def replay_start() -> tuple[Any, ...]:
         intent = {"scope": SCOPE, "run": RUN, "step": "s-1", "tool": TOOL, "args": args_of(1)}
         ledger.run(refund, **intent, policy=policy)
         rt = _runtime.shared()
-        inner, seen = rt.call, []
+        inner, seen = rt._call, []
 
-        def spy(name: str, *args: Any) -> Any:
+        def spy(name: str, args: tuple[Any, ...], via: Any) -> Any:
             seen.append((name, args))
-            return inner(name, *args)
+            return inner(name, args, via)
 
-        rt.call = spy  # type: ignore[method-assign]
+        rt._call = spy  # type: ignore[method-assign]
         try:
             ledger.run(refund, **intent, policy=policy)
         finally:
-            rt.call = inner  # type: ignore[method-assign]
+            rt._call = inner  # type: ignore[method-assign]
     runs = [args for name, args in seen if name == "effect.run"]
     if len(runs) != 1:
         raise SystemExit(f"a replay made {len(runs)} calls of effect.run, not 1")
@@ -149,7 +150,9 @@ def crossing_contenders() -> dict[str, Callable[[], Any]]:
             raise SystemExit(f"the {crossing} crossing and oncely disagree")
         out[f"canonicalize 94 B: {crossing}"] = lambda rt=rt: rt.call("canonical.canonicalize", DOC)
         out[f"keys.key: {crossing}"] = lambda rt=rt: rt.call("keys.key", intent, spec)
-        out[f"effect.run of a replay: {crossing}"] = lambda rt=rt: rt.call("effect.run", *start)
+        out[f"effect.run of a replay: {crossing}"] = lambda rt=rt: rt.call_bytes(
+            "effect.run", *start
+        )
     return out
 
 
@@ -160,13 +163,13 @@ def main() -> int:
     a = p.parse_args()
 
     rt = _runtime.shared()
-    inner, spent, made = rt.call, [0.0], [0]
+    inner, spent, made = rt._call, [0.0], [0]
 
-    def timed(name: str, *args: Any) -> Any:
+    def timed(name: str, args: tuple[Any, ...], via: Any) -> Any:
         made[0] += 1
         t0 = time.perf_counter()
         try:
-            return inner(name, *args)
+            return inner(name, args, via)
         finally:
             spent[0] += time.perf_counter() - t0
 
@@ -183,13 +186,13 @@ def main() -> int:
         for _ in range(a.rounds):
             for name, fn in contenders.items():
                 if name == REPLAY:
-                    rt.call, spent[0], t0 = timed, 0.0, time.perf_counter()  # type: ignore[method-assign]
+                    rt._call, spent[0], t0 = timed, 0.0, time.perf_counter()  # type: ignore[method-assign]
                     made[0], before = 0, fn_runs[0]
                 samples[name].append(per_call(fn, a.min_time))
                 if name == REPLAY:
                     share.append(spent[0] / (time.perf_counter() - t0))
                     calls.append(made[0] / (fn_runs[0] - before))
-                    rt.call = inner  # type: ignore[method-assign]
+                    rt._call = inner  # type: ignore[method-assign]
         db.close()
 
     t = {k: statistics.median(v) * 1e6 for k, v in samples.items()}

@@ -91,6 +91,9 @@ pub struct Model {
     pub funcs: Vec<Func>,
 }
 
+/// A named type: `(interface, name)`.
+pub type TypeName = (String, String);
+
 /// An exported function: `interface.name`, its parameters and its result.
 #[derive(Clone, Debug)]
 pub struct Func {
@@ -159,6 +162,21 @@ impl Model {
             }
         }
         Ok(Model { defs, funcs })
+    }
+
+    /// The functions whose values cross as bytes in the core's encoding (`wit/effect.wit`,
+    /// `run`): `f: func(call: list<u8>) -> list<u8>` in an interface that defines the record
+    /// `f-call` (what the bytes given hold) and the variant `f-answer` (what the answer holds).
+    /// Each with those two types' `(interface, name)`.
+    pub fn wire(&self) -> Vec<(&Func, TypeName, TypeName)> {
+        let bytes = Ty::List(Box::new(Ty::U8));
+        let defined = |iface: &str, name: &str| self.defs.iter().any(|d| d.iface == iface && d.name == name);
+        self.funcs
+            .iter()
+            .filter(|f| f.params.len() == 1 && f.params[0].1 == bytes && f.result.as_ref() == Some(&bytes))
+            .filter(|f| defined(&f.iface, &format!("{}-call", f.name)) && defined(&f.iface, &format!("{}-answer", f.name)))
+            .map(|f| (f, (f.iface.clone(), format!("{}-call", f.name)), (f.iface.clone(), format!("{}-answer", f.name))))
+            .collect()
     }
 
     /// The definition of a named type.

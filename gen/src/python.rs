@@ -628,6 +628,11 @@ pub fn exports_py(model: &Model, component_sha256: &str) -> String {
             visit(model, u, &mut done, &mut out);
         }
     }
+    let wire = model.wire();
+    for (_, call, answer) in &wire {
+        visit(model, call.clone(), &mut done, &mut out);
+        visit(model, answer.clone(), &mut done, &mut out);
+    }
     out.push_str("\nFUNCTIONS: dict[str, tuple[tuple[tuple[str, object], ...], object]] = {\n");
     for func in &model.funcs {
         let key = format!("    \"{}.{}\": ", func.iface, func.name);
@@ -635,6 +640,12 @@ pub fn exports_py(model: &Model, component_sha256: &str) -> String {
         let params = Lit::Tuple(func.params.iter().map(|(n, t)| Lit::Tuple(vec![Lit::Str(n.clone()), lit(t)])).collect());
         let result = func.result.as_ref().map_or(Lit::None, lit);
         Lit::Tuple(vec![params, result]).write(&mut out, 4, key.len() - 4, ",");
+    }
+    out.push_str("}\n");
+    out.push_str("\nWIRE: dict[str, tuple[object, object]] = {\n");
+    for (func, call, answer) in &wire {
+        let _ =
+            writeln!(out, "    \"{}.{}\": ({}, {}),", func.iface, func.name, constant(&call.0, &call.1), constant(&answer.0, &answer.1));
     }
     out.push_str("}\n");
     out
@@ -650,7 +661,9 @@ A type is a scalar's WIT name (``"string"``, ``"u64"``) or a tuple whose first i
 is: ``("list", T)``, ``("option", T)``, ``("tuple", (T, ...))``, ``("result", OK, ERR)`` (``None``
 where there is no payload), ``("record", "iface.name", (("field", T), ...))``, ``("enum",
 "iface.name", ("case", ...))``, ``("variant", "iface.name", (("case", T or None), ...))``.
-``FUNCTIONS`` maps ``"interface.function"`` to ``((("param", T), ...), RESULT or None)``.
+``FUNCTIONS`` maps ``"interface.function"`` to ``((("param", T), ...), RESULT or None)``;
+``WIRE`` maps each function whose values cross as bytes in the core's encoding (``effect.run``:
+``wit/effect.wit``) to the types of what it is given and what it answers (:mod:`oncely._wire`).
 ``COMPONENT_SHA256`` names the component they were read from: the runtime keys its cache of the
 compiled core module by it, and refuses the core crossing on a component that is not this one.
 """

@@ -78,6 +78,8 @@ mod bindings {
         world: "core",
         path: "wit",
         additional_derives: [PartialEq],
+        // `effect.run`'s values cross as bytes: their types are used by no function.
+        generate_unused_types: true,
     });
 }
 

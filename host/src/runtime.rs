@@ -5,7 +5,7 @@
 use crate::error::Error;
 use crate::wit::agent::{CallContext, Failure, Identity, IdentityError, Reply};
 use crate::wit::canonical::CanonError;
-use crate::wit::effect::{CoreDefaults, EffectError, Input, Step};
+use crate::wit::effect::{CoreDefaults, EffectError, Input, RunAnswer, RunCall, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
 use crate::wit::ledger::{Attention, Claim, Entry, EntryState};
 use crate::wit::policy::{EffectClass, ManifestReport, ResolvedTool, ToolAnnotations, ToolPolicy};
@@ -198,7 +198,14 @@ impl Runtime {
     /// `start` input, then send what each action did.
     pub fn run(&self, state: &[u8], input: &Input, now: u64) -> Result<Result<Step, KeyError>, Error> {
         self.inner.steps.fetch_add(1, Ordering::Relaxed);
-        self.with(|s, c| c.oncely_core_effect().call_run(s, state, input, now))
+        let call = RunCall { state: state.to_vec(), input: input.clone(), now };
+        let call = postcard::to_allocvec(&call).map_err(|e| Error::Protocol(format!("a run-call that postcard cannot write: {e}")))?;
+        let answer = self.with(|s, c| c.oncely_core_effect().call_run(s, &call))?;
+        match postcard::from_bytes::<RunAnswer>(&answer) {
+            Ok(RunAnswer::Step(step)) => Ok(Ok(step)),
+            Ok(RunAnswer::KeyError(e)) => Ok(Err(e)),
+            Err(e) => Err(Error::Protocol(format!("the core's answer does not decode as a run-answer: {e}"))),
+        }
     }
 
     /// How many machine steps this runtime has computed (calls of `effect.run`, each one crossing

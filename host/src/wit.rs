@@ -6,7 +6,9 @@
 wasmtime::component::bindgen!({
     world: "core",
     path: "wit",
-    additional_derives: [PartialEq],
+    // serde: `effect.run`'s call and answer cross as bytes in postcard's wire format
+    // (wit/effect.wit, `run`), which these derives read and write field by field in WIT order.
+    additional_derives: [PartialEq, serde::Serialize, serde::Deserialize],
 });
 
 pub use exports::oncely::core::{agent, canonical, effect, keys, ledger, policy, provider};

@@ -13,6 +13,7 @@ import {
   PolicyError,
 } from './errors.js';
 import { writeJson } from './json.js';
+import { decodeRunAnswer, encode } from './encoding.js';
 import { reconcileOut, witIn, witOut } from './wire.js';
 import { isWellFormed, text, wtf8 } from './wtf8.js';
 
@@ -367,12 +368,20 @@ export function prepareCheck(policy, owner) {
   return (c, standIn) => c.ledger.prepare(standIn, policy, owner);
 }
 
-/** effect.run: the next step of a machine (wit/effect.wit), from its state and what happened. */
+/** effect.run: the next step of a machine (wit/effect.wit), from its state and what happened: the
+ * run-call and the run-answer cross as bytes in the core's encoding (./encoding.js). */
 let steps = 0;
 
 export function witRun(state, input, now) {
   steps++;
-  return call((c) => c.effect.run(state, input, BigInt(now)), keyErr);
+  const answer = decodeRunAnswer(runBytes(encode('effect.run-call', { state, input, now })));
+  if (answer.tag === 'key-error') throw keyErr(answer.val);
+  return answer.val;
+}
+
+/** effect.run as the core exports it: a run-call's bytes in, a run-answer's out. */
+export function runBytes(bytes) {
+  return call((c) => c.effect.run(bytes));
 }
 
 /** How many machine steps this process has computed (calls of `effect.run`, each one crossing

@@ -30,7 +30,10 @@ const records = (rule, e) =>
   e !== null && e.state === rule.state && e.fingerprint === rule.fingerprint && e.tool === rule.tool && e.resultJson != null;
 
 // Do what one step says; what happened (null: finished).
-async function act({ read, replay, write, events, action }, w, m) {
+async function act(step, w, m) {
+  // A step's write, events and action are read from the core's answer at their first use: a
+  // replay never reads them (encoding.js).
+  const { read, replay } = step;
   const failed = (e) => ((m.cause = e), { tag: 'store-failed', val: String(e?.message ?? e) });
   if (read) {
     try {
@@ -45,8 +48,9 @@ async function act({ read, replay, write, events, action }, w, m) {
       m.finish = { tag: 'effect', val: { key: m.row.key, source, replayed: true, reconciled: replay.reconciled } };
       return null;
     }
-    if (m.row !== null || !write) return row(m.row);
+    if (m.row !== null || !step.write) return row(m.row);
   }
+  const { write, events, action } = step;
   if (write) {
     // A caller that stops waiting (wit/effect.wit): before the first write nothing was claimed,
     // so the machine stops; from the first write on it runs to its finish, whatever the caller does.

@@ -1468,6 +1468,31 @@ export namespace Effect {
      */
     policy: Policy.ToolPolicy;
   }
+  /**
+   * The next step of a machine at `now`: `start` one with an empty state, then send what each
+   * action did with the state of its step. (One function, so that the component carries the
+   * conversion code of these types once.) A host that sends an input the action does not call
+   * for gets `raise(ledger)` (`invalid-request`).
+   * Errors: for `start(effect)`, those of `keys.derive`, and `empty-field` for an empty owner.
+   * What `run` is given: the state of the machine it continues (empty for `start`), what
+   * happened (or the command that starts one), and the host's clock (ms).
+   *
+   * `effect.run-call`.
+   */
+  export interface RunCall {
+    state: Uint8Array;
+    input: Input;
+    now: bigint;
+  }
+  /**
+   * What `run` answers: the next step, or, for `start(effect)` only, why the intent has no
+   * key (its arguments are not JSON, a key pointer is missing: `keys.key-error`).
+   *
+   * `effect.run-answer`.
+   */
+  export type RunAnswer =
+    | { tag: 'step'; val: Step }
+    | { tag: 'key-error'; val: Keys.KeyError };
 }
 
 /** `oncely:core/provider`. */

@@ -28,11 +28,13 @@
 //!   purge pass (which is safe to run again);
 //! - 64 lost compare-and-swap races in a row end a run (`contention`).
 
+#[macro_use]
+mod codec;
 mod state;
 
 use crate::effect_wit::{
     Action, Busy, Command, CoreDefaults, Doubt, EffectError, EffectOptions, EffectResult, Finish, Input, Keyed, Notice, NoticeKind,
-    ReadRequest, ReplayRule, ResultSource, RowWrite, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
+    ReadRequest, ReplayRule, ResultSource, RowWrite, RunAnswer, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
 };
 use crate::keys_wit::{Intent, KeyError};
 use crate::ledger::{handle, prepare, Transition, Write};
@@ -895,18 +897,19 @@ pub fn next(state: &[u8], input: Input, now: u64) -> Step {
             let act = m.input(input, now);
             step(&mut m, act)
         }
-        None => Step {
-            state: Vec::new(),
-            read: None,
-            replay: None,
-            write: None,
-            events: Vec::new(),
-            action: Action::Raise(EffectError::Ledger(LedgerError {
-                kind: LedgerErrorKind::InvalidRequest,
-                state: None,
-                message: "the host sent a state this core did not write".into(),
-            })),
-        },
+        None => refused("the host sent a state this core did not write"),
+    }
+}
+
+/// A last step that raises `ledger(invalid-request)`: the host sent what no core wrote.
+fn refused(why: &str) -> Step {
+    Step {
+        state: Vec::new(),
+        read: None,
+        replay: None,
+        write: None,
+        events: Vec::new(),
+        action: Action::Raise(EffectError::Ledger(LedgerError { kind: LedgerErrorKind::InvalidRequest, state: None, message: why.into() })),
     }
 }
 
@@ -926,6 +929,19 @@ pub fn run(state: &[u8], input: Input, now: u64) -> Result<Step, KeyError> {
         Input::Start(Command::Wait(s)) => Ok(start_wait(s.scope, s.key, s.every_ms, s.timeout_ms, now)),
         input => Ok(next(state, input, now)),
     }
+}
+
+/// `effect.run` as the component exports it: a `run-call`'s bytes in, a `run-answer`'s out, in
+/// the core's encoding (`codec.rs`); bytes that are not a `run-call` are answered with a step
+/// that raises `ledger(invalid-request)`.
+pub fn run_bytes(call: &[u8]) -> Vec<u8> {
+    codec::encode_answer(&match codec::decode_call(call) {
+        Some(c) => match run(&c.state, c.input, c.now) {
+            Ok(step) => RunAnswer::Step(step),
+            Err(e) => RunAnswer::KeyError(e),
+        },
+        None => RunAnswer::Step(refused("the host sent bytes that are not a run-call")),
+    })
 }
 
 /// `effect.defaults`.
@@ -949,7 +965,7 @@ impl crate::effect_wit::Guest for crate::Core {
         defaults()
     }
 
-    fn run(state: Vec<u8>, input: Input, now: u64) -> Result<Step, KeyError> {
-        run(&state, input, now)
+    fn run(call: Vec<u8>) -> Vec<u8> {
+        run_bytes(&call)
     }
 }

@@ -629,6 +629,21 @@ export const WIT = Object.freeze({
       ['policy', 'policy.tool-policy'],
     ],
   },
+  'effect.run-call': {
+    kind: 'record',
+    fields: [
+      ['state', 'list<u8>'],
+      ['input', 'effect.input'],
+      ['now', 'u64'],
+    ],
+  },
+  'effect.run-answer': {
+    kind: 'variant',
+    cases: [
+      ['step', 'effect.step'],
+      ['key-error', 'keys.key-error'],
+    ],
+  },
   'provider.operation': {
     kind: 'record',
     fields: [

@@ -912,3 +912,34 @@ def call(bound: Bound, core: CoreInstance, args: Sequence[Any]) -> Any:
     if bound.post is not None:
         core.invoke(bound.post, 1)  # its argument is the result, still in place
     return lift_flat(value)
+
+
+_PTR_LEN = struct.Struct("<II").unpack_from
+
+
+def call_bytes(bound: Bound, core: CoreInstance, args: Sequence[Any]) -> bytes:
+    """:func:`call` for an export of ``(list<u8>) -> list<u8>`` (``effect.run``: its values
+    cross as bytes in the core's encoding, :mod:`oncely._wire`): one allocation and one copy in,
+    the answer's bytes copied out, released by the post-return; no per-value lowering.
+    ``args`` is the one byte string. Raises as :func:`call`."""
+    (data,) = args
+    n = len(data)
+    p = 1  # an empty list: any aligned address, nothing to own
+    if n:
+        p = core.alloc(n, 1)
+        at = core.base() + p
+        MEMORY[at : at + n] = data
+    w = core.words
+    w[0] = p
+    w[2] = n
+    a = core.args
+    core.invoke(bound.func, 2)
+    ret = a[0].i32 & 0xFFFFFFFF
+    base = core.base()
+    ptr, length = _PTR_LEN(MEMORY, base + ret)
+    at = base + ptr
+    out = bytes(MEMORY[at : at + length])
+    if bound.post is not None:
+        a[0].i32 = ret
+        core.invoke(bound.post, 1)
+    return out

@@ -9,14 +9,16 @@ A type is a scalar's WIT name (``"string"``, ``"u64"``) or a tuple whose first i
 is: ``("list", T)``, ``("option", T)``, ``("tuple", (T, ...))``, ``("result", OK, ERR)`` (``None``
 where there is no payload), ``("record", "iface.name", (("field", T), ...))``, ``("enum",
 "iface.name", ("case", ...))``, ``("variant", "iface.name", (("case", T or None), ...))``.
-``FUNCTIONS`` maps ``"interface.function"`` to ``((("param", T), ...), RESULT or None)``.
+``FUNCTIONS`` maps ``"interface.function"`` to ``((("param", T), ...), RESULT or None)``;
+``WIRE`` maps each function whose values cross as bytes in the core's encoding (``effect.run``:
+``wit/effect.wit``) to the types of what it is given and what it answers (:mod:`oncely._wire`).
 ``COMPONENT_SHA256`` names the component they were read from: the runtime keys its cache of the
 compiled core module by it, and refuses the core crossing on a component that is not this one.
 """
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "26faa35c99c8b6cabeb2379fc19a55d60edcf6d817f73438a81364ec0dd35249"
+COMPONENT_SHA256 = "bc33d1c38e834f3cfd2381340df0821b1c5e1c5e110ea6d564d109a5bab9c926"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (
@@ -246,6 +248,212 @@ EFFECT_CORE_DEFAULTS = (
         ("policy", POLICY_TOOL_POLICY),
     ),
 )
+PROVIDER_OPERATION = (
+    "record",
+    "provider.operation",
+    (("tool", "string"), ("policy-json", "string"), ("required", "bool")),
+)
+PROVIDER_HTTP_REQUEST = (
+    "record",
+    "provider.http-request",
+    (
+        ("method", "string"),
+        ("path", "string"),
+        ("query", "string"),
+        ("content-type", "string"),
+        ("body", ("list", "u8")),
+        ("keys", ("list", "string")),
+    ),
+)
+PROVIDER_MCP_CALL = (
+    "record",
+    "provider.mcp-call",
+    (("arguments-json", "string"), ("meta-json", "string"), ("params-key", ("option", "string"))),
+)
+PROVIDER_REQUEST = (
+    "variant",
+    "provider.request",
+    (("http", PROVIDER_HTTP_REQUEST), ("mcp", PROVIDER_MCP_CALL)),
+)
+PROVIDER_KEYED_CALL = (
+    "record",
+    "provider.keyed-call",
+    (
+        ("client-key", "string"),
+        ("key", "string"),
+        ("intent", KEYS_INTENT),
+        ("policy", POLICY_TOOL_POLICY),
+    ),
+)
+PROVIDER_REFUSAL = (
+    "record",
+    "provider.refusal",
+    (
+        ("status", "u16"),
+        ("kind", "string"),
+        ("title", "string"),
+        ("detail", "string"),
+        ("pointer", ("option", "string")),
+        ("part", ("option", "string")),
+        ("retry-after-s", ("option", "u64")),
+        ("problem-json", "string"),
+    ),
+)
+PROVIDER_ADMISSION = (
+    "variant",
+    "provider.admission",
+    (("pass", None), ("keyed", PROVIDER_KEYED_CALL), ("refuse", PROVIDER_REFUSAL)),
+)
+PROVIDER_HTTP_RESPONSE = (
+    "record",
+    "provider.http-response",
+    (
+        ("status", "u16"),
+        ("headers", ("list", ("tuple", ("string", "string")))),
+        ("body", ("list", "u8")),
+    ),
+)
+EFFECT_TOOL_FAILURE = (
+    "record",
+    "effect.tool-failure",
+    (("definite", "bool"), ("reason", "string")),
+)
+PROVIDER_RECORDING = (
+    "variant",
+    "provider.recording",
+    (("returned", "string"), ("failed", EFFECT_TOOL_FAILURE), ("unrecordable", "string")),
+)
+LEDGER_CONFLICT = (
+    "record",
+    "ledger.conflict",
+    (
+        ("key", "string"),
+        ("pointer", "string"),
+        ("stored-fingerprint", "string"),
+        ("given-fingerprint", "string"),
+    ),
+)
+EFFECT_BUSY = (
+    "record",
+    "effect.busy",
+    (("key", "string"), ("owner", "string"), ("retry-after-ms", "u64")),
+)
+EFFECT_DOUBT = (
+    "record",
+    "effect.doubt",
+    (("key", "string"), ("reason", "string"), ("retry-after-ms", ("option", "u64"))),
+)
+EFFECT_KEYED = ("record", "effect.keyed", (("key", "string"), ("reason", "string")))
+LEDGER_LEDGER_ERROR_KIND = (
+    "enum",
+    "ledger.ledger-error-kind",
+    (
+        "not-found",
+        "stale-token",
+        "invalid-state",
+        "already-settled",
+        "retention-not-reached",
+        "invalid-request",
+        "changed",
+    ),
+)
+LEDGER_LEDGER_ERROR = (
+    "record",
+    "ledger.ledger-error",
+    (
+        ("kind", LEDGER_LEDGER_ERROR_KIND),
+        ("state", ("option", LEDGER_ENTRY_STATE)),
+        ("message", "string"),
+    ),
+)
+EFFECT_EFFECT_ERROR = (
+    "variant",
+    "effect.effect-error",
+    (
+        ("conflict", LEDGER_CONFLICT),
+        ("in-progress", EFFECT_BUSY),
+        ("in-doubt", EFFECT_DOUBT),
+        ("escalated", EFFECT_KEYED),
+        ("tool-failed", "string"),
+        ("result-not-recorded", EFFECT_KEYED),
+        ("storage", "string"),
+        ("ledger", LEDGER_LEDGER_ERROR),
+        ("contention", "u32"),
+    ),
+)
+PROVIDER_ANSWER = ("variant", "provider.answer", (("handler", None), ("refuse", PROVIDER_REFUSAL)))
+AGENT_CALL_CONTEXT = (
+    "record",
+    "agent.call-context",
+    (
+        ("tool", "string"),
+        ("key-identity", KEYS_KEY_IDENTITY),
+        ("scope", ("option", "string")),
+        ("run", ("option", "string")),
+        ("step", ("option", "string")),
+        ("conversation", ("option", "string")),
+        ("meta-json", "string"),
+        ("params-key", ("option", "string")),
+        ("session", ("option", "string")),
+        ("default-scope", ("option", "string")),
+        ("default-run", ("option", "string")),
+    ),
+)
+AGENT_ORIGIN = (
+    "enum",
+    "agent.origin",
+    ("given", "conversation", "meta", "idempotency-key", "host-default", "session", "fallback"),
+)
+AGENT_IDENTITY = (
+    "record",
+    "agent.identity",
+    (
+        ("scope", "string"),
+        ("run", ("option", "string")),
+        ("step", ("option", "string")),
+        ("key-identity", KEYS_KEY_IDENTITY),
+        ("scope-from", AGENT_ORIGIN),
+        ("run-from", ("option", AGENT_ORIGIN)),
+        ("step-from", ("option", AGENT_ORIGIN)),
+    ),
+)
+AGENT_IDENTITY_ERROR_KIND = ("enum", "agent.identity-error-kind", ("no-run", "invalid-meta"))
+AGENT_IDENTITY_ERROR = (
+    "record",
+    "agent.identity-error",
+    (("kind", AGENT_IDENTITY_ERROR_KIND), ("at", ("option", "string")), ("message", "string")),
+)
+AGENT_FAILURE = (
+    "variant",
+    "agent.failure",
+    (("effect", EFFECT_EFFECT_ERROR), ("key", KEYS_KEY_ERROR), ("canon", CANONICAL_CANON_ERROR)),
+)
+AGENT_REPLY_CODE = (
+    "enum",
+    "agent.reply-code",
+    (
+        "conflict",
+        "in-progress",
+        "in-doubt",
+        "escalated",
+        "result-not-recorded",
+        "tool-failed",
+        "contention",
+        "invalid-arguments",
+    ),
+)
+AGENT_REPLY = (
+    "record",
+    "agent.reply",
+    (
+        ("code", AGENT_REPLY_CODE),
+        ("text", "string"),
+        ("key", ("option", "string")),
+        ("pointer", ("option", "string")),
+        ("retry-after-ms", ("option", "u64")),
+        ("repeatable", "bool"),
+    ),
+)
 EFFECT_EFFECT_OPTIONS = (
     "record",
     "effect.effect-options",
@@ -340,11 +548,6 @@ EFFECT_COMMAND = (
         ("wait", EFFECT_WAIT_START),
     ),
 )
-EFFECT_TOOL_FAILURE = (
-    "record",
-    "effect.tool-failure",
-    (("definite", "bool"), ("reason", "string")),
-)
 EFFECT_INPUT = (
     "variant",
     "effect.input",
@@ -364,6 +567,11 @@ EFFECT_INPUT = (
         ("abandoned", None),
         ("woke", None),
     ),
+)
+EFFECT_RUN_CALL = (
+    "record",
+    "effect.run-call",
+    (("state", ("list", "u8")), ("input", EFFECT_INPUT), ("now", "u64")),
 )
 EFFECT_READ_REQUEST = ("record", "effect.read-request", (("scope", "string"), ("key", "string")))
 EFFECT_NOTICE_KIND = (
@@ -476,16 +684,6 @@ LEDGER_ESCALATION = (
         ("in-doubt-since", "u64"),
     ),
 )
-LEDGER_CONFLICT = (
-    "record",
-    "ledger.conflict",
-    (
-        ("key", "string"),
-        ("pointer", "string"),
-        ("stored-fingerprint", "string"),
-        ("given-fingerprint", "string"),
-    ),
-)
 LEDGER_OUTCOME = (
     "variant",
     "ledger.outcome",
@@ -528,54 +726,6 @@ EFFECT_FINISH = (
         ("waited", None),
     ),
 )
-EFFECT_BUSY = (
-    "record",
-    "effect.busy",
-    (("key", "string"), ("owner", "string"), ("retry-after-ms", "u64")),
-)
-EFFECT_DOUBT = (
-    "record",
-    "effect.doubt",
-    (("key", "string"), ("reason", "string"), ("retry-after-ms", ("option", "u64"))),
-)
-EFFECT_KEYED = ("record", "effect.keyed", (("key", "string"), ("reason", "string")))
-LEDGER_LEDGER_ERROR_KIND = (
-    "enum",
-    "ledger.ledger-error-kind",
-    (
-        "not-found",
-        "stale-token",
-        "invalid-state",
-        "already-settled",
-        "retention-not-reached",
-        "invalid-request",
-        "changed",
-    ),
-)
-LEDGER_LEDGER_ERROR = (
-    "record",
-    "ledger.ledger-error",
-    (
-        ("kind", LEDGER_LEDGER_ERROR_KIND),
-        ("state", ("option", LEDGER_ENTRY_STATE)),
-        ("message", "string"),
-    ),
-)
-EFFECT_EFFECT_ERROR = (
-    "variant",
-    "effect.effect-error",
-    (
-        ("conflict", LEDGER_CONFLICT),
-        ("in-progress", EFFECT_BUSY),
-        ("in-doubt", EFFECT_DOUBT),
-        ("escalated", EFFECT_KEYED),
-        ("tool-failed", "string"),
-        ("result-not-recorded", EFFECT_KEYED),
-        ("storage", "string"),
-        ("ledger", LEDGER_LEDGER_ERROR),
-        ("contention", "u32"),
-    ),
-)
 EFFECT_ACTION = (
     "variant",
     "effect.action",
@@ -601,148 +751,10 @@ EFFECT_STEP = (
         ("action", EFFECT_ACTION),
     ),
 )
-PROVIDER_OPERATION = (
-    "record",
-    "provider.operation",
-    (("tool", "string"), ("policy-json", "string"), ("required", "bool")),
-)
-PROVIDER_HTTP_REQUEST = (
-    "record",
-    "provider.http-request",
-    (
-        ("method", "string"),
-        ("path", "string"),
-        ("query", "string"),
-        ("content-type", "string"),
-        ("body", ("list", "u8")),
-        ("keys", ("list", "string")),
-    ),
-)
-PROVIDER_MCP_CALL = (
-    "record",
-    "provider.mcp-call",
-    (("arguments-json", "string"), ("meta-json", "string"), ("params-key", ("option", "string"))),
-)
-PROVIDER_REQUEST = (
+EFFECT_RUN_ANSWER = (
     "variant",
-    "provider.request",
-    (("http", PROVIDER_HTTP_REQUEST), ("mcp", PROVIDER_MCP_CALL)),
-)
-PROVIDER_KEYED_CALL = (
-    "record",
-    "provider.keyed-call",
-    (
-        ("client-key", "string"),
-        ("key", "string"),
-        ("intent", KEYS_INTENT),
-        ("policy", POLICY_TOOL_POLICY),
-    ),
-)
-PROVIDER_REFUSAL = (
-    "record",
-    "provider.refusal",
-    (
-        ("status", "u16"),
-        ("kind", "string"),
-        ("title", "string"),
-        ("detail", "string"),
-        ("pointer", ("option", "string")),
-        ("part", ("option", "string")),
-        ("retry-after-s", ("option", "u64")),
-        ("problem-json", "string"),
-    ),
-)
-PROVIDER_ADMISSION = (
-    "variant",
-    "provider.admission",
-    (("pass", None), ("keyed", PROVIDER_KEYED_CALL), ("refuse", PROVIDER_REFUSAL)),
-)
-PROVIDER_HTTP_RESPONSE = (
-    "record",
-    "provider.http-response",
-    (
-        ("status", "u16"),
-        ("headers", ("list", ("tuple", ("string", "string")))),
-        ("body", ("list", "u8")),
-    ),
-)
-PROVIDER_RECORDING = (
-    "variant",
-    "provider.recording",
-    (("returned", "string"), ("failed", EFFECT_TOOL_FAILURE), ("unrecordable", "string")),
-)
-PROVIDER_ANSWER = ("variant", "provider.answer", (("handler", None), ("refuse", PROVIDER_REFUSAL)))
-AGENT_CALL_CONTEXT = (
-    "record",
-    "agent.call-context",
-    (
-        ("tool", "string"),
-        ("key-identity", KEYS_KEY_IDENTITY),
-        ("scope", ("option", "string")),
-        ("run", ("option", "string")),
-        ("step", ("option", "string")),
-        ("conversation", ("option", "string")),
-        ("meta-json", "string"),
-        ("params-key", ("option", "string")),
-        ("session", ("option", "string")),
-        ("default-scope", ("option", "string")),
-        ("default-run", ("option", "string")),
-    ),
-)
-AGENT_ORIGIN = (
-    "enum",
-    "agent.origin",
-    ("given", "conversation", "meta", "idempotency-key", "host-default", "session", "fallback"),
-)
-AGENT_IDENTITY = (
-    "record",
-    "agent.identity",
-    (
-        ("scope", "string"),
-        ("run", ("option", "string")),
-        ("step", ("option", "string")),
-        ("key-identity", KEYS_KEY_IDENTITY),
-        ("scope-from", AGENT_ORIGIN),
-        ("run-from", ("option", AGENT_ORIGIN)),
-        ("step-from", ("option", AGENT_ORIGIN)),
-    ),
-)
-AGENT_IDENTITY_ERROR_KIND = ("enum", "agent.identity-error-kind", ("no-run", "invalid-meta"))
-AGENT_IDENTITY_ERROR = (
-    "record",
-    "agent.identity-error",
-    (("kind", AGENT_IDENTITY_ERROR_KIND), ("at", ("option", "string")), ("message", "string")),
-)
-AGENT_FAILURE = (
-    "variant",
-    "agent.failure",
-    (("effect", EFFECT_EFFECT_ERROR), ("key", KEYS_KEY_ERROR), ("canon", CANONICAL_CANON_ERROR)),
-)
-AGENT_REPLY_CODE = (
-    "enum",
-    "agent.reply-code",
-    (
-        "conflict",
-        "in-progress",
-        "in-doubt",
-        "escalated",
-        "result-not-recorded",
-        "tool-failed",
-        "contention",
-        "invalid-arguments",
-    ),
-)
-AGENT_REPLY = (
-    "record",
-    "agent.reply",
-    (
-        ("code", AGENT_REPLY_CODE),
-        ("text", "string"),
-        ("key", ("option", "string")),
-        ("pointer", ("option", "string")),
-        ("retry-after-ms", ("option", "u64")),
-        ("repeatable", "bool"),
-    ),
+    "effect.run-answer",
+    (("step", EFFECT_STEP), ("key-error", KEYS_KEY_ERROR)),
 )
 
 FUNCTIONS: dict[str, tuple[tuple[tuple[str, object], ...], object]] = {
@@ -802,10 +814,7 @@ FUNCTIONS: dict[str, tuple[tuple[tuple[str, object], ...], object]] = {
     ),
     "ledger.settleable": ((("s", LEDGER_ENTRY_STATE),), "bool"),
     "effect.defaults": ((), EFFECT_CORE_DEFAULTS),
-    "effect.run": (
-        (("state", ("list", "u8")), ("input", EFFECT_INPUT), ("now", "u64")),
-        ("result", EFFECT_STEP, KEYS_KEY_ERROR),
-    ),
+    "effect.run": ((("call", ("list", "u8")),), ("list", "u8")),
     "provider.admit": (
         (("scope", "string"), ("operation", PROVIDER_OPERATION), ("request", PROVIDER_REQUEST)),
         ("result", PROVIDER_ADMISSION, "string"),
@@ -828,4 +837,8 @@ FUNCTIONS: dict[str, tuple[tuple[tuple[str, object], ...], object]] = {
         ("result", AGENT_IDENTITY, AGENT_IDENTITY_ERROR),
     ),
     "agent.answer": ((("error", AGENT_FAILURE),), ("option", AGENT_REPLY)),
+}
+
+WIRE: dict[str, tuple[object, object]] = {
+    "effect.run": (EFFECT_RUN_CALL, EFFECT_RUN_ANSWER),
 }

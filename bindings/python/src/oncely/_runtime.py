@@ -17,7 +17,9 @@ from collections.abc import Callable
 from oncely import _exports, _files, _wasm, errors
 from oncely._abi import Abi, AbiFunction, AbiUnsupported, Bound, CoreInstance
 from oncely._abi import call as abi_call
-from oncely._values import CodecError, registry
+from oncely._abi import call_bytes as abi_call_bytes
+from oncely._values import CodecError, Err, registry
+from oncely._wire import Wire, WireError
 
 TYPE_CHECKING = False  # typing is not imported at run time: a first key would pay ~3 ms
 if TYPE_CHECKING:
@@ -318,6 +320,78 @@ class AbiFunctions(dict[str, AbiFunction | None]):
             self[name]  # compiled by __missing__
 
 
+class _RunCodec:
+    """``effect.run``'s encoder of a ``run-call`` and the decoders of a ``run-answer``: the
+    step's head (what a replay needs) and its rest, apart."""
+
+    __slots__ = ("head", "key_error", "put", "rest", "run_call", "step")
+
+    def __init__(self, wire: Wire, call_type: Any, answer_type: Any) -> None:
+        from oncely.types import RunCall, Step
+
+        self.run_call, self.step = RunCall, Step
+        self.put = wire.put(call_type)
+        (_, step_type), (_, key_error_type) = answer_type[2]
+        self.key_error = wire.get(key_error_type)
+        fields = dict(step_type[2])
+        if tuple(fields) != ("state", "read", "replay", "write", "events", "action"):
+            raise CodecError(f"effect.step has fields {tuple(fields)}: _runtime.LazyStep is stale")
+        self.head = [wire.get(fields[f]) for f in ("state", "read", "replay")]
+        self.rest = [wire.get(fields[f]) for f in ("write", "events", "action")]
+
+
+class LazyStep:
+    """A step of ``effect.run`` (``effect.step``) read from the core's answer in two parts: its
+    state, read and replay rule at once; its write, events and action at the first look at one
+    of them — a replay, answered by the replay rule, never reads them (the speculative insert,
+    its events and its tool call are most of a step's bytes)."""
+
+    __slots__ = ("_answer", "_codec", "_pos", "_rest", "read", "replay", "state")
+
+    def __init__(self, answer: bytes, codec: _RunCodec) -> None:
+        get_state, get_read, get_replay = codec.head
+        self.state, pos = get_state(answer, 1)
+        self.read, pos = get_read(answer, pos)
+        self.replay, pos = get_replay(answer, pos)
+        self._answer, self._codec, self._pos = answer, codec, pos
+        self._rest: tuple[Any, Any, Any] | None = None
+
+    def _read_rest(self) -> tuple[Any, Any, Any]:
+        rest = self._rest
+        if rest is None:
+            a, pos = self._answer, self._pos
+            get_write, get_events, get_action = self._codec.rest
+            try:
+                write, pos = get_write(a, pos)
+                events, pos = get_events(a, pos)
+                action, pos = get_action(a, pos)
+            except (IndexError, UnicodeDecodeError) as e:
+                raise WireError(f"the core's answer is not a run-answer: {e}") from None
+            if pos != len(a):
+                raise WireError(f"{len(a) - pos} bytes left after the core's run-answer")
+            rest = self._rest = (write, events, action)
+        return rest
+
+    @property
+    def write(self) -> Any:
+        return self._read_rest()[0]
+
+    @property
+    def events(self) -> Any:
+        return self._read_rest()[1]
+
+    @property
+    def action(self) -> Any:
+        return self._read_rest()[2]
+
+    def full(self) -> Any:
+        """The step as an :class:`oncely.types.Step`."""
+        return self._codec.step(self.state, self.read, self.replay, *self._read_rest())
+
+    def __repr__(self) -> str:
+        return repr(self.full())
+
+
 class Runtime:
     """A handle on the core: compiled once, instances pooled. Use :func:`shared`."""
 
@@ -343,7 +417,11 @@ class Runtime:
         self._module: _wasm.Module | None = None
         self._components: _Components | None = None
         self._components_lock = _thread.allocate_lock()
-        self.abi_functions = AbiFunctions(Abi(registry()), crossing)
+        classes = registry()
+        self.abi_functions = AbiFunctions(Abi(classes), crossing)
+        self.wire = Wire(classes)
+        self._run_types = _exports.WIRE["effect.run"]
+        self._run_codec: _RunCodec | None = None
         self.exports: dict[str, str] = {}
         """The core module's export of each function (``package/interface@version#function``)."""
         for key in _exports.FUNCTIONS:
@@ -390,6 +468,15 @@ class Runtime:
 
     def call(self, name: str, *args: Any) -> Any:
         """Call the export ``name`` (``"interface.function"``) on a pooled instance."""
+        return self._call(name, args, abi_call)
+
+    def call_bytes(self, name: str, data: bytes | bytearray) -> bytes:
+        """Call the export ``name`` of ``(list<u8>) -> list<u8>`` with ``data``: the same call
+        as :meth:`call`, through the core crossing's copy-in, copy-out path
+        (:func:`oncely._abi.call_bytes`)."""
+        return self._call(name, (data,), abi_call_bytes)  # type: ignore[no-any-return]
+
+    def _call(self, name: str, args: tuple[Any, ...], via: Callable[..., Any]) -> Any:
         pool = self._pool
         try:
             slot = pool.pop()  # list.pop is atomic under the GIL
@@ -403,7 +490,7 @@ class Runtime:
         else:
             bound = slot.bound.get(name) or slot.bind(name, fn)
             try:
-                result = abi_call(bound, slot.core, args)
+                result = via(bound, slot.core, args)
             except _wasm.WasmError as trap:
                 raise errors.CoreTrap(
                     f"the core component trapped (a bug in oncely): {trap}"
@@ -411,6 +498,29 @@ class Runtime:
         if len(pool) < POOL_SIZE:
             pool.append(slot)
         return result
+
+    def run(self, state: bytes, inp: Any, now: int) -> Any:
+        """One step of a ledger machine (``effect.run``, ``wit/effect.wit``): the
+        ``run-call`` in the core's encoding (:mod:`oncely._wire`), one call, the ``run-answer``
+        decoded — the step (a :class:`LazyStep`), or :class:`~oncely._values.Err` of the
+        intent's key error."""
+        codec = self._run_codec or self._make_run_codec()
+        out = bytearray()
+        codec.put(codec.run_call(state, inp, now), out)
+        answer = self.call_bytes("effect.run", out)
+        try:
+            if answer[0] == 0:  # run-answer.step
+                return LazyStep(answer, codec)
+            error, end = codec.key_error(answer, 1)
+        except (IndexError, UnicodeDecodeError) as e:
+            raise WireError(f"the core's answer is not a run-answer: {e}") from None
+        if end != len(answer):
+            raise WireError(f"{len(answer) - end} bytes left after the core's run-answer")
+        return Err(error)
+
+    def _make_run_codec(self) -> _RunCodec:
+        c = self._run_codec = _RunCodec(self.wire, *self._run_types)
+        return c
 
     def _component_call(self, slot: _Slot, name: str, args: tuple[Any, ...]) -> Any:
         c = self.components

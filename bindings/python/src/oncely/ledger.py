@@ -231,7 +231,7 @@ class Ledger:
         )
 
     def _run(self, state: bytes, inp: Any, now: int) -> Any:
-        return self._rt.call("effect.run", state, inp, now)
+        return self._rt.run(state, inp, now)
 
     def _tend_command(self, e: Entry, job: TendJob) -> TendStart:
         return TendStart(e.scope, e.key, job, e.tool in self._reconcilers)

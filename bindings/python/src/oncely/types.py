@@ -2471,6 +2471,51 @@ class CoreDefaults:
         _set(self, "policy", policy)
 
 
+@_record
+class RunCall:
+    """The next step of a machine at `now`: `start` one with an empty state, then send what each
+    action did with the state of its step. (One function, so that the component carries the
+    conversion code of these types once.) A host that sends an input the action does not call
+    for gets `raise(ledger)` (`invalid-request`).
+    Errors: for `start(effect)`, those of `keys.derive`, and `empty-field` for an empty owner.
+    What `run` is given: the state of the machine it continues (empty for `start`), what
+    happened (or the command that starts one), and the host's clock (ms).
+
+    The WIT record ``effect.run-call``."""
+
+    __slots__ = ("input", "now", "state")
+    __match_args__ = ("state", "input", "now")
+
+    state: bytes
+    input: Input
+    now: int
+
+    def __init__(self, state: bytes, input: Input, now: int) -> None:
+        _set(self, "state", state)
+        _set(self, "input", input)
+        _set(self, "now", now)
+
+
+@_record
+class KeyError:
+    """The case ``run-answer.key-error`` (``effect.run-answer``)."""
+
+    __slots__ = ("key_error",)
+    __match_args__ = ("key_error",)
+
+    key_error: Exception
+
+    def __init__(self, key_error: Exception) -> None:
+        _set(self, "key_error", key_error)
+
+
+RunAnswer = Step | KeyError
+"""What `run` answers: the next step, or, for `start(effect)` only, why the intent has no
+key (its arguments are not JSON, a key pointer is missing: `keys.key-error`).
+
+The WIT variant ``effect.run-answer``."""
+
+
 # --- provider -------------------------------------------------------------------------------------
 
 
@@ -3142,6 +3187,10 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "raise": RaiseAction,
     },
     {
+        "step": Step,
+        "key-error": KeyError,
+    },
+    {
         "http": HttpRequest,
         "mcp": McpCall,
     },
@@ -3231,6 +3280,7 @@ RECORDS: tuple[type, ...] = (
     ReplayRule,
     Step,
     CoreDefaults,
+    RunCall,
     Operation,
     HttpRequest,
     McpCall,
