@@ -30,7 +30,7 @@
 use crate::error::{Error, StoreError};
 use crate::events::{emit, EventHook, LedgerEvent};
 use crate::runtime::Runtime;
-use crate::store::{AnyStore, HistoryRecord, ListFilter, Stats, Store, WaitingCursor, WaitingPage};
+use crate::store::{AnyStore, Found, HistoryRecord, ListFilter, Recorded, Stats, Store, WaitingCursor, WaitingPage};
 use crate::wit::effect::{
     Action, Command, CoreDefaults, EffectOptions, EffectResult as Finished, EffectStart, EventStart, Finish, Input, Notice, ReadRequest,
     ReplayRule, ResultSource, RowWrite, Step, TendJob, TendNote, TendStart, ToolCall, ToolFailure, VerdictKind, WaitStart, WriteOp,
@@ -185,8 +185,13 @@ struct Ended<T> {
 
 /// Whether `e` is the record a step's `replay` rule names: in its state, of its intent, with a
 /// result (the rule's values; the host knows no state of its own).
-fn records(r: &ReplayRule, e: &Entry) -> bool {
+fn records(r: &ReplayRule, e: &Recorded) -> bool {
     e.state == r.state && e.fingerprint == r.fingerprint && e.tool == r.tool && e.result_json.is_some()
+}
+
+/// What a replay compares of a row read whole.
+fn recorded_of(e: &Entry) -> Recorded {
+    Recorded { state: e.state, fingerprint: e.fingerprint.clone(), tool: e.tool.clone(), result_json: e.result_json.clone() }
 }
 
 /// The tool of machines that call none (the core never asks them to).
@@ -352,20 +357,44 @@ impl<S: Store> Ledger<S> {
         let mut step = self.rt.run(&[], &Input::Start(command), self.now())?.map_err(Error::Key)?;
         let (mut value, mut row, mut store_error) = (None, None, None);
         loop {
-            let Step { state, read, replay, write, events, action } = step;
-            let input = match self.storage(read, write.as_ref(), events, &mut row, &mut store_error).await {
-                Some(Input::Row(Some(e))) if replay.as_ref().is_some_and(|r| records(r, &e)) => {
-                    // A replay in one crossing: the row is this effect's record (wit/effect.wit).
-                    let r = replay.expect("checked");
-                    let finish = Finish::Effect(Finished {
-                        key: e.key.clone(),
-                        source: ResultSource::Recorded(e.result_json.clone().unwrap_or_default()),
-                        replayed: true,
-                        reconciled: r.reconciled,
-                    });
-                    self.deliver(vec![r.event]);
-                    return Ok(Ended { finish, value, row: Some(e) });
+            let Step { state, mut read, replay, write, events, action } = step;
+            let mut known = None;
+            if let (Some(rule), Some(r)) = (replay, &read) {
+                // A replay in one crossing; on a store with a narrow read, one read of the four
+                // columns the rule compares (wit/effect.wit), and the whole row only when they are
+                // not this effect's record.
+                match self.store.recorded(&r.scope, &r.key).await {
+                    Err(e) => known = Some(failed(&mut store_error, e)),
+                    // No row: the step's write comes next, as after a whole read that found none.
+                    Ok(None) if write.is_some() => read = None,
+                    Ok(None) => known = Some(Input::Row(None)),
+                    Ok(Some(found)) => {
+                        let (c, whole) = match found {
+                            Found::Recorded(c) => (c, None),
+                            Found::Row(e) => (recorded_of(&e), Some(*e)),
+                        };
+                        if records(&rule, &c) {
+                            let finish = Finish::Effect(Finished {
+                                key: r.key.clone(),
+                                source: ResultSource::Recorded(c.result_json.unwrap_or_default()),
+                                replayed: true,
+                                reconciled: rule.reconciled,
+                            });
+                            self.deliver(vec![rule.event]);
+                            return Ok(Ended { finish, value, row: whole });
+                        }
+                        if let Some(e) = whole {
+                            row = Some(e.clone());
+                            known = Some(Input::Row(Some(e)));
+                        }
+                    }
                 }
+            }
+            let input = match known {
+                Some(input) => Some(input),
+                None => self.storage(read, write.as_ref(), events, &mut row, &mut store_error).await,
+            };
+            let input = match input {
                 Some(input) => input,
                 None => match action {
                     Action::Report if write.is_none() => Input::Row(row.clone()),

@@ -5,12 +5,13 @@
 use oncely_test_support as common;
 
 use common::{postgres_db, sqlite_path, stores, vectors, TestClock};
-use oncely::store::{AnyStore, ListFilter, PostgresStore, SqliteStore, Store};
+use oncely::store::{AnyStore, Found, ListFilter, PostgresStore, SqliteStore, Store};
 use oncely::wit::keys::Intent;
 use oncely::wit::ledger::{Entry, EntryState, Event, Outcome};
 use oncely::{Error, Ledger, Runtime, ToolError};
 use serde_json::Value;
 use sqlx::SqlSafeStr;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 fn s(v: &Value) -> String {
     v.as_str().unwrap().to_string()
@@ -175,6 +176,102 @@ async fn one_scope_never_reads_or_replays_another_scopes_result() {
         // Even asking for a's key under b's scope finds nothing.
         assert!(ledger.get("tenant-b", &ra.key).await.unwrap().is_none(), "{name}");
         assert_eq!(ledger.list(Some("tenant-b"), &ListFilter::default()).await.unwrap().len(), 1, "{name}");
+    }
+}
+
+/// A real store that counts its reads: the whole row (`get`) and a replay's (`recorded`).
+#[derive(Debug)]
+struct CountingReads {
+    inner: AnyStore,
+    gets: AtomicU64,
+    narrow: AtomicU64,
+}
+
+impl CountingReads {
+    /// (whole-row reads, replay reads) since the last look.
+    fn reads(&self) -> (u64, u64) {
+        (self.gets.swap(0, Ordering::SeqCst), self.narrow.swap(0, Ordering::SeqCst))
+    }
+}
+
+impl Store for CountingReads {
+    async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, oncely::StoreError> {
+        self.gets.fetch_add(1, Ordering::SeqCst);
+        self.inner.get(scope, key).await
+    }
+    async fn recorded(&self, scope: &str, key: &str) -> Result<Option<Found>, oncely::StoreError> {
+        self.narrow.fetch_add(1, Ordering::SeqCst);
+        self.inner.recorded(scope, key).await
+    }
+    async fn insert(&self, entry: &Entry) -> Result<bool, oncely::StoreError> {
+        self.inner.insert(entry).await
+    }
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, oncely::StoreError> {
+        self.inner.update(expected_version, entry, history).await
+    }
+    async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, oncely::StoreError> {
+        self.inner.delete(scope, key, expected_version).await
+    }
+    async fn list(&self, scope: Option<&str>, filter: &ListFilter) -> Result<Vec<Entry>, oncely::StoreError> {
+        self.inner.list(scope, filter).await
+    }
+    async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, oncely::StoreError> {
+        self.inner.due(scope, now, limit).await
+    }
+    async fn history(&self, scope: &str, key: &str) -> Result<Vec<oncely::store::HistoryRecord>, oncely::StoreError> {
+        self.inner.history(scope, key).await
+    }
+    async fn stats(&self) -> Result<oncely::store::Stats, oncely::StoreError> {
+        self.inner.stats().await
+    }
+    async fn waiting(&self, in_doubt_by: Option<u64>, page: &oncely::store::WaitingPage) -> Result<Vec<Entry>, oncely::StoreError> {
+        self.inner.waiting(in_doubt_by, page).await
+    }
+    async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), oncely::StoreError> {
+        self.inner.waiting_count(in_doubt_by).await
+    }
+}
+
+/// A replay reads the four columns its rule compares (`Store::recorded`), never the whole row;
+/// a row that is not the effect's record (the same key, other arguments: a conflict) is then
+/// read whole; a fresh effect's one read finds nothing and its claim follows.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replay_reads_only_what_its_rule_compares() {
+    let rt = Runtime::shared().unwrap();
+    let policy =
+        rt.parse_policy(r#"{"class":"irreversible-external","key":{"only":["/charge"]},"reconcile":"provider-idempotent"}"#).unwrap();
+    for (name, store, _guard) in stores().await {
+        let ledger =
+            Ledger::with_store(rt.clone(), CountingReads { inner: store.clone(), gets: AtomicU64::new(0), narrow: AtomicU64::new(0) });
+        let intent = |args: &str| Intent {
+            scope: "acme".into(),
+            run_id: "r".into(),
+            step_id: "s".into(),
+            tool: "refund".into(),
+            args_json: args.into(),
+        };
+        let first = intent(r#"{"charge":"ch_1","amount":500}"#);
+        let fresh = ledger.effect(&first, &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!({"id": "re_1"})) }).await.unwrap();
+        assert!(!fresh.replayed, "{name}");
+        assert_eq!(ledger.store().reads(), (0, 1), "{name}: a fresh effect: one replay read, nothing found");
+        let again = ledger.effect(&first, &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!({"id": "re_2"})) }).await.unwrap();
+        assert!(again.replayed, "{name}");
+        assert_eq!(again.value, serde_json::json!({"id": "re_1"}), "{name}: the recorded result");
+        assert_eq!(ledger.store().reads(), (0, 1), "{name}: a replay reads the four columns only");
+        let Found::Recorded(c) = store.recorded("acme", &fresh.key).await.unwrap().unwrap() else {
+            panic!("{name}: a real store reads the four columns, not the row");
+        };
+        let whole = store.get("acme", &fresh.key).await.unwrap().unwrap();
+        assert_eq!(
+            (c.state, &c.fingerprint, &c.tool, &c.result_json),
+            (whole.state, &whole.fingerprint, &whole.tool, &whole.result_json),
+            "{name}"
+        );
+        assert!(store.recorded("acme", "no-such-key").await.unwrap().is_none(), "{name}");
+        let other = intent(r#"{"charge":"ch_1","amount":700}"#);
+        let conflict = ledger.effect(&other, &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!({"id": "re_3"})) }).await;
+        assert!(matches!(conflict, Err(Error::Conflict { .. })), "{name}: {conflict:?}");
+        assert_eq!(ledger.store().reads(), (1, 1), "{name}: not this effect's record: then the whole row");
     }
 }
 

@@ -36,18 +36,26 @@ async function act(step, w, m) {
   const { read, replay } = step;
   const failed = (e) => ((m.cause = e), { tag: 'store-failed', val: String(e?.message ?? e) });
   if (read) {
+    const { store } = w;
+    // A replay in one crossing; on a store with a narrow read (`recorded`), one read of the four
+    // columns the rule compares (wit/effect.wit), and the whole row only when they are not this
+    // effect's record.
+    const narrow = replay != null && typeof store.recorded === 'function';
+    let found;
     try {
-      m.row = (await w.store.get(read.scope, read.key)) ?? null;
+      found = (await (narrow ? store.recorded(read.scope, read.key) : store.get(read.scope, read.key))) ?? null;
+      if (replay && records(replay, found)) {
+        w.deliver([replay.event]);
+        const source = { tag: 'recorded', val: found.resultJson };
+        m.finish = { tag: 'effect', val: { key: read.key, source, replayed: true, reconciled: replay.reconciled } };
+        m.row = narrow ? null : found;
+        return null;
+      }
+      if (narrow && found !== null) found = (await store.get(read.scope, read.key)) ?? null;
     } catch (e) {
       return failed(e);
     }
-    if (replay && records(replay, m.row)) {
-      // A replay in one crossing: the row is this effect's record (wit/effect.wit).
-      w.deliver([replay.event]);
-      const source = { tag: 'recorded', val: m.row.resultJson };
-      m.finish = { tag: 'effect', val: { key: m.row.key, source, replayed: true, reconciled: replay.reconciled } };
-      return null;
-    }
+    m.row = found;
     if (m.row !== null || !step.write) return row(m.row);
   }
   const { write, events, action } = step;

@@ -45,6 +45,39 @@ const POLICY = { class: 'irreversible-external', key: { only: ['/charge_id'], id
 /** The store's methods, without `close` (one pool serves every scenario). */
 const borrow = (s) => Object.fromEntries(['get', 'insert', 'update', 'delete', 'list', 'due', 'history'].map((m) => [m, (...a) => s[m](...a)]));
 
+/**
+ * A replay reads the four columns its rule compares (`recorded`), never the whole row; a row that
+ * is not the effect's record (the same key, other arguments: a conflict) is then read whole; a
+ * fresh effect's one read finds nothing and its claim follows.
+ */
+async function replayReads(store, label) {
+  const reads = { get: 0, recorded: 0 };
+  const counting = {
+    ...borrow(store),
+    get: (...a) => ((reads.get += 1), store.get(...a)),
+    recorded: (...a) => ((reads.recorded += 1), store.recorded(...a)),
+  };
+  const seen = () => {
+    const r = { ...reads };
+    reads.get = reads.recorded = 0;
+    return r;
+  };
+  const l = new Ledger(counting, { owner: 'w' });
+  const intent = (amount) => ({ scope: 'narrow', run: 'r', step: label, tool: 'charge', args: { charge_id: `ch_${label}`, amount } });
+  const first = await l.effect(intent(500), POLICY, async () => ({ id: 're_1' }));
+  assert.equal(first.replayed, false);
+  assert.deepEqual(seen(), { get: 0, recorded: 1 }, 'a fresh effect: one replay read, nothing found');
+  const again = await l.effect(intent(500), POLICY, async () => ({ id: 're_2' }));
+  assert.equal(again.replayed, true);
+  assert.deepEqual(again.value, { id: 're_1' });
+  assert.deepEqual(seen(), { get: 0, recorded: 1 }, 'a replay reads the four columns only');
+  const whole = await store.get('narrow', first.key);
+  assert.deepEqual(await store.recorded('narrow', first.key), { state: whole.state, fingerprint: whole.fingerprint, tool: whole.tool, resultJson: whole.resultJson });
+  assert.equal(await store.recorded('narrow', 'no-such-key'), null);
+  await assert.rejects(l.effect(intent(700), POLICY, async () => ({ id: 're_3' })), (e) => e.name === 'ConflictError');
+  assert.deepEqual(seen(), { get: 1, recorded: 1 }, 'not this effect\'s record: then the whole row');
+}
+
 /** N workers (each its own ledger/connection) race one effect; the tool must run once. */
 async function race(stores, label) {
   let executions = 0;
@@ -141,6 +174,15 @@ describe('SQLite (better-sqlite3)', () => {
     }
   });
 
+  test('a replay reads the four columns its rule compares, not the row', async () => {
+    const store = await SqliteStore.open(join(dir, 'narrow.db'));
+    try {
+      await replayReads(store, 'sqlite');
+    } finally {
+      await store.close();
+    }
+  });
+
   test('list and due follow the Rust queries', async () => {
     let now = 1_000;
     const store = await SqliteStore.open(join(dir, 'queries.db'));
@@ -192,6 +234,16 @@ describe('PostgreSQL (pg)', () => {
       }, { trace });
       assert.ok(steps > 50);
       assert.deepEqual(trace, await memoryTrace());
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a replay reads the four columns its rule compares, not the row', async (t) => {
+    if (skip) return t.skip(skip);
+    const store = await db.connect();
+    try {
+      await replayReads(store, 'postgres');
     } finally {
       await store.close();
     }

@@ -4,6 +4,7 @@ compare-and-swap, retry), plus races between threads and processes on one key.""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 from collections.abc import Callable
@@ -144,6 +145,80 @@ def test_an_entry_records_the_run_and_step_of_its_claim(
     shown = json.loads(run([str(oncely_cli), "ledger", "--db", ledger_location, "--json", "show",
                             "--scope", "rs", first.key]).stdout)  # fmt: skip
     assert (shown["run"], shown["step"]) == ("job-9", "retry")
+
+
+class _CountingReads:
+    """A real store whose reads are counted: the whole row (``get``) and a replay's
+    (``recorded``); every other method is the store's."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.reads = {"get": 0, "recorded": 0}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def get(self, scope: str, key: str) -> Any:
+        self.reads["get"] += 1
+        return self.inner.get(scope, key)
+
+    def recorded(self, scope: str, key: str) -> Any:
+        self.reads["recorded"] += 1
+        return self.inner.recorded(scope, key)
+
+    def seen(self) -> dict[str, int]:
+        seen = dict(self.reads)
+        self.reads = {"get": 0, "recorded": 0}
+        return seen
+
+
+def test_a_replay_reads_only_what_its_rule_compares(ledger_location: str) -> None:
+    """A replay reads the four columns its rule compares, never the whole row; a row that is not
+    the effect's record (the same key, other arguments: a conflict) is then read whole; a fresh
+    effect's one read finds nothing and its claim follows. Sync and asyncio alike."""
+    store = _CountingReads(oncely.Ledger.open(ledger_location).store)
+    ledger = oncely.Ledger(store, owner="w")
+    policy = {
+        "class": "irreversible-external",
+        "key": {"only": ["/charge"]},
+        "reconcile": "provider-idempotent",
+    }
+
+    def pay(args: dict[str, Any], result: str) -> Any:
+        intent = {"scope": "narrow", "run": "r", "step": "s", "tool": "refund", "args": args}
+        return ledger.run(lambda _key: {"id": result}, **intent, policy=policy)
+
+    first = pay({"charge": "ch_1", "amount": 500}, "re_1")
+    assert not first.replayed
+    assert store.seen() == {"get": 0, "recorded": 1}, "a fresh effect: one replay read"
+    again = pay({"charge": "ch_1", "amount": 500}, "re_2")
+    assert again.replayed
+    assert again.value == {"id": "re_1"}
+    assert store.seen() == {"get": 0, "recorded": 1}, "a replay reads the four columns only"
+    whole = store.inner.get("narrow", first.key)
+    narrow = store.inner.recorded("narrow", first.key)
+    assert narrow == (whole.state.value, whole.fingerprint, whole.tool, whole.result_json)
+    assert store.inner.recorded("narrow", "no-such-key") is None
+    try:
+        pay({"charge": "ch_1", "amount": 700}, "re_3")
+    except oncely.ConflictError:
+        pass
+    else:
+        raise AssertionError("other arguments under the same key must be a conflict")
+    assert store.seen() == {"get": 1, "recorded": 1}, "not this effect's record: the whole row"
+
+    async def replay_async() -> Any:
+        intent = {"scope": "narrow", "run": "r", "step": "s", "tool": "refund"}
+        args = {"charge": "ch_1", "amount": 500}
+
+        async def tool(_key: str) -> Any:
+            return {"id": "re_4"}
+
+        return await ledger.aio.run(tool, **intent, args=args, policy=policy)
+
+    assert asyncio.run(replay_async()).value == {"id": "re_1"}
+    assert store.seen() == {"get": 0, "recorded": 1}, "the asyncio driver reads the same"
+    ledger.close()
 
 
 def _race_threads(location: str, n: int) -> tuple[list[oncely.Outcome], list[str]]:

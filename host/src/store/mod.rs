@@ -28,11 +28,40 @@ pub struct ListFilter {
     pub limit: u32,
 }
 
+/// What a step's replay rule compares of a row (`wit/effect.wit`, `replay-rule`): a replay
+/// reads these four columns, not the whole row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// The row's state.
+    pub state: EntryState,
+    /// The fingerprint of its intent.
+    pub fingerprint: String,
+    /// Its tool.
+    pub tool: String,
+    /// Its recorded result, if any.
+    pub result_json: Option<String>,
+}
+
+/// What a replay's read found ([`Store::recorded`]).
+#[derive(Debug, Clone)]
+pub enum Found {
+    /// The four columns a replay compares: a store's narrow read.
+    Recorded(Recorded),
+    /// The whole row: a store without one.
+    Row(Box<Entry>),
+}
+
 /// The storage a ledger needs.
 #[allow(async_fn_in_trait)]
 pub trait Store {
     /// The entry for `(scope, key)`, if any.
     async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError>;
+    /// What a replay compares of the row of `(scope, key)`, if any: a store may read only these
+    /// four columns ([`Found::Recorded`]; the whole row follows when they are not the effect's
+    /// record); by default the row is read whole, once.
+    async fn recorded(&self, scope: &str, key: &str) -> Result<Option<Found>, StoreError> {
+        Ok(self.get(scope, key).await?.map(|e| Found::Row(Box::new(e))))
+    }
     /// Insert if absent, its history the written row's record; `false` if a row for
     /// `(scope, key)` already exists.
     async fn insert(&self, entry: &Entry) -> Result<bool, StoreError>;
@@ -164,6 +193,9 @@ macro_rules! dispatch {
 impl Store for AnyStore {
     async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError> {
         dispatch!(self, s => s.get(scope, key).await)
+    }
+    async fn recorded(&self, scope: &str, key: &str) -> Result<Option<Found>, StoreError> {
+        dispatch!(self, s => s.recorded(scope, key).await)
     }
     async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
         dispatch!(self, s => s.insert(entry).await)
@@ -440,6 +472,8 @@ pub(crate) use bind_row;
 #[derive(Debug)]
 pub(crate) struct Statements {
     pub get: sqlx::SqlStr,
+    /// The four columns of `Recorded`.
+    pub recorded: sqlx::SqlStr,
     pub insert: sqlx::SqlStr,
     pub update: sqlx::SqlStr,
     /// `update` that also appends the written row's history record.
@@ -480,6 +514,7 @@ impl Statements {
         };
         Statements {
             get: sql(format!("SELECT {COLUMNS} FROM {table} WHERE scope = {} AND key = {}", p(1), p(2))),
+            recorded: sql(format!("SELECT state, fingerprint, tool, result_json FROM {table} WHERE scope = {} AND key = {}", p(1), p(2))),
             insert: sql(format!("INSERT INTO {table} ({COLUMNS}, history) VALUES ({values}, {first}) ON CONFLICT (scope, key) DO NOTHING")),
             update: sql(format!("UPDATE {table} SET {sets} WHERE scope = {} AND key = {} AND version = {}", p(n + 1), p(n + 2), p(n + 3))),
             update_kept: sql(format!(
@@ -575,6 +610,17 @@ macro_rules! impl_store {
                 let row: Option<$crate::store::Row> =
                     sqlx::query_as(self.sql.get.clone()).bind(scope).bind(key).fetch_optional(&mut *self.conn().await?).await?;
                 row.map($crate::store::Row::into_entry).transpose()
+            }
+
+            async fn recorded(&self, scope: &str, key: &str) -> Result<Option<$crate::store::Found>, StoreError> {
+                let row: Option<(String, String, String, Option<String>)> =
+                    sqlx::query_as(self.sql.recorded.clone()).bind(scope).bind(key).fetch_optional(&mut *self.conn().await?).await?;
+                row.map(|(state, fingerprint, tool, result_json)| {
+                    let state =
+                        $crate::store::parse_state(&state).ok_or_else(|| StoreError::Corrupt(format!("state of ({scope}, {key})")))?;
+                    Ok($crate::store::Found::Recorded($crate::store::Recorded { state, fingerprint, tool, result_json }))
+                })
+                .transpose()
             }
 
             async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {

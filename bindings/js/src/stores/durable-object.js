@@ -13,7 +13,7 @@
 //   }
 
 import { migrateSqlite, sqliteMigrations } from './migrate.js';
-import { anonymous, bind, entryFromRow, historyFromRow, rowValues, statements } from './sql.js';
+import { anonymous, bind, entryFromRow, historyFromRow, recordedFromRow, rowValues, statements } from './sql.js';
 
 const SQL = anonymous(statements('oncely_effects', 'oncely_history', (n) => `?${n}`));
 // Count the rows a write touched by having it return them.
@@ -51,6 +51,12 @@ export class DurableObjectStore {
   async get(scope, key) {
     const rows = this.#all(SQL.get, [scope, key]);
     return rows.length ? entryFromRow(rows[0]) : null;
+  }
+
+  /** What a replay compares of the row of `(scope, key)` (its four columns), or null. */
+  async recorded(scope, key) {
+    const rows = this.#all(SQL.recorded, [scope, key]);
+    return rows.length ? recordedFromRow(rows[0]) : null;
   }
 
   async insert(entry) {

@@ -6,7 +6,7 @@
 
 import pg from 'pg';
 import { migratePostgres, postgresMigrations } from './migrate.js';
-import { entryFromRow, historyFromRow, rowValues, statements } from './sql.js';
+import { entryFromRow, historyFromRow, recordedFromRow, rowValues, statements } from './sql.js';
 
 const SQL = statements('oncely.effects', 'oncely.history', (n) => `$${n}`);
 
@@ -71,6 +71,12 @@ export class PostgresStore {
   async get(scope, key) {
     const rows = await this.#rows('get', SQL.get, [scope, key]);
     return rows.length ? entryFromRow(rows[0]) : null;
+  }
+
+  /** What a replay compares of the row of `(scope, key)` (its four columns), or null. */
+  async recorded(scope, key) {
+    const rows = await this.#rows('recorded', SQL.recorded, [scope, key]);
+    return rows.length ? recordedFromRow(rows[0]) : null;
   }
 
   async insert(entry) {

@@ -48,6 +48,8 @@ export function statements(table, history, p) {
     : `json_insert(COALESCE(history, '[]'), '$[#]', json_array(${record}))`;
   return {
     get: `SELECT ${cols} FROM ${table} WHERE scope = ${p(1)} AND key = ${p(2)}`,
+    // What a replay compares of a row (machine.js): four columns, not the row.
+    recorded: `SELECT state, fingerprint, tool, result_json FROM ${table} WHERE scope = ${p(1)} AND key = ${p(2)}`,
     insert: `INSERT INTO ${table} (${cols}, history) VALUES (${values}, ${first}) ON CONFLICT (scope, key) DO NOTHING`,
     update: `UPDATE ${table} SET ${sets} ${where}`,
     updateKept: `UPDATE ${table} SET ${sets}, history = ${append} ${where}`,
@@ -129,6 +131,11 @@ function numOpt(r, col) {
 }
 
 /** A row (an object keyed by column name) as a JS entry. */
+/** What a replay compares of a row (`recorded` of a store), from its four columns. */
+export function recordedFromRow(r) {
+  return { state: r.state, fingerprint: r.fingerprint, tool: r.tool, resultJson: r.result_json ?? undefined };
+}
+
 export function entryFromRow(r) {
   let reconcile;
   switch (r.reconcile_kind) {

@@ -6,7 +6,7 @@
 
 import Database from 'better-sqlite3';
 import { migrateSqlite, sqliteMigrations } from './migrate.js';
-import { anonymous, bind, entryFromRow, historyFromRow, rowValues, statements } from './sql.js';
+import { anonymous, bind, entryFromRow, historyFromRow, recordedFromRow, rowValues, statements } from './sql.js';
 
 const SQL = anonymous(statements('oncely_effects', 'oncely_history', (n) => `?${n}`));
 
@@ -52,6 +52,7 @@ export class SqliteStore {
     };
     this.s = {
       get: prep(SQL.get, true),
+      recorded: prep(SQL.recorded),
       insert: prep(SQL.insert),
       update: prep(SQL.update),
       updateKept: prep(SQL.updateKept),
@@ -66,6 +67,13 @@ export class SqliteStore {
     const { st, order } = this.s.get;
     const row = st.get(bind({ order }, [scope, key]));
     return row ? entryFromRow(row) : null;
+  }
+
+  /** What a replay compares of the row of `(scope, key)` (its four columns), or null. */
+  async recorded(scope, key) {
+    const { st, order } = this.s.recorded;
+    const row = st.get(bind({ order }, [scope, key]));
+    return row ? recordedFromRow(row) : null;
   }
 
   async insert(entry) {

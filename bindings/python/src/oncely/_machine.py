@@ -2,12 +2,13 @@
 API alike.
 
 :func:`interpret` does exactly what each step of the core says and nothing else: it yields the
-I/O a step asks for (:class:`Read`, :class:`Write`, :class:`Tool`, :class:`Reconcile`,
-:class:`Sleep`) and receives what happened; :func:`drive_sync` and :func:`drive_async` perform
-that I/O. Every decision (attempts, waiting and polling, retries of a lost race or of recording
-a result, the order of reconciliation paths, which states are settled, what an unencodable
-result means) is the core's: no entry state, outcome, attempt or time is compared here, but
-for the one comparison a step's ``replay`` rule spells out (a replay in one crossing).
+I/O a step asks for (:class:`ReadRecorded`, :class:`Read`, :class:`Write`, :class:`Tool`,
+:class:`Reconcile`, :class:`Sleep`) and receives what happened; :func:`drive_sync` and
+:func:`drive_async` perform that I/O. Every decision (attempts, waiting and polling, retries of a
+lost race or of recording a result, the order of reconciliation paths, which states are settled,
+what an unencodable result means) is the core's: no entry state, outcome, attempt or time is
+compared here, but for the one comparison a step's ``replay`` rule spells out (a replay in one
+crossing).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from oncely.errors import (
     StorageError,
     ToolFailedError,
 )
+from oncely.store import Recorded
 from oncely.types import (
     Abandoned,
     CallReconciler,
@@ -116,6 +118,15 @@ class Read(NamedTuple):
     key: str
 
 
+class ReadRecorded(NamedTuple):
+    """Read what a step's replay rule compares of the row of ``(scope, key)``: send a
+    :class:`~oncely.store.Recorded` from a store's narrow read (``recorded``), else the whole
+    entry; or ``None`` (or :class:`Failed`)."""
+
+    scope: str
+    key: str
+
+
 class Write(NamedTuple):
     """Apply ``write`` atomically; send whether it applied (or :class:`Failed`)."""
 
@@ -155,7 +166,7 @@ class Called(NamedTuple):
     error: BaseException | None
 
 
-Request = Union[Read, Write, Tool, Reconcile, Sleep]
+Request = Union[ReadRecorded, Read, Write, Tool, Reconcile, Sleep]
 
 
 @dataclass(frozen=True)
@@ -327,7 +338,7 @@ def _tool_input(called: Called, spec: EffectSpec) -> Any:
     return ToolFailure(definite, reason)
 
 
-def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
+def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the core
     run: Callable[..., Any],
     clock: Callable[[], int],
     command: Command,
@@ -342,17 +353,29 @@ def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
     while True:
         inp: Any = None
         if step.read is not None:
-            got = yield Read(step.read.scope, step.read.key)
+            where, rule = step.read, step.replay
+            got = None
+            if rule is not None:
+                # A replay in one crossing; on a store with a narrow read (``recorded``), one
+                # read of the four columns the rule compares, and the whole row only when it is
+                # not this effect's record.
+                got = yield ReadRecorded(where.scope, where.key)
+                if got is not None and not isinstance(got, Failed):
+                    if _replays(rule, got):
+                        if events is not None:
+                            events.deliver([rule.event])
+                        done = EffectReturn(
+                            where.key, RecordedResult(got.result_json), True, rule.reconciled
+                        )
+                        return done, got if isinstance(got, Entry) else None, value
+                    if isinstance(got, Recorded):
+                        got = yield Read(where.scope, where.key)
+            else:
+                got = yield Read(where.scope, where.key)
             if isinstance(got, Failed):
                 inp, cause = StoreFailed(str(got.error)), got.error
             else:
                 row = got
-                done = _replayed(step.replay, got)
-                if done is not None:
-                    # A replay in one crossing: the row is this effect's record (wit/effect.wit).
-                    if events is not None:
-                        events.deliver([step.replay.event])
-                    return done, row, value
                 if got is not None or step.write is None:
                     inp = RowInput(got)
         if inp is None and step.write is not None:
@@ -392,14 +415,21 @@ def interpret(  # noqa: C901, PLR0912 - one branch per action of the core
         step = _unwrap(run(step.state, inp, clock()))
 
 
-def _replayed(rule: ReplayRule | None, e: Entry | None) -> EffectReturn | None:
-    """The finish of a step's ``replay`` rule when ``e`` is the record it names (in its state, of
-    its intent, with a result: the rule's values), else ``None``."""
-    if rule is None or e is None or e.result_json is None or e.state is not rule.state:
-        return None
-    if e.fingerprint != rule.fingerprint or e.tool != rule.tool:
-        return None
-    return EffectReturn(e.key, RecordedResult(e.result_json), True, rule.reconciled)
+def _replays(rule: ReplayRule, r: Recorded | Entry) -> bool:
+    """Whether ``r`` is the record a step's ``replay`` rule names: in its state, of its intent
+    (fingerprint and tool), with a result — the rule's values, compared here and nothing else."""
+    return (
+        r.result_json is not None
+        and r.state == rule.state.value
+        and r.fingerprint == rule.fingerprint
+        and r.tool == rule.tool
+    )
+
+
+def recorded(store: Store, scope: str, key: str) -> Recorded | Entry | None:
+    """The store's narrow read for a replay (``recorded``), else its whole row."""
+    narrow = getattr(store, "recorded", None)
+    return store.get(scope, key) if narrow is None else narrow(scope, key)
 
 
 EFFECT_ERROR = "_oncely_effect_error"
@@ -486,7 +516,9 @@ def drive_sync(
             req = steps.send(send)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
-        if isinstance(req, Read):
+        if isinstance(req, ReadRecorded):
+            send = _storage(recorded, host.store, req.scope, req.key)
+        elif isinstance(req, Read):
             send = _storage(host.store.get, req.scope, req.key)
         elif isinstance(req, Write):
             send = _storage(_apply, host.store, req.write)
@@ -574,7 +606,9 @@ async def _drive_async(
             req = steps.send(send)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
-        if isinstance(req, Read):
+        if isinstance(req, ReadRecorded):
+            send = await asyncio.to_thread(_storage, recorded, host.store, req.scope, req.key)
+        elif isinstance(req, Read):
             send = await asyncio.to_thread(_storage, host.store.get, req.scope, req.key)
         elif isinstance(req, Write):
             if detach:

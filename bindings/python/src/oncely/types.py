@@ -2314,6 +2314,8 @@ class ReplayRule:
     `finish(effect(effect-result { key: the row's key, source: recorded(the row's
     result-json), replayed: true, reconciled }))`. Any other row (another state, another
     intent under the key, a result that was not recorded) goes to the core as `row(row)`.
+    A host may read only these four columns first (`state`, `fingerprint`, `tool`,
+    `result-json`) and the whole row only when they are not the record.
 
     The WIT record ``effect.replay-rule``."""
 

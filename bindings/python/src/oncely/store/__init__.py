@@ -18,11 +18,24 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from oncely.types import Entry, EntryState
 
-__all__ = ["HistoryRecord", "ListFilter", "Store"]
+__all__ = ["HistoryRecord", "ListFilter", "Recorded", "Store"]
+
+
+class Recorded(NamedTuple):
+    """What a step's replay rule compares of a row (``wit/effect.wit``, ``replay-rule``): a
+    replay reads these four columns, not the whole row. A store may answer
+    ``recorded(scope, key) -> Recorded | None`` with a narrow read; one without that method is
+    read whole (:meth:`Store.get`) and these taken from the entry."""
+
+    state: str
+    """The row's state, as its WIT case name (``"done"``)."""
+    fingerprint: str
+    tool: str
+    result_json: str | None
 
 
 class ListFilter:

@@ -168,6 +168,10 @@ class Statements:
             first = f"json_array(json_array({record}))"
             append = f"json_insert(COALESCE(history, '[]'), '$[#]', json_array({record}))"
         self.get = f"SELECT {cols} FROM {table} WHERE scope = {p} AND key = {p}"
+        self.recorded = (
+            f"SELECT state, fingerprint, tool, result_json FROM {table} "
+            f"WHERE scope = {p} AND key = {p}"
+        )
         self.insert = (
             f"INSERT INTO {table} ({cols}, history) VALUES ({values}, {first}) "
             "ON CONFLICT (scope, key) DO NOTHING"

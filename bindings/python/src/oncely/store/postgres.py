@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from oncely.errors import MigrationError, StorageError
-from oncely.store import HistoryRecord, ListFilter
+from oncely.store import HistoryRecord, ListFilter, Recorded
 from oncely.store._migrate import migrate_postgres
 from oncely.store._sql import Statements, from_row, history_from_row, record_of, to_row
 from oncely.types import Entry
@@ -145,6 +145,11 @@ class PostgresStore:
     def get(self, scope: str, key: str) -> Entry | None:
         rows = self._run(self._sql.get, (scope, key))
         return from_row(rows[0]) if rows else None
+
+    def recorded(self, scope: str, key: str) -> Recorded | None:
+        """What a replay compares of the row (:class:`~oncely.store.Recorded`), if any."""
+        rows = self._run(self._sql.recorded, (scope, key))
+        return Recorded(*rows[0]) if rows else None
 
     def insert(self, entry: Entry) -> bool:
         row = to_row(entry)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from oncely.errors import MigrationError
-from oncely.store import HistoryRecord, ListFilter
+from oncely.store import HistoryRecord, ListFilter, Recorded
 from oncely.store._migrate import migrate_sqlite
 from oncely.store._sql import (
     Statements,
@@ -99,6 +99,13 @@ class SqliteStore:
         with self._conn() as c:
             row = c.execute(self._sql.get, (scope, key)).fetchone()
         return None if row is None else from_row(row)
+
+    @_errors
+    def recorded(self, scope: str, key: str) -> Recorded | None:
+        """What a replay compares of the row (:class:`~oncely.store.Recorded`), if any."""
+        with self._conn() as c:
+            row = c.execute(self._sql.recorded, (scope, key)).fetchone()
+        return None if row is None else Recorded(*row)
 
     @_errors
     def insert(self, entry: Entry) -> bool:
