@@ -644,8 +644,12 @@ fn purge(e: &Entry, now: u64) -> Result<Transition, LedgerError> {
 /// The transition rule (see the module doc and `wit/ledger.wit`).
 pub fn handle(current: Option<Entry>, event: Event, now: u64) -> Result<Transition, LedgerError> {
     // By reference below: the entry and the event are dropped once, here.
-    let current = current.as_ref();
-    match &event {
+    handle_ref(current.as_ref(), &event, now)
+}
+
+/// [`handle`] on borrowed values: the effect machine's transitions copy neither.
+pub fn handle_ref(current: Option<&Entry>, event: &Event, now: u64) -> Result<Transition, LedgerError> {
+    match event {
         Event::Begin(c) => begin(current, c, now),
         Event::Heartbeat(t) => heartbeat(existing(current, "heartbeat")?, t, now),
         Event::Complete(c) => complete(existing(current, "complete")?, c, now),

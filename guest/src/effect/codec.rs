@@ -251,6 +251,15 @@ impl<T: Code> Code for Box<T> {
     }
 }
 
+impl<T: Code> Code for alloc::rc::Rc<T> {
+    fn put(&self, w: &mut W) {
+        (**self).put(w);
+    }
+    fn get(r: &mut R<'_>) -> Self {
+        alloc::rc::Rc::new(T::get(r))
+    }
+}
+
 /// `Code` for a record: each field in order.
 macro_rules! record {
     ($t:ident { $($f:ident),* $(,)? }) => {

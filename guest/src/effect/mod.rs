@@ -37,7 +37,7 @@ use crate::effect_wit::{
     ReadRequest, ReplayRule, ResultSource, RowWrite, RunAnswer, Step, TendJob, TendNote, ToolCall, VerdictKind, WriteOp,
 };
 use crate::keys_wit::{Intent, KeyError};
-use crate::ledger::{handle, prepare, Transition, Write};
+use crate::ledger::{handle_ref, prepare, Transition, Write};
 use crate::ledger_wit::{
     Claim, ClaimToken, Completion, Entry, EntryState, Event, Failure, LedgerError, LedgerErrorKind, Outcome, ReconcileRequest,
     ReconcileVerdict, Reconciliation,
@@ -46,6 +46,7 @@ use crate::policy::uses_ledger;
 use crate::policy_wit::{ReconcilePath, ToolPolicy};
 use crate::prelude::*;
 use crate::text::Q;
+use alloc::rc::Rc;
 
 /// How many times a run may execute the tool when the caller does not say.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
@@ -138,10 +139,11 @@ pub(crate) struct Machine {
     mode: Mode,
     scope: String,
     key: String,
-    /// The event being applied.
-    event: Event,
-    /// An effect's claim, for `begin` again.
-    claim: Option<Claim>,
+    /// The event being applied (shared, as the claim: an effect's first is its claim).
+    event: Rc<Event>,
+    /// An effect's claim, for `begin` again (shared: the machine is copied for each decision
+    /// it tries ahead, and the claim never changes).
+    claim: Option<Rc<Claim>>,
     row: Known,
     pending: Option<Pending>,
     phase: Phase,
@@ -175,7 +177,7 @@ impl Machine {
             mode,
             scope,
             key,
-            event,
+            event: Rc::new(event),
             claim: None,
             row: Known::Unknown,
             pending: None,
@@ -204,7 +206,7 @@ impl Machine {
             let kind = verdict_kind(&r.verdict);
             self.mark(|n| n.reconciled = Some(kind));
         }
-        self.event = event;
+        self.event = Rc::new(event);
         self.apply_current(now)
     }
 
@@ -235,7 +237,7 @@ impl Machine {
             let tool = e.tool.clone();
             self.mark(|n| n.tool = tool);
         }
-        match handle(row.clone(), self.event.clone(), now) {
+        match handle_ref(row.as_ref(), &self.event, now) {
             Err(e) => self.refused(e, now),
             Ok(Transition { write: None, outcome }) => {
                 if let Some(e) = &row {
@@ -435,7 +437,7 @@ impl Machine {
         self.row = Known::Unknown;
         let recording = self.mode == Mode::Effect
             && matches!(
-                self.event,
+                *self.event,
                 Event::Complete(_)
                     | Event::CompleteUnrecordable(_)
                     | Event::FailDefinite(_)
@@ -451,7 +453,7 @@ impl Machine {
                     now.saturating_add((RECORD_BACKOFF_MS << (self.store_failures - 1)).min(RECORD_BACKOFF_MAX_MS)),
                 ));
             }
-            if matches!(self.event, Event::Complete(_) | Event::CompleteUnrecordable(_)) {
+            if matches!(*self.event, Event::Complete(_) | Event::CompleteUnrecordable(_)) {
                 return raise(EffectError::InDoubt(Doubt {
                     key: self.key.clone(),
                     reason: msg!["the tool succeeded but its result could not be recorded (", why, "); the entry will be reconciled"],
@@ -556,7 +558,7 @@ impl Machine {
 
     /// An effect's event was recorded; the entry is now in `state`.
     fn recorded(&mut self, state: EntryState, now: u64) -> Act {
-        match (&self.event, state) {
+        match (&*self.event, state) {
             (Event::Complete(_), _) => self.finish_effect(ResultSource::ToolValue, false),
             (Event::CompleteUnrecordable(_), _) => self.not_recorded(),
             (Event::FailDefinite(_), _) if self.abandoned && self.late < MAX_LATE => {
@@ -609,7 +611,7 @@ impl Machine {
 
     fn begin_again(&mut self, now: u64) -> Act {
         match self.claim.clone() {
-            Some(c) => self.apply(Event::Begin(c), now),
+            Some(c) => self.apply(Event::Begin(Claim::clone(&c)), now),
             None => Act::Do(host_error(self.phase, &Input::Woke)),
         }
     }
@@ -664,7 +666,7 @@ impl Machine {
         match o {
             Outcome::Replay(_) if e.result_json.is_some() => self.notice(NoticeKind::Replayed, e, String::new()),
             Outcome::Conflict(c) => self.notice(NoticeKind::Conflict, e, msg!["first difference at ", Q(&c.pointer)]),
-            Outcome::Escalated(x) if matches!(self.event, Event::Begin(_)) => self.notice(NoticeKind::Escalated, e, x.reason.clone()),
+            Outcome::Escalated(x) if matches!(*self.event, Event::Begin(_)) => self.notice(NoticeKind::Escalated, e, x.reason.clone()),
             _ => {}
         }
     }
@@ -677,13 +679,13 @@ impl Machine {
             self.notice(NoticeKind::Claimed, e, msg!["attempt ", t.attempt, " by ", t.owner]);
         }
         if was == Some(EntryState::Pending) && matches!(is, Some(EntryState::InDoubt | EntryState::Escalated)) {
-            let why = match &self.event {
+            let why = match &*self.event {
                 Event::FailAmbiguous(f) => f.reason.clone(),
                 _ => LEASE_RAN_OUT.into(),
             };
             self.notice(NoticeKind::InDoubt, e, why);
         }
-        match (&self.event, o) {
+        match (&*self.event, o) {
             (Event::Complete(c), _) => self.notice(NoticeKind::Executed, e, msg!["attempt ", c.token.attempt]),
             (Event::Reconciled(_), _) => {
                 let found = match is {
@@ -824,7 +826,7 @@ fn step(m: &mut Machine, act: Act) -> Step {
 /// `begin` on the recorded `done` row of the same intent decides (`handle`: a replay; `found`:
 /// its event; `effect_outcome`: the recorded result, as this run stands).
 fn replay_rule(m: &Machine) -> Option<ReplayRule> {
-    match (&m.mode, &m.event) {
+    match (&m.mode, &*m.event) {
         (Mode::Effect, Event::Begin(c)) => Some(ReplayRule {
             state: EntryState::Done,
             fingerprint: c.fingerprint.clone(),
@@ -846,7 +848,7 @@ fn replay_rule(m: &Machine) -> Option<ReplayRule> {
 pub fn start_effect(intent: &Intent, policy: &ToolPolicy, options: &EffectOptions, now: u64) -> Result<Step, KeyError> {
     let claim = prepare(intent, policy, &options.owner)?;
     let mut m = Machine::new(Mode::Effect, claim.scope.clone(), claim.key.clone(), Event::Begin(claim.clone()));
-    m.claim = Some(claim);
+    m.claim = Some(Rc::new(claim));
     m.max_attempts = if options.max_attempts == 0 { DEFAULT_MAX_ATTEMPTS } else { options.max_attempts };
     m.deadline = now.saturating_add(options.wait_ms.unwrap_or(DEFAULT_WAIT_MS));
     m.has_reconciler = options.has_reconciler;

@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "bc33d1c38e834f3cfd2381340df0821b1c5e1c5e110ea6d564d109a5bab9c926"
+COMPONENT_SHA256 = "2baa4563f8b8b5612d40fda61e5e3e2d0b117bac5bca47d68431dc34d7c91f84"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (
