@@ -366,7 +366,7 @@ impl<S: Store> Ledger<S> {
                 match self.store.recorded(&r.scope, &r.key).await {
                     Err(e) => known = Some(failed(&mut store_error, e)),
                     // No row: the step's write comes next, as after a whole read that found none.
-                    Ok(None) if write.is_some() => read = None,
+                    Ok(None) if write.is_some() => (read, row) = (None, None),
                     Ok(None) => known = Some(Input::Row(None)),
                     Ok(Some(found)) => {
                         let (c, whole) = match found {
