@@ -21,13 +21,17 @@ fn a_state_holds_the_arguments_once() {
     };
     let policy = policy::default_policy(EffectClass::IrreversibleExternal);
     let options = EffectOptions { owner: "w1".into(), max_attempts: 0, wait_ms: None, has_reconciler: false };
+    // The first step reads, with the replay rule; the claim's insert follows an absent row.
     let start = effect::start_effect(&intent, &policy, &options, 1_000).unwrap();
-    let write = start.write.as_ref().expect("the claim's insert");
-    assert_eq!(write.row.args_canonical.len(), blob.len() + 11, "the row carries the arguments");
-    assert!(matches!(start.action, Action::CallTool(_)));
-    // The claim, the row and the write all hold the arguments; the state, once.
+    assert!(start.read.is_some() && start.replay.is_some() && start.write.is_none(), "{start:?}");
     assert!(start.state.len() < blob.len() + 1_024, "a start state of {} bytes", start.state.len());
-    let next = effect::run(&start.state, Input::ToolReturned("{\"refund_id\":\"re_1\"}".into()), 1_010).unwrap();
+    let claim = effect::run(&start.state, Input::Row(None), 1_000).unwrap();
+    let write = claim.write.as_ref().expect("the claim's insert");
+    assert_eq!(write.row.args_canonical.len(), blob.len() + 11, "the row carries the arguments");
+    assert!(matches!(claim.action, Action::CallTool(_)));
+    // The claim, the row and the write all hold the arguments; the state, once.
+    assert!(claim.state.len() < blob.len() + 1_024, "a claim state of {} bytes", claim.state.len());
+    let next = effect::run(&claim.state, Input::ToolReturned("{\"refund_id\":\"re_1\"}".into()), 1_010).unwrap();
     assert!(next.state.is_empty() || next.state.len() < blob.len() + 1_024, "a state of {} bytes", next.state.len());
     assert!(matches!(next.action, Action::Finish(_)), "{:?}", next.action);
 }

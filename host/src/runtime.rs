@@ -209,7 +209,7 @@ impl Runtime {
     }
 
     /// How many machine steps this runtime has computed (calls of `effect.run`, each one crossing
-    /// into the core): a fresh effect takes two, a replay one (`wit/effect.wit`).
+    /// into the core): a fresh effect takes three, a replay one (`wit/effect.wit`).
     pub fn machine_steps(&self) -> u64 {
         self.inner.steps.load(Ordering::Relaxed)
     }

@@ -385,7 +385,7 @@ export function runBytes(bytes) {
 }
 
 /** How many machine steps this process has computed (calls of `effect.run`, each one crossing
- * into the core): a fresh effect takes two, a replay one (wit/effect.wit). */
+ * into the core): a fresh effect takes three, a replay one (wit/effect.wit). */
 export function machineSteps() {
   return steps;
 }

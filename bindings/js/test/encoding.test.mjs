@@ -55,14 +55,21 @@ test('a run-call survives a round trip', () => {
 });
 
 test('the core reads what JS writes; the lazy step is the whole step', () => {
-  const step = core.witRun(new Uint8Array(0), start(), 1000);
-  assert.equal(step.read.scope, 'acme');
+  const first = core.witRun(new Uint8Array(0), start(), 1000);
+  assert.equal(first.read.scope, 'acme');
+  // The first step only reads; the claim is written once the row is known to be absent.
+  assert.equal(first.write, undefined);
+  const step = core.witRun(first.state, { tag: 'row', val: undefined }, 1000);
   assert.equal(step.write.row.owner, 'w1');
   assert.equal(step.write.row.argsCanonical, '{"amount":500,"charge_id":"ch_1"}');
   assert.deepEqual(step.action.val.token, { attempt: 1, owner: 'w1' });
-  const bytes = core.runBytes(enc.encode('effect.run-call', { state: new Uint8Array(0), input: start(), now: 1000 }));
-  const whole = enc.decode('effect.run-answer', bytes).val;
-  for (const f of ['state', 'read', 'replay', 'write', 'events', 'action']) assert.deepEqual(step[f], whole[f], f);
+  for (const [call, lazy] of [
+    [{ state: new Uint8Array(0), input: start(), now: 1000 }, first],
+    [{ state: first.state, input: { tag: 'row', val: undefined }, now: 1000 }, step],
+  ]) {
+    const whole = enc.decode('effect.run-answer', core.runBytes(enc.encode('effect.run-call', call))).val;
+    for (const f of ['state', 'read', 'replay', 'write', 'events', 'action']) assert.deepEqual(lazy[f], whole[f], f);
+  }
 });
 
 test('a key error comes back as the error', () => {

@@ -21,7 +21,7 @@ export function canonicalize(json: string | Uint8Array | ArrayBuffer): string;
 export function limits(): { maxInputBytes: number; maxDepth: number };
 
 /** How many machine steps this process has computed (calls of the core's `effect.run`, each one
- * crossing into the core): a fresh effect takes two, a replay one. */
+ * crossing into the core): a fresh effect takes three, a replay one. */
 export function machineSteps(): number;
 
 // ---- policy -------------------------------------------------------------------------------------

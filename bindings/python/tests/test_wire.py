@@ -60,13 +60,19 @@ def test_a_run_call_survives_a_round_trip(rt: _runtime.Runtime) -> None:
 
 
 def test_the_core_reads_what_python_writes(rt: _runtime.Runtime) -> None:
-    step = rt.run(b"", start(), 1_000)
-    assert step.read == types.ReadRequest("acme", step.read.key)
+    first = rt.run(b"", start(), 1_000)
+    assert first.read == types.ReadRequest("acme", first.read.key)
+    # The first step only reads; the claim is written once the row is known to be absent.
+    assert first.write is None
+    step = rt.run(first.state, types.RowInput(None), 1_000)
     assert step.write is not None and step.write.row.owner == "w1"
     assert step.write.row.args_canonical == '{"amount":500,"charge_id":"ch_1"}'
     assert step.action.token == types.ClaimToken(1, "w1")
     # The same step through the reference decoder, whole, and through the lazy one.
     data = rt.call("effect.run", rt.wire.encode(CALL, types.RunCall(b"", start(), 1_000)))
+    assert repr(rt.wire.decode(ANSWER, data)) == repr(first.full())
+    call = types.RunCall(first.state, types.RowInput(None), 1_000)
+    data = rt.call("effect.run", rt.wire.encode(CALL, call))
     assert repr(rt.wire.decode(ANSWER, data)) == repr(step.full())
 
 

@@ -215,9 +215,13 @@ impl Machine {
             Known::Row(row) if self.mode != Mode::Wait => self.transition(row, now),
             _ => {
                 // Read. Should the row be absent, what to do is known now: the host does it
-                // without asking again (the claim of a fresh effect: insert, then call the tool).
+                // without asking again (a begin or complete event's write). Not for an effect's
+                // claim: its read carries the replay rule instead (`replay_rule`), so a replay is
+                // one crossing that never builds the claim's insert, its events and its tool call
+                // (half of the first step's work); a fresh effect asks once more, with the absent
+                // row, and gets them then.
                 let mut if_absent = None;
-                if self.mode != Mode::Wait {
+                if self.mode != Mode::Wait && !self.claims() {
                     let mut absent = self.clone();
                     if let Act::Write(w, then) = absent.transition(None, now) {
                         self.pending = absent.pending;
@@ -229,6 +233,11 @@ impl Machine {
                 Act::Read(if_absent)
             }
         }
+    }
+
+    /// An effect's claim: its reads carry a replay rule (`replay_rule`).
+    fn claims(&self) -> bool {
+        matches!((&self.mode, &*self.event), (Mode::Effect, Event::Begin(_)))
     }
 
     fn transition(&mut self, row: Option<Entry>, now: u64) -> Act {

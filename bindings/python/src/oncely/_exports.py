@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "2baa4563f8b8b5612d40fda61e5e3e2d0b117bac5bca47d68431dc34d7c91f84"
+COMPONENT_SHA256 = "646598ecd27992ff4e5af3a055875c80a053fabef561040f41e7fb2886430f83"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (

@@ -344,12 +344,19 @@ def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the co
     command: Command,
     spec: EffectSpec,
     events: Events | None = None,
+    first: tuple[Any, Any] | None = None,
 ) -> Generator[Request, Any, tuple[Finish, Entry | None, Any]]:
     """Run one machine: returns its finish, the row read last and the tool's last value; raises
     the typed error of a ``raise`` (with what the tool, reconciler or store raised as cause).
     The events of each step (the core's decisions, true once its read and write went through)
-    go to ``events`` (:mod:`oncely.events`) right before its action; nothing here decides one."""
-    step, row, value, cause = _unwrap(run(b"", Start(command), clock())), None, None, None
+    go to ``events`` (:mod:`oncely.events`) right before its action; nothing here decides one.
+    ``first``: the machine's first step, already asked of the core, and what its replay read
+    found (:func:`run_effect_sync`, which made both and did not replay)."""
+    if first is None:
+        step, pre = _unwrap(run(b"", Start(command), clock())), None
+    else:
+        step, pre = first
+    row, value, cause = None, None, None
     while True:
         inp: Any = None
         if step.read is not None:
@@ -359,14 +366,13 @@ def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the co
                 # A replay in one crossing; on a store with a narrow read (``recorded``), one
                 # read of the four columns the rule compares, and the whole row only when it is
                 # not this effect's record.
-                got = yield ReadRecorded(where.scope, where.key)
+                if pre is None:
+                    got = yield ReadRecorded(where.scope, where.key)
+                else:
+                    got, pre = pre[0], None
                 if got is not None and not isinstance(got, Failed):
-                    if _replays(rule, got):
-                        if events is not None:
-                            events.deliver([rule.event])
-                        done = EffectReturn(
-                            where.key, RecordedResult(got.result_json), True, rule.reconciled
-                        )
+                    done = _replayed(rule, where.key, got, events)
+                    if done is not None:
                         return done, got if isinstance(got, Entry) else None, value
                     if isinstance(got, Recorded):
                         got = yield Read(where.scope, where.key)
@@ -413,6 +419,19 @@ def interpret(  # noqa: C901, PLR0912, PLR0915 - one branch per action of the co
                 setattr(error, EFFECT_ERROR, a.error)
                 raise error from cause
         step = _unwrap(run(step.state, inp, clock()))
+
+
+def _replayed(
+    rule: ReplayRule, key: str, got: Recorded | Entry, events: Events | None
+) -> EffectReturn | None:
+    """The finish of a step whose replay ``rule`` ``got`` answers (its event delivered), else
+    ``None``."""
+    result = got.result_json
+    if result is None or not _replays(rule, got):
+        return None
+    if events is not None:
+        events.deliver((rule.event,))
+    return EffectReturn(key, RecordedResult(result), True, rule.reconciled)
 
 
 def _replays(rule: ReplayRule, r: Recorded | Entry) -> bool:
@@ -538,6 +557,27 @@ def drive_sync(
         else:
             (host.sleep or time.sleep)(max(0, req.at - host.clock()) / 1000)
             send = None
+
+
+def run_effect_sync(
+    host: Any, command: EffectStart, spec: EffectSpec, tool_fn: Callable[[str], Any]
+) -> EffectResult[Any]:
+    """An effect machine with blocking I/O (``Ledger.run``). Its first step is asked here and,
+    when the core gives it a replay rule, its read made here: a replay is that one call into the
+    core, one read and the result, without the interpreter; anything else goes on in
+    :func:`interpret` from that step and that read."""
+    step = _unwrap(host._run(b"", Start(command), host.clock()))
+    rule, where = step.replay, step.read
+    first: tuple[Any, Any] = (step, None)
+    if rule is not None and where is not None:
+        got = _storage(recorded, host.store, where.scope, where.key)
+        if got is not None and not isinstance(got, Failed):
+            done = _replayed(rule, where.key, got, host._events)
+            if done is not None:
+                return effect_result(spec, (done, None, None))
+        first = (step, (got,))
+    steps = interpret(host._run, host.clock, command, spec, host._events, first)
+    return effect_result(spec, drive_sync(host, steps, tool_fn))
 
 
 def _call_sync(tool_fn: Callable[[str], Any] | None, key: str) -> Called:

@@ -408,7 +408,7 @@ class Ledger:
         cmd = effect_command(
             self, spec, scope=scope, run=run, step=step, tool=tool, args=args, policy=policy
         )
-        return effect_result(spec, _machine.drive_sync(self, self.machine(cmd, spec), tool_fn))
+        return _machine.run_effect_sync(self, cmd, spec, tool_fn)
 
     def tool(
         self,

@@ -67,17 +67,22 @@ class SqliteStore:
             self._all.append(conn)
         return conn
 
-    @contextmanager
-    def _conn(self) -> Iterator[sqlite3.Connection]:
+    def _take(self) -> sqlite3.Connection:
         with self._lock:
             conn = self._pool.pop() if self._pool else None
-        if conn is None:
-            conn = self._connect()
+        return self._connect() if conn is None else conn
+
+    def _give(self, conn: sqlite3.Connection) -> None:
+        with self._lock:
+            self._pool.append(conn)
+
+    @contextmanager
+    def _conn(self) -> Iterator[sqlite3.Connection]:
+        conn = self._take()
         try:
             yield conn
         finally:
-            with self._lock:
-                self._pool.append(conn)
+            self._give(conn)
 
     def _migrate(self) -> None:
         # Several processes may open a fresh file at once; the migration runs under SQLite's
@@ -103,9 +108,12 @@ class SqliteStore:
     @_errors
     def recorded(self, scope: str, key: str) -> Recorded | None:
         """What a replay compares of the row (:class:`~oncely.store.Recorded`), if any."""
-        with self._conn() as c:
+        c = self._take()  # a replay's one read: the pool by hand, not a context manager
+        try:
             row = c.execute(self._sql.recorded, (scope, key)).fetchone()
-        return None if row is None else Recorded(*row)
+        finally:
+            self._give(c)
+        return None if row is None else Recorded._make(row)
 
     @_errors
     def insert(self, entry: Entry) -> bool:
