@@ -854,20 +854,51 @@ fn replay_rule(m: &Machine) -> Option<ReplayRule> {
 }
 
 /// `effect.run` with `start(effect(…))`.
+///
+/// An effect under the ledger starts by reading its row, and that first step is all a replay
+/// needs (its replay rule answers the recorded row): it is made without the machine. Its state
+/// is the claim, the options and the clock (`state::encode_begun`), from which the machine is
+/// built on the next step exactly as [`effect_machine`] builds it here for a pass-through.
 pub fn start_effect(intent: &Intent, policy: &ToolPolicy, options: &EffectOptions, now: u64) -> Result<Step, KeyError> {
     let claim = prepare(intent, policy, &options.owner)?;
+    if !uses_ledger(policy.class) {
+        let (mut m, act) = effect_machine(claim, options, now);
+        return Ok(step(&mut m, act));
+    }
+    let state = state::encode_begun(&claim, options, now);
+    let Claim { scope, tool, key, fingerprint, .. } = claim;
+    Ok(Step {
+        state,
+        read: Some(ReadRequest { scope: scope.clone(), key: key.clone() }),
+        replay: Some(ReplayRule {
+            state: EntryState::Done,
+            fingerprint,
+            tool: tool.clone(),
+            reconciled: false,
+            event: Notice { kind: NoticeKind::Replayed, scope, key, tool, detail: String::new() },
+        }),
+        write: None,
+        // A step that only reads is never done as such (the host sends the row): no events.
+        events: Vec::new(),
+        action: Action::Report,
+    })
+}
+
+/// The machine of an effect whose claim is `claim`, and what it does first.
+fn effect_machine(claim: Claim, options: &EffectOptions, now: u64) -> (Machine, Act) {
     let mut m = Machine::new(Mode::Effect, claim.scope.clone(), claim.key.clone(), Event::Begin(claim.clone()));
+    let uses = uses_ledger(claim.policy.class);
     m.claim = Some(Rc::new(claim));
     m.max_attempts = if options.max_attempts == 0 { DEFAULT_MAX_ATTEMPTS } else { options.max_attempts };
     m.deadline = now.saturating_add(options.wait_ms.unwrap_or(DEFAULT_WAIT_MS));
     m.has_reconciler = options.has_reconciler;
-    let act = if uses_ledger(policy.class) {
+    let act = if uses {
         m.apply_current(now)
     } else {
         m.phase = Phase::PassingThrough;
         Act::Do(Action::CallTool(pass_through_call(&m.scope, &m.key)))
     };
-    Ok(step(&mut m, act))
+    (m, act)
 }
 
 /// `effect.run` with `start(event(…))`.
@@ -903,7 +934,12 @@ pub fn start_wait(scope: String, key: String, every_ms: Option<u64>, timeout_ms:
 
 /// `effect.run` with any other input: the next step of the machine `state` holds.
 pub fn next(state: &[u8], input: Input, now: u64) -> Step {
-    match state::decode(state) {
+    let machine = match state::decode_begun(state) {
+        // The first step of an effect's claim (`start_effect`): its machine, as it stood then.
+        Some((claim, options, then)) => Some(effect_machine(claim, &options, then).0),
+        None => state::decode(state),
+    };
+    match machine {
         Some(mut m) => {
             let act = m.input(input, now);
             step(&mut m, act)
@@ -928,6 +964,9 @@ fn refused(why: &str) -> Step {
 /// when this core did not write `state`. A state the core wrote must come back byte for byte.
 #[cfg(feature = "fuzzing")]
 pub fn state_round_trip(state: &[u8]) -> Option<Vec<u8>> {
+    if let Some((claim, options, now)) = state::decode_begun(state) {
+        return Some(state::encode_begun(&claim, &options, now));
+    }
     state::decode(state).map(|m| state::encode(&m))
 }
 

@@ -10,10 +10,38 @@
 
 use super::codec::{Code, R, W};
 use super::{Known, Machine, Mode, Notices, Pending, Phase};
+use crate::effect_wit::EffectOptions;
+use crate::ledger_wit::Claim;
 use crate::prelude::*;
 
 /// The first byte of every state this core writes.
 const TAG: u8 = 0xE2;
+
+/// The first byte of the state of an effect's first step (`encode_begun`).
+const BEGUN: u8 = 0xE3;
+
+/// The state of an effect's first step, before its machine is made (`super::start_effect`): the
+/// claim, the options and the clock, plain (each string once).
+pub fn encode_begun(claim: &Claim, options: &EffectOptions, now: u64) -> Vec<u8> {
+    let mut w = W(Vec::with_capacity(256 + claim.args_canonical.len()), None);
+    w.u8(BEGUN);
+    claim.put(&mut w);
+    options.put(&mut w);
+    w.u64(now);
+    w.0
+}
+
+/// What `encode_begun` wrote, if it wrote `bytes`.
+pub fn decode_begun(bytes: &[u8]) -> Option<(Claim, EffectOptions, u64)> {
+    if bytes.first() != Some(&BEGUN) {
+        return None;
+    }
+    let mut r = R(&bytes[1..], false, None);
+    let claim = Claim::get(&mut r);
+    let options = EffectOptions::get(&mut r);
+    let now = r.u64();
+    (!r.1 && r.0.is_empty()).then_some((claim, options, now))
+}
 
 /// `m` as bytes.
 pub fn encode(m: &Machine) -> Vec<u8> {

@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "646598ecd27992ff4e5af3a055875c80a053fabef561040f41e7fb2886430f83"
+COMPONENT_SHA256 = "a7dc47c5f79820bb7c97f38d3613f651a183ba897086b55fcbfcb85e2f2ad3ee"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (
