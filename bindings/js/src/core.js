@@ -142,8 +142,18 @@ function policyOut(p) {
     retentionMs: Number(p.retentionMs),
   };
   if (out.key === undefined) delete out.key;
-  Object.defineProperty(out, WIT, { value: p });
+  Object.defineProperty(out, WIT, { value: deepFreeze(p) });
   return Object.freeze(out);
+}
+
+/** `v` and every object and array in it, frozen (a parsed policy's WIT record: its bytes are
+ * kept with it, encoding.js). */
+function deepFreeze(v) {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
 }
 
 function keySpecOut(k) {

@@ -202,6 +202,31 @@ function getOf(type) {
   return f;
 }
 
+/**
+ * Records whose bytes are kept with the value when it is frozen: a tool's policy is parsed once
+ * (core.js freezes its WIT record, nested lists too) and crosses with every effect of the tool.
+ */
+const KEPT = new Set(['policy.tool-policy']);
+
+/** `put`, with the bytes of a frozen value written once and copied after. */
+function keptPut(put) {
+  /** @type {WeakMap<object, Uint8Array>} */
+  const kept = new WeakMap();
+  return (v, w) => {
+    if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return put(v, w);
+    let b = kept.get(v);
+    if (b === undefined) {
+      const own = new Writer();
+      put(v, own);
+      b = own.done().slice();
+      kept.set(v, b);
+    }
+    w.room(b.length);
+    w.buf.set(b, w.at);
+    w.at += b.length;
+  };
+}
+
 /** @returns {(v: any, w: Writer) => void} */
 function makePut(type) {
   switch (type) {
@@ -243,9 +268,11 @@ function makePut(type) {
   const def = WIT[type];
   if (def?.kind === 'record') {
     const fields = def.fields.map(([name, t]) => /** @type {const} */ ([name, putOf(t)]));
-    return (v, w) => {
-      for (const [name, put] of fields) put(v[name], w);
+    /** @type {(v: any, w: Writer) => void} */
+    const put = (v, w) => {
+      for (const [name, f] of fields) f(v[name], w);
     };
+    return KEPT.has(type) ? keptPut(put) : put;
   }
   if (def?.kind === 'enum') {
     const index = new Map(def.cases.map((c, i) => [c, i]));

@@ -98,3 +98,14 @@ test('an answer that does not decode is an error', () => {
   assert.throws(() => enc.encode('effect.run-call', { state: new Uint8Array(0), input: { tag: 'nonsense' }, now: 1 }), TypeError);
   assert.throws(() => enc.encode('effect.run-call', { state: new Uint8Array(0), input: { tag: 'written' }, now: -1 }), TypeError);
 });
+
+test("a parsed policy's bytes are kept with it, and are the bytes of its fields", () => {
+  const parsed = core.parsePolicy({ class: 'irreversible-external', key: { ignore: ['/note'] }, reconcile: { lookup: 'find' } });
+  const wit = core.witPolicy(parsed);
+  assert.ok(Object.isFrozen(wit) && Object.isFrozen(wit.key) && Object.isFrozen(wit.key.ignore), 'the WIT record is frozen, lists too');
+  const fields = enc.encode('policy.tool-policy', { ...wit, key: { ...wit.key, ignore: [...wit.key.ignore] } });
+  assert.deepEqual(enc.encode('policy.tool-policy', wit), fields);
+  assert.deepEqual(enc.encode('policy.tool-policy', wit), fields, 'the kept bytes');
+  const other = Object.freeze({ ...wit, leaseMs: wit.leaseMs + 1n });
+  assert.notDeepEqual(enc.encode('policy.tool-policy', other), fields);
+});
