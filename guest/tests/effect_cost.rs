@@ -50,16 +50,21 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// The benchmark's effect: its intent (`args_of(1)` of `bench_ledger.py`, as the host writes
-/// it), its policy and options.
-fn start() -> oncely_core::effect_wit::Step {
-    let intent = Intent {
+/// The benchmark's intent (`args_of(1)` of `bench_ledger.py`, as the host writes it).
+fn intent() -> Intent {
+    Intent {
         scope: "bench".into(),
         run_id: "run-1".into(),
         step_id: "s-1".into(),
         tool: "refund".into(),
         args_json: r#"{"amount":4999,"charge":"ch_1","currency":"usd","note":"hello there"}"#.into(),
-    };
+    }
+}
+
+/// The benchmark's effect: its intent (`args_of(1)` of `bench_ledger.py`, as the host writes
+/// it), its policy and options.
+fn start() -> oncely_core::effect_wit::Step {
+    let intent = intent();
     let mut policy = policy::default_policy(EffectClass::IrreversibleExternal);
     policy.reconcile = oncely_core::policy_wit::ReconcilePath::ProviderIdempotent;
     let options = EffectOptions { owner: "w1".into(), max_attempts: 0, wait_ms: None, has_reconciler: false };
@@ -84,20 +89,33 @@ fn an_effects_first_step_allocates_a_bounded_number_of_times() {
     assert!(n <= 32, "the first step of an effect allocated {n} times (at most 32)");
 }
 
-#[test]
-#[ignore = "opt-in: a timing; run with --ignored --nocapture in a release build"]
-fn the_time_of_an_effects_first_step() {
+/// The best of 5 × 20,000 calls of `f`, in µs per call.
+fn best_of(mut f: impl FnMut()) -> f64 {
     for _ in 0..2_000 {
-        drop(std::hint::black_box(start()));
+        f();
     }
     let mut best = f64::MAX;
     for _ in 0..5 {
         let n = 20_000;
         let t = std::time::Instant::now();
         for _ in 0..n {
-            drop(std::hint::black_box(start()));
+            f();
         }
         best = best.min(t.elapsed().as_secs_f64() / f64::from(n) * 1e6);
     }
-    eprintln!("effect::start_effect: {best:.2} µs (best of 5 × 20,000), {} allocations", allocations_of_a_start());
+    best
+}
+
+#[test]
+#[ignore = "opt-in: a timing; run with --ignored --nocapture in a release build"]
+fn the_time_of_an_effects_first_step() {
+    let step = best_of(|| drop(std::hint::black_box(start())));
+    eprintln!("effect::start_effect: {step:.2} µs (best of 5 × 20,000), {} allocations", allocations_of_a_start());
+    // Of which: the claim (`ledger::prepare`), and in it the key's derivation.
+    let intent = intent();
+    let policy = policy::default_policy(EffectClass::IrreversibleExternal);
+    let spec = policy.key.clone().unwrap_or_else(oncely_core::keys::default_spec);
+    let claim = best_of(|| drop(std::hint::black_box(oncely_core::ledger::prepare(&intent, &policy, "w1"))));
+    let derive = best_of(|| drop(std::hint::black_box(oncely_core::keys::derive(&intent, &spec))));
+    eprintln!("  of which ledger::prepare (the claim): {claim:.2} µs, keys::derive (the key): {derive:.2} µs");
 }

@@ -13,7 +13,7 @@ import {
   PolicyError,
 } from './errors.js';
 import { writeJson } from './json.js';
-import { decodeRunAnswer, encode } from './encoding.js';
+import { decodeRunAnswer, encode, keep } from './encoding.js';
 import { reconcileOut, witIn, witOut } from './wire.js';
 import { isWellFormed, text, wtf8 } from './wtf8.js';
 
@@ -142,18 +142,9 @@ function policyOut(p) {
     retentionMs: Number(p.retentionMs),
   };
   if (out.key === undefined) delete out.key;
-  Object.defineProperty(out, WIT, { value: deepFreeze(p) });
+  // The WIT record crosses with every effect of the tool: frozen, its bytes kept (encoding.js).
+  Object.defineProperty(out, WIT, { value: keep(p) });
   return Object.freeze(out);
-}
-
-/** `v` and every object and array in it, frozen (a parsed policy's WIT record: its bytes are
- * kept with it, encoding.js). */
-function deepFreeze(v) {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    for (const x of Object.values(v)) deepFreeze(x);
-    Object.freeze(v);
-  }
-  return v;
 }
 
 function keySpecOut(k) {

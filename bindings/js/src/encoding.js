@@ -202,24 +202,38 @@ function getOf(type) {
   return f;
 }
 
-/**
- * Records whose bytes are kept with the value when it is frozen: a tool's policy is parsed once
- * (core.js freezes its WIT record, nested lists too) and crosses with every effect of the tool.
- */
-const KEPT = new Set(['policy.tool-policy']);
+/** Values whose bytes are kept with them (`keep`). */
+const kept = new WeakSet();
 
-/** `put`, with the bytes of a frozen value written once and copied after. */
+/**
+ * `v` frozen, every object and array in it too, and its bytes kept with it from its first
+ * encoding: a value that crosses again and again unchanged (core.js keeps a parsed policy's WIT
+ * record, which crosses with every effect of its tool). Returns `v`.
+ */
+export function keep(v) {
+  const freeze = (x) => {
+    if (x !== null && typeof x === 'object' && !Object.isFrozen(x)) {
+      for (const y of Object.values(x)) freeze(y);
+      Object.freeze(x);
+    }
+  };
+  freeze(v);
+  kept.add(v);
+  return v;
+}
+
+/** A record's `put`, with the bytes of a kept value (`keep`) written once and copied after. */
 function keptPut(put) {
   /** @type {WeakMap<object, Uint8Array>} */
-  const kept = new WeakMap();
+  const bytes = new WeakMap();
   return (v, w) => {
-    if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return put(v, w);
-    let b = kept.get(v);
+    if (!kept.has(v)) return put(v, w);
+    let b = bytes.get(v);
     if (b === undefined) {
       const own = new Writer();
       put(v, own);
       b = own.done().slice();
-      kept.set(v, b);
+      bytes.set(v, b);
     }
     w.room(b.length);
     w.buf.set(b, w.at);
@@ -272,7 +286,7 @@ function makePut(type) {
     const put = (v, w) => {
       for (const [name, f] of fields) f(v[name], w);
     };
-    return KEPT.has(type) ? keptPut(put) : put;
+    return keptPut(put);
   }
   if (def?.kind === 'enum') {
     const index = new Map(def.cases.map((c, i) => [c, i]));

@@ -106,6 +106,11 @@ test("a parsed policy's bytes are kept with it, and are the bytes of its fields"
   const fields = enc.encode('policy.tool-policy', { ...wit, key: { ...wit.key, ignore: [...wit.key.ignore] } });
   assert.deepEqual(enc.encode('policy.tool-policy', wit), fields);
   assert.deepEqual(enc.encode('policy.tool-policy', wit), fields, 'the kept bytes');
-  const other = Object.freeze({ ...wit, leaseMs: wit.leaseMs + 1n });
+  const other = enc.keep({ ...wit, leaseMs: wit.leaseMs + 1n });
   assert.notDeepEqual(enc.encode('policy.tool-policy', other), fields);
+  // A value frozen but not kept is written field by field.
+  const frozen = Object.freeze({ ...wit, key: { ...wit.key, ignore: ['/note'] } });
+  assert.deepEqual(enc.encode('policy.tool-policy', frozen), fields);
+  frozen.key.ignore.push('/memo');
+  assert.notDeepEqual(enc.encode('policy.tool-policy', frozen), fields);
 });

@@ -836,20 +836,21 @@ fn step(m: &mut Machine, act: Act) -> Step {
 /// its event; `effect_outcome`: the recorded result, as this run stands).
 fn replay_rule(m: &Machine) -> Option<ReplayRule> {
     match (&m.mode, &*m.event) {
-        (Mode::Effect, Event::Begin(c)) => Some(ReplayRule {
-            state: EntryState::Done,
-            fingerprint: c.fingerprint.clone(),
-            tool: c.tool.clone(),
-            reconciled: m.reconciled,
-            event: Notice {
-                kind: NoticeKind::Replayed,
-                scope: c.scope.clone(),
-                key: c.key.clone(),
-                tool: c.tool.clone(),
-                detail: String::new(),
-            },
-        }),
+        (Mode::Effect, Event::Begin(c)) => {
+            Some(rule_of(c.scope.clone(), c.key.clone(), c.tool.clone(), c.fingerprint.clone(), m.reconciled))
+        }
         _ => None,
+    }
+}
+
+/// The replay rule of a claim of `tool` on `(scope, key)` whose arguments have `fingerprint`.
+fn rule_of(scope: String, key: String, tool: String, fingerprint: String, reconciled: bool) -> ReplayRule {
+    ReplayRule {
+        state: EntryState::Done,
+        fingerprint,
+        tool: tool.clone(),
+        reconciled,
+        event: Notice { kind: NoticeKind::Replayed, scope, key, tool, detail: String::new() },
     }
 }
 
@@ -867,18 +868,15 @@ pub fn start_effect(intent: &Intent, policy: &ToolPolicy, options: &EffectOption
     }
     let state = state::encode_begun(&claim, options, now);
     let Claim { scope, tool, key, fingerprint, .. } = claim;
+    let read = ReadRequest { scope: scope.clone(), key: key.clone() };
+    // What `step` makes of the machine's first act, a read (`Act::Read(None)`): no events, no
+    // write, a report; the rule a fresh machine's `replay_rule` gives (nothing reconciled yet).
+    // `tests::the_first_step_is_the_machines_first_step` holds the two equal.
     Ok(Step {
         state,
-        read: Some(ReadRequest { scope: scope.clone(), key: key.clone() }),
-        replay: Some(ReplayRule {
-            state: EntryState::Done,
-            fingerprint,
-            tool: tool.clone(),
-            reconciled: false,
-            event: Notice { kind: NoticeKind::Replayed, scope, key, tool, detail: String::new() },
-        }),
+        read: Some(read),
+        replay: Some(rule_of(scope, key, tool, fingerprint, false)),
         write: None,
-        // A step that only reads is never done as such (the host sends the row): no events.
         events: Vec::new(),
         action: Action::Report,
     })
@@ -1017,5 +1015,48 @@ impl crate::effect_wit::Guest for crate::Core {
 
     fn run(call: Vec<u8>) -> Vec<u8> {
         run_bytes(&call)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy_wit::EffectClass;
+
+    /// `start_effect` makes an effect's first step without the machine; it must be the step the
+    /// machine makes (its state aside, which holds the claim instead of the machine), and the
+    /// machine made from that state on the next step must be the machine of then.
+    #[test]
+    fn the_first_step_is_the_machines_first_step() {
+        let intent = Intent {
+            scope: "acme".into(),
+            run_id: "run-7".into(),
+            step_id: "refund-1".into(),
+            tool: "refund".into(),
+            args_json: r#"{"charge_id":"ch_1","amount":500}"#.into(),
+        };
+        for class in [EffectClass::IrreversibleExternal, EffectClass::AccumulatingWrite, EffectClass::ReadOnly] {
+            let policy = crate::policy::default_policy(class);
+            if !uses_ledger(policy.class) {
+                continue;
+            }
+            for options in [
+                EffectOptions { owner: "w1".into(), max_attempts: 0, wait_ms: None, has_reconciler: false },
+                EffectOptions { owner: "w2".into(), max_attempts: 5, wait_ms: Some(0), has_reconciler: true },
+            ] {
+                let first = start_effect(&intent, &policy, &options, 1_000).unwrap();
+                let claim = prepare(&intent, &policy, &options.owner).unwrap();
+                let (mut m, act) = effect_machine(claim, &options, 1_000);
+                let made = step(&mut m, act);
+                assert_eq!(
+                    (&first.read, &first.replay, &first.write, &first.events, &first.action),
+                    (&made.read, &made.replay, &made.write, &made.events, &made.action)
+                );
+                assert_eq!(state::decode(&made.state).map(|m| state::encode(&m)), Some(made.state.clone()));
+                let (claim, again, then) = state::decode_begun(&first.state).expect("the first step's state");
+                let (rebuilt, _) = effect_machine(claim, &again, then);
+                assert_eq!(state::encode(&rebuilt), made.state, "the machine made from the first step's state");
+            }
+        }
     }
 }

@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "a7dc47c5f79820bb7c97f38d3613f651a183ba897086b55fcbfcb85e2f2ad3ee"
+COMPONENT_SHA256 = "eead4ec93ba0e58a24d4fbbdfc5660803eb2cfe4e3969563f5fc36524313c591"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (

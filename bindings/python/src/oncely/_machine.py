@@ -576,8 +576,7 @@ def run_effect_sync(
             if done is not None:
                 return effect_result(spec, (done, None, None))
         first = (step, (got,))
-    steps = interpret(host._run, host.clock, command, spec, host._events, first)
-    return effect_result(spec, drive_sync(host, steps, tool_fn))
+    return effect_result(spec, drive_sync(host, host.machine(command, spec, first), tool_fn))
 
 
 def _call_sync(tool_fn: Callable[[str], Any] | None, key: str) -> Called:

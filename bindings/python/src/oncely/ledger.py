@@ -223,11 +223,12 @@ class Ledger:
 
     # --- machines ------------------------------------------------------------------------------
 
-    def machine(self, command: Any, spec: EffectSpec | None = None) -> Any:
+    def machine(self, command: Any, spec: EffectSpec | None = None, first: Any = None) -> Any:
         """The interpreter of one machine of the core (run it with a driver of
-        :mod:`oncely._machine`)."""
+        :mod:`oncely._machine`); ``first``: its first step and read, already made
+        (:func:`oncely._machine.run_effect_sync`)."""
         return _machine.interpret(
-            self._run, self.clock, command, spec or _DEFAULT_SPEC, self._events
+            self._run, self.clock, command, spec or _DEFAULT_SPEC, self._events, first
         )
 
     def _run(self, state: bytes, inp: Any, now: int) -> Any:
