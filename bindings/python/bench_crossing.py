@@ -20,7 +20,8 @@ docs/performance.md, "The crossing"), each the median of alternating rounds, in 
   the core crossing for every one.
 - **a replay**: ``Ledger.run`` of an intent already recorded, on SQLite (``bench_ledger.py``'s
   effect), with the default crossing (``auto``); the time spent inside oncely's calls into the
-  core (counted), and a ``SELECT`` of the same row alone.
+  core (counted), and a ``SELECT`` of the same row alone; then the replay's parts, each timed
+  alone in the order ``Ledger.run`` does them (their sum is about the whole).
 - **encoders and decoders** Python has in C: ``json.dumps`` and ``pickle.dumps`` of the
   benchmark's structured arguments (``bench.py``'s), and ``json.loads`` / ``pickle.loads`` of
   the same value back.
@@ -100,7 +101,48 @@ def replay_contenders(
             "SELECT * FROM oncely_effects WHERE scope = ? AND key = ?", (SCOPE, key)
         ).fetchone()
 
-    return {REPLAY: replay, "SELECT the row alone": select}, db, runs
+    parts = replay_parts(ledger, intent, policy)
+    return {REPLAY: replay, "SELECT the row alone": select, **parts}, db, runs
+
+
+def replay_parts(ledger: Any, intent: dict[str, Any], policy: Any) -> dict[str, Callable[[], Any]]:
+    """What a replay's parts cost, each alone, in the order ``Ledger.run`` does them
+    (``_machine.run_effect_sync``): the command built from the intent, its ``run-call``
+    encoded, the call into the core, the answer's head read, the row's narrow read, the replay
+    rule checked, the caller's result made."""
+    from oncely import _machine
+    from oncely.ledger import EffectSpec
+    from oncely.types import Start
+
+    rt, spec, now = ledger._rt, EffectSpec(0, None, (), None, None), ledger.clock()
+    cmd = _machine.effect_command(ledger, spec, **intent, policy=policy)
+    codec = rt._run_codec
+    out = bytearray()
+    codec.put(codec.run_call(b"", Start(cmd), now), out)
+    answer = rt.call_bytes("effect.run", out)
+    step = _runtime.LazyStep(answer, codec)
+    rule, where = step.replay, step.read
+    got = _machine.recorded(ledger.store, where.scope, where.key)
+    done = _machine._replayed(rule, where.key, got, ledger._events)
+    if done is None:
+        raise SystemExit("the replay rule does not answer the recorded row")
+
+    def encode() -> None:
+        codec.put(codec.run_call(b"", Start(cmd), now), bytearray())
+
+    return {
+        "replay, its parts: the command": lambda: _machine.effect_command(
+            ledger, spec, **intent, policy=policy
+        ),
+        "  encoding the run-call": encode,
+        "  the call into the core": lambda: rt.call_bytes("effect.run", out),
+        "  the answer's head read": lambda: _runtime.LazyStep(answer, codec),
+        "  the row's narrow read": lambda: _machine.recorded(ledger.store, where.scope, where.key),
+        "  the replay rule checked": lambda: _machine._replayed(
+            rule, where.key, got, ledger._events
+        ),
+        "  the result made": lambda: _machine.effect_result(spec, (done, None, None)),
+    }
 
 
 def codec_contenders() -> dict[str, Callable[[], Any]]:
@@ -208,6 +250,11 @@ def main() -> int:
         f"the floor take "
         f"{t['floor: two raw core calls']:,.1f} µs, the row's SELECT "
         f"{t['SELECT the row alone']:,.1f} µs"
+    )
+    parts = sum(us for name, us in t.items() if name.startswith(("replay, its parts", "  ")))
+    print(
+        f"the replay's parts, each alone, add up to {parts:,.1f} µs of its {t[REPLAY]:,.1f}; the"
+        f" rest is Ledger.run's own calls and what a part costs in a sequence, not in a loop"
     )
     return 0
 
