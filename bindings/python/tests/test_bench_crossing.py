@@ -34,8 +34,13 @@ def test_bench_crossing_runs_and_reports_every_row() -> None:
         "effect.run of a replay: component",
         "replay (Ledger.run, SQLite)",
         "pickle.dumps 64 KiB",
+        "replay, its parts: the command",
+        "the call into the core",
+        "the row's narrow read",
+        "the result made",
     ):
         assert float(rows[row].replace(",", "")) > 0, (row, out.stdout)
     assert "a replay spends" in out.stdout, out.stdout
     # A replay is one call into the core (wit/effect.wit: the read step's replay rule).
     assert "calls into the core (1 per replay," in out.stdout, out.stdout
+    assert "the replay's parts, each alone, add up to" in out.stdout, out.stdout
