@@ -491,6 +491,9 @@ def main() -> int:
     ap.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     ap.add_argument("--profile", type=int, default=0, metavar="N",
                     help="then profile N fresh SQLite effects and their replays")  # fmt: skip
+    ap.add_argument("--dir", metavar="DIR", default=None,
+                    help="where the SQLite files go (default: the system's temporary directory; "
+                         "/dev/shm: a profile of the CPU, not of fsync)")  # fmt: skip
     a = ap.parse_args()
     rounds = a.rounds or (7 if a.quick else 15)
     seconds = a.seconds or (0.3 if a.quick else 0.6)
@@ -500,7 +503,7 @@ def main() -> int:
           f"measure, median kept; {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.1f}")  # fmt: skip
     rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="oncely-bench-ledger-") as d:
+    with tempfile.TemporaryDirectory(prefix="oncely-bench-ledger-", dir=a.dir) as d:
         tmp = Path(d)
         if not a.no_sqlite:
             rows += summarize("sqlite", 1, bench_sqlite(rounds, seconds, tmp))
