@@ -214,6 +214,24 @@ pub fn answer(error: &Failure) -> Option<Reply> {
             None,
             true,
         ),
+        EffectError::AwaitingApproval(r) => reply(
+            ReplyCode::AwaitingApproval,
+            "oncely: this call needs a person's approval before it runs, and has not run. They have been asked, once; \
+             an identical call runs it once they approve (or is told that they denied it). Do not send it with other arguments to get around this."
+                .into(),
+            Some(&r.key),
+            true,
+        ),
+        EffectError::Denied(d) => reply(
+            ReplyCode::Denied,
+            msg![
+                "oncely: a person denied this call",
+                if d.reason.is_empty() { String::new() } else { msg![" (", d.reason, ")"] },
+                ". It did not happen and will not; do not send it again."
+            ],
+            Some(&d.key),
+            false,
+        ),
         EffectError::Storage(_) | EffectError::Ledger(_) => return None,
     })
 }

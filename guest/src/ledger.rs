@@ -6,15 +6,17 @@
 //!
 //! The rules that must never break, each pinned by a test in `tests/ledger_rules.rs`:
 //! - an expired lease leads to `in-doubt` (reconcile, then escalate), never to `execute`;
-//! - only no entry, or `failed`, grants `execute`;
+//! - only no entry, `failed`, or a person's approval that still holds grants `execute`; a call
+//!   whose policy asks for approval is never executed before a person approved it;
 //! - a stale token cannot complete, fail or heartbeat;
 //! - key and fingerprint are fixed at claim.
 
 use crate::json;
 use crate::keys_wit::{Intent, KeyError, KeyErrorKind};
 use crate::ledger_wit::{
-    Attention, Claim, ClaimToken, Completion, Conflict, Entry, EntryState, Escalation, Event, Failure, Guest, InProgress, LedgerError,
-    LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Replay, Resolution, Settlement,
+    ApprovalRequest, Attention, Claim, ClaimToken, Completion, Conflict, Decision, Denial, Entry, EntryState, Escalation, Event, Failure,
+    Guest, InProgress, LedgerError, LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Replay, Resolution,
+    Settlement,
 };
 use crate::policy::uses_ledger;
 use crate::policy_wit::{ReconcilePath, ToolPolicy};
@@ -94,6 +96,9 @@ pub fn state_name(s: EntryState) -> &'static str {
         EntryState::Failed => "failed",
         EntryState::InDoubt => "in-doubt",
         EntryState::Escalated => "escalated",
+        EntryState::AwaitingApproval => "awaiting-approval",
+        EntryState::Approved => "approved",
+        EntryState::Denied => "denied",
     }
 }
 
@@ -134,8 +139,8 @@ pub fn due_at(e: &Entry) -> Option<u64> {
     match e.state {
         EntryState::Pending => Some(e.lease_until),
         EntryState::InDoubt => Some(e.next_reconcile_at.map_or(escalate_at(e), |r| r.min(escalate_at(e)))),
-        EntryState::Done | EntryState::Failed => Some(retained_until(e)),
-        EntryState::Escalated => None,
+        EntryState::Done | EntryState::Failed | EntryState::Denied => Some(retained_until(e)),
+        EntryState::Escalated | EntryState::AwaitingApproval | EntryState::Approved => None,
     }
 }
 
@@ -306,6 +311,12 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
             retention_ms: p.retention_ms,
             due_at: None,
         };
+        if needs_approval(c) {
+            let entry = Entry { state: EntryState::AwaitingApproval, ..entry };
+            let entry = Entry { due_at: due_at(&entry), ..entry };
+            let out = Outcome::AwaitingApproval(approval_request(&entry));
+            return ok(Some(Write::Insert(entry)), out);
+        }
         let entry = Entry { due_at: due_at(&entry), ..entry };
         return ok(Some(Write::Insert(entry)), Outcome::Execute(ClaimToken { attempt: 1, owner: c.owner.clone() }));
     };
@@ -336,6 +347,61 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
                 recorded_at: e.updated_at,
             }),
         ),
+        EntryState::Failed if needs_approval(c) => {
+            // A new attempt, and the policy asks a person first: a new request.
+            let mut n = next_version(e, now);
+            n.state = EntryState::AwaitingApproval;
+            n.attempt = e.attempt + 1;
+            n.owner = c.owner.clone();
+            n.run_id = c.run_id.clone();
+            n.step_id = c.step_id.clone();
+            n.in_doubt_since = None;
+            n.next_reconcile_at = None;
+            n.reconcile_attempts = 0;
+            n.result_json = None;
+            n.reason = None;
+            n.resolved_by = None;
+            n.settlement = None;
+            let out = Outcome::AwaitingApproval(approval_request(&n));
+            ok(cas(n), out)
+        }
+        EntryState::AwaitingApproval => ok(None, Outcome::AwaitingApproval(approval_request(e))),
+        EntryState::Denied => ok(None, Outcome::Denied(denial(e))),
+        EntryState::Approved if now >= approval_ends(e, c) => {
+            let mut n = next_version(e, now);
+            n.state = EntryState::AwaitingApproval;
+            n.reason = Some(msg![
+                "the approval by ",
+                e.resolved_by.clone().unwrap_or_default(),
+                " (",
+                e.settlement.clone().unwrap_or_default(),
+                ") ran out at ",
+                approval_ends(e, c),
+                " before the call ran: asked again"
+            ]);
+            n.resolved_by = None;
+            n.settlement = None;
+            let out = Outcome::AwaitingApproval(approval_request(&n));
+            ok(cas(n), out)
+        }
+        EntryState::Approved => {
+            // The approval is used: this attempt runs under it (its decision stays on the entry).
+            let attempt = e.attempt;
+            let mut n = next_version(e, now);
+            n.state = EntryState::Pending;
+            n.attempt = attempt;
+            n.owner = c.owner.clone();
+            n.run_id = c.run_id.clone();
+            n.step_id = c.step_id.clone();
+            n.lease_until = now.saturating_add(p.lease_ms);
+            n.reconcile = p.reconcile.clone();
+            n.lease_ms = p.lease_ms;
+            n.max_call_ms = p.max_call_ms;
+            n.reconcile_after_ms = p.reconcile_after_ms;
+            n.escalate_after_ms = p.escalate_after_ms;
+            n.retention_ms = p.retention_ms;
+            ok(cas(n), Outcome::Execute(ClaimToken { attempt, owner: c.owner.clone() }))
+        }
         EntryState::Failed => {
             let attempt = e.attempt + 1;
             let mut n = next_version(e, now);
@@ -367,6 +433,44 @@ fn begin(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, Led
         EntryState::Pending => into_doubt(e, now, lease_expired_reason(e)),
         EntryState::InDoubt => in_doubt_step(e, now, false),
         EntryState::Escalated => ok(None, Outcome::Escalated(escalation(e))),
+    }
+}
+
+/// Whether the claim's call needs a person's approval first: its policy has an approval rule
+/// whose condition is not false on the claim's arguments (guest/src/approval.rs). A condition
+/// or arguments that cannot be read ask a person.
+fn needs_approval(c: &Claim) -> bool {
+    let Some(rule) = &c.policy.approval else { return false };
+    let Some(when) = &rule.when else { return true };
+    match (json::parse(when), json::parse(&c.args_canonical)) {
+        (Ok(cond), Ok(args)) => crate::approval::parse(&cond, "").map_or(true, |cond| crate::approval::needs_approval(&cond, &args)),
+        _ => true,
+    }
+}
+
+/// Until when the approval of `e` (approved at its `updated-at`) holds under the claim's policy.
+fn approval_ends(e: &Entry, c: &Claim) -> u64 {
+    let holds = c.policy.approval.as_ref().map_or(crate::policy::DEFAULT_APPROVAL_EXPIRES_MS, |r| r.expires_after_ms);
+    e.updated_at.saturating_add(holds)
+}
+
+fn approval_request(e: &Entry) -> ApprovalRequest {
+    ApprovalRequest {
+        scope: e.scope.clone(),
+        key: e.key.clone(),
+        tool: e.tool.clone(),
+        args_canonical: e.args_canonical.clone(),
+        version: e.version,
+        since: e.updated_at,
+    }
+}
+
+fn denial(e: &Entry) -> Denial {
+    Denial {
+        key: e.key.clone(),
+        by: e.resolved_by.clone().unwrap_or_default(),
+        reason: e.reason.clone().unwrap_or_default(),
+        settlement: e.settlement.clone().unwrap_or_default(),
     }
 }
 
@@ -425,6 +529,7 @@ fn complete(e: &Entry, c: &Completion, now: u64) -> Result<Transition, LedgerErr
         EntryState::Done => {
             Err(err(LedgerErrorKind::AlreadySettled, Some(e), msg!["attempt ", e.attempt, " already recorded a different result"]))
         }
+        EntryState::AwaitingApproval | EntryState::Approved | EntryState::Denied => Err(never_claimed(e)),
         EntryState::Failed => Err(err(
             LedgerErrorKind::AlreadySettled,
             Some(e),
@@ -451,6 +556,7 @@ fn complete_unrecordable(e: &Entry, f: &Failure, now: u64) -> Result<Transition,
             ok(cas(n), Outcome::Recorded(EntryState::Done))
         }
         EntryState::Done if e.result_json.is_none() => ok(None, Outcome::Recorded(EntryState::Done)),
+        EntryState::AwaitingApproval | EntryState::Approved | EntryState::Denied => Err(never_claimed(e)),
         EntryState::Done | EntryState::Failed => Err(err(
             LedgerErrorKind::AlreadySettled,
             Some(e),
@@ -470,6 +576,7 @@ fn fail_definite(e: &Entry, f: &Failure, now: u64) -> Result<Transition, LedgerE
             ok(cas(n), Outcome::Recorded(EntryState::Failed))
         }
         EntryState::Failed => ok(None, Outcome::Recorded(EntryState::Failed)),
+        EntryState::AwaitingApproval | EntryState::Approved | EntryState::Denied => Err(never_claimed(e)),
         EntryState::Done => Err(err(
             LedgerErrorKind::AlreadySettled,
             Some(e),
@@ -482,6 +589,7 @@ fn fail_ambiguous(e: &Entry, f: &Failure, now: u64) -> Result<Transition, Ledger
     check_token(e, &f.token)?;
     match e.state {
         EntryState::Pending => into_doubt(e, now, msg!["attempt ", e.attempt, " failed ambiguously: ", f.reason]),
+        EntryState::AwaitingApproval | EntryState::Approved | EntryState::Denied => Err(never_claimed(e)),
         // Already unknown or already settled: an ambiguous report adds nothing.
         s => ok(None, Outcome::Recorded(s)),
     }
@@ -501,7 +609,7 @@ fn sweep(e: &Entry, now: u64) -> Result<Transition, LedgerError> {
     let t = match e.state {
         EntryState::Pending if now >= e.lease_until => return into_doubt(e, now, lease_expired_reason(e)),
         EntryState::InDoubt => in_doubt_step(e, now, true)?,
-        EntryState::Done | EntryState::Failed if now >= retained_until(e) => return purge(e, now),
+        EntryState::Done | EntryState::Failed | EntryState::Denied if now >= retained_until(e) => return purge(e, now),
         _ => Transition { write: None, outcome: Outcome::Idle(due_at(e)) },
     };
     // Nothing to do now. A row whose `due-at` is not what the core computes (written by an older
@@ -586,6 +694,7 @@ fn reconciled(e: &Entry, r: &Reconciliation, now: u64) -> Result<Transition, Led
             Some(e),
             "the entry is pending with its claim; only an in-doubt entry is reconciled".into(),
         )),
+        (EntryState::AwaitingApproval | EntryState::Approved | EntryState::Denied, _) => Err(never_claimed(e)),
     }
 }
 
@@ -600,13 +709,7 @@ fn resolve(e: &Entry, r: &Resolution, now: u64) -> Result<Transition, LedgerErro
             msg!["only in-doubt or escalated entries are resolved by hand; this one is ", state_name(e.state)],
         ));
     }
-    if r.seen_version != e.version {
-        return Err(err(
-            LedgerErrorKind::Changed,
-            Some(e),
-            msg!["the entry changed since version ", r.seen_version, " (now ", e.version, "): look again"],
-        ));
-    }
+    check_decision(e, &r.by, r.seen_version)?;
     let note = if r.note.is_empty() { String::new() } else { msg![": ", r.note] };
     let (state, result, verdict) = match &r.settlement {
         Settlement::Happened(result) => (EntryState::Done, Some(result.clone()), "happened"),
@@ -616,18 +719,80 @@ fn resolve(e: &Entry, r: &Resolution, now: u64) -> Result<Transition, LedgerErro
     n.state = state;
     n.result_json = result;
     n.next_reconcile_at = None;
-    // The settlement's id: the same from every host; unique per entry (scope, key, and when it
-    // was created: a key purged and claimed again is a new entry) and version settled.
-    let hash = crate::keys::sha256_hex(msg![e.scope, "\0", e.key, "\0", e.created_at, "\0", e.version].as_bytes());
-    let id = msg!["stl-", hash.get(..16).unwrap_or_default()];
+    let id = decision_id(e);
     n.resolved_by = Some(r.by.clone());
     n.settlement = Some(id.clone());
     n.reason = Some(msg!["resolved by ", r.by, ": attempt ", e.attempt, " ", verdict, note]);
     ok(cas(n), Outcome::Settled(id))
 }
 
+/// The id of a person's decision on `e` (a settlement, an approval, a denial): the same from
+/// every host; unique per entry (scope, key, and when it was created: a key purged and claimed
+/// again is a new entry) and version decided on.
+fn decision_id(e: &Entry) -> String {
+    let hash = crate::keys::sha256_hex(msg![e.scope, "\0", e.key, "\0", e.created_at, "\0", e.version].as_bytes());
+    msg!["stl-", hash.get(..16).unwrap_or_default()]
+}
+
+/// The checks every decision of a person passes: who, and on what they saw.
+fn check_decision(e: &Entry, by: &str, seen_version: u64) -> Result<(), LedgerError> {
+    if by.is_empty() {
+        return Err(err(LedgerErrorKind::InvalidRequest, Some(e), "a decision must say who decided (by)".into()));
+    }
+    if seen_version != e.version {
+        return Err(err(
+            LedgerErrorKind::Changed,
+            Some(e),
+            msg!["the entry changed since version ", seen_version, " (now ", e.version, "): look again"],
+        ));
+    }
+    Ok(())
+}
+
+fn never_claimed(e: &Entry) -> LedgerError {
+    err(LedgerErrorKind::InvalidState, Some(e), msg!["no attempt of this entry is claimed: it is ", state_name(e.state)])
+}
+
+/// A person approves the call that awaits approval: the next `begin` of the intent claims it.
+fn approve(e: &Entry, d: &Decision, now: u64) -> Result<Transition, LedgerError> {
+    if e.state != EntryState::AwaitingApproval {
+        return Err(err(
+            LedgerErrorKind::InvalidState,
+            Some(e),
+            msg!["only a call that awaits approval is approved; this one is ", state_name(e.state)],
+        ));
+    }
+    check_decision(e, &d.by, d.seen_version)?;
+    let id = decision_id(e);
+    let mut n = next_version(e, now);
+    n.state = EntryState::Approved;
+    n.resolved_by = Some(d.by.clone());
+    n.settlement = Some(id.clone());
+    n.reason = Some(if d.note.is_empty() { msg!["approved by ", d.by] } else { msg!["approved by ", d.by, ": ", d.note] });
+    ok(cas(n), Outcome::Settled(id))
+}
+
+/// A person denies the call that awaits approval, or an approval not yet used.
+fn deny(e: &Entry, d: &Decision, now: u64) -> Result<Transition, LedgerError> {
+    if !matches!(e.state, EntryState::AwaitingApproval | EntryState::Approved) {
+        return Err(err(
+            LedgerErrorKind::InvalidState,
+            Some(e),
+            msg!["only a call that awaits approval, or is approved and not yet run, is denied; this one is ", state_name(e.state)],
+        ));
+    }
+    check_decision(e, &d.by, d.seen_version)?;
+    let id = decision_id(e);
+    let mut n = next_version(e, now);
+    n.state = EntryState::Denied;
+    n.resolved_by = Some(d.by.clone());
+    n.settlement = Some(id.clone());
+    n.reason = Some(if d.note.is_empty() { msg!["denied by ", d.by] } else { msg!["denied by ", d.by, ": ", d.note] });
+    ok(cas(n), Outcome::Settled(id))
+}
+
 fn purge(e: &Entry, now: u64) -> Result<Transition, LedgerError> {
-    if !matches!(e.state, EntryState::Done | EntryState::Failed) {
+    if !matches!(e.state, EntryState::Done | EntryState::Failed | EntryState::Denied) {
         return Err(err(
             LedgerErrorKind::InvalidState,
             Some(e),
@@ -660,6 +825,8 @@ pub fn handle_ref(current: Option<&Entry>, event: &Event, now: u64) -> Result<Tr
         Event::Resolve(r) => resolve(existing(current, "resolve")?, r, now),
         Event::Purge => purge(existing(current, "purge")?, now),
         Event::CompleteUnrecordable(f) => complete_unrecordable(existing(current, "complete-unrecordable")?, f, now),
+        Event::Approve(d) => approve(existing(current, "approve")?, d, now),
+        Event::Deny(d) => deny(existing(current, "deny")?, d, now),
     }
 }
 
@@ -669,10 +836,12 @@ pub const DEFAULT_IN_DOUBT_AFTER_MS: u64 = 15 * 60_000;
 /// How many rows a page of a listing holds when not told: 100.
 pub const DEFAULT_PAGE_SIZE: u32 = 100;
 
-/// `ledger.needs-person`: escalated, or in doubt since `needs_person_since` or earlier.
+/// `ledger.needs-person`: escalated, in doubt since `needs_person_since` or earlier, or awaiting
+/// approval.
 pub fn needs_person(e: &Entry, now: u64, in_doubt_after_ms: Option<u64>) -> Option<Attention> {
     match (e.state, e.in_doubt_since, needs_person_since(now, in_doubt_after_ms)) {
         (EntryState::Escalated, _, _) => Some(Attention::Escalated),
+        (EntryState::AwaitingApproval, _, _) => Some(Attention::Approval),
         (EntryState::InDoubt, Some(t), Some(by)) if t <= by => Some(Attention::InDoubt),
         _ => None,
     }

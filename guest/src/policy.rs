@@ -5,7 +5,7 @@ use crate::json::{self, Value};
 use crate::keys_wit::{KeyIdentity, KeySpec};
 use crate::pointer;
 use crate::policy_wit::{
-    ClassSource, EffectClass, Finding, Guest, ManifestReport, PolicyError, ReconcilePath, ResolvedTool, Severity, ToolAnnotations,
+    ApprovalRule, ClassSource, EffectClass, Finding, Guest, ManifestReport, PolicyError, ReconcilePath, ResolvedTool, Severity, ToolAnnotations,
     ToolPolicy,
 };
 use crate::prelude::*;
@@ -30,6 +30,8 @@ pub const DEFAULT_RECONCILE_AFTER_MS: u64 = 10_000;
 pub const DEFAULT_ESCALATE_AFTER_MS: u64 = 3_600_000;
 /// Default retention of settled entries: 7 days.
 pub const DEFAULT_RETENTION_MS: u64 = 7 * 24 * 3_600_000;
+/// Default time an approval holds before the call must be approved again: 24 h.
+pub const DEFAULT_APPROVAL_EXPIRES_MS: u64 = 24 * 3_600_000;
 
 /// The class implied by MCP annotations, with the MCP spec's defaults.
 pub fn classify(a: &ToolAnnotations) -> EffectClass {
@@ -55,6 +57,7 @@ pub fn default_policy(class: EffectClass) -> ToolPolicy {
         reconcile_after_ms: DEFAULT_RECONCILE_AFTER_MS,
         escalate_after_ms: DEFAULT_ESCALATE_AFTER_MS,
         retention_ms: DEFAULT_RETENTION_MS,
+        approval: None,
     }
 }
 
@@ -200,6 +203,62 @@ fn parse_reconcile(v: &Value<'_>, at: &str) -> Result<ReconcilePath, PolicyError
     }
 }
 
+/// An approval rule: `"always"`, or an object with `when` (a condition, guest/src/approval.rs)
+/// and `expiresAfterMs`, each optional.
+fn parse_approval(v: &Value<'_>, at: &str) -> Result<ApprovalRule, PolicyError> {
+    let mut rule = ApprovalRule { when: None, expires_after_ms: DEFAULT_APPROVAL_EXPIRES_MS };
+    match v {
+        Value::String(s) if s == "always" => return Ok(rule),
+        Value::Object(members) => {
+            for (name, value) in members {
+                let at = child(at, name);
+                match name.as_ref() {
+                    "when" => {
+                        crate::approval::parse(value, &at).map_err(|r| perr(&r.at, r.message))?;
+                        rule.when = Some(json::to_string(value));
+                    }
+                    "expiresAfterMs" => {
+                        rule.expires_after_ms = as_ms(value, &at)?;
+                        if rule.expires_after_ms == 0 {
+                            return Err(perr(&at, "expiresAfterMs must be more than 0"));
+                        }
+                    }
+                    other => return Err(perr(&at, msg!["unknown approval field ", Q(other), "; expected when, expiresAfterMs"])),
+                }
+            }
+        }
+        _ => return Err(perr(at, msg![at, " must be \"always\" or an object such as {\"when\": {\"/amount\": {\">\": 100}}}"])),
+    }
+    Ok(rule)
+}
+
+/// A condition may not read a member the key ignores: an approval is bound to the arguments'
+/// fingerprint, which leaves that member out, so a person could approve one value of it and
+/// another would run.
+fn check_approval(policy: &ToolPolicy, at: &str) -> Result<(), PolicyError> {
+    let (Some(ApprovalRule { when: Some(when), .. }), Some(key)) = (&policy.approval, &policy.key) else {
+        return Ok(());
+    };
+    let at = child(&child(at, "approval"), "when");
+    let doc = json::parse(when).map_err(|_| perr(&at, "the condition is not JSON"))?;
+    let cond = crate::approval::parse(&doc, &at).map_err(|r| perr(&r.at, r.message))?;
+    for p in crate::approval::pointers(&cond) {
+        if let Some(ignored) = key.ignore.iter().find(|i| pointer::is_under(&p.text, i)) {
+            return Err(perr(
+                &at,
+                msg![
+                    "the condition reads ",
+                    Q(&p.text),
+                    ", which the key ignores (",
+                    Q(ignored),
+                    "): an approval holds for the arguments without it, so it could not be bound to the value a person saw"
+                ],
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A policy object; `class` is the class to use when the object names none (`None`: required).
 /// Members are checked in the order of their names in canonical JSON (the parsed object's
 /// order), each in full before the next; a missing `class` is reported after them. `null` is
@@ -234,13 +293,14 @@ fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Re
             "reconcileAfterMs" => policy.reconcile_after_ms = as_ms(value, &at)?,
             "escalateAfterMs" => policy.escalate_after_ms = as_ms(value, &at)?,
             "retentionMs" => policy.retention_ms = as_ms(value, &at)?,
+            "approval" => policy.approval = Some(parse_approval(value, &at)?),
             other => {
                 return Err(perr(
                     &at,
                     msg![
                         "unknown policy field ",
                         Q(other),
-                        "; expected class, key, reconcile, leaseMs, maxCallMs, reconcileAfterMs, escalateAfterMs, retentionMs"
+                        "; expected class, key, reconcile, leaseMs, maxCallMs, reconcileAfterMs, escalateAfterMs, retentionMs, approval"
                     ],
                 ))
             }
@@ -249,6 +309,7 @@ fn parse_policy_value(v: &Value<'_>, at: &str, class: Option<EffectClass>) -> Re
     if !named && class.is_none() {
         return Err(perr(at, "the policy must name its \"class\""));
     }
+    check_approval(&policy, at)?;
     Ok(policy)
 }
 

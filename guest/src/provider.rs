@@ -576,6 +576,30 @@ pub fn refuse(error: &EffectError, handler_ran: bool) -> Answer {
             None,
             None,
         ),
+        EffectError::AwaitingApproval(_) => refusal(
+            409,
+            "awaiting-approval",
+            "A person must approve the request with this Idempotency-Key first",
+            "This request needs a person's approval before it is performed, and has not been performed. They have been asked, once; \
+             the same request with the same key is performed once they approve (or is told that they denied it)."
+                .into(),
+            None,
+            None,
+            None,
+        ),
+        EffectError::Denied(d) => refusal(
+            403,
+            "request-denied",
+            "A person denied the request with this Idempotency-Key",
+            msg![
+                "A person denied this request",
+                if d.reason.is_empty() { String::new() } else { msg![" (", d.reason, ")"] },
+                ". It was not performed and will not be."
+            ],
+            None,
+            None,
+            None,
+        ),
         EffectError::ResultNotRecorded(k) => refusal(
             500,
             "result-not-recorded",

@@ -257,6 +257,9 @@ fn event_line(e: &Notice) -> String {
         NoticeKind::Reconciled => "reconciled",
         NoticeKind::Escalated => "escalated",
         NoticeKind::Resolved => "resolved",
+        NoticeKind::AwaitingApproval => "awaiting-approval",
+        NoticeKind::Approved => "approved",
+        NoticeKind::Denied => "denied",
     };
     if e.detail.is_empty() {
         format!("event {kind} {}", e.tool)
@@ -276,6 +279,8 @@ fn error_kind(e: &EffectError) -> &'static str {
         EffectError::Storage(_) => "storage",
         EffectError::Ledger(_) => "ledger",
         EffectError::Contention(_) => "contention",
+        EffectError::AwaitingApproval(_) => "awaiting-approval",
+        EffectError::Denied(_) => "denied",
     }
 }
 

@@ -281,6 +281,8 @@ fn outcome_json(o: &Outcome) -> Value {
         Outcome::Settled(id) => json!({"outcome": "settled", "id": id}),
         Outcome::Purged => json!({"outcome": "purged"}),
         Outcome::Idle(n) => json!({"outcome": "idle", "next": n}),
+        Outcome::AwaitingApproval(r) => json!({"outcome": "awaiting-approval", "version": r.version, "args": r.args_canonical}),
+        Outcome::Denied(d) => json!({"outcome": "denied", "by": d.by, "reason": d.reason}),
     }
 }
 

@@ -17,10 +17,10 @@ use crate::effect_wit::{
 };
 use crate::keys_wit::{Intent, KeyError, KeyErrorKind, KeyIdentity, KeySpec};
 use crate::ledger_wit::{
-    Claim, ClaimToken, Completion, Conflict, Entry, EntryState, Escalation, Event, Failure, InProgress, LedgerError, LedgerErrorKind,
-    Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Replay, Resolution, Settlement,
+    ApprovalRequest, Claim, ClaimToken, Completion, Conflict, Decision, Denial, Entry, EntryState, Escalation, Event, Failure, InProgress,
+    LedgerError, LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Replay, Resolution, Settlement,
 };
-use crate::policy_wit::{EffectClass, ReconcilePath, ToolPolicy};
+use crate::policy_wit::{ApprovalRule, EffectClass, ReconcilePath, ToolPolicy};
 use crate::prelude::*;
 
 /// Strings this long or longer are written once per state, and referred to after.
@@ -293,7 +293,7 @@ macro_rules! enumeration {
     };
 }
 
-enumeration!(EntryState { Pending, Done, Failed, InDoubt, Escalated });
+enumeration!(EntryState { Pending, Done, Failed, InDoubt, Escalated, AwaitingApproval, Approved, Denied });
 enumeration!(EffectClass { ReadOnly, OverwritingWrite, AccumulatingWrite, IrreversibleExternal });
 enumeration!(TendJob { Sweep, Purge });
 enumeration!(VerdictKind { Happened, NotHappened, Unknown });
@@ -364,7 +364,11 @@ impl Code for Settlement {
     }
 }
 
-record!(ToolPolicy { class, key, reconcile, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, retention_ms });
+record!(ToolPolicy { class, key, reconcile, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, retention_ms, approval });
+record!(ApprovalRule { when, expires_after_ms });
+record!(Decision { by, note, seen_version });
+record!(ApprovalRequest { scope, key, tool, args_canonical, version, since });
+record!(Denial { key, by, reason, settlement });
 record!(KeySpec { only, ignore, identity });
 record!(ClaimToken { attempt, owner });
 record!(Claim { scope, tool, run_id, step_id, key, fingerprint, args_canonical, owner, policy });
@@ -443,6 +447,14 @@ impl Code for Event {
                 w.u8(9);
                 f.put(w);
             }
+            Event::Approve(d) => {
+                w.u8(10);
+                d.put(w);
+            }
+            Event::Deny(d) => {
+                w.u8(11);
+                d.put(w);
+            }
         }
     }
     fn get(r: &mut R<'_>) -> Self {
@@ -457,6 +469,8 @@ impl Code for Event {
             7 => Event::Resolve(Code::get(r)),
             8 => Event::Purge,
             9 => Event::CompleteUnrecordable(Code::get(r)),
+            10 => Event::Approve(Code::get(r)),
+            11 => Event::Deny(Code::get(r)),
             _ => r.bad(Event::Sweep),
         }
     }
@@ -506,7 +520,7 @@ macro_rules! variant {
 }
 
 enumeration!(KeyIdentity { Step, Run, Scope });
-enumeration!(NoticeKind { Claimed, Executed, Replayed, Conflict, InDoubt, Reconciled, Escalated, Resolved });
+enumeration!(NoticeKind { Claimed, Executed, Replayed, Conflict, InDoubt, Reconciled, Escalated, Resolved, AwaitingApproval, Approved, Denied });
 enumeration!(WriteOp { Insert, Update, Delete });
 enumeration!(LedgerErrorKind { NotFound, StaleToken, InvalidState, AlreadySettled, RetentionNotReached, InvalidRequest, Changed });
 enumeration!(KeyErrorKind { InvalidArgs, InvalidPointer, MissingMember, PointerIntoArray, EmptyField });
@@ -569,13 +583,13 @@ variant!(ResultSource, { 0 => ToolValue, 1 => Recorded(x) });
 variant!(Finish, { 0 => Effect(x), 1 => Event(x), 2 => Tended(x), 3 => Waited });
 variant!(EffectError, {
     0 => Conflict(x), 1 => InProgress(x), 2 => InDoubt(x), 3 => Escalated(x), 4 => ToolFailed(x),
-    5 => ResultNotRecorded(x), 6 => Storage(x), 7 => Ledger(x), 8 => Contention(x),
+    5 => ResultNotRecorded(x), 6 => Storage(x), 7 => Ledger(x), 8 => Contention(x), 9 => AwaitingApproval(x), 10 => Denied(x),
 });
 variant!(Action, {
     0 => Report, 1 => CallTool(x), 2 => CallReconciler(x), 3 => RecallTool(x), 4 => SleepUntil(x), 5 => Finish(x), 6 => Raise(x),
 });
 variant!(Outcome, {
     0 => Execute(x), 1 => Replay(x), 2 => InProgress(x), 3 => Reconcile(x), 4 => Escalated(x), 5 => Conflict(x),
-    6 => PassThrough, 7 => Recorded(x), 8 => Settled(x), 9 => Purged, 10 => Idle(x),
+    6 => PassThrough, 7 => Recorded(x), 8 => Settled(x), 9 => Purged, 10 => Idle(x), 11 => AwaitingApproval(x), 12 => Denied(x),
 });
 variant!(RunAnswer, { 0 => Step(x), 1 => KeyError(x) });

@@ -554,6 +554,8 @@ impl Machine {
             }
             Outcome::Escalated(x) => raise(EffectError::Escalated(Keyed { key: self.key.clone(), reason: x.reason })),
             Outcome::Conflict(c) => raise(EffectError::Conflict(c)),
+            Outcome::AwaitingApproval(r) => raise(EffectError::AwaitingApproval(r)),
+            Outcome::Denied(d) => raise(EffectError::Denied(d)),
             Outcome::Recorded(state) => self.recorded(state, now),
             Outcome::Purged | Outcome::Idle(_) | Outcome::Settled(_) => self.begin_again(now),
         }
@@ -708,7 +710,12 @@ impl Machine {
                 let verdict = if is == Some(EntryState::Done) { "happened" } else { "did not happen" };
                 self.notice(NoticeKind::Resolved, e, msg![id, " by ", r.by, ": ", verdict]);
             }
+            (Event::Approve(d), Outcome::Settled(id)) => self.notice(NoticeKind::Approved, e, msg![id, " by ", d.by]),
+            (Event::Deny(d), Outcome::Settled(id)) => self.notice(NoticeKind::Denied, e, msg![id, " by ", d.by, ": ", d.note]),
             _ => {}
+        }
+        if is == Some(EntryState::AwaitingApproval) && was != Some(EntryState::AwaitingApproval) {
+            self.notice(NoticeKind::AwaitingApproval, e, e.args_canonical.clone());
         }
         if is == Some(EntryState::Escalated) && was != Some(EntryState::Escalated) {
             self.notice(NoticeKind::Escalated, e, e.reason.clone().unwrap_or_default());

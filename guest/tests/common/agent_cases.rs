@@ -185,6 +185,8 @@ fn answer_case(c: &Value) -> Value {
                 ReplyCode::ToolFailed => "tool-failed",
                 ReplyCode::Contention => "contention",
                 ReplyCode::InvalidArguments => "invalid-arguments",
+                ReplyCode::AwaitingApproval => "awaiting-approval",
+                ReplyCode::Denied => "denied",
             };
             json!({"code": code, "text": r.text, "key": r.key, "pointer": r.pointer,
                    "retryAfterMs": r.retry_after_ms, "repeatable": r.repeatable})

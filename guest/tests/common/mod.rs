@@ -5,7 +5,7 @@
 
 use oncely_core::keys_wit::Intent;
 use oncely_core::ledger;
-use oncely_core::ledger_wit::{ClaimToken, Completion, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
+use oncely_core::ledger_wit::{ClaimToken, Completion, Decision, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
 use serde_json::Value;
 
 pub fn s(v: &Value) -> String {
@@ -59,6 +59,18 @@ pub fn event(step: &Value, base: &Intent, pol: &oncely_core::policy_wit::ToolPol
             note: s(&body["note"]),
             seen_version: body["version"].as_u64().expect("a resolve step names the version it saw"),
         }),
+        "approve" | "deny" => {
+            let d = Decision {
+                by: s(&body["by"]),
+                note: s(&body["note"]),
+                seen_version: body["version"].as_u64().expect("an approve or deny step names the version it saw"),
+            };
+            if name == "approve" {
+                Event::Approve(d)
+            } else {
+                Event::Deny(d)
+            }
+        }
         other => panic!("unknown event {other}"),
     }
 }
