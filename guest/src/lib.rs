@@ -28,8 +28,8 @@
 //! 3. [`number`] (ECMAScript number text): `text`;
 //! 4. [`json`] (parser, tree, serializer): `escape`, `text`, `number`;
 //! 5. [`pointer`], [`canonical`]: `json`, `text`;
-//! 6. [`keys`]: `json`, `pointer`, `canonical`, `text`; [`approval`] (when a call needs a
-//!    person's approval): `json`, `pointer`, `text`; neither imports the other;
+//! 6. [`keys`], [`approval`] (when a call needs a person's approval): `json`, `pointer`,
+//!    `canonical`, `text`; neither imports the other;
 //! 7. [`policy`]: the above;
 //! 8. [`ledger`]: the above;
 //! 9. [`effect`], [`provider`]: the above (and `base64`); neither imports the other;

@@ -232,6 +232,10 @@ fn policy_vectors() {
                     "reconcile": reconcile_json(&p.reconcile),
                     "lease_ms": p.lease_ms, "reconcile_after_ms": p.reconcile_after_ms,
                     "escalate_after_ms": p.escalate_after_ms, "retention_ms": p.retention_ms, "max_call_ms": p.max_call_ms,
+                    "approval": p.approval.as_ref().map(|a| json!({
+                        "when": a.when.as_deref().map(|w| serde_json::from_str::<Value>(w).unwrap()),
+                        "expires_after_ms": a.expires_after_ms,
+                    })),
                 });
                 assert_eq!(&got, want, "{text}");
             }
@@ -281,7 +285,7 @@ fn outcome_json(o: &Outcome) -> Value {
         Outcome::Settled(id) => json!({"outcome": "settled", "id": id}),
         Outcome::Purged => json!({"outcome": "purged"}),
         Outcome::Idle(n) => json!({"outcome": "idle", "next": n}),
-        Outcome::AwaitingApproval(r) => json!({"outcome": "awaiting-approval", "version": r.version, "args": r.args_canonical}),
+        Outcome::AwaitingApproval(r) => json!({"outcome": "awaiting-approval", "args": r.args_canonical}),
         Outcome::Denied(d) => json!({"outcome": "denied", "by": d.by, "reason": d.reason}),
     }
 }
