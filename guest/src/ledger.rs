@@ -443,7 +443,7 @@ fn needs_approval(c: &Claim) -> bool {
     let Some(rule) = &c.policy.approval else { return false };
     let Some(when) = &rule.when else { return true };
     match (json::parse(when), json::parse(&c.args_canonical)) {
-        (Ok(cond), Ok(args)) => crate::approval::parse(&cond, "").map_or(true, |cond| crate::approval::needs_approval(&cond, &args)),
+        (Ok(cond), Ok(args)) => crate::approval::needs_approval(&cond, &args),
         _ => true,
     }
 }

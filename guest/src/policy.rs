@@ -5,8 +5,8 @@ use crate::json::{self, Value};
 use crate::keys_wit::{KeyIdentity, KeySpec};
 use crate::pointer;
 use crate::policy_wit::{
-    ApprovalRule, ClassSource, EffectClass, Finding, Guest, ManifestReport, PolicyError, ReconcilePath, ResolvedTool, Severity, ToolAnnotations,
-    ToolPolicy,
+    ApprovalRule, ClassSource, EffectClass, Finding, Guest, ManifestReport, PolicyError, ReconcilePath, ResolvedTool, Severity,
+    ToolAnnotations, ToolPolicy,
 };
 use crate::prelude::*;
 use crate::text::Q;
@@ -214,7 +214,7 @@ fn parse_approval(v: &Value<'_>, at: &str) -> Result<ApprovalRule, PolicyError> 
                 let at = child(at, name);
                 match name.as_ref() {
                     "when" => {
-                        crate::approval::parse(value, &at).map_err(|r| perr(&r.at, r.message))?;
+                        crate::approval::check(value, &at).map_err(|r| perr(&r.at, r.message))?;
                         rule.when = Some(json::to_string(value));
                     }
                     "expiresAfterMs" => {
@@ -241,14 +241,13 @@ fn check_approval(policy: &ToolPolicy, at: &str) -> Result<(), PolicyError> {
     };
     let at = child(&child(at, "approval"), "when");
     let doc = json::parse(when).map_err(|_| perr(&at, "the condition is not JSON"))?;
-    let cond = crate::approval::parse(&doc, &at).map_err(|r| perr(&r.at, r.message))?;
-    for p in crate::approval::pointers(&cond) {
-        if let Some(ignored) = key.ignore.iter().find(|i| pointer::is_under(&p.text, i)) {
+    for p in crate::approval::check(&doc, &at).map_err(|r| perr(&r.at, r.message))? {
+        if let Some(ignored) = key.ignore.iter().find(|i| pointer::is_under(&p, i)) {
             return Err(perr(
                 &at,
                 msg![
                     "the condition reads ",
-                    Q(&p.text),
+                    Q(&p),
                     ", which the key ignores (",
                     Q(ignored),
                     "): an approval holds for the arguments without it, so it could not be bound to the value a person saw"

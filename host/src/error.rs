@@ -5,7 +5,7 @@ use crate::wit::agent::Failure;
 use crate::wit::canonical::CanonError;
 use crate::wit::effect::{Busy, Doubt, EffectError, Keyed};
 use crate::wit::keys::KeyError;
-use crate::wit::ledger::{Conflict, LedgerError};
+use crate::wit::ledger::{ApprovalRequest, Conflict, Denial, LedgerError};
 use crate::wit::policy::PolicyError;
 
 /// Everything the host can report. The refusals of an effect (a conflict, a call in progress, in
@@ -60,6 +60,14 @@ pub enum Error {
     /// Lost compare-and-swap races too many times in a row.
     #[error("{}", said(EffectError::Contention(*.0)))]
     Contention(u32),
+    /// The tool's policy asks a person to approve this call first, and nobody has yet; the tool
+    /// was not called. Every ask of the intent gets this one request until a person decides
+    /// (`Ledger::approve`, `Ledger::deny`).
+    #[error("{}", said(EffectError::AwaitingApproval(.0.clone())))]
+    AwaitingApproval(ApprovalRequest),
+    /// A person denied the call: it did not happen and will not.
+    #[error("{}", said(EffectError::Denied(.0.clone())))]
+    Denied(Denial),
     /// A result could not be (de)serialized as JSON.
     #[error("result JSON: {0}")]
     Json(#[from] serde_json::Error),
@@ -87,6 +95,8 @@ fn said(e: EffectError) -> String {
         EffectError::ResultNotRecorded(k) => format!("result-not-recorded: {}: {}", k.key, k.reason),
         EffectError::ToolFailed(reason) => format!("tool-failed: {reason}"),
         EffectError::Contention(n) => format!("contention: {n} races"),
+        EffectError::AwaitingApproval(r) => format!("awaiting-approval: {}", r.key),
+        EffectError::Denied(d) => format!("denied: {} by {}: {}", d.key, d.by, d.reason),
         EffectError::Storage(m) => format!("storage: {m}"),
         EffectError::Ledger(l) => l.message,
     }
@@ -106,6 +116,8 @@ impl Error {
             EffectError::Storage(message) => Error::Storage(storage.unwrap_or(StoreError::Other(message))),
             EffectError::Ledger(l) => Error::Ledger(l),
             EffectError::Contention(n) => Error::Contention(n),
+            EffectError::AwaitingApproval(r) => Error::AwaitingApproval(r),
+            EffectError::Denied(d) => Error::Denied(d),
         }
     }
 
@@ -122,6 +134,8 @@ impl Error {
             Error::Storage(s) => EffectError::Storage(s.to_string()),
             Error::Contention(n) => EffectError::Contention(*n),
             Error::Ledger(l) => EffectError::Ledger(l.clone()),
+            Error::AwaitingApproval(r) => EffectError::AwaitingApproval(r.clone()),
+            Error::Denied(d) => EffectError::Denied(d.clone()),
             _ => return None,
         })
     }

@@ -33,11 +33,17 @@ pub enum EventKind {
     Escalated,
     /// A human settled it (`detail`: the settlement id, who, and the verdict).
     Resolved,
+    /// A call now waits for a person's approval (`detail`: the canonical arguments to approve).
+    AwaitingApproval,
+    /// A person approved the call (`detail`: the decision's id and who).
+    Approved,
+    /// A person denied the call (`detail`: the decision's id, who, and their note).
+    Denied,
 }
 
 impl EventKind {
     /// Every kind, in the order above.
-    pub const ALL: [EventKind; 8] = [
+    pub const ALL: [EventKind; 11] = [
         EventKind::Claimed,
         EventKind::Executed,
         EventKind::Replayed,
@@ -46,6 +52,9 @@ impl EventKind {
         EventKind::Reconciled,
         EventKind::Escalated,
         EventKind::Resolved,
+        EventKind::AwaitingApproval,
+        EventKind::Approved,
+        EventKind::Denied,
     ];
 
     /// The kind's name (`in-doubt`, …), the same in every library.
@@ -59,6 +68,9 @@ impl EventKind {
             EventKind::Reconciled => "reconciled",
             EventKind::Escalated => "escalated",
             EventKind::Resolved => "resolved",
+            EventKind::AwaitingApproval => "awaiting-approval",
+            EventKind::Approved => "approved",
+            EventKind::Denied => "denied",
         }
     }
 }
@@ -89,6 +101,9 @@ impl From<NoticeKind> for EventKind {
             NoticeKind::Reconciled => EventKind::Reconciled,
             NoticeKind::Escalated => EventKind::Escalated,
             NoticeKind::Resolved => EventKind::Resolved,
+            NoticeKind::AwaitingApproval => EventKind::AwaitingApproval,
+            NoticeKind::Approved => EventKind::Approved,
+            NoticeKind::Denied => EventKind::Denied,
         }
     }
 }

@@ -37,7 +37,7 @@ use crate::wit::effect::{
 };
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
-    Attention, Claim, ClaimToken, Completion, Entry, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation,
+    Attention, Claim, ClaimToken, Completion, Decision, Entry, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation,
     Resolution,
 };
 use crate::wit::policy::ToolPolicy;
@@ -569,6 +569,29 @@ impl<S: Store> Ledger<S> {
         match self.drive(scope, key, &Event::Resolve(resolution)).await? {
             Outcome::Settled(id) => Ok(id),
             other => Err(Error::Protocol(format!("resolve ended with {other:?}, not a settlement"))),
+        }
+    }
+
+    /// A person approves the call that awaits approval (its policy's `approval`): the next ask
+    /// of the intent runs it once, while the approval holds. `decision.seen_version` is the
+    /// entry's version the person decided on (`Error::AwaitingApproval` and `get` give it):
+    /// refused (`Error::Ledger`, kind `Changed`) if the entry has moved since. Returns the
+    /// decision's id, kept in the entry and its history.
+    pub async fn approve(&self, scope: &str, key: &str, decision: Decision) -> Result<String, Error> {
+        self.decide(scope, key, &Event::Approve(decision)).await
+    }
+
+    /// A person denies the call that awaits approval (or an approval not yet used): it will not
+    /// happen, and every later ask gets `Error::Denied` with the note as the reason. Returns the
+    /// decision's id.
+    pub async fn deny(&self, scope: &str, key: &str, decision: Decision) -> Result<String, Error> {
+        self.decide(scope, key, &Event::Deny(decision)).await
+    }
+
+    async fn decide(&self, scope: &str, key: &str, event: &Event) -> Result<String, Error> {
+        match self.drive(scope, key, event).await? {
+            Outcome::Settled(id) => Ok(id),
+            other => Err(Error::Protocol(format!("a person's decision ended with {other:?}, not a settlement"))),
         }
     }
 

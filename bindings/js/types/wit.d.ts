@@ -252,6 +252,26 @@ export namespace Policy {
     | { tag: 'lookup'; val: string }
     | { tag: 'manual' };
   /**
+   * When a person must approve a call of the tool before it runs, and for how long an
+   * approval holds (docs/key-scheme.md, "Approval").
+   *
+   * `policy.approval-rule`.
+   */
+  export interface ApprovalRule {
+    /**
+     * The condition on the call's arguments (the canonical arguments, ignored members
+     * removed), as canonical JSON in the condition language of docs/key-scheme.md; none:
+     * every call. A call needs approval unless the condition is false on its arguments: a
+     * condition that cannot be decided (a member absent, an order on something that is
+     * not a number) asks a person.
+     */
+    when?: string;
+    /**
+     * How long an approval holds (ms): a call that comes to run later is asked again.
+     */
+    expiresAfterMs: bigint;
+  }
+  /**
    * How one tool is guarded.
    *
    * `policy.tool-policy`.
@@ -290,9 +310,14 @@ export namespace Policy {
      */
     escalateAfterMs: bigint;
     /**
-     * How long a settled (`done` or `failed`) entry is kept, in ms, before purge may drop it.
+     * How long a settled (`done`, `failed` or `denied`) entry is kept, in ms, before purge
+     * may drop it.
      */
     retentionMs: bigint;
+    /**
+     * When a person must approve a call before it runs; none: never.
+     */
+    approval?: ApprovalRule;
   }
   /**
    * MCP `ToolAnnotations` hints; none means "not given" and takes the spec's default.
@@ -415,7 +440,7 @@ export namespace Ledger {
    *
    * `ledger.entry-state`.
    */
-  export type EntryState = 'pending' | 'done' | 'failed' | 'in-doubt' | 'escalated';
+  export type EntryState = 'pending' | 'done' | 'failed' | 'in-doubt' | 'escalated' | 'awaiting-approval' | 'approved' | 'denied';
   /**
    * Proof that the holder's attempt is the current one.
    *
@@ -491,7 +516,8 @@ export namespace Ledger {
      */
     updatedAt: bigint;
     /**
-     * When the current claim's lease runs out (ms); meaningful while pending.
+     * When the current claim's lease runs out (ms), while pending; until when the approval
+     * holds, while approved.
      */
     leaseUntil: bigint;
     /**
@@ -511,17 +537,19 @@ export namespace Ledger {
      */
     resultJson?: string;
     /**
-     * Why the entry is failed, in doubt or escalated, or how it was settled.
+     * Why the entry is failed, in doubt or escalated, or how it was settled; the person's
+     * note of an approval or a denial.
      */
     reason?: string;
     /**
-     * Who settled it, when a human did (`resolve`).
+     * Who settled it, when a human did (`resolve`), or who approved or denied the call
+     * (kept on the claim an approval let through).
      */
     resolvedBy?: string;
     /**
-     * The id of that human settlement (`stl-` and 16 hex digits, derived by the core from
-     * scope, key, `created-at` and the version settled), kept in the entry's history; none
-     * otherwise.
+     * The id of that human decision (`stl-` and 16 hex digits, derived by the core from
+     * scope, key, `created-at` and the version decided on), kept in the entry's history;
+     * none otherwise.
      */
     settlement?: string;
     /**
@@ -551,8 +579,9 @@ export namespace Ledger {
     /**
      * When the entry next needs time-driven work (ms), computed by the core at every write:
      * the lease's end while pending; the next reconciliation or the escalation deadline,
-     * whichever is earlier, while in doubt; the end of retention once done or failed; none
-     * while escalated (only a human moves it). Hosts index it and hand `due-at <= now`
+     * whichever is earlier, while in doubt; the end of retention once done, failed or
+     * denied; none while escalated, awaiting approval or approved (only a person or a
+     * `begin` moves it). Hosts index it and hand `due-at <= now`
      * rows to `effect.start-tend`; they never compute it.
      */
     dueAt?: bigint;
@@ -663,6 +692,27 @@ export namespace Ledger {
     | { tag: 'happened'; val: string }
     | { tag: 'not-happened' };
   /**
+   * A person's decision on a call that awaits approval (`approve`, `deny`).
+   *
+   * `ledger.decision`.
+   */
+  export interface Decision {
+    /**
+     * Who decided (recorded in `resolved-by`). Non-empty.
+     */
+    by: string;
+    /**
+     * Why, for the record (and, for a denial, for the model: its reason).
+     */
+    note: string;
+    /**
+     * The entry's version the person decided on. Refused with `changed` if the entry has
+     * moved since. The version fixes the arguments the person saw: an entry's arguments
+     * never change, and a call with other arguments under the same key is a `conflict`.
+     */
+    seenVersion: bigint;
+  }
+  /**
    * A human settling an entry.
    *
    * `ledger.resolution`.
@@ -702,7 +752,9 @@ export namespace Ledger {
     | { tag: 'reconciled'; val: Reconciliation }
     | { tag: 'resolve'; val: Resolution }
     | { tag: 'purge' }
-    | { tag: 'complete-unrecordable'; val: Failure };
+    | { tag: 'complete-unrecordable'; val: Failure }
+    | { tag: 'approve'; val: Decision }
+    | { tag: 'deny'; val: Decision };
   /**
    * A recorded result handed back instead of executing again.
    *
@@ -816,6 +868,60 @@ export namespace Ledger {
     inDoubtSince: bigint;
   }
   /**
+   * A call that waits for a person's approval.
+   *
+   * `ledger.approval-request`.
+   */
+  export interface ApprovalRequest {
+    /**
+     * The tenant.
+     */
+    scope: string;
+    /**
+     * The key.
+     */
+    key: string;
+    /**
+     * The tool.
+     */
+    tool: string;
+    /**
+     * The canonical arguments a person approves or denies (ignored members removed).
+     */
+    argsCanonical: string;
+    /**
+     * The entry's version to decide on (`decision.seen-version`).
+     */
+    version: bigint;
+    /**
+     * Since when it waits (ms).
+     */
+    since: bigint;
+  }
+  /**
+   * A person's denial of a call.
+   *
+   * `ledger.denial`.
+   */
+  export interface Denial {
+    /**
+     * The key.
+     */
+    key: string;
+    /**
+     * Who denied it.
+     */
+    by: string;
+    /**
+     * Why (the person's note).
+     */
+    reason: string;
+    /**
+     * The id of the decision (`settlement`).
+     */
+    settlement: string;
+  }
+  /**
    * The key was claimed before with different parameters.
    *
    * `ledger.conflict`.
@@ -851,6 +957,8 @@ export namespace Ledger {
     | { tag: 'reconcile'; val: ReconcileRequest }
     | { tag: 'escalated'; val: Escalation }
     | { tag: 'conflict'; val: Conflict }
+    | { tag: 'awaiting-approval'; val: ApprovalRequest }
+    | { tag: 'denied'; val: Denial }
     | { tag: 'pass-through' }
     | { tag: 'recorded'; val: EntryState }
     | { tag: 'settled'; val: string }
@@ -886,7 +994,7 @@ export namespace Ledger {
    *
    * `ledger.attention`.
    */
-  export type Attention = 'escalated' | 'in-doubt';
+  export type Attention = 'escalated' | 'in-doubt' | 'approval';
 }
 
 /** `oncely:core/effect`. */
@@ -1294,7 +1402,9 @@ export namespace Effect {
     | { tag: 'result-not-recorded'; val: Keyed }
     | { tag: 'storage'; val: string }
     | { tag: 'ledger'; val: Ledger.LedgerError }
-    | { tag: 'contention'; val: number };
+    | { tag: 'contention'; val: number }
+    | { tag: 'awaiting-approval'; val: Ledger.ApprovalRequest }
+    | { tag: 'denied'; val: Ledger.Denial };
   /**
    * What the host must do (after the step's read and write, if any).
    *
@@ -1314,7 +1424,7 @@ export namespace Effect {
    *
    * `effect.notice-kind`.
    */
-  export type NoticeKind = 'claimed' | 'executed' | 'replayed' | 'conflict' | 'in-doubt' | 'reconciled' | 'escalated' | 'resolved';
+  export type NoticeKind = 'claimed' | 'executed' | 'replayed' | 'conflict' | 'in-doubt' | 'reconciled' | 'escalated' | 'resolved' | 'awaiting-approval' | 'approved' | 'denied';
   /**
    * One decision the core took, for the host to deliver (see `step.events`).
    *
@@ -1851,7 +1961,7 @@ export namespace Agent {
    *
    * `agent.reply-code`.
    */
-  export type ReplyCode = 'conflict' | 'in-progress' | 'in-doubt' | 'escalated' | 'result-not-recorded' | 'tool-failed' | 'contention' | 'invalid-arguments';
+  export type ReplyCode = 'conflict' | 'in-progress' | 'in-doubt' | 'escalated' | 'result-not-recorded' | 'tool-failed' | 'contention' | 'invalid-arguments' | 'awaiting-approval' | 'denied';
   /**
    * What the model reads for a call that did not simply return: a tool error result (MCP
    * `isError`; an adapter's tool error) with `text`, and the fields for a structured result.
@@ -1882,8 +1992,9 @@ export namespace Agent {
     retryAfterMs?: bigint;
     /**
      * Whether sending the identical call again can help: it may return the outcome (in
-     * progress, in doubt, escalated), run it (a definite failure, contention), or not
-     * (a conflict, an unrecorded result, arguments that cannot be keyed).
+     * progress, in doubt, escalated), run it (a definite failure, contention, an approval
+     * a person gives meanwhile), or not (a conflict, an unrecorded result, arguments that
+     * cannot be keyed, a denial).
      */
     repeatable: boolean;
   }

@@ -520,7 +520,19 @@ macro_rules! variant {
 }
 
 enumeration!(KeyIdentity { Step, Run, Scope });
-enumeration!(NoticeKind { Claimed, Executed, Replayed, Conflict, InDoubt, Reconciled, Escalated, Resolved, AwaitingApproval, Approved, Denied });
+enumeration!(NoticeKind {
+    Claimed,
+    Executed,
+    Replayed,
+    Conflict,
+    InDoubt,
+    Reconciled,
+    Escalated,
+    Resolved,
+    AwaitingApproval,
+    Approved,
+    Denied
+});
 enumeration!(WriteOp { Insert, Update, Delete });
 enumeration!(LedgerErrorKind { NotFound, StaleToken, InvalidState, AlreadySettled, RetentionNotReached, InvalidRequest, Changed });
 enumeration!(KeyErrorKind { InvalidArgs, InvalidPointer, MissingMember, PointerIntoArray, EmptyField });

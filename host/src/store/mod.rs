@@ -322,6 +322,9 @@ pub fn state_name(s: EntryState) -> &'static str {
         EntryState::Failed => "failed",
         EntryState::InDoubt => "in-doubt",
         EntryState::Escalated => "escalated",
+        EntryState::AwaitingApproval => "awaiting-approval",
+        EntryState::Approved => "approved",
+        EntryState::Denied => "denied",
     }
 }
 
@@ -333,6 +336,9 @@ pub fn parse_state(s: &str) -> Option<EntryState> {
         "failed" => EntryState::Failed,
         "in-doubt" => EntryState::InDoubt,
         "escalated" => EntryState::Escalated,
+        "awaiting-approval" => EntryState::AwaitingApproval,
+        "approved" => EntryState::Approved,
+        "denied" => EntryState::Denied,
         _ => return None,
     })
 }

@@ -1966,6 +1966,40 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for ReconcilePath');
         }
       }
+      let variant13;
+      switch (dataView(memory0).getUint8(ret + 88, true)) {
+        case 0: {
+          variant13 = undefined;
+          break;
+        }
+        case 1: {
+          let variant12;
+          switch (dataView(memory0).getUint8(ret + 96, true)) {
+            case 0: {
+              variant12 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr11 = dataView(memory0).getInt32(ret + 100, true);
+              var len11 = dataView(memory0).getInt32(ret + 104, true);
+              var result11 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr11, len11));
+              variant12 = result11;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          variant13 = {
+            when: variant12,
+            expiresAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 112, true)),
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
       const retVal = {
         class: enum1,
         key: variant8,
@@ -1975,6 +2009,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 64, true)),
         escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
         retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
+        approval: variant13,
       };
       postReturn7(ret);
       return retVal;
@@ -1985,7 +2020,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var ptr0 = utf8Encode(arg0, realloc0, memory0);
       var len0 = utf8EncodedLen;
       const ret = policy010ParsePolicy(ptr0, len0);
-      let variant13;
+      let variant16;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           let enum1;
@@ -2114,7 +2149,41 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for ReconcilePath');
             }
           }
-          variant13= {
+          let variant13;
+          switch (dataView(memory0).getUint8(ret + 96, true)) {
+            case 0: {
+              variant13 = undefined;
+              break;
+            }
+            case 1: {
+              let variant12;
+              switch (dataView(memory0).getUint8(ret + 104, true)) {
+                case 0: {
+                  variant12 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr11 = dataView(memory0).getInt32(ret + 108, true);
+                  var len11 = dataView(memory0).getInt32(ret + 112, true);
+                  var result11 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr11, len11));
+                  variant12 = result11;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              variant13 = {
+                when: variant12,
+                expiresAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          variant16= {
             tag: 'ok',
             val: {
               class: enum1,
@@ -2125,22 +2194,23 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
               escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
               retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 88, true)),
+              approval: variant13,
             }
           };
           break;
         }
         case 1: {
-          var ptr11 = dataView(memory0).getInt32(ret + 8, true);
-          var len11 = dataView(memory0).getInt32(ret + 12, true);
-          var result11 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr11, len11));
-          var ptr12 = dataView(memory0).getInt32(ret + 16, true);
-          var len12 = dataView(memory0).getInt32(ret + 20, true);
-          var result12 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr12, len12));
-          variant13= {
+          var ptr14 = dataView(memory0).getInt32(ret + 8, true);
+          var len14 = dataView(memory0).getInt32(ret + 12, true);
+          var result14 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr14, len14));
+          var ptr15 = dataView(memory0).getInt32(ret + 16, true);
+          var len15 = dataView(memory0).getInt32(ret + 20, true);
+          var result15 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr15, len15));
+          variant16= {
             tag: 'err',
             val: {
-              at: result11,
-              message: result12,
+              at: result14,
+              message: result15,
             }
           };
           break;
@@ -2149,7 +2219,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant13;
+      const retVal = variant16;
       postReturn8(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
@@ -2162,7 +2232,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var ptr0 = utf8Encode(arg0, realloc0, memory0);
       var len0 = utf8EncodedLen;
       const ret = policy010ResolveTool(ptr0, len0);
-      let variant15;
+      let variant18;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           var ptr1 = dataView(memory0).getInt32(ret + 8, true);
@@ -2294,25 +2364,59 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for ReconcilePath');
             }
           }
-          let enum12;
+          let variant14;
           switch (dataView(memory0).getUint8(ret + 104, true)) {
             case 0: {
-              enum12 = 'policy';
+              variant14 = undefined;
               break;
             }
             case 1: {
-              enum12 = 'annotations';
+              let variant13;
+              switch (dataView(memory0).getUint8(ret + 112, true)) {
+                case 0: {
+                  variant13 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr12 = dataView(memory0).getInt32(ret + 116, true);
+                  var len12 = dataView(memory0).getInt32(ret + 120, true);
+                  var result12 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr12, len12));
+                  variant13 = result12;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              variant14 = {
+                when: variant13,
+                expiresAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let enum15;
+          switch (dataView(memory0).getUint8(ret + 136, true)) {
+            case 0: {
+              enum15 = 'policy';
+              break;
+            }
+            case 1: {
+              enum15 = 'annotations';
               break;
             }
             case 2: {
-              enum12 = 'defaults';
+              enum15 = 'defaults';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for ClassSource');
             }
           }
-          variant15= {
+          variant18= {
             tag: 'ok',
             val: {
               name: result1,
@@ -2325,24 +2429,25 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
                 escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 88, true)),
                 retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 96, true)),
+                approval: variant14,
               },
-              classSource: enum12,
+              classSource: enum15,
             }
           };
           break;
         }
         case 1: {
-          var ptr13 = dataView(memory0).getInt32(ret + 8, true);
-          var len13 = dataView(memory0).getInt32(ret + 12, true);
-          var result13 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr13, len13));
-          var ptr14 = dataView(memory0).getInt32(ret + 16, true);
-          var len14 = dataView(memory0).getInt32(ret + 20, true);
-          var result14 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr14, len14));
-          variant15= {
+          var ptr16 = dataView(memory0).getInt32(ret + 8, true);
+          var len16 = dataView(memory0).getInt32(ret + 12, true);
+          var result16 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr16, len16));
+          var ptr17 = dataView(memory0).getInt32(ret + 16, true);
+          var len17 = dataView(memory0).getInt32(ret + 20, true);
+          var result17 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr17, len17));
+          variant18= {
             tag: 'err',
             val: {
-              at: result13,
-              message: result14,
+              at: result16,
+              message: result17,
             }
           };
           break;
@@ -2351,7 +2456,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant15;
+      const retVal = variant18;
       postReturn9(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
@@ -2364,15 +2469,15 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var ptr0 = utf8Encode(arg0, realloc0, memory0);
       var len0 = utf8EncodedLen;
       const ret = policy010CheckManifest(ptr0, len0);
-      let variant23;
+      let variant26;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           var bool1 = dataView(memory0).getUint8(ret + 4, true);
-          var len14 = dataView(memory0).getInt32(ret + 12, true);
-          var base14 = dataView(memory0).getInt32(ret + 8, true);
-          var result14 = [];
-          for (let i = 0; i < len14; i++) {
-            const base = base14 + i * 104;
+          var len17 = dataView(memory0).getInt32(ret + 12, true);
+          var base17 = dataView(memory0).getInt32(ret + 8, true);
+          var result17 = [];
+          for (let i = 0; i < len17; i++) {
+            const base = base17 + i * 136;
             var ptr2 = dataView(memory0).getInt32(base + 0, true);
             var len2 = dataView(memory0).getInt32(base + 4, true);
             var result2 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr2, len2));
@@ -2502,25 +2607,59 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 throw new TypeError('invalid variant discriminant for ReconcilePath');
               }
             }
-            let enum13;
+            let variant15;
             switch (dataView(memory0).getUint8(base + 96, true)) {
               case 0: {
-                enum13 = 'policy';
+                variant15 = undefined;
                 break;
               }
               case 1: {
-                enum13 = 'annotations';
+                let variant14;
+                switch (dataView(memory0).getUint8(base + 104, true)) {
+                  case 0: {
+                    variant14 = undefined;
+                    break;
+                  }
+                  case 1: {
+                    var ptr13 = dataView(memory0).getInt32(base + 108, true);
+                    var len13 = dataView(memory0).getInt32(base + 112, true);
+                    var result13 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr13, len13));
+                    variant14 = result13;
+                    break;
+                  }
+                  default: {
+                    throw new TypeError('invalid variant discriminant for option');
+                  }
+                }
+                variant15 = {
+                  when: variant14,
+                  expiresAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 120, true)),
+                };
+                break;
+              }
+              default: {
+                throw new TypeError('invalid variant discriminant for option');
+              }
+            }
+            let enum16;
+            switch (dataView(memory0).getUint8(base + 128, true)) {
+              case 0: {
+                enum16 = 'policy';
+                break;
+              }
+              case 1: {
+                enum16 = 'annotations';
                 break;
               }
               case 2: {
-                enum13 = 'defaults';
+                enum16 = 'defaults';
                 break;
               }
               default: {
                 throw new TypeError('invalid discriminant specified for ClassSource');
               }
             }
-            result14.push({
+            result17.push({
               name: result2,
               policy: {
                 class: enum3,
@@ -2531,85 +2670,86 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 72, true)),
                 escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 80, true)),
                 retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(base + 88, true)),
+                approval: variant15,
               },
-              classSource: enum13,
+              classSource: enum16,
             });
           }
-          var len20 = dataView(memory0).getInt32(ret + 20, true);
-          var base20 = dataView(memory0).getInt32(ret + 16, true);
-          var result20 = [];
-          for (let i = 0; i < len20; i++) {
-            const base = base20 + i * 32;
-            let enum15;
+          var len23 = dataView(memory0).getInt32(ret + 20, true);
+          var base23 = dataView(memory0).getInt32(ret + 16, true);
+          var result23 = [];
+          for (let i = 0; i < len23; i++) {
+            const base = base23 + i * 32;
+            let enum18;
             switch (dataView(memory0).getUint8(base + 0, true)) {
               case 0: {
-                enum15 = 'error';
+                enum18 = 'error';
                 break;
               }
               case 1: {
-                enum15 = 'warning';
+                enum18 = 'warning';
                 break;
               }
               case 2: {
-                enum15 = 'info';
+                enum18 = 'info';
                 break;
               }
               default: {
                 throw new TypeError('invalid discriminant specified for Severity');
               }
             }
-            let variant17;
+            let variant20;
             switch (dataView(memory0).getUint8(base + 4, true)) {
               case 0: {
-                variant17 = undefined;
+                variant20 = undefined;
                 break;
               }
               case 1: {
-                var ptr16 = dataView(memory0).getInt32(base + 8, true);
-                var len16 = dataView(memory0).getInt32(base + 12, true);
-                var result16 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr16, len16));
-                variant17 = result16;
+                var ptr19 = dataView(memory0).getInt32(base + 8, true);
+                var len19 = dataView(memory0).getInt32(base + 12, true);
+                var result19 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr19, len19));
+                variant20 = result19;
                 break;
               }
               default: {
                 throw new TypeError('invalid variant discriminant for option');
               }
             }
-            var ptr18 = dataView(memory0).getInt32(base + 16, true);
-            var len18 = dataView(memory0).getInt32(base + 20, true);
-            var result18 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr18, len18));
-            var ptr19 = dataView(memory0).getInt32(base + 24, true);
-            var len19 = dataView(memory0).getInt32(base + 28, true);
-            var result19 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr19, len19));
-            result20.push({
-              severity: enum15,
-              tool: variant17,
-              code: result18,
-              message: result19,
+            var ptr21 = dataView(memory0).getInt32(base + 16, true);
+            var len21 = dataView(memory0).getInt32(base + 20, true);
+            var result21 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr21, len21));
+            var ptr22 = dataView(memory0).getInt32(base + 24, true);
+            var len22 = dataView(memory0).getInt32(base + 28, true);
+            var result22 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr22, len22));
+            result23.push({
+              severity: enum18,
+              tool: variant20,
+              code: result21,
+              message: result22,
             });
           }
-          variant23= {
+          variant26= {
             tag: 'ok',
             val: {
               passed: bool1 == 0 ? false : (bool1 == 1 ? true : throwInvalidBool()),
-              tools: result14,
-              findings: result20,
+              tools: result17,
+              findings: result23,
             }
           };
           break;
         }
         case 1: {
-          var ptr21 = dataView(memory0).getInt32(ret + 4, true);
-          var len21 = dataView(memory0).getInt32(ret + 8, true);
-          var result21 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr21, len21));
-          var ptr22 = dataView(memory0).getInt32(ret + 12, true);
-          var len22 = dataView(memory0).getInt32(ret + 16, true);
-          var result22 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr22, len22));
-          variant23= {
+          var ptr24 = dataView(memory0).getInt32(ret + 4, true);
+          var len24 = dataView(memory0).getInt32(ret + 8, true);
+          var result24 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr24, len24));
+          var ptr25 = dataView(memory0).getInt32(ret + 12, true);
+          var len25 = dataView(memory0).getInt32(ret + 16, true);
+          var result25 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr25, len25));
+          variant26= {
             tag: 'err',
             val: {
-              at: result21,
-              message: result22,
+              at: result24,
+              message: result25,
             }
           };
           break;
@@ -2618,7 +2758,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant23;
+      const retVal = variant26;
       postReturn10(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
@@ -2628,7 +2768,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let ledger010Prepare;
     
     function prepare(arg0, arg1, arg2) {
-      var ptr0 = realloc0(0, 0, 8, 136);
+      var ptr0 = realloc0(0, 0, 8, 168);
       var {scope: v1_0, runId: v1_1, stepId: v1_2, tool: v1_3, argsJson: v1_4 } = arg0;
       var ptr2 = utf8Encode(v1_0, realloc0, memory0);
       var len2 = utf8EncodedLen;
@@ -2650,7 +2790,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var len6 = utf8EncodedLen;
       dataView(memory0).setInt32(ptr0 + 36, len6, true);
       dataView(memory0).setInt32(ptr0 + 32, ptr6, true);
-      var {class: v7_0, key: v7_1, reconcile: v7_2, leaseMs: v7_3, maxCallMs: v7_4, reconcileAfterMs: v7_5, escalateAfterMs: v7_6, retentionMs: v7_7 } = arg1;
+      var {class: v7_0, key: v7_1, reconcile: v7_2, leaseMs: v7_3, maxCallMs: v7_4, reconcileAfterMs: v7_5, escalateAfterMs: v7_6, retentionMs: v7_7, approval: v7_8 } = arg1;
       var val8 = v7_0;
       let enum8;
       switch (val8) {
@@ -2774,123 +2914,143 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       dataView(memory0).setBigInt64(ptr0 + 104, toUint64(v7_5), true);
       dataView(memory0).setBigInt64(ptr0 + 112, toUint64(v7_6), true);
       dataView(memory0).setBigInt64(ptr0 + 120, toUint64(v7_7), true);
-      var ptr19 = utf8Encode(arg2, realloc0, memory0);
-      var len19 = utf8EncodedLen;
-      dataView(memory0).setInt32(ptr0 + 132, len19, true);
-      dataView(memory0).setInt32(ptr0 + 128, ptr19, true);
+      var variant22 = v7_8;
+      if (variant22 === null || variant22=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 128, 0, true);
+      } else {
+        const e = variant22;
+        dataView(memory0).setInt8(ptr0 + 128, 1, true);
+        var {when: v19_0, expiresAfterMs: v19_1 } = e;
+        var variant21 = v19_0;
+        if (variant21 === null || variant21=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 136, 0, true);
+        } else {
+          const e = variant21;
+          dataView(memory0).setInt8(ptr0 + 136, 1, true);
+          var ptr20 = utf8Encode(e, realloc0, memory0);
+          var len20 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 144, len20, true);
+          dataView(memory0).setInt32(ptr0 + 140, ptr20, true);
+        }
+        dataView(memory0).setBigInt64(ptr0 + 152, toUint64(v19_1), true);
+      }
+      var ptr23 = utf8Encode(arg2, realloc0, memory0);
+      var len23 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 164, len23, true);
+      dataView(memory0).setInt32(ptr0 + 160, ptr23, true);
       const ret = ledger010Prepare(ptr0);
-      let variant45;
+      let variant52;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
-          var ptr20 = dataView(memory0).getInt32(ret + 8, true);
-          var len20 = dataView(memory0).getInt32(ret + 12, true);
-          var result20 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr20, len20));
-          var ptr21 = dataView(memory0).getInt32(ret + 16, true);
-          var len21 = dataView(memory0).getInt32(ret + 20, true);
-          var result21 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr21, len21));
-          var ptr22 = dataView(memory0).getInt32(ret + 24, true);
-          var len22 = dataView(memory0).getInt32(ret + 28, true);
-          var result22 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr22, len22));
-          var ptr23 = dataView(memory0).getInt32(ret + 32, true);
-          var len23 = dataView(memory0).getInt32(ret + 36, true);
-          var result23 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr23, len23));
-          var ptr24 = dataView(memory0).getInt32(ret + 40, true);
-          var len24 = dataView(memory0).getInt32(ret + 44, true);
+          var ptr24 = dataView(memory0).getInt32(ret + 8, true);
+          var len24 = dataView(memory0).getInt32(ret + 12, true);
           var result24 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr24, len24));
-          var ptr25 = dataView(memory0).getInt32(ret + 48, true);
-          var len25 = dataView(memory0).getInt32(ret + 52, true);
+          var ptr25 = dataView(memory0).getInt32(ret + 16, true);
+          var len25 = dataView(memory0).getInt32(ret + 20, true);
           var result25 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr25, len25));
-          var ptr26 = dataView(memory0).getInt32(ret + 56, true);
-          var len26 = dataView(memory0).getInt32(ret + 60, true);
+          var ptr26 = dataView(memory0).getInt32(ret + 24, true);
+          var len26 = dataView(memory0).getInt32(ret + 28, true);
           var result26 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr26, len26));
-          var ptr27 = dataView(memory0).getInt32(ret + 64, true);
-          var len27 = dataView(memory0).getInt32(ret + 68, true);
+          var ptr27 = dataView(memory0).getInt32(ret + 32, true);
+          var len27 = dataView(memory0).getInt32(ret + 36, true);
           var result27 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr27, len27));
-          let enum28;
+          var ptr28 = dataView(memory0).getInt32(ret + 40, true);
+          var len28 = dataView(memory0).getInt32(ret + 44, true);
+          var result28 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr28, len28));
+          var ptr29 = dataView(memory0).getInt32(ret + 48, true);
+          var len29 = dataView(memory0).getInt32(ret + 52, true);
+          var result29 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr29, len29));
+          var ptr30 = dataView(memory0).getInt32(ret + 56, true);
+          var len30 = dataView(memory0).getInt32(ret + 60, true);
+          var result30 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr30, len30));
+          var ptr31 = dataView(memory0).getInt32(ret + 64, true);
+          var len31 = dataView(memory0).getInt32(ret + 68, true);
+          var result31 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr31, len31));
+          let enum32;
           switch (dataView(memory0).getUint8(ret + 72, true)) {
             case 0: {
-              enum28 = 'read-only';
+              enum32 = 'read-only';
               break;
             }
             case 1: {
-              enum28 = 'overwriting-write';
+              enum32 = 'overwriting-write';
               break;
             }
             case 2: {
-              enum28 = 'accumulating-write';
+              enum32 = 'accumulating-write';
               break;
             }
             case 3: {
-              enum28 = 'irreversible-external';
+              enum32 = 'irreversible-external';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for EffectClass');
             }
           }
-          let variant35;
+          let variant39;
           switch (dataView(memory0).getUint8(ret + 76, true)) {
             case 0: {
-              variant35 = undefined;
+              variant39 = undefined;
               break;
             }
             case 1: {
-              let variant31;
+              let variant35;
               switch (dataView(memory0).getUint8(ret + 80, true)) {
                 case 0: {
-                  variant31 = undefined;
+                  variant35 = undefined;
                   break;
                 }
                 case 1: {
-                  var len30 = dataView(memory0).getInt32(ret + 88, true);
-                  var base30 = dataView(memory0).getInt32(ret + 84, true);
-                  var result30 = [];
-                  for (let i = 0; i < len30; i++) {
-                    const base = base30 + i * 8;
-                    var ptr29 = dataView(memory0).getInt32(base + 0, true);
-                    var len29 = dataView(memory0).getInt32(base + 4, true);
-                    var result29 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr29, len29));
-                    result30.push(result29);
+                  var len34 = dataView(memory0).getInt32(ret + 88, true);
+                  var base34 = dataView(memory0).getInt32(ret + 84, true);
+                  var result34 = [];
+                  for (let i = 0; i < len34; i++) {
+                    const base = base34 + i * 8;
+                    var ptr33 = dataView(memory0).getInt32(base + 0, true);
+                    var len33 = dataView(memory0).getInt32(base + 4, true);
+                    var result33 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr33, len33));
+                    result34.push(result33);
                   }
-                  variant31 = result30;
+                  variant35 = result34;
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              var len33 = dataView(memory0).getInt32(ret + 96, true);
-              var base33 = dataView(memory0).getInt32(ret + 92, true);
-              var result33 = [];
-              for (let i = 0; i < len33; i++) {
-                const base = base33 + i * 8;
-                var ptr32 = dataView(memory0).getInt32(base + 0, true);
-                var len32 = dataView(memory0).getInt32(base + 4, true);
-                var result32 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr32, len32));
-                result33.push(result32);
+              var len37 = dataView(memory0).getInt32(ret + 96, true);
+              var base37 = dataView(memory0).getInt32(ret + 92, true);
+              var result37 = [];
+              for (let i = 0; i < len37; i++) {
+                const base = base37 + i * 8;
+                var ptr36 = dataView(memory0).getInt32(base + 0, true);
+                var len36 = dataView(memory0).getInt32(base + 4, true);
+                var result36 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr36, len36));
+                result37.push(result36);
               }
-              let enum34;
+              let enum38;
               switch (dataView(memory0).getUint8(ret + 100, true)) {
                 case 0: {
-                  enum34 = 'step';
+                  enum38 = 'step';
                   break;
                 }
                 case 1: {
-                  enum34 = 'run';
+                  enum38 = 'run';
                   break;
                 }
                 case 2: {
-                  enum34 = 'scope';
+                  enum38 = 'scope';
                   break;
                 }
                 default: {
                   throw new TypeError('invalid discriminant specified for KeyIdentity');
                 }
               }
-              variant35 = {
-                only: variant31,
-                ignore: result33,
-                identity: enum34,
+              variant39 = {
+                only: variant35,
+                ignore: result37,
+                identity: enum38,
               };
               break;
             }
@@ -2898,32 +3058,32 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant37;
+          let variant41;
           switch (dataView(memory0).getUint8(ret + 104, true)) {
             case 0: {
-              variant37= {
+              variant41= {
                 tag: 'none',
               };
               break;
             }
             case 1: {
-              variant37= {
+              variant41= {
                 tag: 'provider-idempotent',
               };
               break;
             }
             case 2: {
-              var ptr36 = dataView(memory0).getInt32(ret + 108, true);
-              var len36 = dataView(memory0).getInt32(ret + 112, true);
-              var result36 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr36, len36));
-              variant37= {
+              var ptr40 = dataView(memory0).getInt32(ret + 108, true);
+              var len40 = dataView(memory0).getInt32(ret + 112, true);
+              var result40 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr40, len40));
+              variant41= {
                 tag: 'lookup',
-                val: result36
+                val: result40
               };
               break;
             }
             case 3: {
-              variant37= {
+              variant41= {
                 tag: 'manual',
               };
               break;
@@ -2932,129 +3092,33 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for ReconcilePath');
             }
           }
-          variant45= {
-            tag: 'ok',
-            val: {
-              scope: result20,
-              tool: result21,
-              runId: result22,
-              stepId: result23,
-              key: result24,
-              fingerprint: result25,
-              argsCanonical: result26,
-              owner: result27,
-              policy: {
-                class: enum28,
-                key: variant35,
-                reconcile: variant37,
-                leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
-                maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
-                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
-                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
-                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
-              },
-            }
-          };
-          break;
-        }
-        case 1: {
-          let enum38;
-          switch (dataView(memory0).getUint8(ret + 8, true)) {
+          let variant44;
+          switch (dataView(memory0).getUint8(ret + 160, true)) {
             case 0: {
-              enum38 = 'invalid-args';
+              variant44 = undefined;
               break;
             }
             case 1: {
-              enum38 = 'invalid-pointer';
-              break;
-            }
-            case 2: {
-              enum38 = 'missing-member';
-              break;
-            }
-            case 3: {
-              enum38 = 'pointer-into-array';
-              break;
-            }
-            case 4: {
-              enum38 = 'empty-field';
-              break;
-            }
-            default: {
-              throw new TypeError('invalid discriminant specified for KeyErrorKind');
-            }
-          }
-          let variant40;
-          switch (dataView(memory0).getUint8(ret + 12, true)) {
-            case 0: {
-              variant40 = undefined;
-              break;
-            }
-            case 1: {
-              var ptr39 = dataView(memory0).getInt32(ret + 16, true);
-              var len39 = dataView(memory0).getInt32(ret + 20, true);
-              var result39 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr39, len39));
-              variant40 = result39;
-              break;
-            }
-            default: {
-              throw new TypeError('invalid variant discriminant for option');
-            }
-          }
-          let variant43;
-          switch (dataView(memory0).getUint8(ret + 24, true)) {
-            case 0: {
-              variant43 = undefined;
-              break;
-            }
-            case 1: {
-              let enum41;
-              switch (dataView(memory0).getUint8(ret + 32, true)) {
+              let variant43;
+              switch (dataView(memory0).getUint8(ret + 168, true)) {
                 case 0: {
-                  enum41 = 'syntax';
+                  variant43 = undefined;
                   break;
                 }
                 case 1: {
-                  enum41 = 'invalid-utf8';
-                  break;
-                }
-                case 2: {
-                  enum41 = 'lone-surrogate';
-                  break;
-                }
-                case 3: {
-                  enum41 = 'duplicate-key';
-                  break;
-                }
-                case 4: {
-                  enum41 = 'number-overflow';
-                  break;
-                }
-                case 5: {
-                  enum41 = 'inexact-integer';
-                  break;
-                }
-                case 6: {
-                  enum41 = 'too-deep';
-                  break;
-                }
-                case 7: {
-                  enum41 = 'too-large';
+                  var ptr42 = dataView(memory0).getInt32(ret + 172, true);
+                  var len42 = dataView(memory0).getInt32(ret + 176, true);
+                  var result42 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr42, len42));
+                  variant43 = result42;
                   break;
                 }
                 default: {
-                  throw new TypeError('invalid discriminant specified for CanonErrorKind');
+                  throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              var ptr42 = dataView(memory0).getInt32(ret + 56, true);
-              var len42 = dataView(memory0).getInt32(ret + 60, true);
-              var result42 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr42, len42));
-              variant43 = {
-                kind: enum41,
-                offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
-                line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
-                column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
-                message: result42,
+              variant44 = {
+                when: variant43,
+                expiresAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 184, true)),
               };
               break;
             }
@@ -3062,16 +3126,147 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr44 = dataView(memory0).getInt32(ret + 64, true);
-          var len44 = dataView(memory0).getInt32(ret + 68, true);
-          var result44 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr44, len44));
-          variant45= {
+          variant52= {
+            tag: 'ok',
+            val: {
+              scope: result24,
+              tool: result25,
+              runId: result26,
+              stepId: result27,
+              key: result28,
+              fingerprint: result29,
+              argsCanonical: result30,
+              owner: result31,
+              policy: {
+                class: enum32,
+                key: variant39,
+                reconcile: variant41,
+                leaseMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+                maxCallMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 128, true)),
+                reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
+                escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
+                retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
+                approval: variant44,
+              },
+            }
+          };
+          break;
+        }
+        case 1: {
+          let enum45;
+          switch (dataView(memory0).getUint8(ret + 8, true)) {
+            case 0: {
+              enum45 = 'invalid-args';
+              break;
+            }
+            case 1: {
+              enum45 = 'invalid-pointer';
+              break;
+            }
+            case 2: {
+              enum45 = 'missing-member';
+              break;
+            }
+            case 3: {
+              enum45 = 'pointer-into-array';
+              break;
+            }
+            case 4: {
+              enum45 = 'empty-field';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for KeyErrorKind');
+            }
+          }
+          let variant47;
+          switch (dataView(memory0).getUint8(ret + 12, true)) {
+            case 0: {
+              variant47 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr46 = dataView(memory0).getInt32(ret + 16, true);
+              var len46 = dataView(memory0).getInt32(ret + 20, true);
+              var result46 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr46, len46));
+              variant47 = result46;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          let variant50;
+          switch (dataView(memory0).getUint8(ret + 24, true)) {
+            case 0: {
+              variant50 = undefined;
+              break;
+            }
+            case 1: {
+              let enum48;
+              switch (dataView(memory0).getUint8(ret + 32, true)) {
+                case 0: {
+                  enum48 = 'syntax';
+                  break;
+                }
+                case 1: {
+                  enum48 = 'invalid-utf8';
+                  break;
+                }
+                case 2: {
+                  enum48 = 'lone-surrogate';
+                  break;
+                }
+                case 3: {
+                  enum48 = 'duplicate-key';
+                  break;
+                }
+                case 4: {
+                  enum48 = 'number-overflow';
+                  break;
+                }
+                case 5: {
+                  enum48 = 'inexact-integer';
+                  break;
+                }
+                case 6: {
+                  enum48 = 'too-deep';
+                  break;
+                }
+                case 7: {
+                  enum48 = 'too-large';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for CanonErrorKind');
+                }
+              }
+              var ptr49 = dataView(memory0).getInt32(ret + 56, true);
+              var len49 = dataView(memory0).getInt32(ret + 60, true);
+              var result49 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr49, len49));
+              variant50 = {
+                kind: enum48,
+                offset: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 40, true)),
+                line: dataView(memory0).getInt32(ret + 48, true) >>> 0,
+                column: dataView(memory0).getInt32(ret + 52, true) >>> 0,
+                message: result49,
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          var ptr51 = dataView(memory0).getInt32(ret + 64, true);
+          var len51 = dataView(memory0).getInt32(ret + 68, true);
+          var result51 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr51, len51));
+          variant52= {
             tag: 'err',
             val: {
-              kind: enum38,
-              at: variant40,
-              canon: variant43,
-              message: result44,
+              kind: enum45,
+              at: variant47,
+              canon: variant50,
+              message: result51,
             }
           };
           break;
@@ -3080,7 +3275,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant45;
+      const retVal = variant52;
       postReturn11(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
@@ -3141,6 +3336,18 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
         case 'escalated': {
           enum9 = 4;
+          break;
+        }
+        case 'awaiting-approval': {
+          enum9 = 5;
+          break;
+        }
+        case 'approved': {
+          enum9 = 6;
+          break;
+        }
+        case 'denied': {
+          enum9 = 7;
           break;
         }
         default: {
@@ -3289,6 +3496,10 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               enum25 = 'in-doubt';
               break;
             }
+            case 2: {
+              enum25 = 'approval';
+              break;
+            }
             default: {
               throw new TypeError('invalid discriminant specified for Attention');
             }
@@ -3357,6 +3568,18 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
         case 'escalated': {
           enum0 = 4;
+          break;
+        }
+        case 'awaiting-approval': {
+          enum0 = 5;
+          break;
+        }
+        case 'approved': {
+          enum0 = 6;
+          break;
+        }
+        case 'denied': {
+          enum0 = 7;
           break;
         }
         default: {
@@ -3501,6 +3724,40 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for ReconcilePath');
         }
       }
+      let variant12;
+      switch (dataView(memory0).getUint8(ret + 160, true)) {
+        case 0: {
+          variant12 = undefined;
+          break;
+        }
+        case 1: {
+          let variant11;
+          switch (dataView(memory0).getUint8(ret + 168, true)) {
+            case 0: {
+              variant11 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr10 = dataView(memory0).getInt32(ret + 172, true);
+              var len10 = dataView(memory0).getInt32(ret + 176, true);
+              var result10 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr10, len10));
+              variant11 = result10;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          variant12 = {
+            when: variant11,
+            expiresAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 184, true)),
+          };
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
       const retVal = {
         waitMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 0, true)),
         maxAttempts: dataView(memory0).getInt32(ret + 8, true) >>> 0,
@@ -3520,6 +3777,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
           escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
           retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
+          approval: variant12,
         },
       };
       postReturn12(ret);
@@ -3632,13 +3890,13 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const ret = provider010Admit(ptr0);
-      let variant47;
+      let variant50;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
-          let variant45;
+          let variant48;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              variant45= {
+              variant48= {
                 tag: 'pass',
               };
               break;
@@ -3791,7 +4049,41 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                   throw new TypeError('invalid variant discriminant for ReconcilePath');
                 }
               }
-              variant45= {
+              let variant38;
+              switch (dataView(memory0).getUint8(ret + 160, true)) {
+                case 0: {
+                  variant38 = undefined;
+                  break;
+                }
+                case 1: {
+                  let variant37;
+                  switch (dataView(memory0).getUint8(ret + 168, true)) {
+                    case 0: {
+                      variant37 = undefined;
+                      break;
+                    }
+                    case 1: {
+                      var ptr36 = dataView(memory0).getInt32(ret + 172, true);
+                      var len36 = dataView(memory0).getInt32(ret + 176, true);
+                      var result36 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr36, len36));
+                      variant37 = result36;
+                      break;
+                    }
+                    default: {
+                      throw new TypeError('invalid variant discriminant for option');
+                    }
+                  }
+                  variant38 = {
+                    when: variant37,
+                    expiresAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 184, true)),
+                  };
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              variant48= {
                 tag: 'keyed',
                 val: {
                   clientKey: result19,
@@ -3812,83 +4104,84 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                     reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 136, true)),
                     escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 144, true)),
                     retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 152, true)),
+                    approval: variant38,
                   },
                 }
               };
               break;
             }
             case 2: {
-              var ptr36 = dataView(memory0).getInt32(ret + 20, true);
-              var len36 = dataView(memory0).getInt32(ret + 24, true);
-              var result36 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr36, len36));
-              var ptr37 = dataView(memory0).getInt32(ret + 28, true);
-              var len37 = dataView(memory0).getInt32(ret + 32, true);
-              var result37 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr37, len37));
-              var ptr38 = dataView(memory0).getInt32(ret + 36, true);
-              var len38 = dataView(memory0).getInt32(ret + 40, true);
-              var result38 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr38, len38));
-              let variant40;
-              switch (dataView(memory0).getUint8(ret + 44, true)) {
-                case 0: {
-                  variant40 = undefined;
-                  break;
-                }
-                case 1: {
-                  var ptr39 = dataView(memory0).getInt32(ret + 48, true);
-                  var len39 = dataView(memory0).getInt32(ret + 52, true);
-                  var result39 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr39, len39));
-                  variant40 = result39;
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
-              let variant42;
-              switch (dataView(memory0).getUint8(ret + 56, true)) {
-                case 0: {
-                  variant42 = undefined;
-                  break;
-                }
-                case 1: {
-                  var ptr41 = dataView(memory0).getInt32(ret + 60, true);
-                  var len41 = dataView(memory0).getInt32(ret + 64, true);
-                  var result41 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr41, len41));
-                  variant42 = result41;
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid variant discriminant for option');
-                }
-              }
+              var ptr39 = dataView(memory0).getInt32(ret + 20, true);
+              var len39 = dataView(memory0).getInt32(ret + 24, true);
+              var result39 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr39, len39));
+              var ptr40 = dataView(memory0).getInt32(ret + 28, true);
+              var len40 = dataView(memory0).getInt32(ret + 32, true);
+              var result40 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr40, len40));
+              var ptr41 = dataView(memory0).getInt32(ret + 36, true);
+              var len41 = dataView(memory0).getInt32(ret + 40, true);
+              var result41 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr41, len41));
               let variant43;
-              switch (dataView(memory0).getUint8(ret + 72, true)) {
+              switch (dataView(memory0).getUint8(ret + 44, true)) {
                 case 0: {
                   variant43 = undefined;
                   break;
                 }
                 case 1: {
-                  variant43 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true));
+                  var ptr42 = dataView(memory0).getInt32(ret + 48, true);
+                  var len42 = dataView(memory0).getInt32(ret + 52, true);
+                  var result42 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr42, len42));
+                  variant43 = result42;
                   break;
                 }
                 default: {
                   throw new TypeError('invalid variant discriminant for option');
                 }
               }
-              var ptr44 = dataView(memory0).getInt32(ret + 88, true);
-              var len44 = dataView(memory0).getInt32(ret + 92, true);
-              var result44 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr44, len44));
-              variant45= {
+              let variant45;
+              switch (dataView(memory0).getUint8(ret + 56, true)) {
+                case 0: {
+                  variant45 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr44 = dataView(memory0).getInt32(ret + 60, true);
+                  var len44 = dataView(memory0).getInt32(ret + 64, true);
+                  var result44 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr44, len44));
+                  variant45 = result44;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              let variant46;
+              switch (dataView(memory0).getUint8(ret + 72, true)) {
+                case 0: {
+                  variant46 = undefined;
+                  break;
+                }
+                case 1: {
+                  variant46 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true));
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              var ptr47 = dataView(memory0).getInt32(ret + 88, true);
+              var len47 = dataView(memory0).getInt32(ret + 92, true);
+              var result47 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr47, len47));
+              variant48= {
                 tag: 'refuse',
                 val: {
                   status: clampGuest(dataView(memory0).getUint16(ret + 16, true), 0, 65535),
-                  kind: result36,
-                  title: result37,
-                  detail: result38,
-                  pointer: variant40,
-                  part: variant42,
-                  retryAfterS: variant43,
-                  problemJson: result44,
+                  kind: result39,
+                  title: result40,
+                  detail: result41,
+                  pointer: variant43,
+                  part: variant45,
+                  retryAfterS: variant46,
+                  problemJson: result47,
                 }
               };
               break;
@@ -3897,19 +4190,19 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for Admission');
             }
           }
-          variant47= {
+          variant50= {
             tag: 'ok',
-            val: variant45
+            val: variant48
           };
           break;
         }
         case 1: {
-          var ptr46 = dataView(memory0).getInt32(ret + 8, true);
-          var len46 = dataView(memory0).getInt32(ret + 12, true);
-          var result46 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr46, len46));
-          variant47= {
+          var ptr49 = dataView(memory0).getInt32(ret + 8, true);
+          var len49 = dataView(memory0).getInt32(ret + 12, true);
+          var result49 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr49, len49));
+          variant50= {
             tag: 'err',
-            val: result46
+            val: result49
           };
           break;
         }
@@ -3917,7 +4210,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant47;
+      const retVal = variant50;
       postReturn14(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
@@ -4081,7 +4374,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var ptr2 = utf8Encode(v0_1, realloc0, memory0);
       var len2 = utf8EncodedLen;
       const ret = provider010CheckOperation(ptr1, len1, ptr2, len2, v0_2 ? 1 : 0);
-      let variant14;
+      let variant17;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
           let enum3;
@@ -4210,7 +4503,41 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for ReconcilePath');
             }
           }
-          variant14= {
+          let variant15;
+          switch (dataView(memory0).getUint8(ret + 96, true)) {
+            case 0: {
+              variant15 = undefined;
+              break;
+            }
+            case 1: {
+              let variant14;
+              switch (dataView(memory0).getUint8(ret + 104, true)) {
+                case 0: {
+                  variant14 = undefined;
+                  break;
+                }
+                case 1: {
+                  var ptr13 = dataView(memory0).getInt32(ret + 108, true);
+                  var len13 = dataView(memory0).getInt32(ret + 112, true);
+                  var result13 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr13, len13));
+                  variant14 = result13;
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid variant discriminant for option');
+                }
+              }
+              variant15 = {
+                when: variant14,
+                expiresAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 120, true)),
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          variant17= {
             tag: 'ok',
             val: {
               class: enum3,
@@ -4221,17 +4548,18 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               reconcileAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true)),
               escalateAfterMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 80, true)),
               retentionMs: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 88, true)),
+              approval: variant15,
             }
           };
           break;
         }
         case 1: {
-          var ptr13 = dataView(memory0).getInt32(ret + 8, true);
-          var len13 = dataView(memory0).getInt32(ret + 12, true);
-          var result13 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr13, len13));
-          variant14= {
+          var ptr16 = dataView(memory0).getInt32(ret + 8, true);
+          var len16 = dataView(memory0).getInt32(ret + 12, true);
+          var result16 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr16, len16));
+          variant17= {
             tag: 'err',
-            val: result13
+            val: result16
           };
           break;
         }
@@ -4239,7 +4567,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant14;
+      const retVal = variant17;
       postReturn16(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
@@ -4398,19 +4726,21 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let provider010Refuse;
     
     function refuse(arg0, arg1) {
-      var variant25 = arg0;
-      let variant25_0;
-      let variant25_1;
-      let variant25_2;
-      let variant25_3;
-      let variant25_4;
-      let variant25_5;
-      let variant25_6;
-      let variant25_7;
-      let variant25_8;
-      switch (variant25.tag) {
+      var variant35 = arg0;
+      let variant35_0;
+      let variant35_1;
+      let variant35_2;
+      let variant35_3;
+      let variant35_4;
+      let variant35_5;
+      let variant35_6;
+      let variant35_7;
+      let variant35_8;
+      let variant35_9;
+      let variant35_10;
+      switch (variant35.tag) {
         case 'conflict': {
-          const e = variant25.val;
+          const e = variant35.val;
           var {key: v0_0, pointer: v0_1, storedFingerprint: v0_2, givenFingerprint: v0_3 } = e;
           var ptr1 = utf8Encode(v0_0, realloc0, memory0);
           var len1 = utf8EncodedLen;
@@ -4420,37 +4750,41 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           var len3 = utf8EncodedLen;
           var ptr4 = utf8Encode(v0_3, realloc0, memory0);
           var len4 = utf8EncodedLen;
-          variant25_0 = 0;
-          variant25_1 = ptr1;
-          variant25_2 = len1;
-          variant25_3 = ptr2;
-          variant25_4 = len2;
-          variant25_5 = BigInt(ptr3);
-          variant25_6 = BigInt(len3);
-          variant25_7 = ptr4;
-          variant25_8 = len4;
+          variant35_0 = 0;
+          variant35_1 = ptr1;
+          variant35_2 = len1;
+          variant35_3 = ptr2;
+          variant35_4 = len2;
+          variant35_5 = BigInt(ptr3);
+          variant35_6 = BigInt(len3);
+          variant35_7 = ptr4;
+          variant35_8 = len4;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
           break;
         }
         case 'in-progress': {
-          const e = variant25.val;
+          const e = variant35.val;
           var {key: v5_0, owner: v5_1, retryAfterMs: v5_2 } = e;
           var ptr6 = utf8Encode(v5_0, realloc0, memory0);
           var len6 = utf8EncodedLen;
           var ptr7 = utf8Encode(v5_1, realloc0, memory0);
           var len7 = utf8EncodedLen;
-          variant25_0 = 1;
-          variant25_1 = ptr6;
-          variant25_2 = len6;
-          variant25_3 = ptr7;
-          variant25_4 = len7;
-          variant25_5 = BigInt(toUint64(v5_2));
-          variant25_6 = 0n;
-          variant25_7 = 0;
-          variant25_8 = 0;
+          variant35_0 = 1;
+          variant35_1 = ptr6;
+          variant35_2 = len6;
+          variant35_3 = ptr7;
+          variant35_4 = len7;
+          variant35_5 = BigInt(toUint64(v5_2));
+          variant35_6 = 0n;
+          variant35_7 = 0;
+          variant35_8 = 0;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
           break;
         }
         case 'in-doubt': {
-          const e = variant25.val;
+          const e = variant35.val;
           var {key: v8_0, reason: v8_1, retryAfterMs: v8_2 } = e;
           var ptr9 = utf8Encode(v8_0, realloc0, memory0);
           var len9 = utf8EncodedLen;
@@ -4467,85 +4801,95 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
             variant11_0 = 1;
             variant11_1 = toUint64(e);
           }
-          variant25_0 = 2;
-          variant25_1 = ptr9;
-          variant25_2 = len9;
-          variant25_3 = ptr10;
-          variant25_4 = len10;
-          variant25_5 = BigInt(BigInt(variant11_0));
-          variant25_6 = variant11_1;
-          variant25_7 = 0;
-          variant25_8 = 0;
+          variant35_0 = 2;
+          variant35_1 = ptr9;
+          variant35_2 = len9;
+          variant35_3 = ptr10;
+          variant35_4 = len10;
+          variant35_5 = BigInt(BigInt(variant11_0));
+          variant35_6 = variant11_1;
+          variant35_7 = 0;
+          variant35_8 = 0;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
           break;
         }
         case 'escalated': {
-          const e = variant25.val;
+          const e = variant35.val;
           var {key: v12_0, reason: v12_1 } = e;
           var ptr13 = utf8Encode(v12_0, realloc0, memory0);
           var len13 = utf8EncodedLen;
           var ptr14 = utf8Encode(v12_1, realloc0, memory0);
           var len14 = utf8EncodedLen;
-          variant25_0 = 3;
-          variant25_1 = ptr13;
-          variant25_2 = len13;
-          variant25_3 = ptr14;
-          variant25_4 = len14;
-          variant25_5 = 0n;
-          variant25_6 = 0n;
-          variant25_7 = 0;
-          variant25_8 = 0;
+          variant35_0 = 3;
+          variant35_1 = ptr13;
+          variant35_2 = len13;
+          variant35_3 = ptr14;
+          variant35_4 = len14;
+          variant35_5 = 0n;
+          variant35_6 = 0n;
+          variant35_7 = 0;
+          variant35_8 = 0;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
           break;
         }
         case 'tool-failed': {
-          const e = variant25.val;
+          const e = variant35.val;
           var ptr15 = utf8Encode(e, realloc0, memory0);
           var len15 = utf8EncodedLen;
-          variant25_0 = 4;
-          variant25_1 = ptr15;
-          variant25_2 = len15;
-          variant25_3 = 0;
-          variant25_4 = 0;
-          variant25_5 = 0n;
-          variant25_6 = 0n;
-          variant25_7 = 0;
-          variant25_8 = 0;
+          variant35_0 = 4;
+          variant35_1 = ptr15;
+          variant35_2 = len15;
+          variant35_3 = 0;
+          variant35_4 = 0;
+          variant35_5 = 0n;
+          variant35_6 = 0n;
+          variant35_7 = 0;
+          variant35_8 = 0;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
           break;
         }
         case 'result-not-recorded': {
-          const e = variant25.val;
+          const e = variant35.val;
           var {key: v16_0, reason: v16_1 } = e;
           var ptr17 = utf8Encode(v16_0, realloc0, memory0);
           var len17 = utf8EncodedLen;
           var ptr18 = utf8Encode(v16_1, realloc0, memory0);
           var len18 = utf8EncodedLen;
-          variant25_0 = 5;
-          variant25_1 = ptr17;
-          variant25_2 = len17;
-          variant25_3 = ptr18;
-          variant25_4 = len18;
-          variant25_5 = 0n;
-          variant25_6 = 0n;
-          variant25_7 = 0;
-          variant25_8 = 0;
+          variant35_0 = 5;
+          variant35_1 = ptr17;
+          variant35_2 = len17;
+          variant35_3 = ptr18;
+          variant35_4 = len18;
+          variant35_5 = 0n;
+          variant35_6 = 0n;
+          variant35_7 = 0;
+          variant35_8 = 0;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
           break;
         }
         case 'storage': {
-          const e = variant25.val;
+          const e = variant35.val;
           var ptr19 = utf8Encode(e, realloc0, memory0);
           var len19 = utf8EncodedLen;
-          variant25_0 = 6;
-          variant25_1 = ptr19;
-          variant25_2 = len19;
-          variant25_3 = 0;
-          variant25_4 = 0;
-          variant25_5 = 0n;
-          variant25_6 = 0n;
-          variant25_7 = 0;
-          variant25_8 = 0;
+          variant35_0 = 6;
+          variant35_1 = ptr19;
+          variant35_2 = len19;
+          variant35_3 = 0;
+          variant35_4 = 0;
+          variant35_5 = 0n;
+          variant35_6 = 0n;
+          variant35_7 = 0;
+          variant35_8 = 0;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
           break;
         }
         case 'ledger': {
-          const e = variant25.val;
+          const e = variant35.val;
           var {kind: v20_0, state: v20_1, message: v20_2 } = e;
           var val21 = v20_0;
           let enum21;
@@ -4617,6 +4961,18 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 enum22 = 4;
                 break;
               }
+              case 'awaiting-approval': {
+                enum22 = 5;
+                break;
+              }
+              case 'approved': {
+                enum22 = 6;
+                break;
+              }
+              case 'denied': {
+                enum22 = 7;
+                break;
+              }
               default: {
                 if ((e) instanceof Error) {
                   console.error(e);
@@ -4630,115 +4986,167 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           }
           var ptr24 = utf8Encode(v20_2, realloc0, memory0);
           var len24 = utf8EncodedLen;
-          variant25_0 = 7;
-          variant25_1 = enum21;
-          variant25_2 = variant23_0;
-          variant25_3 = variant23_1;
-          variant25_4 = ptr24;
-          variant25_5 = BigInt(BigInt(len24));
-          variant25_6 = 0n;
-          variant25_7 = 0;
-          variant25_8 = 0;
+          variant35_0 = 7;
+          variant35_1 = enum21;
+          variant35_2 = variant23_0;
+          variant35_3 = variant23_1;
+          variant35_4 = ptr24;
+          variant35_5 = BigInt(BigInt(len24));
+          variant35_6 = 0n;
+          variant35_7 = 0;
+          variant35_8 = 0;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
           break;
         }
         case 'contention': {
-          const e = variant25.val;
-          variant25_0 = 8;
-          variant25_1 = toUint32(e);
-          variant25_2 = 0;
-          variant25_3 = 0;
-          variant25_4 = 0;
-          variant25_5 = 0n;
-          variant25_6 = 0n;
-          variant25_7 = 0;
-          variant25_8 = 0;
+          const e = variant35.val;
+          variant35_0 = 8;
+          variant35_1 = toUint32(e);
+          variant35_2 = 0;
+          variant35_3 = 0;
+          variant35_4 = 0;
+          variant35_5 = 0n;
+          variant35_6 = 0n;
+          variant35_7 = 0;
+          variant35_8 = 0;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
+          break;
+        }
+        case 'awaiting-approval': {
+          const e = variant35.val;
+          var {scope: v25_0, key: v25_1, tool: v25_2, argsCanonical: v25_3, version: v25_4, since: v25_5 } = e;
+          var ptr26 = utf8Encode(v25_0, realloc0, memory0);
+          var len26 = utf8EncodedLen;
+          var ptr27 = utf8Encode(v25_1, realloc0, memory0);
+          var len27 = utf8EncodedLen;
+          var ptr28 = utf8Encode(v25_2, realloc0, memory0);
+          var len28 = utf8EncodedLen;
+          var ptr29 = utf8Encode(v25_3, realloc0, memory0);
+          var len29 = utf8EncodedLen;
+          variant35_0 = 9;
+          variant35_1 = ptr26;
+          variant35_2 = len26;
+          variant35_3 = ptr27;
+          variant35_4 = len27;
+          variant35_5 = BigInt(ptr28);
+          variant35_6 = BigInt(len28);
+          variant35_7 = ptr29;
+          variant35_8 = len29;
+          variant35_9 = toUint64(v25_4);
+          variant35_10 = toUint64(v25_5);
+          break;
+        }
+        case 'denied': {
+          const e = variant35.val;
+          var {key: v30_0, by: v30_1, reason: v30_2, settlement: v30_3 } = e;
+          var ptr31 = utf8Encode(v30_0, realloc0, memory0);
+          var len31 = utf8EncodedLen;
+          var ptr32 = utf8Encode(v30_1, realloc0, memory0);
+          var len32 = utf8EncodedLen;
+          var ptr33 = utf8Encode(v30_2, realloc0, memory0);
+          var len33 = utf8EncodedLen;
+          var ptr34 = utf8Encode(v30_3, realloc0, memory0);
+          var len34 = utf8EncodedLen;
+          variant35_0 = 10;
+          variant35_1 = ptr31;
+          variant35_2 = len31;
+          variant35_3 = ptr32;
+          variant35_4 = len32;
+          variant35_5 = BigInt(ptr33);
+          variant35_6 = BigInt(len33);
+          variant35_7 = ptr34;
+          variant35_8 = len34;
+          variant35_9 = 0n;
+          variant35_10 = 0n;
           break;
         }
         default: {
-          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant25.tag)}\` (received \`${variant25}\`) specified for \`EffectError\``);
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant35.tag)}\` (received \`${variant35}\`) specified for \`EffectError\``);
         }
       }
-      const ret = provider010Refuse(variant25_0, variant25_1, variant25_2, variant25_3, variant25_4, variant25_5, variant25_6, variant25_7, variant25_8, arg1 ? 1 : 0);
-      let variant35;
+      const ret = provider010Refuse(variant35_0, variant35_1, variant35_2, variant35_3, variant35_4, variant35_5, variant35_6, variant35_7, variant35_8, variant35_9, variant35_10, arg1 ? 1 : 0);
+      let variant45;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
-          variant35= {
+          variant45= {
             tag: 'handler',
           };
           break;
         }
         case 1: {
-          var ptr26 = dataView(memory0).getInt32(ret + 12, true);
-          var len26 = dataView(memory0).getInt32(ret + 16, true);
-          var result26 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr26, len26));
-          var ptr27 = dataView(memory0).getInt32(ret + 20, true);
-          var len27 = dataView(memory0).getInt32(ret + 24, true);
-          var result27 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr27, len27));
-          var ptr28 = dataView(memory0).getInt32(ret + 28, true);
-          var len28 = dataView(memory0).getInt32(ret + 32, true);
-          var result28 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr28, len28));
-          let variant30;
+          var ptr36 = dataView(memory0).getInt32(ret + 12, true);
+          var len36 = dataView(memory0).getInt32(ret + 16, true);
+          var result36 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr36, len36));
+          var ptr37 = dataView(memory0).getInt32(ret + 20, true);
+          var len37 = dataView(memory0).getInt32(ret + 24, true);
+          var result37 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr37, len37));
+          var ptr38 = dataView(memory0).getInt32(ret + 28, true);
+          var len38 = dataView(memory0).getInt32(ret + 32, true);
+          var result38 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr38, len38));
+          let variant40;
           switch (dataView(memory0).getUint8(ret + 36, true)) {
             case 0: {
-              variant30 = undefined;
+              variant40 = undefined;
               break;
             }
             case 1: {
-              var ptr29 = dataView(memory0).getInt32(ret + 40, true);
-              var len29 = dataView(memory0).getInt32(ret + 44, true);
-              var result29 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr29, len29));
-              variant30 = result29;
+              var ptr39 = dataView(memory0).getInt32(ret + 40, true);
+              var len39 = dataView(memory0).getInt32(ret + 44, true);
+              var result39 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr39, len39));
+              variant40 = result39;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant32;
+          let variant42;
           switch (dataView(memory0).getUint8(ret + 48, true)) {
             case 0: {
-              variant32 = undefined;
+              variant42 = undefined;
               break;
             }
             case 1: {
-              var ptr31 = dataView(memory0).getInt32(ret + 52, true);
-              var len31 = dataView(memory0).getInt32(ret + 56, true);
-              var result31 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr31, len31));
-              variant32 = result31;
+              var ptr41 = dataView(memory0).getInt32(ret + 52, true);
+              var len41 = dataView(memory0).getInt32(ret + 56, true);
+              var result41 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr41, len41));
+              variant42 = result41;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant33;
+          let variant43;
           switch (dataView(memory0).getUint8(ret + 64, true)) {
             case 0: {
-              variant33 = undefined;
+              variant43 = undefined;
               break;
             }
             case 1: {
-              variant33 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true));
+              variant43 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 72, true));
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr34 = dataView(memory0).getInt32(ret + 80, true);
-          var len34 = dataView(memory0).getInt32(ret + 84, true);
-          var result34 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr34, len34));
-          variant35= {
+          var ptr44 = dataView(memory0).getInt32(ret + 80, true);
+          var len44 = dataView(memory0).getInt32(ret + 84, true);
+          var result44 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr44, len44));
+          variant45= {
             tag: 'refuse',
             val: {
               status: clampGuest(dataView(memory0).getUint16(ret + 8, true), 0, 65535),
-              kind: result26,
-              title: result27,
-              detail: result28,
-              pointer: variant30,
-              part: variant32,
-              retryAfterS: variant33,
-              problemJson: result34,
+              kind: result36,
+              title: result37,
+              detail: result38,
+              pointer: variant40,
+              part: variant42,
+              retryAfterS: variant43,
+              problemJson: result44,
             }
           };
           break;
@@ -4747,7 +5155,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for Answer');
         }
       }
-      const retVal = variant35;
+      const retVal = variant45;
       postReturn19(ret);
       return retVal;
     }
@@ -5138,37 +5546,39 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let agent010Answer;
     
     function answer(arg0) {
-      var variant38 = arg0;
-      let variant38_0;
-      let variant38_1;
-      let variant38_2;
-      let variant38_3;
-      let variant38_4;
-      let variant38_5;
-      let variant38_6;
-      let variant38_7;
-      let variant38_8;
-      let variant38_9;
-      let variant38_10;
-      let variant38_11;
-      let variant38_12;
-      let variant38_13;
-      switch (variant38.tag) {
+      var variant48 = arg0;
+      let variant48_0;
+      let variant48_1;
+      let variant48_2;
+      let variant48_3;
+      let variant48_4;
+      let variant48_5;
+      let variant48_6;
+      let variant48_7;
+      let variant48_8;
+      let variant48_9;
+      let variant48_10;
+      let variant48_11;
+      let variant48_12;
+      let variant48_13;
+      switch (variant48.tag) {
         case 'effect': {
-          const e = variant38.val;
-          var variant25 = e;
-          let variant25_0;
-          let variant25_1;
-          let variant25_2;
-          let variant25_3;
-          let variant25_4;
-          let variant25_5;
-          let variant25_6;
-          let variant25_7;
-          let variant25_8;
-          switch (variant25.tag) {
+          const e = variant48.val;
+          var variant35 = e;
+          let variant35_0;
+          let variant35_1;
+          let variant35_2;
+          let variant35_3;
+          let variant35_4;
+          let variant35_5;
+          let variant35_6;
+          let variant35_7;
+          let variant35_8;
+          let variant35_9;
+          let variant35_10;
+          switch (variant35.tag) {
             case 'conflict': {
-              const e = variant25.val;
+              const e = variant35.val;
               var {key: v0_0, pointer: v0_1, storedFingerprint: v0_2, givenFingerprint: v0_3 } = e;
               var ptr1 = utf8Encode(v0_0, realloc0, memory0);
               var len1 = utf8EncodedLen;
@@ -5178,37 +5588,41 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               var len3 = utf8EncodedLen;
               var ptr4 = utf8Encode(v0_3, realloc0, memory0);
               var len4 = utf8EncodedLen;
-              variant25_0 = 0;
-              variant25_1 = ptr1;
-              variant25_2 = len1;
-              variant25_3 = ptr2;
-              variant25_4 = len2;
-              variant25_5 = BigInt(ptr3);
-              variant25_6 = BigInt(len3);
-              variant25_7 = ptr4;
-              variant25_8 = len4;
+              variant35_0 = 0;
+              variant35_1 = ptr1;
+              variant35_2 = len1;
+              variant35_3 = ptr2;
+              variant35_4 = len2;
+              variant35_5 = BigInt(ptr3);
+              variant35_6 = BigInt(len3);
+              variant35_7 = ptr4;
+              variant35_8 = len4;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
               break;
             }
             case 'in-progress': {
-              const e = variant25.val;
+              const e = variant35.val;
               var {key: v5_0, owner: v5_1, retryAfterMs: v5_2 } = e;
               var ptr6 = utf8Encode(v5_0, realloc0, memory0);
               var len6 = utf8EncodedLen;
               var ptr7 = utf8Encode(v5_1, realloc0, memory0);
               var len7 = utf8EncodedLen;
-              variant25_0 = 1;
-              variant25_1 = ptr6;
-              variant25_2 = len6;
-              variant25_3 = ptr7;
-              variant25_4 = len7;
-              variant25_5 = BigInt(toUint64(v5_2));
-              variant25_6 = 0n;
-              variant25_7 = 0;
-              variant25_8 = 0;
+              variant35_0 = 1;
+              variant35_1 = ptr6;
+              variant35_2 = len6;
+              variant35_3 = ptr7;
+              variant35_4 = len7;
+              variant35_5 = BigInt(toUint64(v5_2));
+              variant35_6 = 0n;
+              variant35_7 = 0;
+              variant35_8 = 0;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
               break;
             }
             case 'in-doubt': {
-              const e = variant25.val;
+              const e = variant35.val;
               var {key: v8_0, reason: v8_1, retryAfterMs: v8_2 } = e;
               var ptr9 = utf8Encode(v8_0, realloc0, memory0);
               var len9 = utf8EncodedLen;
@@ -5225,85 +5639,95 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                 variant11_0 = 1;
                 variant11_1 = toUint64(e);
               }
-              variant25_0 = 2;
-              variant25_1 = ptr9;
-              variant25_2 = len9;
-              variant25_3 = ptr10;
-              variant25_4 = len10;
-              variant25_5 = BigInt(BigInt(variant11_0));
-              variant25_6 = variant11_1;
-              variant25_7 = 0;
-              variant25_8 = 0;
+              variant35_0 = 2;
+              variant35_1 = ptr9;
+              variant35_2 = len9;
+              variant35_3 = ptr10;
+              variant35_4 = len10;
+              variant35_5 = BigInt(BigInt(variant11_0));
+              variant35_6 = variant11_1;
+              variant35_7 = 0;
+              variant35_8 = 0;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
               break;
             }
             case 'escalated': {
-              const e = variant25.val;
+              const e = variant35.val;
               var {key: v12_0, reason: v12_1 } = e;
               var ptr13 = utf8Encode(v12_0, realloc0, memory0);
               var len13 = utf8EncodedLen;
               var ptr14 = utf8Encode(v12_1, realloc0, memory0);
               var len14 = utf8EncodedLen;
-              variant25_0 = 3;
-              variant25_1 = ptr13;
-              variant25_2 = len13;
-              variant25_3 = ptr14;
-              variant25_4 = len14;
-              variant25_5 = 0n;
-              variant25_6 = 0n;
-              variant25_7 = 0;
-              variant25_8 = 0;
+              variant35_0 = 3;
+              variant35_1 = ptr13;
+              variant35_2 = len13;
+              variant35_3 = ptr14;
+              variant35_4 = len14;
+              variant35_5 = 0n;
+              variant35_6 = 0n;
+              variant35_7 = 0;
+              variant35_8 = 0;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
               break;
             }
             case 'tool-failed': {
-              const e = variant25.val;
+              const e = variant35.val;
               var ptr15 = utf8Encode(e, realloc0, memory0);
               var len15 = utf8EncodedLen;
-              variant25_0 = 4;
-              variant25_1 = ptr15;
-              variant25_2 = len15;
-              variant25_3 = 0;
-              variant25_4 = 0;
-              variant25_5 = 0n;
-              variant25_6 = 0n;
-              variant25_7 = 0;
-              variant25_8 = 0;
+              variant35_0 = 4;
+              variant35_1 = ptr15;
+              variant35_2 = len15;
+              variant35_3 = 0;
+              variant35_4 = 0;
+              variant35_5 = 0n;
+              variant35_6 = 0n;
+              variant35_7 = 0;
+              variant35_8 = 0;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
               break;
             }
             case 'result-not-recorded': {
-              const e = variant25.val;
+              const e = variant35.val;
               var {key: v16_0, reason: v16_1 } = e;
               var ptr17 = utf8Encode(v16_0, realloc0, memory0);
               var len17 = utf8EncodedLen;
               var ptr18 = utf8Encode(v16_1, realloc0, memory0);
               var len18 = utf8EncodedLen;
-              variant25_0 = 5;
-              variant25_1 = ptr17;
-              variant25_2 = len17;
-              variant25_3 = ptr18;
-              variant25_4 = len18;
-              variant25_5 = 0n;
-              variant25_6 = 0n;
-              variant25_7 = 0;
-              variant25_8 = 0;
+              variant35_0 = 5;
+              variant35_1 = ptr17;
+              variant35_2 = len17;
+              variant35_3 = ptr18;
+              variant35_4 = len18;
+              variant35_5 = 0n;
+              variant35_6 = 0n;
+              variant35_7 = 0;
+              variant35_8 = 0;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
               break;
             }
             case 'storage': {
-              const e = variant25.val;
+              const e = variant35.val;
               var ptr19 = utf8Encode(e, realloc0, memory0);
               var len19 = utf8EncodedLen;
-              variant25_0 = 6;
-              variant25_1 = ptr19;
-              variant25_2 = len19;
-              variant25_3 = 0;
-              variant25_4 = 0;
-              variant25_5 = 0n;
-              variant25_6 = 0n;
-              variant25_7 = 0;
-              variant25_8 = 0;
+              variant35_0 = 6;
+              variant35_1 = ptr19;
+              variant35_2 = len19;
+              variant35_3 = 0;
+              variant35_4 = 0;
+              variant35_5 = 0n;
+              variant35_6 = 0n;
+              variant35_7 = 0;
+              variant35_8 = 0;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
               break;
             }
             case 'ledger': {
-              const e = variant25.val;
+              const e = variant35.val;
               var {kind: v20_0, state: v20_1, message: v20_2 } = e;
               var val21 = v20_0;
               let enum21;
@@ -5375,6 +5799,18 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
                     enum22 = 4;
                     break;
                   }
+                  case 'awaiting-approval': {
+                    enum22 = 5;
+                    break;
+                  }
+                  case 'approved': {
+                    enum22 = 6;
+                    break;
+                  }
+                  case 'denied': {
+                    enum22 = 7;
+                    break;
+                  }
                   default: {
                     if ((e) instanceof Error) {
                       console.error(e);
@@ -5388,363 +5824,423 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               }
               var ptr24 = utf8Encode(v20_2, realloc0, memory0);
               var len24 = utf8EncodedLen;
-              variant25_0 = 7;
-              variant25_1 = enum21;
-              variant25_2 = variant23_0;
-              variant25_3 = variant23_1;
-              variant25_4 = ptr24;
-              variant25_5 = BigInt(BigInt(len24));
-              variant25_6 = 0n;
-              variant25_7 = 0;
-              variant25_8 = 0;
+              variant35_0 = 7;
+              variant35_1 = enum21;
+              variant35_2 = variant23_0;
+              variant35_3 = variant23_1;
+              variant35_4 = ptr24;
+              variant35_5 = BigInt(BigInt(len24));
+              variant35_6 = 0n;
+              variant35_7 = 0;
+              variant35_8 = 0;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
               break;
             }
             case 'contention': {
-              const e = variant25.val;
-              variant25_0 = 8;
-              variant25_1 = toUint32(e);
-              variant25_2 = 0;
-              variant25_3 = 0;
-              variant25_4 = 0;
-              variant25_5 = 0n;
-              variant25_6 = 0n;
-              variant25_7 = 0;
-              variant25_8 = 0;
+              const e = variant35.val;
+              variant35_0 = 8;
+              variant35_1 = toUint32(e);
+              variant35_2 = 0;
+              variant35_3 = 0;
+              variant35_4 = 0;
+              variant35_5 = 0n;
+              variant35_6 = 0n;
+              variant35_7 = 0;
+              variant35_8 = 0;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
+              break;
+            }
+            case 'awaiting-approval': {
+              const e = variant35.val;
+              var {scope: v25_0, key: v25_1, tool: v25_2, argsCanonical: v25_3, version: v25_4, since: v25_5 } = e;
+              var ptr26 = utf8Encode(v25_0, realloc0, memory0);
+              var len26 = utf8EncodedLen;
+              var ptr27 = utf8Encode(v25_1, realloc0, memory0);
+              var len27 = utf8EncodedLen;
+              var ptr28 = utf8Encode(v25_2, realloc0, memory0);
+              var len28 = utf8EncodedLen;
+              var ptr29 = utf8Encode(v25_3, realloc0, memory0);
+              var len29 = utf8EncodedLen;
+              variant35_0 = 9;
+              variant35_1 = ptr26;
+              variant35_2 = len26;
+              variant35_3 = ptr27;
+              variant35_4 = len27;
+              variant35_5 = BigInt(ptr28);
+              variant35_6 = BigInt(len28);
+              variant35_7 = ptr29;
+              variant35_8 = len29;
+              variant35_9 = toUint64(v25_4);
+              variant35_10 = toUint64(v25_5);
+              break;
+            }
+            case 'denied': {
+              const e = variant35.val;
+              var {key: v30_0, by: v30_1, reason: v30_2, settlement: v30_3 } = e;
+              var ptr31 = utf8Encode(v30_0, realloc0, memory0);
+              var len31 = utf8EncodedLen;
+              var ptr32 = utf8Encode(v30_1, realloc0, memory0);
+              var len32 = utf8EncodedLen;
+              var ptr33 = utf8Encode(v30_2, realloc0, memory0);
+              var len33 = utf8EncodedLen;
+              var ptr34 = utf8Encode(v30_3, realloc0, memory0);
+              var len34 = utf8EncodedLen;
+              variant35_0 = 10;
+              variant35_1 = ptr31;
+              variant35_2 = len31;
+              variant35_3 = ptr32;
+              variant35_4 = len32;
+              variant35_5 = BigInt(ptr33);
+              variant35_6 = BigInt(len33);
+              variant35_7 = ptr34;
+              variant35_8 = len34;
+              variant35_9 = 0n;
+              variant35_10 = 0n;
               break;
             }
             default: {
-              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant25.tag)}\` (received \`${variant25}\`) specified for \`EffectError\``);
+              throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant35.tag)}\` (received \`${variant35}\`) specified for \`EffectError\``);
             }
           }
-          variant38_0 = 0;
-          variant38_1 = variant25_0;
-          variant38_2 = BigInt(variant25_1);
-          variant38_3 = variant25_2;
-          variant38_4 = variant25_3;
-          variant38_5 = variant25_4;
-          variant38_6 = variant25_5;
-          variant38_7 = variant25_6;
-          variant38_8 = variant25_7;
-          variant38_9 = variant25_8;
-          variant38_10 = 0;
-          variant38_11 = 0;
-          variant38_12 = 0;
-          variant38_13 = 0;
+          variant48_0 = 0;
+          variant48_1 = variant35_0;
+          variant48_2 = BigInt(variant35_1);
+          variant48_3 = variant35_2;
+          variant48_4 = variant35_3;
+          variant48_5 = variant35_4;
+          variant48_6 = variant35_5;
+          variant48_7 = variant35_6;
+          variant48_8 = variant35_7;
+          variant48_9 = variant35_8;
+          variant48_10 = BigInt(variant35_9);
+          variant48_11 = variant35_10;
+          variant48_12 = 0;
+          variant48_13 = 0;
           break;
         }
         case 'key': {
-          const e = variant38.val;
-          var {kind: v26_0, at: v26_1, canon: v26_2, message: v26_3 } = e;
-          var val27 = v26_0;
-          let enum27;
-          switch (val27) {
+          const e = variant48.val;
+          var {kind: v36_0, at: v36_1, canon: v36_2, message: v36_3 } = e;
+          var val37 = v36_0;
+          let enum37;
+          switch (val37) {
             case 'invalid-args': {
-              enum27 = 0;
+              enum37 = 0;
               break;
             }
             case 'invalid-pointer': {
-              enum27 = 1;
+              enum37 = 1;
               break;
             }
             case 'missing-member': {
-              enum27 = 2;
+              enum37 = 2;
               break;
             }
             case 'pointer-into-array': {
-              enum27 = 3;
+              enum37 = 3;
               break;
             }
             case 'empty-field': {
-              enum27 = 4;
+              enum37 = 4;
               break;
             }
             default: {
-              if ((v26_0) instanceof Error) {
-                console.error(v26_0);
+              if ((v36_0) instanceof Error) {
+                console.error(v36_0);
               }
               
-              throw new TypeError(`"${val27}" is not one of the cases of key-error-kind`);
+              throw new TypeError(`"${val37}" is not one of the cases of key-error-kind`);
             }
           }
-          var variant29 = v26_1;
-          let variant29_0;
-          let variant29_1;
-          let variant29_2;
-          if (variant29 === null || variant29=== undefined) {
-            variant29_0 = 0;
-            variant29_1 = 0;
-            variant29_2 = 0;
+          var variant39 = v36_1;
+          let variant39_0;
+          let variant39_1;
+          let variant39_2;
+          if (variant39 === null || variant39=== undefined) {
+            variant39_0 = 0;
+            variant39_1 = 0;
+            variant39_2 = 0;
           } else {
-            const e = variant29;
-            var ptr28 = utf8Encode(e, realloc0, memory0);
-            var len28 = utf8EncodedLen;
-            variant29_0 = 1;
-            variant29_1 = ptr28;
-            variant29_2 = len28;
+            const e = variant39;
+            var ptr38 = utf8Encode(e, realloc0, memory0);
+            var len38 = utf8EncodedLen;
+            variant39_0 = 1;
+            variant39_1 = ptr38;
+            variant39_2 = len38;
           }
-          var variant33 = v26_2;
-          let variant33_0;
-          let variant33_1;
-          let variant33_2;
-          let variant33_3;
-          let variant33_4;
-          let variant33_5;
-          let variant33_6;
-          if (variant33 === null || variant33=== undefined) {
-            variant33_0 = 0;
-            variant33_1 = 0;
-            variant33_2 = 0n;
-            variant33_3 = 0;
-            variant33_4 = 0;
-            variant33_5 = 0;
-            variant33_6 = 0;
+          var variant43 = v36_2;
+          let variant43_0;
+          let variant43_1;
+          let variant43_2;
+          let variant43_3;
+          let variant43_4;
+          let variant43_5;
+          let variant43_6;
+          if (variant43 === null || variant43=== undefined) {
+            variant43_0 = 0;
+            variant43_1 = 0;
+            variant43_2 = 0n;
+            variant43_3 = 0;
+            variant43_4 = 0;
+            variant43_5 = 0;
+            variant43_6 = 0;
           } else {
-            const e = variant33;
-            var {kind: v30_0, offset: v30_1, line: v30_2, column: v30_3, message: v30_4 } = e;
-            var val31 = v30_0;
-            let enum31;
-            switch (val31) {
+            const e = variant43;
+            var {kind: v40_0, offset: v40_1, line: v40_2, column: v40_3, message: v40_4 } = e;
+            var val41 = v40_0;
+            let enum41;
+            switch (val41) {
               case 'syntax': {
-                enum31 = 0;
+                enum41 = 0;
                 break;
               }
               case 'invalid-utf8': {
-                enum31 = 1;
+                enum41 = 1;
                 break;
               }
               case 'lone-surrogate': {
-                enum31 = 2;
+                enum41 = 2;
                 break;
               }
               case 'duplicate-key': {
-                enum31 = 3;
+                enum41 = 3;
                 break;
               }
               case 'number-overflow': {
-                enum31 = 4;
+                enum41 = 4;
                 break;
               }
               case 'inexact-integer': {
-                enum31 = 5;
+                enum41 = 5;
                 break;
               }
               case 'too-deep': {
-                enum31 = 6;
+                enum41 = 6;
                 break;
               }
               case 'too-large': {
-                enum31 = 7;
+                enum41 = 7;
                 break;
               }
               default: {
-                if ((v30_0) instanceof Error) {
-                  console.error(v30_0);
+                if ((v40_0) instanceof Error) {
+                  console.error(v40_0);
                 }
                 
-                throw new TypeError(`"${val31}" is not one of the cases of canon-error-kind`);
+                throw new TypeError(`"${val41}" is not one of the cases of canon-error-kind`);
               }
             }
-            var ptr32 = utf8Encode(v30_4, realloc0, memory0);
-            var len32 = utf8EncodedLen;
-            variant33_0 = 1;
-            variant33_1 = enum31;
-            variant33_2 = toUint64(v30_1);
-            variant33_3 = toUint32(v30_2);
-            variant33_4 = toUint32(v30_3);
-            variant33_5 = ptr32;
-            variant33_6 = len32;
+            var ptr42 = utf8Encode(v40_4, realloc0, memory0);
+            var len42 = utf8EncodedLen;
+            variant43_0 = 1;
+            variant43_1 = enum41;
+            variant43_2 = toUint64(v40_1);
+            variant43_3 = toUint32(v40_2);
+            variant43_4 = toUint32(v40_3);
+            variant43_5 = ptr42;
+            variant43_6 = len42;
           }
-          var ptr34 = utf8Encode(v26_3, realloc0, memory0);
-          var len34 = utf8EncodedLen;
-          variant38_0 = 1;
-          variant38_1 = enum27;
-          variant38_2 = BigInt(BigInt(variant29_0));
-          variant38_3 = variant29_1;
-          variant38_4 = variant29_2;
-          variant38_5 = variant33_0;
-          variant38_6 = BigInt(BigInt(variant33_1));
-          variant38_7 = variant33_2;
-          variant38_8 = variant33_3;
-          variant38_9 = variant33_4;
-          variant38_10 = variant33_5;
-          variant38_11 = variant33_6;
-          variant38_12 = ptr34;
-          variant38_13 = len34;
+          var ptr44 = utf8Encode(v36_3, realloc0, memory0);
+          var len44 = utf8EncodedLen;
+          variant48_0 = 1;
+          variant48_1 = enum37;
+          variant48_2 = BigInt(BigInt(variant39_0));
+          variant48_3 = variant39_1;
+          variant48_4 = variant39_2;
+          variant48_5 = variant43_0;
+          variant48_6 = BigInt(BigInt(variant43_1));
+          variant48_7 = variant43_2;
+          variant48_8 = variant43_3;
+          variant48_9 = variant43_4;
+          variant48_10 = BigInt(variant43_5);
+          variant48_11 = BigInt(variant43_6);
+          variant48_12 = ptr44;
+          variant48_13 = len44;
           break;
         }
         case 'canon': {
-          const e = variant38.val;
-          var {kind: v35_0, offset: v35_1, line: v35_2, column: v35_3, message: v35_4 } = e;
-          var val36 = v35_0;
-          let enum36;
-          switch (val36) {
+          const e = variant48.val;
+          var {kind: v45_0, offset: v45_1, line: v45_2, column: v45_3, message: v45_4 } = e;
+          var val46 = v45_0;
+          let enum46;
+          switch (val46) {
             case 'syntax': {
-              enum36 = 0;
+              enum46 = 0;
               break;
             }
             case 'invalid-utf8': {
-              enum36 = 1;
+              enum46 = 1;
               break;
             }
             case 'lone-surrogate': {
-              enum36 = 2;
+              enum46 = 2;
               break;
             }
             case 'duplicate-key': {
-              enum36 = 3;
+              enum46 = 3;
               break;
             }
             case 'number-overflow': {
-              enum36 = 4;
+              enum46 = 4;
               break;
             }
             case 'inexact-integer': {
-              enum36 = 5;
+              enum46 = 5;
               break;
             }
             case 'too-deep': {
-              enum36 = 6;
+              enum46 = 6;
               break;
             }
             case 'too-large': {
-              enum36 = 7;
+              enum46 = 7;
               break;
             }
             default: {
-              if ((v35_0) instanceof Error) {
-                console.error(v35_0);
+              if ((v45_0) instanceof Error) {
+                console.error(v45_0);
               }
               
-              throw new TypeError(`"${val36}" is not one of the cases of canon-error-kind`);
+              throw new TypeError(`"${val46}" is not one of the cases of canon-error-kind`);
             }
           }
-          var ptr37 = utf8Encode(v35_4, realloc0, memory0);
-          var len37 = utf8EncodedLen;
-          variant38_0 = 2;
-          variant38_1 = enum36;
-          variant38_2 = BigInt(toUint64(v35_1));
-          variant38_3 = toUint32(v35_2);
-          variant38_4 = toUint32(v35_3);
-          variant38_5 = ptr37;
-          variant38_6 = BigInt(BigInt(len37));
-          variant38_7 = 0n;
-          variant38_8 = 0;
-          variant38_9 = 0;
-          variant38_10 = 0;
-          variant38_11 = 0;
-          variant38_12 = 0;
-          variant38_13 = 0;
+          var ptr47 = utf8Encode(v45_4, realloc0, memory0);
+          var len47 = utf8EncodedLen;
+          variant48_0 = 2;
+          variant48_1 = enum46;
+          variant48_2 = BigInt(toUint64(v45_1));
+          variant48_3 = toUint32(v45_2);
+          variant48_4 = toUint32(v45_3);
+          variant48_5 = ptr47;
+          variant48_6 = BigInt(BigInt(len47));
+          variant48_7 = 0n;
+          variant48_8 = 0;
+          variant48_9 = 0;
+          variant48_10 = 0n;
+          variant48_11 = 0n;
+          variant48_12 = 0;
+          variant48_13 = 0;
           break;
         }
         default: {
-          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant38.tag)}\` (received \`${variant38}\`) specified for \`Failure\``);
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant48.tag)}\` (received \`${variant48}\`) specified for \`Failure\``);
         }
       }
-      const ret = agent010Answer(variant38_0, variant38_1, variant38_2, variant38_3, variant38_4, variant38_5, variant38_6, variant38_7, variant38_8, variant38_9, variant38_10, variant38_11, variant38_12, variant38_13);
-      let variant47;
+      const ret = agent010Answer(variant48_0, variant48_1, variant48_2, variant48_3, variant48_4, variant48_5, variant48_6, variant48_7, variant48_8, variant48_9, variant48_10, variant48_11, variant48_12, variant48_13);
+      let variant57;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
-          variant47 = undefined;
+          variant57 = undefined;
           break;
         }
         case 1: {
-          let enum39;
+          let enum49;
           switch (dataView(memory0).getUint8(ret + 8, true)) {
             case 0: {
-              enum39 = 'conflict';
+              enum49 = 'conflict';
               break;
             }
             case 1: {
-              enum39 = 'in-progress';
+              enum49 = 'in-progress';
               break;
             }
             case 2: {
-              enum39 = 'in-doubt';
+              enum49 = 'in-doubt';
               break;
             }
             case 3: {
-              enum39 = 'escalated';
+              enum49 = 'escalated';
               break;
             }
             case 4: {
-              enum39 = 'result-not-recorded';
+              enum49 = 'result-not-recorded';
               break;
             }
             case 5: {
-              enum39 = 'tool-failed';
+              enum49 = 'tool-failed';
               break;
             }
             case 6: {
-              enum39 = 'contention';
+              enum49 = 'contention';
               break;
             }
             case 7: {
-              enum39 = 'invalid-arguments';
+              enum49 = 'invalid-arguments';
+              break;
+            }
+            case 8: {
+              enum49 = 'awaiting-approval';
+              break;
+            }
+            case 9: {
+              enum49 = 'denied';
               break;
             }
             default: {
               throw new TypeError('invalid discriminant specified for ReplyCode');
             }
           }
-          var ptr40 = dataView(memory0).getInt32(ret + 12, true);
-          var len40 = dataView(memory0).getInt32(ret + 16, true);
-          var result40 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr40, len40));
-          let variant42;
+          var ptr50 = dataView(memory0).getInt32(ret + 12, true);
+          var len50 = dataView(memory0).getInt32(ret + 16, true);
+          var result50 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr50, len50));
+          let variant52;
           switch (dataView(memory0).getUint8(ret + 20, true)) {
             case 0: {
-              variant42 = undefined;
+              variant52 = undefined;
               break;
             }
             case 1: {
-              var ptr41 = dataView(memory0).getInt32(ret + 24, true);
-              var len41 = dataView(memory0).getInt32(ret + 28, true);
-              var result41 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr41, len41));
-              variant42 = result41;
+              var ptr51 = dataView(memory0).getInt32(ret + 24, true);
+              var len51 = dataView(memory0).getInt32(ret + 28, true);
+              var result51 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr51, len51));
+              variant52 = result51;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant44;
+          let variant54;
           switch (dataView(memory0).getUint8(ret + 32, true)) {
             case 0: {
-              variant44 = undefined;
+              variant54 = undefined;
               break;
             }
             case 1: {
-              var ptr43 = dataView(memory0).getInt32(ret + 36, true);
-              var len43 = dataView(memory0).getInt32(ret + 40, true);
-              var result43 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr43, len43));
-              variant44 = result43;
+              var ptr53 = dataView(memory0).getInt32(ret + 36, true);
+              var len53 = dataView(memory0).getInt32(ret + 40, true);
+              var result53 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr53, len53));
+              variant54 = result53;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let variant45;
+          let variant55;
           switch (dataView(memory0).getUint8(ret + 48, true)) {
             case 0: {
-              variant45 = undefined;
+              variant55 = undefined;
               break;
             }
             case 1: {
-              variant45 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true));
+              variant55 = BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true));
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var bool46 = dataView(memory0).getUint8(ret + 64, true);
-          variant47 = {
-            code: enum39,
-            text: result40,
-            key: variant42,
-            pointer: variant44,
-            retryAfterMs: variant45,
-            repeatable: bool46 == 0 ? false : (bool46 == 1 ? true : throwInvalidBool()),
+          var bool56 = dataView(memory0).getUint8(ret + 64, true);
+          variant57 = {
+            code: enum49,
+            text: result50,
+            key: variant52,
+            pointer: variant54,
+            retryAfterMs: variant55,
+            repeatable: bool56 == 0 ? false : (bool56 == 1 ? true : throwInvalidBool()),
           };
           break;
         }
@@ -5752,7 +6248,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for option');
         }
       }
-      const retVal = variant47;
+      const retVal = variant57;
       postReturn21(ret);
       return retVal;
     }

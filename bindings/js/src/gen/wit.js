@@ -114,6 +114,13 @@ export const WIT = Object.freeze({
       ['manual', null],
     ],
   },
+  'policy.approval-rule': {
+    kind: 'record',
+    fields: [
+      ['when', 'option<string>'],
+      ['expiresAfterMs', 'u64'],
+    ],
+  },
   'policy.tool-policy': {
     kind: 'record',
     fields: [
@@ -125,6 +132,7 @@ export const WIT = Object.freeze({
       ['reconcileAfterMs', 'u64'],
       ['escalateAfterMs', 'u64'],
       ['retentionMs', 'u64'],
+      ['approval', 'option<policy.approval-rule>'],
     ],
   },
   'policy.tool-annotations': {
@@ -178,7 +186,7 @@ export const WIT = Object.freeze({
   },
   'ledger.entry-state': {
     kind: 'enum',
-    cases: ['pending', 'done', 'failed', 'in-doubt', 'escalated'],
+    cases: ['pending', 'done', 'failed', 'in-doubt', 'escalated', 'awaiting-approval', 'approved', 'denied'],
   },
   'ledger.claim-token': {
     kind: 'record',
@@ -270,6 +278,14 @@ export const WIT = Object.freeze({
       ['not-happened', null],
     ],
   },
+  'ledger.decision': {
+    kind: 'record',
+    fields: [
+      ['by', 'string'],
+      ['note', 'string'],
+      ['seenVersion', 'u64'],
+    ],
+  },
   'ledger.resolution': {
     kind: 'record',
     fields: [
@@ -292,6 +308,8 @@ export const WIT = Object.freeze({
       ['resolve', 'ledger.resolution'],
       ['purge', null],
       ['complete-unrecordable', 'ledger.failure'],
+      ['approve', 'ledger.decision'],
+      ['deny', 'ledger.decision'],
     ],
   },
   'ledger.replay': {
@@ -334,6 +352,26 @@ export const WIT = Object.freeze({
       ['inDoubtSince', 'u64'],
     ],
   },
+  'ledger.approval-request': {
+    kind: 'record',
+    fields: [
+      ['scope', 'string'],
+      ['key', 'string'],
+      ['tool', 'string'],
+      ['argsCanonical', 'string'],
+      ['version', 'u64'],
+      ['since', 'u64'],
+    ],
+  },
+  'ledger.denial': {
+    kind: 'record',
+    fields: [
+      ['key', 'string'],
+      ['by', 'string'],
+      ['reason', 'string'],
+      ['settlement', 'string'],
+    ],
+  },
   'ledger.conflict': {
     kind: 'record',
     fields: [
@@ -352,6 +390,8 @@ export const WIT = Object.freeze({
       ['reconcile', 'ledger.reconcile-request'],
       ['escalated', 'ledger.escalation'],
       ['conflict', 'ledger.conflict'],
+      ['awaiting-approval', 'ledger.approval-request'],
+      ['denied', 'ledger.denial'],
       ['pass-through', null],
       ['recorded', 'ledger.entry-state'],
       ['settled', 'string'],
@@ -373,7 +413,7 @@ export const WIT = Object.freeze({
   },
   'ledger.attention': {
     kind: 'enum',
-    cases: ['escalated', 'in-doubt'],
+    cases: ['escalated', 'in-doubt', 'approval'],
   },
   'effect.effect-options': {
     kind: 'record',
@@ -565,6 +605,8 @@ export const WIT = Object.freeze({
       ['storage', 'string'],
       ['ledger', 'ledger.ledger-error'],
       ['contention', 'u32'],
+      ['awaiting-approval', 'ledger.approval-request'],
+      ['denied', 'ledger.denial'],
     ],
   },
   'effect.action': {
@@ -581,7 +623,7 @@ export const WIT = Object.freeze({
   },
   'effect.notice-kind': {
     kind: 'enum',
-    cases: ['claimed', 'executed', 'replayed', 'conflict', 'in-doubt', 'reconciled', 'escalated', 'resolved'],
+    cases: ['claimed', 'executed', 'replayed', 'conflict', 'in-doubt', 'reconciled', 'escalated', 'resolved', 'awaiting-approval', 'approved', 'denied'],
   },
   'effect.notice': {
     kind: 'record',
@@ -785,7 +827,7 @@ export const WIT = Object.freeze({
   },
   'agent.reply-code': {
     kind: 'enum',
-    cases: ['conflict', 'in-progress', 'in-doubt', 'escalated', 'result-not-recorded', 'tool-failed', 'contention', 'invalid-arguments'],
+    cases: ['conflict', 'in-progress', 'in-doubt', 'escalated', 'result-not-recorded', 'tool-failed', 'contention', 'invalid-arguments', 'awaiting-approval', 'denied'],
   },
   'agent.reply': {
     kind: 'record',

@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "eead4ec93ba0e58a24d4fbbdfc5660803eb2cfe4e3969563f5fc36524313c591"
+COMPONENT_SHA256 = "89c841e6a61f55671cbc4e65a052de55d16bd9c430cd61e4ff7a49c8d30b4731"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (
@@ -136,6 +136,11 @@ POLICY_RECONCILE_PATH = (
     "policy.reconcile-path",
     (("none", None), ("provider-idempotent", None), ("lookup", "string"), ("manual", None)),
 )
+POLICY_APPROVAL_RULE = (
+    "record",
+    "policy.approval-rule",
+    (("when", ("option", "string")), ("expires-after-ms", "u64")),
+)
 POLICY_TOOL_POLICY = (
     "record",
     "policy.tool-policy",
@@ -148,6 +153,7 @@ POLICY_TOOL_POLICY = (
         ("reconcile-after-ms", "u64"),
         ("escalate-after-ms", "u64"),
         ("retention-ms", "u64"),
+        ("approval", ("option", POLICY_APPROVAL_RULE)),
     ),
 )
 POLICY_POLICY_ERROR = ("record", "policy.policy-error", (("at", "string"), ("message", "string")))
@@ -195,7 +201,16 @@ LEDGER_CLAIM = (
 LEDGER_ENTRY_STATE = (
     "enum",
     "ledger.entry-state",
-    ("pending", "done", "failed", "in-doubt", "escalated"),
+    (
+        "pending",
+        "done",
+        "failed",
+        "in-doubt",
+        "escalated",
+        "awaiting-approval",
+        "approved",
+        "denied",
+    ),
 )
 LEDGER_ENTRY = (
     "record",
@@ -231,7 +246,7 @@ LEDGER_ENTRY = (
         ("due-at", ("option", "u64")),
     ),
 )
-LEDGER_ATTENTION = ("enum", "ledger.attention", ("escalated", "in-doubt"))
+LEDGER_ATTENTION = ("enum", "ledger.attention", ("escalated", "in-doubt", "approval"))
 EFFECT_CORE_DEFAULTS = (
     "record",
     "effect.core-defaults",
@@ -366,6 +381,23 @@ LEDGER_LEDGER_ERROR = (
         ("message", "string"),
     ),
 )
+LEDGER_APPROVAL_REQUEST = (
+    "record",
+    "ledger.approval-request",
+    (
+        ("scope", "string"),
+        ("key", "string"),
+        ("tool", "string"),
+        ("args-canonical", "string"),
+        ("version", "u64"),
+        ("since", "u64"),
+    ),
+)
+LEDGER_DENIAL = (
+    "record",
+    "ledger.denial",
+    (("key", "string"), ("by", "string"), ("reason", "string"), ("settlement", "string")),
+)
 EFFECT_EFFECT_ERROR = (
     "variant",
     "effect.effect-error",
@@ -379,6 +411,8 @@ EFFECT_EFFECT_ERROR = (
         ("storage", "string"),
         ("ledger", LEDGER_LEDGER_ERROR),
         ("contention", "u32"),
+        ("awaiting-approval", LEDGER_APPROVAL_REQUEST),
+        ("denied", LEDGER_DENIAL),
     ),
 )
 PROVIDER_ANSWER = ("variant", "provider.answer", (("handler", None), ("refuse", PROVIDER_REFUSAL)))
@@ -440,6 +474,8 @@ AGENT_REPLY_CODE = (
         "tool-failed",
         "contention",
         "invalid-arguments",
+        "awaiting-approval",
+        "denied",
     ),
 )
 AGENT_REPLY = (
@@ -501,6 +537,11 @@ LEDGER_RESOLUTION = (
         ("seen-version", "u64"),
     ),
 )
+LEDGER_DECISION = (
+    "record",
+    "ledger.decision",
+    (("by", "string"), ("note", "string"), ("seen-version", "u64")),
+)
 LEDGER_EVENT = (
     "variant",
     "ledger.event",
@@ -515,6 +556,8 @@ LEDGER_EVENT = (
         ("resolve", LEDGER_RESOLUTION),
         ("purge", None),
         ("complete-unrecordable", LEDGER_FAILURE),
+        ("approve", LEDGER_DECISION),
+        ("deny", LEDGER_DECISION),
     ),
 )
 EFFECT_EVENT_START = (
@@ -586,6 +629,9 @@ EFFECT_NOTICE_KIND = (
         "reconciled",
         "escalated",
         "resolved",
+        "awaiting-approval",
+        "approved",
+        "denied",
     ),
 )
 EFFECT_NOTICE = (
@@ -694,6 +740,8 @@ LEDGER_OUTCOME = (
         ("reconcile", LEDGER_RECONCILE_REQUEST),
         ("escalated", LEDGER_ESCALATION),
         ("conflict", LEDGER_CONFLICT),
+        ("awaiting-approval", LEDGER_APPROVAL_REQUEST),
+        ("denied", LEDGER_DENIAL),
         ("pass-through", None),
         ("recorded", LEDGER_ENTRY_STATE),
         ("settled", "string"),

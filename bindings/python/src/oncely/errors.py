@@ -275,6 +275,37 @@ class ContentionError(OncelyError):
         self.races = races
 
 
+class AwaitingApprovalError(OncelyError):
+    """The tool's policy asks a person to approve this call first, and nobody has yet; the tool
+    was not called. The request is recorded once per intent: asking again (a retry, a resumed
+    run, another worker) gets this same request until a person decides (``Ledger.approve`` or
+    ``Ledger.deny``); then the next ask runs the call, or raises :class:`DeniedError`.
+    ``args_canonical``: the arguments a person decides on; ``version``: the entry's version to
+    decide on."""
+
+    def __init__(
+        self, key: str, args_canonical: str, version: int, *, message: str | None = None
+    ) -> None:
+        super().__init__(message or f"awaiting-approval: {key}")
+        self.key = key
+        self.args_canonical = args_canonical
+        self.version = version
+
+
+class DeniedError(OncelyError):
+    """A person denied this call: it did not happen and will not. ``by``: who; ``reason``:
+    their note as recorded; ``settlement``: the decision's id."""
+
+    def __init__(
+        self, key: str, by: str, reason: str, settlement: str, *, message: str | None = None
+    ) -> None:
+        super().__init__(message or f"denied: {key} by {by}: {reason}")
+        self.key = key
+        self.by = by
+        self.reason = reason
+        self.settlement = settlement
+
+
 class DefiniteFailure(Exception):
     """Raise from a tool when the provider says the effect did NOT happen (declined card,
     validation error). The ledger records it; a later call may execute a new attempt."""

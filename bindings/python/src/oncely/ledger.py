@@ -304,6 +304,21 @@ class Ledger:
         and 16 hex digits), kept in the entry (``settlement``) and its :meth:`history`."""
         return _settled_id(self.drive(scope, key, _resolve_event(settlement, by, note, version)))
 
+    def approve(self, scope: str, key: str, *, by: str, version: int, note: str = "") -> str:
+        """A person approves the call that awaits approval (its policy's ``approval``): the next
+        ask of the intent runs it once, while the approval holds. ``version`` is the entry's
+        version the person decided on (:class:`~oncely.AwaitingApprovalError` and :meth:`get`
+        give it): if the entry has changed since, nothing is written and
+        :class:`~oncely.LedgerError` is raised with kind ``changed``. Returns the decision's id
+        (``stl-`` and 16 hex digits), kept in the entry and its :meth:`history`."""
+        return _settled_id(self.drive(scope, key, Approve(Decision(by, note, version))))
+
+    def deny(self, scope: str, key: str, *, by: str, version: int, note: str = "") -> str:
+        """A person denies the call that awaits approval (or an approval not yet used): it will
+        not happen, and every later ask raises :class:`~oncely.DeniedError` with ``note`` as
+        the reason. ``version`` as in :meth:`approve`. Returns the decision's id."""
+        return _settled_id(self.drive(scope, key, Deny(Decision(by, note, version))))
+
     def purge(self, scope: str, key: str) -> Outcome:
         """Delete one settled entry whose retention has passed."""
         return self.drive(scope, key, Purge())
@@ -459,9 +474,10 @@ def _resolve_event(settlement: Settlement, by: str, note: str, version: int) -> 
 
 
 def _settled_id(outcome: Outcome) -> str:
-    """The settlement id of a ``resolve``'s outcome (the core answers ``settled``)."""
+    """The id of a person's decision (``resolve``, ``approve``, ``deny``: the core answers
+    ``settled``)."""
     if not isinstance(outcome, Settled):
-        raise OncelyError(f"resolve ended with {outcome!r}, not a settlement")
+        raise OncelyError(f"a person's decision ended with {outcome!r}, not a settlement")
     return outcome.id
 
 
@@ -560,6 +576,14 @@ class AsyncLedger:
         return _settled_id(
             await self.drive(scope, key, _resolve_event(settlement, by, note, version))
         )
+
+    async def approve(self, scope: str, key: str, *, by: str, version: int, note: str = "") -> str:
+        """See :meth:`Ledger.approve`: returns the decision's id."""
+        return _settled_id(await self.drive(scope, key, Approve(Decision(by, note, version))))
+
+    async def deny(self, scope: str, key: str, *, by: str, version: int, note: str = "") -> str:
+        """See :meth:`Ledger.deny`: returns the decision's id."""
+        return _settled_id(await self.drive(scope, key, Deny(Decision(by, note, version))))
 
     async def purge(self, scope: str, key: str) -> Outcome:
         """See :meth:`Ledger.purge`."""

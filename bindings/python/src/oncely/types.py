@@ -320,12 +320,37 @@ The WIT variant ``policy.reconcile-path``."""
 
 
 @_record
+class ApprovalRule:
+    """When a person must approve a call of the tool before it runs, and for how long an
+    approval holds (docs/key-scheme.md, "Approval").
+
+    The WIT record ``policy.approval-rule``."""
+
+    __slots__ = ("expires_after_ms", "when")
+    __match_args__ = ("when", "expires_after_ms")
+
+    when: str | None
+    """The condition on the call's arguments (the canonical arguments, ignored members
+    removed), as canonical JSON in the condition language of docs/key-scheme.md; none:
+    every call. A call needs approval unless the condition is false on its arguments: a
+    condition that cannot be decided (a member absent, an order on something that is
+    not a number) asks a person."""
+    expires_after_ms: int
+    """How long an approval holds (ms): a call that comes to run later is asked again."""
+
+    def __init__(self, when: str | None, expires_after_ms: int) -> None:
+        _set(self, "when", when)
+        _set(self, "expires_after_ms", expires_after_ms)
+
+
+@_record
 class ToolPolicy:
     """How one tool is guarded.
 
     The WIT record ``policy.tool-policy``."""
 
     __slots__ = (
+        "approval",
         "class_",
         "escalate_after_ms",
         "key",
@@ -344,6 +369,7 @@ class ToolPolicy:
         "reconcile_after_ms",
         "escalate_after_ms",
         "retention_ms",
+        "approval",
     )
 
     class_: EffectClass
@@ -365,7 +391,10 @@ class ToolPolicy:
     escalate_after_ms: int
     """How long an entry may stay in doubt before it is escalated to a human, in ms."""
     retention_ms: int
-    """How long a settled (`done` or `failed`) entry is kept, in ms, before purge may drop it."""
+    """How long a settled (`done`, `failed` or `denied`) entry is kept, in ms, before purge
+    may drop it."""
+    approval: ApprovalRule | None
+    """When a person must approve a call before it runs; none: never."""
 
     def __init__(
         self,
@@ -377,6 +406,7 @@ class ToolPolicy:
         reconcile_after_ms: int,
         escalate_after_ms: int,
         retention_ms: int,
+        approval: ApprovalRule | None,
     ) -> None:
         _set(self, "class_", class_)
         _set(self, "key", key)
@@ -386,6 +416,7 @@ class ToolPolicy:
         _set(self, "reconcile_after_ms", reconcile_after_ms)
         _set(self, "escalate_after_ms", escalate_after_ms)
         _set(self, "retention_ms", retention_ms)
+        _set(self, "approval", approval)
 
 
 @_record
@@ -522,6 +553,9 @@ class EntryState(WitEnum):
     FAILED = "failed"
     IN_DOUBT = "in-doubt"
     ESCALATED = "escalated"
+    AWAITING_APPROVAL = "awaiting-approval"
+    APPROVED = "approved"
+    DENIED = "denied"
 
 
 @_record
@@ -638,7 +672,8 @@ class Entry:
     updated_at: int
     """When the entry last changed (ms)."""
     lease_until: int
-    """When the current claim's lease runs out (ms); meaningful while pending."""
+    """When the current claim's lease runs out (ms), while pending; until when the approval
+    holds, while approved."""
     in_doubt_since: int | None
     """When the entry became in doubt (ms), while in-doubt or escalated."""
     next_reconcile_at: int | None
@@ -648,13 +683,15 @@ class Entry:
     result_json: str | None
     """The recorded result (any text the host chose, usually JSON), when done."""
     reason: str | None
-    """Why the entry is failed, in doubt or escalated, or how it was settled."""
+    """Why the entry is failed, in doubt or escalated, or how it was settled; the person's
+    note of an approval or a denial."""
     resolved_by: str | None
-    """Who settled it, when a human did (`resolve`)."""
+    """Who settled it, when a human did (`resolve`), or who approved or denied the call
+    (kept on the claim an approval let through)."""
     settlement: str | None
-    """The id of that human settlement (`stl-` and 16 hex digits, derived by the core from
-    scope, key, `created-at` and the version settled), kept in the entry's history; none
-    otherwise."""
+    """The id of that human decision (`stl-` and 16 hex digits, derived by the core from
+    scope, key, `created-at` and the version decided on), kept in the entry's history;
+    none otherwise."""
     reconcile: ReconcilePath
     """The policy's reconciliation path, fixed at claim."""
     lease_ms: int
@@ -670,8 +707,9 @@ class Entry:
     due_at: int | None
     """When the entry next needs time-driven work (ms), computed by the core at every write:
     the lease's end while pending; the next reconciliation or the escalation deadline,
-    whichever is earlier, while in doubt; the end of retention once done or failed; none
-    while escalated (only a human moves it). Hosts index it and hand `due-at <= now`
+    whichever is earlier, while in doubt; the end of retention once done, failed or
+    denied; none while escalated, awaiting approval or approved (only a person or a
+    `begin` moves it). Hosts index it and hand `due-at <= now`
     rows to `effect.start-tend`; they never compute it."""
 
     def __init__(
@@ -913,6 +951,30 @@ The WIT variant ``ledger.settlement``."""
 
 
 @_record
+class Decision:
+    """A person's decision on a call that awaits approval (`approve`, `deny`).
+
+    The WIT record ``ledger.decision``."""
+
+    __slots__ = ("by", "note", "seen_version")
+    __match_args__ = ("by", "note", "seen_version")
+
+    by: str
+    """Who decided (recorded in `resolved-by`). Non-empty."""
+    note: str
+    """Why, for the record (and, for a denial, for the model: its reason)."""
+    seen_version: int
+    """The entry's version the person decided on. Refused with `changed` if the entry has
+    moved since. The version fixes the arguments the person saw: an entry's arguments
+    never change, and a call with other arguments under the same key is a `conflict`."""
+
+    def __init__(self, by: str, note: str, seen_version: int) -> None:
+        _set(self, "by", by)
+        _set(self, "note", note)
+        _set(self, "seen_version", seen_version)
+
+
+@_record
 class Resolution:
     """A human settling an entry.
 
@@ -1064,6 +1126,35 @@ class CompleteUnrecordable:
         _set(self, "failure", failure)
 
 
+@_record
+class Approve:
+    """``event.approve``: A person approves the call that awaits approval: the next `begin`
+    claims it."""
+
+    __slots__ = ("decision",)
+    __match_args__ = ("decision",)
+
+    decision: Decision
+
+    def __init__(self, decision: Decision) -> None:
+        _set(self, "decision", decision)
+
+
+@_record
+class Deny:
+    """``event.deny``: A person denies the call that awaits approval (or an approval not yet
+    used): it
+    will not happen."""
+
+    __slots__ = ("decision",)
+    __match_args__ = ("decision",)
+
+    decision: Decision
+
+    def __init__(self, decision: Decision) -> None:
+        _set(self, "decision", decision)
+
+
 Event = (
     Begin
     | Heartbeat
@@ -1075,6 +1166,8 @@ Event = (
     | Resolve
     | Purge
     | CompleteUnrecordable
+    | Approve
+    | Deny
 )
 """Everything that can happen to an entry.
 
@@ -1228,6 +1321,64 @@ class Escalation:
 
 
 @_record
+class ApprovalRequest:
+    """A call that waits for a person's approval.
+
+    The WIT record ``ledger.approval-request``."""
+
+    __slots__ = ("args_canonical", "key", "scope", "since", "tool", "version")
+    __match_args__ = ("scope", "key", "tool", "args_canonical", "version", "since")
+
+    scope: str
+    """The tenant."""
+    key: str
+    """The key."""
+    tool: str
+    """The tool."""
+    args_canonical: str
+    """The canonical arguments a person approves or denies (ignored members removed)."""
+    version: int
+    """The entry's version to decide on (`decision.seen-version`)."""
+    since: int
+    """Since when it waits (ms)."""
+
+    def __init__(
+        self, scope: str, key: str, tool: str, args_canonical: str, version: int, since: int
+    ) -> None:
+        _set(self, "scope", scope)
+        _set(self, "key", key)
+        _set(self, "tool", tool)
+        _set(self, "args_canonical", args_canonical)
+        _set(self, "version", version)
+        _set(self, "since", since)
+
+
+@_record
+class Denial:
+    """A person's denial of a call.
+
+    The WIT record ``ledger.denial``."""
+
+    __slots__ = ("by", "key", "reason", "settlement")
+    __match_args__ = ("key", "by", "reason", "settlement")
+
+    key: str
+    """The key."""
+    by: str
+    """Who denied it."""
+    reason: str
+    """Why (the person's note)."""
+    settlement: str
+    """The id of the decision (`settlement`)."""
+
+    def __init__(self, key: str, by: str, reason: str, settlement: str) -> None:
+        _set(self, "key", key)
+        _set(self, "by", by)
+        _set(self, "reason", reason)
+        _set(self, "settlement", settlement)
+
+
+@_record
 class Conflict:
     """The key was claimed before with different parameters.
 
@@ -1269,6 +1420,34 @@ class Execute:
 
 
 @_record
+class AwaitingApproval:
+    """``outcome.awaiting-approval``: A person must approve the call first; do not call the tool.
+    Every `begin` of the
+    intent gets this same request until a person decides."""
+
+    __slots__ = ("approval_request",)
+    __match_args__ = ("approval_request",)
+
+    approval_request: ApprovalRequest
+
+    def __init__(self, approval_request: ApprovalRequest) -> None:
+        _set(self, "approval_request", approval_request)
+
+
+@_record
+class Denied:
+    """``outcome.denied``: A person denied the call; do not call the tool."""
+
+    __slots__ = ("denial",)
+    __match_args__ = ("denial",)
+
+    denial: Denial
+
+    def __init__(self, denial: Denial) -> None:
+        _set(self, "denial", denial)
+
+
+@_record
 class PassThrough:
     """``outcome.pass-through``: The class needs no ledger: call the tool."""
 
@@ -1293,7 +1472,7 @@ class Recorded:
 class Settled:
     """``outcome.settled``: A human's settlement was recorded under this id (`resolve`); the
     entry is now done
-    or failed, as the verdict said."""
+    or failed, as the verdict said; or approved or denied (`approve`, `deny`)."""
 
     __slots__ = ("id",)
     __match_args__ = ("id",)
@@ -1333,6 +1512,8 @@ Outcome = (
     | ReconcileRequest
     | Escalation
     | Conflict
+    | AwaitingApproval
+    | Denied
     | PassThrough
     | Recorded
     | Settled
@@ -1365,6 +1546,7 @@ class Attention(WitEnum):
 
     ESCALATED = "escalated"
     IN_DOUBT = "in-doubt"
+    APPROVAL = "approval"
 
 
 # --- effect ---------------------------------------------------------------------------------------
@@ -2160,6 +2342,36 @@ class ErrContention:
         _set(self, "races", races)
 
 
+@_record
+class ErrAwaitingApproval:
+    """``effect-error.awaiting-approval``: The tool's policy asks a person to approve this call
+    first, and nobody has yet:
+    nothing was called. The request is recorded once per intent: a re-ask, a resumed run
+    and another worker all get this same request until a person decides; then the next
+    ask runs the call (approved) or gets `denied`."""
+
+    __slots__ = ("approval_request",)
+    __match_args__ = ("approval_request",)
+
+    approval_request: ApprovalRequest
+
+    def __init__(self, approval_request: ApprovalRequest) -> None:
+        _set(self, "approval_request", approval_request)
+
+
+@_record
+class ErrDenied:
+    """``effect-error.denied``: A person denied the call: it did not happen and will not."""
+
+    __slots__ = ("denial",)
+    __match_args__ = ("denial",)
+
+    denial: Denial
+
+    def __init__(self, denial: Denial) -> None:
+        _set(self, "denial", denial)
+
+
 EffectError = (
     ErrConflict
     | ErrInProgress
@@ -2170,6 +2382,8 @@ EffectError = (
     | ErrStorage
     | ErrLedger
     | ErrContention
+    | ErrAwaitingApproval
+    | ErrDenied
 )
 """Why a machine ends without a result.
 
@@ -2274,6 +2488,9 @@ class NoticeKind(WitEnum):
     RECONCILED = "reconciled"
     ESCALATED = "escalated"
     RESOLVED = "resolved"
+    AWAITING_APPROVAL = "awaiting-approval"
+    APPROVED = "approved"
+    DENIED = "denied"
 
 
 @_record
@@ -3047,6 +3264,8 @@ class ReplyCode(WitEnum):
     TOOL_FAILED = "tool-failed"
     CONTENTION = "contention"
     INVALID_ARGUMENTS = "invalid-arguments"
+    AWAITING_APPROVAL = "awaiting-approval"
+    DENIED = "denied"
 
 
 @_record
@@ -3072,8 +3291,9 @@ class Reply:
     """For `in-progress`: how long to wait before looking again (ms)."""
     repeatable: bool
     """Whether sending the identical call again can help: it may return the outcome (in
-    progress, in doubt, escalated), run it (a definite failure, contention), or not
-    (a conflict, an unrecorded result, arguments that cannot be keyed)."""
+    progress, in doubt, escalated), run it (a definite failure, contention, an approval
+    a person gives meanwhile), or not (a conflict, an unrecorded result, arguments that
+    cannot be keyed, a denial)."""
 
     def __init__(
         self,
@@ -3122,6 +3342,8 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "resolve": Resolve,
         "purge": Purge,
         "complete-unrecordable": CompleteUnrecordable,
+        "approve": Approve,
+        "deny": Deny,
     },
     {
         "execute": Execute,
@@ -3130,6 +3352,8 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "reconcile": ReconcileRequest,
         "escalated": Escalation,
         "conflict": Conflict,
+        "awaiting-approval": AwaitingApproval,
+        "denied": Denied,
         "pass-through": PassThrough,
         "recorded": Recorded,
         "settled": Settled,
@@ -3178,6 +3402,8 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "storage": ErrStorage,
         "ledger": ErrLedger,
         "contention": ErrContention,
+        "awaiting-approval": ErrAwaitingApproval,
+        "denied": ErrDenied,
     },
     {
         "report": Report,
@@ -3247,6 +3473,7 @@ RECORDS: tuple[type, ...] = (
     DerivedKey,
     Difference,
     Explanation,
+    ApprovalRule,
     ToolPolicy,
     ToolAnnotations,
     ResolvedTool,
@@ -3258,11 +3485,14 @@ RECORDS: tuple[type, ...] = (
     Completion,
     Failure,
     Reconciliation,
+    Decision,
     Resolution,
     Replay,
     InProgress,
     ReconcileRequest,
     Escalation,
+    ApprovalRequest,
+    Denial,
     Conflict,
     EffectOptions,
     ReadRequest,
@@ -3296,7 +3526,11 @@ RECORDS: tuple[type, ...] = (
 )
 
 __all__ = [
+    "ApprovalRequest",
+    "ApprovalRule",
+    "Approve",
     "Attention",
+    "AwaitingApproval",
     "Begin",
     "CanonErrorKind",
     "Claim",
@@ -3306,6 +3540,10 @@ __all__ = [
     "CompleteUnrecordable",
     "Completion",
     "Conflict",
+    "Decision",
+    "Denial",
+    "Denied",
+    "Deny",
     "DerivedKey",
     "Difference",
     "DifferenceEffect",
