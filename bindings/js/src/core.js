@@ -140,11 +140,20 @@ function policyOut(p) {
     reconcileAfterMs: Number(p.reconcileAfterMs),
     escalateAfterMs: Number(p.escalateAfterMs),
     retentionMs: Number(p.retentionMs),
+    approval: p.approval ? approvalOut(p.approval) : undefined,
   };
   if (out.key === undefined) delete out.key;
+  if (out.approval === undefined) delete out.approval;
   // The WIT record crosses with every effect of the tool: frozen, its bytes kept (encoding.js).
   Object.defineProperty(out, WIT, { value: keep(p) });
   return Object.freeze(out);
+}
+
+/** An approval rule as its policy JSON: the condition as the object it is (the core's canonical JSON). */
+function approvalOut(a) {
+  const out = { expiresAfterMs: Number(a.expiresAfterMs) };
+  if (a.when !== undefined) out.when = JSON.parse(a.when);
+  return out;
 }
 
 function keySpecOut(k) {
@@ -537,6 +546,8 @@ function effectErrorIn(e) {
       return { tag: e.tag, val: { kind: v.kind, state: v.state ?? undefined, message: String(v.message) } };
     case 'contention':
       return { tag: e.tag, val: Number(v) };
+    case 'awaiting-approval':
+      return { tag: e.tag, val: { ...v, version: u64(v.version), since: u64(v.since) } };
     default:
       return { tag: e.tag, val: v };
   }

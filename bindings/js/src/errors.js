@@ -141,6 +141,36 @@ export class ResultNotRecordedError extends OncelyError {
   }
 }
 
+/**
+ * The tool's policy asks a person to approve this call first, and nobody has yet; the tool was
+ * not called. Every ask of the intent gets this one request until a person decides
+ * (`ledger.approve`, `ledger.deny`); then the next ask runs the call, or throws DeniedError.
+ */
+export class AwaitingApprovalError extends OncelyError {
+  /** @param {Said} [options] */
+  constructor(key, argsCanonical, version, options = {}) {
+    super('awaiting-approval', options.said ?? `awaiting-approval: ${key}`);
+    this.key = key;
+    /** The arguments a person decides on (canonical JSON). */
+    this.argsCanonical = argsCanonical;
+    /** The entry's version to decide on. */
+    this.version = version;
+  }
+}
+
+/** A person denied this call: it did not happen and will not. */
+export class DeniedError extends OncelyError {
+  /** @param {Said} [options] */
+  constructor(key, by, reason, settlement, options = {}) {
+    super('denied', options.said ?? `denied: ${key} by ${by}: ${reason}`);
+    this.key = key;
+    this.by = by;
+    this.reason = reason;
+    /** The decision's id. */
+    this.settlement = settlement;
+  }
+}
+
 /** Lost compare-and-swap races too many times in a row. */
 export class ContentionError extends OncelyError {
   /** @param {Said} [options] */

@@ -8,7 +8,10 @@
 // (`deliver`); nothing in this package works one out. tests/vectors/effects.json pins them.
 
 /** Every kind of decision, in this order: the same names in every oncely library. */
-export const EVENT_KINDS = Object.freeze(['claimed', 'executed', 'replayed', 'conflict', 'in-doubt', 'reconciled', 'escalated', 'resolved']);
+export const EVENT_KINDS = Object.freeze([
+  'claimed', 'executed', 'replayed', 'conflict', 'in-doubt', 'reconciled', 'escalated', 'resolved',
+  'awaiting-approval', 'approved', 'denied',
+]);
 
 // ---- OpenTelemetry ------------------------------------------------------------------------------
 

@@ -6,7 +6,9 @@
 import { answer, coreDefaults, prepareCheck, witIdentified, witIntent, witPrepare } from './core.js';
 import {
   ConflictError,
+  AwaitingApprovalError,
   ContentionError,
+  DeniedError,
   EscalatedError,
   OncelyError,
   InDoubtError,
@@ -263,6 +265,41 @@ export class Ledger {
     const resolution = { settlement: checkVerdict(settlement, true), by: String(by ?? ''), note: String(note), seenVersion: BigInt(version) };
     const outcome = await this.drive(scope, key, { tag: 'resolve', val: resolution });
     if (outcome.tag !== 'settled') throw new OncelyError('protocol', `resolve ended with ${outcome.tag}, not a settlement`);
+    return outcome.val;
+  }
+
+  /**
+   * A person approves the call that awaits approval (its policy's `approval`): the next ask of
+   * the intent runs it once, while the approval holds. `version` (required) is the entry's
+   * version the person decided on (AwaitingApprovalError and `get` give it): if the entry has
+   * changed since, nothing is written and a LedgerError of kind `changed` is thrown. Resolves to
+   * the decision's id, kept in the entry and its history.
+   * @param {string} scope
+   * @param {string} key
+   * @param {{by?: string, note?: string, version?: any}} [options]
+   */
+  async approve(scope, key, options = {}) {
+    return this.#decide('approve', scope, key, options);
+  }
+
+  /**
+   * A person denies the call that awaits approval (or an approval not yet used): it will not
+   * happen, and every later ask throws DeniedError with `note` as the reason. Options as `approve`.
+   * @param {string} scope
+   * @param {string} key
+   * @param {{by?: string, note?: string, version?: any}} [options]
+   */
+  async deny(scope, key, options = {}) {
+    return this.#decide('deny', scope, key, options);
+  }
+
+  async #decide(tag, scope, key, { by, note = '', version } = {}) {
+    if (!Number.isSafeInteger(version) || version < 0) {
+      throw new TypeError(`ledger.${tag}(scope, key, {by, note, version}): version is required: the entry's version the person decided on (an integer, from ledger.get), got ${shown(version)}`);
+    }
+    const decision = { by: String(by ?? ''), note: String(note), seenVersion: BigInt(version) };
+    const outcome = await this.drive(scope, key, { tag, val: decision });
+    if (outcome.tag !== 'settled') throw new OncelyError('protocol', `${tag} ended with ${outcome.tag}, not a settlement`);
     return outcome.val;
   }
 
@@ -527,6 +564,10 @@ function typedError(e, m) {
       return new ResultNotRecordedError(v.key, v.reason, o);
     case 'contention':
       return new ContentionError(v, o);
+    case 'awaiting-approval':
+      return new AwaitingApprovalError(v.key, v.argsCanonical, Number(v.version), o);
+    case 'denied':
+      return new DeniedError(v.key, v.by, v.reason, v.settlement, o);
     default:
       return new OncelyError('protocol', `the core raised ${e.tag}, which this package does not know`);
   }

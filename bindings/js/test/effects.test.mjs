@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  AwaitingApprovalError,
+  DeniedError,
   AmbiguousFailure,
   ConflictError,
   ContentionError,
@@ -37,6 +39,8 @@ const ERRORS = {
   storage: StorageError,
   ledger: LedgerError,
   contention: ContentionError,
+  'awaiting-approval': AwaitingApprovalError,
+  denied: DeniedError,
 };
 
 const id = (scope, key) => `${scope}\u0000${key}`;
@@ -188,7 +192,8 @@ function scenarioWorld(doc, sc) {
         else if (name === 'reconciled') {
           const v = 'happened' in b ? { tag: 'happened', val: b.happened } : 'not_happened' in b ? notHappened() : unknown(b.unknown);
           await other.reconciled(base.scope, key, b.attempt, v);
-        } else throw new Error(`unknown scripted event ${name}`);
+        } else if (name === 'approve' || name === 'deny') await other[name](base.scope, key, { by: b.by, note: b.note, version: b.version });
+        else throw new Error(`unknown scripted event ${name}`);
       }
     },
   };

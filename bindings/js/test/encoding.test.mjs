@@ -25,6 +25,7 @@ const policy = {
   reconcileAfterMs: 10000n,
   escalateAfterMs: 3600000n,
   retentionMs: 604800000n,
+  approval: undefined,
 };
 
 const start = (args = '{"charge_id":"ch_1","amount":500}', owner = 'w1') => ({

@@ -14,8 +14,11 @@ import { assertEvents, everyKind, SCOPE } from './helpers/events.mjs';
 import { databaseForSuite } from './helpers/pg.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
-test('the eight kinds, with the names of every oncely library', () => {
-  assert.deepEqual(EVENT_KINDS, ['claimed', 'executed', 'replayed', 'conflict', 'in-doubt', 'reconciled', 'escalated', 'resolved']);
+test('the eleven kinds, with the names of every oncely library', () => {
+  assert.deepEqual(EVENT_KINDS, [
+    'claimed', 'executed', 'replayed', 'conflict', 'in-doubt', 'reconciled', 'escalated', 'resolved',
+    'awaiting-approval', 'approved', 'denied',
+  ]);
   assert.ok(Object.isFrozen(EVENT_KINDS));
 });
 
@@ -104,7 +107,7 @@ describe('every decision reaches the hook, on every store', () => {
         }
       });
 
-    onStore('effects: all eight kinds, in order, with their scopes, keys and tools', async (store) => {
+    onStore('effects: all eleven kinds, in order, with their scopes, keys and tools', async (store) => {
       const seen = [];
       const ledger = new Ledger(store, { owner: 'w1', onEvent: (e) => seen.push(e) });
       const want = await everyKind(ledger);

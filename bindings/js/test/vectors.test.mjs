@@ -140,6 +140,9 @@ test('policy.json: resolve-tool, parse-policy, check-manifest', () => {
         escalate_after_ms: p.escalateAfterMs,
         retention_ms: p.retentionMs,
         max_call_ms: p.maxCallMs,
+        approval: p.approval
+          ? { when: p.approval.when ?? null, expires_after_ms: p.approval.expiresAfterMs }
+          : null,
       };
       assert.deepEqual(got, c.expect, text);
       // The parsed policy is itself a policy document that reads back the same.

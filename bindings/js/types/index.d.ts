@@ -48,6 +48,15 @@ export interface PolicyDocument {
   reconcileAfterMs?: number;
   escalateAfterMs?: number;
   retentionMs?: number;
+  /** A person approves a call before it runs: always, or when a condition on its arguments holds (docs/key-scheme.md). */
+  approval?: 'always' | ApprovalRule;
+}
+
+/** When a person must approve a call, and how long an approval holds. */
+export interface ApprovalRule {
+  /** The condition on the arguments (the condition language of docs/key-scheme.md); absent: every call. */
+  when?: Record<string, unknown>;
+  expiresAfterMs?: number;
 }
 
 /** A policy read by the core: every field explicit; itself a valid policy document. */
@@ -60,6 +69,7 @@ export interface Policy {
   readonly reconcileAfterMs: number;
   readonly escalateAfterMs: number;
   readonly retentionMs: number;
+  readonly approval?: { readonly when?: Record<string, unknown>; readonly expiresAfterMs: number };
 }
 
 /** Anything a policy can be given as: a parsed Policy, a policy document, or its JSON text. */
@@ -506,7 +516,9 @@ export interface Sweeper {
 export const systemClock: () => number;
 
 /** The kind of a ledger decision: the same names in every oncely library. */
-export type EventKind = 'claimed' | 'executed' | 'replayed' | 'conflict' | 'in-doubt' | 'reconciled' | 'escalated' | 'resolved';
+export type EventKind =
+  | 'claimed' | 'executed' | 'replayed' | 'conflict' | 'in-doubt' | 'reconciled' | 'escalated' | 'resolved'
+  | 'awaiting-approval' | 'approved' | 'denied';
 
 /** Every kind, in that order. */
 export const EVENT_KINDS: readonly EventKind[];
@@ -589,6 +601,10 @@ export class Ledger {
    * kind `'changed'` is thrown. Resolves to the settlement's id (`stl-…`, also `entry.settlement`).
    */
   resolve(scope: string, key: string, settlement: Settlement, who: { by: string; note?: string; version: number }): Promise<string>;
+  /** A person approves the call that awaits approval; resolves to the decision's id. */
+  approve(scope: string, key: string, who: { by: string; note?: string; version: number }): Promise<string>;
+  /** A person denies the call that awaits approval (or an approval not yet used); resolves to the decision's id. */
+  deny(scope: string, key: string, who: { by: string; note?: string; version: number }): Promise<string>;
   /** The entry's history, oldest first (a TypeError for a store without `history`). */
   history(scope: string, key: string): Promise<HistoryRecord[]>;
   purge(scope: string, key: string): Promise<Outcome>;
@@ -680,6 +696,24 @@ export class EscalatedError extends OncelyError {
   readonly code: 'escalated';
   readonly key: string;
   readonly reason: string;
+}
+/** The tool's policy asks a person to approve this call first, and nobody has yet; the tool was not called. */
+export class AwaitingApprovalError extends OncelyError {
+  readonly code: 'awaiting-approval';
+  readonly key: string;
+  /** The arguments a person decides on (canonical JSON). */
+  readonly argsCanonical: string;
+  /** The entry's version to decide on. */
+  readonly version: number;
+}
+/** A person denied this call: it did not happen and will not. */
+export class DeniedError extends OncelyError {
+  readonly code: 'denied';
+  readonly key: string;
+  readonly by: string;
+  readonly reason: string;
+  /** The decision's id. */
+  readonly settlement: string;
 }
 /** The outcome is unknown: every caller of an in-doubt entry gets this. */
 export class InDoubtError extends OncelyError {

@@ -957,13 +957,13 @@ export namespace Ledger {
     | { tag: 'reconcile'; val: ReconcileRequest }
     | { tag: 'escalated'; val: Escalation }
     | { tag: 'conflict'; val: Conflict }
-    | { tag: 'awaiting-approval'; val: ApprovalRequest }
-    | { tag: 'denied'; val: Denial }
     | { tag: 'pass-through' }
     | { tag: 'recorded'; val: EntryState }
     | { tag: 'settled'; val: string }
     | { tag: 'purged' }
-    | { tag: 'idle'; val: bigint | undefined };
+    | { tag: 'idle'; val: bigint | undefined }
+    | { tag: 'awaiting-approval'; val: ApprovalRequest }
+    | { tag: 'denied'; val: Denial };
   /**
    * Why an event was refused. Nothing is written.
    *

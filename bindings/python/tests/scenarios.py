@@ -7,10 +7,15 @@ from typing import Any
 
 import oncely
 from oncely import (
+    Approve,
+    AwaitingApproval,
     ClaimToken,
     Complete,
     Completion,
     Conflict,
+    Decision,
+    Denied,
+    Deny,
     Escalation,
     Event,
     Execute,
@@ -90,6 +95,9 @@ def event(scenario: dict[str, Any], step: dict[str, Any]) -> tuple[Event, oncely
         )
         resolution = Resolution(settlement, body["by"], body["note"], body["version"])
         return Resolve(resolution), None
+    if name in ("approve", "deny"):
+        decision = Decision(body["by"], body["note"], body["version"])
+        return (Approve(decision) if name == "approve" else Deny(decision)), None
     raise AssertionError(f"unknown event {name}")
 
 
@@ -122,11 +130,15 @@ def describe(o: Outcome) -> dict[str, Any]:
         return {"outcome": "purged"}
     if isinstance(o, Idle):
         return {"outcome": "idle", "next": o.next}
+    if isinstance(o, AwaitingApproval):
+        return {"outcome": "awaiting-approval", "args": o.approval_request.args_canonical}
+    if isinstance(o, Denied):
+        return {"outcome": "denied", "by": o.denial.by, "reason": o.denial.reason}
     raise AssertionError(f"unknown outcome {o!r}")
 
 
 OUTCOME_FIELDS = {"outcome", "attempt", "owner", "result", "in_state", "retry_after_ms",
-                  "escalate_at", "pointer", "next", "id"}  # fmt: skip
+                  "escalate_at", "pointer", "next", "id", "args", "by", "reason"}  # fmt: skip
 ENTRY_FIELDS = {"state", "version", "error"}
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -151,6 +152,12 @@ def test_policy_vectors(vectors: Vectors) -> None:
             "escalate_after_ms": p.escalate_after_ms,
             "retention_ms": p.retention_ms,
             "max_call_ms": p.max_call_ms,
+            "approval": None
+            if p.approval is None
+            else {
+                "when": None if p.approval.when is None else json.loads(p.approval.when),
+                "expires_after_ms": p.approval.expires_after_ms,
+            },
         }
         assert got == c["expect"], source
     for c in doc["manifests"]:

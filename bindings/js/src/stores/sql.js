@@ -3,6 +3,8 @@
 // history records and rows are converted. The SQL text is ours alone; every value is bound,
 // never spliced.
 
+import { WIT } from '../gen/wit.js';
+
 /**
  * The column list shared by both dialects, in bind order: the entry's fields in WIT order (the
  * table's own order is its migrations'; every statement names its columns).
@@ -14,7 +16,8 @@ export const COLUMNS = [
   'retention_ms', 'due_at',
 ];
 
-const STATES = new Set(['pending', 'done', 'failed', 'in-doubt', 'escalated']);
+// The entry states, from the WIT mirrors: the stored names are the WIT enum's.
+const STATES = new Set(WIT['ledger.entry-state'].cases);
 
 /** The columns of a history record, in the Rust host's order (`Store::history`). */
 export const HISTORY_COLUMNS = ['version', 'at', 'state', 'attempt', 'owner', 'reconcile_attempts', 'reason', 'resolved_by', 'settlement'];

@@ -3,9 +3,11 @@
 // repeat (replayed), a shipment keyed by its order alone and the same order to another address
 // (conflict), an email that times out with no way to reconcile (claimed, in-doubt, escalated) and
 // that a person then settles with the version they saw (resolved), and a refund that times out and
-// whose reconciler finds it happened (claimed, in-doubt, reconciled).
+// whose reconciler finds it happened (claimed, in-doubt, reconciled); a transfer a person must
+// approve (awaiting-approval), approves (approved) and that then runs (claimed, executed), and a
+// gift a person denies (awaiting-approval, denied).
 import assert from 'node:assert/strict';
-import { AmbiguousFailure, ConflictError, EscalatedError, happened, notHappened } from 'oncely';
+import { AmbiguousFailure, AwaitingApprovalError, ConflictError, DeniedError, EscalatedError, happened, notHappened } from 'oncely';
 
 export const SCOPE = 'acme';
 const intent = (tool, args) => ({ scope: SCOPE, run: 'r', step: 's', tool, args });
@@ -13,6 +15,7 @@ const PAY = { class: 'irreversible-external', reconcile: { lookup: 'find' } };
 const BY_ORDER = { class: 'irreversible-external', key: { only: ['/order'] }, reconcile: { lookup: 'find' } };
 const MANUAL = { class: 'irreversible-external', reconcile: 'manual', escalateAfterMs: 0 };
 const REFUND = { class: 'irreversible-external', reconcile: { lookup: 'find' }, maxCallMs: 1 };
+const APPROVED = { class: 'irreversible-external', reconcile: { lookup: 'find' }, approval: 'always' };
 const ok = async () => ({ ok: true });
 const timeout = async () => {
   throw new AmbiguousFailure('timed out');
@@ -36,6 +39,15 @@ export async function everyKind(ledger) {
   ledger.reconciler('refund', async () => happened({ refund: 're_1' }));
   const refund = await ledger.effect(intent('refund', {}), REFUND, timeout);
   assert.deepEqual([refund.value, refund.reconciled], [{ refund: 're_1' }, true]);
+  const asked = await ledger.effect(intent('transfer', { n: 5 }), APPROVED, ok).catch((e) => e);
+  assert.ok(asked instanceof AwaitingApprovalError, String(asked));
+  const approval = await ledger.approve(SCOPE, asked.key, { by: 'ops@acme', version: asked.version });
+  const transfer = await ledger.effect(intent('transfer', { n: 5 }), APPROVED, ok);
+  assert.equal(transfer.key, asked.key);
+  const gift = await ledger.effect(intent('gift', { n: 1 }), APPROVED, ok).catch((e) => e);
+  assert.ok(gift instanceof AwaitingApprovalError, String(gift));
+  const denial = await ledger.deny(SCOPE, gift.key, { by: 'ops@acme', note: 'no', version: gift.version });
+  await assert.rejects(ledger.effect(intent('gift', { n: 1 }), APPROVED, ok), DeniedError);
 
   const ev = (kind, key, tool, detail = '') => ({ kind, scope: SCOPE, key, tool, detail });
   const claimed = (key, tool) => ev('claimed', key, tool, 'attempt 1 by w1');
@@ -54,6 +66,12 @@ export async function everyKind(ledger) {
     claimed(refund.key, 'refund'),
     ev('in-doubt', refund.key, 'refund', 'timed out'),
     ev('reconciled', refund.key, 'refund', 'happened'),
+    ev('awaiting-approval', transfer.key, 'transfer', '{"n":5}'),
+    ev('approved', transfer.key, 'transfer', `${approval} by ops@acme`),
+    claimed(transfer.key, 'transfer'),
+    ev('executed', transfer.key, 'transfer', 'attempt 1'),
+    ev('awaiting-approval', gift.key, 'gift', '{"n":1}'),
+    ev('denied', gift.key, 'gift', `${denial} by ops@acme: no`),
   ];
 }
 

@@ -74,6 +74,10 @@ function outcomeJson(o) {
       return { outcome: 'settled', id: v };
     case 'idle':
       return { outcome: 'idle', next: v };
+    case 'awaiting-approval':
+      return { outcome: 'awaiting-approval', args: v.argsCanonical };
+    case 'denied':
+      return { outcome: 'denied', by: v.by, reason: v.reason };
     default:
       return { outcome: o.tag };
   }
@@ -151,6 +155,14 @@ export async function replayLedgerVectors(open, { trace } = {}) {
                 outcome = { tag: 'settled', val: id };
                 break;
               }
+              case 'approve':
+              case 'deny': {
+                const id = await ledger[name](scope, key, { by: body.by, note: body.note, version: body.version });
+                assert.match(id, /^stl-[0-9a-f]{16}$/, `${at}: a decision id`);
+                assert.equal((await store.get(scope, key)).settlement, id, `${at}: the entry keeps the decision id`);
+                outcome = { tag: 'settled', val: id };
+                break;
+              }
               default:
                 throw new Error(`${at}: unknown event ${name}`);
             }
@@ -178,7 +190,10 @@ export async function replayLedgerVectors(open, { trace } = {}) {
           const h = await store.history(scope, key);
           if (!e) assert.deepEqual(h, [], `${at}: no entry, no history`);
           else {
-            assert.ok(h.length >= 1 && h[0].version === 1 && h[0].state === 'pending', `${at}: the history starts with the claim: ${JSON.stringify(h)}`);
+            assert.ok(
+              h.length >= 1 && h[0].version === 1 && ['pending', 'awaiting-approval'].includes(h[0].state),
+              `${at}: the history starts with the claim, or the request for approval: ${JSON.stringify(h)}`,
+            );
             assert.ok(h.every((r, j) => j === 0 || (h[j - 1].version < r.version && h[j - 1].at <= r.at)), `${at}: oldest first`);
             const { at: time, ...kept } = h.at(-1);
             assert.ok(h.every((r) => RECORD_FIELDS.join() === Object.keys(r).sort().join()), `${at}: record fields: ${JSON.stringify(h)}`);

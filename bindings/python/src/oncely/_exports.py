@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "89c841e6a61f55671cbc4e65a052de55d16bd9c430cd61e4ff7a49c8d30b4731"
+COMPONENT_SHA256 = "62f6aa6241166ec6f7b9b89b1340a6e58be2e961ecc8abd465aa26e2fd8a625f"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (
@@ -740,13 +740,13 @@ LEDGER_OUTCOME = (
         ("reconcile", LEDGER_RECONCILE_REQUEST),
         ("escalated", LEDGER_ESCALATION),
         ("conflict", LEDGER_CONFLICT),
-        ("awaiting-approval", LEDGER_APPROVAL_REQUEST),
-        ("denied", LEDGER_DENIAL),
         ("pass-through", None),
         ("recorded", LEDGER_ENTRY_STATE),
         ("settled", "string"),
         ("purged", None),
         ("idle", ("option", "u64")),
+        ("awaiting-approval", LEDGER_APPROVAL_REQUEST),
+        ("denied", LEDGER_DENIAL),
     ),
 )
 EFFECT_VERDICT_KIND = ("enum", "effect.verdict-kind", ("happened", "not-happened", "unknown"))

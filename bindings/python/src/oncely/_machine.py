@@ -28,8 +28,10 @@ from oncely._lazy import lazy
 from oncely._values import Err
 from oncely.errors import (
     AmbiguousFailure,
+    AwaitingApprovalError,
     ConflictError,
     ContentionError,
+    DeniedError,
     DefiniteFailure,
     EscalatedError,
     InDoubtError,
@@ -49,7 +51,9 @@ from oncely.types import (
     EffectStart,
     Entry,
     ErrConflict,
+    ErrAwaitingApproval,
     ErrContention,
+    ErrDenied,
     ErrEscalated,
     ErrInDoubt,
     ErrInProgress,
@@ -489,6 +493,12 @@ def _error(e: Any) -> Exception:  # noqa: PLR0911 - one case per effect-error
         return ToolFailedError(e.reason, message=said)
     if isinstance(e, ErrResultNotRecorded):
         return ResultNotRecordedError(e.keyed.key, e.keyed.reason, message=said)
+    if isinstance(e, ErrAwaitingApproval):
+        r = e.approval_request
+        return AwaitingApprovalError(r.key, r.args_canonical, r.version, message=said)
+    if isinstance(e, ErrDenied):
+        d = e.denial
+        return DeniedError(d.key, d.by, d.reason, d.settlement, message=said)
     assert isinstance(e, ErrContention)
     return ContentionError(e.races, message=said)
 

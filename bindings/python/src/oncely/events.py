@@ -47,6 +47,12 @@ class EventKind(str, Enum):
     """Only a human can settle the entry now (``detail``: the entry's reason)."""
     RESOLVED = "resolved"
     """A human settled it (``detail``: the settlement id, who, and the verdict)."""
+    AWAITING_APPROVAL = "awaiting-approval"
+    """A call now waits for a person's approval (``detail``: the canonical arguments)."""
+    APPROVED = "approved"
+    """A person approved the call (``detail``: the decision's id and who)."""
+    DENIED = "denied"
+    """A person denied the call (``detail``: the decision's id, who, and their note)."""
 
     def __str__(self) -> str:
         return str(self.value)
@@ -78,7 +84,9 @@ log = logging.getLogger("oncely.events")
 nothing is printed unless the application configures logging."""
 log.addHandler(logging.NullHandler())
 
-_WARN = frozenset({EventKind.CONFLICT, EventKind.IN_DOUBT, EventKind.ESCALATED})
+_WARN = frozenset(
+    {EventKind.CONFLICT, EventKind.IN_DOUBT, EventKind.ESCALATED, EventKind.AWAITING_APPROVAL}
+)
 
 
 class _Otel:

@@ -46,11 +46,14 @@ from oncely.events import EventHook, Events
 from oncely.store import HistoryRecord, ListFilter, Store
 from oncely.sweeper import AsyncSweeper, Sweeper
 from oncely.types import (
+    Approve,
     Begin,
     Claim,
     ClaimToken,
     Complete,
     Completion,
+    Decision,
+    Deny,
     Entry,
     EntryState,
     Event,

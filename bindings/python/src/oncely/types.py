@@ -1420,34 +1420,6 @@ class Execute:
 
 
 @_record
-class AwaitingApproval:
-    """``outcome.awaiting-approval``: A person must approve the call first; do not call the tool.
-    Every `begin` of the
-    intent gets this same request until a person decides."""
-
-    __slots__ = ("approval_request",)
-    __match_args__ = ("approval_request",)
-
-    approval_request: ApprovalRequest
-
-    def __init__(self, approval_request: ApprovalRequest) -> None:
-        _set(self, "approval_request", approval_request)
-
-
-@_record
-class Denied:
-    """``outcome.denied``: A person denied the call; do not call the tool."""
-
-    __slots__ = ("denial",)
-    __match_args__ = ("denial",)
-
-    denial: Denial
-
-    def __init__(self, denial: Denial) -> None:
-        _set(self, "denial", denial)
-
-
-@_record
 class PassThrough:
     """``outcome.pass-through``: The class needs no ledger: call the tool."""
 
@@ -1505,6 +1477,34 @@ class Idle:
         _set(self, "next", next)
 
 
+@_record
+class AwaitingApproval:
+    """``outcome.awaiting-approval``: A person must approve the call first; do not call the tool.
+    Every `begin` of the
+    intent gets this same request until a person decides."""
+
+    __slots__ = ("approval_request",)
+    __match_args__ = ("approval_request",)
+
+    approval_request: ApprovalRequest
+
+    def __init__(self, approval_request: ApprovalRequest) -> None:
+        _set(self, "approval_request", approval_request)
+
+
+@_record
+class Denied:
+    """``outcome.denied``: A person denied the call; do not call the tool."""
+
+    __slots__ = ("denial",)
+    __match_args__ = ("denial",)
+
+    denial: Denial
+
+    def __init__(self, denial: Denial) -> None:
+        _set(self, "denial", denial)
+
+
 Outcome = (
     Execute
     | Replay
@@ -1512,13 +1512,13 @@ Outcome = (
     | ReconcileRequest
     | Escalation
     | Conflict
-    | AwaitingApproval
-    | Denied
     | PassThrough
     | Recorded
     | Settled
     | Purged
     | Idle
+    | AwaitingApproval
+    | Denied
 )
 """What the host must do after applying the write (see the call protocol above).
 
@@ -3352,13 +3352,13 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "reconcile": ReconcileRequest,
         "escalated": Escalation,
         "conflict": Conflict,
-        "awaiting-approval": AwaitingApproval,
-        "denied": Denied,
         "pass-through": PassThrough,
         "recorded": Recorded,
         "settled": Settled,
         "purged": Purged,
         "idle": Idle,
+        "awaiting-approval": AwaitingApproval,
+        "denied": Denied,
     },
     {
         "effect": EffectStart,
