@@ -147,7 +147,11 @@ impl Walk<'_, '_> {
                 other => {
                     return Err(refused(
                         &at,
-                        msg!["unknown condition member ", Q(other), "; expected a JSON pointer such as \"/amount\", \"all\", \"any\" or \"not\""],
+                        msg![
+                            "unknown condition member ",
+                            Q(other),
+                            "; expected a JSON pointer such as \"/amount\", \"all\", \"any\" or \"not\""
+                        ],
                     ))
                 }
             });
@@ -311,7 +315,8 @@ mod tests {
 
     #[test]
     fn pointers_in_order() {
-        let c = json::parse(r#"{"any": [{"/b": {"present": true}}, {"/a": {"==": 1, "!=": 2}}], "not": {"/c": {"present": true}}}"#).unwrap();
+        let c =
+            json::parse(r#"{"any": [{"/b": {"present": true}}, {"/a": {"==": 1, "!=": 2}}], "not": {"/c": {"present": true}}}"#).unwrap();
         assert_eq!(check(&c, "").unwrap(), ["/b", "/a", "/c"]);
     }
 }

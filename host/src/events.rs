@@ -1,6 +1,6 @@
 //! What the ledger decided, as events: to a hook ([`Ledger::on_event`](crate::Ledger::on_event))
-//! and to `tracing` (target `oncely`, one INFO event per decision; WARN for conflicts, doubt and
-//! escalations), so an application's subscriber, log pipeline or OpenTelemetry layer sees them.
+//! and to `tracing` (target `oncely`, one INFO event per decision; WARN for conflicts, doubt,
+//! escalations and calls awaiting a person's approval), so an application's subscriber, log pipeline or OpenTelemetry layer sees them.
 //!
 //! Which decision is which event, and its detail, is the core's (`wit/effect.wit`: every step
 //! carries its `events`, true once its read and write went through); this host only delivers
@@ -124,7 +124,7 @@ pub type EventHook = std::sync::Arc<dyn Fn(&LedgerEvent) + Send + Sync>;
 pub(crate) fn emit(hooks: &[EventHook], e: &LedgerEvent) {
     let (kind, scope, key, tool, detail) = (e.kind.name(), e.scope.as_str(), e.key.as_str(), e.tool.as_str(), e.detail.as_str());
     match e.kind {
-        EventKind::Conflict | EventKind::InDoubt | EventKind::Escalated => {
+        EventKind::Conflict | EventKind::InDoubt | EventKind::Escalated | EventKind::AwaitingApproval => {
             tracing::warn!(target: "oncely", event = kind, scope, key, tool, detail, "oncely {kind}")
         }
         _ => tracing::info!(target: "oncely", event = kind, scope, key, tool, detail, "oncely {kind}"),

@@ -5,7 +5,7 @@ use oncely_test_support as common;
 
 use oncely::events::{EventKind, LedgerEvent};
 use oncely::wit::keys::Intent;
-use oncely::wit::ledger::{Resolution, Settlement};
+use oncely::wit::ledger::{Decision, Resolution, Settlement};
 use oncely::{Error, Ledger, Runtime, ToolError};
 use std::sync::{Arc, Mutex};
 
@@ -86,6 +86,22 @@ async fn every_decision_reaches_the_hook_and_tracing() {
     let refund = rt.parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find"},"maxCallMs":1}"#).unwrap();
     let got = ledger.effect(&intent("refund", "{}"), &refund).run(timeout).await;
     assert!(got.as_ref().is_ok_and(|r| r.reconciled), "{got:?}");
+    // A call a person must approve first (awaiting-approval), approves (approved), and that then
+    // runs (claimed, executed); and one a person denies (denied).
+    let approval =
+        rt.parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":{"lookup":"find"},"approval":"always"}"#).unwrap();
+    let Err(Error::AwaitingApproval(asked)) = ledger.effect(&intent("transfer", r#"{"n":5}"#), &approval).run(ok).await else {
+        panic!("a call that needs approval first")
+    };
+    let decision = |version| Decision { by: "ops".into(), note: "no".into(), seen_version: version };
+    let approved = ledger.approve("acme", &asked.key, decision(asked.version)).await.unwrap();
+    ledger.effect(&intent("transfer", r#"{"n":5}"#), &approval).run(ok).await.unwrap();
+    let Err(Error::AwaitingApproval(gift)) = ledger.effect(&intent("gift", "{}"), &approval).run(ok).await else {
+        panic!("a call that needs approval first")
+    };
+    ledger.deny("acme", &gift.key, decision(gift.version)).await.unwrap();
+    let e = ledger.effect(&intent("gift", "{}"), &approval).run(ok).await.unwrap_err();
+    assert!(matches!(e, Error::Denied(_)), "{e}");
 
     let events = seen.lock().unwrap().clone();
     let kinds: Vec<EventKind> = events.iter().map(|e| e.kind).collect();
@@ -94,18 +110,22 @@ async fn every_decision_reaches_the_hook_and_tracing() {
     }
     let resolved = events.iter().find(|e| e.kind == EventKind::Resolved).unwrap();
     assert!(resolved.detail.starts_with(&id), "{resolved:?}");
-    assert_eq!(kinds.iter().filter(|k| **k == EventKind::Executed).count(), 2, "{kinds:?}");
+    assert_eq!(kinds.iter().filter(|k| **k == EventKind::Executed).count(), 3, "{kinds:?}");
+    let approved_event = events.iter().find(|e| e.kind == EventKind::Approved).unwrap();
+    assert_eq!(approved_event.detail, format!("{approved} by ops"), "{approved_event:?}");
+    let asked_event = events.iter().find(|e| e.kind == EventKind::AwaitingApproval).unwrap();
+    assert_eq!(asked_event.detail, r#"{"n":5}"#, "{asked_event:?}");
     assert_eq!(kinds.iter().filter(|k| **k == EventKind::Replayed).count(), 1, "{kinds:?}");
     let conflict = events.iter().find(|e| e.kind == EventKind::Conflict).unwrap();
     assert_eq!((conflict.scope.as_str(), conflict.tool.as_str()), ("acme", "ship"), "{conflict:?}");
 
-    // The same decisions, in the same order, went to tracing; doubt, conflicts and escalations
-    // as warnings.
+    // The same decisions, in the same order, went to tracing; doubt, conflicts, escalations and
+    // calls awaiting approval as warnings.
     let traced = kept.0.lock().unwrap().clone();
     let names: Vec<&str> = traced.iter().map(|(_, k)| k.as_str()).collect();
     assert_eq!(names, kinds.iter().map(|k| k.name()).collect::<Vec<_>>());
     for (level, kind) in &traced {
-        let warn = matches!(kind.as_str(), "conflict" | "in-doubt" | "escalated");
+        let warn = matches!(kind.as_str(), "conflict" | "in-doubt" | "escalated" | "awaiting-approval");
         assert_eq!(*level == tracing::Level::WARN, warn, "{kind} at {level}");
     }
 }

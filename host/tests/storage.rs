@@ -145,6 +145,8 @@ fn check(scenario: &str, i: usize, want: &Value, got: &Result<Outcome, oncely::w
                 Outcome::Settled(_) => "settled",
                 Outcome::Purged => "purged",
                 Outcome::Idle(_) => "idle",
+                Outcome::AwaitingApproval(_) => "awaiting-approval",
+                Outcome::Denied(_) => "denied",
             };
             assert_eq!(Some(kind), want["outcome"].as_str(), "{scenario} step {i}: {o:?}");
         }

@@ -190,6 +190,13 @@ fn policy_vectors_through_the_component() {
                 assert_eq!(p.lease_ms, want["lease_ms"].as_u64().unwrap(), "{text}");
                 assert_eq!(p.retention_ms, want["retention_ms"].as_u64().unwrap(), "{text}");
                 assert_eq!(p.key.is_some(), !want["key"].is_null(), "{text}");
+                let approval = p.approval.as_ref().map(|a| {
+                    json!({
+                        "when": a.when.as_deref().map(|w| serde_json::from_str::<Value>(w).unwrap()),
+                        "expires_after_ms": a.expires_after_ms,
+                    })
+                });
+                assert_eq!(approval.unwrap_or(Value::Null), want["approval"], "{text}");
             }
             (Err(Error::Policy(e)), Some(at)) => assert_eq!(e.at, s(at), "{text}"),
             (got, _) => panic!("{text}: {got:?}"),
@@ -228,6 +235,8 @@ fn outcome_json(o: &Outcome) -> Value {
         Outcome::Settled(id) => json!({"outcome": "settled", "id": id}),
         Outcome::Purged => json!({"outcome": "purged"}),
         Outcome::Idle(n) => json!({"outcome": "idle", "next": n}),
+        Outcome::AwaitingApproval(r) => json!({"outcome": "awaiting-approval", "args": r.args_canonical}),
+        Outcome::Denied(d) => json!({"outcome": "denied", "by": d.by, "reason": d.reason}),
     }
 }
 

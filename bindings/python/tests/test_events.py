@@ -32,7 +32,9 @@ MANUAL = {"class": "irreversible-external", "key": {}, "reconcile": "manual",
           "escalateAfterMs": 0}  # fmt: skip
 REFUND = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "find"},
           "maxCallMs": 1}  # fmt: skip
-WARNINGS = {K.CONFLICT, K.IN_DOUBT, K.ESCALATED}
+APPROVED = {"class": "irreversible-external", "key": {}, "reconcile": {"lookup": "find"},
+            "approval": "always"}  # fmt: skip
+WARNINGS = {K.CONFLICT, K.IN_DOUBT, K.ESCALATED, K.AWAITING_APPROVAL}
 
 
 class Otel:
@@ -139,6 +141,19 @@ def test_every_decision_reaches_the_hook_logging_and_opentelemetry(
         ledger.reconciler("refund", lambda _q: oncely.happened({"refund": "re_1"}))
         got = run("refund", {}, REFUND, _timeout)
         assert got.reconciled and got.value == {"refund": "re_1"}
+        # A call a person must approve first, approves, and that then runs; one a person denies.
+        with pytest.raises(oncely.AwaitingApprovalError) as asked:
+            run("transfer", {"n": 5}, APPROVED, _ok)
+        aid = ledger.approve(scope, asked.value.key, by="ops", version=asked.value.version)
+        assert run("transfer", {"n": 5}, APPROVED, _ok).value == {"ok": True}
+        with pytest.raises(oncely.AwaitingApprovalError) as gift:
+            run("gift", {}, APPROVED, _ok)
+        did = ledger.deny(scope, gift.value.key, by="ops", note="no", version=gift.value.version)
+        with pytest.raises(oncely.DeniedError) as denied:
+            run("gift", {}, APPROVED, _ok)
+        assert (denied.value.by, denied.value.reason, denied.value.settlement) == (
+            "ops", "denied by ops: no", did
+        )
 
     expected = [
         (K.CLAIMED, "pay"), (K.EXECUTED, "pay"), (K.REPLAYED, "pay"),
@@ -146,6 +161,9 @@ def test_every_decision_reaches_the_hook_logging_and_opentelemetry(
         (K.CLAIMED, "email"), (K.IN_DOUBT, "email"), (K.ESCALATED, "email"),
         (K.ESCALATED, "email"), (K.RESOLVED, "email"),
         (K.CLAIMED, "refund"), (K.IN_DOUBT, "refund"), (K.RECONCILED, "refund"),
+        (K.AWAITING_APPROVAL, "transfer"), (K.APPROVED, "transfer"),
+        (K.CLAIMED, "transfer"), (K.EXECUTED, "transfer"),
+        (K.AWAITING_APPROVAL, "gift"), (K.DENIED, "gift"),
     ]  # fmt: skip
     assert [(e.kind, e.tool) for e in seen] == expected
     assert set(K) == {e.kind for e in seen}
@@ -157,10 +175,12 @@ def test_every_decision_reaches_the_hook_logging_and_opentelemetry(
     assert details[9] == details[8]
     assert details[10] == f"{sid} by ops: did not happen" and seen[10].key == esc.key
     assert details[13] == "happened"
+    assert details[14] == '{"n":5}' and details[15] == f"{aid} by ops"
+    assert details[19] == f"{did} by ops: no"
     assert str(K.IN_DOUBT) == "in-doubt" and K("in-doubt") is K.IN_DOUBT
 
-    # The same decisions, in the same order, went to logging; doubt, conflicts and escalations
-    # as warnings, with the event's fields on the record.
+    # The same decisions, in the same order, went to logging; doubt, conflicts, escalations and
+    # calls awaiting approval as warnings, with the event's fields on the record.
     logged = _logged(events_log, scope)
     assert [(r.oncely_event, r.oncely_tool) for r in logged] == [  # type: ignore[attr-defined]
         (k.value, t) for k, t in expected

@@ -1,12 +1,13 @@
-//! `oncely ledger list|show|sweep|resolve|purge`: the effect ledger for humans (`--json` for
-//! scripts). No reconcilers run from the CLI: a sweep expires leases and escalates; a human
-//! settles what is escalated with `resolve`.
+//! `oncely ledger list|show|sweep|resolve|approve|deny|purge`: the effect ledger for humans
+//! (`--json` for scripts). No reconcilers run from the CLI: a sweep expires leases and escalates;
+//! a human settles what is escalated with `resolve`, and decides a call that awaits approval
+//! with `approve` or `deny`.
 
 use super::{render, untrusted};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use oncely::store::{parse_state, ListFilter};
-use oncely::wit::ledger::{Resolution, Settlement};
+use oncely::wit::ledger::{Decision, Resolution, Settlement};
 use oncely::Ledger;
 use std::io::Write;
 use std::path::Path;
@@ -32,7 +33,8 @@ enum LedgerCommand {
         /// Only this scope.
         #[arg(long)]
         scope: Option<String>,
-        /// Only this state (pending, done, failed, in-doubt, escalated).
+        /// Only this state (pending, done, failed, in-doubt, escalated, awaiting-approval,
+        /// approved, denied).
         #[arg(long)]
         state: Option<String>,
         /// Only this tool.
@@ -84,6 +86,10 @@ enum LedgerCommand {
         #[arg(long, default_value = "")]
         note: String,
     },
+    /// Approve a call that awaits approval: the next ask of it runs it once.
+    Approve(DecisionArgs),
+    /// Deny a call that awaits approval (or an approval not yet used): it will not happen.
+    Deny(DecisionArgs),
     /// Delete settled entries whose retention has passed (one KEY, or all of a scope, or all).
     Purge {
         /// Only this scope.
@@ -92,6 +98,26 @@ enum LedgerCommand {
         /// Only this key (needs --scope).
         key: Option<String>,
     },
+}
+
+/// A person's decision on a call that awaits approval.
+#[derive(Args)]
+struct DecisionArgs {
+    /// The scope.
+    #[arg(long)]
+    scope: String,
+    /// The key.
+    key: String,
+    /// Who decides (recorded).
+    #[arg(long)]
+    by: String,
+    /// The entry's version you decided on (`ledger show` prints it, with the arguments): the
+    /// decision is refused if the entry changed since.
+    #[arg(long = "version", value_name = "N")]
+    seen_version: u64,
+    /// Why (recorded; for a denial, the reason the agent reads).
+    #[arg(long, default_value = "")]
+    note: String,
 }
 
 /// `--since`: a duration back from now, or a point in time.
@@ -213,6 +239,8 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
                 writeln!(out, "{}: {state} (settlement {id})", untrusted::line(&key))?;
             }
         }
+        LedgerCommand::Approve(d) => decide(&ledger, &mut out, a.json, d, true).await?,
+        LedgerCommand::Deny(d) => decide(&ledger, &mut out, a.json, d, false).await?,
         LedgerCommand::Purge { scope, key } => match (scope, key) {
             (Some(scope), Some(key)) => {
                 ledger.purge(&scope, &key).await?;
@@ -223,4 +251,21 @@ pub async fn run(a: LedgerArgs) -> Result<ExitCode> {
         },
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `approve` or `deny`: the decision's id, and the state the entry is in now.
+async fn decide(ledger: &Ledger, out: &mut impl Write, json: bool, d: DecisionArgs, approve: bool) -> Result<()> {
+    let DecisionArgs { scope, key, by, seen_version, note } = d;
+    let decision = Decision { by, note, seen_version };
+    let (id, state) = if approve {
+        (ledger.approve(&scope, &key, decision).await?, "approved")
+    } else {
+        (ledger.deny(&scope, &key, decision).await?, "denied")
+    };
+    if json {
+        writeln!(out, "{}", untrusted::json(&serde_json::json!({"key": key, "state": state, "decision": id})))?;
+    } else {
+        writeln!(out, "{}: {state} (decision {id})", untrusted::line(&key))?;
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@
 
 use oncely::store::{AnyStore, PostgresStore, SqliteStore};
 use oncely::wit::keys::Intent;
-use oncely::wit::ledger::{ClaimToken, Completion, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
+use oncely::wit::ledger::{ClaimToken, Completion, Decision, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
 use oncely::wit::policy::ToolPolicy;
 use oncely::Runtime;
 use serde_json::Value;
@@ -196,6 +196,18 @@ pub fn event(rt: &Runtime, step: &Value, base: &Intent, pol: &ToolPolicy) -> Eve
             note: s(&b["note"]),
             seen_version: b["version"].as_u64().expect("a resolve step names the version it saw"),
         }),
+        "approve" | "deny" => {
+            let d = Decision {
+                by: s(&b["by"]),
+                note: s(&b["note"]),
+                seen_version: b["version"].as_u64().expect("an approve or deny step names the version it saw"),
+            };
+            if name == "approve" {
+                Event::Approve(d)
+            } else {
+                Event::Deny(d)
+            }
+        }
         other => panic!("unknown event {other}"),
     }
 }

@@ -12,7 +12,7 @@
 use super::metrics::Metrics;
 use crate::cli::render;
 use hmac::{KeyInit, Mac};
-use oncely::wit::ledger::{Attention, Entry};
+use oncely::wit::ledger::{Attention, Entry, EntryState};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -50,11 +50,15 @@ fn kind(why: Attention) -> &'static str {
     match why {
         Attention::Escalated => "entry.escalated",
         Attention::InDoubt => "entry.in-doubt",
+        Attention::Approval => "entry.awaiting-approval",
     }
 }
 
 fn notice_id(e: &Entry, kind: &str) -> String {
-    let text = format!("{}\0{}\0{kind}\0{}", e.scope, e.key, e.in_doubt_since.unwrap_or(0));
+    // An entry in doubt or escalated: since it went in doubt; a call awaiting approval: since it
+    // was asked (a request asked again after an approval ran out is a new notice).
+    let since = e.in_doubt_since.unwrap_or(if e.state == EntryState::AwaitingApproval { e.updated_at } else { 0 });
+    let text = format!("{}\0{}\0{kind}\0{since}", e.scope, e.key);
     let d = Sha256::digest(text.as_bytes());
     format!("ntc-{}", d.iter().take(12).map(|b| format!("{b:02x}")).collect::<String>())
 }
