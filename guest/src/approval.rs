@@ -86,17 +86,13 @@ fn child(at: &str, name: &str) -> String {
     p
 }
 
-/// `all` of `parts`: false if one is, else unknown if one is, else true.
-fn all(parts: impl IntoIterator<Item = Truth>) -> Truth {
-    let mut out = Some(true);
-    for t in parts {
-        match t {
-            Some(false) => return Some(false),
-            None => out = None,
-            Some(true) => {}
-        }
+/// `acc` and `t` (three-valued): false if one is, else unknown if one is, else true.
+fn and(acc: Truth, t: Truth) -> Truth {
+    match (acc, t) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
     }
-    out
 }
 
 /// `not`, kept unknown when unknown.
@@ -123,23 +119,26 @@ impl Walk<'_, '_> {
         if members.is_empty() {
             return Err(refused(at, "a condition must test something; an empty object would hold for every call".into()));
         }
-        let mut parts = Vec::with_capacity(members.len());
+        let mut out = Some(true);
         for (name, value) in members {
             let at = child(at, name);
-            parts.push(match name.as_ref() {
+            out = and(out, match name.as_ref() {
                 "all" | "any" => {
                     let items = match value {
                         Value::Array(items) if !items.is_empty() => items,
                         _ => return Err(refused(&at, msg![Q(name), " must be a non-empty array of conditions"])),
                     };
-                    let mut inner = Vec::with_capacity(items.len());
+                    // any(x) = not(all(not x)).
+                    let flip = name == "any";
+                    let mut inner = Some(true);
                     for (i, item) in items.iter().enumerate() {
-                        inner.push(self.node(item, &child(&at, &msg![i]))?);
+                        let t = self.node(item, &child(&at, &msg![i]))?;
+                        inner = and(inner, if flip { not(t) } else { t });
                     }
-                    if name == "all" {
-                        all(inner)
+                    if flip {
+                        not(inner)
                     } else {
-                        not(all(inner.into_iter().map(not)))
+                        inner
                     }
                 }
                 "not" => not(self.node(value, &at)?),
@@ -156,7 +155,7 @@ impl Walk<'_, '_> {
                 }
             });
         }
-        Ok(all(parts))
+        Ok(out)
     }
 
     /// The tests `{"OP": OPERAND, …}` of the argument at `ptr`: all must hold.
@@ -168,7 +167,7 @@ impl Walk<'_, '_> {
             _ => return Err(refused(at, msg!["the test of ", Q(ptr), " must be an object of operators, such as {\">\": 100}"])),
         };
         let arg = self.args.and_then(|a| pointer::get(a, &tokens));
-        let mut parts = Vec::with_capacity(ops.len());
+        let mut out = Some(true);
         for (op, operand) in ops {
             let at = child(at, op);
             self.count(&at)?;
@@ -177,7 +176,7 @@ impl Walk<'_, '_> {
                 (Value::Number(_), _) => Ok(None),
                 _ => Err(refused(&at, msg![Q(op), " compares numbers: its operand must be a number"])),
             };
-            parts.push(match op.as_ref() {
+            out = and(out, match op.as_ref() {
                 ">" => order(|n, x| n > x)?,
                 ">=" => order(|n, x| n >= x)?,
                 "<" => order(|n, x| n < x)?,
@@ -195,7 +194,7 @@ impl Walk<'_, '_> {
                 other => return Err(refused(&at, msg!["unknown operator ", Q(other), "; expected >, >=, <, <=, ==, !=, in or present"])),
             });
         }
-        Ok(all(parts))
+        Ok(out)
     }
 }
 

@@ -1,5 +1,5 @@
 //! The shipped core component, checked on the bytes this crate embeds (built from guest/ by
-//! build.rs): it imports nothing, it is at most 250,000 bytes (`SIZE_GOAL_BYTES`), and the copy
+//! build.rs): it imports nothing, it is at most 260,000 bytes (`SIZE_GOAL_BYTES`), and the copy
 //! committed for the Python and JavaScript packages (`bindings/oncely-core.wasm`, so they
 //! install without Rust) is byte for byte what the current sources build.
 
@@ -19,9 +19,12 @@ use wasmtime::{Config, Engine};
 /// state's reader and the literal-heavy code were made smaller and wasm-opt got more passes
 /// (about 19 KB); lowered to 250,000 (issue 26's goal) when decimal numbers stopped carrying
 /// `core`'s 20 KB table of powers of five (docs/performance.md, "The component", says why;
-/// CHANGELOG.md keeps each change). A guard against growth nobody decided on: raise it only
-/// with a reason written there.
-const SIZE_GOAL_BYTES: usize = 250_000;
+/// CHANGELOG.md keeps each change); 260,000 since a call may wait for a person's approval (the
+/// policy's rule and its condition language, `guest/src/approval.rs`; three states, two
+/// decisions, their events and answers: about 15.4 KB of the core module, measured function by
+/// function in CHANGELOG.md). A guard against growth nobody decided on: raise it only with a
+/// reason written there.
+const SIZE_GOAL_BYTES: usize = 260_000;
 
 #[test]
 fn the_component_imports_nothing() {

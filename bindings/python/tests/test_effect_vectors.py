@@ -137,6 +137,9 @@ class World(RawStore):
                 else:
                     v = oncely.Unknown(b["unknown"])
                 event = oncely.Reconciled(oncely.Reconciliation(b["attempt"], v))
+            elif name in ("approve", "deny"):
+                d = oncely.Decision(b["by"], b["note"], b["version"])
+                event = oncely.Approve(d) if name == "approve" else oncely.Deny(d)
             else:
                 raise AssertionError(f"unknown event {name}")
             at = (event.claim.scope, event.claim.key) if name == "begin" else (own.scope, own.key)
@@ -250,6 +253,8 @@ KINDS = {
     oncely.StorageError: "storage",
     oncely.LedgerError: "ledger",
     oncely.ContentionError: "contention",
+    oncely.AwaitingApprovalError: "awaiting-approval",
+    oncely.DeniedError: "denied",
 }
 
 
@@ -406,4 +411,4 @@ def test_effect_vectors(mode: str) -> None:
     assert not failures, (
         f"{len(failures)} of {len(DOC['scenarios'])} scenarios differ:\n" + "\n".join(failures)
     )
-    assert len(DOC["scenarios"]) == 64
+    assert len(DOC["scenarios"]) == 71
