@@ -122,38 +122,41 @@ impl Walk<'_, '_> {
         let mut out = Some(true);
         for (name, value) in members {
             let at = child(at, name);
-            out = and(out, match name.as_ref() {
-                "all" | "any" => {
-                    let items = match value {
-                        Value::Array(items) if !items.is_empty() => items,
-                        _ => return Err(refused(&at, msg![Q(name), " must be a non-empty array of conditions"])),
-                    };
-                    // any(x) = not(all(not x)).
-                    let flip = name == "any";
-                    let mut inner = Some(true);
-                    for (i, item) in items.iter().enumerate() {
-                        let t = self.node(item, &child(&at, &msg![i]))?;
-                        inner = and(inner, if flip { not(t) } else { t });
+            out = and(
+                out,
+                match name.as_ref() {
+                    "all" | "any" => {
+                        let items = match value {
+                            Value::Array(items) if !items.is_empty() => items,
+                            _ => return Err(refused(&at, msg![Q(name), " must be a non-empty array of conditions"])),
+                        };
+                        // any(x) = not(all(not x)).
+                        let flip = name == "any";
+                        let mut inner = Some(true);
+                        for (i, item) in items.iter().enumerate() {
+                            let t = self.node(item, &child(&at, &msg![i]))?;
+                            inner = and(inner, if flip { not(t) } else { t });
+                        }
+                        if flip {
+                            not(inner)
+                        } else {
+                            inner
+                        }
                     }
-                    if flip {
-                        not(inner)
-                    } else {
-                        inner
+                    "not" => not(self.node(value, &at)?),
+                    p if p.starts_with('/') => self.tests(p, value, &at)?,
+                    other => {
+                        return Err(refused(
+                            &at,
+                            msg![
+                                "unknown condition member ",
+                                Q(other),
+                                "; expected a JSON pointer such as \"/amount\", \"all\", \"any\" or \"not\""
+                            ],
+                        ))
                     }
-                }
-                "not" => not(self.node(value, &at)?),
-                p if p.starts_with('/') => self.tests(p, value, &at)?,
-                other => {
-                    return Err(refused(
-                        &at,
-                        msg![
-                            "unknown condition member ",
-                            Q(other),
-                            "; expected a JSON pointer such as \"/amount\", \"all\", \"any\" or \"not\""
-                        ],
-                    ))
-                }
-            });
+                },
+            );
         }
         Ok(out)
     }
@@ -176,23 +179,28 @@ impl Walk<'_, '_> {
                 (Value::Number(_), _) => Ok(None),
                 _ => Err(refused(&at, msg![Q(op), " compares numbers: its operand must be a number"])),
             };
-            out = and(out, match op.as_ref() {
-                ">" => order(|n, x| n > x)?,
-                ">=" => order(|n, x| n >= x)?,
-                "<" => order(|n, x| n < x)?,
-                "<=" => order(|n, x| n <= x)?,
-                "==" => arg.map(|a| a == operand),
-                "!=" => arg.map(|a| a != operand),
-                "in" => match operand {
-                    Value::Array(items) if !items.is_empty() => arg.map(|a| items.contains(a)),
-                    _ => return Err(refused(&at, "\"in\" must be a non-empty array of values".into())),
+            out = and(
+                out,
+                match op.as_ref() {
+                    ">" => order(|n, x| n > x)?,
+                    ">=" => order(|n, x| n >= x)?,
+                    "<" => order(|n, x| n < x)?,
+                    "<=" => order(|n, x| n <= x)?,
+                    "==" => arg.map(|a| a == operand),
+                    "!=" => arg.map(|a| a != operand),
+                    "in" => match operand {
+                        Value::Array(items) if !items.is_empty() => arg.map(|a| items.contains(a)),
+                        _ => return Err(refused(&at, "\"in\" must be a non-empty array of values".into())),
+                    },
+                    "present" => match operand {
+                        Value::Bool(want) => Some(arg.is_some() == *want),
+                        _ => return Err(refused(&at, "\"present\" must be true or false".into())),
+                    },
+                    other => {
+                        return Err(refused(&at, msg!["unknown operator ", Q(other), "; expected >, >=, <, <=, ==, !=, in or present"]))
+                    }
                 },
-                "present" => match operand {
-                    Value::Bool(want) => Some(arg.is_some() == *want),
-                    _ => return Err(refused(&at, "\"present\" must be true or false".into())),
-                },
-                other => return Err(refused(&at, msg!["unknown operator ", Q(other), "; expected >, >=, <, <=, ==, !=, in or present"])),
-            });
+            );
         }
         Ok(out)
     }

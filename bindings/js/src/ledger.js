@@ -293,6 +293,12 @@ export class Ledger {
     return this.#decide('deny', scope, key, options);
   }
 
+  /**
+   * @param {'approve' | 'deny'} tag
+   * @param {string} scope
+   * @param {string} key
+   * @param {{by?: string, note?: string, version?: any}} options
+   */
   async #decide(tag, scope, key, { by, note = '', version } = {}) {
     if (!Number.isSafeInteger(version) || version < 0) {
       throw new TypeError(`ledger.${tag}(scope, key, {by, note, version}): version is required: the entry's version the person decided on (an integer, from ledger.get), got ${shown(version)}`);

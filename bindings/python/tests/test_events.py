@@ -152,7 +152,9 @@ def test_every_decision_reaches_the_hook_logging_and_opentelemetry(
         with pytest.raises(oncely.DeniedError) as denied:
             run("gift", {}, APPROVED, _ok)
         assert (denied.value.by, denied.value.reason, denied.value.settlement) == (
-            "ops", "denied by ops: no", did
+            "ops",
+            "denied by ops: no",
+            did,
         )
 
     expected = [

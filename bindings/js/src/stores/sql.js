@@ -17,7 +17,7 @@ export const COLUMNS = [
 ];
 
 // The entry states, from the WIT mirrors: the stored names are the WIT enum's.
-const STATES = new Set(WIT['ledger.entry-state'].cases);
+const STATES = new Set(/** @type {{cases: ReadonlyArray<string>}} */ (WIT['ledger.entry-state']).cases);
 
 /** The columns of a history record, in the Rust host's order (`Store::history`). */
 export const HISTORY_COLUMNS = ['version', 'at', 'state', 'attempt', 'owner', 'reconcile_attempts', 'reason', 'resolved_by', 'settlement'];

@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "62f6aa6241166ec6f7b9b89b1340a6e58be2e961ecc8abd465aa26e2fd8a625f"
+COMPONENT_SHA256 = "476d6e00f550333dcbbea6eba32c233759a2752d996a15b42c7f5ed2a76a14ec"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (

@@ -31,8 +31,8 @@ from oncely.errors import (
     AwaitingApprovalError,
     ConflictError,
     ContentionError,
-    DeniedError,
     DefiniteFailure,
+    DeniedError,
     EscalatedError,
     InDoubtError,
     InProgressError,
@@ -50,8 +50,8 @@ from oncely.types import (
     EffectReturn,
     EffectStart,
     Entry,
-    ErrConflict,
     ErrAwaitingApproval,
+    ErrConflict,
     ErrContention,
     ErrDenied,
     ErrEscalated,
@@ -470,7 +470,7 @@ def _unwrap(r: Any) -> Any:
     return r
 
 
-def _error(e: Any) -> Exception:  # noqa: PLR0911 - one case per effect-error
+def _error(e: Any) -> Exception:  # noqa: C901, PLR0911 - one case per effect-error
     """The package's typed error for the core's ``effect-error``; its message is the core's
     sentence for the outcome (``agent.answer``: what the model reads), the same in every host."""
     if isinstance(e, ErrStorage):
@@ -497,8 +497,8 @@ def _error(e: Any) -> Exception:  # noqa: PLR0911 - one case per effect-error
         r = e.approval_request
         return AwaitingApprovalError(r.key, r.args_canonical, r.version, message=said)
     if isinstance(e, ErrDenied):
-        d = e.denial
-        return DeniedError(d.key, d.by, d.reason, d.settlement, message=said)
+        n = e.denial
+        return DeniedError(n.key, n.by, n.reason, n.settlement, message=said)
     assert isinstance(e, ErrContention)
     return ContentionError(e.races, message=said)
 
