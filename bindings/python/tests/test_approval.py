@@ -1,0 +1,210 @@
+"""Approval before an irreversible effect (issue 27), through real stores: one request per
+intended effect whatever asks again (another worker, a process killed and started again), an
+approval that holds for exactly the arguments a person saw, one that runs out and is asked
+again, and two workers racing on an approved entry that pay once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import oncely
+
+SCOPE = "acme"
+ALWAYS = {"class": "irreversible-external", "key": {}, "reconcile": "provider-idempotent",
+          "approval": "always"}  # fmt: skip
+# Keyed by the charge alone: a call with another amount has the same key.
+BY_CHARGE = {"class": "irreversible-external", "key": {"only": ["/charge_id"]},
+             "reconcile": "provider-idempotent",
+             "approval": {"when": {"/amount": {">": 100}}, "expiresAfterMs": 60_000}}  # fmt: skip
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def _ask(
+    ledger: oncely.Ledger, args: dict[str, Any], policy: dict[str, Any], paid: list[Any]
+) -> Any:
+    def pay(key: str) -> dict[str, Any]:
+        paid.append((key, args))
+        return {"paid": args["amount"]}
+
+    return ledger.run(pay, scope=SCOPE, run="r", tool="refund", args=args, policy=policy)
+
+
+def test_an_approval_for_500_does_not_let_700_through(ledger_location: str) -> None:
+    ledger = oncely.Ledger.open(ledger_location, owner="w1")
+    paid: list[Any] = []
+    with pytest.raises(oncely.AwaitingApprovalError) as asked:
+        _ask(ledger, {"charge_id": "ch_1", "amount": 500}, BY_CHARGE, paid)
+    assert asked.value.args_canonical == '{"amount":500,"charge_id":"ch_1"}'
+    ledger.approve(SCOPE, asked.value.key, by="alice", version=asked.value.version)
+    # The same key with 700: a conflict, not the approved call.
+    with pytest.raises(oncely.ConflictError) as other:
+        _ask(ledger, {"charge_id": "ch_1", "amount": 700}, BY_CHARGE, paid)
+    assert other.value.pointer == "/amount"
+    assert paid == []
+    # The approved call runs once; asked again, it is replayed.
+    assert _ask(ledger, {"charge_id": "ch_1", "amount": 500}, BY_CHARGE, paid).value == {
+        "paid": 500
+    }
+    assert _ask(ledger, {"charge_id": "ch_1", "amount": 500}, BY_CHARGE, paid).replayed
+    assert [a for _, a in paid] == [{"charge_id": "ch_1", "amount": 500}]
+    # Under a key of every argument, 700 is another request, not covered by the approval of 500.
+    with pytest.raises(oncely.AwaitingApprovalError) as first:
+        _ask(ledger, {"charge_id": "ch_2", "amount": 500}, ALWAYS, paid)
+    ledger.approve(SCOPE, first.value.key, by="alice", version=first.value.version)
+    with pytest.raises(oncely.AwaitingApprovalError) as second:
+        _ask(ledger, {"charge_id": "ch_2", "amount": 700}, ALWAYS, paid)
+    assert second.value.key != first.value.key
+    assert len(paid) == 1
+    ledger.close()
+
+
+def test_a_small_amount_runs_without_a_person(sqlite_path: str) -> None:
+    ledger = oncely.Ledger.open(sqlite_path, owner="w1")
+    paid: list[Any] = []
+    assert _ask(ledger, {"charge_id": "ch_9", "amount": 50}, BY_CHARGE, paid).value == {"paid": 50}
+    assert len(paid) == 1
+    ledger.close()
+
+
+def test_an_approval_that_ran_out_is_asked_again(sqlite_path: str) -> None:
+    clock = Clock()
+    ledger = oncely.Ledger.open(sqlite_path, owner="w1", clock=clock)
+    paid: list[Any] = []
+    args = {"charge_id": "ch_1", "amount": 500}
+    with pytest.raises(oncely.AwaitingApprovalError) as asked:
+        _ask(ledger, args, BY_CHARGE, paid)
+    ledger.approve(SCOPE, asked.value.key, by="alice", version=asked.value.version)
+    clock.now += 60_000  # the policy's expiresAfterMs
+    with pytest.raises(oncely.AwaitingApprovalError) as again:
+        _ask(ledger, args, BY_CHARGE, paid)
+    assert again.value.key == asked.value.key and again.value.version == 3
+    entry = ledger.get(SCOPE, asked.value.key)
+    assert entry is not None and entry.state is oncely.EntryState.AWAITING_APPROVAL
+    assert "ran out" in (entry.reason or "")
+    ledger.approve(SCOPE, asked.value.key, by="bob", version=again.value.version)
+    assert _ask(ledger, args, BY_CHARGE, paid).value == {"paid": 500}
+    states = [r.state for r in ledger.history(SCOPE, asked.value.key)]
+    assert states == [
+        oncely.EntryState.AWAITING_APPROVAL,
+        oncely.EntryState.APPROVED,
+        oncely.EntryState.AWAITING_APPROVAL,
+        oncely.EntryState.APPROVED,
+        oncely.EntryState.PENDING,
+        oncely.EntryState.DONE,
+    ]
+    ledger.close()
+
+
+def test_a_denial_is_the_answer_from_then_on(ledger_location: str) -> None:
+    ledger = oncely.Ledger.open(ledger_location, owner="w1")
+    paid: list[Any] = []
+    args = {"charge_id": "ch_1", "amount": 500}
+    with pytest.raises(oncely.AwaitingApprovalError) as asked:
+        _ask(ledger, args, ALWAYS, paid)
+    with pytest.raises(oncely.LedgerError) as stale:
+        ledger.deny(SCOPE, asked.value.key, by="bob", version=asked.value.version + 1, note="no")
+    assert stale.value.kind.value == "changed"
+    did = ledger.deny(
+        SCOPE, asked.value.key, by="bob", version=asked.value.version, note="over limit"
+    )
+    for _ in range(2):
+        with pytest.raises(oncely.DeniedError) as denied:
+            _ask(ledger, args, ALWAYS, paid)
+        assert (denied.value.by, denied.value.settlement) == ("bob", did)
+        assert "over limit" in str(denied.value)
+    assert paid == []
+    ledger.close()
+
+
+def test_two_workers_racing_on_an_approved_entry_pay_once(ledger_location: str) -> None:
+    setup = oncely.Ledger.open(ledger_location, owner="setup")
+    args = {"charge_id": "ch_1", "amount": 500}
+    with pytest.raises(oncely.AwaitingApprovalError) as asked:
+        _ask(setup, args, ALWAYS, [])
+    setup.approve(SCOPE, asked.value.key, by="alice", version=asked.value.version)
+    setup.close()
+    paid: list[Any] = []
+    results: list[Any] = []
+    start = threading.Barrier(4)
+
+    def worker(n: int) -> None:
+        ledger = oncely.Ledger.open(ledger_location, owner=f"w{n}")
+        start.wait()
+        try:
+            results.append(_ask(ledger, args, ALWAYS, paid))
+        except oncely.OncelyError as e:  # a loser that saw the claim live past its wait
+            results.append(e)
+        finally:
+            ledger.close()
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert len(paid) == 1, paid
+    done = [r for r in results if isinstance(r, oncely.EffectResult)]
+    assert len(done) == 4, results
+    assert sum(not r.replayed for r in done) == 1
+
+
+ASK_THEN_DIE = """
+import os, signal, sys
+import oncely
+ledger = oncely.Ledger.open(sys.argv[1], owner="doomed")
+try:
+    ledger.run(lambda key: {"paid": 500}, scope="acme", run="r", tool="refund",
+               args={"charge_id": "ch_1", "amount": 500}, policy=sys.argv[2])
+except oncely.AwaitingApprovalError as e:
+    print(e.key, e.version, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_process_killed_while_awaiting_approval_resumes_into_the_same_request(
+    ledger_location: str, tmp_path: Path
+) -> None:
+    import json
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    policy = json.dumps(ALWAYS)
+    died = subprocess.run(
+        [sys.executable, "-c", ASK_THEN_DIE, ledger_location, policy],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert died.returncode == -signal.SIGKILL, died.stderr
+    key, version = died.stdout.split()
+    # Started again (another process, the same intent): the same request, nothing new to decide.
+    ledger = oncely.Ledger.open(ledger_location, owner="resumed")
+    events: list[oncely.LedgerEvent] = []
+    ledger.on_event(events.append)
+    paid: list[Any] = []
+    with pytest.raises(oncely.AwaitingApprovalError) as again:
+        _ask(ledger, {"charge_id": "ch_1", "amount": 500}, ALWAYS, paid)
+    assert (again.value.key, again.value.version) == (key, int(version))
+    assert events == []  # no second request, no second notice
+    history = ledger.history(SCOPE, key)
+    assert [r.state for r in history] == [oncely.EntryState.AWAITING_APPROVAL]
+    ledger.approve(SCOPE, key, by="alice", version=int(version))
+    assert _ask(ledger, {"charge_id": "ch_1", "amount": 500}, ALWAYS, paid).value == {"paid": 500}
+    assert len(paid) == 1
+    ledger.close()
