@@ -247,6 +247,8 @@ fn error_kind(e: &Error) -> &'static str {
         Error::Storage(_) => "storage",
         Error::Ledger(_) => "ledger",
         Error::Contention(_) => "contention",
+        Error::AwaitingApproval(_) => "awaiting-approval",
+        Error::Denied(_) => "denied",
         other => panic!("unexpected error {other}"),
     }
 }
