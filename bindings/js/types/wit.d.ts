@@ -516,8 +516,7 @@ export namespace Ledger {
      */
     updatedAt: bigint;
     /**
-     * When the current claim's lease runs out (ms), while pending; until when the approval
-     * holds, while approved.
+     * When the current claim's lease runs out (ms); meaningful while pending.
      */
     leaseUntil: bigint;
     /**

@@ -672,8 +672,7 @@ class Entry:
     updated_at: int
     """When the entry last changed (ms)."""
     lease_until: int
-    """When the current claim's lease runs out (ms), while pending; until when the approval
-    holds, while approved."""
+    """When the current claim's lease runs out (ms); meaningful while pending."""
     in_doubt_since: int | None
     """When the entry became in doubt (ms), while in-doubt or escalated."""
     next_reconcile_at: int | None
