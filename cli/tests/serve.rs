@@ -12,6 +12,7 @@ use axum::http::{HeaderMap, StatusCode};
 use common::Server;
 use hmac::{KeyInit, Mac};
 use oncely::wit::keys::Intent;
+use oncely::wit::ledger::EntryState;
 use oncely::{Error, Ledger, ToolError};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -762,4 +763,151 @@ async fn the_inbox_shows_overrides_and_control_characters_by_their_code_points()
         assert!(page.contains("[U+202E]moc.live\\u001b[2J"), "{path}: the arguments (JSON escapes the rest)");
         assert!(page.contains("sent [U+202E]001$ ot[U+200B][U+0007]"), "{path}: the reason");
     }
+}
+
+const APPROVAL: &str = r#"{"class":"irreversible-external","key":{},"reconcile":"provider-idempotent","approval":"always"}"#;
+
+/// A refund of `charge` for `amount` under `APPROVAL`; each call of the tool is counted in `paid`.
+async fn refund_asked(agent: &Ledger, charge: &str, amount: u32, paid: &Arc<Mutex<Vec<String>>>) -> Result<serde_json::Value, Error> {
+    let policy = agent.runtime().parse_policy(APPROVAL).unwrap();
+    let args = format!(r#"{{"charge":"{charge}","amount":{amount}}}"#);
+    let paid = paid.clone();
+    let intent = Intent { args_json: args.clone(), ..intent("refund") };
+    let run = move |_key: String| {
+        paid.lock().unwrap().push(args.clone());
+        async { Ok::<_, ToolError>(serde_json::json!({"refunded": true})) }
+    };
+    agent.effect(&intent, &policy).run(run).await.map(|r| r.value)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_person_approves_one_refund_and_denies_another_in_the_inbox() {
+    let (_dir, sqlite) = common::sqlite_path();
+    let mut ledgers = vec![sqlite];
+    ledgers.extend(common::postgres_db().await);
+    for db in ledgers {
+        decide_in_the_inbox(&db).await;
+    }
+}
+
+async fn decide_in_the_inbox(db: &str) {
+    // The agent asks for two refunds; the policy asks a person first: neither runs.
+    let agent = Ledger::open(db).await.unwrap().with_owner("agent-1");
+    let paid: Arc<Mutex<Vec<String>>> = Arc::default();
+    let Err(Error::AwaitingApproval(first)) = refund_asked(&agent, "ch_1", 500, &paid).await else { panic!("not awaiting approval") };
+    let Err(Error::AwaitingApproval(second)) = refund_asked(&agent, "ch_2", 700, &paid).await else { panic!("not awaiting approval") };
+    assert!(paid.lock().unwrap().is_empty());
+
+    let (hook, received) = receiver().await;
+    let secret_file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(secret_file.path(), SECRET).unwrap();
+    let hook_args = ["--webhook", &hook, "--webhook-secret-file", secret_file.path().to_str().unwrap(), "--webhook-retry", "50ms"];
+    let (server, log) = serve_logged(db, &hook_args, &[("ONCELY_SERVE_TOKEN", TOKEN)], "10m");
+    let base = &server.base;
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let cookie = sign_in(&http, base).await;
+    let get = |path: String| http.get(format!("{base}{path}")).header("cookie", &cookie).send();
+
+    // The inbox lists both requests, with their exact arguments.
+    let inbox = get("/".into()).await.unwrap().text().await.unwrap();
+    assert!(inbox.contains("Awaiting approval (2)") && inbox.contains("Needs a person (2)"), "{inbox}");
+    assert!(inbox.contains(&first.key) && inbox.contains(&second.key), "{inbox}");
+    assert!(inbox.contains("&quot;amount&quot;: 700"), "the arguments, pretty: {inbox}");
+    assert_eq!(metric(&http, base, &cookie, "oncely_needs_person").await, 2.0);
+    assert_eq!(metric(&http, base, &cookie, r#"oncely_entries{state="awaiting-approval"}"#).await, 2.0);
+
+    let href = |key: &str| format!("/entry?scope=acme&key={}", key.replace(':', "%3A"));
+    let page = get(href(&first.key)).await.unwrap().text().await.unwrap();
+    assert!(page.contains("Approve or deny") && page.contains("No earlier call of this tool"), "{page}");
+    let (csrf, version) = (hidden(&page, "csrf"), hidden(&page, "version"));
+    assert_eq!(version, first.version.to_string());
+    let decide = |key: &str, version: &str, csrf: &str, decision: &str, note: &str, origin: Option<&str>| {
+        let fields = [("csrf", csrf), ("scope", "acme"), ("key", key), ("version", version), ("decision", decision), ("note", note)];
+        let mut rq = http.post(format!("{base}/decide")).header("cookie", &cookie).form(&fields);
+        if let Some(o) = origin {
+            rq = rq.header("origin", o.to_string());
+        }
+        rq.send()
+    };
+    // Cross-site, without the CSRF token, or on a version the person did not see: refused.
+    let r = decide(&first.key, &version, &csrf, "approve", "", Some("http://evil.example")).await.unwrap();
+    assert_eq!(r.status().as_u16(), 403);
+    let r = decide(&first.key, &version, "forged", "approve", "", None).await.unwrap();
+    assert_eq!(r.status().as_u16(), 403);
+    let r = decide(&first.key, &(first.version + 1).to_string(), &csrf, "approve", "", None).await.unwrap();
+    assert_eq!(r.status().as_u16(), 409);
+    assert!(r.text().await.unwrap().contains("changed while you were looking"));
+    assert_eq!(agent.get("acme", &first.key).await.unwrap().unwrap().state, EntryState::AwaitingApproval);
+
+    // Approved, as the person signed in.
+    let r = decide(&first.key, &version, &csrf, "approve", "within policy", Some(base)).await.unwrap();
+    assert_eq!(r.status().as_u16(), 303);
+    let to = r.headers()["location"].to_str().unwrap().to_string();
+    let approved_id = to.split("decided=").nth(1).unwrap().to_string();
+    let page = get(to).await.unwrap().text().await.unwrap();
+    assert!(page.contains(&format!("Recorded: approved, decision <code>{approved_id}</code>")), "{page}");
+    let e = agent.get("acme", &first.key).await.unwrap().unwrap();
+    assert_eq!(
+        (e.state, e.resolved_by.as_deref(), e.settlement.as_deref()),
+        (EntryState::Approved, Some("Dana"), Some(approved_id.as_str()))
+    );
+
+    // The second request is shown against the first, member by member; denied with a reason.
+    let page = get(href(&second.key)).await.unwrap().text().await.unwrap();
+    assert!(page.contains("Compared with the last approved call"), "{page}");
+    for changed in ["<code>/amount</code>", "<code>500</code>", "<code>700</code>", "<code>/charge</code>", "<code>&quot;ch_2&quot;</code>"]
+    {
+        assert!(page.contains(changed), "{changed} in {page}");
+    }
+    let csrf = hidden(&page, "csrf");
+    let r = decide(&second.key, &second.version.to_string(), &csrf, "deny", "over the monthly limit", None).await.unwrap();
+    assert_eq!(r.status().as_u16(), 303);
+    let denied_id = r.headers()["location"].to_str().unwrap().split("decided=").nth(1).unwrap().to_string();
+
+    // The agent asks again: the approved refund runs once, the denied one never.
+    assert_eq!(refund_asked(&agent, "ch_1", 500, &paid).await.unwrap(), serde_json::json!({"refunded": true}));
+    assert_eq!(refund_asked(&agent, "ch_1", 500, &paid).await.unwrap(), serde_json::json!({"refunded": true}));
+    let Err(Error::Denied(d)) = refund_asked(&agent, "ch_2", 700, &paid).await else { panic!("not denied") };
+    assert_eq!(
+        (d.by.as_str(), d.reason.as_str(), d.settlement.as_str()),
+        ("Dana", "denied by Dana: over the monthly limit", denied_id.as_str())
+    );
+    assert_eq!(*paid.lock().unwrap(), [r#"{"charge":"ch_1","amount":500}"#]);
+    let inbox = get("/".into()).await.unwrap().text().await.unwrap();
+    assert!(inbox.contains("Awaiting approval (0)") && inbox.contains("No call waits for approval."), "{inbox}");
+    assert_eq!(metric(&http, base, &cookie, "oncely_needs_person").await, 0.0);
+    assert_eq!(metric(&http, base, &cookie, r#"oncely_entries{state="denied"}"#).await, 1.0);
+    assert_eq!(metric(&http, base, &cookie, r#"oncely_outcomes_total{kind="approved"}"#).await, 1.0);
+
+    // The webhook: a notice per request, then one per decision under its id, each signed once
+    // delivered (the first attempt was refused and sent again).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let delivered = || received.lock().unwrap().iter().filter(|r| r.0 == 200).count();
+    while delivered() < 4 {
+        assert!(Instant::now() < deadline, "webhooks not delivered; the server said:\n{}", log.lock().unwrap().join("\n"));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let got = received.lock().unwrap().clone();
+    let mut notices: Vec<(String, String, String)> = got
+        .iter()
+        .filter(|r| r.0 == 200)
+        .map(|(_, headers, body)| {
+            let n: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert_eq!(headers["oncely-delivery"].to_str().unwrap(), n["id"].as_str().unwrap());
+            (n["type"].as_str().unwrap().into(), n["entry"]["key"].as_str().unwrap().into(), n["id"].as_str().unwrap().into())
+        })
+        .collect();
+    notices.sort();
+    let mut want = vec![
+        ("entry.approved".to_string(), first.key.clone(), approved_id.clone()),
+        ("entry.denied".to_string(), second.key.clone(), denied_id.clone()),
+    ];
+    want.sort();
+    assert_eq!(notices.iter().filter(|n| n.0 != "entry.awaiting-approval").cloned().collect::<Vec<_>>(), want, "{got:?}");
+    let mut asked: Vec<&str> = notices.iter().filter(|n| n.0 == "entry.awaiting-approval").map(|n| n.1.as_str()).collect();
+    asked.sort();
+    let mut keys = [first.key.as_str(), second.key.as_str()];
+    keys.sort();
+    assert_eq!(asked, keys, "one notice per request: {got:?}");
 }

@@ -679,12 +679,42 @@ impl<S: Store> Ledger<S> {
         Ok(Waiting { entries, next })
     }
 
-    /// How many entries need a person now, every scope (escalated, in doubt): what every page of
-    /// [`Ledger::needs_person`] holds together, counted by the store.
+    /// How many entries need a person now, every scope (escalated, in doubt, awaiting approval):
+    /// what every page of [`Ledger::needs_person`] and of [`Ledger::awaiting_approval`] holds
+    /// together, counted by the store.
     pub async fn needs_person_count(&self, in_doubt_after_ms: Option<u64>) -> Result<WaitingCount, Error> {
         let since = self.rt.needs_person_since(self.now(), in_doubt_after_ms)?;
         let (escalated, in_doubt) = self.store.waiting_count(since).await?;
-        Ok(WaitingCount { escalated, in_doubt })
+        let awaiting_approval = self.store.awaiting_count().await?;
+        Ok(WaitingCount { escalated, in_doubt, awaiting_approval })
+    }
+
+    /// One page of the calls awaiting a person's approval (their policy's `approval`), every
+    /// scope, in the order they were asked (`page`), each with why (the core's
+    /// `ledger.needs-person`: `Attention::Approval`). Follow [`Waiting::next`] for the next page.
+    pub async fn awaiting_approval(&self, page: &WaitingPage) -> Result<Waiting, Error> {
+        let now = self.now();
+        let limit = if page.limit == 0 { self.defaults()?.page_size } else { page.limit }.min(u32::MAX - 1);
+        let mut rows = self.store.awaiting(&WaitingPage { limit: limit + 1, ..page.clone() }).await?;
+        let next = if rows.len() > limit as usize {
+            rows.truncate(limit as usize);
+            rows.last().map(WaitingCursor::of)
+        } else {
+            None
+        };
+        let mut entries = Vec::with_capacity(rows.len());
+        for e in rows {
+            if let Some(why) = self.rt.needs_person(&e, now, None)? {
+                entries.push((e, why));
+            }
+        }
+        Ok(Waiting { entries, next })
+    }
+
+    /// The entry of `scope` and `tool`, other than `key`, a person approved most recently: what
+    /// a new request of the same tool is compared with.
+    pub async fn last_approved(&self, scope: &str, tool: &str, key: &str) -> Result<Option<Entry>, Error> {
+        Ok(self.store.last_approved(scope, tool, key).await?)
     }
 
     /// Wait until `(scope, key)` is settled (done or failed), escalated or absent, looking every
@@ -734,12 +764,14 @@ pub struct WaitingCount {
     pub escalated: u64,
     /// In doubt for the threshold or longer (not yet escalated).
     pub in_doubt: u64,
+    /// Awaiting a person's approval before they run.
+    pub awaiting_approval: u64,
 }
 
 impl WaitingCount {
-    /// Both together.
+    /// All together.
     pub fn total(&self) -> u64 {
-        self.escalated + self.in_doubt
+        self.escalated + self.in_doubt + self.awaiting_approval
     }
 }
 

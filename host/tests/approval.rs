@@ -116,3 +116,48 @@ async fn four_workers_racing_on_an_approved_entry_pay_once() {
         assert_eq!((paid.lock().unwrap().len(), fresh), (1, 1), "{name}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn requests_are_listed_in_the_order_asked_and_compared_with_the_last_approval() {
+    for (name, location, _dir) in common::locations().await {
+        let ledger = Ledger::open(&location).await.unwrap().with_owner("w1");
+        let paid = Arc::default();
+        let mut keys = Vec::new();
+        for (i, amount) in [500, 600, 700].into_iter().enumerate() {
+            let at = 1_000_000 + i as u64;
+            let asking = ledger.clone().with_clock(Arc::new(move || at));
+            let args = format!(r#"{{"charge_id":"ch_{i}","amount":{amount}}}"#);
+            let Err(Error::AwaitingApproval(r)) = ask(&asking, &args, ALWAYS, &paid).await else { panic!("{name}") };
+            keys.push(r.key);
+        }
+        let count = ledger.needs_person_count(None).await.unwrap();
+        assert_eq!((count.awaiting_approval, count.total()), (3, 3), "{name}");
+        // Two pages of two, the longest waiting first; and newest first.
+        let first = ledger.awaiting_approval(&oncely::store::WaitingPage { limit: 2, ..Default::default() }).await.unwrap();
+        let listed: Vec<&str> = first.entries.iter().map(|(e, _)| e.key.as_str()).collect();
+        assert_eq!(listed, [keys[0].as_str(), keys[1].as_str()], "{name}");
+        assert!(first.entries.iter().all(|(_, why)| *why == oncely::wit::ledger::Attention::Approval), "{name}");
+        let page = oncely::store::WaitingPage { limit: 2, after: first.next.clone(), ..Default::default() };
+        let second = ledger.awaiting_approval(&page).await.unwrap();
+        assert_eq!(second.entries.iter().map(|(e, _)| e.key.as_str()).collect::<Vec<_>>(), [keys[2].as_str()], "{name}");
+        assert!(second.next.is_none(), "{name}");
+        let newest = ledger.awaiting_approval(&oncely::store::WaitingPage { newest_first: true, ..Default::default() }).await.unwrap();
+        assert_eq!(newest.entries[0].0.key, keys[2], "{name}");
+        // None approved yet; then the most recent approval of the tool in the scope, not the
+        // entry itself.
+        assert!(ledger.last_approved("acme", "refund", &keys[2]).await.unwrap().is_none(), "{name}");
+        for (at, k) in [(2_000_000, &keys[0]), (2_000_001, &keys[1])] {
+            let e = ledger.get("acme", k).await.unwrap().unwrap();
+            let deciding = ledger.clone().with_clock(Arc::new(move || at));
+            deciding.approve("acme", k, decision("alice", e.version)).await.unwrap();
+        }
+        let last = ledger.last_approved("acme", "refund", &keys[2]).await.unwrap().unwrap();
+        assert_eq!(last.key, keys[1], "{name}");
+        assert_eq!(ledger.last_approved("acme", "refund", &keys[1]).await.unwrap().unwrap().key, keys[0], "{name}");
+        assert!(ledger.last_approved("globex", "refund", &keys[2]).await.unwrap().is_none(), "{name}: another scope");
+        assert!(ledger.last_approved("acme", "charge", &keys[2]).await.unwrap().is_none(), "{name}: another tool");
+        let stats = ledger.stats().await.unwrap();
+        assert_eq!(stats.oldest_awaiting_since, Some(1_000_002), "{name}");
+        assert!(stats.by_state.contains(&(EntryState::Approved, 2)), "{name}: {stats:?}");
+    }
+}

@@ -210,6 +210,15 @@ impl Store for ScriptedStore {
     async fn waiting_count(&self, _in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError> {
         unreachable!("the machines never count")
     }
+    async fn awaiting(&self, _page: &oncely::store::WaitingPage) -> Result<Vec<Entry>, StoreError> {
+        unreachable!("the machines never read the inbox")
+    }
+    async fn awaiting_count(&self) -> Result<u64, StoreError> {
+        unreachable!("the machines never read the inbox")
+    }
+    async fn last_approved(&self, _scope: &str, _tool: &str, _key: &str) -> Result<Option<Entry>, StoreError> {
+        unreachable!("the machines never read the inbox")
+    }
     async fn due(&self, scope: Option<&str>, now: u64, limit: u32) -> Result<Vec<Entry>, StoreError> {
         let mut due: Vec<Entry> = self
             .script

@@ -232,6 +232,15 @@ impl Store for CountingReads {
     async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), oncely::StoreError> {
         self.inner.waiting_count(in_doubt_by).await
     }
+    async fn awaiting(&self, page: &oncely::store::WaitingPage) -> Result<Vec<Entry>, oncely::StoreError> {
+        self.inner.awaiting(page).await
+    }
+    async fn awaiting_count(&self) -> Result<u64, oncely::StoreError> {
+        self.inner.awaiting_count().await
+    }
+    async fn last_approved(&self, scope: &str, tool: &str, key: &str) -> Result<Option<Entry>, oncely::StoreError> {
+        self.inner.last_approved(scope, tool, key).await
+    }
 }
 
 /// A replay reads the four columns its rule compares (`Store::recorded`), never the whole row;

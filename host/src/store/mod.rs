@@ -93,6 +93,15 @@ pub trait Store {
     async fn waiting(&self, in_doubt_by: Option<u64>, page: &WaitingPage) -> Result<Vec<Entry>, StoreError>;
     /// How many entries `waiting` would return over every page: (escalated, in doubt).
     async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError>;
+    /// One page of the calls awaiting a person's approval, every scope, in the order they were
+    /// asked (`updated_at`, then scope, key; the cursor's `since` is `updated_at`), from after
+    /// `page.after`.
+    async fn awaiting(&self, page: &WaitingPage) -> Result<Vec<Entry>, StoreError>;
+    /// How many calls await approval, every scope.
+    async fn awaiting_count(&self) -> Result<u64, StoreError>;
+    /// The entry of `scope` and `tool`, other than `key`, approved most recently (its history
+    /// holds an `approved` record): what a person compares a new request with.
+    async fn last_approved(&self, scope: &str, tool: &str, key: &str) -> Result<Option<Entry>, StoreError>;
 }
 
 /// Which page of the entries waiting for a person `Store::waiting` reads.
@@ -119,8 +128,9 @@ pub struct WaitingCursor {
 }
 
 impl WaitingCursor {
-    /// The cursor of `e` (an escalated or in-doubt entry; `updated_at` stands in for a missing
-    /// `in_doubt_since`, which the core never leaves on such an entry).
+    /// The cursor of `e`: an escalated or in-doubt entry's `in_doubt_since` (`updated_at` stands
+    /// in for a missing one, which the core never leaves on such an entry); a call awaiting
+    /// approval has none, and its `updated_at` is when it was asked.
     pub fn of(e: &Entry) -> WaitingCursor {
         WaitingCursor { since: e.in_doubt_since.unwrap_or(e.updated_at), scope: e.scope.clone(), key: e.key.clone() }
     }
@@ -157,6 +167,9 @@ pub struct Stats {
     /// The earliest `in_doubt_since` among in-doubt entries (ms), if any (escalated ones are
     /// counted by state: they wait for a person, not for a reconciler).
     pub oldest_in_doubt_since: Option<u64>,
+    /// Since when the call awaiting approval the longest has been waiting (its `updated_at`,
+    /// ms), if any.
+    pub oldest_awaiting_since: Option<u64>,
 }
 
 /// Either backend, chosen by location: a `postgres://` URL or a SQLite file path.
@@ -223,6 +236,15 @@ impl Store for AnyStore {
     }
     async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError> {
         dispatch!(self, s => s.waiting_count(in_doubt_by).await)
+    }
+    async fn awaiting(&self, page: &WaitingPage) -> Result<Vec<Entry>, StoreError> {
+        dispatch!(self, s => s.awaiting(page).await)
+    }
+    async fn awaiting_count(&self) -> Result<u64, StoreError> {
+        dispatch!(self, s => s.awaiting_count().await)
+    }
+    async fn last_approved(&self, scope: &str, tool: &str, key: &str) -> Result<Option<Entry>, StoreError> {
+        dispatch!(self, s => s.last_approved(scope, tool, key).await)
     }
 }
 
@@ -298,10 +320,19 @@ impl HistoryRow {
 }
 
 /// Rows of the per-state count (`stats`).
-pub(crate) fn stats_of(rows: Vec<(String, i64, Option<i64>)>) -> Result<Stats, StoreError> {
-    let states = [EntryState::Pending, EntryState::Done, EntryState::Failed, EntryState::InDoubt, EntryState::Escalated];
-    let mut stats = Stats { by_state: states.iter().map(|s| (*s, 0)).collect(), oldest_in_doubt_since: None };
-    for (state, count, oldest) in rows {
+pub(crate) fn stats_of(rows: Vec<(String, i64, Option<i64>, Option<i64>)>) -> Result<Stats, StoreError> {
+    let states = [
+        EntryState::Pending,
+        EntryState::Done,
+        EntryState::Failed,
+        EntryState::InDoubt,
+        EntryState::Escalated,
+        EntryState::AwaitingApproval,
+        EntryState::Approved,
+        EntryState::Denied,
+    ];
+    let mut stats = Stats { by_state: states.iter().map(|s| (*s, 0)).collect(), ..Stats::default() };
+    for (state, count, oldest, asked) in rows {
         let st = parse_state(&state).ok_or_else(|| StoreError::Corrupt(format!("state {state:?}")))?;
         if let Some(slot) = stats.by_state.iter_mut().find(|(s, _)| *s == st) {
             slot.1 = u(count, "count")?;
@@ -309,6 +340,10 @@ pub(crate) fn stats_of(rows: Vec<(String, i64, Option<i64>)>) -> Result<Stats, S
         if let Some(t) = oldest {
             let t = u(t, "in_doubt_since")?;
             stats.oldest_in_doubt_since = Some(stats.oldest_in_doubt_since.map_or(t, |o| o.min(t)));
+        }
+        if let Some(t) = asked {
+            let t = u(t, "updated_at")?;
+            stats.oldest_awaiting_since = Some(stats.oldest_awaiting_since.map_or(t, |o| o.min(t)));
         }
     }
     Ok(stats)
@@ -493,6 +528,11 @@ pub(crate) struct Statements {
     pub waiting_oldest: sqlx::SqlStr,
     pub waiting_newest: sqlx::SqlStr,
     pub waiting_count: sqlx::SqlStr,
+    /// `awaiting`, oldest first and newest first.
+    pub awaiting_oldest: sqlx::SqlStr,
+    pub awaiting_newest: sqlx::SqlStr,
+    pub awaiting_count: sqlx::SqlStr,
+    pub last_approved: sqlx::SqlStr,
 }
 
 impl Statements {
@@ -516,6 +556,19 @@ impl Statements {
                 p3 = p(3),
                 p4 = p(4),
                 p5 = p(5)
+            )
+        };
+        // The same over the calls awaiting approval, in the order they were asked: the partial
+        // index of the `approval` migration.
+        let awaiting = |cmp: &str, dir: &str| {
+            format!(
+                "SELECT {COLUMNS} FROM {table} WHERE state = 'awaiting-approval' \
+                 AND (CAST({p1} AS BIGINT) IS NULL OR (updated_at, scope, key) {cmp} ({p1}, {p2}, {p3})) \
+                 ORDER BY updated_at{dir}, scope{dir}, key{dir} LIMIT {p4}",
+                p1 = p(1),
+                p2 = p(2),
+                p3 = p(3),
+                p4 = p(4)
             )
         };
         Statements {
@@ -554,14 +607,25 @@ impl Statements {
                 p(2)
             )),
             stats: sql(format!(
-                "SELECT state, COUNT(*), MIN(CASE WHEN state = 'in-doubt' THEN in_doubt_since END) \
-                 FROM {table} GROUP BY state"
+                "SELECT state, COUNT(*), MIN(CASE WHEN state = 'in-doubt' THEN in_doubt_since END), \
+                 MIN(CASE WHEN state = 'awaiting-approval' THEN updated_at END) FROM {table} GROUP BY state"
             )),
             waiting_oldest: sql(waiting(">", "")),
             waiting_newest: sql(waiting("<", " DESC")),
             waiting_count: sql(format!(
                 "SELECT state, COUNT(*) FROM {table} WHERE {WAITING} GROUP BY state",
                 WAITING = waiting_where(p(1))
+            )),
+            awaiting_oldest: sql(awaiting(">", "")),
+            awaiting_newest: sql(awaiting("<", " DESC")),
+            awaiting_count: sql(format!("SELECT COUNT(*) FROM {table} WHERE state = 'awaiting-approval'")),
+            last_approved: sql(format!(
+                "SELECT {COLUMNS} FROM {table} JOIN (SELECT scope, key, MAX(at) AS approved_at FROM {history} \
+                 WHERE scope = {p1} AND state = 'approved' GROUP BY scope, key) AS a USING (scope, key) \
+                 WHERE tool = {p2} AND key <> {p3} ORDER BY a.approved_at DESC, key LIMIT 1",
+                p1 = p(1),
+                p2 = p(2),
+                p3 = p(3)
             )),
         }
     }
@@ -677,7 +741,7 @@ macro_rules! impl_store {
             }
 
             async fn stats(&self) -> Result<$crate::store::Stats, StoreError> {
-                let rows: Vec<(String, i64, Option<i64>)> =
+                let rows: Vec<(String, i64, Option<i64>, Option<i64>)> =
                     sqlx::query_as(self.sql.stats.clone()).fetch_all(&mut *self.conn().await?).await?;
                 $crate::store::stats_of(rows)
             }
@@ -710,6 +774,34 @@ macro_rules! impl_store {
                     }
                 }
                 Ok(counts)
+            }
+
+            async fn awaiting(&self, page: &$crate::store::WaitingPage) -> Result<Vec<Entry>, StoreError> {
+                let sql = if page.newest_first { &self.sql.awaiting_newest } else { &self.sql.awaiting_oldest };
+                let after = page.after.as_ref();
+                let rows: Vec<$crate::store::Row> = sqlx::query_as(sql.clone())
+                    .bind(after.map(|a| $crate::store::i64_of(a.since)))
+                    .bind(after.map(|a| a.scope.as_str()))
+                    .bind(after.map(|a| a.key.as_str()))
+                    .bind(i64::from(page.limit))
+                    .fetch_all(&mut *self.conn().await?)
+                    .await?;
+                rows.into_iter().map($crate::store::Row::into_entry).collect()
+            }
+
+            async fn awaiting_count(&self) -> Result<u64, StoreError> {
+                let (n,): (i64,) = sqlx::query_as(self.sql.awaiting_count.clone()).fetch_one(&mut *self.conn().await?).await?;
+                u64::try_from(n).map_err(|_| StoreError::Corrupt("a negative count".into()))
+            }
+
+            async fn last_approved(&self, scope: &str, tool: &str, key: &str) -> Result<Option<Entry>, StoreError> {
+                let row: Option<$crate::store::Row> = sqlx::query_as(self.sql.last_approved.clone())
+                    .bind(scope)
+                    .bind(tool)
+                    .bind(key)
+                    .fetch_optional(&mut *self.conn().await?)
+                    .await?;
+                row.map($crate::store::Row::into_entry).transpose()
             }
         }
     };

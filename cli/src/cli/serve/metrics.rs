@@ -1,7 +1,8 @@
 //! `/metrics`: the ledger in Prometheus' text format.
 //!
 //! Gauges read from the ledger at each scrape (every scope): entries by state, the entries that
-//! need a person, the age of the oldest unknown outcome. Counters of this process's decisions
+//! need a person, the age of the oldest unknown outcome and of the oldest unanswered request
+//! for approval. Counters of this process's decisions
 //! (its sweeps and the settlements made here) by kind, of webhook deliveries, and of token
 //! checks (sign-ins and bearer tokens: ok, wrong, throttled). Agents count
 //! their own decisions through their library's events (docs/operations.md).
@@ -23,6 +24,7 @@ pub struct Metrics {
     entries: Family<Labels, Gauge>,
     needs_person: Gauge,
     oldest_in_doubt: Gauge<f64, std::sync::atomic::AtomicU64>,
+    oldest_awaiting_approval: Gauge<f64, std::sync::atomic::AtomicU64>,
     outcomes: Family<Labels, Counter>,
     deliveries: Family<Labels, Counter>,
     token_checks: Family<Labels, Counter>,
@@ -36,16 +38,26 @@ impl Default for Metrics {
             entries: Family::default(),
             needs_person: Gauge::default(),
             oldest_in_doubt: Gauge::default(),
+            oldest_awaiting_approval: Gauge::default(),
             outcomes: Family::default(),
             deliveries: Family::default(),
             token_checks: Family::default(),
         };
         registry.register("entries", "Ledger entries by state, every scope", m.entries.clone());
-        registry.register("needs_person", "Entries escalated, or in doubt past the inbox threshold", m.needs_person.clone());
+        registry.register(
+            "needs_person",
+            "Entries escalated, in doubt past the inbox threshold, or awaiting approval",
+            m.needs_person.clone(),
+        );
         registry.register(
             "oldest_in_doubt_seconds",
             "How long the oldest in-doubt entry (not yet escalated) has been unknown; 0 when none",
             m.oldest_in_doubt.clone(),
+        );
+        registry.register(
+            "oldest_awaiting_approval_seconds",
+            "How long the call awaiting approval the longest has waited for a person; 0 when none",
+            m.oldest_awaiting_approval.clone(),
         );
         registry.register("outcomes", "Decisions of this process's ledger, by kind", m.outcomes.clone());
         registry.register("webhook_deliveries", "Webhook delivery attempts, by result", m.deliveries.clone());
@@ -90,6 +102,8 @@ impl Metrics {
         self.needs_person.set(i64::try_from(needs_person).unwrap_or(i64::MAX));
         let age = stats.oldest_in_doubt_since.map_or(0.0, |t| now.saturating_sub(t) as f64 / 1000.0);
         self.oldest_in_doubt.set(age);
+        let asked = stats.oldest_awaiting_since.map_or(0.0, |t| now.saturating_sub(t) as f64 / 1000.0);
+        self.oldest_awaiting_approval.set(asked);
         let mut out = String::new();
         encode(&mut out, &self.registry).expect("writing to a String");
         out

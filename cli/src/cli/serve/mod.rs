@@ -25,7 +25,7 @@ use clap::Args;
 use metrics::Metrics;
 use notify::{Sent, Webhook};
 use oncely::store::{WaitingCursor, WaitingPage};
-use oncely::wit::ledger::{Attention, Entry, LedgerErrorKind, Resolution, Settlement};
+use oncely::wit::ledger::{Attention, Decision, Entry, EntryState, LedgerErrorKind, Resolution, Settlement};
 use oncely::{Error, Ledger};
 use serde::Deserialize;
 use std::net::{IpAddr, SocketAddr};
@@ -114,6 +114,15 @@ struct App {
     in_doubt_after: Duration,
     secure_cookie: bool,
     public_origin: Option<String>,
+    /// Where notices go, if anywhere.
+    notices: Option<Notices>,
+}
+
+/// The webhook, what it has sent, and its HTTP client.
+struct Notices {
+    hook: Webhook,
+    sent: Sent,
+    client: reqwest::Client,
 }
 
 type Shared = Arc<App>;
@@ -130,31 +139,6 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
             .map(|o| access::host_name(o.split_once("://").map_or("", |p| p.1)).to_ascii_lowercase()),
     );
     let ledger = crate::cli::ledger::open_existing(&a.db, "oncely-serve").await?;
-    let metrics = Arc::new(Metrics::default());
-    let seen = metrics.clone();
-    ledger.on_event(move |e| seen.observe(e));
-    let app = Arc::new(App {
-        ledger: ledger.clone(),
-        credentials,
-        sessions: Sessions::default(),
-        throttle: Throttle::default(),
-        hosts,
-        client_ip_header: a.client_ip_header.clone(),
-        metrics: metrics.clone(),
-        in_doubt_after: match a.in_doubt_after {
-            Some(d) => d,
-            None => Duration::from_millis(ledger.defaults()?.in_doubt_after_ms),
-        },
-        secure_cookie: a.secure_cookie || a.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
-        public_origin: a.public_url.as_deref().and_then(origin_of),
-    });
-
-    // The sweep (no reconcilers here: agents' sweepers run those), and the notices.
-    let sweeper = ledger.start_sweeper(None, a.sweep_every, |pass| {
-        if let Err(e) = pass {
-            tracing::error!(target: "oncely::serve", error = %e, "sweep failed; trying again next interval");
-        }
-    });
     let webhook = match &a.webhook {
         Some(url) => {
             let secret = match (&a.webhook_secret_file, std::env::var("ONCELY_WEBHOOK_SECRET")) {
@@ -176,14 +160,40 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    let watcher = webhook.map(|hook| {
+    let metrics = Arc::new(Metrics::default());
+    let seen = metrics.clone();
+    ledger.on_event(move |e| seen.observe(e));
+    let app = Arc::new(App {
+        ledger: ledger.clone(),
+        credentials,
+        sessions: Sessions::default(),
+        throttle: Throttle::default(),
+        hosts,
+        client_ip_header: a.client_ip_header.clone(),
+        metrics: metrics.clone(),
+        in_doubt_after: match a.in_doubt_after {
+            Some(d) => d,
+            None => Duration::from_millis(ledger.defaults()?.in_doubt_after_ms),
+        },
+        secure_cookie: a.secure_cookie || a.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
+        public_origin: a.public_url.as_deref().and_then(origin_of),
+        notices: webhook.map(|hook| Notices { hook, sent: Sent::default(), client: reqwest::Client::new() }),
+    });
+
+    // The sweep (no reconcilers here: agents' sweepers run those), and the notices.
+    let sweeper = ledger.start_sweeper(None, a.sweep_every, |pass| {
+        if let Err(e) = pass {
+            tracing::error!(target: "oncely::serve", error = %e, "sweep failed; trying again next interval");
+        }
+    });
+    let watcher = app.notices.is_some().then(|| {
         let app = app.clone();
         let every = a.sweep_every;
         tokio::spawn(async move {
-            let (client, sent) = (reqwest::Client::new(), Sent::default());
+            let Some(n) = &app.notices else { return };
             loop {
                 match everyone_waiting(&app).await {
-                    Ok(entries) => hook.scan(&entries, app.ledger.now(), &sent, &client, &app.metrics),
+                    Ok(entries) => n.hook.scan(&entries, app.ledger.now(), &n.sent, &n.client, &app.metrics),
                     Err(e) => tracing::error!(target: "oncely::serve", error = %e, "looking for notices failed"),
                 }
                 tokio::time::sleep(every).await;
@@ -197,6 +207,7 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
         .route("/", get(inbox))
         .route("/entry", get(entry))
         .route("/settle", post(settle))
+        .route("/decide", post(decide))
         .route_layer(from_fn_with_state(app.clone(), signed_in));
     let scrapers = Router::new().route("/metrics", get(metrics_text)).route_layer(from_fn_with_state(app.clone(), scraper));
     let router = Router::new()
@@ -239,12 +250,21 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Every entry that needs a person, and why (the core's `ledger.needs-person`: escalated, or in
-/// doubt for the threshold or longer), the longest waiting first: every page of the ledger's
-/// `needs_person`, for the webhook's scan.
+/// Every entry that needs a person, and why (the core's `ledger.needs-person`: awaiting
+/// approval, escalated, or in doubt for the threshold or longer), the longest waiting first:
+/// every page of the ledger's `awaiting_approval` and `needs_person`, for the webhook's scan.
 async fn everyone_waiting(app: &App) -> Result<Vec<(Entry, Attention)>, Error> {
-    let mut page = WaitingPage { limit: 500, ..Default::default() };
     let mut found = Vec::new();
+    let mut page = WaitingPage { limit: 500, ..Default::default() };
+    loop {
+        let p = app.ledger.awaiting_approval(&page).await?;
+        found.extend(p.entries);
+        match p.next {
+            Some(next) => page.after = Some(next),
+            None => break,
+        }
+    }
+    let mut page = WaitingPage { limit: 500, ..Default::default() };
     loop {
         let p = app.ledger.needs_person(Some(ms(app.in_doubt_after)), &page).await?;
         found.extend(p.entries);
@@ -380,28 +400,47 @@ struct InboxQuery {
     after_since: Option<u64>,
     after_scope: Option<String>,
     after_key: Option<String>,
+    /// Where the page's calls awaiting approval start: after the one asked at
+    /// `approvals_after_since` (ms) of `approvals_after_scope` and `approvals_after_key`.
+    approvals_after_since: Option<u64>,
+    approvals_after_scope: Option<String>,
+    approvals_after_key: Option<String>,
+}
+
+fn cursor(since: Option<u64>, scope: Option<String>, key: Option<String>) -> Option<WaitingCursor> {
+    match (since, scope, key) {
+        (Some(since), Some(scope), Some(key)) => Some(WaitingCursor { since, scope, key }),
+        _ => None,
+    }
 }
 
 async fn inbox(State(app): State<Shared>, Extension(s): Extension<Session>, q: Result<Query<InboxQuery>, QueryRejection>) -> Response {
     let Ok(Query(q)) = q else { return refused(&s, StatusCode::BAD_REQUEST, "The address is not one of the inbox's.") };
     let newest_first = q.order.as_deref() == Some("newest");
-    let after = match (q.after_since, q.after_scope, q.after_key) {
-        (Some(since), Some(scope), Some(key)) => Some(WaitingCursor { since, scope, key }),
-        _ => None,
-    };
-    // A page of the core's size (`core-defaults.page-size`).
+    let after = cursor(q.after_since, q.after_scope, q.after_key);
+    let approvals_after = cursor(q.approvals_after_since, q.approvals_after_scope, q.approvals_after_key);
+    // Pages of the core's size (`core-defaults.page-size`).
     let wanted = WaitingPage { newest_first, after: after.clone(), limit: 0 };
+    let approvals_wanted = WaitingPage { newest_first, after: approvals_after.clone(), limit: 0 };
     let threshold = Some(ms(app.in_doubt_after));
-    let (found, count) = match (app.ledger.needs_person(threshold, &wanted).await, app.ledger.needs_person_count(threshold).await) {
-        (Ok(found), Ok(count)) => (found, count),
-        (Err(e), _) | (_, Err(e)) => return failure(Some(viewer(&s)), e),
+    let (found, approvals, count) = match (
+        app.ledger.needs_person(threshold, &wanted).await,
+        app.ledger.awaiting_approval(&approvals_wanted).await,
+        app.ledger.needs_person_count(threshold).await,
+    ) {
+        (Ok(found), Ok(approvals), Ok(count)) => (found, approvals, count),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return failure(Some(viewer(&s)), e),
     };
     let entries: Vec<Entry> = found.entries.into_iter().map(|(e, _)| e).collect();
+    let asked: Vec<Entry> = approvals.entries.into_iter().map(|(e, _)| e).collect();
     let shown = pages::InboxPage {
+        approvals: &asked,
+        approvals_after: approvals_after.as_ref(),
+        approvals_next: approvals.next.as_ref(),
         entries: &entries,
         count,
         newest_first,
-        first: after.is_none(),
+        after: after.as_ref(),
         next: found.next.as_ref(),
         in_doubt_after: &humantime::format_duration(app.in_doubt_after).to_string(),
     };
@@ -413,24 +452,40 @@ struct EntryQuery {
     scope: String,
     key: String,
     settled: Option<String>,
+    decided: Option<String>,
 }
 
 async fn entry(State(app): State<Shared>, Extension(s): Extension<Session>, q: Result<Query<EntryQuery>, QueryRejection>) -> Response {
     let Ok(Query(q)) = q else { return refused(&s, StatusCode::BAD_REQUEST, "The address names no entry (scope and key).") };
-    let flash = q.settled.map(pages::Flash::Settled);
+    let flash = q.settled.map(pages::Flash::Settled).or(q.decided.map(pages::Flash::Decided));
     entry_page(&app, &s, &q.scope, &q.key, flash.as_ref(), StatusCode::OK).await
 }
 
 async fn entry_page(app: &App, s: &Session, scope: &str, key: &str, flash: Option<&pages::Flash>, status: StatusCode) -> Response {
     match (app.ledger.get(scope, key).await, app.ledger.history(scope, key).await) {
         (Ok(Some(e)), Ok(h)) => {
-            // "Settled" is said only of the settlement the entry holds (not of any link's word).
-            let flash = flash.filter(|f| !matches!(f, pages::Flash::Settled(id) if e.settlement.as_ref() != Some(id)));
-            let settleable = match app.ledger.runtime().settleable(e.state) {
-                Ok(yes) => yes,
-                Err(e) => return failure(Some(viewer(s)), e),
+            // "Settled" and "recorded" are said only of the decision the entry holds (not of any
+            // link's word).
+            let flash = flash.filter(|f| match f {
+                pages::Flash::Settled(id) | pages::Flash::Decided(id) => e.settlement.as_ref() == Some(id),
+                pages::Flash::Refused(_) => true,
+            });
+            let open = match (e.state, app.ledger.runtime().settleable(e.state)) {
+                (_, Err(e)) => return failure(Some(viewer(s)), e),
+                (_, Ok(true)) => pages::Open::Settle,
+                (EntryState::AwaitingApproval, _) => pages::Open::Decide,
+                (EntryState::Approved, _) => pages::Open::Withdraw,
+                _ => pages::Open::Nothing,
             };
-            page(status, pages::entry(viewer(s), &e, &h, flash, settleable, app.ledger.now()))
+            let last = if open == pages::Open::Decide {
+                match app.ledger.last_approved(&e.scope, &e.tool, &e.key).await {
+                    Ok(last) => last,
+                    Err(e) => return failure(Some(viewer(s)), e),
+                }
+            } else {
+                None
+            };
+            page(status, pages::entry(viewer(s), &e, &h, flash, open, last.as_ref(), app.ledger.now()))
         }
         (Ok(None), _) => page(StatusCode::NOT_FOUND, pages::message(Some(viewer(s)), "No such entry", "It may have been purged.")),
         (Err(e), _) | (_, Err(e)) => failure(Some(viewer(s)), e),
@@ -484,16 +539,79 @@ async fn settle(
             Redirect::to(&href).into_response()
         }
         Err(Error::Ledger(l)) => {
-            let why = match l.kind {
-                LedgerErrorKind::Changed => format!(
-                    "Not recorded: the entry changed while you were looking at version {} ({}). Review it again below.",
-                    f.version, l.message
-                ),
-                _ => format!("Not recorded: {}", l.message),
-            };
+            let why = not_recorded(f.version, &l);
             entry_page(&app, &s, &f.scope, &f.key, Some(&pages::Flash::Refused(why)), StatusCode::CONFLICT).await
         }
         Err(e) => failure(Some(viewer(&s)), e),
+    }
+}
+
+#[derive(Deserialize)]
+struct DecideForm {
+    csrf: Option<String>,
+    scope: String,
+    key: String,
+    version: u64,
+    decision: String,
+    note: Option<String>,
+}
+
+/// Approve or deny a call awaiting approval (or deny an approval not used yet), as the person
+/// signed in, on the version they saw.
+async fn decide(
+    State(app): State<Shared>,
+    Extension(s): Extension<Session>,
+    headers: HeaderMap,
+    form: Result<Form<DecideForm>, FormRejection>,
+) -> Response {
+    let f = match form {
+        Ok(Form(f)) => f,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return refused(&s, StatusCode::PAYLOAD_TOO_LARGE, "The form is larger than 2 MB. Nothing was recorded.")
+        }
+        Err(_) => return refused(&s, StatusCode::BAD_REQUEST, "The form is incomplete. Nothing was recorded."),
+    };
+    if let Some(why) = access::cross_site(&headers, f.csrf.as_deref(), Some(&s), app.public_origin.as_deref()) {
+        tracing::warn!(target: "oncely::serve", why, "a decision was refused");
+        return page(StatusCode::FORBIDDEN, pages::message(Some(viewer(&s)), "Refused", why));
+    }
+    let decision = Decision { by: s.name.clone(), note: f.note.unwrap_or_default(), seen_version: f.version };
+    let approve = match f.decision.as_str() {
+        "approve" => true,
+        "deny" => false,
+        _ => return page(StatusCode::BAD_REQUEST, pages::message(Some(viewer(&s)), "Refused", "Unknown decision.")),
+    };
+    let decided =
+        if approve { app.ledger.approve(&f.scope, &f.key, decision).await } else { app.ledger.deny(&f.scope, &f.key, decision).await };
+    match decided {
+        Ok(id) => {
+            if let Some(n) = &app.notices {
+                match app.ledger.get(&f.scope, &f.key).await {
+                    Ok(Some(e)) => n.hook.decided(&e, approve, id.clone(), app.ledger.now(), &n.client, &app.metrics),
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::error!(target: "oncely::serve", error = %e, "the decision's notice was not sent: the entry could not be read")
+                    }
+                }
+            }
+            let href = format!("/entry?scope={}&key={}&decided={id}", pages::query_value(&f.scope), pages::query_value(&f.key));
+            Redirect::to(&href).into_response()
+        }
+        Err(Error::Ledger(l)) => {
+            let why = not_recorded(f.version, &l);
+            entry_page(&app, &s, &f.scope, &f.key, Some(&pages::Flash::Refused(why)), StatusCode::CONFLICT).await
+        }
+        Err(e) => failure(Some(viewer(&s)), e),
+    }
+}
+
+/// Why the ledger refused a person's decision on the version they saw.
+fn not_recorded(version: u64, l: &oncely::wit::ledger::LedgerError) -> String {
+    match l.kind {
+        LedgerErrorKind::Changed => {
+            format!("Not recorded: the entry changed while you were looking at version {version} ({}). Review it again below.", l.message)
+        }
+        _ => format!("Not recorded: {}", l.message),
     }
 }
 

@@ -1,9 +1,11 @@
-//! Webhooks: a signed JSON POST when an entry is escalated, and when one has been in doubt past
-//! the inbox threshold; retried with exponential backoff until the receiver answers 2xx.
+//! Webhooks: a signed JSON POST when an entry is escalated, when one has been in doubt past the
+//! inbox threshold, when a call awaits approval, and when a person approves or denies one here;
+//! retried with exponential backoff until the receiver answers 2xx.
 //!
 //! Each notice has an id derived from the entry and the notice (scope, key, kind, since when in
-//! doubt), so a notice sent again — after a restart of `oncely serve`, which forgets what it
-//! sent — carries the same id: receivers drop ids they have seen.
+//! doubt or asked), so a notice sent again — after a restart of `oncely serve`, which forgets
+//! what it sent — carries the same id: receivers drop ids they have seen. A decision's notice
+//! carries the decision's id.
 //!
 //! Signature (header `Oncely-Signature: t=<unix seconds>,v1=<hex>`): HMAC-SHA256 with the
 //! shared secret over `<t>.<body>`. A receiver recomputes it, compares in constant time, and
@@ -84,20 +86,46 @@ impl Webhook {
             if !sent.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone()) {
                 continue;
             }
-            let mut entry = render::entry(e);
-            if let Some(base) = &self.public_url {
-                entry["url"] = format!("{}{}", base.trim_end_matches('/'), super::pages::entry_href(e)).into();
-            }
-            let body = serde_json::json!({"id": id, "type": kind, "at": render::time(now), "entry": entry}).to_string();
-            let (hook, sent, client, metrics) = (self.clone(), sent.clone(), client.clone(), metrics.clone());
-            tokio::spawn(async move {
-                let Ok(_permit) = hook.in_flight.clone().acquire_owned().await else { return };
-                if !hook.deliver(&id, body.into_bytes(), &client, &metrics).await {
-                    // Given up for now: the next scan that still finds the entry sends it again.
-                    sent.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&id);
-                }
+            let (sent, id_again) = (sent.clone(), id.clone());
+            self.send(e, kind, id, now, client, metrics, move || {
+                // Given up for now: the next scan that still finds the entry sends it again.
+                sent.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&id_again);
             });
         }
+    }
+
+    /// Send the notice of a decision a person made here (`approved`: else denied) on `e` as it
+    /// stands after it, under the decision's id.
+    pub fn decided(&self, e: &Entry, approved: bool, id: String, now: u64, client: &reqwest::Client, metrics: &Arc<Metrics>) {
+        let kind = if approved { "entry.approved" } else { "entry.denied" };
+        self.send(e, kind, id, now, client, metrics, || {});
+    }
+
+    /// Deliver one notice in its own task (retries do not hold up the caller); `given_up` runs
+    /// if every attempt failed.
+    #[allow(clippy::too_many_arguments)]
+    fn send(
+        &self,
+        e: &Entry,
+        kind: &str,
+        id: String,
+        now: u64,
+        client: &reqwest::Client,
+        metrics: &Arc<Metrics>,
+        given_up: impl FnOnce() + Send + 'static,
+    ) {
+        let mut entry = render::entry(e);
+        if let Some(base) = &self.public_url {
+            entry["url"] = format!("{}{}", base.trim_end_matches('/'), super::pages::entry_href(e)).into();
+        }
+        let body = serde_json::json!({"id": id, "type": kind, "at": render::time(now), "entry": entry}).to_string();
+        let (hook, client, metrics) = (self.clone(), client.clone(), metrics.clone());
+        tokio::spawn(async move {
+            let Ok(_permit) = hook.in_flight.clone().acquire_owned().await else { return };
+            if !hook.deliver(&id, body.into_bytes(), &client, &metrics).await {
+                given_up();
+            }
+        });
     }
 
     /// POST one notice until a 2xx, at most `attempts` times, waiting longer after each failure.

@@ -23,6 +23,8 @@ h1{font-size:1.3rem;margin:.2rem 0 1rem}h2{font-size:1.05rem;margin:1.2rem 0 .5r
 .badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.1rem .45rem;border-radius:.3rem;vertical-align:middle}
 .escalated{background:#fde2e1;color:#9b1c1c}.in-doubt{background:#fff1c2;color:#7a4d00}.done{background:#dcf5e3;color:#17603a}
 .failed{background:#e8eaf0;color:#3b4352}.pending{background:#e0ecff;color:#1d4ed8}
+.awaiting-approval{background:#ede4ff;color:#5b21b6}.approved{background:#dcf5e3;color:#17603a}.denied{background:#e8eaf0;color:#3b4352}
+.diff td:first-child{white-space:nowrap}.was{color:#9b1c1c}.now{color:#17603a}
 pre{background:#f0f2f6;padding:.5rem;border-radius:.35rem;overflow-x:auto;font-size:.85rem;margin:.3rem 0}
 code{font-size:.85rem;overflow-wrap:anywhere}
 form.settle{display:grid;gap:.5rem;margin:.6rem 0}textarea,input[type=text],input[type=password]{width:100%;font:inherit;padding:.45rem;border:1px solid #c4cad4;border-radius:.35rem}
@@ -149,24 +151,35 @@ fn facts(e: &Entry, now: u64) -> Markup {
             dt { "key" } dd { code { (t(&e.key)) } }
             dt { "attempts" } dd { "attempt " (e.attempt) " by " (t(&e.owner)) ", " (e.reconcile_attempts) " reconciliation(s)" }
             dt { "reason" } dd { (t(e.reason.as_deref().unwrap_or("—"))) }
-            dt { "claimed" } dd { (when(e.created_at, now)) }
+            @if e.state == EntryState::AwaitingApproval {
+                dt { "asked" } dd { (when(e.updated_at, now)) }
+            } @else {
+                dt { "claimed" } dd { (when(e.created_at, now)) }
+            }
             @if let Some(t) = e.in_doubt_since { dt { "in doubt since" } dd { (when(t, now)) } }
             dt { "reconcile" } dd { (reconcile(&e.reconcile)) }
         }
     }
 }
 
-/// One page of the inbox.
+/// One page of the inbox: a page of the calls awaiting approval, then a page of the entries
+/// whose outcome a person must settle.
 pub struct InboxPage<'a> {
-    /// The entries of this page.
+    /// The calls awaiting approval on this page.
+    pub approvals: &'a [Entry],
+    /// Where the approvals of this page start (`None`: the first).
+    pub approvals_after: Option<&'a WaitingCursor>,
+    /// Where the next page of approvals starts, if there is one.
+    pub approvals_next: Option<&'a WaitingCursor>,
+    /// The entries to settle on this page.
     pub entries: &'a [Entry],
     /// How many need a person in all (every page).
     pub count: WaitingCount,
     /// The newest first (else the longest waiting first).
     pub newest_first: bool,
-    /// This is the first page.
-    pub first: bool,
-    /// Where the next page starts, if there is one.
+    /// Where the entries to settle of this page start (`None`: the first).
+    pub after: Option<&'a WaitingCursor>,
+    /// Where the next page of entries to settle starts, if there is one.
     pub next: Option<&'a WaitingCursor>,
     /// The in-doubt threshold, for people.
     pub in_doubt_after: &'a str,
@@ -180,44 +193,68 @@ fn order_name(newest_first: bool) -> &'static str {
     }
 }
 
-/// The link to the inbox page that starts after `c`.
-fn page_href(newest_first: bool, c: &WaitingCursor) -> String {
-    format!(
-        "/?order={}&after_since={}&after_scope={}&after_key={}",
-        order_name(newest_first),
-        c.since,
-        query_value(&c.scope),
-        query_value(&c.key)
-    )
+/// The link to the inbox page whose approvals start after `approvals` and whose entries to
+/// settle start after `settle` (each `None`: its first page).
+fn page_href(newest_first: bool, approvals: Option<&WaitingCursor>, settle: Option<&WaitingCursor>) -> String {
+    let mut href = format!("/?order={}", order_name(newest_first));
+    for (prefix, c) in [("approvals_", approvals), ("", settle)] {
+        if let Some(c) = c {
+            href += &format!(
+                "&{prefix}after_since={}&{prefix}after_scope={}&{prefix}after_key={}",
+                c.since,
+                query_value(&c.scope),
+                query_value(&c.key)
+            );
+        }
+    }
+    href
 }
 
-/// The inbox: one page of the entries that need a person, the longest waiting first (or the
-/// newest first), and how many there are in all.
+/// The inbox: a page of the calls awaiting approval and a page of the entries to settle, the
+/// longest waiting first (or the newest first), and how many there are in all.
 pub fn inbox(who: Viewer<'_>, p: &InboxPage<'_>, now: u64) -> Markup {
     let total = p.count.total();
+    let order = if p.newest_first { "newest first" } else { "the longest waiting first" };
     layout(
         "Inbox",
         Some(who),
         html! {
             h1 { "Needs a person (" (total) ")" }
             p.order {
-                (p.count.escalated) " escalated, " (p.count.in_doubt) " in doubt for longer than " (p.in_doubt_after)
-                ", across every scope; " (if p.newest_first { "newest first" } else { "the longest waiting first" }) ". "
+                "Across every scope; " (order) ". "
                 a href={ "/?order=" (order_name(!p.newest_first)) } { (if p.newest_first { "oldest first" } else { "newest first" }) }
             }
-            @if p.entries.is_empty() && p.first { p.empty { "Nothing waits for a person." } }
+            h2 id="approvals" { "Awaiting approval (" (p.count.awaiting_approval) ")" }
+            @if p.approvals.is_empty() && p.approvals_after.is_none() { p.empty { "No call waits for approval." } }
+            @for e in p.approvals {
+                article.card.approval {
+                    h3 { a href=(entry_href(e)) { (t(&e.tool)) } " " (badge(e.state)) }
+                    (facts(e, now))
+                    details open { summary { "arguments" } pre { (b(&pretty(&e.args_canonical))) } }
+                    a href=(entry_href(e)) { "review, approve or deny →" }
+                }
+            }
+            @if p.approvals_after.is_some() || p.approvals_next.is_some() {
+                nav.order {
+                    @if p.approvals_after.is_some() { a href=(page_href(p.newest_first, None, p.after)) { "first approvals" } }
+                    @if let Some(c) = p.approvals_next { a rel="next" href=(page_href(p.newest_first, Some(c), p.after)) { "more approvals →" } }
+                }
+            }
+            h2 id="settle" { "Outcome unknown (" (p.count.escalated + p.count.in_doubt) ")" }
+            p.order { (p.count.escalated) " escalated, " (p.count.in_doubt) " in doubt for longer than " (p.in_doubt_after) "." }
+            @if p.entries.is_empty() && p.after.is_none() { p.empty { "Nothing waits to be settled." } }
             @for e in p.entries {
-                article.card {
+                article.card.settle {
                     h3 { a href=(entry_href(e)) { (t(&e.tool)) } " " (badge(e.state)) }
                     (facts(e, now))
                     details open { summary { "arguments" } pre { (b(&pretty(&e.args_canonical))) } }
                     a href=(entry_href(e)) { "review and settle →" }
                 }
             }
-            @if !p.first || p.next.is_some() {
+            @if p.after.is_some() || p.next.is_some() {
                 nav.order {
-                    @if !p.first { a href={ "/?order=" (order_name(p.newest_first)) } { "first page" } }
-                    @if let Some(c) = p.next { a rel="next" href=(page_href(p.newest_first, c)) { "next page →" } }
+                    @if p.after.is_some() { a href=(page_href(p.newest_first, p.approvals_after, None)) { "first page" } }
+                    @if let Some(c) = p.next { a rel="next" href=(page_href(p.newest_first, p.approvals_after, Some(c))) { "next page →" } }
                 }
             }
         },
@@ -228,17 +265,42 @@ pub fn inbox(who: Viewer<'_>, p: &InboxPage<'_>, now: u64) -> Markup {
 pub enum Flash {
     /// Settled under this id.
     Settled(String),
+    /// Approved or denied under this id.
+    Decided(String),
     /// The settlement was refused: why.
     Refused(String),
 }
 
-/// One entry: its facts, arguments, result, history, and the settle forms while a person may
-/// settle it (`open`: the core's `ledger.settleable`).
-pub fn entry(who: Viewer<'_>, e: &Entry, history: &[HistoryRecord], flash: Option<&Flash>, open: bool, now: u64) -> Markup {
+/// What a person may do with an entry on its page.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Open {
+    /// Nothing: the page only shows it.
+    Nothing,
+    /// Settle its outcome (the core's `ledger.settleable`).
+    Settle,
+    /// Approve or deny the call (it awaits approval).
+    Decide,
+    /// Deny an approval not used yet.
+    Withdraw,
+}
+
+/// One entry: its facts, arguments, result, history, and the forms of what a person may do
+/// (`open`); for a call awaiting approval, what differs from `last`, the last approved call of
+/// the same tool in the same scope.
+pub fn entry(
+    who: Viewer<'_>,
+    e: &Entry,
+    history: &[HistoryRecord],
+    flash: Option<&Flash>,
+    open: Open,
+    last: Option<&Entry>,
+    now: u64,
+) -> Markup {
     html! {
         (layout(&e.tool, Some(who), html! {
             @match flash {
                 Some(Flash::Settled(id)) => p.flash.ok { "Settled: " (state_name(e.state)) ", settlement " code { (t(id)) } "." },
+                Some(Flash::Decided(id)) => p.flash.ok { "Recorded: " (state_name(e.state)) ", decision " code { (t(id)) } "." },
                 Some(Flash::Refused(why)) => p.flash.err { (t(why)) },
                 None => {},
             }
@@ -254,7 +316,38 @@ pub fn entry(who: Viewer<'_>, e: &Entry, history: &[HistoryRecord], flash: Optio
                 pre { (b(&pretty(&e.args_canonical))) }
                 @if let Some(r) = &e.result_json { h2 { "Result" } pre { (b(&pretty(r))) } }
             }
-            @if open {
+            @if open == Open::Decide {
+                section.card {
+                    h2 { "Approve or deny" }
+                    p { "The agent asked to run " strong { (t(&e.tool)) } " with exactly the arguments above. An approval covers these arguments only (other arguments are another request) and runs the call once; a denial is final, and your reason is what the agent's model reads." }
+                    (changes(e, last))
+                    form.settle.decide method="post" action="/decide" {
+                        (hidden(e, who.csrf))
+                        input type="hidden" name="decision" value="approve";
+                        label { "Note (optional)" input type="text" name="note"; }
+                        button type="submit" { "Approve" }
+                    }
+                    form.settle.decide method="post" action="/decide" {
+                        (hidden(e, who.csrf))
+                        input type="hidden" name="decision" value="deny";
+                        label { "Reason (the agent's model reads it)" input type="text" name="note"; }
+                        button.no type="submit" { "Deny" }
+                    }
+                }
+            }
+            @if open == Open::Withdraw {
+                section.card {
+                    h2 { "Approved, not run yet" }
+                    p { "The approval holds until the agent's next call runs it (or it runs out). Deny it to stop the call." }
+                    form.settle.decide method="post" action="/decide" {
+                        (hidden(e, who.csrf))
+                        input type="hidden" name="decision" value="deny";
+                        label { "Reason (the agent's model reads it)" input type="text" name="note"; }
+                        button.no type="submit" { "Deny" }
+                    }
+                }
+            }
+            @if open == Open::Settle {
                 section.card {
                     h2 { "Settle it" }
                     p { "Find out from the provider whether attempt " (e.attempt) " happened (its idempotency key is the key above). Your verdict is recorded with your name; the agent's next call gets it." }
@@ -296,6 +389,68 @@ pub fn entry(who: Viewer<'_>, e: &Entry, history: &[HistoryRecord], flash: Optio
                 }
             }
         }))
+    }
+}
+
+/// What differs between the arguments of `e` and those of `last` (the last approved call of the
+/// same tool), member by member.
+fn changes(e: &Entry, last: Option<&Entry>) -> Markup {
+    let Some(last) = last else {
+        return html! { p.empty { "No earlier call of this tool in this scope was approved." } };
+    };
+    let parse = |s: &str| serde_json::from_str::<serde_json::Value>(s).ok();
+    let mut rows = Vec::new();
+    if let (Some(was), Some(is)) = (parse(&last.args_canonical), parse(&e.args_canonical)) {
+        differences("", Some(&was), Some(&is), &mut rows);
+    }
+    let approved_by = last.resolved_by.as_deref().unwrap_or("someone");
+    html! {
+        h2 { "Compared with the last approved call" }
+        p { "Approved by " (t(approved_by)) " — " a href=(entry_href(last)) { code { (t(&last.key)) } } }
+        @if rows.is_empty() {
+            p { "The same arguments." }
+        } @else {
+            table.diff {
+                thead { tr { th { "member" } th { "then" } th { "now" } } }
+                tbody {
+                    @for (pointer, was, is) in &rows {
+                        tr {
+                            td { code { (t(if pointer.is_empty() { "(the whole)" } else { pointer })) } }
+                            td.was { code { (b(was.as_deref().unwrap_or("(absent)"))) } }
+                            td.now { code { (b(is.as_deref().unwrap_or("(absent)"))) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The JSON Pointers (RFC 6901) where `was` and `is` differ, with each side's value (`None`:
+/// absent there), objects compared member by member, arrays of equal length item by item.
+fn differences(
+    at: &str,
+    was: Option<&serde_json::Value>,
+    is: Option<&serde_json::Value>,
+    out: &mut Vec<(String, Option<String>, Option<String>)>,
+) {
+    use serde_json::Value;
+    let escape = |k: &str| k.replace('~', "~0").replace('/', "~1");
+    match (was, is) {
+        (Some(Value::Object(a)), Some(Value::Object(b))) => {
+            let mut keys: Vec<&String> = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k))).collect();
+            keys.sort();
+            for k in keys {
+                differences(&format!("{at}/{}", escape(k)), a.get(k), b.get(k), out);
+            }
+        }
+        (Some(Value::Array(a)), Some(Value::Array(b))) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                differences(&format!("{at}/{i}"), Some(x), Some(y), out);
+            }
+        }
+        (a, b) if a != b => out.push((at.to_string(), a.map(Value::to_string), b.map(Value::to_string))),
+        _ => {}
     }
 }
 

@@ -141,6 +141,15 @@ impl Store for Stalling {
     async fn waiting_count(&self, in_doubt_by: Option<u64>) -> Result<(u64, u64), StoreError> {
         self.inner.waiting_count(in_doubt_by).await
     }
+    async fn awaiting(&self, page: &oncely::store::WaitingPage) -> Result<Vec<Entry>, StoreError> {
+        self.inner.awaiting(page).await
+    }
+    async fn awaiting_count(&self) -> Result<u64, StoreError> {
+        self.inner.awaiting_count().await
+    }
+    async fn last_approved(&self, scope: &str, tool: &str, key: &str) -> Result<Option<Entry>, StoreError> {
+        self.inner.last_approved(scope, tool, key).await
+    }
 }
 
 /// The owner on the first line of MARKER that records `key`, if any.
