@@ -2,8 +2,10 @@
 # `oncely serve` in a real browser: the inbox driven by Playwright in Debian's headless Chromium
 # (never a downloaded browser), an escalated entry made by a real effect of the Python package,
 # settled by a person, replayed by the agent; cross-site requests refused; metrics parsed with
-# the Prometheus client's own parser; a signed webhook retried after its receiver failed once.
-# Writes the README's screenshots (docs/img/inbox.png, docs/img/inbox-phone.png).
+# the Prometheus client's own parser; a signed webhook retried after its receiver failed once; a
+# refund approved and another denied by a person, the agent paying once.
+# Writes the README's screenshots (docs/img/inbox.png, docs/img/inbox-phone.png,
+# docs/img/approval.png).
 #
 #   tests/serve/test.sh [PYTEST ARGS...]
 #

@@ -5,7 +5,9 @@ entries are escalated. A person signs in, finds them in the inbox, settles one (
 with the provider's result); the agent's next call gets that result and the tool is not called
 again. Pages are refused without credentials; a form posted from another site changes nothing;
 metrics are read with the Prometheus client's parser; the webhook receiver gets signed notices,
-one of them only on a retry after it answered 500.
+one of them only on a retry after it answered 500. Refunds whose policy asks a person first:
+one approved, one denied in the browser (another site's form refused); the agent resumes and
+pays once, the denied one never; a notice per request and per decision.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class CrossSite(BaseHTTPRequestHandler):
     """Another site: a page whose form posts a settlement to the inbox by itself."""
 
     target = ""
+    action = "/settle"
     fields: dict[str, str] = {}  # noqa: RUF012 (set once per test)
 
     def do_GET(self) -> None:
@@ -78,7 +81,7 @@ class CrossSite(BaseHTTPRequestHandler):
             f'<input type="hidden" name="{k}" value="{v}">' for k, v in self.fields.items()
         )
         page = (
-            f'<form id="f" method="post" action="{self.target}/settle">{inputs}</form>'
+            f'<form id="f" method="post" action="{self.target}{self.action}">{inputs}</form>'
             "<script>document.getElementById('f').submit()</script>"
         ).encode()
         self.send_response(200)
@@ -283,4 +286,134 @@ def test_a_person_settles_an_escalated_refund_and_the_agent_replays_it(
         t, v1 = headers["oncely-signature"].removeprefix("t=").split(",v1=")
         want = hmac.new(SECRET.encode(), f"{t}.".encode() + body, hashlib.sha256).hexdigest()
         assert hmac.compare_digest(v1, want)
+    context.close()
+
+
+APPROVAL = {
+    "class": "irreversible-external",
+    "key": {},
+    "reconcile": "provider-idempotent",
+    "approval": {"when": {"/amount": {">": 100}}},
+}
+
+
+def refund_asked(ledger: oncely.Ledger, charge: str, amount: int, paid: list[str]) -> Any:
+    def pay(key: str) -> Any:
+        paid.append(charge)
+        return {"refund_id": f"re_{charge}", "amount": amount}
+
+    return ledger.run(
+        pay,
+        scope="acme",
+        run="conversation-9",
+        step=f"refund-{charge}",
+        tool="refund",
+        args={"charge_id": charge, "amount": amount, "currency": "eur"},
+        policy=APPROVAL,
+    )
+
+
+def test_a_person_approves_one_refund_and_denies_another(
+    world: dict[str, Any], browser: Browser
+) -> None:
+    base, agent = world["base"], world["agent"]
+    paid: list[str] = []
+    # Two refunds over 100: the policy asks a person first; neither runs, and asking again
+    # (a retry, a resumed run) is the same request.
+    asked = {}
+    for charge, amount in [("ch_small", 40), ("ch_A1", 500), ("ch_B2", 700)]:
+        try:
+            refund_asked(agent, charge, amount, paid)
+        except oncely.AwaitingApprovalError as e:
+            asked[charge] = e
+    assert set(asked) == {"ch_A1", "ch_B2"} and paid == ["ch_small"]
+    with pytest.raises(oncely.AwaitingApprovalError) as again:
+        refund_asked(agent, "ch_A1", 500, paid)
+    assert (again.value.key, again.value.version) == (asked["ch_A1"].key, asked["ch_A1"].version)
+
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    sign_in(page, base)
+    assert page.inner_text("h2#approvals") == "Awaiting approval (2)"
+    assert page.locator("article.approval").count() == 2
+    assert '"amount": 700' in page.inner_text("article.approval >> nth=1")
+
+    # Approve the refund of 500 (the person read its exact arguments).
+    page.click(f"a[href*='{asked['ch_A1'].key.split(':')[1][:16]}'] >> nth=0")
+    assert "Approve or deny" in page.inner_text("main")
+    assert "No earlier call of this tool in this scope was approved" in page.inner_text("main")
+    page.locator("form.decide").first.locator("input[name=note]").fill("customer verified")
+    page.get_by_role("button", name="Approve", exact=True).click()
+    flash = page.inner_text("p.flash")
+    approved = re.search(r"Recorded: approved, decision (stl-[0-9a-f]{16})", flash)
+    assert approved, flash
+
+    # The refund of 700: shown against the approved one, member by member; denied.
+    page.goto(base + "/")
+    page.click(f"a[href*='{asked['ch_B2'].key.split(':')[1][:16]}'] >> nth=0")
+    diff = page.inner_text("table.diff")
+    assert "/amount" in diff and "500" in diff and "700" in diff and "/charge_id" in diff, diff
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "approval.png"), full_page=True)
+
+    # Another site's page cannot approve it, even with the session's CSRF token: the form it
+    # posts by itself is refused by its Origin, and the request still awaits a person.
+    b2 = agent.get("acme", asked["ch_B2"].key)
+    CrossSite.target, CrossSite.action = base, "/decide"
+    CrossSite.fields = {
+        "csrf": page.get_attribute("input[name=csrf] >> nth=0", "value") or "",
+        "scope": "acme",
+        "key": asked["ch_B2"].key,
+        "version": str(asked["ch_B2"].version),
+        "decision": "approve",
+    }
+    evil = ThreadingHTTPServer(("127.0.0.1", 0), CrossSite)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    try:
+        with page.expect_navigation(url=base + "/decide") as nav:
+            page.goto(f"http://127.0.0.1:{evil.server_port}/")
+        assert nav.value is not None and nav.value.status == 403
+    finally:
+        evil.shutdown()
+        CrossSite.action = "/settle"
+    assert agent.get("acme", asked["ch_B2"].key) == b2
+    page.goto(base + "/")
+    page.click(f"a[href*='{asked['ch_B2'].key.split(':')[1][:16]}'] >> nth=0")
+    page.locator("form.decide").nth(1).locator("input[name=note]").fill("over the monthly limit")
+    page.get_by_role("button", name="Deny", exact=True).click()
+    denied = re.search(r"Recorded: denied, decision (stl-[0-9a-f]{16})", page.inner_text("p.flash"))
+    assert denied, page.inner_text("p.flash")
+
+    # The agent resumes: the approved refund runs once, the denied one never.
+    first = refund_asked(agent, "ch_A1", 500, paid)
+    assert not first.replayed and first.value == {"refund_id": "re_ch_A1", "amount": 500}
+    assert refund_asked(agent, "ch_A1", 500, paid).replayed
+    with pytest.raises(oncely.DeniedError) as no:
+        refund_asked(agent, "ch_B2", 700, paid)
+    assert (no.value.by, no.value.settlement) == ("Dana (ops)", denied.group(1))
+    assert "over the monthly limit" in no.value.reason
+    assert paid == ["ch_small", "ch_A1"]
+
+    m = metrics(page, base)
+    assert m["oncely_entries{state=denied}"] == 1
+    assert m["oncely_outcomes_total{kind=approved}"] == 1
+
+    # Webhook notices: one per request, one per decision (under the decision's id).
+    receiver: Receiver = world["receiver"]
+    wanted = {"entry.awaiting-approval", "entry.approved", "entry.denied"}
+
+    def notices() -> list[dict[str, Any]]:
+        with receiver.lock:
+            bodies = [json.loads(body) for s, _, body in receiver.got if s == 200]
+        return [n for n in bodies if n["type"] in wanted]
+
+    for _ in range(200):
+        if len(notices()) >= 4:
+            break
+        page.wait_for_timeout(50)
+    got = sorted((n["type"], n["entry"]["key"], n["id"]) for n in notices())
+    keys = sorted([asked["ch_A1"].key, asked["ch_B2"].key])
+    assert [g[1] for g in got if g[0] == "entry.awaiting-approval"] == keys, got
+    assert ("entry.approved", asked["ch_A1"].key, approved.group(1)) in got, got
+    assert ("entry.denied", asked["ch_B2"].key, denied.group(1)) in got, got
     context.close()
