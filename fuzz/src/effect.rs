@@ -119,6 +119,7 @@ fn start(u: &mut Unstructured<'_>, w: &World, host: &Host) -> Result<Option<Runn
                 max_attempts: u.int_in_range(0..=4u32)?,
                 wait_ms: gen::maybe_millis(u)?,
                 has_reconciler: u.arbitrary()?,
+                approval_wait_ms: gen::maybe_millis(u)?,
             };
             let pass_through = !uses_ledger(policy.class);
             let at = match ledger::prepare(&intent, &policy, &options.owner) {

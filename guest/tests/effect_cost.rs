@@ -67,7 +67,7 @@ fn start() -> oncely_core::effect_wit::Step {
     let intent = intent();
     let mut policy = policy::default_policy(EffectClass::IrreversibleExternal);
     policy.reconcile = oncely_core::policy_wit::ReconcilePath::ProviderIdempotent;
-    let options = EffectOptions { owner: "w1".into(), max_attempts: 0, wait_ms: None, has_reconciler: false };
+    let options = EffectOptions { owner: "w1".into(), max_attempts: 0, wait_ms: None, has_reconciler: false, approval_wait_ms: None };
     effect::start_effect(&intent, &policy, &options, 1_000).unwrap()
 }
 

@@ -20,7 +20,7 @@ fn a_state_holds_the_arguments_once() {
         args_json: format!("{{\"blob\":\"{blob}\"}}"),
     };
     let policy = policy::default_policy(EffectClass::IrreversibleExternal);
-    let options = EffectOptions { owner: "w1".into(), max_attempts: 0, wait_ms: None, has_reconciler: false };
+    let options = EffectOptions { owner: "w1".into(), max_attempts: 0, wait_ms: None, has_reconciler: false, approval_wait_ms: None };
     // The first step reads, with the replay rule; the claim's insert follows an absent row.
     let start = effect::start_effect(&intent, &policy, &options, 1_000).unwrap();
     assert!(start.read.is_some() && start.replay.is_some() && start.write.is_none(), "{start:?}");

@@ -389,6 +389,7 @@ fn effect_vectors() {
                 max_attempts: options["max_attempts"].as_u64().unwrap() as u32,
                 wait_ms: options["wait_ms"].as_u64(),
                 has_reconciler: w.reconciler.is_some(),
+                approval_wait_ms: options.get("approval_wait_ms").and_then(Value::as_u64),
             };
             let first = effect::start_effect(&intent, &pol, &opts, w.clock).unwrap();
             result_json(w.run(first))

@@ -738,7 +738,7 @@ impl<S: Store> Ledger<S> {
 
     /// An effect to run through the ledger (see the module example).
     pub fn effect<'a>(&'a self, intent: &'a Intent, policy: &'a ToolPolicy) -> Effect<'a, S> {
-        Effect { ledger: self, intent, policy, max_attempts: 0, wait: None }
+        Effect { ledger: self, intent, policy, max_attempts: 0, wait: None, approval_wait: None }
     }
 
     /// The core's defaults (`wit/effect.wit`'s `core-defaults`): what every option left out
@@ -833,6 +833,7 @@ pub struct Effect<'a, S = AnyStore> {
     policy: &'a ToolPolicy,
     max_attempts: u32,
     wait: Option<Duration>,
+    approval_wait: Option<Duration>,
 }
 
 impl<S: Store> Effect<'_, S> {
@@ -848,6 +849,15 @@ impl<S: Store> Effect<'_, S> {
     /// [`Error::InProgress`]. Unset or `None`: the core's default, 30 s; zero: do not wait.
     pub fn wait(mut self, d: impl Into<Option<Duration>>) -> Self {
         self.wait = d.into();
+        self
+    }
+
+    /// When the call awaits a person's approval (its policy's `approval`), wait up to `d` for
+    /// their decision (the row is looked at every second): approved in time, the call runs;
+    /// denied, [`Error::Denied`]. Unset, `None` or zero (the default): do not wait, return
+    /// [`Error::AwaitingApproval`] at once.
+    pub fn wait_for_approval(mut self, d: impl Into<Option<Duration>>) -> Self {
+        self.approval_wait = d.into();
         self
     }
 
@@ -888,6 +898,7 @@ impl<S: Store> Effect<'_, S> {
             max_attempts: self.max_attempts,
             wait_ms: self.wait.map(millis),
             has_reconciler: l.reconciler_of(&self.intent.tool).is_some(),
+            approval_wait_ms: self.approval_wait.map(millis),
         };
         let command = Command::Effect(EffectStart { intent: self.intent.clone(), policy: self.policy.clone(), options });
         let ended = l.machine(command, tool).await?;

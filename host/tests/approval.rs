@@ -161,3 +161,55 @@ async fn requests_are_listed_in_the_order_asked_and_compared_with_the_last_appro
         assert!(stats.by_state.contains(&(EntryState::Approved, 2)), "{name}: {stats:?}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_caller_that_waits_gets_the_decision_made_meanwhile() {
+    for (name, location, _dir) in common::locations().await {
+        let agent = Ledger::open(&location).await.unwrap().with_owner("agent");
+        let person = Ledger::open(&location).await.unwrap().with_owner("inbox");
+        let policy = Runtime::shared().unwrap().parse_policy(ALWAYS).unwrap();
+        let paid = Arc::new(AtomicU64::new(0));
+        for (charge, approve) in [("ch_yes", true), ("ch_no", false)] {
+            let args = format!(r#"{{"charge_id":"{charge}","amount":500}}"#);
+            let waiting = {
+                let (agent, policy, paid, args) = (agent.clone(), policy.clone(), paid.clone(), args.clone());
+                tokio::spawn(async move {
+                    let pay = move |_key: String| {
+                        paid.fetch_add(1, Ordering::SeqCst);
+                        async { Ok::<_, ToolError>(serde_json::json!({"paid": true})) }
+                    };
+                    agent.effect(&intent(&args), &policy).wait_for_approval(std::time::Duration::from_secs(20)).run(pay).await
+                })
+            };
+            // The person finds the request (one, whatever the waiting caller does) and decides.
+            let key = Runtime::shared().unwrap().prepare(&intent(&args), &policy, "x").unwrap().key;
+            let asked = loop {
+                match person.get("acme", &key).await.unwrap() {
+                    Some(e) if e.state == EntryState::AwaitingApproval => break e,
+                    _ => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+                }
+            };
+            let decided = decision("dana", asked.version);
+            if approve {
+                person.approve("acme", &key, decided).await.unwrap();
+                let r = waiting.await.unwrap().unwrap();
+                assert!(!r.replayed, "{name}");
+            } else {
+                person.deny("acme", &key, decided).await.unwrap();
+                let e = waiting.await.unwrap().unwrap_err();
+                assert!(matches!(&e, Error::Denied(d) if d.by == "dana"), "{name}: {e:?}");
+            }
+        }
+        assert_eq!(paid.load(Ordering::SeqCst), 1, "{name}: the approved one paid once, the denied one never");
+        // Nobody decides: the wait ends at its limit with the request.
+        let started = std::time::Instant::now();
+        let pay = |_key: String| async { Ok::<_, ToolError>(serde_json::json!({"paid": true})) };
+        let late = agent
+            .effect(&intent(r#"{"charge_id":"ch_later","amount":500}"#), &policy)
+            .wait_for_approval(std::time::Duration::from_millis(1_500))
+            .run(pay)
+            .await;
+        assert!(matches!(late, Err(Error::AwaitingApproval(_))), "{name}: {late:?}");
+        assert!(started.elapsed() >= std::time::Duration::from_millis(1_500), "{name}: {:?}", started.elapsed());
+    }
+}

@@ -370,7 +370,8 @@ async fn scenario(doc: &Value, sc: &Value) -> Value {
             }
         };
         let opts_wait = options["wait_ms"].as_u64().map(std::time::Duration::from_millis);
-        let mut effect = ledger.effect(&intent, &policy).wait(opts_wait);
+        let approval_wait = options.get("approval_wait_ms").and_then(Value::as_u64).map(std::time::Duration::from_millis);
+        let mut effect = ledger.effect(&intent, &policy).wait(opts_wait).wait_for_approval(approval_wait);
         if options["max_attempts"].as_u64().unwrap() > 0 {
             effect = effect.max_attempts(options["max_attempts"].as_u64().unwrap() as u32);
         }

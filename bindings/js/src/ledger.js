@@ -425,14 +425,18 @@ export class Ledger {
    * Returns `{value, key, replayed, reconciled}`. Options: `maxAttempts` (new attempts follow
    * only a definite "did not happen"; 0 or absent: the core's default, 3), `waitMs` (how long to
    * wait for another worker's claim before InProgressError; absent: the core's default, 30 s; 0:
-   * do not wait), `signal` (the caller's
+   * do not wait), `approvalWaitMs` (when the call awaits a person's approval — its policy's
+   * `approval` — how long to wait for their decision, looking every second: approved in time, the
+   * call runs; denied, DeniedError; absent or 0, the default: AwaitingApprovalError at once),
+   * `signal` (the caller's
    * AbortSignal: aborted before the claim is written, the effect stops with its reason and nothing
    * is claimed or called; once the claim is written, the call runs to its result or its deadline
    * and is recorded whatever the caller does — wit/effect.wit, "A caller that stops waiting").
    */
-  async effect(intent, policy, tool, { maxAttempts = 0, waitMs = undefined, signal = undefined } = {}) {
+  async effect(intent, policy, tool, { maxAttempts = 0, waitMs = undefined, approvalWaitMs = undefined, signal = undefined } = {}) {
     if (typeof tool !== 'function') throw new TypeError('ledger.effect(intent, policy, tool): tool is a function');
-    const options = { owner: this.owner, maxAttempts, waitMs: ms(waitMs), hasReconciler: this.reconcilers.has(intent?.tool) };
+    const hasReconciler = this.reconcilers.has(intent?.tool);
+    const options = { owner: this.owner, maxAttempts, waitMs: ms(waitMs), hasReconciler, approvalWaitMs: ms(approvalWaitMs) };
     // An intent with no step is named by the core (agent.identify), as deriveKey names it.
     const { intent: named, policy: p } = witIdentified(intent, policy);
     const i = witIntent(named, prepareCheck(p, this.owner));

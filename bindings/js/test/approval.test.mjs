@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { AwaitingApprovalError, ConflictError, DeniedError, Ledger, LedgerError } from 'oncely';
+import { AwaitingApprovalError, ConflictError, DeniedError, Ledger, LedgerError, deriveKey } from 'oncely';
 import { SqliteStore } from 'oncely/sqlite';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
 import { tempDir } from './helpers/tmp.mjs';
@@ -98,6 +98,45 @@ function approvalTests(open, skipped = () => null) {
     const results = await Promise.all(workers.map((w) => asker(w, paid)(args, ALWAYS)));
     assert.equal(paid.length, 1, JSON.stringify(paid));
     assert.equal(results.filter((r) => !r.replayed).length, 1);
+  });
+
+  test('a caller that waits gets the decision made meanwhile', async (t) => {
+    if (skipped()) return t.skip(skipped());
+    const agent = new Ledger(await open(), { owner: 'agent' });
+    const person = new Ledger(await open(), { owner: 'inbox' });
+    const paid = [];
+    for (const [charge, approve] of [['ch_yes', true], ['ch_no', false]]) {
+      const args = { charge_id: charge, amount: 500 };
+      const intent = { scope: SCOPE, run: 'r', tool: 'refund', args };
+      const waiting = agent
+        .effect(intent, ALWAYS, async () => (paid.push(args), { paid: 500 }), { approvalWaitMs: 20_000 })
+        .then((r) => r, (e) => e);
+      const { key } = deriveKey({ ...intent, policy: ALWAYS });
+      let entry = null;
+      while (entry?.state !== 'awaiting-approval') {
+        await new Promise((r) => setTimeout(r, 20));
+        entry = await person.get(SCOPE, key);
+      }
+      if (approve) {
+        await person.approve(SCOPE, key, { by: 'dana', version: entry.version });
+        const r = await waiting;
+        assert.equal(r.replayed, false, String(r));
+      } else {
+        await person.deny(SCOPE, key, { by: 'dana', note: 'no', version: entry.version });
+        const e = await waiting;
+        assert.ok(e instanceof DeniedError && e.by === 'dana', String(e));
+      }
+    }
+    assert.deepEqual(paid, [{ charge_id: 'ch_yes', amount: 500 }]);
+    // Nobody decides: the wait ends at its limit with the request.
+    const started = Date.now();
+    const late = await rejected(
+      agent.effect({ scope: SCOPE, run: 'r', tool: 'refund', args: { charge_id: 'ch_later', amount: 500 } }, ALWAYS, async () => ({}), {
+        approvalWaitMs: 1_500,
+      }),
+    );
+    assert.ok(late instanceof AwaitingApprovalError, String(late));
+    assert.ok(Date.now() - started >= 1_500);
   });
 }
 

@@ -263,7 +263,7 @@ test('effects.json: every scenario through the Ledger and its interpreter, trace
     if (run === 'effect') {
       w.clock = sc.now;
       try {
-        const r = await ledger.effect(intent, w.policy, tool, { maxAttempts: options.max_attempts, waitMs: options.wait_ms });
+        const r = await ledger.effect(intent, w.policy, tool, { maxAttempts: options.max_attempts, waitMs: options.wait_ms, approvalWaitMs: options.approval_wait_ms });
         assert.equal(r.key, own.key);
         // A tool-value finish returns the tool's very value; a recorded one, the JSON decoded.
         const fromTool = r.value !== null && typeof r.value === 'object' && r.value === lastValue;

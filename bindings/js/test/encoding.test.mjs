@@ -35,7 +35,7 @@ const start = (args = '{"charge_id":"ch_1","amount":500}', owner = 'w1') => ({
     val: {
       intent: { scope: 'acme', runId: 'run-7', stepId: 'refund-1', tool: 'refund', argsJson: args },
       policy,
-      options: { owner, maxAttempts: 0, waitMs: undefined, hasReconciler: false },
+      options: { owner, maxAttempts: 0, waitMs: undefined, hasReconciler: false, approvalWaitMs: undefined },
     },
   },
 });

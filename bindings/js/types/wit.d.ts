@@ -1024,6 +1024,13 @@ export namespace Effect {
      * with the same key; else the outcome stays unknown.
      */
     hasReconciler: boolean;
+    /**
+     * How long to wait for a person's decision when the call awaits approval (its policy's
+     * `approval`), looking at the row again every second (ms); none or 0: do not wait,
+     * raise `awaiting-approval` at once (the default: an agent is not held while a person
+     * is away). An approval in time runs the call; a denial raises `denied`.
+     */
+    approvalWaitMs?: bigint;
   }
   /**
    * Time-driven work on one row the host selected as due (`due-at` <= now).

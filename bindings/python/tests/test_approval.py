@@ -5,11 +5,13 @@ again, and two workers racing on an approved entry that pay once."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -208,3 +210,81 @@ def test_a_process_killed_while_awaiting_approval_resumes_into_the_same_request(
     assert _ask(ledger, {"charge_id": "ch_1", "amount": 500}, ALWAYS, paid).value == {"paid": 500}
     assert len(paid) == 1
     ledger.close()
+
+
+def test_a_caller_that_waits_gets_the_decision_made_meanwhile(ledger_location: str) -> None:
+    agent = oncely.Ledger.open(ledger_location, owner="agent")
+    person = oncely.Ledger.open(ledger_location, owner="inbox")
+    paid: list[Any] = []
+    for charge, approve in [("ch_yes", True), ("ch_no", False)]:
+        args = {"charge_id": charge, "amount": 500}
+        got: list[Any] = []
+
+        def wait(args: dict[str, Any] = args, got: list[Any] = got) -> None:
+            def pay(key: str) -> dict[str, Any]:
+                paid.append(args)
+                return {"paid": args["amount"]}
+
+            try:
+                got.append(
+                    agent.run(
+                        pay, scope=SCOPE, run="r", tool="refund", args=args, policy=ALWAYS,
+                        approval_wait=20,
+                    )  # fmt: skip
+                )
+            except oncely.OncelyError as e:
+                got.append(e)
+
+        waiting = threading.Thread(target=wait)
+        waiting.start()
+        key = person.prepare(scope=SCOPE, run="r", tool="refund", args=args, policy=ALWAYS).key
+        entry = None
+        while entry is None or entry.state.value != "awaiting-approval":
+            threading.Event().wait(0.02)
+            entry = person.get(SCOPE, key)
+        if approve:
+            person.approve(SCOPE, key, by="dana", version=entry.version)
+        else:
+            person.deny(SCOPE, key, by="dana", note="no", version=entry.version)
+        waiting.join(30)
+        if approve:
+            assert not got[0].replayed and got[0].value == {"paid": 500}
+        else:
+            assert isinstance(got[0], oncely.DeniedError) and got[0].by == "dana", got
+    assert paid == [{"charge_id": "ch_yes", "amount": 500}]
+    # Nobody decides: the wait ends at its limit with the request.
+    started = time.monotonic()
+    with pytest.raises(oncely.AwaitingApprovalError):
+        agent.run(
+            lambda key: {"paid": True}, scope=SCOPE, run="r", tool="refund",
+            args={"charge_id": "ch_later", "amount": 500}, policy=ALWAYS, approval_wait=1.5,
+        )  # fmt: skip
+    assert time.monotonic() - started >= 1.5
+    agent.close()
+    person.close()
+
+
+def test_an_async_caller_waits_too(sqlite_path: str) -> None:
+    agent = oncely.Ledger.open(sqlite_path, owner="agent")
+    args = {"charge_id": "ch_async", "amount": 500}
+    key = agent.prepare(scope=SCOPE, run="r", tool="refund", args=args, policy=ALWAYS).key
+
+    async def decide() -> None:
+        while (e := await agent.aio.get(SCOPE, key)) is None:
+            await asyncio.sleep(0.02)
+        await agent.aio.approve(SCOPE, key, by="dana", version=e.version)
+
+    async def pay(key: str) -> dict[str, Any]:
+        return {"paid": 500}
+
+    async def both() -> Any:
+        deciding = asyncio.create_task(decide())
+        r = await agent.aio.run(
+            pay, scope=SCOPE, run="r", tool="refund", args=args, policy=ALWAYS, approval_wait=20
+        )
+        await deciding
+        return r
+
+    r = asyncio.run(both())
+    assert r.value == {"paid": 500} and not r.replayed
+    agent.close()

@@ -449,7 +449,7 @@ def test_the_core_crossing_leaks_nothing(vectors: Vectors) -> None:
     i = sc["intent"]
     intent = oncely.Intent(i["scope"], i["run"], i["step"], i["tool"], i["args"])
     policy = oncely.parse_policy(sc["policy"])
-    options = oncely.types.EffectOptions("w1", 0, None, False)
+    options = oncely.types.EffectOptions("w1", 0, None, False, None)
     start = oncely.types.Start(oncely.types.EffectStart(intent, policy, options))
     spec = oncely.default_spec()
 

@@ -323,6 +323,7 @@ async def _play(sc: dict[str, Any], mode: str) -> tuple[dict[str, Any], Any]:
                 "run", w.call_tool, scope=i["scope"], run=i["run"], step=i["step"],
                 tool=i["tool"], args=i["args"], policy=w.policy,
                 max_attempts=options["max_attempts"], wait=_seconds(options["wait_ms"]),
+                approval_wait=_seconds(options.get("approval_wait_ms")),
                 decode=lambda text: Recorded(json.loads(text)),
             )  # fmt: skip
             out: dict[str, Any] = {"replayed": r.replayed, "reconciled": r.reconciled}
@@ -411,4 +412,4 @@ def test_effect_vectors(mode: str) -> None:
     assert not failures, (
         f"{len(failures)} of {len(DOC['scenarios'])} scenarios differ:\n" + "\n".join(failures)
     )
-    assert len(DOC["scenarios"]) == 71
+    assert len(DOC["scenarios"]) == 74

@@ -39,7 +39,7 @@ def policy() -> oncely.ToolPolicy:
 
 
 def start(args: str = '{"charge_id":"ch_1","amount":500}', owner: str = "w1") -> Any:
-    opts = types.EffectOptions(owner, 0, None, False)
+    opts = types.EffectOptions(owner, 0, None, False, None)
     return types.Start(types.EffectStart(intent(args), policy(), opts))
 
 

@@ -539,7 +539,7 @@ enumeration!(KeyErrorKind { InvalidArgs, InvalidPointer, MissingMember, PointerI
 enumeration!(CanonErrorKind { Syntax, InvalidUtf8, LoneSurrogate, DuplicateKey, NumberOverflow, InexactInteger, TooDeep, TooLarge });
 
 record!(Intent { scope, run_id, step_id, tool, args_json });
-record!(EffectOptions { owner, max_attempts, wait_ms, has_reconciler });
+record!(EffectOptions { owner, max_attempts, wait_ms, has_reconciler, approval_wait_ms });
 record!(EffectStart { intent, policy, options });
 record!(EventStart { scope, key, event });
 record!(TendStart { scope, key, job, has_reconciler });

@@ -26,7 +26,10 @@
 //! - settled means done or failed; escalated and absent end a wait too;
 //! - storage errors end a run before the tool was called (nothing happened), and end a sweep or
 //!   purge pass (which is safe to run again);
-//! - 64 lost compare-and-swap races in a row end a run (`contention`).
+//! - 64 lost compare-and-swap races in a row end a run (`contention`);
+//! - a call awaiting approval raises `awaiting-approval` at once, unless the caller asked to wait
+//!   (`approval-wait-ms`): then the row is looked at every second until a person decides or the
+//!   wait ends.
 
 #[macro_use]
 mod codec;
@@ -58,6 +61,9 @@ pub const DEFAULT_SETTLE_EVERY_MS: u64 = 50;
 pub const DEFAULT_SETTLE_TIMEOUT_MS: u64 = 30_000;
 /// How many due rows a sweep takes from the store at most.
 pub const DUE_BATCH: u32 = 10_000;
+/// Waiting for a person's decision on a call awaiting approval: the row is looked at this often
+/// (ms).
+pub const APPROVAL_POLL_MS: u64 = 1_000;
 /// Lost compare-and-swap races in a row before a machine gives up.
 pub const MAX_RACES: u32 = 64;
 /// Calls a run found too late to start (its lease ran out first) before it gives up.
@@ -149,6 +155,9 @@ pub(crate) struct Machine {
     phase: Phase,
     /// Effect: when to stop waiting for another worker. Wait: when to stop looking.
     deadline: u64,
+    /// Effect: when to stop waiting for a person's decision on a call awaiting approval (0:
+    /// never wait).
+    approval_deadline: u64,
     every_ms: u64,
     max_attempts: u32,
     has_reconciler: bool,
@@ -183,6 +192,7 @@ impl Machine {
             pending: None,
             phase: Phase::Idle,
             deadline: 0,
+            approval_deadline: 0,
             every_ms: 0,
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             has_reconciler: false,
@@ -554,6 +564,11 @@ impl Machine {
             }
             Outcome::Escalated(x) => raise(EffectError::Escalated(Keyed { key: self.key.clone(), reason: x.reason })),
             Outcome::Conflict(c) => raise(EffectError::Conflict(c)),
+            Outcome::AwaitingApproval(_) if now < self.approval_deadline => {
+                // Asked to wait for the person: look again every second, until the limit.
+                self.phase = Phase::Sleeping;
+                Act::Do(Action::SleepUntil(now.saturating_add(APPROVAL_POLL_MS).min(self.approval_deadline)))
+            }
             Outcome::AwaitingApproval(r) => raise(EffectError::AwaitingApproval(r)),
             Outcome::Denied(d) => raise(EffectError::Denied(d)),
             Outcome::Recorded(state) => self.recorded(state, now),
@@ -896,6 +911,10 @@ fn effect_machine(claim: Claim, options: &EffectOptions, now: u64) -> (Machine, 
     m.claim = Some(Rc::new(claim));
     m.max_attempts = if options.max_attempts == 0 { DEFAULT_MAX_ATTEMPTS } else { options.max_attempts };
     m.deadline = now.saturating_add(options.wait_ms.unwrap_or(DEFAULT_WAIT_MS));
+    m.approval_deadline = match options.approval_wait_ms {
+        Some(ms) if ms > 0 => now.saturating_add(ms),
+        _ => 0,
+    };
     m.has_reconciler = options.has_reconciler;
     let act = if uses {
         m.apply_current(now)
@@ -1045,8 +1064,14 @@ mod tests {
         for class in [EffectClass::IrreversibleExternal, EffectClass::AccumulatingWrite, EffectClass::ReadOnly] {
             let policy = crate::policy::default_policy(class);
             for options in [
-                EffectOptions { owner: "w1".into(), max_attempts: 0, wait_ms: None, has_reconciler: false },
-                EffectOptions { owner: "w2".into(), max_attempts: 5, wait_ms: Some(0), has_reconciler: true },
+                EffectOptions { owner: "w1".into(), max_attempts: 0, wait_ms: None, has_reconciler: false, approval_wait_ms: None },
+                EffectOptions {
+                    owner: "w2".into(),
+                    max_attempts: 5,
+                    wait_ms: Some(0),
+                    has_reconciler: true,
+                    approval_wait_ms: Some(5_000),
+                },
             ] {
                 let first = start_effect(&intent, &policy, &options, 1_000).unwrap();
                 let claim = prepare(&intent, &policy, &options.owner).unwrap();

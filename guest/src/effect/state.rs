@@ -153,6 +153,7 @@ record!(Machine {
     pending,
     phase,
     deadline,
+    approval_deadline,
     every_ms,
     max_attempts,
     has_reconciler,

@@ -422,6 +422,7 @@ export const WIT = Object.freeze({
       ['maxAttempts', 'u32'],
       ['waitMs', 'option<u64>'],
       ['hasReconciler', 'bool'],
+      ['approvalWaitMs', 'option<u64>'],
     ],
   },
   'effect.tend-job': {

@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "476d6e00f550333dcbbea6eba32c233759a2752d996a15b42c7f5ed2a76a14ec"
+COMPONENT_SHA256 = "0e178a7e6578a97f1d95500430407df0256d2eb7563ad590ae6804ae46f6291b"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (
@@ -498,6 +498,7 @@ EFFECT_EFFECT_OPTIONS = (
         ("max-attempts", "u32"),
         ("wait-ms", ("option", "u64")),
         ("has-reconciler", "bool"),
+        ("approval-wait-ms", ("option", "u64")),
     ),
 )
 EFFECT_EFFECT_START = (

@@ -222,6 +222,10 @@ class EffectSpec:
     - ``definite``: exception types that mean "the effect did NOT happen" (besides
       :class:`~oncely.DefiniteFailure`). Any other exception is read as an unknown outcome.
     - ``encode``/``decode``: result to JSON text and back (default: :mod:`json`).
+    - ``approval_wait``: when the call awaits a person's approval (its policy's ``approval``),
+      how long (s) to wait for their decision, looking every second: approved in time, the call
+      runs; denied, :class:`~oncely.DeniedError`. ``None`` or 0 (the default): do not wait,
+      raise :class:`~oncely.AwaitingApprovalError` at once.
     """
 
     max_attempts: int = 0
@@ -229,6 +233,7 @@ class EffectSpec:
     definite: tuple[type[BaseException], ...] = ()
     encode: Callable[[Any], str] | None = None
     decode: Callable[[str], Any] | None = None
+    approval_wait: float | None = None
 
 
 @dataclass(frozen=True)
@@ -299,6 +304,7 @@ def effect_command(ledger: Any, spec: EffectSpec, **intent: Any) -> EffectStart:
         spec.max_attempts,
         None if spec.wait is None else max(0, int(spec.wait * 1000)),
         i.tool in ledger._reconcilers,
+        None if spec.approval_wait is None else max(0, int(spec.approval_wait * 1000)),
     )
     return EffectStart(i, policy, opts)
 

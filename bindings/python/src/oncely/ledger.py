@@ -411,6 +411,7 @@ class Ledger:
         definite: tuple[type[BaseException], ...] = (),
         encode: Callable[[Any], str] | None = None,
         decode: Callable[[str], Any] | None = None,
+        approval_wait: float | None = None,
     ) -> EffectResult[T]:
         """Run ``tool_fn`` at most once per intent. ``tool_fn`` gets the idempotency key (pass
         it on to the provider). See :class:`EffectSpec` for the options.
@@ -419,11 +420,13 @@ class Ledger:
         :class:`~oncely.InDoubtError`, :class:`~oncely.EscalatedError`,
         :class:`~oncely.ToolFailedError` (what the tool raised is its ``__cause__``),
         :class:`~oncely.ResultNotRecordedError`, :class:`~oncely.StorageError`,
-        :class:`~oncely.LedgerError` or :class:`~oncely.ContentionError`, as the core decides.
+        :class:`~oncely.LedgerError`, :class:`~oncely.ContentionError`,
+        :class:`~oncely.AwaitingApprovalError` or :class:`~oncely.DeniedError`, as the core
+        decides.
         """
         if inspect.iscoroutinefunction(tool_fn):
             raise TypeError("an async tool needs the async API: await ledger.aio.run(...)")
-        spec = EffectSpec(max_attempts, wait, definite, encode, decode)
+        spec = EffectSpec(max_attempts, wait, definite, encode, decode, approval_wait)
         cmd = effect_command(
             self, spec, scope=scope, run=run, step=step, tool=tool, args=args, policy=policy
         )
@@ -440,6 +443,7 @@ class Ledger:
         definite: tuple[type[BaseException], ...] = (),
         encode: Callable[[Any], str] | None = None,
         decode: Callable[[str], Any] | None = None,
+        approval_wait: float | None = None,
     ) -> Callable[[Callable[..., T]], Tool[T]]:
         """Decorate a tool function so that each intent runs at most once (see
         :mod:`oncely.tool`). ``policy`` is the tool's oncely policy (class, key spec,
@@ -458,6 +462,7 @@ class Ledger:
             definite=definite,
             encode=encode,
             decode=decode,
+            approval_wait=approval_wait,
         )
 
 
@@ -668,9 +673,10 @@ class AsyncLedger:
         definite: tuple[type[BaseException], ...] = (),
         encode: Callable[[Any], str] | None = None,
         decode: Callable[[str], Any] | None = None,
+        approval_wait: float | None = None,
     ) -> EffectResult[T]:
         """Run ``tool_fn`` (sync or async) at most once per intent; see :meth:`Ledger.run`."""
-        spec = EffectSpec(max_attempts, wait, definite, encode, decode)
+        spec = EffectSpec(max_attempts, wait, definite, encode, decode, approval_wait)
         cmd = effect_command(
             self.sync, spec, scope=scope, run=run, step=step, tool=tool, args=args, policy=policy
         )

@@ -226,6 +226,7 @@ def make_tool_decorator(
     definite: tuple[type[BaseException], ...] = (),
     encode: Callable[[Any], str] | None = None,
     decode: Callable[[str], Any] | None = None,
+    approval_wait: float | None = None,
 ) -> Callable[[Callable[..., T]], Tool[T]]:
     """See :meth:`Ledger.tool`."""
     options = {
@@ -234,6 +235,7 @@ def make_tool_decorator(
         "definite": definite,
         "encode": encode,
         "decode": decode,
+        "approval_wait": approval_wait,
     }
 
     def deco(fn: Callable[..., T]) -> Tool[T]:

@@ -1557,8 +1557,8 @@ class EffectOptions:
 
     The WIT record ``effect.effect-options``."""
 
-    __slots__ = ("has_reconciler", "max_attempts", "owner", "wait_ms")
-    __match_args__ = ("owner", "max_attempts", "wait_ms", "has_reconciler")
+    __slots__ = ("approval_wait_ms", "has_reconciler", "max_attempts", "owner", "wait_ms")
+    __match_args__ = ("owner", "max_attempts", "wait_ms", "has_reconciler", "approval_wait_ms")
 
     owner: str
     """This worker's id in claims. Non-empty."""
@@ -1572,14 +1572,25 @@ class EffectOptions:
     """Whether this process has a reconciler registered for the tool. The order is: the
     registered reconciler; else, for `provider-idempotent` tools, the same call again
     with the same key; else the outcome stays unknown."""
+    approval_wait_ms: int | None
+    """How long to wait for a person's decision when the call awaits approval (its policy's
+    `approval`), looking at the row again every second (ms); none or 0: do not wait,
+    raise `awaiting-approval` at once (the default: an agent is not held while a person
+    is away). An approval in time runs the call; a denial raises `denied`."""
 
     def __init__(
-        self, owner: str, max_attempts: int, wait_ms: int | None, has_reconciler: bool
+        self,
+        owner: str,
+        max_attempts: int,
+        wait_ms: int | None,
+        has_reconciler: bool,
+        approval_wait_ms: int | None,
     ) -> None:
         _set(self, "owner", owner)
         _set(self, "max_attempts", max_attempts)
         _set(self, "wait_ms", wait_ms)
         _set(self, "has_reconciler", has_reconciler)
+        _set(self, "approval_wait_ms", approval_wait_ms)
 
 
 class TendJob(WitEnum):
