@@ -853,6 +853,11 @@ pub fn needs_person_since(now: u64, in_doubt_after_ms: Option<u64>) -> Option<u6
     now.checked_sub(in_doubt_after_ms.unwrap_or(DEFAULT_IN_DOUBT_AFTER_MS))
 }
 
+/// `ledger.asks-approval`: `begin` of `c` on `current` at `now` would wait for a person.
+pub fn asks_approval(current: Option<&Entry>, c: &Claim, now: u64) -> bool {
+    matches!(begin(current, c, now), Ok(Transition { outcome: Outcome::AwaitingApproval(_), .. }))
+}
+
 /// `ledger.settleable`: the states `resolve` accepts.
 pub fn settleable(s: EntryState) -> bool {
     matches!(s, EntryState::InDoubt | EntryState::Escalated)
@@ -873,5 +878,9 @@ impl Guest for crate::Core {
 
     fn settleable(s: EntryState) -> bool {
         settleable(s)
+    }
+
+    fn asks_approval(current: Option<Entry>, claim: Claim, now: u64) -> bool {
+        asks_approval(current.as_ref(), &claim, now)
     }
 }

@@ -174,3 +174,25 @@ fn a_person_is_needed_for_what_is_escalated_or_long_in_doubt_and_may_settle_only
     let escalated = Entry { state: EntryState::Escalated, ..doubt };
     assert_eq!(ledger::needs_person(&escalated, 0, Some(u64::MAX)), Some(Attention::Escalated));
 }
+
+/// `ledger.asks-approval` answers what `begin` would: a person is asked while the policy wants
+/// one on these arguments and neither an approval that holds nor a denial is recorded.
+#[test]
+fn asks_approval_is_what_begin_would_answer() {
+    let json = r#"{"class":"irreversible-external","key":{},"reconcile":"provider-idempotent",
+        "approval":{"when":{"/amount":{">":100}},"expiresAfterMs":1000}}"#;
+    let p = policy::parse_policy(json).unwrap();
+    let claim = |args: &str| ledger::prepare(&intent(args), &p, "w1").unwrap();
+    let (big, small) = (claim(r#"{"amount":500}"#), claim(r#"{"amount":50}"#));
+    assert!(ledger::asks_approval(None, &big, 0));
+    assert!(!ledger::asks_approval(None, &small, 0), "the condition is false: no person");
+    let asked = written(&ledger::handle(None, Event::Begin(big.clone()), 0).unwrap());
+    assert_eq!(asked.state, EntryState::AwaitingApproval);
+    assert!(ledger::asks_approval(Some(&asked), &big, 10), "still asked");
+    let decision = |v| oncely_core::ledger_wit::Decision { by: "alice".into(), note: String::new(), seen_version: v };
+    let approved = written(&ledger::handle(Some(asked.clone()), Event::Approve(decision(asked.version)), 20).unwrap());
+    assert!(!ledger::asks_approval(Some(&approved), &big, 30), "an approval that holds");
+    assert!(ledger::asks_approval(Some(&approved), &big, 20 + 1_000), "an approval that ran out");
+    let denied = written(&ledger::handle(Some(asked), Event::Deny(decision(1)), 20).unwrap());
+    assert!(!ledger::asks_approval(Some(&denied), &big, 30), "a denial is the answer, not a question");
+}

@@ -642,6 +642,17 @@ impl<S: Store> Ledger<S> {
         Ok(report)
     }
 
+    /// Whether running `intent` under `policy` now would wait for a person's approval (the
+    /// core's `ledger.asks-approval` on the entry as it stands): the policy asks for one on these
+    /// arguments and neither an approval that holds nor a denial is recorded. What an agent
+    /// framework's own approval step asks before it asks its person, so that its decision and
+    /// the ledger's are one (docs/choosing-keys.md).
+    pub async fn asks_approval(&self, intent: &Intent, policy: &ToolPolicy) -> Result<bool, Error> {
+        let claim = self.rt.prepare(intent, policy, &self.owner)?;
+        let current = self.store.get(&claim.scope, &claim.key).await?;
+        self.rt.asks_approval(current.as_ref(), &claim, self.now())
+    }
+
     /// One entry.
     pub async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, Error> {
         Ok(self.store.get(scope, key).await?)

@@ -236,6 +236,12 @@ impl Runtime {
         self.with(|s, c| c.oncely_core_ledger().call_settleable(s, state))
     }
 
+    /// Whether the claim's effect, asked now of `current`, would wait for a person's approval
+    /// (`wit/ledger.wit`'s `asks-approval`).
+    pub fn asks_approval(&self, current: Option<&Entry>, claim: &Claim, now: u64) -> Result<bool, Error> {
+        self.with(|s, c| c.oncely_core_ledger().call_asks_approval(s, current, claim, now))
+    }
+
     /// The provider side (`wit/provider.wit`): what to do with a request that may carry a key.
     /// `Err(why)`: the operation is misconfigured.
     pub fn admit(&self, scope: &str, operation: &Operation, request: &ProviderRequest) -> Result<Result<Admission, String>, Error> {

@@ -213,3 +213,19 @@ async fn a_caller_that_waits_gets_the_decision_made_meanwhile() {
         assert!(started.elapsed() >= std::time::Duration::from_millis(1_500), "{name}: {:?}", started.elapsed());
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn asks_approval_says_what_the_next_ask_would_meet() {
+    for (name, location, _dir) in common::locations().await {
+        let ledger = Ledger::open(&location).await.unwrap().with_owner("w1");
+        let policy = Runtime::shared().unwrap().parse_policy(BY_CHARGE).unwrap();
+        let (big, small) = (intent(r#"{"charge_id":"ch_a","amount":500}"#), intent(r#"{"charge_id":"ch_b","amount":50}"#));
+        assert!(ledger.asks_approval(&big, &policy).await.unwrap(), "{name}");
+        assert!(!ledger.asks_approval(&small, &policy).await.unwrap(), "{name}");
+        let paid = Arc::default();
+        let Err(Error::AwaitingApproval(r)) = ask(&ledger, &big.args_json, BY_CHARGE, &paid).await else { panic!("{name}") };
+        assert!(ledger.asks_approval(&big, &policy).await.unwrap(), "{name}: still asked");
+        ledger.approve("acme", &r.key, decision("alice", r.version)).await.unwrap();
+        assert!(!ledger.asks_approval(&big, &policy).await.unwrap(), "{name}: approved");
+    }
+}

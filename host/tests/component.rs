@@ -1,5 +1,5 @@
 //! The shipped core component, checked on the bytes this crate embeds (built from guest/ by
-//! build.rs): it imports nothing, it is at most 260,000 bytes (`SIZE_GOAL_BYTES`), and the copy
+//! build.rs): it imports nothing, it is at most 265,000 bytes (`SIZE_GOAL_BYTES`), and the copy
 //! committed for the Python and JavaScript packages (`bindings/oncely-core.wasm`, so they
 //! install without Rust) is byte for byte what the current sources build.
 
@@ -22,9 +22,12 @@ use wasmtime::{Config, Engine};
 /// CHANGELOG.md keeps each change); 260,000 since a call may wait for a person's approval (the
 /// policy's rule and its condition language, `guest/src/approval.rs`; three states, two
 /// decisions, their events and answers: about 15.4 KB of the core module, measured function by
-/// function in CHANGELOG.md). A guard against growth nobody decided on: raise it only with a
+/// function in CHANGELOG.md); 265,000 since a caller may wait for the decision
+/// (`effect-options.approval-wait-ms`) and a framework's own approval step asks the core whether
+/// a call would ask a person (`ledger.asks-approval`: an entry and a claim lifted across the
+/// boundary, about 2.7 KB). A guard against growth nobody decided on: raise it only with a
 /// reason written there.
-const SIZE_GOAL_BYTES: usize = 260_000;
+const SIZE_GOAL_BYTES: usize = 265_000;
 
 #[test]
 fn the_component_imports_nothing() {

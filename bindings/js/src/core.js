@@ -373,6 +373,17 @@ export function witPrepare(intent, policy, owner) {
   return call((c) => c.ledger.prepare(i, p, o), keyErr);
 }
 
+/** ledger.prepare of an intent already named (`witIdentified`) under a WIT policy. */
+export function witClaim(intent, policy, owner) {
+  const o = text('owner', owner);
+  return call((c) => c.ledger.prepare(witIntent(intent, prepareCheck(policy, o)), policy, o), keyErr);
+}
+
+/** ledger.asks-approval: `begin` of `claim` on `current` (a WIT entry, or undefined) would wait for a person. */
+export function witAsksApproval(current, claim, now) {
+  return call((c) => c.ledger.asksApproval(current, claim, BigInt(now)));
+}
+
 /** The check of `witIntent` for a claim (`ledger.prepare`; the effect machine starts with it). */
 export function prepareCheck(policy, owner) {
   return (c, standIn) => c.ledger.prepare(standIn, policy, owner);

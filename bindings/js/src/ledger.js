@@ -3,7 +3,7 @@
 // interpreter in machine.js only reads and writes rows, calls the tool and reconcilers, sleeps,
 // and returns or raises what the core says. This mirrors host/src/ledger.rs.
 
-import { answer, coreDefaults, prepareCheck, witIdentified, witIntent, witPrepare } from './core.js';
+import { answer, coreDefaults, prepareCheck, witAsksApproval, witClaim, witIdentified, witIntent, witPrepare } from './core.js';
 import {
   ConflictError,
   AwaitingApprovalError,
@@ -21,7 +21,7 @@ import {
 import { Events } from './events.js';
 import { runMachine } from './machine.js';
 import { text } from './wtf8.js';
-import { outcomeOut, requestOut } from './wire.js';
+import { entryIn, outcomeOut, requestOut } from './wire.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -203,6 +203,20 @@ export class Ledger {
     const hasReconciler = job === 'sweep' && this.reconcilers.has(row.tool);
     const { finish } = await this.#run({ tag: 'tend', val: { scope: row.scope, key: row.key, job, hasReconciler } });
     return finish.val;
+  }
+
+  /**
+   * Whether running `intent` under `policy` now would wait for a person's approval (the core's
+   * `ledger.asks-approval` on the entry as it stands): the policy asks for one on these arguments,
+   * and neither an approval that holds nor a denial is recorded. What an agent framework's own
+   * approval step asks before it asks its person, so that the framework's decision and the
+   * ledger's are one (the adapters; docs/choosing-keys.md).
+   */
+  async asksApproval(intent, policy) {
+    const { intent: named, policy: p } = witIdentified(intent, policy);
+    const claim = witClaim(named, p, this.owner);
+    const current = await io('get', this.store.get(claim.scope, claim.key));
+    return witAsksApproval(current ? entryIn(current) : undefined, claim, this.now());
   }
 
   /**

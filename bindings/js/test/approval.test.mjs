@@ -138,6 +138,19 @@ function approvalTests(open, skipped = () => null) {
     assert.ok(late instanceof AwaitingApprovalError, String(late));
     assert.ok(Date.now() - started >= 1_500);
   });
+
+  test('asksApproval says what the next ask would meet', async (t) => {
+    if (skipped()) return t.skip(skipped());
+    const ledger = new Ledger(await open(), { owner: 'w1' });
+    const big = { scope: SCOPE, run: 'r', tool: 'refund', args: { charge_id: 'ch_a', amount: 500 } };
+    assert.equal(await ledger.asksApproval(big, BY_CHARGE), true);
+    assert.equal(await ledger.asksApproval({ ...big, args: { charge_id: 'ch_b', amount: 50 } }, BY_CHARGE), false);
+    const asked = await rejected(asker(ledger, [])(big.args, BY_CHARGE));
+    assert.ok(asked instanceof AwaitingApprovalError, String(asked));
+    assert.equal(await ledger.asksApproval(big, BY_CHARGE), true, 'still asked');
+    await ledger.approve(SCOPE, asked.key, { by: 'alice', version: asked.version });
+    assert.equal(await ledger.asksApproval(big, BY_CHARGE), false, 'approved');
+  });
 }
 
 const KILLED = `

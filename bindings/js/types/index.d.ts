@@ -605,6 +605,11 @@ export class Ledger {
   approve(scope: string, key: string, who: { by: string; note?: string; version: number }): Promise<string>;
   /** A person denies the call that awaits approval (or an approval not yet used); resolves to the decision's id. */
   deny(scope: string, key: string, who: { by: string; note?: string; version: number }): Promise<string>;
+  /**
+   * Whether running `intent` under `policy` now would wait for a person's approval (the core's
+   * `ledger.asks-approval` on the entry as it stands): what a framework's own approval step asks.
+   */
+  asksApproval(intent: StepLessIntent, policy: PolicyInput | undefined): Promise<boolean>;
   /** The entry's history, oldest first (a TypeError for a store without `history`). */
   history(scope: string, key: string): Promise<HistoryRecord[]>;
   purge(scope: string, key: string): Promise<Outcome>;
@@ -631,7 +636,7 @@ export class Ledger {
     intent: StepLessIntent,
     policy: PolicyInput | undefined,
     tool: (key: string, call: Call) => Promise<T> | T,
-    options?: { maxAttempts?: number; waitMs?: number; signal?: AbortSignal },
+    options?: { maxAttempts?: number; waitMs?: number; approvalWaitMs?: number; signal?: AbortSignal },
   ): Promise<EffectResult<T>>;
 }
 

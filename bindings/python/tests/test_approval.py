@@ -288,3 +288,18 @@ def test_an_async_caller_waits_too(sqlite_path: str) -> None:
     r = asyncio.run(both())
     assert r.value == {"paid": 500} and not r.replayed
     agent.close()
+
+
+def test_asks_approval_says_what_the_next_ask_would_meet(ledger_location: str) -> None:
+    ledger = oncely.Ledger.open(ledger_location, owner="w1")
+    big = {"charge_id": "ch_a", "amount": 500}
+    intent: dict[str, Any] = {"scope": SCOPE, "run": "r", "tool": "refund", "policy": BY_CHARGE}
+    assert ledger.asks_approval(**intent, args=big)
+    assert not ledger.asks_approval(**intent, args={"charge_id": "ch_b", "amount": 50})
+    with pytest.raises(oncely.AwaitingApprovalError) as asked:
+        _ask(ledger, big, BY_CHARGE, [])
+    assert ledger.asks_approval(**intent, args=big), "still asked"
+    ledger.approve(SCOPE, asked.value.key, by="alice", version=asked.value.version)
+    assert not ledger.asks_approval(**intent, args=big), "approved"
+    assert not asyncio.run(ledger.aio.asks_approval(**intent, args=big))
+    ledger.close()

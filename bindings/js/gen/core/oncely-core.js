@@ -3594,6 +3594,382 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var bool1 = ret;
       return bool1 == 0 ? false : (bool1 == 1 ? true : throwInvalidBool());
     }
+    let ledger010AsksApproval;
+    
+    function asksApproval(arg0, arg1, arg2) {
+      var ptr0 = realloc0(0, 0, 8, 464);
+      var variant24 = arg0;
+      if (variant24 === null || variant24=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 0, 0, true);
+      } else {
+        const e = variant24;
+        dataView(memory0).setInt8(ptr0 + 0, 1, true);
+        var {scope: v1_0, key: v1_1, tool: v1_2, runId: v1_3, stepId: v1_4, fingerprint: v1_5, argsCanonical: v1_6, state: v1_7, version: v1_8, attempt: v1_9, owner: v1_10, createdAt: v1_11, updatedAt: v1_12, leaseUntil: v1_13, inDoubtSince: v1_14, nextReconcileAt: v1_15, reconcileAttempts: v1_16, resultJson: v1_17, reason: v1_18, resolvedBy: v1_19, settlement: v1_20, reconcile: v1_21, leaseMs: v1_22, maxCallMs: v1_23, reconcileAfterMs: v1_24, escalateAfterMs: v1_25, retentionMs: v1_26, dueAt: v1_27 } = e;
+        var ptr2 = utf8Encode(v1_0, realloc0, memory0);
+        var len2 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 12, len2, true);
+        dataView(memory0).setInt32(ptr0 + 8, ptr2, true);
+        var ptr3 = utf8Encode(v1_1, realloc0, memory0);
+        var len3 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 20, len3, true);
+        dataView(memory0).setInt32(ptr0 + 16, ptr3, true);
+        var ptr4 = utf8Encode(v1_2, realloc0, memory0);
+        var len4 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 28, len4, true);
+        dataView(memory0).setInt32(ptr0 + 24, ptr4, true);
+        var ptr5 = utf8Encode(v1_3, realloc0, memory0);
+        var len5 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 36, len5, true);
+        dataView(memory0).setInt32(ptr0 + 32, ptr5, true);
+        var ptr6 = utf8Encode(v1_4, realloc0, memory0);
+        var len6 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 44, len6, true);
+        dataView(memory0).setInt32(ptr0 + 40, ptr6, true);
+        var ptr7 = utf8Encode(v1_5, realloc0, memory0);
+        var len7 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 52, len7, true);
+        dataView(memory0).setInt32(ptr0 + 48, ptr7, true);
+        var ptr8 = utf8Encode(v1_6, realloc0, memory0);
+        var len8 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 60, len8, true);
+        dataView(memory0).setInt32(ptr0 + 56, ptr8, true);
+        var val9 = v1_7;
+        let enum9;
+        switch (val9) {
+          case 'pending': {
+            enum9 = 0;
+            break;
+          }
+          case 'done': {
+            enum9 = 1;
+            break;
+          }
+          case 'failed': {
+            enum9 = 2;
+            break;
+          }
+          case 'in-doubt': {
+            enum9 = 3;
+            break;
+          }
+          case 'escalated': {
+            enum9 = 4;
+            break;
+          }
+          case 'awaiting-approval': {
+            enum9 = 5;
+            break;
+          }
+          case 'approved': {
+            enum9 = 6;
+            break;
+          }
+          case 'denied': {
+            enum9 = 7;
+            break;
+          }
+          default: {
+            if ((v1_7) instanceof Error) {
+              console.error(v1_7);
+            }
+            
+            throw new TypeError(`"${val9}" is not one of the cases of entry-state`);
+          }
+        }
+        dataView(memory0).setInt8(ptr0 + 64, enum9, true);
+        dataView(memory0).setBigInt64(ptr0 + 72, toUint64(v1_8), true);
+        dataView(memory0).setInt32(ptr0 + 80, toUint32(v1_9), true);
+        var ptr10 = utf8Encode(v1_10, realloc0, memory0);
+        var len10 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 88, len10, true);
+        dataView(memory0).setInt32(ptr0 + 84, ptr10, true);
+        dataView(memory0).setBigInt64(ptr0 + 96, toUint64(v1_11), true);
+        dataView(memory0).setBigInt64(ptr0 + 104, toUint64(v1_12), true);
+        dataView(memory0).setBigInt64(ptr0 + 112, toUint64(v1_13), true);
+        var variant11 = v1_14;
+        if (variant11 === null || variant11=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 120, 0, true);
+        } else {
+          const e = variant11;
+          dataView(memory0).setInt8(ptr0 + 120, 1, true);
+          dataView(memory0).setBigInt64(ptr0 + 128, toUint64(e), true);
+        }
+        var variant12 = v1_15;
+        if (variant12 === null || variant12=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 136, 0, true);
+        } else {
+          const e = variant12;
+          dataView(memory0).setInt8(ptr0 + 136, 1, true);
+          dataView(memory0).setBigInt64(ptr0 + 144, toUint64(e), true);
+        }
+        dataView(memory0).setInt32(ptr0 + 152, toUint32(v1_16), true);
+        var variant14 = v1_17;
+        if (variant14 === null || variant14=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 156, 0, true);
+        } else {
+          const e = variant14;
+          dataView(memory0).setInt8(ptr0 + 156, 1, true);
+          var ptr13 = utf8Encode(e, realloc0, memory0);
+          var len13 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 164, len13, true);
+          dataView(memory0).setInt32(ptr0 + 160, ptr13, true);
+        }
+        var variant16 = v1_18;
+        if (variant16 === null || variant16=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 168, 0, true);
+        } else {
+          const e = variant16;
+          dataView(memory0).setInt8(ptr0 + 168, 1, true);
+          var ptr15 = utf8Encode(e, realloc0, memory0);
+          var len15 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 176, len15, true);
+          dataView(memory0).setInt32(ptr0 + 172, ptr15, true);
+        }
+        var variant18 = v1_19;
+        if (variant18 === null || variant18=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 180, 0, true);
+        } else {
+          const e = variant18;
+          dataView(memory0).setInt8(ptr0 + 180, 1, true);
+          var ptr17 = utf8Encode(e, realloc0, memory0);
+          var len17 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 188, len17, true);
+          dataView(memory0).setInt32(ptr0 + 184, ptr17, true);
+        }
+        var variant20 = v1_20;
+        if (variant20 === null || variant20=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 192, 0, true);
+        } else {
+          const e = variant20;
+          dataView(memory0).setInt8(ptr0 + 192, 1, true);
+          var ptr19 = utf8Encode(e, realloc0, memory0);
+          var len19 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 200, len19, true);
+          dataView(memory0).setInt32(ptr0 + 196, ptr19, true);
+        }
+        var variant22 = v1_21;
+        switch (variant22.tag) {
+          case 'none': {
+            dataView(memory0).setInt8(ptr0 + 204, 0, true);
+            break;
+          }
+          case 'provider-idempotent': {
+            dataView(memory0).setInt8(ptr0 + 204, 1, true);
+            break;
+          }
+          case 'lookup': {
+            const e = variant22.val;
+            dataView(memory0).setInt8(ptr0 + 204, 2, true);
+            var ptr21 = utf8Encode(e, realloc0, memory0);
+            var len21 = utf8EncodedLen;
+            dataView(memory0).setInt32(ptr0 + 212, len21, true);
+            dataView(memory0).setInt32(ptr0 + 208, ptr21, true);
+            break;
+          }
+          case 'manual': {
+            dataView(memory0).setInt8(ptr0 + 204, 3, true);
+            break;
+          }
+          default: {
+            throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant22.tag)}\` (received \`${variant22}\`) specified for \`ReconcilePath\``);
+          }
+        }
+        dataView(memory0).setBigInt64(ptr0 + 216, toUint64(v1_22), true);
+        dataView(memory0).setBigInt64(ptr0 + 224, toUint64(v1_23), true);
+        dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v1_24), true);
+        dataView(memory0).setBigInt64(ptr0 + 240, toUint64(v1_25), true);
+        dataView(memory0).setBigInt64(ptr0 + 248, toUint64(v1_26), true);
+        var variant23 = v1_27;
+        if (variant23 === null || variant23=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 256, 0, true);
+        } else {
+          const e = variant23;
+          dataView(memory0).setInt8(ptr0 + 256, 1, true);
+          dataView(memory0).setBigInt64(ptr0 + 264, toUint64(e), true);
+        }
+      }
+      var {scope: v25_0, tool: v25_1, runId: v25_2, stepId: v25_3, key: v25_4, fingerprint: v25_5, argsCanonical: v25_6, owner: v25_7, policy: v25_8 } = arg1;
+      var ptr26 = utf8Encode(v25_0, realloc0, memory0);
+      var len26 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 276, len26, true);
+      dataView(memory0).setInt32(ptr0 + 272, ptr26, true);
+      var ptr27 = utf8Encode(v25_1, realloc0, memory0);
+      var len27 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 284, len27, true);
+      dataView(memory0).setInt32(ptr0 + 280, ptr27, true);
+      var ptr28 = utf8Encode(v25_2, realloc0, memory0);
+      var len28 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 292, len28, true);
+      dataView(memory0).setInt32(ptr0 + 288, ptr28, true);
+      var ptr29 = utf8Encode(v25_3, realloc0, memory0);
+      var len29 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 300, len29, true);
+      dataView(memory0).setInt32(ptr0 + 296, ptr29, true);
+      var ptr30 = utf8Encode(v25_4, realloc0, memory0);
+      var len30 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 308, len30, true);
+      dataView(memory0).setInt32(ptr0 + 304, ptr30, true);
+      var ptr31 = utf8Encode(v25_5, realloc0, memory0);
+      var len31 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 316, len31, true);
+      dataView(memory0).setInt32(ptr0 + 312, ptr31, true);
+      var ptr32 = utf8Encode(v25_6, realloc0, memory0);
+      var len32 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 324, len32, true);
+      dataView(memory0).setInt32(ptr0 + 320, ptr32, true);
+      var ptr33 = utf8Encode(v25_7, realloc0, memory0);
+      var len33 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 332, len33, true);
+      dataView(memory0).setInt32(ptr0 + 328, ptr33, true);
+      var {class: v34_0, key: v34_1, reconcile: v34_2, leaseMs: v34_3, maxCallMs: v34_4, reconcileAfterMs: v34_5, escalateAfterMs: v34_6, retentionMs: v34_7, approval: v34_8 } = v25_8;
+      var val35 = v34_0;
+      let enum35;
+      switch (val35) {
+        case 'read-only': {
+          enum35 = 0;
+          break;
+        }
+        case 'overwriting-write': {
+          enum35 = 1;
+          break;
+        }
+        case 'accumulating-write': {
+          enum35 = 2;
+          break;
+        }
+        case 'irreversible-external': {
+          enum35 = 3;
+          break;
+        }
+        default: {
+          if ((v34_0) instanceof Error) {
+            console.error(v34_0);
+          }
+          
+          throw new TypeError(`"${val35}" is not one of the cases of effect-class`);
+        }
+      }
+      dataView(memory0).setInt8(ptr0 + 336, enum35, true);
+      var variant43 = v34_1;
+      if (variant43 === null || variant43=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 340, 0, true);
+      } else {
+        const e = variant43;
+        dataView(memory0).setInt8(ptr0 + 340, 1, true);
+        var {only: v36_0, ignore: v36_1, identity: v36_2 } = e;
+        var variant39 = v36_0;
+        if (variant39 === null || variant39=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 344, 0, true);
+        } else {
+          const e = variant39;
+          dataView(memory0).setInt8(ptr0 + 344, 1, true);
+          var vec38 = e;
+          var len38 = vec38.length;
+          var result38 = realloc0(0, 0, 4, len38 * 8);
+          for (let i = 0; i < vec38.length; i++) {
+            const e = vec38[i];
+            const base = result38 + i * 8;var ptr37 = utf8Encode(e, realloc0, memory0);
+            var len37 = utf8EncodedLen;
+            dataView(memory0).setInt32(base + 4, len37, true);
+            dataView(memory0).setInt32(base + 0, ptr37, true);
+          }
+          dataView(memory0).setInt32(ptr0 + 352, len38, true);
+          dataView(memory0).setInt32(ptr0 + 348, result38, true);
+        }
+        var vec41 = v36_1;
+        var len41 = vec41.length;
+        var result41 = realloc0(0, 0, 4, len41 * 8);
+        for (let i = 0; i < vec41.length; i++) {
+          const e = vec41[i];
+          const base = result41 + i * 8;var ptr40 = utf8Encode(e, realloc0, memory0);
+          var len40 = utf8EncodedLen;
+          dataView(memory0).setInt32(base + 4, len40, true);
+          dataView(memory0).setInt32(base + 0, ptr40, true);
+        }
+        dataView(memory0).setInt32(ptr0 + 360, len41, true);
+        dataView(memory0).setInt32(ptr0 + 356, result41, true);
+        var val42 = v36_2;
+        let enum42;
+        switch (val42) {
+          case 'step': {
+            enum42 = 0;
+            break;
+          }
+          case 'run': {
+            enum42 = 1;
+            break;
+          }
+          case 'scope': {
+            enum42 = 2;
+            break;
+          }
+          default: {
+            if ((v36_2) instanceof Error) {
+              console.error(v36_2);
+            }
+            
+            throw new TypeError(`"${val42}" is not one of the cases of key-identity`);
+          }
+        }
+        dataView(memory0).setInt8(ptr0 + 364, enum42, true);
+      }
+      var variant45 = v34_2;
+      switch (variant45.tag) {
+        case 'none': {
+          dataView(memory0).setInt8(ptr0 + 368, 0, true);
+          break;
+        }
+        case 'provider-idempotent': {
+          dataView(memory0).setInt8(ptr0 + 368, 1, true);
+          break;
+        }
+        case 'lookup': {
+          const e = variant45.val;
+          dataView(memory0).setInt8(ptr0 + 368, 2, true);
+          var ptr44 = utf8Encode(e, realloc0, memory0);
+          var len44 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 376, len44, true);
+          dataView(memory0).setInt32(ptr0 + 372, ptr44, true);
+          break;
+        }
+        case 'manual': {
+          dataView(memory0).setInt8(ptr0 + 368, 3, true);
+          break;
+        }
+        default: {
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant45.tag)}\` (received \`${variant45}\`) specified for \`ReconcilePath\``);
+        }
+      }
+      dataView(memory0).setBigInt64(ptr0 + 384, toUint64(v34_3), true);
+      dataView(memory0).setBigInt64(ptr0 + 392, toUint64(v34_4), true);
+      dataView(memory0).setBigInt64(ptr0 + 400, toUint64(v34_5), true);
+      dataView(memory0).setBigInt64(ptr0 + 408, toUint64(v34_6), true);
+      dataView(memory0).setBigInt64(ptr0 + 416, toUint64(v34_7), true);
+      var variant49 = v34_8;
+      if (variant49 === null || variant49=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 424, 0, true);
+      } else {
+        const e = variant49;
+        dataView(memory0).setInt8(ptr0 + 424, 1, true);
+        var {when: v46_0, expiresAfterMs: v46_1 } = e;
+        var variant48 = v46_0;
+        if (variant48 === null || variant48=== undefined) {
+          dataView(memory0).setInt8(ptr0 + 432, 0, true);
+        } else {
+          const e = variant48;
+          dataView(memory0).setInt8(ptr0 + 432, 1, true);
+          var ptr47 = utf8Encode(e, realloc0, memory0);
+          var len47 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 440, len47, true);
+          dataView(memory0).setInt32(ptr0 + 436, ptr47, true);
+        }
+        dataView(memory0).setBigInt64(ptr0 + 448, toUint64(v46_1), true);
+      }
+      dataView(memory0).setBigInt64(ptr0 + 456, toUint64(arg2), true);
+      const ret = ledger010AsksApproval(ptr0);
+      var bool50 = ret;
+      return bool50 == 0 ? false : (bool50 == 1 ? true : throwInvalidBool());
+    }
     let effect010Defaults;
     
     function defaults() {
@@ -6271,6 +6647,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     ledger010NeedsPerson = exports0['oncely:core/ledger@0.1.0#needs-person'];
     ledger010NeedsPersonSince = exports0['oncely:core/ledger@0.1.0#needs-person-since'];
     ledger010Settleable = exports0['oncely:core/ledger@0.1.0#settleable'];
+    ledger010AsksApproval = exports0['oncely:core/ledger@0.1.0#asks-approval'];
     effect010Defaults = exports0['oncely:core/effect@0.1.0#defaults'];
     effect010Run = exports0['oncely:core/effect@0.1.0#run'];
     provider010Admit = exports0['oncely:core/provider@0.1.0#admit'];
@@ -6310,6 +6687,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       
     };
     const ledger010 = {
+      asksApproval: asksApproval,
       needsPerson: needsPerson,
       needsPersonSince: needsPersonSince,
       prepare: prepare,

@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "0e178a7e6578a97f1d95500430407df0256d2eb7563ad590ae6804ae46f6291b"
+COMPONENT_SHA256 = "5ff12a07d5efa865598dc31b1b38bedbb03adca35d3dfcca87866c9ce6ba89cd"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (
@@ -862,6 +862,10 @@ FUNCTIONS: dict[str, tuple[tuple[tuple[str, object], ...], object]] = {
         ("option", "u64"),
     ),
     "ledger.settleable": ((("s", LEDGER_ENTRY_STATE),), "bool"),
+    "ledger.asks-approval": (
+        (("current", ("option", LEDGER_ENTRY)), ("claim", LEDGER_CLAIM), ("now", "u64")),
+        "bool",
+    ),
     "effect.defaults": ((), EFFECT_CORE_DEFAULTS),
     "effect.run": ((("call", ("list", "u8")),), ("list", "u8")),
     "provider.admit": (

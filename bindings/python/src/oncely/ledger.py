@@ -270,6 +270,26 @@ class Ledger:
         claim: Claim = _machine._unwrap(r)
         return claim
 
+    def asks_approval(
+        self,
+        *,
+        scope: str,
+        run: str,
+        step: str | None = None,
+        tool: str,
+        args: Args,
+        policy: str | dict[str, Any] | ToolPolicy | None = None,
+    ) -> bool:
+        """Whether running this intent now would wait for a person's approval (the core's
+        ``ledger.asks-approval`` on the entry as it stands): its policy asks for one on these
+        arguments, and neither an approval that holds nor a denial is recorded. What an agent
+        framework's own approval step asks before it asks its person, so that the framework's
+        decision and the ledger's are one (the adapters; docs/choosing-keys.md)."""
+        claim = self.prepare(scope=scope, run=run, step=step, tool=tool, args=args, policy=policy)
+        current = self.store.get(claim.scope, claim.key)
+        asks: bool = self._rt.call("ledger.asks-approval", current, claim, self.clock())
+        return asks
+
     def begin(self, claim: Claim) -> Outcome:
         """Claim the key before calling the tool; returns what to do (``wit/ledger.wit``)."""
         return self.drive(claim.scope, claim.key, Begin(claim))
@@ -627,6 +647,10 @@ class AsyncLedger:
         """See :meth:`Ledger.start_sweeper`: an asyncio task in the running loop, async
         reconcilers awaited; ``await sweeper.stop()`` (or ``async with``) ends it."""
         return AsyncSweeper(lambda: self.sweep(scope), every, on_report, on_error)
+
+    async def asks_approval(self, **intent: Any) -> bool:
+        """See :meth:`Ledger.asks_approval`."""
+        return await asyncio.to_thread(lambda: self.sync.asks_approval(**intent))
 
     async def get(self, scope: str, key: str) -> Entry | None:
         """See :meth:`Ledger.get`."""
