@@ -17,7 +17,7 @@ from payments import REFUND_POLICY, Payments, counted, register_lookup
 
 import oncely
 from oncely.adapters import CallRecord
-from oncely.adapters.openai_agents import oncely_function_tool
+from oncely.adapters.openai_agents import approve, oncely_function_tool, reject
 
 CONVERSATION = RunConfig(group_id="conversation-7", tracing_disabled=True)
 
@@ -304,3 +304,103 @@ def test_a_tool_timeout_leaves_the_claimed_call_running_and_the_re_ask_gets_its_
     entry = ledger.get("acme", key)
     assert entry is not None and entry.state == oncely.EntryState.DONE
     assert [(r.tool_call_id, r.outcome) for r in records] == [("call_2", "replayed")]
+
+
+# --- approval: the SDK's interruption is the ledger's one request, one decision ---------------
+
+APPROVAL_POLICY = {**REFUND_POLICY, "approval": {"when": {"/amount": {">": 100}}}}
+
+
+def approval_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> FunctionTool:
+    @ledger.tool(policy=APPROVAL_POLICY)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    # The conversation, named where the SDK's approval step can see it (it gets no RunConfig).
+    return oncely_function_tool(refund, scope="acme", run=lambda ctx: "conversation-7", **kw)
+
+
+def asking(tool: FunctionTool, charge: str, amount: int, call_id: str) -> tuple[Agent[Any], Any]:
+    """An agent whose model asks for one refund, then ends; and the run's result."""
+    model = ScriptedModel(
+        [
+            [function_call("refund", {"charge_id": charge, "amount": amount}, call_id=call_id)],
+            [assistant_message("Done.")],
+        ]
+    )
+    agent = Agent(name="support", model=model, tools=[tool])
+    return agent, asyncio.run(Runner.run(agent, f"refund {charge}", run_config=CONVERSATION))
+
+
+def outputs(result: Any) -> list[Any]:
+    return [item.output for item in result.new_items if item.type == "tool_call_output_item"]
+
+
+def test_approved_in_the_run_the_refund_is_paid_once_and_the_ledger_says_who(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    tool = approval_tool(ledger, payments)
+    agent, result = asking(tool, "ch_1", 500, "call_1")
+    # The run stops with the SDK's interruption; the ledger holds the one request (the inbox
+    # lists it); nothing is paid.
+    [item] = result.interruptions
+    [asked] = ledger.list("acme", state=oncely.EntryState.AWAITING_APPROVAL)
+    assert asked.args_canonical == '{"amount":500,"charge_id":"ch_1"}' and payments.refunds == []
+    state = result.to_state()
+    decided = asyncio.run(approve(state, item, by="alice", note="customer verified"))
+    assert decided is not None and decided.startswith("stl-")
+    resumed = asyncio.run(Runner.run(agent, state, run_config=CONVERSATION))
+    assert resumed.final_output == "Done." and len(payments.refunds) == 1
+    entry = ledger.get("acme", asked.key)
+    assert entry is not None and entry.state.value == "done"
+    assert [(h.state.value, h.resolved_by) for h in ledger.history("acme", asked.key)][:2] == [
+        ("awaiting-approval", None),
+        ("approved", "alice"),
+    ]
+    # The same refund asked again in a new run of the conversation: replayed, nobody asked.
+    _, again = asking(tool, "ch_1", 500, "call_9")
+    assert again.interruptions == [] and outputs(again)[0]["refund_id"] == "re_1"
+    assert len(payments.refunds) == 1
+    # A small amount needs nobody.
+    _, small = asking(tool, "ch_2", 50, "call_3")
+    assert small.interruptions == [] and len(payments.refunds) == 2
+
+
+def test_rejected_in_the_run_the_model_reads_the_denial_and_is_never_asked_again(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    tool = approval_tool(ledger, payments)
+    agent, result = asking(tool, "ch_7", 700, "call_1")
+    [item] = result.interruptions
+    state = result.to_state()
+    assert asyncio.run(reject(state, item, by="bob", note="over the monthly limit"))
+    resumed = asyncio.run(Runner.run(agent, state, run_config=CONVERSATION))
+    [said] = outputs(resumed)
+    assert "denied" in said and "over the monthly limit" in said, said
+    # A new run asking the same refund: the ledger's denial, no second question, nothing paid.
+    _, again = asking(tool, "ch_7", 700, "call_2")
+    assert again.interruptions == []
+    assert "over the monthly limit" in outputs(again)[0] and payments.refunds == []
+
+
+def test_the_sdk_s_own_approve_is_recorded_and_the_inbox_s_decision_is_not_asked_again(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    tool = approval_tool(ledger, payments, approved_by="support-desk")
+    agent, result = asking(tool, "ch_3", 300, "call_1")
+    [item] = result.interruptions
+    state = result.to_state()
+    state.approve(item)  # the SDK's own call, not oncely's: the tool records it before it runs
+    asyncio.run(Runner.run(agent, state, run_config=CONVERSATION))
+    [asked] = ledger.list("acme", tool="refund")
+    history = ledger.history("acme", asked.key)
+    assert ("approved", "support-desk") in [(h.state.value, h.resolved_by) for h in history]
+    assert len(payments.refunds) == 1
+    # A call a person approved in the inbox (oncely serve, the CLI) while no run waited: the
+    # next run does not interrupt, the refund runs once.
+    _, first = asking(tool, "ch_4", 400, "call_2")
+    [request] = ledger.list("acme", state=oncely.EntryState.AWAITING_APPROVAL)
+    ledger.approve("acme", request.key, by="dana", version=request.version)
+    _, later = asking(tool, "ch_4", 400, "call_3")
+    assert later.interruptions == [] and len(payments.refunds) == 2

@@ -28,10 +28,26 @@ from typing import Any, Generic, TypeVar
 
 from oncely import _api
 from oncely._machine import EffectResult, effect_error_of
-from oncely.errors import CanonError, KeyDerivationError
+from oncely.errors import (
+    AwaitingApprovalError,
+    CanonError,
+    DefiniteFailure,
+    KeyDerivationError,
+    LedgerError,
+)
 from oncely.ledger import Ledger
 from oncely.tool import Tool, current_context
-from oncely.types import CallFailure, Canon, Effect, Key, Reply, ToolPolicy
+from oncely.types import (
+    CallFailure,
+    Canon,
+    Denial,
+    Effect,
+    EntryState,
+    ErrDenied,
+    Key,
+    Reply,
+    ToolPolicy,
+)
 
 C = TypeVar("C")
 
@@ -171,7 +187,8 @@ class Guard(Generic[C]):
         if answer_for(e) is not None:
             self._record(i, call_id, getattr(e, "key", None), type(e).__name__)
 
-    def _intent(self, i: Identity, args: Mapping[str, Any]) -> dict[str, Any]:
+    def _bare(self, i: Identity, args: Mapping[str, Any]) -> dict[str, Any]:
+        """The intent of one call (scope, run, step, tool, arguments, policy)."""
         return {
             "scope": i.scope,
             "run": i.run,
@@ -179,8 +196,10 @@ class Guard(Generic[C]):
             "tool": self.name,
             "args": args,
             "policy": i.policy,
-            **self.options,
         }
+
+    def _intent(self, i: Identity, args: Mapping[str, Any]) -> dict[str, Any]:
+        return {**self._bare(i, args), **self.options}
 
     def run_sync(
         self, tool_fn: Callable[[str], Any], args: Mapping[str, Any], i: Identity,
@@ -207,6 +226,66 @@ class Guard(Generic[C]):
             raise
         self._done(i, call_id, r)
         return r
+
+
+    # --- approval: the framework's own step and the ledger's record, one decision -----------
+
+    @property
+    def gated(self) -> bool:
+        """The tool's policy may ask a person to approve a call (its ``approval`` rule)."""
+        return self.policy.approval is not None
+
+    async def ask_async(self, args: Mapping[str, Any], i: Identity) -> bool:
+        """Whether the framework should ask its person about this call: the core's
+        ``ledger.asks-approval`` (the policy asks for one on these arguments, and no approval
+        that holds nor a denial is recorded). When it should, the ledger's request is recorded
+        first — the one request of this intended effect, which the inbox lists and a webhook
+        announces — so that a person may decide in either place, once."""
+        intent = self._bare(i, args)
+        if not await self.ledger.aio.asks_approval(**intent):
+            return False
+
+        def refused(key: str) -> Any:
+            # Only reached if a person approved in the instant between the question and the
+            # request: the framework is about to ask its own person, so nothing runs now.
+            raise DefiniteFailure("not run: the framework asks its person first")
+
+        try:
+            await self.ledger.aio.run(refused, **intent)
+        except AwaitingApprovalError:
+            pass
+        return True
+
+    async def decide_async(
+        self, args: Mapping[str, Any], i: Identity, *, approve: bool, by: str, note: str
+    ) -> str | None:
+        """Record a decision the framework's person made on this call in the ledger (the
+        request recorded first if it is not yet): the decision's id, or ``None`` when the ledger
+        already holds a decision (an approval that holds or a denial: the first one stands)."""
+        intent = self._bare(i, args)
+        if not await self.ask_async(args, i):
+            return None
+        claim = await self.ledger.aio.prepare(**intent)
+        entry = await self.ledger.aio.get(claim.scope, claim.key)
+        if entry is None:
+            return None
+        decide = self.ledger.aio.approve if approve else self.ledger.aio.deny
+        try:
+            return await decide(claim.scope, claim.key, by=by, version=entry.version, note=note)
+        except LedgerError:
+            return None  # decided meanwhile (another person, the inbox): that decision stands
+
+    async def denial_async(self, args: Mapping[str, Any], i: Identity) -> str | None:
+        """What the model reads of this call's denial (the core's answer), or ``None`` when the
+        ledger holds none."""
+        intent = self._bare(i, args)
+        claim = await self.ledger.aio.prepare(**intent)
+        e = await self.ledger.aio.get(claim.scope, claim.key)
+        if e is None or e.state != EntryState.DENIED:
+            return None
+        denial = Denial(e.key, e.resolved_by or "", e.reason or "", e.settlement or "")
+        reply = _api.answer(Effect(ErrDenied(denial)))
+        return None if reply is None else reply.text
 
 
 def unwrap_tool(

@@ -33,6 +33,16 @@ model re-asking with a new call id gets the first result. The call id is recorde
 When a keyed call does not simply return (unknown outcome, conflict, in progress, escalated, a
 definite failure, arguments that cannot be keyed), the tool's output is the core's answer
 (``agent.answer``: ``oncely: …``), which the model reads; storage errors propagate.
+
+Approval (a policy with an ``approval`` rule): the SDK's own approval step is the ledger's.
+The tool's ``needs_approval`` asks the core (``Ledger.asks_approval``) and, when a person is
+needed, records the ledger's one request for the call (the inbox lists it); the run stops with
+the SDK's interruption. The SDK gives ``needs_approval`` no ``RunConfig``, so the run must be
+named otherwise there (``run=`` or ``oncely.context(run=...)``); named only by ``group_id``, the
+call meets the ledger's request itself (the model reads "awaiting approval"). Decide with :func:`approve` and :func:`reject` (they record the decision
+in the ledger and in the run's state at once), in the inbox, or with ``state.approve(item)``
+(the call then records the approval, ``approved_by``, before it runs). A decision already in the
+ledger is not asked again: approved, the call runs; denied, the model reads the denial.
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from agents import FunctionTool, ModelBehaviorError, RunContextWrapper
+from agents import FunctionTool, ModelBehaviorError, RunContextWrapper, RunState, ToolApprovalItem
 from agents.function_schema import DocstringStyle, FuncSchema, function_schema
 from agents.strict_schema import ensure_strict_json_schema
 from agents.tool_context import ToolContext
@@ -52,11 +62,20 @@ from pydantic import BaseModel, ValidationError, create_model
 from oncely.adapters._core import (
     CallRecord,
     Guard,
+    Identity,
     PolicyLike,
     answer_for,
     as_ledger,
+    log,
     unwrap_tool,
 )
+from oncely.errors import IdentityError
+# The calls an oncely tool's ``needs_approval`` asked a person about, by tool-call id: what
+# ``approve`` and ``reject`` record their decision on (kept while the process runs).
+_asked: dict[str, tuple[Guard[Any], Identity, dict[str, Any]]] = {}
+# The attribute of a tool's ``on_invoke_tool`` holding its guard, for a call asked about in
+# another process (``approve(..., run=...)``).
+_GUARD = "_oncely_guard"
 
 
 def group_id(ctx: RunContextWrapper[Any]) -> str | None:
@@ -107,6 +126,7 @@ def oncely_function_tool(
     use_docstring_info: bool = True,
     strict_mode: bool = True,
     tool_options: dict[str, Any] | None = None,
+    approved_by: str | Callable[[ToolContext[Any]], str] = "openai-agents",
     **options: Any,
 ) -> FunctionTool:
     """A ``FunctionTool`` that runs ``target`` at most once per intent.
@@ -126,7 +146,11 @@ def oncely_function_tool(
       a function without it reads ``oncely.current_call().key``).
     - ``docstring_style``, ``use_docstring_info``, ``strict_mode``: as ``function_tool``'s;
       ``tool_options``: other ``FunctionTool`` fields (``is_enabled``, ``needs_approval``,
-      ``timeout_seconds``, …).
+      ``timeout_seconds``, …). A policy with an ``approval`` rule sets ``needs_approval`` from
+      the ledger (the module's docstring); one given here is asked too (either asks a person).
+    - ``approved_by``: who the ledger records for an approval given with the SDK's own
+      ``state.approve(item)`` (a name, or a function of the ``ToolContext``); :func:`approve`
+      takes it as its ``by``.
     - ``options``: the ledger's effect options (``max_attempts``, ``wait``, ``definite``,
       ``encode``, ``decode``).
     """
@@ -157,6 +181,35 @@ def oncely_function_tool(
         options={**fn_options, **options},
     )
     is_async = inspect.iscoroutinefunction(fn)
+    extra = dict(tool_options or {})
+    theirs = extra.pop("needs_approval", False)
+
+    def intent_of(params: dict[str, Any]) -> dict[str, Any]:
+        return fs.params_pydantic_model(**params).model_dump(mode="json")  # type: ignore[no-any-return]
+
+    async def needs_approval(ctx: RunContextWrapper[Any], params: dict[str, Any], call_id: str) -> bool:
+        asked = theirs if isinstance(theirs, bool) else theirs(ctx, params, call_id)
+        if inspect.isawaitable(asked):
+            asked = await asked
+        try:
+            args = intent_of(params)
+            i = guard.identity(ctx, group_id(ctx), call_id)  # type: ignore[arg-type]
+            ours = await guard.ask_async(args, i)
+        except (ValueError, ValidationError):
+            return bool(asked)  # the call itself refuses arguments it cannot read
+        except IdentityError:
+            # The SDK gives needs_approval no RunConfig: a run named only by its group_id is
+            # not known here. The call then meets the ledger's request itself (the model reads
+            # "awaiting approval"; the inbox lists it): give run= for the run's interruption.
+            log.warning("oncely: %s: no run for the approval step; give run=", tool_name)
+            return bool(asked)
+        except Exception as e:
+            if answer_for(e) is None:
+                raise
+            return bool(asked)  # the call answers the model (no run, arguments not keyed)
+        if ours:
+            _asked[call_id] = (guard, i, args)
+        return bool(asked) or ours
 
     async def on_invoke_tool(ctx: ToolContext[Any], input: str) -> Any:
         try:
@@ -174,6 +227,17 @@ def oncely_function_tool(
         def call(key: str) -> Any:
             return fn(*args, **({**kwargs, key_param: key} if takes_key else kwargs))
 
+        if guard.gated and ctx.is_tool_approved(ctx.tool_name, call_id):
+            # Approved with the SDK's own state.approve: the ledger records it before the call.
+            by = approved_by if isinstance(approved_by, str) else approved_by(ctx)
+            note = f"approved in the run's interruption (tool call {call_id})"
+            try:
+                await guard.decide_async(intent_args, i, approve=True, by=by, note=note)
+            except Exception as e:
+                text = answer_for(e)
+                if text is None:
+                    raise
+                return text
         try:
             if is_async:
                 r = await guard.run_async(call, intent_args, i, call_id)
@@ -186,14 +250,78 @@ def oncely_function_tool(
             return text
         return r.value
 
-    return FunctionTool(
+    if guard.gated:
+        extra["needs_approval"] = needs_approval
+    elif theirs is not False:
+        extra["needs_approval"] = theirs
+    made = FunctionTool(
         name=fs.name,
         description=fs.description or "",
         params_json_schema=fs.params_json_schema,
         on_invoke_tool=on_invoke_tool,
         strict_json_schema=strict_mode,
-        **(tool_options or {}),
+        **extra,
     )
+    setattr(on_invoke_tool, _GUARD, (guard, intent_of))
+    return made
 
 
-__all__ = ["group_id", "oncely_function_tool"]
+async def _decide(
+    item: ToolApprovalItem, *, approve: bool, by: str, note: str, run: str | None
+) -> tuple[Guard[Any], Identity, dict[str, Any], str | None]:
+    call_id = item.raw_item.call_id  # type: ignore[union-attr]
+    asked = _asked.get(call_id)
+    if asked is None:
+        # Asked by another process: the call's identity again, from the item and ``run``.
+        found = next(
+            (
+                getattr(t.on_invoke_tool, _GUARD)
+                for t in item.agent.tools
+                if isinstance(t, FunctionTool)
+                and t.name == item.tool_name
+                and hasattr(t.on_invoke_tool, _GUARD)
+            ),
+            None,
+        )
+        if found is None:
+            raise LookupError(f"{item.tool_name!r} is not a tool made by oncely_function_tool")
+        guard, intent_of = found
+        args = intent_of(json.loads(item.raw_item.arguments or "{}"))  # type: ignore[union-attr]
+        i = guard.identity(None, run, call_id)
+        asked = (guard, i, args)
+    guard, i, args = asked
+    decided = await guard.decide_async(args, i, approve=approve, by=by, note=note)
+    _asked.pop(call_id, None)
+    return guard, i, args, decided
+
+
+async def approve(
+    state: RunState[Any, Any], item: ToolApprovalItem, *, by: str, note: str = "",
+    run: str | None = None,
+) -> str | None:  # fmt: skip
+    """Approve the interrupted call ``item`` as ``by``: recorded in the ledger (the decision's
+    id; ``None`` when the ledger already held a decision, which stands) and in ``state``
+    (``state.approve(item)``); resume the run with ``Runner.run(agent, state)``. ``run``: the
+    call's run when the question was asked by another process (the group id the run had)."""
+    decided = (await _decide(item, approve=True, by=by, note=note, run=run))[3]
+    state.approve(item)
+    return decided
+
+
+async def reject(
+    state: RunState[Any, Any], item: ToolApprovalItem, *, by: str, note: str = "",
+    run: str | None = None,
+) -> str | None:  # fmt: skip
+    """Deny the interrupted call ``item`` as ``by``, with ``note`` (the reason the model
+    reads): recorded in the ledger — the call did not happen and will not; a later run asking
+    the same call gets the denial, not a new question — and in ``state``
+    (``state.reject(item)``, its message the core's answer to the denial; the SDK's own when
+    the ledger holds an approval instead). Returns the decision's id (``None``
+    when the ledger already held a decision, which stands)."""
+    guard, i, args, decided = await _decide(item, approve=False, by=by, note=note, run=run)
+    # What the model reads: the ledger's denial (this one, or the one it already held).
+    state.reject(item, rejection_message=await guard.denial_async(args, i))
+    return decided
+
+
+__all__ = ["approve", "group_id", "oncely_function_tool", "reject"]
