@@ -447,3 +447,87 @@ def test_without_oncely_the_resumed_graph_pays_again(tmp_path: Path) -> None:
     counted(f"langgraph killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
     assert len(refunds) == 2
     assert "refunds: 2" in out
+
+
+# --- approval: LangGraph's interrupt() is the ledger's request, the resume its decision ---------
+
+APPROVAL_POLICY = {**REFUND_POLICY, "approval": {"when": {"/amount": {">": 100}}}}
+
+
+def approval_graph(ledger: oncely.Ledger, payments: Payments, charge: str, amount: int) -> Any:
+    @ledger.tool(policy=APPROVAL_POLICY)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    model = FakeMessagesListChatModel(
+        responses=[
+            AIMessage("", tool_calls=[call("call_1", charge_id=charge, amount=amount)]),
+            AIMessage("Done."),
+        ]
+    )
+    return agent_graph(oncely_tool(refund, scope="acme"), model, InMemorySaver())
+
+
+def test_interrupted_for_approval_then_resumed_the_refund_is_paid_once(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    from langgraph.types import Command
+
+    graph = approval_graph(ledger, payments, "ch_1", 500)
+    out = graph.invoke({"messages": [("user", "refund ch_1")]}, THREAD)
+    [stop] = out["__interrupt__"]
+    assert stop.value["oncely"] == "approval" and stop.value["args"] == {
+        "charge_id": "ch_1",
+        "amount": 500,
+    }
+    [asked] = ledger.list("acme", state=oncely.EntryState.AWAITING_APPROVAL)
+    assert asked.key == stop.value["key"] and payments.refunds == []
+    # The checkpoint holds the interrupt with the ledger's request (what a resume answers).
+    assert graph.get_state(THREAD).interrupts[0].value["key"] == asked.key
+    out = graph.invoke(Command(resume={"type": "approve", "by": "alice"}), THREAD)
+    assert out["messages"][-1].content == "Done." and len(payments.refunds) == 1
+    history = [(h.state.value, h.resolved_by) for h in ledger.history("acme", asked.key)]
+    assert history[:2] == [("awaiting-approval", None), ("approved", "alice")]
+    # A small amount needs nobody.
+    small = approval_graph(ledger, payments, "ch_2", 50)
+    out = small.invoke({"messages": [("user", "refund ch_2")]}, {"configurable": {"thread_id": "t2"}})
+    assert "__interrupt__" not in out and len(payments.refunds) == 2
+
+
+def test_rejected_on_resume_the_model_reads_the_denial_and_a_new_thread_is_not_asked_again(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    from langgraph.types import Command
+
+    graph = approval_graph(ledger, payments, "ch_7", 700)
+    graph.invoke({"messages": [("user", "refund ch_7")]}, THREAD)
+    out = graph.invoke(
+        Command(resume={"type": "reject", "message": "over the monthly limit", "by": "bob"}), THREAD
+    )
+    said = [m for m in out["messages"] if isinstance(m, ToolMessage)][-1]
+    assert said.status == "error" and "over the monthly limit" in str(said.content), said
+    assert payments.refunds == []
+    # The same call resumed from the checkpoint again: the ledger's denial, no interrupt.
+    again = approval_graph(ledger, payments, "ch_7", 700)
+    out = again.invoke({"messages": [("user", "refund ch_7")]}, THREAD)
+    assert "__interrupt__" not in out and payments.refunds == []
+
+
+def test_a_decision_in_the_inbox_stands_over_a_later_resume(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    from langgraph.types import Command
+
+    graph = approval_graph(ledger, payments, "ch_4", 400)
+    out = graph.invoke({"messages": [("user", "refund ch_4")]}, THREAD)
+    key = out["__interrupt__"][0].value["key"]
+    entry = ledger.get("acme", key)
+    assert entry is not None
+    ledger.approve("acme", key, by="dana", version=entry.version)  # the inbox, meanwhile
+    out = graph.invoke(Command(resume=False), THREAD)
+    assert out["messages"][-1].content == "Done." and len(payments.refunds) == 1
+    with pytest.raises(TypeError, match="resume an oncely approval"):
+        from oncely.adapters.langchain import _decision
+
+        _decision({"ok": 1}, "x")

@@ -42,6 +42,7 @@ from oncely.types import (
     Canon,
     Denial,
     Effect,
+    Entry,
     EntryState,
     ErrDenied,
     Key,
@@ -235,15 +236,16 @@ class Guard(Generic[C]):
         """The tool's policy may ask a person to approve a call (its ``approval`` rule)."""
         return self.policy.approval is not None
 
-    async def ask_async(self, args: Mapping[str, Any], i: Identity) -> bool:
+    def ask(self, args: Mapping[str, Any], i: Identity) -> Entry | None:
         """Whether the framework should ask its person about this call: the core's
         ``ledger.asks-approval`` (the policy asks for one on these arguments, and no approval
         that holds nor a denial is recorded). When it should, the ledger's request is recorded
         first — the one request of this intended effect, which the inbox lists and a webhook
-        announces — so that a person may decide in either place, once."""
+        announces, so that a person may decide in either place, once — and returned (its key,
+        arguments and version); else ``None``."""
         intent = self._bare(i, args)
-        if not await self.ledger.aio.asks_approval(**intent):
-            return False
+        if not self.ledger.asks_approval(**intent):
+            return None
 
         def refused(key: str) -> Any:
             # Only reached if a person approved in the instant between the question and the
@@ -251,36 +253,31 @@ class Guard(Generic[C]):
             raise DefiniteFailure("not run: the framework asks its person first")
 
         try:
-            await self.ledger.aio.run(refused, **intent)
-        except AwaitingApprovalError:
-            pass
-        return True
+            self.ledger.run(refused, **intent)
+        except AwaitingApprovalError as e:
+            return self.ledger.get(i.scope, e.key)
+        return None
 
-    async def decide_async(
+    def decide(
         self, args: Mapping[str, Any], i: Identity, *, approve: bool, by: str, note: str
     ) -> str | None:
         """Record a decision the framework's person made on this call in the ledger (the
         request recorded first if it is not yet): the decision's id, or ``None`` when the ledger
         already holds a decision (an approval that holds or a denial: the first one stands)."""
-        intent = self._bare(i, args)
-        if not await self.ask_async(args, i):
+        asked = self.ask(args, i)
+        if asked is None:
             return None
-        claim = await self.ledger.aio.prepare(**intent)
-        entry = await self.ledger.aio.get(claim.scope, claim.key)
-        if entry is None:
-            return None
-        decide = self.ledger.aio.approve if approve else self.ledger.aio.deny
+        decide = self.ledger.approve if approve else self.ledger.deny
         try:
-            return await decide(claim.scope, claim.key, by=by, version=entry.version, note=note)
+            return decide(asked.scope, asked.key, by=by, version=asked.version, note=note)
         except LedgerError:
             return None  # decided meanwhile (another person, the inbox): that decision stands
 
-    async def denial_async(self, args: Mapping[str, Any], i: Identity) -> str | None:
+    def denial(self, args: Mapping[str, Any], i: Identity) -> str | None:
         """What the model reads of this call's denial (the core's answer), or ``None`` when the
         ledger holds none."""
-        intent = self._bare(i, args)
-        claim = await self.ledger.aio.prepare(**intent)
-        e = await self.ledger.aio.get(claim.scope, claim.key)
+        claim = self.ledger.prepare(**self._bare(i, args))
+        e = self.ledger.get(claim.scope, claim.key)
         if e is None or e.state != EntryState.DENIED:
             return None
         denial = Denial(e.key, e.resolved_by or "", e.reason or "", e.settlement or "")

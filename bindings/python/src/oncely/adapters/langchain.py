@@ -33,6 +33,16 @@ resumed from its checkpoint, get the first result. The tool-call id is recorded 
 When a keyed call does not simply return (unknown outcome, conflict, in progress, escalated, a
 definite failure, arguments that cannot be keyed), the model reads the core's answer
 (``agent.answer``: ``oncely: …``) as an error ``ToolMessage``; storage errors propagate.
+
+Approval (a policy with an ``approval`` rule), in a LangGraph graph: LangGraph's ``interrupt()``
+is the ledger's request. When the core says a person is needed (``Ledger.asks_approval``), the
+tool records the ledger's one request (the inbox lists it) and interrupts the graph with it
+(``{"oncely": "approval", "tool", "key", "args", "version"}``); resume it with
+``Command(resume=...)``: ``{"type": "approve"}`` or ``{"type": "reject", "message": why}``
+(``"by"``: who, default ``approved_by``), or ``True``/``False``. The decision is recorded in
+the ledger, then the call runs once, or the model reads the denial. A decision already in the
+ledger (the inbox, another worker) is not asked again, and the first one recorded stands. Outside
+a graph the call meets the ledger's request itself (the model reads "awaiting approval").
 """
 
 from __future__ import annotations
@@ -52,11 +62,13 @@ from pydantic_core import to_jsonable_python
 from oncely.adapters._core import (
     CallRecord,
     Guard,
+    Identity,
     PolicyLike,
     answer_for,
     as_ledger,
     unwrap_tool,
 )
+from oncely.types import Entry
 
 _CALL_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "oncely_langchain_tool_call_id", default=None
@@ -82,6 +94,7 @@ class OncelyTool(BaseTool):
     _guard: Guard[RunnableConfig] = PrivateAttr()
     _invoke: Invoke | None = PrivateAttr(default=None)
     _ainvoke: Invoke | None = PrivateAttr(default=None)
+    _approved_by: str = PrivateAttr(default="langgraph")
 
     @property
     def guard(self) -> Guard[RunnableConfig]:
@@ -130,11 +143,38 @@ class OncelyTool(BaseTool):
             return await asyncio.to_thread(self._guarded_sync, arguments, config)
         return await self._guarded_async(arguments, config)
 
+    def _decided(self, args: dict[str, Any], i: Identity, asked: Entry | None) -> None:
+        """Ask the graph's person about the ledger's request ``asked`` (LangGraph's
+        ``interrupt()``: the graph stops here, and runs the tool again when resumed) and record
+        their decision in the ledger. Outside a graph, nothing: the call meets the request."""
+        if asked is None:
+            return
+        try:
+            from langgraph.types import interrupt
+        except ImportError:
+            return
+        request = {
+            "oncely": "approval",
+            "tool": self._guard.name,
+            "key": asked.key,
+            "args": args,
+            "version": asked.version,
+        }
+        try:
+            reply = interrupt(request)
+        except RuntimeError:  # not in a graph (no runnable context)
+            return
+        approve, by, note = _decision(reply, self._approved_by)
+        self._guard.decide(args, i, approve=approve, by=by, note=note)
+
     def _guarded_sync(self, arguments: dict[str, Any], config: RunnableConfig) -> Any:
         invoke = self._invoke
         assert invoke is not None
         call_id = _CALL_ID.get()
         i = self._guard.identity(config, thread_id(config), call_id)
+        if self._guard.gated:
+            args = to_jsonable_python(arguments)
+            self._decided(args, i, self._guard.ask(args, i))
         try:
             r = self._guard.run_sync(
                 lambda key: invoke(arguments, config, key),
@@ -151,6 +191,10 @@ class OncelyTool(BaseTool):
         assert ainvoke is not None
         call_id = _CALL_ID.get()
         i = self._guard.identity(config, thread_id(config), call_id)
+        if self._guard.gated:
+            args = to_jsonable_python(arguments)
+            asked = await asyncio.to_thread(self._guard.ask, args, i)
+            await asyncio.to_thread(contextvars.copy_context().run, self._decided, args, i, asked)
         try:
             r = await self._guard.run_async(
                 lambda key: ainvoke(arguments, config, key),
@@ -161,6 +205,23 @@ class OncelyTool(BaseTool):
         except Exception as e:
             raise _answer(e) from e
         return r.value
+
+
+def _decision(reply: Any, by: str) -> tuple[bool, str, str]:
+    """(approve, by, note) of a resume value: ``True``/``False``, ``"approve"``/``"reject"``,
+    or ``{"type": "approve" | "reject", "message"?, "by"?}`` (LangChain's human-in-the-loop
+    decisions)."""
+    if isinstance(reply, bool):
+        return reply, by, ""
+    if isinstance(reply, str):
+        reply = {"type": reply}
+    if isinstance(reply, Mapping) and reply.get("type") in ("approve", "reject", "deny"):
+        note = str(reply.get("message") or reply.get("note") or "")
+        return reply["type"] == "approve", str(reply.get("by") or by), note
+    raise TypeError(
+        "resume an oncely approval with True/False, 'approve'/'reject', or "
+        f'{{"type": "approve" | "reject", "message": ..., "by": ...}}, not {reply!r}'
+    )
 
 
 def _answer(e: Exception) -> Exception:
@@ -196,6 +257,7 @@ def oncely_tool(
     audit: Callable[[CallRecord], None] | None = None,
     key_param: str = "idempotency_key",
     parse_docstring: bool = False,
+    approved_by: str = "langgraph",
     **options: Any,
 ) -> OncelyTool:
     """A LangChain tool that runs ``target`` at most once per intent.
@@ -215,14 +277,17 @@ def oncely_tool(
     - ``audit``: called with a :class:`~oncely.adapters.CallRecord` for every call.
     - ``key_param``: the function's parameter that receives the key (left out of the schema;
       a function without it reads ``oncely.current_call().key``).
+    - ``approved_by``: who the ledger records for a decision resumed without ``"by"``.
     - ``options``: the ledger's effect options (``max_attempts``, ``wait``, ``definite``,
       ``encode``, ``decode``).
     """
     ledger = as_ledger(ledger)
     if isinstance(target, BaseTool):
-        return _from_tool(
+        made = _from_tool(
             target, ledger, policy, scope, run, step, name, description, audit, key_param, options
         )
+        made._approved_by = approved_by
+        return made
     ledger, parsed, tool_name, fn, fn_key, fn_options = unwrap_tool(target, ledger, policy, name)
     key_param = fn_key or key_param
     takes_key = key_param in inspect.signature(fn).parameters
@@ -250,6 +315,7 @@ def oncely_tool(
     )
     t = OncelyTool(name=shown, description=desc, args_schema=schema)
     t._guard = guard
+    t._approved_by = approved_by
     if inspect.iscoroutinefunction(fn):
         t._ainvoke = call
     else:

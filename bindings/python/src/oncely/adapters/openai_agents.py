@@ -194,7 +194,7 @@ def oncely_function_tool(
         try:
             args = intent_of(params)
             i = guard.identity(ctx, group_id(ctx), call_id)  # type: ignore[arg-type]
-            ours = await guard.ask_async(args, i)
+            ours = await asyncio.to_thread(guard.ask, args, i) is not None
         except (ValueError, ValidationError):
             return bool(asked)  # the call itself refuses arguments it cannot read
         except IdentityError:
@@ -232,7 +232,9 @@ def oncely_function_tool(
             by = approved_by if isinstance(approved_by, str) else approved_by(ctx)
             note = f"approved in the run's interruption (tool call {call_id})"
             try:
-                await guard.decide_async(intent_args, i, approve=True, by=by, note=note)
+                await asyncio.to_thread(
+                    lambda: guard.decide(intent_args, i, approve=True, by=by, note=note)
+                )
             except Exception as e:
                 text = answer_for(e)
                 if text is None:
@@ -290,7 +292,9 @@ async def _decide(
         i = guard.identity(None, run, call_id)
         asked = (guard, i, args)
     guard, i, args = asked
-    decided = await guard.decide_async(args, i, approve=approve, by=by, note=note)
+    decided = await asyncio.to_thread(
+        lambda: guard.decide(args, i, approve=approve, by=by, note=note)
+    )
     _asked.pop(call_id, None)
     return guard, i, args, decided
 
@@ -320,7 +324,7 @@ async def reject(
     when the ledger already held a decision, which stands)."""
     guard, i, args, decided = await _decide(item, approve=False, by=by, note=note, run=run)
     # What the model reads: the ledger's denial (this one, or the one it already held).
-    state.reject(item, rejection_message=await guard.denial_async(args, i))
+    state.reject(item, rejection_message=await asyncio.to_thread(guard.denial, args, i))
     return decided
 
 
