@@ -4,8 +4,3 @@
 ALTER TABLE oncely.effects DROP CONSTRAINT IF EXISTS effects_state_check;
 ALTER TABLE oncely.effects ADD CONSTRAINT effects_state_check
     CHECK (state IN ('pending', 'done', 'failed', 'in-doubt', 'escalated', 'awaiting-approval', 'approved', 'denied'));
-
--- The calls awaiting a person's approval, in the order they were asked (`oncely serve`'s inbox
--- pages through them): only those rows, in that order.
-CREATE INDEX IF NOT EXISTS effects_awaiting ON oncely.effects (updated_at, scope, key)
-    WHERE state = 'awaiting-approval';

@@ -73,8 +73,3 @@ SELECT e.scope AS scope,
        json_extract(h.value, '$[7]') AS resolved_by,
        json_extract(h.value, '$[8]') AS settlement
 FROM oncely_effects AS e, json_each(e.history) AS h;
-
--- The calls awaiting a person's approval, in the order they were asked (`oncely serve`'s inbox
--- pages through them): only those rows, in that order.
-CREATE INDEX oncely_effects_awaiting ON oncely_effects (updated_at, scope, key)
-    WHERE state = 'awaiting-approval';

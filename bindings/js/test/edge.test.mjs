@@ -305,6 +305,7 @@ test('workerd: the Durable Object store passes ledger.json (its writes keeping t
     { version: 20261206000000, description: 'history in row', success: 1, checksum: sum('20261206000000_history_in_row.sql') },
     { version: 20261207000000, description: 'history by write', success: 1, checksum: sum('20261207000000_history_by_write.sql') },
     { version: 20261208000000, description: 'approval', success: 1, checksum: sum('20261208000000_approval.sql') },
+    { version: 20261209000000, description: 'awaiting', success: 1, checksum: sum('20261209000000_awaiting.sql') },
   ]);
   // Rows carry the core's due time, and `due` selects by it.
   assert.equal((await store.due(null, Number.MAX_SAFE_INTEGER, 10)).length, 1);

@@ -29,6 +29,7 @@ const MIGRATIONS = [
   [20261206000000, 'history in row', '20261206000000_history_in_row.sql'],
   [20261207000000, 'history by write', '20261207000000_history_by_write.sql'],
   [20261208000000, 'approval', '20261208000000_approval.sql'],
+  [20261209000000, 'awaiting', '20261209000000_awaiting.sql'],
 ];
 const migrationFile = (dialect, n = 0) => readFileSync(join(REPO, 'migrations', dialect, MIGRATIONS[n][2]));
 const sha384 = (bytes) => createHash('sha384').update(bytes).digest();

@@ -243,10 +243,9 @@ SELECT e.scope AS scope,
        json_extract(h.value, '$[7]') AS resolved_by,
        json_extract(h.value, '$[8]') AS settlement
 FROM oncely_effects AS e, json_each(e.history) AS h;
-
--- The calls awaiting a person's approval, in the order they were asked (\`oncely serve\`'s inbox
+`},{version:"20261209000000",description:"awaiting",file:"20261209000000_awaiting.sql",sql:`-- The calls awaiting a person's approval, in the order they were asked (\`oncely serve\`'s inbox
 -- pages through them): only those rows, in that order.
-CREATE INDEX oncely_effects_awaiting ON oncely_effects (updated_at, scope, key)
+CREATE INDEX IF NOT EXISTS oncely_effects_awaiting ON oncely_effects (updated_at, scope, key)
     WHERE state = 'awaiting-approval';
 `}],postgres=[{version:"20261130000000",description:"effects",file:"20261130000000_effects.sql",sql:`-- The effect ledger (PostgreSQL), in its own schema. One row per (scope, key); every field of
 -- the core's \`entry\` record (wit/ledger.wit). Times are milliseconds since the Unix epoch.
@@ -418,14 +417,7 @@ CREATE TRIGGER keep_history_on_update BEFORE UPDATE ON oncely.effects
 DROP TRIGGER IF EXISTS keep_history ON oncely.effects;
 DROP TRIGGER IF EXISTS keep_history_on_update ON oncely.effects;
 DROP FUNCTION IF EXISTS oncely.keep_history();
-`},{version:"20261208000000",description:"approval",file:"20261208000000_approval.sql",sql:`-- A call may wait for a person's approval before it runs (issue 27): three more states,
--- \`awaiting-approval\`, \`approved\` and \`denied\` (wit/ledger.wit), in the state's CHECK
--- constraint (the name PostgreSQL gave the column's constraint).
-ALTER TABLE oncely.effects DROP CONSTRAINT IF EXISTS effects_state_check;
-ALTER TABLE oncely.effects ADD CONSTRAINT effects_state_check
-    CHECK (state IN ('pending', 'done', 'failed', 'in-doubt', 'escalated', 'awaiting-approval', 'approved', 'denied'));
-
--- The calls awaiting a person's approval, in the order they were asked (\`oncely serve\`'s inbox
+`},{version:"20261208000000",description:"approval",file:"20261208000000_approval.sql",sql:"-- A call may wait for a person's approval before it runs (issue 27): three more states,\n-- `awaiting-approval`, `approved` and `denied` (wit/ledger.wit), in the state's CHECK\n-- constraint (the name PostgreSQL gave the column's constraint).\nALTER TABLE oncely.effects DROP CONSTRAINT IF EXISTS effects_state_check;\nALTER TABLE oncely.effects ADD CONSTRAINT effects_state_check\n    CHECK (state IN ('pending', 'done', 'failed', 'in-doubt', 'escalated', 'awaiting-approval', 'approved', 'denied'));\n"},{version:"20261209000000",description:"awaiting",file:"20261209000000_awaiting.sql",sql:`-- The calls awaiting a person's approval, in the order they were asked (\`oncely serve\`'s inbox
 -- pages through them): only those rows, in that order.
 CREATE INDEX IF NOT EXISTS effects_awaiting ON oncely.effects (updated_at, scope, key)
     WHERE state = 'awaiting-approval';

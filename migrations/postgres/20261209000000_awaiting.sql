@@ -1,0 +1,4 @@
+-- The calls awaiting a person's approval, in the order they were asked (`oncely serve`'s inbox
+-- pages through them): only those rows, in that order.
+CREATE INDEX IF NOT EXISTS effects_awaiting ON oncely.effects (updated_at, scope, key)
+    WHERE state = 'awaiting-approval';
