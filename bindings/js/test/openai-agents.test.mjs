@@ -159,3 +159,79 @@ test('a failed call: the model reads the answer of the core, not the SDK default
   assert.equal(mine.errorFunction({}, new Error('x'), undefined), 'mine');
   assert.equal(once(options(null), { ledger, run: 'conv-3', policy: POLICY }).errorFunction, null);
 });
+
+// ---- approval: the SDK's interruption is the ledger's one request, one decision ------------------
+
+const APPROVAL = { class: 'irreversible-external', reconcile: 'provider-idempotent', approval: { when: { '/amount_cents': { '>': 100 } } } };
+
+function approvalAgent(ledger, pay, charge, amount, callId, extra = {}) {
+  const options = { ...refundOptions(pay), timeoutMs: undefined };
+  const refund = tool(once(options, { ledger, run: 'conversation-7', policy: APPROVAL, ...extra }));
+  const model = new ScriptedModel([[functionCall('refund', JSON.stringify({ charge_id: charge, amount_cents: amount }), { callId })], [assistantMessage('Done.')]]);
+  return { agent: new Agent({ name: 'support', model, tools: [refund] }), model };
+}
+
+test('approval: approved in the run, the refund is paid once and the ledger says who', async () => {
+  const { approve } = await import('oncely/openai-agents');
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const pay = payProvider();
+  const { agent } = approvalAgent(ledger, pay, 'ch_1', 500, 'call_1');
+  const first = await run(agent, 'refund ch_1');
+  assert.equal(first.interruptions.length, 1);
+  const [asked] = await ledger.list('default', { state: 'awaiting-approval' });
+  assert.equal(asked.argsCanonical, '{"amount_cents":500,"charge_id":"ch_1"}');
+  assert.equal(pay.count, 0);
+  const id = await approve(first.state, first.interruptions[0], { by: 'alice', note: 'verified' });
+  assert.match(id, /^stl-/);
+  const resumed = await run(agent, first.state);
+  assert.equal(resumed.finalOutput, 'Done.');
+  assert.equal(pay.count, 1);
+  const history = await ledger.history('default', asked.key);
+  assert.deepEqual(history.slice(0, 2).map((h) => [h.state, h.resolvedBy]), [['awaiting-approval', null], ['approved', 'alice']]);
+  // Asked again in a new run: replayed, nobody asked.
+  const again = await run(approvalAgent(ledger, pay, 'ch_1', 500, 'call_9').agent, 'refund ch_1');
+  assert.equal(again.interruptions.length, 0);
+  assert.equal(pay.count, 1);
+  // A small amount needs nobody.
+  const small = await run(approvalAgent(ledger, pay, 'ch_2', 50, 'call_3').agent, 'refund ch_2');
+  assert.equal(small.interruptions.length, 0);
+  assert.equal(pay.count, 2);
+});
+
+test('approval: rejected in the run, the model reads the denial and a new run is not asked again', async () => {
+  const { reject } = await import('oncely/openai-agents');
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const pay = payProvider();
+  const { agent, model } = approvalAgent(ledger, pay, 'ch_7', 700, 'call_1');
+  const first = await run(agent, 'refund ch_7');
+  await reject(first.state, first.interruptions[0], { by: 'bob', note: 'over the monthly limit' });
+  await run(agent, first.state);
+  const said = toolOutputs(model).get('call_1');
+  assert.match(said, /denied/);
+  assert.match(said, /over the monthly limit/);
+  const later = approvalAgent(ledger, pay, 'ch_7', 700, 'call_2');
+  const again = await run(later.agent, 'refund ch_7');
+  assert.equal(again.interruptions.length, 0);
+  assert.match(toolOutputs(later.model).get('call_2'), /over the monthly limit/);
+  assert.equal(pay.count, 0);
+});
+
+test("approval: the SDK's own approve is recorded; a decision in the inbox is not asked again", async () => {
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const pay = payProvider();
+  const { agent } = approvalAgent(ledger, pay, 'ch_3', 300, 'call_1', { approvedBy: 'support-desk' });
+  const first = await run(agent, 'refund ch_3');
+  first.state.approve(first.interruptions[0]); // the SDK's own call: the tool records it before it runs
+  await run(agent, first.state);
+  const [entry] = await ledger.list('default', { tool: 'refund' });
+  const history = await ledger.history('default', entry.key);
+  assert.ok(history.some((h) => h.state === 'approved' && h.resolvedBy === 'support-desk'), JSON.stringify(history));
+  assert.equal(pay.count, 1);
+  // Approved in the inbox while no run waited: the next run does not interrupt.
+  await run(approvalAgent(ledger, pay, 'ch_4', 400, 'call_2').agent, 'refund ch_4');
+  const [request] = await ledger.list('default', { state: 'awaiting-approval' });
+  await ledger.approve('default', request.key, { by: 'dana', version: request.version });
+  const later = await run(approvalAgent(ledger, pay, 'ch_4', 400, 'call_3').agent, 'refund ch_4');
+  assert.equal(later.interruptions.length, 0);
+  assert.equal(pay.count, 2);
+});

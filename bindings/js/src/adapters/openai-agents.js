@@ -18,9 +18,18 @@
 // …: the core's answer), the model reads the core's reply text: the tool's `errorFunction` is
 // given it (your own `errorFunction` still handles every other error; without one, the SDK's
 // fixed sentence does). `errorFunction: null` (raise every error) is kept.
+//
+// Approval (a policy with an `approval` rule): the SDK's approval interruption is the ledger's
+// request. `needsApproval` asks the core (`ledger.asksApproval`) and, when a person is needed,
+// records the ledger's one request for the call (the inbox lists it); the run stops with the SDK's
+// interruption. Decide with `approve(state, item, {by})` and `reject(state, item, {by, note})` from
+// this module (they record the decision in the ledger and in the run's state at once), in the
+// inbox, or with the SDK's own `state.approve(item)` (the call then records the approval,
+// `approvedBy`, before it runs). A decision already in the ledger is not asked again: approved, the
+// call runs; denied, the model reads the denial. The first decision recorded stands.
 
 import { AnsweredError } from '../errors.js';
-import { prepare, runOnce } from './shared.js';
+import { askPerson, decide, denialText, gated, prepare, runOnce } from './shared.js';
 
 export { oncelyCall } from './shared.js';
 
@@ -40,8 +49,15 @@ export function once(toolOptions, options) {
   }
   const inner = toolOptions.execute;
   const p = prepare('oncely/openai-agents', options, toolOptions.name ?? inner.name);
+  const approvedBy = options.approvedBy ?? 'openai-agents';
   async function execute(args, runContext, details) {
     const toolCallId = details?.toolCall?.callId;
+    const name = toolOptions.name ?? p.tool;
+    if (gated(p) && toolCallId !== undefined && runContext?.isToolApproved?.({ toolName: name, callId: toolCallId }) === true) {
+      // Approved with the SDK's own state.approve: the ledger records it before the call.
+      const by = typeof approvedBy === 'function' ? approvedBy({ args, toolCallId, runContext, details }) : approvedBy;
+      await decide(p, { args, ctx: { args, toolCallId, runContext, details } }, { approve: true, by, note: `approved in the run's interruption (tool call ${toolCallId})` });
+    }
     return runOnce(
       p,
       { args, toolCallId, ctx: { args, toolCallId, runContext, details }, frameworkRun: undefined, signal: details?.signal },
@@ -49,6 +65,18 @@ export function once(toolOptions, options) {
     );
   }
   const out = { ...toolOptions, name: toolOptions.name ?? p.tool, execute };
+  if (gated(p)) {
+    const theirs = toolOptions.needsApproval ?? false;
+    const needsApproval = async (runContext, input, callId) => {
+      const asked = typeof theirs === 'function' ? await theirs(runContext, input, callId) : theirs;
+      const call = { args: input, ctx: { args: input, toolCallId: callId, runContext, details: undefined } };
+      const ours = (await askPerson(p, call)) !== null;
+      if (ours && callId !== undefined) ASKED.set(callId, { p, call });
+      return Boolean(asked) || ours;
+    };
+    needsApproval[TOOL] = p;
+    out.needsApproval = needsApproval;
+  }
   if (toolOptions.errorFunction !== null && !(toolOptions.errorFunction === undefined && toolOptions.outputSchema !== undefined)) {
     const own = toolOptions.errorFunction;
     out.errorFunction = (runContext, error, details) => {
@@ -57,6 +85,52 @@ export function once(toolOptions, options) {
     };
   }
   return out;
+}
+
+// The calls a wrapped tool's needsApproval asked a person about, by tool-call id: what approve()
+// and reject() record their decision on (kept while the process runs; after a restart the call is
+// named again from the interruption's item).
+const ASKED = new Map();
+const TOOL = Symbol('oncely.tool');
+
+async function decided(state, item, approve, { by, note = '' } = {}) {
+  if (typeof by !== 'string' || by === '') throw new TypeError(`oncely/openai-agents: ${approve ? 'approve' : 'reject'}(state, item, { by }): say who decided`);
+  const callId = item?.rawItem?.callId;
+  let asked = ASKED.get(callId);
+  if (asked === undefined) {
+    const t = item?.agent?.tools?.find((x) => x?.name === item.toolName && x?.needsApproval?.[TOOL]);
+    if (t === undefined) throw new TypeError(`oncely/openai-agents: ${item?.toolName} is not a tool wrapped with once()`);
+    const args = typeof item.arguments === 'string' ? JSON.parse(item.arguments || '{}') : item.arguments;
+    const runContext = state?._context;
+    asked = { p: t.needsApproval[TOOL], call: { args, ctx: { args, toolCallId: callId, runContext, details: undefined } } };
+  }
+  const id = await decide(asked.p, asked.call, { approve, by, note });
+  ASKED.delete(callId);
+  return { id, asked };
+}
+
+/**
+ * Approve the interrupted call `item` as `by`: recorded in the ledger (resolves to the decision's
+ * id; null when the ledger already held a decision, which stands) and in `state`
+ * (`state.approve(item)`); resume the run with `run(agent, state)`.
+ */
+export async function approve(state, item, options) {
+  const { id } = await decided(state, item, true, options);
+  state.approve(item);
+  return id;
+}
+
+/**
+ * Deny the interrupted call `item` as `by`, with `note` (the reason the model reads): recorded in
+ * the ledger — the call did not happen and will not; a later run asking the same call gets the
+ * denial, not a new question — and in `state` (`state.reject(item)`, its message the core's answer
+ * to the denial). Resolves to the decision's id (null when the ledger already held a decision).
+ */
+export async function reject(state, item, options) {
+  const { id, asked } = await decided(state, item, false, options);
+  const message = await denialText(asked.p, asked.call);
+  state.reject(item, message === null ? {} : { message });
+  return id;
 }
 
 /** What the SDK's own default `errorFunction` tells the model (it reads no error's message). */

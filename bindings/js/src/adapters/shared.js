@@ -24,8 +24,8 @@
 // on: a re-ask then waits for it and gets its result. So the tool's own abort signal is oncely's
 // (aborted at the deadline), not the framework's.
 
-import { answer, identify, parsePolicy } from '../core.js';
-import { AnsweredError, CanonicalizationError, KeyDerivationError } from '../errors.js';
+import { answer, deriveKey, identify, parsePolicy } from '../core.js';
+import { AnsweredError, AwaitingApprovalError, CanonicalizationError, DefiniteFailure, KeyDerivationError, LedgerError } from '../errors.js';
 import { Ledger, WIT_ERROR } from '../ledger.js';
 
 function pick(what, v, ctx, adapter) {
@@ -61,18 +61,7 @@ export function prepare(adapter, options, name) {
  * `{key, attempt, deadline, signal, toolCallId}`.
  */
 export async function runOnce(p, { args, toolCallId, ctx, frameworkRun, signal }, invoke) {
-  const declared = p.declared.key ?? { ignore: [], identity: 'step' };
-  const id = identify({
-    tool: p.tool,
-    keyIdentity: declared.identity,
-    scope: pick('scope', p.scope, ctx, p.adapter),
-    run: pick('run', p.run, ctx, p.adapter),
-    step: pick('step', p.step, ctx, p.adapter),
-    conversation: frameworkRun,
-  });
-  const { scope, run, step } = id;
-  const policy = id.keyIdentity === declared.identity ? p.declared : parsePolicy({ ...p.declared, key: { ...declared, identity: id.keyIdentity } });
-  const intent = { scope, run: run ?? '', step: step ?? '', tool: p.tool, args };
+  const { intent, policy, scope, run, step } = identified(p, { args, ctx, frameworkRun });
   const opts = {};
   if (p.maxAttempts !== undefined) opts.maxAttempts = p.maxAttempts;
   if (p.waitMs !== undefined) opts.waitMs = p.waitMs;
@@ -90,6 +79,80 @@ export async function runOnce(p, { args, toolCallId, ctx, frameworkRun, signal }
   } catch (e) {
     throw answered(e);
   }
+}
+
+/** The intent of one call of a wrapped tool, its policy, and the scope, run and step the core named. */
+function identified(p, { args, ctx, frameworkRun }) {
+  const declared = p.declared.key ?? { ignore: [], identity: 'step' };
+  const id = identify({
+    tool: p.tool,
+    keyIdentity: declared.identity,
+    scope: pick('scope', p.scope, ctx, p.adapter),
+    run: pick('run', p.run, ctx, p.adapter),
+    step: pick('step', p.step, ctx, p.adapter),
+    conversation: frameworkRun,
+  });
+  const { scope, run, step } = id;
+  const policy = id.keyIdentity === declared.identity ? p.declared : parsePolicy({ ...p.declared, key: { ...declared, identity: id.keyIdentity } });
+  return { intent: { scope, run: run ?? '', step: step ?? '', tool: p.tool, args }, policy, scope, run, step };
+}
+
+// ---- approval: a framework's own approval step and the ledger's record, one decision -----------
+
+/** The wrapped tool's policy may ask a person to approve a call (its `approval` rule). */
+export function gated(p) {
+  return p.declared.approval !== undefined;
+}
+
+/**
+ * Whether the framework should ask its person about this call (`call`: `{args, ctx,
+ * frameworkRun}`): the core's `ledger.asks-approval`. When it should, the ledger's request is
+ * recorded first — the one request of this intended effect, which the inbox lists and a webhook
+ * announces, so that a person may decide in either place, once — and returned (an
+ * AwaitingApprovalError: `key`, `argsCanonical`, `version`); else null.
+ */
+export async function askPerson(p, call) {
+  const { intent, policy } = identified(p, call);
+  if (!(await p.ledger.asksApproval(intent, policy))) return null;
+  try {
+    // Only reached if a person approved in the instant between the question and the request:
+    // the framework is about to ask its own person, so nothing runs now.
+    await p.ledger.effect(intent, policy, () => {
+      throw new DefiniteFailure('not run: the framework asks its person first');
+    });
+  } catch (e) {
+    if (e instanceof AwaitingApprovalError) return e;
+    throw e;
+  }
+  return null;
+}
+
+/**
+ * Record a decision the framework's person made on this call in the ledger (the request recorded
+ * first if it is not yet): the decision's id, or null when the ledger already holds a decision (an
+ * approval that holds or a denial: the first one stands).
+ */
+export async function decide(p, call, { approve, by, note = '' }) {
+  const asked = await askPerson(p, call);
+  if (asked === null) return null;
+  const { intent } = identified(p, call);
+  try {
+    const who = { by, note, version: asked.version };
+    return await (approve ? p.ledger.approve(intent.scope, asked.key, who) : p.ledger.deny(intent.scope, asked.key, who));
+  } catch (e) {
+    if (e instanceof LedgerError) return null; // decided meanwhile (another person, the inbox): that decision stands
+    throw e;
+  }
+}
+
+/** What the model reads of this call's denial (the core's answer), or null when the ledger holds none. */
+export async function denialText(p, call) {
+  const { intent, policy } = identified(p, call);
+  const { key } = deriveKey({ ...intent, policy });
+  const e = await p.ledger.get(intent.scope, key);
+  if (e === null || e.state !== 'denied') return null;
+  const denial = { key, by: e.resolvedBy ?? '', reason: e.reason ?? '', settlement: e.settlement ?? '' };
+  return answer({ tag: 'effect', val: { tag: 'denied', val: denial } }).text;
 }
 
 /**
