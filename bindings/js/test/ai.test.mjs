@@ -231,3 +231,76 @@ test('what the core does not answer propagates as it is: a storage failure is no
   });
   assert.equal(runs, 0);
 });
+
+// ---- approval: the AI SDK's tool approval is the ledger's one request, one decision --------------
+
+const APPROVAL = { class: 'irreversible-external', reconcile: 'provider-idempotent', approval: { when: { '/amount_cents': { '>': 100 } } } };
+
+/** One chat turn that asks for a refund, the approval answered, the chat going on. */
+async function approvalChat(ledger, pay, amount, answer) {
+  const { respond } = await import('oncely/ai');
+  const tools = { refund: once(refundTool(pay), { ledger, name: 'refund', run: 'chat-1', policy: APPROVAL }) };
+  const { model, requests } = scriptedModel([[call('call_1', JSON.stringify({ charge_id: 'ch_1', amount_cents: amount }))], [{ type: 'text', text: 'Done.' }]]);
+  const first = await generateText({ model, tools, prompt: 'Refund ch_1.', stopWhen: stepCountIs(4) });
+  const asked = first.content.filter((c) => c.type === 'tool-approval-request');
+  if (asked.length === 0) return { first, requests };
+  const { part, decision } = await respond(asked[0], answer, { tools });
+  const messages = [{ role: 'user', content: 'Refund ch_1.' }, ...first.response.messages, { role: 'tool', content: [part] }];
+  const second = await generateText({ model, tools, messages, stopWhen: stepCountIs(4) });
+  return { first, second, asked, part, decision, requests };
+}
+
+test('approval: approved in the chat, the refund is paid once and the ledger says who', async () => {
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const pay = payProvider();
+  const r = await approvalChat(ledger, pay, 500, { approved: true, by: 'alice' });
+  assert.equal(r.asked.length, 1);
+  assert.match(r.decision, /^stl-/);
+  assert.equal(r.second.text, 'Done.');
+  assert.equal(pay.count, 1);
+  const [entry] = await ledger.list('default', { tool: 'refund' });
+  const history = await ledger.history('default', entry.key);
+  assert.deepEqual(history.slice(0, 2).map((h) => [h.state, h.resolvedBy]), [['awaiting-approval', null], ['approved', 'alice']]);
+  // The same refund asked again: replayed, nobody asked; a small one needs nobody.
+  const again = await approvalChat(ledger, pay, 500, null);
+  assert.equal(again.first.content.filter((c) => c.type === 'tool-approval-request').length, 0);
+  assert.equal(pay.count, 1);
+});
+
+test('approval: denied in the chat, the model reads the ledger\'s reason and is never asked again', async () => {
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const pay = payProvider();
+  const r = await approvalChat(ledger, pay, 700, { approved: false, by: 'bob', reason: 'over the monthly limit' });
+  assert.equal(r.part.approved, false);
+  assert.match(r.part.reason, /over the monthly limit/);
+  const denied = JSON.stringify(r.requests.at(-1).prompt);
+  assert.match(denied, /execution-denied/);
+  assert.match(denied, /over the monthly limit/);
+  const again = await approvalChat(ledger, pay, 700, null);
+  assert.equal(again.first.content.filter((c) => c.type === 'tool-approval-request').length, 0);
+  assert.match(JSON.stringify(toolResults(again.first)), /over the monthly limit/);
+  assert.equal(pay.count, 0);
+});
+
+test('approval: a response built by hand is recorded before the call; the inbox\'s decision is not asked again', async () => {
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const pay = payProvider();
+  const tools = { refund: once(refundTool(pay), { ledger, name: 'refund', run: 'chat-1', policy: APPROVAL, approvedBy: 'chat-ui' }) };
+  const { model } = scriptedModel([[call('call_1', '{"charge_id":"ch_3","amount_cents":300}')], [{ type: 'text', text: 'Done.' }]]);
+  const first = await generateText({ model, tools, prompt: 'Refund ch_3.', stopWhen: stepCountIs(4) });
+  const [asked] = first.content.filter((c) => c.type === 'tool-approval-request');
+  const part = { type: 'tool-approval-response', approvalId: asked.approvalId, approved: true };
+  await generateText({ model, tools, messages: [{ role: 'user', content: 'Refund ch_3.' }, ...first.response.messages, { role: 'tool', content: [part] }] });
+  const [entry] = await ledger.list('default', { tool: 'refund' });
+  assert.ok((await ledger.history('default', entry.key)).some((h) => h.state === 'approved' && h.resolvedBy === 'chat-ui'));
+  assert.equal(pay.count, 1);
+  // Approved in the inbox: the next chat asking the same refund is not asked.
+  const { model: m2 } = scriptedModel([[call('call_2', '{"charge_id":"ch_4","amount_cents":400}')], [{ type: 'text', text: 'Done.' }]]);
+  await generateText({ model: m2, tools, prompt: 'Refund ch_4.', stopWhen: stepCountIs(4) });
+  const [request] = await ledger.list('default', { state: 'awaiting-approval' });
+  await ledger.approve('default', request.key, { by: 'dana', version: request.version });
+  const { model: m3 } = scriptedModel([[call('call_3', '{"charge_id":"ch_4","amount_cents":400}')], [{ type: 'text', text: 'Done.' }]]);
+  const later = await generateText({ model: m3, tools, prompt: 'Refund ch_4.', stopWhen: stepCountIs(4) });
+  assert.equal(later.content.filter((c) => c.type === 'tool-approval-request').length, 0);
+  assert.equal(pay.count, 2);
+});

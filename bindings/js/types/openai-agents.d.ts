@@ -19,4 +19,18 @@ export interface AgentsCall {
  * the model the core's reply text for an AnsweredError (yours, or the SDK's sentence, for any other
  * error; `null` is kept).
  */
-export function once<T extends { execute: (...args: any[]) => unknown; name?: string }>(toolOptions: T, options: OnceOptions<AgentsCall>): T & { name: string };
+export function once<T extends { execute: (...args: any[]) => unknown; name?: string }>(
+  toolOptions: T,
+  options: OnceOptions<AgentsCall> & { approvedBy?: string | ((call: AgentsCall) => string) },
+): T & { name: string };
+
+/** The run's state and an interruption's item, as the SDK gives them (`result.state`, `result.interruptions`). */
+export interface ApprovalState {
+  approve(item: any, options?: any): void;
+  reject(item: any, options?: any): void;
+}
+
+/** Approve the interrupted call: recorded in the ledger and in `state`; the decision's id (null: the ledger's stands). */
+export function approve(state: ApprovalState, item: any, who: { by: string; note?: string }): Promise<string | null>;
+/** Deny the interrupted call, with `note` (the reason the model reads): recorded in the ledger and in `state`. */
+export function reject(state: ApprovalState, item: any, who: { by: string; note?: string }): Promise<string | null>;
