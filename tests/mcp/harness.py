@@ -86,8 +86,11 @@ def payments_cmd(
     http: int | None = None,
     crash_times: int = 0,
     fail_times: int = 0,
+    approval_over: int | None = None,
 ) -> list[str]:
     cmd = [PY, str(SERVER), "--charges", str(charges)]
+    if approval_over is not None:
+        cmd += ["--approval-over", str(approval_over)]
     if crash_times:
         cmd += ["--crash-times", str(crash_times)]
     if fail_times:

@@ -82,7 +82,12 @@ def request_meta(ctx: Context) -> dict[str, Any]:
 
 
 def build(
-    charges: str, late_ms: int, late_times: int | None, crash_times: int = 0, fail_times: int = 0
+    charges: str,
+    late_ms: int,
+    late_times: int | None,
+    crash_times: int = 0,
+    fail_times: int = 0,
+    approval_over: int | None = None,
 ) -> MCPServer:
     server = MCPServer("flaky-payments", version="1.0.0", log_level="WARNING")
 
@@ -119,7 +124,11 @@ def build(
             idempotent_hint=False,
             open_world_hint=True,
         ),
-        meta={"oncely/policy": CHARGE_POLICY},
+        meta={
+            "oncely/policy": CHARGE_POLICY
+            if approval_over is None
+            else {**CHARGE_POLICY, "approval": {"when": {"/amount_cents": {">": approval_over}}}}
+        },
     )
     async def charge(
         customer: str, amount_cents: int, ctx: Context, memo: str = ""
@@ -197,8 +206,21 @@ def main() -> None:
     ap.add_argument(
         "--http", type=int, metavar="PORT", help="serve Streamable HTTP at 127.0.0.1:PORT/mcp"
     )
+    ap.add_argument(
+        "--approval-over",
+        type=int,
+        metavar="CENTS",
+        help="the charge's policy asks a person to approve a charge over CENTS",
+    )
     a = ap.parse_args()
-    server = build(os.path.abspath(a.charges), a.late_ms, a.late_times, a.crash_times, a.fail_times)
+    server = build(
+        os.path.abspath(a.charges),
+        a.late_ms,
+        a.late_times,
+        a.crash_times,
+        a.fail_times,
+        a.approval_over,
+    )
     if a.http:
         log(f"listening on http://127.0.0.1:{a.http}/mcp")
         server.run("streamable-http", host="127.0.0.1", port=a.http)

@@ -401,3 +401,49 @@ async def test_e_manual_reconcile_gateway(tmp_path: Path, procs: Any, oncely: Pa
     assert result_text(final) == settled["content"][0]["text"]
     assert result_meta(final).get("oncely/replayed") is True, dump(final)
     assert len(got) == 1, got
+
+
+async def test_f_approval_through_the_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    """A charge over 500 cents waits for a person (the server declares it, next to the tool's
+    schema): the agent's call is answered "awaiting approval" (one request, whatever the agent
+    asks again: it may poll); approved with the CLI, the next call charges once; denied, the
+    model reads the person's reason."""
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    cmd = gateway_cmd(db, "--run", "run-f", upstream=payments_cmd(charges, approval_over=500))
+    agent, err = stdio_agent(cmd, tmp_path, "gateway")
+    with err:
+        async with agent:
+            asked = await agent.call("charge", ARGS, timeout_s=10)
+            text = result_text(asked)
+            assert asked.is_error and text.startswith("oncely: ") and "approv" in text, dump(asked)
+            key = result_meta(asked)["oncely/key"]
+            # Polling: the same request, nothing charged, one entry waiting.
+            again = await agent.call("charge", reask(ARGS), timeout_s=10)
+            assert again.is_error and result_meta(again)["oncely/key"] == key, dump(again)
+            [waiting] = ledger_json(db, "list", "--scope", "mcp", "--state", "awaiting-approval")
+            assert waiting["key"] == key and effects(charges) == []
+            r = harness.oncely(
+                "ledger", "approve", "--db", db, "--scope", "mcp", key,
+                "--version", str(waiting["version"]), "--by", "ops",
+            )  # fmt: skip
+            assert r.returncode == 0, r.stderr
+            paid = await agent.call("charge", ARGS, timeout_s=10)
+            assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"]
+            replayed = await agent.call("charge", ARGS, timeout_s=10)
+            assert result_meta(replayed).get("oncely/replayed") is True, dump(replayed)
+            # Another charge, denied: the model reads the reason; nothing is charged.
+            other = {**ARGS, "customer": "cus_2"}
+            refused = await agent.call("charge", other, timeout_s=10)
+            key2 = result_meta(refused)["oncely/key"]
+            shown = ledger_json(db, "show", "--scope", "mcp", key2)
+            r = harness.oncely(
+                "ledger", "deny", "--db", db, "--scope", "mcp", key2,
+                "--version", str(shown["version"]), "--by", "ops", "--note", "customer on hold",
+            )  # fmt: skip
+            assert r.returncode == 0, r.stderr
+            denied = await agent.call("charge", other, timeout_s=10)
+            assert denied.is_error and "customer on hold" in result_text(denied), dump(denied)
+    got = effects(charges)
+    report("f. charge over 500, approved then another denied", "gateway", len(got), "charges")
+    assert len(got) == 1, got
