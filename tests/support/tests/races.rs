@@ -196,3 +196,49 @@ async fn a_killed_process_without_a_reconciler_is_escalated_never_re_executed() 
 fn now_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64
 }
+
+/// A process SIGKILLed while it waited for a person's approval: the next process asking the same
+/// intent finds the same request (no second request, no second notice); one approval, and the
+/// waiting process pays once.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread")]
+async fn a_process_killed_while_awaiting_approval_resumes_into_the_same_request() {
+    const APPROVAL: &str = r#"{"class":"irreversible-external","key":{},"reconcile":"provider-idempotent","approval":"always"}"#;
+    for (name, location, _guard) in locations().await {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("executions.txt");
+        let mut first = exec(&location, "proc-1", &marker, APPROVAL, &["--approval-wait-ms", "60000"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let person = Ledger::open(&location).await.unwrap().with_owner("inbox");
+        let asked = loop {
+            if let Some(e) = person.list(Some("acme"), &Default::default()).await.unwrap().into_iter().next() {
+                break e;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert_eq!(asked.state, EntryState::AwaitingApproval, "{name}");
+        first.kill().unwrap(); // SIGKILL, while it waits
+        first.wait().unwrap();
+        // Started again: the same request (the same version: nothing written), waiting; approved.
+        let second = exec(&location, "proc-2", &marker, APPROVAL, &["--approval-wait-ms", "60000"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let still = person.get("acme", &asked.key).await.unwrap().unwrap();
+        assert_eq!((still.state, still.version), (EntryState::AwaitingApproval, asked.version), "{name}: one request");
+        let decision = oncely::wit::ledger::Decision { by: "alice".into(), note: String::new(), seen_version: still.version };
+        person.approve("acme", &asked.key, decision).await.unwrap();
+        let o = second.wait_with_output().unwrap();
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let out: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!((out["key"].as_str(), &out["replayed"]), (Some(asked.key.as_str()), &serde_json::json!(false)), "{name}");
+        assert_eq!(marker_lines(&marker).len(), 1, "{name}: paid once");
+        let states: Vec<EntryState> = person.history("acme", &asked.key).await.unwrap().iter().map(|h| h.state).collect();
+        assert_eq!(states[..2], [EntryState::AwaitingApproval, EntryState::Approved], "{name}: one request, one approval");
+    }
+}

@@ -7,7 +7,7 @@
 //   worker.mjs --db DB --scope S --run R --step T --tool N --args JSON --policy JSON --owner O
 //              --marker FILE [--sleep-ms N] [--wait-ms N] [--crash-after-call]
 //              [--steps-file FILE] [--reconcile-from-marker]
-//              [--stall-before-call-ms N] [--stall-after-claim-ms N]
+//              [--stall-before-call-ms N] [--stall-after-claim-ms N] [--approval-wait-ms N]
 //
 // The options of the chaos harness (scripts/chaos), all off by default, are those of the Rust
 // worker: --steps-file runs one effect per line (the step id) and prints one line each,
@@ -32,6 +32,7 @@ const { values: a } = parseArgs({
     marker: { type: 'string' },
     'sleep-ms': { type: 'string', default: '0' },
     'wait-ms': { type: 'string', default: '30000' },
+    'approval-wait-ms': { type: 'string', default: '0' },
     'crash-after-call': { type: 'boolean', default: false },
     'steps-file': { type: 'string' },
     'reconcile-from-marker': { type: 'boolean', default: false },
@@ -41,7 +42,7 @@ const { values: a } = parseArgs({
 });
 
 // The error codes the three workers print (the package's error codes; anything else is 'other').
-const CODES = new Set(['in-progress', 'in-doubt', 'escalated', 'conflict', 'tool-failed', 'result-not-recorded', 'storage', 'ledger', 'contention']);
+const CODES = new Set(['in-progress', 'in-doubt', 'escalated', 'conflict', 'tool-failed', 'result-not-recorded', 'storage', 'ledger', 'contention', 'awaiting-approval', 'denied']);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -113,7 +114,7 @@ const effect = (step) =>
       if (a['crash-after-call']) process.exit(137);
       return { by: a.owner };
     },
-    { waitMs: Number(a['wait-ms']) },
+    { waitMs: Number(a['wait-ms']), approvalWaitMs: Number(a['approval-wait-ms']) },
   );
 
 try {

@@ -6,7 +6,7 @@ languages), then print ``{"key", "replayed", "reconciled", "value"}``.
     exec_worker.py --db DB [--scope S --run R --step T --tool N --args JSON --policy JSON]
                    --owner O --marker FILE [--sleep-ms N] [--crash-after-call] [--wait-ms N]
                    [--steps-file FILE] [--reconcile-from-marker]
-                   [--stall-before-call-ms N] [--stall-after-claim-ms N]
+                   [--stall-before-call-ms N] [--stall-after-claim-ms N] [--approval-wait-ms N]
 
 The options of the chaos harness (``scripts/chaos``), all off by default, are those of the Rust
 worker: ``--steps-file`` runs one effect per line (the step id) and prints one line each,
@@ -42,6 +42,8 @@ CODES: list[tuple[type[BaseException], str]] = [
     (oncely.StorageError, "storage"),
     (oncely.LedgerError, "ledger"),
     (oncely.ContentionError, "contention"),
+    (oncely.AwaitingApprovalError, "awaiting-approval"),
+    (oncely.DeniedError, "denied"),
 ]
 
 
@@ -92,6 +94,7 @@ def main() -> int:
     p.add_argument("--sleep-ms", type=int, default=0)
     p.add_argument("--crash-after-call", action="store_true")
     p.add_argument("--wait-ms", type=int, default=30_000)
+    p.add_argument("--approval-wait-ms", type=int, default=0)
     p.add_argument("--steps-file")
     p.add_argument("--reconcile-from-marker", action="store_true")
     p.add_argument("--stall-before-call-ms", type=int, default=0)
@@ -135,6 +138,7 @@ def main() -> int:
             args=a.args,
             policy=a.policy,
             wait=a.wait_ms / 1000,
+            approval_wait=a.approval_wait_ms / 1000,
         )
 
     if a.steps_file is None:

@@ -9,7 +9,7 @@
 //!   line per effect, `{"step","key","replayed","reconciled","value"}` or
 //!   `{"step","error","message"}` (`error`: the error's code — `in-progress`, `in-doubt`,
 //!   `escalated`, `conflict`, `tool-failed`, `result-not-recorded`, `storage`, `ledger`,
-//!   `contention`, `other`), and go on with the next line; exit 0 once the file is walked.
+//!   `contention`, `awaiting-approval`, `denied`, `other`), and go on with the next line; exit 0 once the file is walked.
 //! - `--reconcile-from-marker`: register a reconciler for TOOL that looks the key up in MARKER:
 //!   happened (`{"by": the owner on the key's first line}`) if a line starts with the key, else
 //!   not happened.
@@ -17,6 +17,7 @@
 //!   made before the call).
 //! - `--stall-after-claim-ms N`: sleep N ms right after a claim (the insert of a new entry) is
 //!   written, before the core is told (a stall between the claim and the call).
+//! - `--approval-wait-ms N`: a call awaiting a person's approval waits up to N ms for the decision.
 //!
 //! Part of the unpublished crate `oncely-test-support` (tests/support/), so neither the `oncely`
 //! crate nor `cargo install --path cli` carries it: `cargo test` builds it for the Rust tests
@@ -82,6 +83,9 @@ struct Args {
     /// Sleep this long right after a claim is written, before the core is told (ms).
     #[arg(long, default_value_t = 0)]
     stall_after_claim_ms: u64,
+    /// Wait this long for a person's decision on a call awaiting approval (ms; 0: do not wait).
+    #[arg(long, default_value_t = 0)]
+    approval_wait_ms: u64,
 }
 
 fn main() -> ExitCode {
@@ -173,6 +177,8 @@ fn code(e: &Error) -> &'static str {
         Error::Storage(_) => "storage",
         Error::Ledger(_) => "ledger",
         Error::Contention(_) => "contention",
+        Error::AwaitingApproval(_) => "awaiting-approval",
+        Error::Denied(_) => "denied",
         _ => "other",
     }
 }
@@ -197,6 +203,7 @@ impl Worker {
         self.ledger
             .effect(&intent, &self.policy)
             .wait(Duration::from_millis(x.wait_ms))
+            .wait_for_approval(Duration::from_millis(x.approval_wait_ms))
             .run(|key| async move {
                 if stall > 0 {
                     tokio::time::sleep(Duration::from_millis(stall)).await;
