@@ -225,13 +225,9 @@ def test_a_caller_that_waits_gets_the_decision_made_meanwhile(ledger_location: s
                 paid.append(args)
                 return {"paid": args["amount"]}
 
+            intent = {"scope": SCOPE, "run": "r", "tool": "refund", "args": args}
             try:
-                got.append(
-                    agent.run(
-                        pay, scope=SCOPE, run="r", tool="refund", args=args, policy=ALWAYS,
-                        approval_wait=20,
-                    )  # fmt: skip
-                )
+                got.append(agent.run(pay, **intent, policy=ALWAYS, approval_wait=20))
             except oncely.OncelyError as e:
                 got.append(e)
 

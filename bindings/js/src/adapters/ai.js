@@ -89,8 +89,11 @@ function approvedIn(messages, toolCallId) {
  * name); `context`: what the tool's `run`, `scope` and `step` functions read as `options.context`.
  * Resolves to `{ part, decision }` (`decision`: the ledger's id; null when it already held one,
  * which stands: then `part` says what it holds).
+ * @param {any} request
+ * @param {{approved: boolean, by: string, reason?: string}} answer
+ * @param {{tools: Record<string, any>, context?: any}} where
  */
-export async function respond(request, { approved, by, reason = '' }, { tools, context } = {}) {
+export async function respond(request, { approved, by, reason = '' }, { tools, context }) {
   if (typeof by !== 'string' || by === '') throw new TypeError('oncely/ai: respond(request, { approved, by }): say who decided');
   const toolCall = request?.toolCall;
   const t = tools?.[toolCall?.toolName];

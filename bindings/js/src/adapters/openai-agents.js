@@ -93,7 +93,13 @@ export function once(toolOptions, options) {
 const ASKED = new Map();
 const TOOL = Symbol('oncely.tool');
 
-async function decided(state, item, approve, { by, note = '' } = {}) {
+/**
+ * @param {any} state
+ * @param {any} item
+ * @param {boolean} approve
+ * @param {{by: string, note?: string}} who
+ */
+async function decided(state, item, approve, { by, note = '' }) {
   if (typeof by !== 'string' || by === '') throw new TypeError(`oncely/openai-agents: ${approve ? 'approve' : 'reject'}(state, item, { by }): say who decided`);
   const callId = item?.rawItem?.callId;
   let asked = ASKED.get(callId);
@@ -114,6 +120,7 @@ async function decided(state, item, approve, { by, note = '' } = {}) {
  * id; null when the ledger already held a decision, which stands) and in `state`
  * (`state.approve(item)`); resume the run with `run(agent, state)`.
  */
+/** @param {any} state @param {any} item @param {{by: string, note?: string}} options */
 export async function approve(state, item, options) {
   const { id } = await decided(state, item, true, options);
   state.approve(item);
@@ -126,6 +133,7 @@ export async function approve(state, item, options) {
  * denial, not a new question — and in `state` (`state.reject(item)`, its message the core's answer
  * to the denial). Resolves to the decision's id (null when the ledger already held a decision).
  */
+/** @param {any} state @param {any} item @param {{by: string, note?: string}} options */
 export async function reject(state, item, options) {
   const { id, asked } = await decided(state, item, false, options);
   const message = await denialText(asked.p, asked.call);

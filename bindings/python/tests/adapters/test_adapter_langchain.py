@@ -491,7 +491,8 @@ def test_interrupted_for_approval_then_resumed_the_refund_is_paid_once(
     assert history[:2] == [("awaiting-approval", None), ("approved", "alice")]
     # A small amount needs nobody.
     small = approval_graph(ledger, payments, "ch_2", 50)
-    out = small.invoke({"messages": [("user", "refund ch_2")]}, {"configurable": {"thread_id": "t2"}})
+    other_thread = {"configurable": {"thread_id": "t2"}}
+    out = small.invoke({"messages": [("user", "refund ch_2")]}, other_thread)
     assert "__interrupt__" not in out and len(payments.refunds) == 2
 
 

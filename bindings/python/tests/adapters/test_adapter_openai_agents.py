@@ -399,7 +399,7 @@ def test_the_sdk_s_own_approve_is_recorded_and_the_inbox_s_decision_is_not_asked
     assert len(payments.refunds) == 1
     # A call a person approved in the inbox (oncely serve, the CLI) while no run waited: the
     # next run does not interrupt, the refund runs once.
-    _, first = asking(tool, "ch_4", 400, "call_2")
+    asking(tool, "ch_4", 400, "call_2")
     [request] = ledger.list("acme", state=oncely.EntryState.AWAITING_APPROVAL)
     ledger.approve("acme", request.key, by="dana", version=request.version)
     _, later = asking(tool, "ch_4", 400, "call_3")

@@ -228,7 +228,6 @@ class Guard(Generic[C]):
         self._done(i, call_id, r)
         return r
 
-
     # --- approval: the framework's own step and the ledger's record, one decision -----------
 
     @property

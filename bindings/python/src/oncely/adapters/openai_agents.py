@@ -39,9 +39,10 @@ The tool's ``needs_approval`` asks the core (``Ledger.asks_approval``) and, when
 needed, records the ledger's one request for the call (the inbox lists it); the run stops with
 the SDK's interruption. The SDK gives ``needs_approval`` no ``RunConfig``, so the run must be
 named otherwise there (``run=`` or ``oncely.context(run=...)``); named only by ``group_id``, the
-call meets the ledger's request itself (the model reads "awaiting approval"). Decide with :func:`approve` and :func:`reject` (they record the decision
-in the ledger and in the run's state at once), in the inbox, or with ``state.approve(item)``
-(the call then records the approval, ``approved_by``, before it runs). A decision already in the
+call meets the ledger's request itself (the model reads "awaiting approval"). Decide with
+:func:`approve` and :func:`reject` (they record the decision in the ledger and in the run's
+state at once), in the inbox, or with ``state.approve(item)`` (the call then records the
+approval, ``approved_by``, before it runs). A decision already in the
 ledger is not asked again: approved, the call runs; denied, the model reads the denial.
 """
 
@@ -70,6 +71,7 @@ from oncely.adapters._core import (
     unwrap_tool,
 )
 from oncely.errors import IdentityError
+
 # The calls an oncely tool's ``needs_approval`` asked a person about, by tool-call id: what
 # ``approve`` and ``reject`` record their decision on (kept while the process runs).
 _asked: dict[str, tuple[Guard[Any], Identity, dict[str, Any]]] = {}
@@ -182,34 +184,7 @@ def oncely_function_tool(
     )
     is_async = inspect.iscoroutinefunction(fn)
     extra = dict(tool_options or {})
-    theirs = extra.pop("needs_approval", False)
-
-    def intent_of(params: dict[str, Any]) -> dict[str, Any]:
-        return fs.params_pydantic_model(**params).model_dump(mode="json")  # type: ignore[no-any-return]
-
-    async def needs_approval(ctx: RunContextWrapper[Any], params: dict[str, Any], call_id: str) -> bool:
-        asked = theirs if isinstance(theirs, bool) else theirs(ctx, params, call_id)
-        if inspect.isawaitable(asked):
-            asked = await asked
-        try:
-            args = intent_of(params)
-            i = guard.identity(ctx, group_id(ctx), call_id)  # type: ignore[arg-type]
-            ours = await asyncio.to_thread(guard.ask, args, i) is not None
-        except (ValueError, ValidationError):
-            return bool(asked)  # the call itself refuses arguments it cannot read
-        except IdentityError:
-            # The SDK gives needs_approval no RunConfig: a run named only by its group_id is
-            # not known here. The call then meets the ledger's request itself (the model reads
-            # "awaiting approval"; the inbox lists it): give run= for the run's interruption.
-            log.warning("oncely: %s: no run for the approval step; give run=", tool_name)
-            return bool(asked)
-        except Exception as e:
-            if answer_for(e) is None:
-                raise
-            return bool(asked)  # the call answers the model (no run, arguments not keyed)
-        if ours:
-            _asked[call_id] = (guard, i, args)
-        return bool(asked) or ours
+    gate = _Gate(guard, fs, extra.pop("needs_approval", False), approved_by)
 
     async def on_invoke_tool(ctx: ToolContext[Any], input: str) -> Any:
         try:
@@ -227,20 +202,8 @@ def oncely_function_tool(
         def call(key: str) -> Any:
             return fn(*args, **({**kwargs, key_param: key} if takes_key else kwargs))
 
-        if guard.gated and ctx.is_tool_approved(ctx.tool_name, call_id):
-            # Approved with the SDK's own state.approve: the ledger records it before the call.
-            by = approved_by if isinstance(approved_by, str) else approved_by(ctx)
-            note = f"approved in the run's interruption (tool call {call_id})"
-            try:
-                await asyncio.to_thread(
-                    lambda: guard.decide(intent_args, i, approve=True, by=by, note=note)
-                )
-            except Exception as e:
-                text = answer_for(e)
-                if text is None:
-                    raise
-                return text
         try:
+            await gate.approved_in_run(ctx, intent_args, i)
             if is_async:
                 r = await guard.run_async(call, intent_args, i, call_id)
             else:
@@ -253,9 +216,9 @@ def oncely_function_tool(
         return r.value
 
     if guard.gated:
-        extra["needs_approval"] = needs_approval
-    elif theirs is not False:
-        extra["needs_approval"] = theirs
+        extra["needs_approval"] = gate.needs_approval
+    elif gate.theirs is not False:
+        extra["needs_approval"] = gate.theirs
     made = FunctionTool(
         name=fs.name,
         description=fs.description or "",
@@ -264,8 +227,57 @@ def oncely_function_tool(
         strict_json_schema=strict_mode,
         **extra,
     )
-    setattr(on_invoke_tool, _GUARD, (guard, intent_of))
+    setattr(on_invoke_tool, _GUARD, (guard, gate.intent_of))
     return made
+
+
+class _Gate:
+    """A tool's approval step: the SDK's ``needs_approval`` asked of the ledger, and the SDK's
+    own approval recorded in the ledger before the call."""
+
+    def __init__(self, guard: Guard[Any], fs: FuncSchema, theirs: Any, approved_by: Any) -> None:
+        self.guard, self.fs, self.theirs, self.approved_by = guard, fs, theirs, approved_by
+
+    def intent_of(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The arguments as the call keys them (validated, defaults filled in)."""
+        return self.fs.params_pydantic_model(**params).model_dump(mode="json")
+
+    async def needs_approval(
+        self, ctx: RunContextWrapper[Any], params: dict[str, Any], call_id: str
+    ) -> bool:
+        asked = self.theirs if isinstance(self.theirs, bool) else self.theirs(ctx, params, call_id)
+        if inspect.isawaitable(asked):
+            asked = await asked
+        try:
+            args = self.intent_of(params)
+            i = self.guard.identity(ctx, group_id(ctx), call_id)
+            ours = await asyncio.to_thread(self.guard.ask, args, i) is not None
+        except (ValueError, ValidationError):
+            return bool(asked)  # the call itself refuses arguments it cannot read
+        except IdentityError:
+            # The SDK gives needs_approval no RunConfig: a run named only by its group_id is
+            # not known here. The call then meets the ledger's request itself (the model reads
+            # "awaiting approval"; the inbox lists it): give run= for the run's interruption.
+            log.warning("oncely: %s: no run for the approval step; give run=", self.guard.name)
+            return bool(asked)
+        except Exception as e:
+            if answer_for(e) is None:
+                raise
+            return bool(asked)  # the call answers the model (no run, arguments not keyed)
+        if ours:
+            _asked[call_id] = (self.guard, i, args)
+        return bool(asked) or ours
+
+    async def approved_in_run(self, ctx: ToolContext[Any], args: Any, i: Identity) -> None:
+        """Approved with the SDK's own ``state.approve``: the ledger records it before the
+        call (a decision it already holds stands)."""
+        call_id = ctx.tool_call_id
+        if not self.guard.gated or not ctx.is_tool_approved(ctx.tool_name, call_id):
+            return
+        who = self.approved_by
+        by = who if isinstance(who, str) else who(ctx)
+        note = f"approved in the run's interruption (tool call {call_id})"
+        await asyncio.to_thread(lambda: self.guard.decide(args, i, approve=True, by=by, note=note))
 
 
 async def _decide(
