@@ -762,14 +762,7 @@ fn approve(e: &Entry, d: &Decision, now: u64) -> Result<Transition, LedgerError>
             msg!["only a call that awaits approval is approved; this one is ", state_name(e.state)],
         ));
     }
-    check_decision(e, &d.by, d.seen_version)?;
-    let id = decision_id(e);
-    let mut n = next_version(e, now);
-    n.state = EntryState::Approved;
-    n.resolved_by = Some(d.by.clone());
-    n.settlement = Some(id.clone());
-    n.reason = Some(if d.note.is_empty() { msg!["approved by ", d.by] } else { msg!["approved by ", d.by, ": ", d.note] });
-    ok(cas(n), Outcome::Settled(id))
+    decided(e, d, now, EntryState::Approved, "approved by ")
 }
 
 /// A person denies the call that awaits approval, or an approval not yet used.
@@ -781,13 +774,18 @@ fn deny(e: &Entry, d: &Decision, now: u64) -> Result<Transition, LedgerError> {
             msg!["only a call that awaits approval, or is approved and not yet run, is denied; this one is ", state_name(e.state)],
         ));
     }
+    decided(e, d, now, EntryState::Denied, "denied by ")
+}
+
+/// The entry after a person's decision `d` on it: `state`, who and why, under the decision's id.
+fn decided(e: &Entry, d: &Decision, now: u64, state: EntryState, verb: &str) -> Result<Transition, LedgerError> {
     check_decision(e, &d.by, d.seen_version)?;
     let id = decision_id(e);
     let mut n = next_version(e, now);
-    n.state = EntryState::Denied;
+    n.state = state;
     n.resolved_by = Some(d.by.clone());
     n.settlement = Some(id.clone());
-    n.reason = Some(if d.note.is_empty() { msg!["denied by ", d.by] } else { msg!["denied by ", d.by, ": ", d.note] });
+    n.reason = Some(if d.note.is_empty() { msg![verb, d.by] } else { msg![verb, d.by, ": ", d.note] });
     ok(cas(n), Outcome::Settled(id))
 }
 

@@ -672,9 +672,20 @@ impl<S: Store> Ledger<S> {
     pub async fn needs_person(&self, in_doubt_after_ms: Option<u64>, page: &WaitingPage) -> Result<Waiting, Error> {
         let now = self.now();
         let since = self.rt.needs_person_since(now, in_doubt_after_ms)?;
-        // One row more than the page holds says whether there is a next page.
+        let (limit, wanted) = self.one_more(page)?;
+        let rows = self.store.waiting(since, &wanted).await?;
+        self.waiting_page(rows, limit, now, in_doubt_after_ms)
+    }
+
+    /// The page's size (`0`: the core's) and the page to ask the store for: one row more than
+    /// the page holds, which says whether there is a next page.
+    fn one_more(&self, page: &WaitingPage) -> Result<(u32, WaitingPage), Error> {
         let limit = if page.limit == 0 { self.defaults()?.page_size } else { page.limit }.min(u32::MAX - 1);
-        let mut rows = self.store.waiting(since, &WaitingPage { limit: limit + 1, ..page.clone() }).await?;
+        Ok((limit, WaitingPage { limit: limit + 1, ..page.clone() }))
+    }
+
+    /// The page of `rows` (read with [`Ledger::one_more`]), each with why it needs a person.
+    fn waiting_page(&self, mut rows: Vec<Entry>, limit: u32, now: u64, in_doubt_after_ms: Option<u64>) -> Result<Waiting, Error> {
         let next = if rows.len() > limit as usize {
             rows.truncate(limit as usize);
             rows.last().map(WaitingCursor::of)
@@ -704,22 +715,9 @@ impl<S: Store> Ledger<S> {
     /// scope, in the order they were asked (`page`), each with why (the core's
     /// `ledger.needs-person`: `Attention::Approval`). Follow [`Waiting::next`] for the next page.
     pub async fn awaiting_approval(&self, page: &WaitingPage) -> Result<Waiting, Error> {
-        let now = self.now();
-        let limit = if page.limit == 0 { self.defaults()?.page_size } else { page.limit }.min(u32::MAX - 1);
-        let mut rows = self.store.awaiting(&WaitingPage { limit: limit + 1, ..page.clone() }).await?;
-        let next = if rows.len() > limit as usize {
-            rows.truncate(limit as usize);
-            rows.last().map(WaitingCursor::of)
-        } else {
-            None
-        };
-        let mut entries = Vec::with_capacity(rows.len());
-        for e in rows {
-            if let Some(why) = self.rt.needs_person(&e, now, None)? {
-                entries.push((e, why));
-            }
-        }
-        Ok(Waiting { entries, next })
+        let (limit, wanted) = self.one_more(page)?;
+        let rows = self.store.awaiting(&wanted).await?;
+        self.waiting_page(rows, limit, self.now(), None)
     }
 
     /// The entry of `scope` and `tool`, other than `key`, a person approved most recently: what

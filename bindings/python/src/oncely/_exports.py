@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "5ff12a07d5efa865598dc31b1b38bedbb03adca35d3dfcca87866c9ce6ba89cd"
+COMPONENT_SHA256 = "fdb581203d5050aeec8297bf7f17da39ca76866c2d8cfa5cb9bda29e36937b5f"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (

@@ -509,17 +509,10 @@ async fn settle(
     headers: HeaderMap,
     form: Result<Form<SettleForm>, FormRejection>,
 ) -> Response {
-    let f = match form {
-        Ok(Form(f)) => f,
-        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return refused(&s, StatusCode::PAYLOAD_TOO_LARGE, "The form is larger than 2 MB. Nothing was recorded.")
-        }
-        Err(_) => return refused(&s, StatusCode::BAD_REQUEST, "The form is incomplete. Nothing was recorded."),
+    let f = match accepted(&app, &s, &headers, form, |f: &SettleForm| f.csrf.as_deref(), "a settlement was refused") {
+        Ok(f) => f,
+        Err(refusal) => return *refusal,
     };
-    if let Some(why) = access::cross_site(&headers, f.csrf.as_deref(), Some(&s), app.public_origin.as_deref()) {
-        tracing::warn!(target: "oncely::serve", why, "a settlement was refused");
-        return page(StatusCode::FORBIDDEN, pages::message(Some(viewer(&s)), "Refused", why));
-    }
     let settlement = match f.verdict.as_str() {
         "happened" => {
             let result = f.result.unwrap_or_default();
@@ -564,17 +557,10 @@ async fn decide(
     headers: HeaderMap,
     form: Result<Form<DecideForm>, FormRejection>,
 ) -> Response {
-    let f = match form {
-        Ok(Form(f)) => f,
-        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return refused(&s, StatusCode::PAYLOAD_TOO_LARGE, "The form is larger than 2 MB. Nothing was recorded.")
-        }
-        Err(_) => return refused(&s, StatusCode::BAD_REQUEST, "The form is incomplete. Nothing was recorded."),
+    let f = match accepted(&app, &s, &headers, form, |f: &DecideForm| f.csrf.as_deref(), "a decision was refused") {
+        Ok(f) => f,
+        Err(refusal) => return *refusal,
     };
-    if let Some(why) = access::cross_site(&headers, f.csrf.as_deref(), Some(&s), app.public_origin.as_deref()) {
-        tracing::warn!(target: "oncely::serve", why, "a decision was refused");
-        return page(StatusCode::FORBIDDEN, pages::message(Some(viewer(&s)), "Refused", why));
-    }
     let decision = Decision { by: s.name.clone(), note: f.note.unwrap_or_default(), seen_version: f.version };
     let approve = match f.decision.as_str() {
         "approve" => true,
@@ -603,6 +589,30 @@ async fn decide(
         }
         Err(e) => failure(Some(viewer(&s)), e),
     }
+}
+
+/// A form that changes something, read whole and from this server's own pages (its session's
+/// CSRF token, no cross-site Origin): else the page that refuses it (nothing recorded).
+fn accepted<F>(
+    app: &App,
+    s: &Session,
+    headers: &HeaderMap,
+    form: Result<Form<F>, FormRejection>,
+    csrf: impl Fn(&F) -> Option<&str>,
+    what: &'static str,
+) -> Result<F, Box<Response>> {
+    let f = match form {
+        Ok(Form(f)) => f,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return Err(Box::new(refused(s, StatusCode::PAYLOAD_TOO_LARGE, "The form is larger than 2 MB. Nothing was recorded.")))
+        }
+        Err(_) => return Err(Box::new(refused(s, StatusCode::BAD_REQUEST, "The form is incomplete. Nothing was recorded."))),
+    };
+    if let Some(why) = access::cross_site(headers, csrf(&f), Some(s), app.public_origin.as_deref()) {
+        tracing::warn!(target: "oncely::serve", why, "{what}");
+        return Err(Box::new(page(StatusCode::FORBIDDEN, pages::message(Some(viewer(s)), "Refused", why))));
+    }
+    Ok(f)
 }
 
 /// Why the ledger refused a person's decision on the version they saw.
