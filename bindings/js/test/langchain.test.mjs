@@ -153,3 +153,60 @@ test('invoke directly: two tool-call ids, one intent -> one refund; another thre
   assert.deepEqual(convertToOpenAITool(refund), convertToOpenAITool(base));
   assert.deepEqual(Object.keys(convertToOpenAITool(refund).function.parameters.properties).sort(), ['amount_cents', 'charge_id']);
 });
+
+// ---- approval: LangGraph's interrupt() is the ledger's request, the resume its decision ----------
+
+const APPROVAL = { class: 'irreversible-external', reconcile: 'provider-idempotent', approval: { when: { '/amount_cents': { '>': 100 } } } };
+
+function approvalAgent(ledger, pay, amount, checkpointer) {
+  const model = fakeModel()
+    .respondWithTools([{ name: 'refund', args: { charge_id: 'ch_1', amount_cents: amount }, id: 'call_1' }])
+    .respond(new AIMessage('Done.'));
+  const refund = once(refundTool(pay), { ledger, policy: APPROVAL });
+  return createAgent({ model, tools: [refund], checkpointer });
+}
+
+test('approval: interrupted for approval, then resumed, the refund is paid once', async () => {
+  const { Command } = await import('@langchain/langgraph');
+  const ledger = new Ledger(new MemoryStore());
+  const pay = payProvider();
+  const thread = { configurable: { thread_id: 'thread-a' } };
+  const agent = approvalAgent(ledger, pay, 500, new MemorySaver());
+  const first = await agent.invoke({ messages: [{ role: 'user', content: 'Refund ch_1.' }] }, thread);
+  const [stop] = first.__interrupt__;
+  assert.equal(stop.value.oncely, 'approval');
+  assert.deepEqual(stop.value.args, { charge_id: 'ch_1', amount_cents: 500 });
+  const [asked] = await ledger.list('default', { state: 'awaiting-approval' });
+  assert.equal(asked.key, stop.value.key);
+  assert.equal(pay.count, 0);
+  const done = await agent.invoke(new Command({ resume: { type: 'approve', by: 'alice' } }), thread);
+  assert.equal(done.messages.at(-1).content, 'Done.');
+  assert.equal(pay.count, 1);
+  const history = await ledger.history('default', asked.key);
+  assert.deepEqual(history.slice(0, 2).map((h) => [h.state, h.resolvedBy]), [['awaiting-approval', null], ['approved', 'alice']]);
+});
+
+test('approval: rejected on resume, the model reads the denial; the inbox\'s decision stands', async () => {
+  const { Command } = await import('@langchain/langgraph');
+  const { decision } = await import('oncely/langchain');
+  const ledger = new Ledger(new MemoryStore());
+  const pay = payProvider();
+  const thread = { configurable: { thread_id: 'thread-b' } };
+  const agent = approvalAgent(ledger, pay, 700, new MemorySaver());
+  await agent.invoke({ messages: [{ role: 'user', content: 'Refund ch_1.' }] }, thread);
+  const out = await agent.invoke(new Command({ resume: { type: 'reject', message: 'over the monthly limit', by: 'bob' } }), thread);
+  const said = toolMessages(out.messages).at(-1);
+  assert.equal(said.status, 'error');
+  assert.match(String(said.content), /over the monthly limit/);
+  assert.equal(pay.count, 0);
+  // Another thread, approved in the inbox while the graph waits, resumed with a rejection: the
+  // inbox's approval stands, the refund is paid once.
+  const other = { configurable: { thread_id: 'thread-c' } };
+  const agent2 = approvalAgent(ledger, pay, 400, new MemorySaver());
+  const stopped = await agent2.invoke({ messages: [{ role: 'user', content: 'Refund ch_1.' }] }, other);
+  const entry = await ledger.get('default', stopped.__interrupt__[0].value.key);
+  await ledger.approve('default', entry.key, { by: 'dana', version: entry.version });
+  await agent2.invoke(new Command({ resume: false }), other);
+  assert.equal(pay.count, 1);
+  assert.throws(() => decision({ ok: 1 }, 'x'), /resume an oncely approval/);
+});

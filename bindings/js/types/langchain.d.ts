@@ -19,4 +19,13 @@ export interface LangChainCall {
  * Called with a tool call, an AnsweredError is returned as a ToolMessage of status "error" (the
  * core's reply text; the reply as its artifact).
  */
-export function once<T extends { name: string; invoke: (...args: any[]) => unknown }>(tool: T, options: OnceOptions<LangChainCall>): T;
+export function once<T extends { name: string; invoke: (...args: any[]) => unknown }>(
+  tool: T,
+  options: OnceOptions<LangChainCall> & { approvedBy?: string },
+): T;
+
+/**
+ * The decision of a LangGraph resume value for an oncely approval: `true`/`false`,
+ * `'approve'`/`'reject'`, or `{ type: 'approve' | 'reject', message?, by? }` (`by` defaults to `by`).
+ */
+export function decision(reply: unknown, by: string): { approve: boolean; by: string; note: string };

@@ -17,11 +17,21 @@
 // …: the core's answer), a tool called with a tool call returns a ToolMessage of status "error"
 // whose content is the core's reply text (the reply as its artifact); called without one, it throws
 // the AnsweredError.
+//
+// Approval (a policy with an `approval` rule), in a LangGraph.js graph (`@langchain/langgraph`):
+// LangGraph's `interrupt()` is the ledger's request. When the core says a person is needed
+// (`ledger.asksApproval`), the tool records the ledger's one request (the inbox lists it) and
+// interrupts the graph with it (`{oncely: 'approval', tool, key, args, version}`); resume it with
+// `new Command({ resume: { type: 'approve' } })` or `{ type: 'reject', message }` (`by`: who,
+// default `approvedBy`), or `true`/`false`. The decision is recorded in the ledger, then the call
+// runs once, or the model reads the denial. A decision already in the ledger (the inbox, another
+// worker) is not asked again, and the first one recorded stands. Outside a graph the call meets
+// the ledger's request itself (the model reads "awaiting approval").
 
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, DynamicTool, StructuredTool } from '@langchain/core/tools';
 import { AnsweredError } from '../errors.js';
-import { prepare, runOnce } from './shared.js';
+import { askPerson, decide, gated, prepare, runOnce } from './shared.js';
 
 export { oncelyCall } from './shared.js';
 
@@ -41,16 +51,19 @@ export function once(tool, options) {
     throw new TypeError(`oncely/langchain: once(tool, options) wraps a tool made by tool() (DynamicStructuredTool or DynamicTool), got ${what}`);
   }
   const p = prepare('oncely/langchain', options, tool.name);
+  const approvedBy = options.approvedBy ?? 'langgraph';
   const inner = tool.func;
   async function func(input, runManager, config = {}) {
     const args = structured ? input : { input };
     const toolCallId = config.toolCall?.id;
     const thread = config.configurable?.thread_id;
     const { signal, timeout: _timeout, ...rest } = config;
+    const frameworkRun = thread === undefined || thread === null ? undefined : String(thread);
+    if (gated(p)) await askTheGraph(p, { args, ctx: { args, toolCallId, config }, frameworkRun }, approvedBy);
     try {
       return await runOnce(
         p,
-        { args, toolCallId, ctx: { args, toolCallId, config }, frameworkRun: thread === undefined || thread === null ? undefined : String(thread), signal },
+        { args, toolCallId, ctx: { args, toolCallId, config }, frameworkRun, signal },
         (oncely) => inner.call(tool, input, runManager, { ...rest, signal: oncely.signal, oncely }),
       );
     } catch (e) {
@@ -63,4 +76,39 @@ export function once(tool, options) {
   for (const f of FIELDS) if (tool[f] !== undefined) fields[f] = tool[f];
   fields.func = func;
   return structured ? new DynamicStructuredTool(fields) : new DynamicTool(fields);
+}
+
+/**
+ * Ask the graph's person about the ledger's request for this call, if the core says one is needed
+ * (LangGraph's `interrupt()`: the graph stops here, and runs the tool again when resumed), and
+ * record their decision in the ledger. Outside a graph, or without @langchain/langgraph: nothing.
+ */
+async function askTheGraph(p, call, approvedBy) {
+  const asked = await askPerson(p, call);
+  if (asked === null) return;
+  let langgraph;
+  try {
+    langgraph = await import('@langchain/langgraph');
+  } catch {
+    return;
+  }
+  let reply;
+  try {
+    reply = langgraph.interrupt({ oncely: 'approval', tool: p.tool, key: asked.key, args: call.args, version: asked.version });
+  } catch (e) {
+    if (langgraph.isGraphInterrupt(e)) throw e;
+    return; // not in a graph
+  }
+  const { approve, by, note } = decision(reply, approvedBy);
+  await decide(p, call, { approve, by, note });
+}
+
+/** `{approve, by, note}` of a resume value: true/false, 'approve'/'reject', or `{type, message?, by?}`. */
+export function decision(reply, by) {
+  if (typeof reply === 'boolean') return { approve: reply, by, note: '' };
+  const r = typeof reply === 'string' ? { type: reply } : reply;
+  if (r !== null && typeof r === 'object' && ['approve', 'reject', 'deny'].includes(r.type)) {
+    return { approve: r.type === 'approve', by: String(r.by || by), note: String(r.message ?? r.note ?? '') };
+  }
+  throw new TypeError(`oncely/langchain: resume an oncely approval with true/false, 'approve'/'reject', or { type: 'approve' | 'reject', message, by }, not ${JSON.stringify(reply)}`);
 }
