@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, StatusCode};
 use common::Server;
 use hmac::{KeyInit, Mac};
 use oncely::wit::keys::Intent;
-use oncely::wit::ledger::EntryState;
+use oncely::wit::ledger::{Decision, EntryState};
 use oncely::{Error, Ledger, ToolError};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -796,6 +796,7 @@ async fn decide_in_the_inbox(db: &str) {
     let paid: Arc<Mutex<Vec<String>>> = Arc::default();
     let Err(Error::AwaitingApproval(first)) = refund_asked(&agent, "ch_1", 500, &paid).await else { panic!("not awaiting approval") };
     let Err(Error::AwaitingApproval(second)) = refund_asked(&agent, "ch_2", 700, &paid).await else { panic!("not awaiting approval") };
+    let Err(Error::AwaitingApproval(third)) = refund_asked(&agent, "ch_3", 300, &paid).await else { panic!("not awaiting approval") };
     assert!(paid.lock().unwrap().is_empty());
 
     let (hook, received) = receiver().await;
@@ -810,11 +811,11 @@ async fn decide_in_the_inbox(db: &str) {
 
     // The inbox lists both requests, with their exact arguments.
     let inbox = get("/".into()).await.unwrap().text().await.unwrap();
-    assert!(inbox.contains("Awaiting approval (2)") && inbox.contains("Needs a person (2)"), "{inbox}");
+    assert!(inbox.contains("Awaiting approval (3)") && inbox.contains("Needs a person (3)"), "{inbox}");
     assert!(inbox.contains(&first.key) && inbox.contains(&second.key), "{inbox}");
     assert!(inbox.contains("&quot;amount&quot;: 700"), "the arguments, pretty: {inbox}");
-    assert_eq!(metric(&http, base, &cookie, "oncely_needs_person").await, 2.0);
-    assert_eq!(metric(&http, base, &cookie, r#"oncely_entries{state="awaiting-approval"}"#).await, 2.0);
+    assert_eq!(metric(&http, base, &cookie, "oncely_needs_person").await, 3.0);
+    assert_eq!(metric(&http, base, &cookie, r#"oncely_entries{state="awaiting-approval"}"#).await, 3.0);
 
     let href = |key: &str| format!("/entry?scope=acme&key={}", key.replace(':', "%3A"));
     let page = get(href(&first.key)).await.unwrap().text().await.unwrap();
@@ -864,6 +865,12 @@ async fn decide_in_the_inbox(db: &str) {
     assert_eq!(r.status().as_u16(), 303);
     let denied_id = r.headers()["location"].to_str().unwrap().split("decided=").nth(1).unwrap().to_string();
 
+    // The third, approved elsewhere (a library's approve, as a chat tool of the team would).
+    let by_library = agent
+        .approve("acme", &third.key, Decision { by: "ops-bot".into(), note: String::new(), seen_version: third.version })
+        .await
+        .unwrap();
+
     // The agent asks again: the approved refund runs once, the denied one never.
     assert_eq!(refund_asked(&agent, "ch_1", 500, &paid).await.unwrap(), serde_json::json!({"refunded": true}));
     assert_eq!(refund_asked(&agent, "ch_1", 500, &paid).await.unwrap(), serde_json::json!({"refunded": true}));
@@ -873,17 +880,19 @@ async fn decide_in_the_inbox(db: &str) {
         ("Dana", "denied by Dana: over the monthly limit", denied_id.as_str())
     );
     assert_eq!(*paid.lock().unwrap(), [r#"{"charge":"ch_1","amount":500}"#]);
+    assert_eq!(metric(&http, base, &cookie, r#"oncely_entries{state="approved"}"#).await, 1.0, "the third, not yet run");
     let inbox = get("/".into()).await.unwrap().text().await.unwrap();
     assert!(inbox.contains("Awaiting approval (0)") && inbox.contains("No call waits for approval."), "{inbox}");
+    refund_asked(&agent, "ch_3", 300, &paid).await.unwrap();
     assert_eq!(metric(&http, base, &cookie, "oncely_needs_person").await, 0.0);
     assert_eq!(metric(&http, base, &cookie, r#"oncely_entries{state="denied"}"#).await, 1.0);
     assert_eq!(metric(&http, base, &cookie, r#"oncely_outcomes_total{kind="approved"}"#).await, 1.0);
 
-    // The webhook: a notice per request, then one per decision under its id, each signed once
-    // delivered (the first attempt was refused and sent again).
+    // The webhook: a notice per request, then one per decision under its id, wherever it was
+    // made (the first attempt was refused and sent again).
     let deadline = Instant::now() + Duration::from_secs(10);
     let delivered = || received.lock().unwrap().iter().filter(|r| r.0 == 200).count();
-    while delivered() < 4 {
+    while delivered() < 6 {
         assert!(Instant::now() < deadline, "webhooks not delivered; the server said:\n{}", log.lock().unwrap().join("\n"));
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -902,12 +911,13 @@ async fn decide_in_the_inbox(db: &str) {
     let mut want = vec![
         ("entry.approved".to_string(), first.key.clone(), approved_id.clone()),
         ("entry.denied".to_string(), second.key.clone(), denied_id.clone()),
+        ("entry.approved".to_string(), third.key.clone(), by_library.clone()),
     ];
     want.sort();
     assert_eq!(notices.iter().filter(|n| n.0 != "entry.awaiting-approval").cloned().collect::<Vec<_>>(), want, "{got:?}");
     let mut asked: Vec<&str> = notices.iter().filter(|n| n.0 == "entry.awaiting-approval").map(|n| n.1.as_str()).collect();
     asked.sort();
-    let mut keys = [first.key.as_str(), second.key.as_str()];
+    let mut keys = [first.key.as_str(), second.key.as_str(), third.key.as_str()];
     keys.sort();
     assert_eq!(asked, keys, "one notice per request: {got:?}");
 }

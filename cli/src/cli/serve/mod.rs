@@ -28,6 +28,7 @@ use oncely::store::{WaitingCursor, WaitingPage};
 use oncely::wit::ledger::{Attention, Decision, Entry, EntryState, LedgerErrorKind, Resolution, Settlement};
 use oncely::{Error, Ledger};
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -191,9 +192,25 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
         let every = a.sweep_every;
         tokio::spawn(async move {
             let Some(n) = &app.notices else { return };
+            // The calls awaiting approval at the last scan, and their versions: one that has
+            // moved since was decided (here, with the CLI, by a library…), or asked again.
+            let mut asked: HashMap<(String, String), u64> = HashMap::new();
             loop {
                 match everyone_waiting(&app).await {
-                    Ok(entries) => n.hook.scan(&entries, app.ledger.now(), &n.sent, &n.client, &app.metrics),
+                    Ok(entries) => {
+                        n.hook.scan(&entries, app.ledger.now(), &n.sent, &n.client, &app.metrics);
+                        let now_asked: HashMap<(String, String), u64> = entries
+                            .iter()
+                            .filter(|(_, why)| *why == Attention::Approval)
+                            .map(|(e, _)| ((e.scope.clone(), e.key.clone()), e.version))
+                            .collect();
+                        for (at, version) in &asked {
+                            if now_asked.get(at) != Some(version) {
+                                decisions_since(&app, n, &at.0, &at.1, *version).await;
+                            }
+                        }
+                        asked = now_asked;
+                    }
                     Err(e) => tracing::error!(target: "oncely::serve", error = %e, "looking for notices failed"),
                 }
                 tokio::time::sleep(every).await;
@@ -271,6 +288,29 @@ async fn everyone_waiting(app: &App) -> Result<Vec<(Entry, Attention)>, Error> {
         match p.next {
             Some(next) => page.after = Some(next),
             None => return Ok(found),
+        }
+    }
+}
+
+/// Send the notices of the decisions made on `(scope, key)` after `version` (approved, denied:
+/// its history says which, and under which id), wherever they were made.
+async fn decisions_since(app: &App, n: &Notices, scope: &str, key: &str, version: u64) {
+    let (history, entry) = match (app.ledger.history(scope, key).await, app.ledger.get(scope, key).await) {
+        (Ok(h), Ok(Some(e))) => (h, e),
+        (Ok(_), Ok(None)) => return,
+        (Err(e), _) | (_, Err(e)) => {
+            tracing::error!(target: "oncely::serve", error = %e, "a decision's notice was not sent: the entry could not be read");
+            return;
+        }
+    };
+    for h in history.iter().filter(|h| h.version > version) {
+        let approved = match h.state {
+            EntryState::Approved => true,
+            EntryState::Denied => false,
+            _ => continue,
+        };
+        if let Some(id) = &h.settlement {
+            n.hook.decided(&entry, approved, id.clone(), app.ledger.now(), &n.client, &app.metrics);
         }
     }
 }
@@ -571,15 +611,6 @@ async fn decide(
         if approve { app.ledger.approve(&f.scope, &f.key, decision).await } else { app.ledger.deny(&f.scope, &f.key, decision).await };
     match decided {
         Ok(id) => {
-            if let Some(n) = &app.notices {
-                match app.ledger.get(&f.scope, &f.key).await {
-                    Ok(Some(e)) => n.hook.decided(&e, approve, id.clone(), app.ledger.now(), &n.client, &app.metrics),
-                    Ok(None) => {}
-                    Err(e) => {
-                        tracing::error!(target: "oncely::serve", error = %e, "the decision's notice was not sent: the entry could not be read")
-                    }
-                }
-            }
             let href = format!("/entry?scope={}&key={}&decided={id}", pages::query_value(&f.scope), pages::query_value(&f.key));
             Redirect::to(&href).into_response()
         }

@@ -1,6 +1,7 @@
 //! Webhooks: a signed JSON POST when an entry is escalated, when one has been in doubt past the
-//! inbox threshold, when a call awaits approval, and when a person approves or denies one here;
-//! retried with exponential backoff until the receiver answers 2xx.
+//! inbox threshold, when a call awaits approval, and when a person approves or denies one
+//! (wherever: the next scan finds the request decided); retried with exponential backoff until
+//! the receiver answers 2xx.
 //!
 //! Each notice has an id derived from the entry and the notice (scope, key, kind, since when in
 //! doubt or asked), so a notice sent again — after a restart of `oncely serve`, which forgets
@@ -94,8 +95,8 @@ impl Webhook {
         }
     }
 
-    /// Send the notice of a decision a person made here (`approved`: else denied) on `e` as it
-    /// stands after it, under the decision's id.
+    /// Send the notice of a person's decision (`approved`: else denied) on `e` as it stands
+    /// now, under the decision's id.
     pub fn decided(&self, e: &Entry, approved: bool, id: String, now: u64, client: &reqwest::Client, metrics: &Arc<Metrics>) {
         let kind = if approved { "entry.approved" } else { "entry.denied" };
         self.send(e, kind, id, now, client, metrics, || {});
