@@ -1,6 +1,7 @@
 //! `oncely serve`: one long-running process over a ledger — the inbox where people settle what
-//! only a person can (`/`), Prometheus metrics (`/metrics`), webhooks for escalations and for
-//! outcomes unknown too long, and the sweep, continuously.
+//! only a person can and approve or deny calls awaiting approval (`/`), Prometheus metrics
+//! (`/metrics`), webhooks for escalations, outcomes unknown too long, requests and decisions,
+//! and the sweep, continuously.
 //!
 //! - `access`: credentials, sessions, and the cross-site checks.
 //! - `pages`: the HTML.
@@ -58,8 +59,9 @@ pub struct ServeArgs {
     /// Sweep this often (expire leases, escalate past deadlines) and look for new notices.
     #[arg(long, default_value = "5s", value_parser = interval)]
     sweep_every: Duration,
-    /// POST a signed JSON notice here when an entry is escalated or in doubt too long (the
-    /// secret: --webhook-secret-file or $ONCELY_WEBHOOK_SECRET).
+    /// POST a signed JSON notice here when an entry is escalated or in doubt too long, or a call
+    /// awaits approval or is approved or denied (the secret: --webhook-secret-file or
+    /// $ONCELY_WEBHOOK_SECRET).
     #[arg(long)]
     webhook: Option<String>,
     /// The webhook signature's shared secret (a file; or $ONCELY_WEBHOOK_SECRET).
