@@ -71,7 +71,11 @@ export function once(toolOptions, options) {
       const asked = typeof theirs === 'function' ? await theirs(runContext, input, callId) : theirs;
       const call = { args: input, ctx: { args: input, toolCallId: callId, runContext, details: undefined } };
       const ours = (await askPerson(p, call)) !== null;
-      if (ours && callId !== undefined) ASKED.set(callId, { p, call });
+      if (ours && callId !== undefined) {
+        ASKED.set(callId, { p, call });
+        // Runs never resumed: the oldest go first (a call is named again from its item).
+        while (ASKED.size > ASKED_MAX) ASKED.delete(ASKED.keys().next().value);
+      }
       return Boolean(asked) || ours;
     };
     needsApproval[TOOL] = p;
@@ -91,6 +95,7 @@ export function once(toolOptions, options) {
 // and reject() record their decision on (kept while the process runs; after a restart the call is
 // named again from the interruption's item).
 const ASKED = new Map();
+const ASKED_MAX = 10_000;
 const TOOL = Symbol('oncely.tool');
 
 /**

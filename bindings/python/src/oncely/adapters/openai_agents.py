@@ -75,6 +75,8 @@ from oncely.errors import IdentityError
 # The calls an oncely tool's ``needs_approval`` asked a person about, by tool-call id: what
 # ``approve`` and ``reject`` record their decision on (kept while the process runs).
 _asked: dict[str, tuple[Guard[Any], Identity, dict[str, Any]]] = {}
+# At most this many (a call asked about again by another process is named from its item).
+_ASKED_MAX = 10_000
 # The attribute of a tool's ``on_invoke_tool`` holding its guard, for a call asked about in
 # another process (``approve(..., run=...)``).
 _GUARD = "_oncely_guard"
@@ -266,6 +268,8 @@ class _Gate:
             return bool(asked)  # the call answers the model (no run, arguments not keyed)
         if ours:
             _asked[call_id] = (self.guard, i, args)
+            while len(_asked) > _ASKED_MAX:  # runs never resumed: the oldest go first
+                del _asked[next(iter(_asked))]
         return bool(asked) or ours
 
     async def approved_in_run(self, ctx: ToolContext[Any], args: Any, i: Identity) -> None:
