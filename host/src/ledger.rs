@@ -720,10 +720,18 @@ impl<S: Store> Ledger<S> {
         self.waiting_page(rows, limit, self.now(), None)
     }
 
-    /// The entry of `scope` and `tool`, other than `key`, a person approved most recently: what
-    /// a new request of the same tool is compared with.
-    pub async fn last_approved(&self, scope: &str, tool: &str, key: &str) -> Result<Option<Entry>, Error> {
-        Ok(self.store.last_approved(scope, tool, key).await?)
+    /// The entry of `scope` and `tool`, other than `key`, a person approved most recently (not
+    /// denied since), and who approved it: what a new request of the same tool is compared with.
+    pub async fn last_approved(&self, scope: &str, tool: &str, key: &str) -> Result<Option<(Entry, String)>, Error> {
+        let Some(e) = self.store.last_approved(scope, tool, key).await? else { return Ok(None) };
+        let history = self.store.history(&e.scope, &e.key).await?;
+        let by = history
+            .iter()
+            .rev()
+            .find(|h| h.state == crate::wit::ledger::EntryState::Approved)
+            .and_then(|h| h.resolved_by.clone())
+            .unwrap_or_default();
+        Ok(Some((e, by)))
     }
 
     /// Wait until `(scope, key)` is settled (done or failed), escalated or absent, looking every

@@ -208,5 +208,7 @@ test('approval: rejected on resume, the model reads the denial; the inbox\'s dec
   await ledger.approve('default', entry.key, { by: 'dana', version: entry.version });
   await agent2.invoke(new Command({ resume: false }), other);
   assert.equal(pay.count, 1);
-  assert.throws(() => decision({ ok: 1 }, 'x'), /resume an oncely approval/);
+  assert.throws(() => decision({ ok: 1 }, 'x', 'k1'), /resume an oncely approval/);
+  assert.throws(() => decision({ type: 'approve', key: 'k2' }, 'x', 'k1'), /not for k1/);
+  assert.deepEqual(decision({ type: 'approve', key: 'k1' }, 'x', 'k1'), { approve: true, by: 'x', note: '' });
 });

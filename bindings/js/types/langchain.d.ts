@@ -28,4 +28,4 @@ export function once<T extends { name: string; invoke: (...args: any[]) => unkno
  * The decision of a LangGraph resume value for an oncely approval: `true`/`false`,
  * `'approve'`/`'reject'`, or `{ type: 'approve' | 'reject', message?, by? }` (`by` defaults to `by`).
  */
-export function decision(reply: unknown, by: string): { approve: boolean; by: string; note: string };
+export function decision(reply: unknown, by: string, key: string): { approve: boolean; by: string; note: string };

@@ -412,4 +412,4 @@ def test_effect_vectors(mode: str) -> None:
     assert not failures, (
         f"{len(failures)} of {len(DOC['scenarios'])} scenarios differ:\n" + "\n".join(failures)
     )
-    assert len(DOC["scenarios"]) == 74
+    assert len(DOC["scenarios"]) == 75

@@ -565,9 +565,12 @@ impl Machine {
             Outcome::Escalated(x) => raise(EffectError::Escalated(Keyed { key: self.key.clone(), reason: x.reason })),
             Outcome::Conflict(c) => raise(EffectError::Conflict(c)),
             Outcome::AwaitingApproval(_) if now < self.approval_deadline => {
-                // Asked to wait for the person: look again every second, until the limit.
+                // Asked to wait for the person: look again every second, until the limit. The
+                // time spent waiting for them is not taken from the wait for another worker.
+                let wake = now.saturating_add(APPROVAL_POLL_MS).min(self.approval_deadline);
+                self.deadline = self.deadline.saturating_add(wake - now);
                 self.phase = Phase::Sleeping;
-                Act::Do(Action::SleepUntil(now.saturating_add(APPROVAL_POLL_MS).min(self.approval_deadline)))
+                Act::Do(Action::SleepUntil(wake))
             }
             Outcome::AwaitingApproval(r) => raise(EffectError::AwaitingApproval(r)),
             Outcome::Denied(d) => raise(EffectError::Denied(d)),

@@ -100,7 +100,8 @@ pub trait Store {
     /// How many calls await approval, every scope.
     async fn awaiting_count(&self) -> Result<u64, StoreError>;
     /// The entry of `scope` and `tool`, other than `key`, approved most recently (its history
-    /// holds an `approved` record): what a person compares a new request with.
+    /// holds an `approved` record; not one denied since): what a person compares a new request
+    /// with.
     async fn last_approved(&self, scope: &str, tool: &str, key: &str) -> Result<Option<Entry>, StoreError>;
 }
 
@@ -620,9 +621,11 @@ impl Statements {
             awaiting_newest: sql(awaiting("<", " DESC")),
             awaiting_count: sql(format!("SELECT COUNT(*) FROM {table} WHERE state = 'awaiting-approval'")),
             last_approved: sql(format!(
-                "SELECT {COLUMNS} FROM {table} JOIN (SELECT scope, key, MAX(at) AS approved_at FROM {history} \
-                 WHERE scope = {p1} AND state = 'approved' GROUP BY scope, key) AS a USING (scope, key) \
-                 WHERE tool = {p2} AND key <> {p3} ORDER BY a.approved_at DESC, key LIMIT 1",
+                "SELECT {COLUMNS} FROM {table} JOIN (SELECT h.scope, h.key, MAX(h.at) AS approved_at FROM {history} AS h \
+                 JOIN {table} AS t ON t.scope = h.scope AND t.key = h.key \
+                 WHERE h.scope = {p1} AND t.tool = {p2} AND t.state <> 'denied' AND h.state = 'approved' \
+                 GROUP BY h.scope, h.key) AS a USING (scope, key) \
+                 WHERE key <> {p3} ORDER BY a.approved_at DESC, key LIMIT 1",
                 p1 = p(1),
                 p2 = p(2),
                 p3 = p(3)

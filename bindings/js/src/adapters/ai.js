@@ -27,7 +27,7 @@
 // inbox) is not asked again, and the first one recorded stands. (A `toolApproval` given to
 // generateText decides instead of the tool's `needsApproval`: leave the oncely tools out of it.)
 
-import { askPerson, decide, denialText, gated, prepare, runOnce } from './shared.js';
+import { askPerson, decide, denialText, gated, held, prepare, replyTo, runOnce } from './shared.js';
 
 export { oncelyCall } from './shared.js';
 
@@ -64,7 +64,13 @@ export function once(tool, options) {
     out.needsApproval = async (input, frameworkOptions = {}) => {
       const asked = typeof theirs === 'function' ? await theirs(input, frameworkOptions) : theirs;
       const call = { args: input, ctx: { args: input, toolCallId: frameworkOptions.toolCallId, options: frameworkOptions } };
-      return Boolean(asked) || (await askPerson(p, call)) !== null;
+      try {
+        return Boolean(asked) || (await askPerson(p, call)) !== null;
+      } catch (e) {
+        // A call the core answers (no run, arguments not keyed): execute answers the model.
+        if (replyTo(e) !== null) return Boolean(asked);
+        throw e;
+      }
     };
   }
   out[TOOL] = p;
@@ -101,11 +107,14 @@ export async function respond(request, { approved, by, reason = '' }, { tools, c
   if (p === undefined) throw new TypeError(`oncely/ai: ${toolCall?.toolName} is not a tool wrapped with once()`);
   const args = typeof toolCall.input === 'string' ? JSON.parse(toolCall.input) : toolCall.input;
   const call = { args, ctx: { args, toolCallId: toolCall.toolCallId, options: { toolCallId: toolCall.toolCallId, context } } };
-  const decision = await decide(p, call, { approve: approved === true, by, note: reason });
-  const denial = await denialText(p, call);
-  // What the ledger holds now: a denial (this one or an earlier one), else an approval.
-  const part = { type: 'tool-approval-response', approvalId: request.approvalId, approved: denial === null };
+  const decision = gated(p) ? await decide(p, call, { approve: approved === true, by, note: reason }) : null;
+  // What the ledger holds now (this decision, or one it held already, which stands); with none
+  // (the tool's own needsApproval asked, not its policy), the person's answer as given.
+  const holds = gated(p) ? await held(p, call) : null;
+  const denial = holds === 'denied' ? await denialText(p, call) : null;
+  const part = { type: 'tool-approval-response', approvalId: request.approvalId, approved: holds === null ? approved === true : holds === 'approved' };
   if (denial !== null) part.reason = denial;
+  else if (!part.approved && reason !== '') part.reason = reason;
   return { part, decision };
 }
 

@@ -23,7 +23,9 @@
 // (`ledger.asksApproval`), the tool records the ledger's one request (the inbox lists it) and
 // interrupts the graph with it (`{oncely: 'approval', tool, key, args, version}`); resume it with
 // `new Command({ resume: { type: 'approve' } })` or `{ type: 'reject', message }` (`by`: who,
-// default `approvedBy`), or `true`/`false`. The decision is recorded in the ledger, then the call
+// default `approvedBy`; `key`: the request's, checked), or `true`/`false`. LangGraph hands resume
+// values out in the order the tools of a task ask: with several gated calls in one ToolNode task,
+// answer each with its `key` (createAgent runs each call as a task of its own). The decision is recorded in the ledger, then the call
 // runs once, or the model reads the denial. A decision already in the ledger (the inbox, another
 // worker) is not asked again, and the first one recorded stands. Outside a graph the call meets
 // the ledger's request itself (the model reads "awaiting approval").
@@ -31,7 +33,7 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, DynamicTool, StructuredTool } from '@langchain/core/tools';
 import { AnsweredError } from '../errors.js';
-import { askPerson, decide, gated, prepare, runOnce } from './shared.js';
+import { answered, askPerson, decide, gated, prepare, runOnce } from './shared.js';
 
 export { oncelyCall } from './shared.js';
 
@@ -59,8 +61,14 @@ export function once(tool, options) {
     const thread = config.configurable?.thread_id;
     const { signal, timeout: _timeout, ...rest } = config;
     const frameworkRun = thread === undefined || thread === null ? undefined : String(thread);
-    if (gated(p)) await askTheGraph(p, { args, ctx: { args, toolCallId, config }, frameworkRun }, approvedBy);
     try {
+      if (gated(p)) {
+        try {
+          await askTheGraph(p, { args, ctx: { args, toolCallId, config }, frameworkRun }, approvedBy);
+        } catch (e) {
+          throw answered(e); // the graph's interrupt, and what is not the model's, as they are
+        }
+      }
       return await runOnce(
         p,
         { args, toolCallId, ctx: { args, toolCallId, config }, frameworkRun, signal },
@@ -99,14 +107,21 @@ async function askTheGraph(p, call, approvedBy) {
     if (langgraph.isGraphInterrupt(e)) throw e;
     return; // not in a graph
   }
-  const { approve, by, note } = decision(reply, approvedBy);
+  const { approve, by, note } = decision(reply, approvedBy, asked.key);
   await decide(p, call, { approve, by, note });
 }
 
-/** `{approve, by, note}` of a resume value: true/false, 'approve'/'reject', or `{type, message?, by?}`. */
-export function decision(reply, by) {
+/**
+ * `{approve, by, note}` of a resume value for the request of `key`: true/false,
+ * 'approve'/'reject', or `{type, message?, by?, key?}`. A value that names another key is refused:
+ * a graph resumed with several answers gives them out in the order its tools ask.
+ */
+export function decision(reply, by, key) {
   if (typeof reply === 'boolean') return { approve: reply, by, note: '' };
   const r = typeof reply === 'string' ? { type: reply } : reply;
+  if (r !== null && typeof r === 'object' && r.key !== undefined && r.key !== key) {
+    throw new TypeError(`oncely/langchain: this resume value is for ${r.key}, not for ${key}`);
+  }
   if (r !== null && typeof r === 'object' && ['approve', 'reject', 'deny'].includes(r.type)) {
     return { approve: r.type === 'approve', by: String(r.by || by), note: String(r.message ?? r.note ?? '') };
   }

@@ -29,7 +29,8 @@
 // call runs; denied, the model reads the denial. The first decision recorded stands.
 
 import { AnsweredError } from '../errors.js';
-import { askPerson, decide, denialText, gated, prepare, runOnce } from './shared.js';
+import { canonicalize } from '../core.js';
+import { askPerson, decide, denialText, gated, pin, prepare, replyTo, runOnce } from './shared.js';
 
 export { oncelyCall } from './shared.js';
 
@@ -69,10 +70,20 @@ export function once(toolOptions, options) {
     const theirs = toolOptions.needsApproval ?? false;
     const needsApproval = async (runContext, input, callId) => {
       const asked = typeof theirs === 'function' ? await theirs(runContext, input, callId) : theirs;
+      const name = toolOptions.name ?? p.tool;
       const call = { args: input, ctx: { args: input, toolCallId: callId, runContext, details: undefined } };
-      const ours = (await askPerson(p, call)) !== null;
+      let ours;
+      try {
+        ours = (await askPerson(p, call)) !== null;
+      } catch (e) {
+        // A call the core answers (no run, arguments not keyed): execute answers the model.
+        if (replyTo(e) !== null) return Boolean(asked);
+        throw e;
+      }
       if (ours && callId !== undefined) {
-        ASKED.set(callId, { p, call });
+        // Kept by call id, tool and arguments (a provider may reuse call ids), the identity
+        // named now (not the run's context).
+        ASKED.set(askedKey(callId, name, input), { p, call: pin(p, call) });
         // Runs never resumed: the oldest go first (a call is named again from its item).
         while (ASKED.size > ASKED_MAX) ASKED.delete(ASKED.keys().next().value);
       }
@@ -96,6 +107,7 @@ export function once(toolOptions, options) {
 // named again from the interruption's item).
 const ASKED = new Map();
 const ASKED_MAX = 10_000;
+const askedKey = (callId, tool, args) => JSON.stringify([callId, tool, canonicalize(JSON.stringify(args ?? {}))]);
 const TOOL = Symbol('oncely.tool');
 
 /**
@@ -107,16 +119,17 @@ const TOOL = Symbol('oncely.tool');
 async function decided(state, item, approve, { by, note = '' }) {
   if (typeof by !== 'string' || by === '') throw new TypeError(`oncely/openai-agents: ${approve ? 'approve' : 'reject'}(state, item, { by }): say who decided`);
   const callId = item?.rawItem?.callId;
-  let asked = ASKED.get(callId);
+  const args = typeof item?.arguments === 'string' ? JSON.parse(item.arguments || '{}') : item?.arguments;
+  const at = askedKey(callId, item?.toolName, args);
+  let asked = ASKED.get(at);
   if (asked === undefined) {
     const t = item?.agent?.tools?.find((x) => x?.name === item.toolName && x?.needsApproval?.[TOOL]);
     if (t === undefined) throw new TypeError(`oncely/openai-agents: ${item?.toolName} is not a tool wrapped with once()`);
-    const args = typeof item.arguments === 'string' ? JSON.parse(item.arguments || '{}') : item.arguments;
     const runContext = state?._context;
     asked = { p: t.needsApproval[TOOL], call: { args, ctx: { args, toolCallId: callId, runContext, details: undefined } } };
   }
   const id = await decide(asked.p, asked.call, { approve, by, note });
-  ASKED.delete(callId);
+  ASKED.delete(at);
   return { id, asked };
 }
 

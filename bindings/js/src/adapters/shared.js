@@ -25,7 +25,7 @@
 // (aborted at the deadline), not the framework's.
 
 import { answer, deriveKey, identify, parsePolicy } from '../core.js';
-import { AnsweredError, AwaitingApprovalError, CanonicalizationError, DefiniteFailure, KeyDerivationError, LedgerError } from '../errors.js';
+import { AnsweredError, AwaitingApprovalError, CanonicalizationError, DefiniteFailure, DeniedError, KeyDerivationError, LedgerError, ToolFailedError } from '../errors.js';
 import { Ledger, WIT_ERROR } from '../ledger.js';
 
 function pick(what, v, ctx, adapter) {
@@ -81,8 +81,14 @@ export async function runOnce(p, { args, toolCallId, ctx, frameworkRun, signal }
   }
 }
 
-/** The intent of one call of a wrapped tool, its policy, and the scope, run and step the core named. */
-function identified(p, { args, ctx, frameworkRun }) {
+/**
+ * The intent of one call of a wrapped tool, its policy, and the scope, run and step the core named
+ * (a call `pin`ned carries them already).
+ * @param {any} p
+ * @param {{args: any, ctx?: any, frameworkRun?: string, pinned?: any}} call
+ */
+function identified(p, { args, ctx, frameworkRun, pinned }) {
+  if (pinned !== undefined) return pinned;
   const declared = p.declared.key ?? { ignore: [], identity: 'step' };
   const id = identify({
     tool: p.tool,
@@ -99,6 +105,11 @@ function identified(p, { args, ctx, frameworkRun }) {
 
 // ---- approval: a framework's own approval step and the ledger's record, one decision -----------
 
+/** The call with its identity named now (what a call kept for later holds, not its context). */
+export function pin(p, call) {
+  return { args: call.args, pinned: identified(p, call) };
+}
+
 /** The wrapped tool's policy may ask a person to approve a call (its `approval` rule). */
 export function gated(p) {
   return p.declared.approval !== undefined;
@@ -114,14 +125,19 @@ export function gated(p) {
 export async function askPerson(p, call) {
   const { intent, policy } = identified(p, call);
   if (!(await p.ledger.asksApproval(intent, policy))) return null;
+  const { key } = deriveKey({ ...intent, policy });
+  const current = await p.ledger.get(intent.scope, key);
+  if (current?.state === 'awaiting-approval') return { key, version: current.version, argsCanonical: current.argsCanonical };
   try {
-    // Only reached if a person approved in the instant between the question and the request:
-    // the framework is about to ask its own person, so nothing runs now.
+    // Reached only if a person approved a request another process recorded in the instant
+    // between the question and this one (the core's begin claimed it): the framework is about
+    // to ask its own person, so nothing runs now.
     await p.ledger.effect(intent, policy, () => {
       throw new DefiniteFailure('not run: the framework asks its person first');
     });
   } catch (e) {
     if (e instanceof AwaitingApprovalError) return e;
+    if (e instanceof DeniedError || e instanceof ToolFailedError) return null; // decided meanwhile
     throw e;
   }
   return null;
@@ -133,6 +149,7 @@ export async function askPerson(p, call) {
  * approval that holds or a denial: the first one stands).
  */
 export async function decide(p, call, { approve, by, note = '' }) {
+  if (typeof by !== 'string' || by === '') throw new TypeError(`${p.adapter}: a decision must say who decided (by)`);
   const asked = await askPerson(p, call);
   if (asked === null) return null;
   const { intent } = identified(p, call);
@@ -140,9 +157,20 @@ export async function decide(p, call, { approve, by, note = '' }) {
     const who = { by, note, version: asked.version };
     return await (approve ? p.ledger.approve(intent.scope, asked.key, who) : p.ledger.deny(intent.scope, asked.key, who));
   } catch (e) {
-    if (e instanceof LedgerError) return null; // decided meanwhile (another person, the inbox): that decision stands
+    // Decided meanwhile (another person, the inbox): that decision stands.
+    if (e instanceof LedgerError && (e.kind === 'changed' || e.kind === 'invalid-state')) return null;
     throw e;
   }
+}
+
+/** What the ledger holds for this call: 'approved' (an approval, used or not), 'denied', or null (no decision). */
+export async function held(p, call) {
+  const { intent, policy } = identified(p, call);
+  const { key } = deriveKey({ ...intent, policy });
+  const e = await p.ledger.get(intent.scope, key);
+  if (e === null || e.state === 'awaiting-approval') return null;
+  if (e.state === 'denied') return 'denied';
+  return e.settlement !== null && e.resolvedBy !== null ? 'approved' : null;
 }
 
 /** What the model reads of this call's denial (the core's answer), or null when the ledger holds none. */

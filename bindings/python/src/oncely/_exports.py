@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "fdb581203d5050aeec8297bf7f17da39ca76866c2d8cfa5cb9bda29e36937b5f"
+COMPONENT_SHA256 = "966bfabe94f3ac4662166b9eaf26b8249eeb1edfe72cc7ab0ab7f302ec8dbf5b"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (

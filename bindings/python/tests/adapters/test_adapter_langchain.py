@@ -528,7 +528,10 @@ def test_a_decision_in_the_inbox_stands_over_a_later_resume(
     ledger.approve("acme", key, by="dana", version=entry.version)  # the inbox, meanwhile
     out = graph.invoke(Command(resume=False), THREAD)
     assert out["messages"][-1].content == "Done." and len(payments.refunds) == 1
-    with pytest.raises(TypeError, match="resume an oncely approval"):
-        from oncely.adapters.langchain import _decision
+    from oncely.adapters.langchain import _decision
 
-        _decision({"ok": 1}, "x")
+    with pytest.raises(TypeError, match="resume an oncely approval"):
+        _decision({"ok": 1}, "x", "k1")
+    with pytest.raises(TypeError, match="not for k1"):
+        _decision({"type": "approve", "key": "k2"}, "x", "k1")
+    assert _decision({"type": "approve", "key": "k1"}, "x", "k1") == (True, "x", "")

@@ -293,7 +293,7 @@ pub fn entry(
     history: &[HistoryRecord],
     flash: Option<&Flash>,
     open: Open,
-    last: Option<&Entry>,
+    last: Option<&(Entry, String)>,
     now: u64,
 ) -> Markup {
     html! {
@@ -394,8 +394,8 @@ pub fn entry(
 
 /// What differs between the arguments of `e` and those of `last` (the last approved call of the
 /// same tool), member by member.
-fn changes(e: &Entry, last: Option<&Entry>) -> Markup {
-    let Some(last) = last else {
+fn changes(e: &Entry, last: Option<&(Entry, String)>) -> Markup {
+    let Some((last, approved_by)) = last else {
         return html! { p.empty { "No earlier call of this tool in this scope was approved." } };
     };
     let parse = |s: &str| serde_json::from_str::<serde_json::Value>(s).ok();
@@ -403,7 +403,6 @@ fn changes(e: &Entry, last: Option<&Entry>) -> Markup {
     if let (Some(was), Some(is)) = (parse(&last.args_canonical), parse(&e.args_canonical)) {
         differences("", Some(&was), Some(&is), &mut rows);
     }
-    let approved_by = last.resolved_by.as_deref().unwrap_or("someone");
     html! {
         h2 { "Compared with the last approved call" }
         p { "Approved by " (t(approved_by)) " — " a href=(entry_href(last)) { code { (t(&last.key)) } } }

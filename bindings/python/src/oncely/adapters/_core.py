@@ -32,8 +32,10 @@ from oncely.errors import (
     AwaitingApprovalError,
     CanonError,
     DefiniteFailure,
+    DeniedError,
     KeyDerivationError,
     LedgerError,
+    ToolFailedError,
 )
 from oncely.ledger import Ledger
 from oncely.tool import Tool, current_context
@@ -46,6 +48,7 @@ from oncely.types import (
     EntryState,
     ErrDenied,
     Key,
+    LedgerErrorKind,
     Reply,
     ToolPolicy,
 )
@@ -245,16 +248,23 @@ class Guard(Generic[C]):
         intent = self._bare(i, args)
         if not self.ledger.asks_approval(**intent):
             return None
+        claim = self.ledger.prepare(**intent)
+        current = self.ledger.get(claim.scope, claim.key)
+        if current is not None and current.state == EntryState.AWAITING_APPROVAL:
+            return current  # the request is recorded: nothing to write
 
         def refused(key: str) -> Any:
-            # Only reached if a person approved in the instant between the question and the
-            # request: the framework is about to ask its own person, so nothing runs now.
+            # Reached only if a person approved a request another process recorded in the
+            # instant between the question and this one (the core's begin claimed it): the
+            # framework is about to ask its own person, so nothing runs now.
             raise DefiniteFailure("not run: the framework asks its person first")
 
         try:
             self.ledger.run(refused, **intent)
         except AwaitingApprovalError as e:
             return self.ledger.get(i.scope, e.key)
+        except (DeniedError, ToolFailedError):
+            return None  # decided meanwhile: the call meets that decision
         return None
 
     def decide(
@@ -263,14 +273,18 @@ class Guard(Generic[C]):
         """Record a decision the framework's person made on this call in the ledger (the
         request recorded first if it is not yet): the decision's id, or ``None`` when the ledger
         already holds a decision (an approval that holds or a denial: the first one stands)."""
+        if not by:
+            raise ValueError("a decision must say who decided (by)")
         asked = self.ask(args, i)
         if asked is None:
             return None
         decide = self.ledger.approve if approve else self.ledger.deny
         try:
             return decide(asked.scope, asked.key, by=by, version=asked.version, note=note)
-        except LedgerError:
-            return None  # decided meanwhile (another person, the inbox): that decision stands
+        except LedgerError as e:
+            if e.kind in (LedgerErrorKind.CHANGED, LedgerErrorKind.INVALID_STATE):
+                return None  # decided meanwhile (another person, the inbox): that one stands
+            raise
 
     def denial(self, args: Mapping[str, Any], i: Identity) -> str | None:
         """What the model reads of this call's denial (the core's answer), or ``None`` when the

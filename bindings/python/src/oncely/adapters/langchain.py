@@ -39,7 +39,10 @@ is the ledger's request. When the core says a person is needed (``Ledger.asks_ap
 tool records the ledger's one request (the inbox lists it) and interrupts the graph with it
 (``{"oncely": "approval", "tool", "key", "args", "version"}``); resume it with
 ``Command(resume=...)``: ``{"type": "approve"}`` or ``{"type": "reject", "message": why}``
-(``"by"``: who, default ``approved_by``), or ``True``/``False``. The decision is recorded in
+(``"by"``: who, default ``approved_by``; ``"key"``: the request's, checked), or
+``True``/``False``. LangGraph hands resume values out in the order the tools of a task ask: with
+several gated calls in one ``ToolNode`` task, answer each with its ``"key"`` (``create_agent``
+runs each call as a task of its own). The decision is recorded in
 the ledger, then the call runs once, or the model reads the denial. A decision already in the
 ledger (the inbox, another worker) is not asked again, and the first one recorded stands. Outside
 a graph the call meets the ledger's request itself (the model reads "awaiting approval").
@@ -164,7 +167,7 @@ class OncelyTool(BaseTool):
             reply = interrupt(request)
         except RuntimeError:  # not in a graph (no runnable context)
             return
-        approve, by, note = _decision(reply, self._approved_by)
+        approve, by, note = _decision(reply, self._approved_by, asked.key)
         self._guard.decide(args, i, approve=approve, by=by, note=note)
 
     def _guarded_sync(self, arguments: dict[str, Any], config: RunnableConfig) -> Any:
@@ -172,10 +175,10 @@ class OncelyTool(BaseTool):
         assert invoke is not None
         call_id = _CALL_ID.get()
         i = self._guard.identity(config, thread_id(config), call_id)
-        if self._guard.gated:
-            args = to_jsonable_python(arguments)
-            self._decided(args, i, self._guard.ask(args, i))
         try:
+            if self._guard.gated:
+                args = to_jsonable_python(arguments)
+                self._decided(args, i, self._guard.ask(args, i))
             r = self._guard.run_sync(
                 lambda key: invoke(arguments, config, key),
                 to_jsonable_python(arguments),
@@ -191,11 +194,12 @@ class OncelyTool(BaseTool):
         assert ainvoke is not None
         call_id = _CALL_ID.get()
         i = self._guard.identity(config, thread_id(config), call_id)
-        if self._guard.gated:
-            args = to_jsonable_python(arguments)
-            asked = await asyncio.to_thread(self._guard.ask, args, i)
-            await asyncio.to_thread(contextvars.copy_context().run, self._decided, args, i, asked)
         try:
+            if self._guard.gated:
+                args = to_jsonable_python(arguments)
+                asked = await asyncio.to_thread(self._guard.ask, args, i)
+                run = contextvars.copy_context().run
+                await asyncio.to_thread(run, self._decided, args, i, asked)
             r = await self._guard.run_async(
                 lambda key: ainvoke(arguments, config, key),
                 to_jsonable_python(arguments),
@@ -207,14 +211,18 @@ class OncelyTool(BaseTool):
         return r.value
 
 
-def _decision(reply: Any, by: str) -> tuple[bool, str, str]:
-    """(approve, by, note) of a resume value: ``True``/``False``, ``"approve"``/``"reject"``,
-    or ``{"type": "approve" | "reject", "message"?, "by"?}`` (LangChain's human-in-the-loop
-    decisions)."""
+def _decision(reply: Any, by: str, key: str) -> tuple[bool, str, str]:
+    """(approve, by, note) of a resume value for the request of ``key``: ``True``/``False``,
+    ``"approve"``/``"reject"``, or ``{"type": "approve" | "reject", "message"?, "by"?, "key"?}``
+    (LangChain's human-in-the-loop decisions). A value that names another key is refused: a
+    graph resumed with several answers gives them out in the order its tools ask, which a
+    ``ToolNode`` running several calls at once does not fix."""
     if isinstance(reply, bool):
         return reply, by, ""
     if isinstance(reply, str):
         reply = {"type": reply}
+    if isinstance(reply, Mapping) and reply.get("key") not in (None, key):
+        raise TypeError(f"this resume value is for {reply['key']}, not for {key}")
     if isinstance(reply, Mapping) and reply.get("type") in ("approve", "reject", "deny"):
         note = str(reply.get("message") or reply.get("note") or "")
         return reply["type"] == "approve", str(reply.get("by") or by), note

@@ -74,7 +74,7 @@ from oncely.errors import IdentityError
 
 # The calls an oncely tool's ``needs_approval`` asked a person about, by tool-call id: what
 # ``approve`` and ``reject`` record their decision on (kept while the process runs).
-_asked: dict[str, tuple[Guard[Any], Identity, dict[str, Any]]] = {}
+_asked: dict[tuple[str, str, str], tuple[Guard[Any], Identity, dict[str, Any]]] = {}
 # At most this many (a call asked about again by another process is named from its item).
 _ASKED_MAX = 10_000
 # The attribute of a tool's ``on_invoke_tool`` holding its guard, for a call asked about in
@@ -267,7 +267,7 @@ class _Gate:
                 raise
             return bool(asked)  # the call answers the model (no run, arguments not keyed)
         if ours:
-            _asked[call_id] = (self.guard, i, args)
+            _asked[_asked_key(call_id, self.fs.name, params)] = (self.guard, i, args)
             while len(_asked) > _ASKED_MAX:  # runs never resumed: the oldest go first
                 del _asked[next(iter(_asked))]
         return bool(asked) or ours
@@ -288,7 +288,10 @@ async def _decide(
     item: ToolApprovalItem, *, approve: bool, by: str, note: str, run: str | None
 ) -> tuple[Guard[Any], Identity, dict[str, Any], str | None]:
     call_id = item.raw_item.call_id  # type: ignore[union-attr]
-    asked = _asked.get(call_id)
+    params = json.loads(item.raw_item.arguments or "{}")  # type: ignore[union-attr]
+    # The call asked about, by its id, tool and arguments (a provider may reuse call ids).
+    asked_at = _asked_key(call_id, item.tool_name or "", params)
+    asked = _asked.get(asked_at)
     if asked is None:
         # Asked by another process: the call's identity again, from the item and ``run``.
         found = next(
@@ -304,15 +307,19 @@ async def _decide(
         if found is None:
             raise LookupError(f"{item.tool_name!r} is not a tool made by oncely_function_tool")
         guard, intent_of = found
-        args = intent_of(json.loads(item.raw_item.arguments or "{}"))  # type: ignore[union-attr]
+        args = intent_of(params)
         i = guard.identity(None, run, call_id)
         asked = (guard, i, args)
     guard, i, args = asked
     decided = await asyncio.to_thread(
         lambda: guard.decide(args, i, approve=approve, by=by, note=note)
     )
-    _asked.pop(call_id, None)
+    _asked.pop(asked_at, None)
     return guard, i, args, decided
+
+
+def _asked_key(call_id: str, tool: str, params: Any) -> tuple[str, str, str]:
+    return call_id, tool, json.dumps(params, sort_keys=True)
 
 
 async def approve(
