@@ -384,6 +384,11 @@ export function witAsksApproval(current, claim, now) {
   return call((c) => c.ledger.asksApproval(current, claim, BigInt(now)));
 }
 
+/** ledger.needs-person of a WIT entry at `now` (the default in-doubt threshold): why, or undefined. */
+export function witNeedsPerson(entry, now) {
+  return call((c) => c.ledger.needsPerson(entry, BigInt(now), undefined));
+}
+
 /** The check of `witIntent` for a claim (`ledger.prepare`; the effect machine starts with it). */
 export function prepareCheck(policy, owner) {
   return (c, standIn) => c.ledger.prepare(standIn, policy, owner);

@@ -24,7 +24,8 @@
 // on: a re-ask then waits for it and gets its result. So the tool's own abort signal is oncely's
 // (aborted at the deadline), not the framework's.
 
-import { answer, deriveKey, identify, parsePolicy } from '../core.js';
+import { answer, deriveKey, identify, parsePolicy, witNeedsPerson } from '../core.js';
+import { entryIn } from '../wire.js';
 import { AnsweredError, AwaitingApprovalError, CanonicalizationError, DefiniteFailure, DeniedError, KeyDerivationError, LedgerError, ToolFailedError } from '../errors.js';
 import { Ledger, WIT_ERROR } from '../ledger.js';
 
@@ -127,7 +128,10 @@ export async function askPerson(p, call) {
   if (!(await p.ledger.asksApproval(intent, policy))) return null;
   const { key } = deriveKey({ ...intent, policy });
   const current = await p.ledger.get(intent.scope, key);
-  if (current?.state === 'awaiting-approval') return { key, version: current.version, argsCanonical: current.argsCanonical };
+  // A request already recorded, waiting for a person (the core's `ledger.needs-person`): nothing to write.
+  if (current !== null && witNeedsPerson(entryIn(current), p.ledger.now()) === 'approval') {
+    return { key, version: current.version, argsCanonical: current.argsCanonical };
+  }
   try {
     // Reached only if a person approved a request another process recorded in the instant
     // between the question and this one (the core's begin claimed it): the framework is about

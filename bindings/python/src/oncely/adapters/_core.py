@@ -40,6 +40,7 @@ from oncely.errors import (
 from oncely.ledger import Ledger
 from oncely.tool import Tool, current_context
 from oncely.types import (
+    Attention,
     CallFailure,
     Canon,
     Denial,
@@ -250,7 +251,7 @@ class Guard(Generic[C]):
             return None
         claim = self.ledger.prepare(**intent)
         current = self.ledger.get(claim.scope, claim.key)
-        if current is not None and current.state == EntryState.AWAITING_APPROVAL:
+        if current is not None and self._awaits_a_person(current):
             return current  # the request is recorded: nothing to write
 
         def refused(key: str) -> Any:
@@ -266,6 +267,12 @@ class Guard(Generic[C]):
         except (DeniedError, ToolFailedError):
             return None  # decided meanwhile: the call meets that decision
         return None
+
+    def _awaits_a_person(self, e: Entry) -> bool:
+        """The entry is a request waiting for a person's approval (the core's
+        ``ledger.needs-person``)."""
+        why = self.ledger._rt.call("ledger.needs-person", e, self.ledger.clock(), None)
+        return bool(why == Attention.APPROVAL)
 
     def decide(
         self, args: Mapping[str, Any], i: Identity, *, approve: bool, by: str, note: str
