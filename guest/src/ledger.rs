@@ -14,9 +14,9 @@
 use crate::json;
 use crate::keys_wit::{Intent, KeyError, KeyErrorKind};
 use crate::ledger_wit::{
-    ApprovalRequest, Attention, Claim, ClaimToken, Completion, Conflict, Decision, Denial, Entry, EntryState, Escalation, Event, Failure,
-    Guest, InProgress, LedgerError, LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation, Replay, Resolution,
-    Settlement,
+    Approval, ApprovalRequest, Attention, Claim, ClaimToken, Completion, Conflict, Decision, Denial, Entry, EntryState, Escalation, Event,
+    Failure, Guest, HeldDecision, InProgress, LedgerError, LedgerErrorKind, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation,
+    Replay, Resolution, Settlement,
 };
 use crate::policy::uses_ledger;
 use crate::policy_wit::{ReconcilePath, ToolPolicy};
@@ -789,6 +789,14 @@ fn decided(e: &Entry, d: &Decision, now: u64, state: EntryState, verb: &str) -> 
     ok(cas(n), Outcome::Settled(id))
 }
 
+/// Record the request `begin` would record (or find), and nothing else.
+fn ask(current: Option<&Entry>, c: &Claim, now: u64) -> Result<Transition, LedgerError> {
+    match begin(current, c, now)? {
+        t @ Transition { outcome: Outcome::AwaitingApproval(_) | Outcome::Denied(_), .. } => Ok(t),
+        _ => ok(None, Outcome::Idle(None)),
+    }
+}
+
 fn purge(e: &Entry, now: u64) -> Result<Transition, LedgerError> {
     if !matches!(e.state, EntryState::Done | EntryState::Failed | EntryState::Denied) {
         return Err(err(
@@ -825,6 +833,7 @@ pub fn handle_ref(current: Option<&Entry>, event: &Event, now: u64) -> Result<Tr
         Event::CompleteUnrecordable(f) => complete_unrecordable(existing(current, "complete-unrecordable")?, f, now),
         Event::Approve(d) => approve(existing(current, "approve")?, d, now),
         Event::Deny(d) => deny(existing(current, "deny")?, d, now),
+        Event::Ask(c) => ask(current, c, now),
     }
 }
 
@@ -856,6 +865,18 @@ pub fn asks_approval(current: Option<&Entry>, c: &Claim, now: u64) -> bool {
     matches!(begin(current, c, now), Ok(Transition { outcome: Outcome::AwaitingApproval(_), .. }))
 }
 
+/// `ledger.decision-of`: the request, approval or denial `e` holds.
+pub fn decision_of(e: &Entry) -> Option<HeldDecision> {
+    match (e.state, &e.resolved_by, &e.settlement) {
+        (EntryState::AwaitingApproval, _, _) => Some(HeldDecision::Asked(approval_request(e))),
+        (EntryState::Denied, _, _) => Some(HeldDecision::Denied(denial(e))),
+        (state, Some(by), Some(id)) => {
+            Some(HeldDecision::Approved(Approval { by: by.clone(), settlement: id.clone(), unused: state == EntryState::Approved }))
+        }
+        _ => None,
+    }
+}
+
 /// `ledger.settleable`: the states `resolve` accepts.
 pub fn settleable(s: EntryState) -> bool {
     matches!(s, EntryState::InDoubt | EntryState::Escalated)
@@ -880,5 +901,9 @@ impl Guest for crate::Core {
 
     fn asks_approval(current: Option<Entry>, claim: Claim, now: u64) -> bool {
         asks_approval(current.as_ref(), &claim, now)
+    }
+
+    fn decision_of(e: Entry) -> Option<HeldDecision> {
+        decision_of(&e)
     }
 }

@@ -348,6 +348,9 @@ fn ledger_vectors() {
             }
             let state = store.as_ref().map_or("absent", |e| state_name(e.state));
             assert_eq!(state, want["state"], "{name} step {i}: state");
+            if let (Some(d), Some(e)) = (want.get("decision"), &store) {
+                assert_eq!(&common::decision_json(ledger::decision_of(e)), d, "{name} step {i}: decision-of");
+            }
             if let Some(v) = want.get("version") {
                 assert_eq!(store.as_ref().map(|e| e.version), v.as_u64(), "{name} step {i}: version");
             }

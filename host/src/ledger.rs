@@ -37,8 +37,8 @@ use crate::wit::effect::{
 };
 use crate::wit::keys::Intent;
 use crate::wit::ledger::{
-    Attention, Claim, ClaimToken, Completion, Decision, Entry, Event, Failure, Outcome, ReconcileRequest, ReconcileVerdict, Reconciliation,
-    Resolution,
+    ApprovalRequest, Attention, Claim, ClaimToken, Completion, Decision, Entry, Event, Failure, Outcome, ReconcileRequest,
+    ReconcileVerdict, Reconciliation, Resolution,
 };
 use crate::wit::policy::ToolPolicy;
 use serde::de::DeserializeOwned;
@@ -651,6 +651,22 @@ impl<S: Store> Ledger<S> {
         let claim = self.rt.prepare(intent, policy, &self.owner)?;
         let current = self.store.get(&claim.scope, &claim.key).await?;
         self.rt.asks_approval(current.as_ref(), &claim, self.now())
+    }
+
+    /// Record the request for a person's approval of running `intent` under `policy`, and claim
+    /// nothing (the core's `ask` event): what an agent framework's own approval step does before
+    /// it asks its person, so that the inbox lists the same one request and a person may decide
+    /// in either place. The request (recorded now or found), or `Error::Denied` when a person
+    /// denied the call; `None` when there is nothing to ask: a person approved it (the next
+    /// effect runs under the approval), it ran, or the policy asks for no approval here.
+    pub async fn request_approval(&self, intent: &Intent, policy: &ToolPolicy) -> Result<Option<ApprovalRequest>, Error> {
+        let claim = self.rt.prepare(intent, policy, &self.owner)?;
+        let (scope, key) = (claim.scope.clone(), claim.key.clone());
+        match self.drive(&scope, &key, &Event::Ask(claim)).await? {
+            Outcome::AwaitingApproval(r) => Ok(Some(r)),
+            Outcome::Denied(d) => Err(Error::Denied(d)),
+            _ => Ok(None),
+        }
     }
 
     /// One entry.

@@ -7,7 +7,7 @@ use crate::wit::agent::{CallContext, Failure, Identity, IdentityError, Reply};
 use crate::wit::canonical::CanonError;
 use crate::wit::effect::{CoreDefaults, EffectError, Input, RunAnswer, RunCall, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
-use crate::wit::ledger::{Attention, Claim, Entry, EntryState};
+use crate::wit::ledger::{Attention, Claim, Entry, EntryState, HeldDecision};
 use crate::wit::policy::{EffectClass, ManifestReport, ResolvedTool, ToolAnnotations, ToolPolicy};
 use crate::wit::provider::{Admission, Answer, HttpResponse, Operation, Recording, Refusal, Request as ProviderRequest};
 use crate::wit::Core;
@@ -240,6 +240,11 @@ impl Runtime {
     /// (`wit/ledger.wit`'s `asks-approval`).
     pub fn asks_approval(&self, current: Option<&Entry>, claim: &Claim, now: u64) -> Result<bool, Error> {
         self.with(|s, c| c.oncely_core_ledger().call_asks_approval(s, current, claim, now))
+    }
+
+    /// The request, approval or denial `e` holds (`wit/ledger.wit`'s `decision-of`).
+    pub fn decision_of(&self, e: &Entry) -> Result<Option<HeldDecision>, Error> {
+        self.with(|s, c| c.oncely_core_ledger().call_decision_of(s, e))
     }
 
     /// The provider side (`wit/provider.wit`): what to do with a request that may carry a key.

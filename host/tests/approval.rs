@@ -233,3 +233,45 @@ async fn asks_approval_says_what_the_next_ask_would_meet() {
         assert!(!ledger.asks_approval(&big, &policy).await.unwrap(), "{name}: approved");
     }
 }
+
+/// What an agent framework's own approval step does (`Ledger::request_approval`, the core's
+/// `ask`): it records the one request and claims nothing, two asks find the same request, a
+/// person's approval meanwhile leaves nothing to ask (and the next effect runs under it, once),
+/// and a denial is raised. `decision_of` names each of these.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_frameworks_request_records_the_request_and_claims_nothing() {
+    use oncely::wit::ledger::HeldDecision;
+    for (name, location, _dir) in common::locations().await {
+        let ledger = Ledger::open(&location).await.unwrap().with_owner("w1");
+        let rt = Runtime::shared().unwrap();
+        let policy = rt.parse_policy(BY_CHARGE).unwrap();
+        let paid = Arc::default();
+        let args = r#"{"charge_id":"ch_7","amount":500}"#;
+        let asked = ledger.request_approval(&intent(args), &policy).await.unwrap().expect("a request");
+        let again = ledger.request_approval(&intent(args), &policy).await.unwrap().expect("the same request");
+        assert_eq!((&again.key, again.version, asked.version), (&asked.key, 1, 1), "{name}");
+        let e = ledger.get("acme", &asked.key).await.unwrap().unwrap();
+        assert!(matches!(rt.decision_of(&e).unwrap(), Some(HeldDecision::Asked(r)) if r.key == asked.key), "{name}");
+        ledger.approve("acme", &asked.key, decision("alice", asked.version)).await.unwrap();
+        assert!(ledger.request_approval(&intent(args), &policy).await.unwrap().is_none(), "{name}: approved, nothing to ask");
+        let e = ledger.get("acme", &asked.key).await.unwrap().unwrap();
+        assert_eq!((e.state, e.version), (EntryState::Approved, 2), "{name}: nothing claimed");
+        assert!(matches!(rt.decision_of(&e).unwrap(), Some(HeldDecision::Approved(a)) if a.by == "alice" && a.unused), "{name}");
+        assert!(!ask(&ledger, args, BY_CHARGE, &paid).await.unwrap().replayed, "{name}");
+        let e = ledger.get("acme", &asked.key).await.unwrap().unwrap();
+        assert!(matches!(rt.decision_of(&e).unwrap(), Some(HeldDecision::Approved(a)) if !a.unused), "{name}: used");
+        assert!(ledger.request_approval(&intent(args), &policy).await.unwrap().is_none(), "{name}: it ran");
+        // Denied: the request raises the denial, and nothing is paid.
+        let other = r#"{"charge_id":"ch_8","amount":500}"#;
+        let r = ledger.request_approval(&intent(other), &policy).await.unwrap().unwrap();
+        ledger.deny("acme", &r.key, Decision { note: "no".into(), ..decision("bob", r.version) }).await.unwrap();
+        let denied = ledger.request_approval(&intent(other), &policy).await;
+        assert!(matches!(&denied, Err(Error::Denied(d)) if d.by == "bob"), "{name}: {denied:?}");
+        // A small amount: nothing to ask, nothing written.
+        let small = r#"{"charge_id":"ch_9","amount":5}"#;
+        assert!(ledger.request_approval(&intent(small), &policy).await.unwrap().is_none(), "{name}");
+        let key = rt.prepare(&intent(small), &policy, "w1").unwrap().key;
+        assert!(ledger.get("acme", &key).await.unwrap().is_none(), "{name}");
+        assert_eq!(paid.lock().unwrap().len(), 1, "{name}");
+    }
+}

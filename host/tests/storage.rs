@@ -110,7 +110,7 @@ async fn every_ledger_scenario_through_real_storage() {
                 clock.set(step["now"].as_u64().unwrap());
                 let mut ev = common::event(&rt, step, &base, &pol);
                 // Steps that override args keep the scenario's scope.
-                if let Event::Begin(c) = &mut ev {
+                if let Event::Begin(c) | Event::Ask(c) = &mut ev {
                     c.scope = base.scope.clone();
                 }
                 let got = match ledger.drive(&base.scope, &key, &ev).await {

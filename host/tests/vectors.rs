@@ -277,7 +277,7 @@ async fn ledger_vectors_through_the_component() {
             let want = &step["expect"];
             clock.set(step["now"].as_u64().unwrap());
             let mut ev = event(&rt, step, &base, &pol);
-            if let oncely::wit::ledger::Event::Begin(c) = &mut ev {
+            if let oncely::wit::ledger::Event::Begin(c) | oncely::wit::ledger::Event::Ask(c) = &mut ev {
                 c.scope = base.scope.clone();
             }
             // The scope is this run's own, so a settlement's id (derived from scope, key and
@@ -300,6 +300,9 @@ async fn ledger_vectors_through_the_component() {
             assert_eq!(row.as_ref().map_or("absent", |e| state_name(e.state)), s(&want["state"]), "{name} step {i}");
             if let Some(v) = want.get("version") {
                 assert_eq!(row.as_ref().map(|e| e.version), v.as_u64(), "{name} step {i}");
+            }
+            if let (Some(d), Some(e)) = (want.get("decision"), &row) {
+                assert_eq!(&common::decision_json(rt.decision_of(e).unwrap()), d, "{name} step {i}: decision-of");
             }
         }
     }

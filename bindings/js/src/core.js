@@ -384,9 +384,9 @@ export function witAsksApproval(current, claim, now) {
   return call((c) => c.ledger.asksApproval(current, claim, BigInt(now)));
 }
 
-/** ledger.needs-person of a WIT entry at `now` (the default in-doubt threshold): why, or undefined. */
-export function witNeedsPerson(entry, now) {
-  return call((c) => c.ledger.needsPerson(entry, BigInt(now), undefined));
+/** ledger.decision-of: the request, approval or denial a WIT entry holds, or undefined. */
+export function witDecisionOf(entry) {
+  return call((c) => c.ledger.decisionOf(entry));
 }
 
 /** The check of `witIntent` for a claim (`ledger.prepare`; the effect machine starts with it). */

@@ -3,7 +3,7 @@
 // interpreter in machine.js only reads and writes rows, calls the tool and reconcilers, sleeps,
 // and returns or raises what the core says. This mirrors host/src/ledger.rs.
 
-import { answer, coreDefaults, prepareCheck, witAsksApproval, witClaim, witIdentified, witIntent, witPrepare } from './core.js';
+import { answer, coreDefaults, prepareCheck, witAsksApproval, witClaim, witDecisionOf, witIdentified, witIntent, witPrepare } from './core.js';
 import {
   ConflictError,
   AwaitingApprovalError,
@@ -21,7 +21,7 @@ import {
 import { Events } from './events.js';
 import { runMachine } from './machine.js';
 import { text } from './wtf8.js';
-import { entryIn, outcomeOut, requestOut } from './wire.js';
+import { decisionOut, entryIn, outcomeOut, requestOut } from './wire.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -217,6 +217,34 @@ export class Ledger {
     const claim = witClaim(named, p, this.owner);
     const current = await io('get', this.store.get(claim.scope, claim.key));
     return witAsksApproval(current ? entryIn(current) : undefined, claim, this.now());
+  }
+
+  /**
+   * Record the request for a person's approval of running `intent` under `policy`, claiming
+   * nothing (the core's `ask` event): what an agent framework's own approval step does before it
+   * asks its person, so that the inbox lists the same one request and a person may decide in
+   * either place. Resolves to the request (`{scope, key, tool, argsCanonical, version, since}`,
+   * recorded now or found), or null when there is nothing to ask: a person approved the call
+   * (the next effect runs under the approval), it ran, or the policy asks for no approval here.
+   * Throws DeniedError when a person denied it.
+   */
+  async requestApproval(intent, policy) {
+    const { intent: named, policy: p } = witIdentified(intent, policy);
+    const claim = witClaim(named, p, this.owner);
+    const o = await this.drive(claim.scope, claim.key, { tag: 'ask', val: claim });
+    if (o.tag === 'awaiting-approval') return o.val;
+    if (o.tag === 'denied') throw typedError({ tag: 'denied', val: o.val }, {});
+    return null;
+  }
+
+  /**
+   * What `entry` (as `get` gives it) holds of a person's approval (the core's
+   * `ledger.decision-of`): `{tag: 'asked', val: request}` (waiting for a person), `{tag:
+   * 'approved', val: {by, settlement, unused}}`, `{tag: 'denied', val: {key, by, reason,
+   * settlement}}`, or null.
+   */
+  decisionOf(entry) {
+    return decisionOut(witDecisionOf(entryIn(entry)));
   }
 
   /**

@@ -141,3 +141,4 @@ export const requestOut = outOf('ledger.reconcile-request');
 
 /** A WIT outcome as {tag, val} with numbers for times. */
 export const outcomeOut = outOf('ledger.outcome');
+export const decisionOut = outOf('option<ledger.held-decision>');

@@ -441,7 +441,30 @@ export type Outcome =
   /** A human's settlement was recorded under this id (`resolve`). */
   | { tag: 'settled'; val: string }
   | { tag: 'purged' }
-  | { tag: 'idle'; val: number | null };
+  | { tag: 'idle'; val: number | null }
+  /** The call waits for a person's approval (the request, recorded or found). */
+  | { tag: 'awaiting-approval'; val: ApprovalRequest }
+  /** A person denied the call. */
+  | { tag: 'denied'; val: Wit.Ledger.Denial };
+
+/** A call that waits for a person's approval (`ledger.approval-request`; times in ms). */
+export interface ApprovalRequest {
+  scope: string;
+  key: string;
+  tool: string;
+  /** The canonical arguments a person approves or denies. */
+  argsCanonical: string;
+  /** The entry's version to decide on. */
+  version: number;
+  /** Since when it waits. */
+  since: number;
+}
+
+/** Where a call stands with a person (`ledger.decision-of`). */
+export type HeldDecision =
+  | { tag: 'asked'; val: ApprovalRequest }
+  | { tag: 'approved'; val: Wit.Ledger.Approval }
+  | { tag: 'denied'; val: Wit.Ledger.Denial };
 
 /** A reconciler's verdict or a human's settlement. */
 export type Verdict = Wit.Ledger.ReconcileVerdict;
@@ -610,6 +633,14 @@ export class Ledger {
    * `ledger.asks-approval` on the entry as it stands): what a framework's own approval step asks.
    */
   asksApproval(intent: StepLessIntent, policy: PolicyInput | undefined): Promise<boolean>;
+  /**
+   * Record the request for a person's approval of running `intent`, claiming nothing (the core's
+   * `ask`): the request (recorded now or found), or null when there is nothing to ask (approved,
+   * ran, or no approval asked for). Rejects with DeniedError when a person denied the call.
+   */
+  requestApproval(intent: StepLessIntent, policy: PolicyInput | undefined): Promise<ApprovalRequest | null>;
+  /** What `entry` holds of a person's approval (the core's `ledger.decision-of`), or null. */
+  decisionOf(entry: Entry): HeldDecision | null;
   /** The entry's history, oldest first (a TypeError for a store without `history`). */
   history(scope: string, key: string): Promise<HistoryRecord[]>;
   purge(scope: string, key: string): Promise<Outcome>;

@@ -753,7 +753,8 @@ export namespace Ledger {
     | { tag: 'purge' }
     | { tag: 'complete-unrecordable'; val: Failure }
     | { tag: 'approve'; val: Decision }
-    | { tag: 'deny'; val: Decision };
+    | { tag: 'deny'; val: Decision }
+    | { tag: 'ask'; val: Claim };
   /**
    * A recorded result handed back instead of executing again.
    *
@@ -994,6 +995,34 @@ export namespace Ledger {
    * `ledger.attention`.
    */
   export type Attention = 'escalated' | 'in-doubt' | 'approval';
+  /**
+   * A person's approval that an entry holds (`decision-of`).
+   *
+   * `ledger.approval`.
+   */
+  export interface Approval {
+    /**
+     * Who approved.
+     */
+    by: string;
+    /**
+     * The id of the decision (`settlement`).
+     */
+    settlement: string;
+    /**
+     * No attempt has run under it yet (`approved`): a person may still withdraw it (`deny`).
+     */
+    unused: boolean;
+  }
+  /**
+   * Where a call stands with a person (`decision-of`).
+   *
+   * `ledger.held-decision`.
+   */
+  export type HeldDecision =
+    | { tag: 'asked'; val: ApprovalRequest }
+    | { tag: 'approved'; val: Approval }
+    | { tag: 'denied'; val: Denial };
 }
 
 /** `oncely:core/effect`. */

@@ -8,6 +8,9 @@ from typing import Any
 import oncely
 from oncely import (
     Approve,
+    Approved,
+    Ask,
+    Asked,
     AwaitingApproval,
     ClaimToken,
     Complete,
@@ -24,6 +27,7 @@ from oncely import (
     Failure,
     Happened,
     Heartbeat,
+    HeldDecision,
     Idle,
     InProgress,
     NotHappened,
@@ -69,9 +73,9 @@ def event(scenario: dict[str, Any], step: dict[str, Any]) -> tuple[Event, oncely
     if isinstance(ev, str):
         return {"sweep": Sweep(), "purge": Purge()}[ev], None
     ((name, body),) = ev.items()
-    if name == "begin":
+    if name in ("begin", "ask"):
         claim = claim_for(scenario, body["owner"], body.get("args"))
-        return oncely.Begin(claim), claim
+        return (oncely.Begin(claim) if name == "begin" else Ask(claim)), claim
     if name == "heartbeat":
         return Heartbeat(token(body)), None
     if name == "complete":
@@ -99,6 +103,18 @@ def event(scenario: dict[str, Any], step: dict[str, Any]) -> tuple[Event, oncely
         decision = Decision(body["by"], body["note"], body["version"])
         return (Approve(decision) if name == "approve" else Deny(decision)), None
     raise AssertionError(f"unknown event {name}")
+
+
+def decision_json(d: HeldDecision | None) -> Any:
+    """What ``ledger.decision-of`` says, as the vectors write it (a step's
+    ``expect.decision``)."""
+    if d is None:
+        return None
+    if isinstance(d, Asked):
+        return "asked"
+    if isinstance(d, Approved):
+        return {"approved": {"by": d.approval.by, "unused": d.approval.unused}}
+    return {"denied": {"by": d.denial.by, "reason": d.denial.reason}}
 
 
 def describe(o: Outcome) -> dict[str, Any]:
@@ -139,7 +155,7 @@ def describe(o: Outcome) -> dict[str, Any]:
 
 OUTCOME_FIELDS = {"outcome", "attempt", "owner", "result", "in_state", "retry_after_ms",
                   "escalate_at", "pointer", "next", "id", "args", "by", "reason"}  # fmt: skip
-ENTRY_FIELDS = {"state", "version", "error"}
+ENTRY_FIELDS = {"state", "version", "error", "decision"}
 
 
 def check_outcome(where: str, o: Outcome, want: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers import python_worker, run
-from scenarios import check_error, check_outcome, claim_for, event
+from scenarios import check_error, check_outcome, claim_for, decision_json, event
 
 import oncely
 
@@ -51,7 +51,10 @@ def test_scenarios_through_the_store(vectors: Vectors, ledger_location: str) -> 
                     key = claim.key
                 outcome: oncely.Outcome | None = None
                 try:
-                    outcome = ledger.drive(scope, key, ev)
+                    if isinstance(ev, oncely.Ask):
+                        outcome = asked(ledger, sc, step)
+                    else:
+                        outcome = ledger.drive(scope, key, ev)
                 except oncely.LedgerError as e:
                     check_error(where, e, want)
                 else:
@@ -67,8 +70,25 @@ def test_scenarios_through_the_store(vectors: Vectors, ledger_location: str) -> 
                     assert entry is not None and entry.settlement == outcome.id, where
                 if "version" in want:
                     assert entry is not None and entry.version == want["version"], where
+                if "decision" in want and entry is not None:
+                    got = decision_json(ledger.decision_of(entry))
+                    assert got == want["decision"], f"{where}: decision-of"
         finally:
             ledger.close()
+
+
+def asked(ledger: oncely.Ledger, sc: dict[str, Any], step: dict[str, Any]) -> oncely.Outcome:
+    """An ``ask`` step through the public call (``Ledger.request_approval``), as the outcome
+    the vectors describe: the request, ``idle`` (nothing to ask), or the denial."""
+    i = sc["intent"]
+    try:
+        r = ledger.request_approval(
+            scope=i["scope"], run=i["run"], step=i["step"], tool=i["tool"],
+            args=step["event"]["ask"].get("args", i["args"]), policy=sc["policy"],
+        )  # fmt: skip
+    except oncely.DeniedError as e:
+        return oncely.Denied(oncely.Denial(e.key, e.by, e.reason, e.settlement))
+    return oncely.Idle(None) if r is None else oncely.AwaitingApproval(r)
 
 
 def test_a_row_round_trips_through_the_store(ledger_location: str) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from scenarios import check_error, check_outcome, claim_for, event
+from scenarios import check_error, check_outcome, claim_for, decision_json, event
 
 import oncely
 
@@ -242,6 +242,9 @@ def test_ledger_vectors_in_memory(vectors: Vectors) -> None:
             assert state == want["state"], f"{where}: state"
             if "version" in want:
                 assert (entry.version if entry else None) == want["version"], f"{where}: version"
+            if "decision" in want and entry is not None:
+                got = decision_json(ledger.decision_of(entry))
+                assert got == want["decision"], f"{where}: decision-of"
 
 
 def test_claims_come_from_the_core(vectors: Vectors) -> None:

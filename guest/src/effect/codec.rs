@@ -455,6 +455,10 @@ impl Code for Event {
                 w.u8(11);
                 d.put(w);
             }
+            Event::Ask(c) => {
+                w.u8(12);
+                c.put(w);
+            }
         }
     }
     fn get(r: &mut R<'_>) -> Self {
@@ -471,6 +475,7 @@ impl Code for Event {
             9 => Event::CompleteUnrecordable(Code::get(r)),
             10 => Event::Approve(Code::get(r)),
             11 => Event::Deny(Code::get(r)),
+            12 => Event::Ask(Code::get(r)),
             _ => r.bad(Event::Sweep),
         }
     }

@@ -5,7 +5,9 @@
 
 use oncely_core::keys_wit::Intent;
 use oncely_core::ledger;
-use oncely_core::ledger_wit::{ClaimToken, Completion, Decision, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
+use oncely_core::ledger_wit::{
+    ClaimToken, Completion, Decision, Event, Failure, HeldDecision, ReconcileVerdict, Reconciliation, Resolution, Settlement,
+};
 use serde_json::Value;
 
 pub fn s(v: &Value) -> String {
@@ -14,6 +16,16 @@ pub fn s(v: &Value) -> String {
 
 pub fn token(v: &Value) -> ClaimToken {
     ClaimToken { attempt: v["attempt"].as_u64().unwrap() as u32, owner: s(&v["owner"]) }
+}
+
+/// What `ledger.decision-of` says, as the vectors write it (a step's `expect.decision`).
+pub fn decision_json(d: Option<HeldDecision>) -> Value {
+    match d {
+        None => Value::Null,
+        Some(HeldDecision::Asked(_)) => "asked".into(),
+        Some(HeldDecision::Approved(a)) => serde_json::json!({"approved": {"by": a.by, "unused": a.unused}}),
+        Some(HeldDecision::Denied(d)) => serde_json::json!({"denied": {"by": d.by, "reason": d.reason}}),
+    }
 }
 
 /// Build the event a step describes.
@@ -28,12 +40,17 @@ pub fn event(step: &Value, base: &Intent, pol: &oncely_core::policy_wit::ToolPol
     }
     let (name, body) = ev.as_object().unwrap().iter().next().unwrap();
     match name.as_str() {
-        "begin" => {
+        "begin" | "ask" => {
             let mut i = base.clone();
             if let Some(a) = body.get("args") {
                 i.args_json = s(a);
             }
-            Event::Begin(ledger::prepare(&i, pol, &s(&body["owner"])).unwrap())
+            let c = ledger::prepare(&i, pol, &s(&body["owner"])).unwrap();
+            if name == "ask" {
+                Event::Ask(c)
+            } else {
+                Event::Begin(c)
+            }
         }
         "heartbeat" => Event::Heartbeat(token(body)),
         "complete" => Event::Complete(Completion { token: token(body), result_json: s(&body["result"]) }),

@@ -5,7 +5,9 @@
 
 use oncely::store::{AnyStore, PostgresStore, SqliteStore};
 use oncely::wit::keys::Intent;
-use oncely::wit::ledger::{ClaimToken, Completion, Decision, Event, Failure, ReconcileVerdict, Reconciliation, Resolution, Settlement};
+use oncely::wit::ledger::{
+    ClaimToken, Completion, Decision, Event, Failure, HeldDecision, ReconcileVerdict, Reconciliation, Resolution, Settlement,
+};
 use oncely::wit::policy::ToolPolicy;
 use oncely::Runtime;
 use serde_json::Value;
@@ -162,6 +164,16 @@ fn token(v: &Value) -> ClaimToken {
     ClaimToken { attempt: v["attempt"].as_u64().unwrap() as u32, owner: s(&v["owner"]) }
 }
 
+/// What `ledger.decision-of` says, as ledger.json writes it (a step's `expect.decision`).
+pub fn decision_json(d: Option<HeldDecision>) -> Value {
+    match d {
+        None => Value::Null,
+        Some(HeldDecision::Asked(_)) => "asked".into(),
+        Some(HeldDecision::Approved(a)) => serde_json::json!({"approved": {"by": a.by, "unused": a.unused}}),
+        Some(HeldDecision::Denied(d)) => serde_json::json!({"denied": {"by": d.by, "reason": d.reason}}),
+    }
+}
+
 /// The event a ledger.json step describes.
 pub fn event(rt: &Runtime, step: &Value, base: &Intent, pol: &ToolPolicy) -> Event {
     let ev = &step["event"];
@@ -170,12 +182,17 @@ pub fn event(rt: &Runtime, step: &Value, base: &Intent, pol: &ToolPolicy) -> Eve
     }
     let (name, b) = ev.as_object().unwrap().iter().next().unwrap();
     match name.as_str() {
-        "begin" => {
+        "begin" | "ask" => {
             let mut i = base.clone();
             if let Some(a) = b.get("args") {
                 i.args_json = s(a);
             }
-            Event::Begin(rt.prepare(&i, pol, &s(&b["owner"])).unwrap())
+            let c = rt.prepare(&i, pol, &s(&b["owner"])).unwrap();
+            if name == "ask" {
+                Event::Ask(c)
+            } else {
+                Event::Begin(c)
+            }
         }
         "heartbeat" => Event::Heartbeat(token(b)),
         "complete" => Event::Complete(Completion { token: token(b), result_json: s(&b["result"]) }),

@@ -79,6 +79,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let postReturn19;
     let postReturn20;
     let postReturn21;
+    let postReturn22;
     ({ exports: exports0 } = instantiateCore(module0));
     memory0 = exports0.memory;
     realloc0 = exports0.cabi_realloc;
@@ -94,16 +95,17 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     postReturn9 = exports0['cabi_post_oncely:core/policy@0.1.0#resolve-tool'];
     postReturn10 = exports0['cabi_post_oncely:core/policy@0.1.0#check-manifest'];
     postReturn11 = exports0['cabi_post_oncely:core/ledger@0.1.0#prepare'];
-    postReturn12 = exports0['cabi_post_oncely:core/effect@0.1.0#defaults'];
-    postReturn13 = exports0['cabi_post_oncely:core/effect@0.1.0#run'];
-    postReturn14 = exports0['cabi_post_oncely:core/provider@0.1.0#admit'];
-    postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#oversized'];
-    postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#check-operation'];
-    postReturn17 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
-    postReturn18 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
-    postReturn19 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
-    postReturn20 = exports0['cabi_post_oncely:core/agent@0.1.0#identify'];
-    postReturn21 = exports0['cabi_post_oncely:core/agent@0.1.0#answer'];
+    postReturn12 = exports0['cabi_post_oncely:core/ledger@0.1.0#decision-of'];
+    postReturn13 = exports0['cabi_post_oncely:core/effect@0.1.0#defaults'];
+    postReturn14 = exports0['cabi_post_oncely:core/effect@0.1.0#run'];
+    postReturn15 = exports0['cabi_post_oncely:core/provider@0.1.0#admit'];
+    postReturn16 = exports0['cabi_post_oncely:core/provider@0.1.0#oversized'];
+    postReturn17 = exports0['cabi_post_oncely:core/provider@0.1.0#check-operation'];
+    postReturn18 = exports0['cabi_post_oncely:core/provider@0.1.0#record-http'];
+    postReturn19 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
+    postReturn20 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
+    postReturn21 = exports0['cabi_post_oncely:core/agent@0.1.0#identify'];
+    postReturn22 = exports0['cabi_post_oncely:core/agent@0.1.0#answer'];
     let canonical010MaxInputBytes;
     
     function maxInputBytes() {
@@ -3970,6 +3972,286 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var bool50 = ret;
       return bool50 == 0 ? false : (bool50 == 1 ? true : throwInvalidBool());
     }
+    let ledger010DecisionOf;
+    
+    function decisionOf(arg0) {
+      var ptr0 = realloc0(0, 0, 8, 264);
+      var {scope: v1_0, key: v1_1, tool: v1_2, runId: v1_3, stepId: v1_4, fingerprint: v1_5, argsCanonical: v1_6, state: v1_7, version: v1_8, attempt: v1_9, owner: v1_10, createdAt: v1_11, updatedAt: v1_12, leaseUntil: v1_13, inDoubtSince: v1_14, nextReconcileAt: v1_15, reconcileAttempts: v1_16, resultJson: v1_17, reason: v1_18, resolvedBy: v1_19, settlement: v1_20, reconcile: v1_21, leaseMs: v1_22, maxCallMs: v1_23, reconcileAfterMs: v1_24, escalateAfterMs: v1_25, retentionMs: v1_26, dueAt: v1_27 } = arg0;
+      var ptr2 = utf8Encode(v1_0, realloc0, memory0);
+      var len2 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 4, len2, true);
+      dataView(memory0).setInt32(ptr0 + 0, ptr2, true);
+      var ptr3 = utf8Encode(v1_1, realloc0, memory0);
+      var len3 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 12, len3, true);
+      dataView(memory0).setInt32(ptr0 + 8, ptr3, true);
+      var ptr4 = utf8Encode(v1_2, realloc0, memory0);
+      var len4 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 20, len4, true);
+      dataView(memory0).setInt32(ptr0 + 16, ptr4, true);
+      var ptr5 = utf8Encode(v1_3, realloc0, memory0);
+      var len5 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 28, len5, true);
+      dataView(memory0).setInt32(ptr0 + 24, ptr5, true);
+      var ptr6 = utf8Encode(v1_4, realloc0, memory0);
+      var len6 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 36, len6, true);
+      dataView(memory0).setInt32(ptr0 + 32, ptr6, true);
+      var ptr7 = utf8Encode(v1_5, realloc0, memory0);
+      var len7 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 44, len7, true);
+      dataView(memory0).setInt32(ptr0 + 40, ptr7, true);
+      var ptr8 = utf8Encode(v1_6, realloc0, memory0);
+      var len8 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 52, len8, true);
+      dataView(memory0).setInt32(ptr0 + 48, ptr8, true);
+      var val9 = v1_7;
+      let enum9;
+      switch (val9) {
+        case 'pending': {
+          enum9 = 0;
+          break;
+        }
+        case 'done': {
+          enum9 = 1;
+          break;
+        }
+        case 'failed': {
+          enum9 = 2;
+          break;
+        }
+        case 'in-doubt': {
+          enum9 = 3;
+          break;
+        }
+        case 'escalated': {
+          enum9 = 4;
+          break;
+        }
+        case 'awaiting-approval': {
+          enum9 = 5;
+          break;
+        }
+        case 'approved': {
+          enum9 = 6;
+          break;
+        }
+        case 'denied': {
+          enum9 = 7;
+          break;
+        }
+        default: {
+          if ((v1_7) instanceof Error) {
+            console.error(v1_7);
+          }
+          
+          throw new TypeError(`"${val9}" is not one of the cases of entry-state`);
+        }
+      }
+      dataView(memory0).setInt8(ptr0 + 56, enum9, true);
+      dataView(memory0).setBigInt64(ptr0 + 64, toUint64(v1_8), true);
+      dataView(memory0).setInt32(ptr0 + 72, toUint32(v1_9), true);
+      var ptr10 = utf8Encode(v1_10, realloc0, memory0);
+      var len10 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 80, len10, true);
+      dataView(memory0).setInt32(ptr0 + 76, ptr10, true);
+      dataView(memory0).setBigInt64(ptr0 + 88, toUint64(v1_11), true);
+      dataView(memory0).setBigInt64(ptr0 + 96, toUint64(v1_12), true);
+      dataView(memory0).setBigInt64(ptr0 + 104, toUint64(v1_13), true);
+      var variant11 = v1_14;
+      if (variant11 === null || variant11=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 112, 0, true);
+      } else {
+        const e = variant11;
+        dataView(memory0).setInt8(ptr0 + 112, 1, true);
+        dataView(memory0).setBigInt64(ptr0 + 120, toUint64(e), true);
+      }
+      var variant12 = v1_15;
+      if (variant12 === null || variant12=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 128, 0, true);
+      } else {
+        const e = variant12;
+        dataView(memory0).setInt8(ptr0 + 128, 1, true);
+        dataView(memory0).setBigInt64(ptr0 + 136, toUint64(e), true);
+      }
+      dataView(memory0).setInt32(ptr0 + 144, toUint32(v1_16), true);
+      var variant14 = v1_17;
+      if (variant14 === null || variant14=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 148, 0, true);
+      } else {
+        const e = variant14;
+        dataView(memory0).setInt8(ptr0 + 148, 1, true);
+        var ptr13 = utf8Encode(e, realloc0, memory0);
+        var len13 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 156, len13, true);
+        dataView(memory0).setInt32(ptr0 + 152, ptr13, true);
+      }
+      var variant16 = v1_18;
+      if (variant16 === null || variant16=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 160, 0, true);
+      } else {
+        const e = variant16;
+        dataView(memory0).setInt8(ptr0 + 160, 1, true);
+        var ptr15 = utf8Encode(e, realloc0, memory0);
+        var len15 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 168, len15, true);
+        dataView(memory0).setInt32(ptr0 + 164, ptr15, true);
+      }
+      var variant18 = v1_19;
+      if (variant18 === null || variant18=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 172, 0, true);
+      } else {
+        const e = variant18;
+        dataView(memory0).setInt8(ptr0 + 172, 1, true);
+        var ptr17 = utf8Encode(e, realloc0, memory0);
+        var len17 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 180, len17, true);
+        dataView(memory0).setInt32(ptr0 + 176, ptr17, true);
+      }
+      var variant20 = v1_20;
+      if (variant20 === null || variant20=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 184, 0, true);
+      } else {
+        const e = variant20;
+        dataView(memory0).setInt8(ptr0 + 184, 1, true);
+        var ptr19 = utf8Encode(e, realloc0, memory0);
+        var len19 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 192, len19, true);
+        dataView(memory0).setInt32(ptr0 + 188, ptr19, true);
+      }
+      var variant22 = v1_21;
+      switch (variant22.tag) {
+        case 'none': {
+          dataView(memory0).setInt8(ptr0 + 196, 0, true);
+          break;
+        }
+        case 'provider-idempotent': {
+          dataView(memory0).setInt8(ptr0 + 196, 1, true);
+          break;
+        }
+        case 'lookup': {
+          const e = variant22.val;
+          dataView(memory0).setInt8(ptr0 + 196, 2, true);
+          var ptr21 = utf8Encode(e, realloc0, memory0);
+          var len21 = utf8EncodedLen;
+          dataView(memory0).setInt32(ptr0 + 204, len21, true);
+          dataView(memory0).setInt32(ptr0 + 200, ptr21, true);
+          break;
+        }
+        case 'manual': {
+          dataView(memory0).setInt8(ptr0 + 196, 3, true);
+          break;
+        }
+        default: {
+          throw new TypeError(`invalid variant tag value \`${JSON.stringify(variant22.tag)}\` (received \`${variant22}\`) specified for \`ReconcilePath\``);
+        }
+      }
+      dataView(memory0).setBigInt64(ptr0 + 208, toUint64(v1_22), true);
+      dataView(memory0).setBigInt64(ptr0 + 216, toUint64(v1_23), true);
+      dataView(memory0).setBigInt64(ptr0 + 224, toUint64(v1_24), true);
+      dataView(memory0).setBigInt64(ptr0 + 232, toUint64(v1_25), true);
+      dataView(memory0).setBigInt64(ptr0 + 240, toUint64(v1_26), true);
+      var variant23 = v1_27;
+      if (variant23 === null || variant23=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 248, 0, true);
+      } else {
+        const e = variant23;
+        dataView(memory0).setInt8(ptr0 + 248, 1, true);
+        dataView(memory0).setBigInt64(ptr0 + 256, toUint64(e), true);
+      }
+      const ret = ledger010DecisionOf(ptr0);
+      let variant36;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          variant36 = undefined;
+          break;
+        }
+        case 1: {
+          let variant35;
+          switch (dataView(memory0).getUint8(ret + 8, true)) {
+            case 0: {
+              var ptr24 = dataView(memory0).getInt32(ret + 16, true);
+              var len24 = dataView(memory0).getInt32(ret + 20, true);
+              var result24 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr24, len24));
+              var ptr25 = dataView(memory0).getInt32(ret + 24, true);
+              var len25 = dataView(memory0).getInt32(ret + 28, true);
+              var result25 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr25, len25));
+              var ptr26 = dataView(memory0).getInt32(ret + 32, true);
+              var len26 = dataView(memory0).getInt32(ret + 36, true);
+              var result26 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr26, len26));
+              var ptr27 = dataView(memory0).getInt32(ret + 40, true);
+              var len27 = dataView(memory0).getInt32(ret + 44, true);
+              var result27 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr27, len27));
+              variant35= {
+                tag: 'asked',
+                val: {
+                  scope: result24,
+                  key: result25,
+                  tool: result26,
+                  argsCanonical: result27,
+                  version: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 48, true)),
+                  since: BigInt.asUintN(64, dataView(memory0).getBigInt64(ret + 56, true)),
+                }
+              };
+              break;
+            }
+            case 1: {
+              var ptr28 = dataView(memory0).getInt32(ret + 16, true);
+              var len28 = dataView(memory0).getInt32(ret + 20, true);
+              var result28 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr28, len28));
+              var ptr29 = dataView(memory0).getInt32(ret + 24, true);
+              var len29 = dataView(memory0).getInt32(ret + 28, true);
+              var result29 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr29, len29));
+              var bool30 = dataView(memory0).getUint8(ret + 32, true);
+              variant35= {
+                tag: 'approved',
+                val: {
+                  by: result28,
+                  settlement: result29,
+                  unused: bool30 == 0 ? false : (bool30 == 1 ? true : throwInvalidBool()),
+                }
+              };
+              break;
+            }
+            case 2: {
+              var ptr31 = dataView(memory0).getInt32(ret + 16, true);
+              var len31 = dataView(memory0).getInt32(ret + 20, true);
+              var result31 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr31, len31));
+              var ptr32 = dataView(memory0).getInt32(ret + 24, true);
+              var len32 = dataView(memory0).getInt32(ret + 28, true);
+              var result32 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr32, len32));
+              var ptr33 = dataView(memory0).getInt32(ret + 32, true);
+              var len33 = dataView(memory0).getInt32(ret + 36, true);
+              var result33 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr33, len33));
+              var ptr34 = dataView(memory0).getInt32(ret + 40, true);
+              var len34 = dataView(memory0).getInt32(ret + 44, true);
+              var result34 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr34, len34));
+              variant35= {
+                tag: 'denied',
+                val: {
+                  key: result31,
+                  by: result32,
+                  reason: result33,
+                  settlement: result34,
+                }
+              };
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for HeldDecision');
+            }
+          }
+          variant36 = variant35;
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      const retVal = variant36;
+      postReturn12(ret);
+      return retVal;
+    }
     let effect010Defaults;
     
     function defaults() {
@@ -4156,7 +4438,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           approval: variant12,
         },
       };
-      postReturn12(ret);
+      postReturn13(ret);
       return retVal;
     }
     let effect010Run;
@@ -4172,7 +4454,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var len1 = dataView(memory0).getInt32(ret + 4, true);
       var result1 = new Uint8Array(memory0.buffer.slice(ptr1, ptr1 + len1 * 1));
       const retVal = result1;
-      postReturn13(ret);
+      postReturn14(ret);
       return retVal;
     }
     let provider010Admit;
@@ -4587,7 +4869,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant50;
-      postReturn14(ret);
+      postReturn15(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -4667,7 +4949,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         retryAfterS: variant7,
         problemJson: result8,
       };
-      postReturn15(ret);
+      postReturn16(ret);
       return retVal;
     }
     let provider010McpRefusal;
@@ -4738,7 +5020,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       var len13 = dataView(memory0).getInt32(ret + 4, true);
       var result13 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr13, len13));
       const retVal = result13;
-      postReturn13(ret);
+      postReturn14(ret);
       return retVal;
     }
     let provider010CheckOperation;
@@ -4944,7 +5226,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant17;
-      postReturn16(ret);
+      postReturn17(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -5016,7 +5298,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant10;
-      postReturn17(ret);
+      postReturn18(ret);
       return retVal;
     }
     let provider010RecordMcp;
@@ -5066,7 +5348,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant5;
-      postReturn17(ret);
+      postReturn18(ret);
       return retVal;
     }
     let provider010ReplayHttp;
@@ -5096,7 +5378,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         headers: result3,
         body: result4,
       };
-      postReturn18(ret);
+      postReturn19(ret);
       return retVal;
     }
     let provider010Refuse;
@@ -5532,7 +5814,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant45;
-      postReturn19(ret);
+      postReturn20(ret);
       return retVal;
     }
     let agent010Identify;
@@ -5913,7 +6195,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant36;
-      postReturn20(ret);
+      postReturn21(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
@@ -6625,7 +6907,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant57;
-      postReturn21(ret);
+      postReturn22(ret);
       return retVal;
     }
     canonical010MaxInputBytes = exports0['oncely:core/canonical@0.1.0#max-input-bytes'];
@@ -6648,6 +6930,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     ledger010NeedsPersonSince = exports0['oncely:core/ledger@0.1.0#needs-person-since'];
     ledger010Settleable = exports0['oncely:core/ledger@0.1.0#settleable'];
     ledger010AsksApproval = exports0['oncely:core/ledger@0.1.0#asks-approval'];
+    ledger010DecisionOf = exports0['oncely:core/ledger@0.1.0#decision-of'];
     effect010Defaults = exports0['oncely:core/effect@0.1.0#defaults'];
     effect010Run = exports0['oncely:core/effect@0.1.0#run'];
     provider010Admit = exports0['oncely:core/provider@0.1.0#admit'];
@@ -6688,6 +6971,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     };
     const ledger010 = {
       asksApproval: asksApproval,
+      decisionOf: decisionOf,
       needsPerson: needsPerson,
       needsPersonSince: needsPersonSince,
       prepare: prepare,

@@ -24,9 +24,8 @@
 // on: a re-ask then waits for it and gets its result. So the tool's own abort signal is oncely's
 // (aborted at the deadline), not the framework's.
 
-import { answer, deriveKey, identify, parsePolicy, witNeedsPerson } from '../core.js';
-import { entryIn } from '../wire.js';
-import { AnsweredError, AwaitingApprovalError, CanonicalizationError, DefiniteFailure, DeniedError, KeyDerivationError, LedgerError, ToolFailedError } from '../errors.js';
+import { answer, deriveKey, identify, parsePolicy } from '../core.js';
+import { AnsweredError, CanonicalizationError, DeniedError, KeyDerivationError, LedgerError } from '../errors.js';
 import { Ledger, WIT_ERROR } from '../ledger.js';
 
 function pick(what, v, ctx, adapter) {
@@ -118,33 +117,20 @@ export function gated(p) {
 
 /**
  * Whether the framework should ask its person about this call (`call`: `{args, ctx,
- * frameworkRun}`): the core's `ledger.asks-approval`. When it should, the ledger's request is
- * recorded first — the one request of this intended effect, which the inbox lists and a webhook
- * announces, so that a person may decide in either place, once — and returned (an
- * AwaitingApprovalError: `key`, `argsCanonical`, `version`); else null.
+ * frameworkRun}`), and if so its request, recorded in the ledger (`ledger.requestApproval`, the
+ * core's `ask`: claims nothing) — the one request of this intended effect, which the inbox lists
+ * and a webhook announces, so that a person may decide in either place, once: `{key,
+ * argsCanonical, version, …}`; null when the ledger holds a decision (approved, or denied: the
+ * call meets it) or the policy asks for none.
  */
 export async function askPerson(p, call) {
   const { intent, policy } = identified(p, call);
-  if (!(await p.ledger.asksApproval(intent, policy))) return null;
-  const { key } = deriveKey({ ...intent, policy });
-  const current = await p.ledger.get(intent.scope, key);
-  // A request already recorded, waiting for a person (the core's `ledger.needs-person`): nothing to write.
-  if (current !== null && witNeedsPerson(entryIn(current), p.ledger.now()) === 'approval') {
-    return { key, version: current.version, argsCanonical: current.argsCanonical };
-  }
   try {
-    // Reached only if a person approved a request another process recorded in the instant
-    // between the question and this one (the core's begin claimed it): the framework is about
-    // to ask its own person, so nothing runs now.
-    await p.ledger.effect(intent, policy, () => {
-      throw new DefiniteFailure('not run: the framework asks its person first');
-    });
+    return await p.ledger.requestApproval(intent, policy);
   } catch (e) {
-    if (e instanceof AwaitingApprovalError) return e;
-    if (e instanceof DeniedError || e instanceof ToolFailedError) return null; // decided meanwhile
+    if (e instanceof DeniedError) return null; // the call meets the denial
     throw e;
   }
-  return null;
 }
 
 /**
@@ -167,24 +153,25 @@ export async function decide(p, call, { approve, by, note = '' }) {
   }
 }
 
-/** What the ledger holds for this call: 'approved' (an approval, used or not), 'denied', or null (no decision). */
-export async function held(p, call) {
+/** What the ledger holds of a person's decision on this call (the core's `ledger.decision-of`): `{tag: 'asked' | 'approved' | 'denied', val}`, or null. */
+async function decisionFor(p, call) {
   const { intent, policy } = identified(p, call);
   const { key } = deriveKey({ ...intent, policy });
   const e = await p.ledger.get(intent.scope, key);
-  if (e === null || e.state === 'awaiting-approval') return null;
-  if (e.state === 'denied') return 'denied';
-  return e.settlement !== null && e.resolvedBy !== null ? 'approved' : null;
+  return e === null ? null : p.ledger.decisionOf(e);
+}
+
+/** What the ledger holds for this call: 'approved' (an approval, used or not), 'denied', or null (no decision). */
+export async function held(p, call) {
+  const d = await decisionFor(p, call);
+  return d === null || d.tag === 'asked' ? null : d.tag;
 }
 
 /** What the model reads of this call's denial (the core's answer), or null when the ledger holds none. */
 export async function denialText(p, call) {
-  const { intent, policy } = identified(p, call);
-  const { key } = deriveKey({ ...intent, policy });
-  const e = await p.ledger.get(intent.scope, key);
-  if (e === null || e.state !== 'denied') return null;
-  const denial = { key, by: e.resolvedBy ?? '', reason: e.reason ?? '', settlement: e.settlement ?? '' };
-  return answer({ tag: 'effect', val: { tag: 'denied', val: denial } }).text;
+  const d = await decisionFor(p, call);
+  if (d === null || d.tag !== 'denied') return null;
+  return answer({ tag: 'effect', val: { tag: 'denied', val: d.val } }).text;
 }
 
 /**

@@ -310,6 +310,7 @@ export const WIT = Object.freeze({
       ['complete-unrecordable', 'ledger.failure'],
       ['approve', 'ledger.decision'],
       ['deny', 'ledger.decision'],
+      ['ask', 'ledger.claim'],
     ],
   },
   'ledger.replay': {
@@ -414,6 +415,22 @@ export const WIT = Object.freeze({
   'ledger.attention': {
     kind: 'enum',
     cases: ['escalated', 'in-doubt', 'approval'],
+  },
+  'ledger.approval': {
+    kind: 'record',
+    fields: [
+      ['by', 'string'],
+      ['settlement', 'string'],
+      ['unused', 'bool'],
+    ],
+  },
+  'ledger.held-decision': {
+    kind: 'variant',
+    cases: [
+      ['asked', 'ledger.approval-request'],
+      ['approved', 'ledger.approval'],
+      ['denied', 'ledger.denial'],
+    ],
   },
   'effect.effect-options': {
     kind: 'record',

@@ -5,7 +5,7 @@
 // field. A store's history (`history(scope, key)`) is checked against what the rows written say
 // it must hold, and can be collected step by step to compare two stores.
 import assert from 'node:assert/strict';
-import { deriveKey, Ledger, LedgerError, MemoryStore } from 'oncely';
+import { DeniedError, deriveKey, Ledger, LedgerError, MemoryStore } from 'oncely';
 import { vectors } from './env.mjs';
 
 /** Wraps a store and remembers the last row written for each (scope, key). */
@@ -85,6 +85,14 @@ function outcomeJson(o) {
 
 const token = (b) => ({ attempt: b.attempt, owner: b.owner });
 
+/** What `ledger.decisionOf` says, as the vectors write it (a step's `expect.decision`). */
+function decisionJson(d) {
+  if (d === null) return null;
+  if (d.tag === 'asked') return 'asked';
+  if (d.tag === 'approved') return { approved: { by: d.val.by, unused: d.val.unused } };
+  return { denied: { by: d.val.by, reason: d.val.reason } };
+}
+
 /** The fields of a history record (types/index.d.ts, HistoryRecord). */
 const RECORD_FIELDS = ['at', 'attempt', 'owner', 'reason', 'reconcileAttempts', 'resolvedBy', 'settlement', 'state', 'version'];
 
@@ -127,6 +135,17 @@ export async function replayLedgerVectors(open, { trace } = {}) {
                 const r = await ledger.withOwner(body.owner).begin(body.args === undefined ? intent : { ...intent, args: body.args }, sc.policy);
                 assert.equal(r.claim.key, key, `${at}: every begin of a scenario claims the one entry`);
                 outcome = r.outcome;
+                break;
+              }
+              case 'ask': {
+                // Through the public call: the request, null (nothing to ask), or the denial.
+                try {
+                  const r = await ledger.withOwner(body.owner).requestApproval(body.args === undefined ? intent : { ...intent, args: body.args }, sc.policy);
+                  outcome = r === null ? { tag: 'idle', val: null } : { tag: 'awaiting-approval', val: r };
+                } catch (e) {
+                  if (!(e instanceof DeniedError)) throw e;
+                  outcome = { tag: 'denied', val: { key: e.key, by: e.by, reason: e.reason, settlement: e.settlement } };
+                }
                 break;
               }
               case 'heartbeat':
@@ -185,6 +204,7 @@ export async function replayLedgerVectors(open, { trace } = {}) {
         const e = await store.get(scope, key);
         assert.equal(e ? e.state : 'absent', want.state, `${at}: state`);
         if ('version' in want) assert.equal(e ? e.version : null, want.version, `${at}: version`);
+        if ('decision' in want && e) assert.deepEqual(decisionJson(ledger.decisionOf(e)), want.decision, `${at}: decision-of`);
         if (e) assert.deepEqual(e, store.last.get(`${scope}\u0000${key}`), `${at}: the row reads back as written`);
         if (typeof raw.history === 'function') {
           const h = await store.history(scope, key);

@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "966bfabe94f3ac4662166b9eaf26b8249eeb1edfe72cc7ab0ab7f302ec8dbf5b"
+COMPONENT_SHA256 = "c0fc82cc3f1cbb2bed7783e15c3654558b805ec31661a9e46e887b734b6b27cb"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (
@@ -247,6 +247,33 @@ LEDGER_ENTRY = (
     ),
 )
 LEDGER_ATTENTION = ("enum", "ledger.attention", ("escalated", "in-doubt", "approval"))
+LEDGER_APPROVAL_REQUEST = (
+    "record",
+    "ledger.approval-request",
+    (
+        ("scope", "string"),
+        ("key", "string"),
+        ("tool", "string"),
+        ("args-canonical", "string"),
+        ("version", "u64"),
+        ("since", "u64"),
+    ),
+)
+LEDGER_APPROVAL = (
+    "record",
+    "ledger.approval",
+    (("by", "string"), ("settlement", "string"), ("unused", "bool")),
+)
+LEDGER_DENIAL = (
+    "record",
+    "ledger.denial",
+    (("key", "string"), ("by", "string"), ("reason", "string"), ("settlement", "string")),
+)
+LEDGER_HELD_DECISION = (
+    "variant",
+    "ledger.held-decision",
+    (("asked", LEDGER_APPROVAL_REQUEST), ("approved", LEDGER_APPROVAL), ("denied", LEDGER_DENIAL)),
+)
 EFFECT_CORE_DEFAULTS = (
     "record",
     "effect.core-defaults",
@@ -380,23 +407,6 @@ LEDGER_LEDGER_ERROR = (
         ("state", ("option", LEDGER_ENTRY_STATE)),
         ("message", "string"),
     ),
-)
-LEDGER_APPROVAL_REQUEST = (
-    "record",
-    "ledger.approval-request",
-    (
-        ("scope", "string"),
-        ("key", "string"),
-        ("tool", "string"),
-        ("args-canonical", "string"),
-        ("version", "u64"),
-        ("since", "u64"),
-    ),
-)
-LEDGER_DENIAL = (
-    "record",
-    "ledger.denial",
-    (("key", "string"), ("by", "string"), ("reason", "string"), ("settlement", "string")),
 )
 EFFECT_EFFECT_ERROR = (
     "variant",
@@ -559,6 +569,7 @@ LEDGER_EVENT = (
         ("complete-unrecordable", LEDGER_FAILURE),
         ("approve", LEDGER_DECISION),
         ("deny", LEDGER_DECISION),
+        ("ask", LEDGER_CLAIM),
     ),
 )
 EFFECT_EVENT_START = (
@@ -866,6 +877,7 @@ FUNCTIONS: dict[str, tuple[tuple[tuple[str, object], ...], object]] = {
         (("current", ("option", LEDGER_ENTRY)), ("claim", LEDGER_CLAIM), ("now", "u64")),
         "bool",
     ),
+    "ledger.decision-of": ((("e", LEDGER_ENTRY),), ("option", LEDGER_HELD_DECISION)),
     "effect.defaults": ((), EFFECT_CORE_DEFAULTS),
     "effect.run": ((("call", ("list", "u8")),), ("list", "u8")),
     "provider.admit": (

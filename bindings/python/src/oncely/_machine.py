@@ -46,6 +46,7 @@ from oncely.types import (
     Abandoned,
     CallReconciler,
     Command,
+    Denial,
     EffectOptions,
     EffectReturn,
     EffectStart,
@@ -476,6 +477,15 @@ def _unwrap(r: Any) -> Any:
     return r
 
 
+def denied_error(n: Denial, said: str | None = None) -> DeniedError:
+    """The typed error of a person's denial; its message the core's answer (``said``, else
+    asked of the core now)."""
+    if said is None:
+        reply = _api.answer(CallEffect(ErrDenied(n)))
+        said = None if reply is None else reply.text
+    return DeniedError(n.key, n.by, n.reason, n.settlement, message=said)
+
+
 def _error(e: Any) -> Exception:  # noqa: C901, PLR0911 - one case per effect-error
     """The package's typed error for the core's ``effect-error``; its message is the core's
     sentence for the outcome (``agent.answer``: what the model reads), the same in every host."""
@@ -503,8 +513,7 @@ def _error(e: Any) -> Exception:  # noqa: C901, PLR0911 - one case per effect-er
         r = e.approval_request
         return AwaitingApprovalError(r.key, r.args_canonical, r.version, message=said)
     if isinstance(e, ErrDenied):
-        n = e.denial
-        return DeniedError(n.key, n.by, n.reason, n.settlement, message=said)
+        return denied_error(e.denial, said)
     assert isinstance(e, ErrContention)
     return ContentionError(e.races, message=said)
 

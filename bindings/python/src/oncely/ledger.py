@@ -46,13 +46,17 @@ from oncely.events import EventHook, Events
 from oncely.store import HistoryRecord, ListFilter, Store
 from oncely.sweeper import AsyncSweeper, Sweeper
 from oncely.types import (
+    ApprovalRequest,
     Approve,
+    Ask,
+    AwaitingApproval,
     Begin,
     Claim,
     ClaimToken,
     Complete,
     Completion,
     Decision,
+    Denied,
     Deny,
     Entry,
     EntryState,
@@ -63,6 +67,7 @@ from oncely.types import (
     Failure,
     Happened,
     Heartbeat,
+    HeldDecision,
     Outcome,
     Purge,
     Reconciled,
@@ -289,6 +294,41 @@ class Ledger:
         current = self.store.get(claim.scope, claim.key)
         asks: bool = self._rt.call("ledger.asks-approval", current, claim, self.clock())
         return asks
+
+    def request_approval(
+        self,
+        *,
+        scope: str,
+        run: str,
+        step: str | None = None,
+        tool: str,
+        args: Args,
+        policy: str | dict[str, Any] | ToolPolicy | None = None,
+    ) -> ApprovalRequest | None:
+        """Record the request for a person's approval of running this intent, and claim
+        nothing (the core's ``ask`` event): what an agent framework's own approval step does
+        before it asks its person, so that the inbox lists the same one request and a person may
+        decide in either place. Returns the request (recorded now or found: its ``key``,
+        ``args_canonical`` and the ``version`` to decide on), or ``None`` when there is nothing
+        to ask: a person approved the call (the next run goes under the approval), it ran, or
+        the policy asks for no approval here. Raises :class:`~oncely.DeniedError` when a person
+        denied it."""
+        claim = self.prepare(scope=scope, run=run, step=step, tool=tool, args=args, policy=policy)
+        o = self.drive(claim.scope, claim.key, Ask(claim))
+        if isinstance(o, AwaitingApproval):
+            return o.approval_request
+        if isinstance(o, Denied):
+            raise _machine.denied_error(o.denial)
+        return None
+
+    def decision_of(self, entry: Entry) -> HeldDecision | None:
+        """What ``entry`` holds of a person's approval (the core's ``ledger.decision-of``):
+        :class:`~oncely.types.Asked` (its request waits for a person),
+        :class:`~oncely.types.Approved` (``by``, ``settlement``, ``unused``: not yet run under,
+        still withdrawable), :class:`~oncely.types.Denied` (what the model reads of it), or
+        ``None``."""
+        d: HeldDecision | None = self._rt.call("ledger.decision-of", entry)
+        return d
 
     def begin(self, claim: Claim) -> Outcome:
         """Claim the key before calling the tool; returns what to do (``wit/ledger.wit``)."""
@@ -651,6 +691,14 @@ class AsyncLedger:
     async def asks_approval(self, **intent: Any) -> bool:
         """See :meth:`Ledger.asks_approval`."""
         return await asyncio.to_thread(lambda: self.sync.asks_approval(**intent))
+
+    async def request_approval(self, **intent: Any) -> ApprovalRequest | None:
+        """See :meth:`Ledger.request_approval`."""
+        return await asyncio.to_thread(lambda: self.sync.request_approval(**intent))
+
+    def decision_of(self, entry: Entry) -> HeldDecision | None:
+        """See :meth:`Ledger.decision_of` (no I/O)."""
+        return self.sync.decision_of(entry)
 
     async def get(self, scope: str, key: str) -> Entry | None:
         """See :meth:`Ledger.get`."""

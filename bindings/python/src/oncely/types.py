@@ -1154,6 +1154,25 @@ class Deny:
         _set(self, "decision", decision)
 
 
+@_record
+class Ask:
+    """``event.ask``: Record the claim's request for a person's approval without claiming
+    anything: what an
+    agent framework's own approval step writes before it asks its person. Where `begin`
+    would answer `awaiting-approval` (recording the request, or finding it) or `denied`,
+    the same write and answer; anything else writes nothing and answers `idle(none)`: a
+    person approved meanwhile (the next `begin` claims under the approval), or nothing
+    is to be asked."""
+
+    __slots__ = ("claim",)
+    __match_args__ = ("claim",)
+
+    claim: Claim
+
+    def __init__(self, claim: Claim) -> None:
+        _set(self, "claim", claim)
+
+
 Event = (
     Begin
     | Heartbeat
@@ -1167,6 +1186,7 @@ Event = (
     | CompleteUnrecordable
     | Approve
     | Deny
+    | Ask
 )
 """Everything that can happen to an entry.
 
@@ -1546,6 +1566,62 @@ class Attention(WitEnum):
     ESCALATED = "escalated"
     IN_DOUBT = "in-doubt"
     APPROVAL = "approval"
+
+
+@_record
+class Approval:
+    """A person's approval that an entry holds (`decision-of`).
+
+    The WIT record ``ledger.approval``."""
+
+    __slots__ = ("by", "settlement", "unused")
+    __match_args__ = ("by", "settlement", "unused")
+
+    by: str
+    """Who approved."""
+    settlement: str
+    """The id of the decision (`settlement`)."""
+    unused: bool
+    """No attempt has run under it yet (`approved`): a person may still withdraw it (`deny`)."""
+
+    def __init__(self, by: str, settlement: str, unused: bool) -> None:
+        _set(self, "by", by)
+        _set(self, "settlement", settlement)
+        _set(self, "unused", unused)
+
+
+@_record
+class Asked:
+    """``held-decision.asked``: Its request waits for a person's decision: what the inbox shows
+    and a person decides
+    on (`approve`, `deny` with `version`)."""
+
+    __slots__ = ("approval_request",)
+    __match_args__ = ("approval_request",)
+
+    approval_request: ApprovalRequest
+
+    def __init__(self, approval_request: ApprovalRequest) -> None:
+        _set(self, "approval_request", approval_request)
+
+
+@_record
+class Approved:
+    """``held-decision.approved``: A person approved it."""
+
+    __slots__ = ("approval",)
+    __match_args__ = ("approval",)
+
+    approval: Approval
+
+    def __init__(self, approval: Approval) -> None:
+        _set(self, "approval", approval)
+
+
+HeldDecision = Asked | Approved | Denied
+"""Where a call stands with a person (`decision-of`).
+
+The WIT variant ``ledger.held-decision``."""
 
 
 # --- effect ---------------------------------------------------------------------------------------
@@ -3354,6 +3430,7 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "complete-unrecordable": CompleteUnrecordable,
         "approve": Approve,
         "deny": Deny,
+        "ask": Ask,
     },
     {
         "execute": Execute,
@@ -3368,6 +3445,11 @@ VARIANTS: tuple[dict[str, type], ...] = (
         "purged": Purged,
         "idle": Idle,
         "awaiting-approval": AwaitingApproval,
+        "denied": Denied,
+    },
+    {
+        "asked": Asked,
+        "approved": Approved,
         "denied": Denied,
     },
     {
@@ -3504,6 +3586,7 @@ RECORDS: tuple[type, ...] = (
     ApprovalRequest,
     Denial,
     Conflict,
+    Approval,
     EffectOptions,
     ReadRequest,
     RowWrite,
@@ -3536,9 +3619,13 @@ RECORDS: tuple[type, ...] = (
 )
 
 __all__ = [
+    "Approval",
     "ApprovalRequest",
     "ApprovalRule",
     "Approve",
+    "Approved",
+    "Ask",
+    "Asked",
     "Attention",
     "AwaitingApproval",
     "Begin",
@@ -3570,6 +3657,7 @@ __all__ = [
     "Finding",
     "Happened",
     "Heartbeat",
+    "HeldDecision",
     "Idle",
     "InProgress",
     "Intent",

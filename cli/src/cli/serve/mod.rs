@@ -26,7 +26,7 @@ use clap::Args;
 use metrics::Metrics;
 use notify::{Sent, Webhook};
 use oncely::store::{WaitingCursor, WaitingPage};
-use oncely::wit::ledger::{Attention, Decision, Entry, EntryState, LedgerErrorKind, Resolution, Settlement};
+use oncely::wit::ledger::{Attention, Decision, Entry, EntryState, HeldDecision, LedgerErrorKind, Resolution, Settlement};
 use oncely::{Error, Ledger};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -512,11 +512,14 @@ async fn entry_page(app: &App, s: &Session, scope: &str, key: &str, flash: Optio
                 pages::Flash::Settled(id) | pages::Flash::Decided(id) => e.settlement.as_ref() == Some(id),
                 pages::Flash::Refused(_) => true,
             });
-            let open = match (e.state, app.ledger.runtime().settleable(e.state)) {
-                (_, Err(e)) => return failure(Some(viewer(s)), e),
-                (_, Ok(true)) => pages::Open::Settle,
-                (EntryState::AwaitingApproval, _) => pages::Open::Decide,
-                (EntryState::Approved, _) => pages::Open::Withdraw,
+            // What a person may do here: settle an outcome, or decide on a request, or withdraw
+            // an approval not yet used (the core says which: `settleable`, `decision-of`).
+            let rt = app.ledger.runtime();
+            let open = match (rt.settleable(e.state), rt.decision_of(&e)) {
+                (Err(e), _) | (_, Err(e)) => return failure(Some(viewer(s)), e),
+                (Ok(true), _) => pages::Open::Settle,
+                (_, Ok(Some(HeldDecision::Asked(_)))) => pages::Open::Decide,
+                (_, Ok(Some(HeldDecision::Approved(a)))) if a.unused => pages::Open::Withdraw,
                 _ => pages::Open::Nothing,
             };
             let last = if open == pages::Open::Decide {

@@ -29,24 +29,19 @@ from typing import Any, Generic, TypeVar
 from oncely import _api
 from oncely._machine import EffectResult, effect_error_of
 from oncely.errors import (
-    AwaitingApprovalError,
     CanonError,
-    DefiniteFailure,
     DeniedError,
     KeyDerivationError,
     LedgerError,
-    ToolFailedError,
 )
 from oncely.ledger import Ledger
 from oncely.tool import Tool, current_context
 from oncely.types import (
-    Attention,
+    ApprovalRequest,
     CallFailure,
     Canon,
-    Denial,
+    Denied,
     Effect,
-    Entry,
-    EntryState,
     ErrDenied,
     Key,
     LedgerErrorKind,
@@ -239,40 +234,17 @@ class Guard(Generic[C]):
         """The tool's policy may ask a person to approve a call (its ``approval`` rule)."""
         return self.policy.approval is not None
 
-    def ask(self, args: Mapping[str, Any], i: Identity) -> Entry | None:
-        """Whether the framework should ask its person about this call: the core's
-        ``ledger.asks-approval`` (the policy asks for one on these arguments, and no approval
-        that holds nor a denial is recorded). When it should, the ledger's request is recorded
-        first — the one request of this intended effect, which the inbox lists and a webhook
-        announces, so that a person may decide in either place, once — and returned (its key,
-        arguments and version); else ``None``."""
-        intent = self._bare(i, args)
-        if not self.ledger.asks_approval(**intent):
-            return None
-        claim = self.ledger.prepare(**intent)
-        current = self.ledger.get(claim.scope, claim.key)
-        if current is not None and self._awaits_a_person(current):
-            return current  # the request is recorded: nothing to write
-
-        def refused(key: str) -> Any:
-            # Reached only if a person approved a request another process recorded in the
-            # instant between the question and this one (the core's begin claimed it): the
-            # framework is about to ask its own person, so nothing runs now.
-            raise DefiniteFailure("not run: the framework asks its person first")
-
+    def ask(self, args: Mapping[str, Any], i: Identity) -> ApprovalRequest | None:
+        """Whether the framework should ask its person about this call, and if so its
+        request, recorded in the ledger (``Ledger.request_approval``, the core's ``ask``: claims
+        nothing) — the one request of this intended effect, which the inbox lists and a webhook
+        announces, so that a person may decide in either place, once: its key, arguments and
+        version. ``None`` when the ledger holds a decision (approved, or denied: the call meets
+        it) or the policy asks for none."""
         try:
-            self.ledger.run(refused, **intent)
-        except AwaitingApprovalError as e:
-            return self.ledger.get(i.scope, e.key)
-        except (DeniedError, ToolFailedError):
-            return None  # decided meanwhile: the call meets that decision
-        return None
-
-    def _awaits_a_person(self, e: Entry) -> bool:
-        """The entry is a request waiting for a person's approval (the core's
-        ``ledger.needs-person``)."""
-        why = self.ledger._rt.call("ledger.needs-person", e, self.ledger.clock(), None)
-        return bool(why == Attention.APPROVAL)
+            return self.ledger.request_approval(**self._bare(i, args))
+        except DeniedError:
+            return None  # the call meets the denial
 
     def decide(
         self, args: Mapping[str, Any], i: Identity, *, approve: bool, by: str, note: str
@@ -298,10 +270,10 @@ class Guard(Generic[C]):
         ledger holds none."""
         claim = self.ledger.prepare(**self._bare(i, args))
         e = self.ledger.get(claim.scope, claim.key)
-        if e is None or e.state != EntryState.DENIED:
+        held = None if e is None else self.ledger.decision_of(e)
+        if not isinstance(held, Denied):
             return None
-        denial = Denial(e.key, e.resolved_by or "", e.reason or "", e.settlement or "")
-        reply = _api.answer(Effect(ErrDenied(denial)))
+        reply = _api.answer(Effect(ErrDenied(held.denial)))
         return None if reply is None else reply.text
 
 

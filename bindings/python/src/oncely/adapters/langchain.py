@@ -71,7 +71,7 @@ from oncely.adapters._core import (
     as_ledger,
     unwrap_tool,
 )
-from oncely.types import Entry
+from oncely.types import ApprovalRequest
 
 _CALL_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "oncely_langchain_tool_call_id", default=None
@@ -146,7 +146,7 @@ class OncelyTool(BaseTool):
             return await asyncio.to_thread(self._guarded_sync, arguments, config)
         return await self._guarded_async(arguments, config)
 
-    def _decided(self, args: dict[str, Any], i: Identity, asked: Entry | None) -> None:
+    def _decided(self, args: dict[str, Any], i: Identity, asked: ApprovalRequest | None) -> None:
         """Ask the graph's person about the ledger's request ``asked`` (LangGraph's
         ``interrupt()``: the graph stops here, and runs the tool again when resumed) and record
         their decision in the ledger. Outside a graph, nothing: the call meets the request."""
