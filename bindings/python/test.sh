@@ -68,6 +68,18 @@ echo "== python: install it into a clean virtual environment (no Rust on the PAT
 echo "== python: pytest (against the installed package, no Rust on the PATH)"
 (cd "$here" && "$norust" "$tmp/venv/bin/pytest" -p no:cacheprovider tests)
 
+# The adapters of frameworks whose pins need not agree with each other's: each folder of
+# tests/frameworks/ in a clean environment of its own, with the wheel and the folder's
+# requirements.txt (tests/frameworks/run.sh runs one against the sources while working on it).
+for dir in "$here"/tests/frameworks/*/; do
+    [ -f "$dir/requirements.txt" ] || continue
+    name=$(basename "$dir")
+    echo "== python: the $name adapter, in a clean environment of its own (tests/frameworks/$name)"
+    "$python" -m venv "$tmp/venv-$name"
+    "$norust" "$tmp/venv-$name/bin/pip" install --quiet "$wheel" "wasmtime==50.*" "pytest>=8" -r "$dir/requirements.txt"
+    (cd "$dir" && PYTHONPATH="$here/tests/adapters" "$norust" "$tmp/venv-$name/bin/pytest" -p no:cacheprovider .)
+done
+
 echo "== python: the example agent loop"
 "$norust" "$tmp/venv/bin/python" examples/python/agent_loop.py
 
