@@ -9,7 +9,11 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { AnsweredError, DefiniteFailure, IdentityError, identify, Ledger, MemoryStore, StorageError, ToolFailedError } from 'oncely';
 import { once } from 'oncely/ai';
 import { z } from 'zod';
+import * as compat from './helpers/compat.mjs';
 import { payProvider } from './helpers/pay.mjs';
+
+// The README's compatibility table (scripts/compat): what the stories below found.
+const AI_SDK = { framework: 'Vercel AI SDK', package: 'ai', run: 'given (run: string or function of the call)' };
 
 /** The core's refusal of a call context. */
 function identifyError(ctx) {
@@ -77,6 +81,7 @@ test('agent loop: a model re-asking after a timeout is refunded once with oncely
   const barePay = payProvider({ slowReplies: 1, replyMs: 300 });
   const bare = await agentLoop({ refund: refundTool(barePay) }, REASK, { timeout });
   console.log(`# ai: model re-asks after a timeout: bare tool -> ${barePay.count} refunds`);
+  compat.record({ ...AI_SDK, story: 're-ask', paid: barePay.count, bare: true });
   assert.equal(barePay.count, 2, 'the scenario must pay twice without oncely');
   assert.equal(toolResults(bare.result)[0].type, 'tool-error');
 
@@ -86,6 +91,7 @@ test('agent loop: a model re-asking after a timeout is refunded once with oncely
   const refund = once(refundTool(pay), { ledger, name: 'refund', run: 'chat-42', policy: POLICY, onEffect: (e) => effects.push(e) });
   const { result, requests } = await agentLoop({ refund }, REASK, { timeout });
   console.log(`# ai: model re-asks after a timeout: through oncely -> ${pay.count} refund(s)`);
+  compat.record({ ...AI_SDK, story: 're-ask', paid: pay.count, bare: false });
   assert.equal(pay.count, 1);
 
   // The model saw the timeout, then the refund the provider made, on its second call.

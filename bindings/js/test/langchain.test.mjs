@@ -14,7 +14,11 @@ import { createAgent } from 'langchain';
 import { happened, Ledger, MemoryStore, notHappened } from 'oncely';
 import { once } from 'oncely/langchain';
 import { z } from 'zod';
+import * as compat from './helpers/compat.mjs';
 import { payProvider } from './helpers/pay.mjs';
+
+// The README's compatibility table (scripts/compat): what the stories below found.
+const LANGGRAPH_JS = { framework: 'LangGraph.js', package: '@langchain/langgraph', run: 'the thread id (configurable.thread_id)' };
 
 const schema = z.object({ charge_id: z.string(), amount_cents: z.number().int() });
 
@@ -60,6 +64,7 @@ test('agent loop: a model re-asking after a timeout is refunded once with oncely
     { configurable: { thread_id: 'thread-1' } },
   );
   console.log(`# langchain: model re-asks after a timeout: bare tool -> ${barePay.count} refunds`);
+  compat.record({ ...LANGGRAPH_JS, story: 're-ask', paid: barePay.count, bare: true });
   assert.equal(barePay.count, 2, 'the scenario must pay twice without oncely');
   assert.equal(toolMessages(bare.messages)[0].status, 'error');
 
@@ -71,6 +76,7 @@ test('agent loop: a model re-asking after a timeout is refunded once with oncely
     { configurable: { thread_id: 'thread-1' } },
   );
   console.log(`# langchain: model re-asks after a timeout: through oncely -> ${pay.count} refund(s)`);
+  compat.record({ ...LANGGRAPH_JS, story: 're-ask', paid: pay.count, bare: false });
   assert.equal(pay.count, 1);
 
   // The model read that the first call is in doubt; its second call got the refund the lookup found.
@@ -111,6 +117,7 @@ test('a run aborted mid-tool and resumed from its checkpoint does not pay twice'
     assert.equal(msg.tool_call_id, 'call_1');
     assert.equal(resumed.messages.at(-1).content, 'Refunded.');
     console.log(`# langchain: aborted mid-tool, resumed from the checkpoint: ${guarded ? 'through oncely' : 'bare tool'} -> ${pay.count} refund(s)`);
+    compat.record({ ...LANGGRAPH_JS, story: 'kill-resume', paid: pay.count, bare: !guarded, how: 'aborted mid-tool (not killed), resumed from its checkpoint' });
     assert.equal(pay.count, guarded ? 1 : 2);
     if (guarded) assert.deepEqual(JSON.parse(msg.content), { refund_id: 're_1', charge_id: 'ch_1', amount_cents: 500, status: 'succeeded' });
   }

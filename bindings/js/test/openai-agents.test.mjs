@@ -9,7 +9,11 @@ import { assistantMessage, functionCall, modelResponder, ScriptedModel } from '@
 import { DefiniteFailure, Ledger, MemoryStore } from 'oncely';
 import { once, oncelyCall } from 'oncely/openai-agents';
 import { z } from 'zod';
+import * as compat from './helpers/compat.mjs';
 import { payProvider } from './helpers/pay.mjs';
+
+// The README's compatibility table (scripts/compat): what the stories below found.
+const AGENTS = { framework: 'OpenAI Agents SDK', package: '@openai/agents', run: 'given (run: string or function of the run context)' };
 
 setTracingDisabled(true);
 
@@ -56,6 +60,7 @@ test('agent loop: a model re-asking after the SDK timed the tool out is refunded
   const bareModel = reaskingModel();
   const bare = await run(new Agent({ name: 'support', instructions: 'Refund what is asked.', model: bareModel, tools: [tool(refundOptions(barePay))] }), 'Refund $5 on charge ch_1.');
   console.log(`# openai-agents: model re-asks after a timeout: bare tool -> ${barePay.count} refunds`);
+  compat.record({ ...AGENTS, story: 're-ask', paid: barePay.count, bare: true });
   assert.equal(barePay.count, 2, 'the scenario must pay twice without oncely');
   assert.equal(bare.finalOutput, 'Refunded.');
 
@@ -67,6 +72,7 @@ test('agent loop: a model re-asking after the SDK timed the tool out is refunded
   const agent = new Agent({ name: 'support', instructions: 'Refund what is asked.', model, tools: [refund] });
   const result = await run(agent, 'Refund $5 on charge ch_1.', { context: { conversationId: 'conv-7' } });
   console.log(`# openai-agents: model re-asks after a timeout: through oncely -> ${pay.count} refund(s)`);
+  compat.record({ ...AGENTS, story: 're-ask', paid: pay.count, bare: false });
   assert.equal(pay.count, 1);
   assert.equal(result.finalOutput, 'Refunded.');
   model.assertComplete();

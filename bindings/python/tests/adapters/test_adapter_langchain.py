@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compat import record
 from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
@@ -41,6 +42,14 @@ def payments(ledger: oncely.Ledger) -> Payments:
     p = Payments()
     register_lookup(ledger, p)
     return p
+
+
+# The README's compatibility table (scripts/compat): what the stories below found.
+LANGGRAPH: dict[str, str] = {
+    "framework": "LangGraph",
+    "package": "langgraph",
+    "run": "the thread id (configurable.thread_id)",
+}
 
 
 def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> OncelyTool:
@@ -302,6 +311,7 @@ def test_reproduction_3_a_model_re_asking_after_a_timeout_pays_once(
     records: list[CallRecord] = []
     first, second = reask_scenario(refund_tool(ledger, payments, audit=records.append), payments)
     counted(f"langgraph re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
+    record(**LANGGRAPH, story="re-ask", paid=len(payments.refunds), bare=False)
     assert len(payments.refunds) == 1
     assert first.status == "error" and "the outcome of this call is unknown" in first.content
     assert second.status == "success" and '"refund_id": "re_1"' in second.content
@@ -403,10 +413,14 @@ def test_without_oncely_the_re_ask_pays_twice(payments: Payments) -> None:
 
     reask_scenario(StructuredTool.from_function(refund), payments)
     counted(f"langgraph re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
+    record(**LANGGRAPH, story="re-ask", paid=len(payments.refunds), bare=True)
     assert len(payments.refunds) == 2
 
 
 # --- a LangGraph run killed mid-tool, resumed from its checkpoint ------------------------------
+
+
+RESUMED = "SIGKILL, resumed from its SQLite checkpoint"
 
 
 def killed_and_resumed(work: Path, *flags: str) -> str:
@@ -431,6 +445,7 @@ def test_a_graph_killed_mid_tool_and_resumed_from_its_checkpoint_pays_once(
     out = killed_and_resumed(tmp_path)
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"langgraph killed mid-tool and resumed, oncely adapter: paid {len(refunds)} time(s)")
+    record(**LANGGRAPH, story="kill-resume", paid=len(refunds), bare=False, how=RESUMED)
     assert len(refunds) == 1
     assert "refunds: 1" in out
     assert "last message: Refunded." in out
@@ -445,6 +460,7 @@ def test_without_oncely_the_resumed_graph_pays_again(tmp_path: Path) -> None:
     out = killed_and_resumed(tmp_path, "--naive")
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"langgraph killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
+    record(**LANGGRAPH, story="kill-resume", paid=len(refunds), bare=True, how=RESUMED)
     assert len(refunds) == 2
     assert "refunds: 2" in out
 

@@ -13,6 +13,7 @@ import pytest
 from agents import Agent, FunctionTool, RunConfig, Runner, UserError, function_tool
 from agents.testing import ScriptedModel, assistant_message, function_call
 from agents.tool_context import ToolContext
+from compat import record
 from payments import REFUND_POLICY, Payments, counted, register_lookup
 
 import oncely
@@ -33,6 +34,14 @@ def payments(ledger: oncely.Ledger) -> Payments:
     p = Payments()
     register_lookup(ledger, p)
     return p
+
+
+# The README's compatibility table (scripts/compat): what the stories below found.
+AGENTS: dict[str, str] = {
+    "framework": "OpenAI Agents SDK",
+    "package": "openai-agents",
+    "run": "RunConfig.group_id",
+}
 
 
 def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> FunctionTool:
@@ -206,6 +215,7 @@ def test_a_model_re_asking_after_a_timeout_pays_once(
     records: list[CallRecord] = []
     first, second = reask(refund_tool(ledger, payments, audit=records.append), payments)
     counted(f"agents re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
+    record(**AGENTS, story="re-ask", paid=len(payments.refunds), bare=False)
     assert len(payments.refunds) == 1
     assert first.startswith("oncely: the outcome of this call is unknown")
     assert second["refund_id"] == "re_1"
@@ -232,6 +242,7 @@ def test_without_oncely_the_re_ask_pays_twice(payments: Payments) -> None:
 
     outputs = reask(refund, payments)
     counted(f"agents re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
+    record(**AGENTS, story="re-ask", paid=len(payments.refunds), bare=True)
     assert len(payments.refunds) == 2
     # The SDK's own answer to the timeout tells the model to do exactly that.
     assert "Please try again" in json.dumps(outputs[0])
