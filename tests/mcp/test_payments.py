@@ -447,3 +447,159 @@ async def test_f_approval_through_the_gateway(tmp_path: Path, procs: Any, oncely
     got = effects(charges)
     report("f. charge over 500, approved then another denied", "gateway", len(got), "charges")
     assert len(got) == 1, got
+
+
+# --- f. approval asked through MCP elicitation ----------------------------------------------
+
+# The exact arguments a person approves, as the form shows them: canonical JSON, without the
+# members the charge's key ignores (the memo).
+ARGS_CANONICAL = '{"amount_cents":1000,"customer":"cus_1"}'
+
+
+class Person:
+    """The agent's user behind an elicitation callback: answers each form with `answer`
+    (`{"action": …, "content": …}`), after `hold` is set when one is given; keeps each message."""
+
+    def __init__(self, action: str, content: dict[str, Any] | None = None) -> None:
+        self.action, self.content = action, content
+        self.messages: list[str] = []
+        self.hold: anyio.Event | None = None
+
+    async def __call__(self, context: Any, params: Any) -> Any:
+        from mcp_types import ElicitResult
+
+        self.messages.append(params.message)
+        schema = params.requested_schema
+        assert schema["required"] == ["approve"], schema
+        assert set(schema["properties"]) == {"approve", "reason"}, schema
+        if self.hold is not None:
+            await self.hold.wait()
+        return ElicitResult(action=self.action, content=self.content)
+
+
+def elicited_agent(tmp: Path, db: str, charges: Path, person: Person, **kw: Any) -> Any:
+    cmd = gateway_cmd(db, "--run", "run-f", upstream=payments_cmd(charges, approval_over=500))
+    return stdio_agent(cmd, tmp, "gateway", elicitation=person, client_name="desk", **kw)
+
+
+def decisions(db: str, key: str) -> list[dict[str, Any]]:
+    """A person's decisions on the entry, from its history."""
+    history = ledger_json(db, "show", "--scope", "mcp", key)["history"]
+    return [h for h in history if h["state"] in ("approved", "denied")]
+
+
+async def test_f_approval_elicited_approved(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    """The agent's client takes elicitation (before 2026-07-28: `elicitation/create`): the
+    gateway asks its user, showing the tool and its exact arguments; approved, the same call
+    charges once and returns the charge. The ledger names who decided: `mcp:` and the client's
+    name."""
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("accept", {"approve": True, "reason": "looks right"})
+    agent, err = elicited_agent(tmp_path, db, charges, person)
+    with err:
+        async with agent:
+            assert agent.client.protocol_version < "2026-07-28", agent.client.protocol_version
+            paid = await agent.call("charge", ARGS, timeout_s=20)
+            assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"], dump(paid)
+            key = result_meta(paid)["oncely/key"]
+            [message] = person.messages
+            assert '"charge"' in message and ARGS_CANONICAL in message, message
+            replayed = await agent.call("charge", reask(ARGS), timeout_s=20)
+            assert result_meta(replayed).get("oncely/replayed") is True, dump(replayed)
+            assert len(person.messages) == 1, person.messages
+    shown = ledger_json(db, "show", "--scope", "mcp", key)
+    assert shown["state"] == "done", shown
+    [decided] = decisions(db, key)
+    assert decided["resolved_by"] == "mcp:desk" and "looks right" in decided["reason"], decided
+    got = effects(charges)
+    report("f. approval asked through elicitation, approved", "gateway", len(got), "charges")
+    assert len(got) == 1, got
+
+
+async def test_f_approval_elicited_denied(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    """The user says no with a reason (the form accepted with `approve: false`): nothing is
+    charged and the model reads the reason; a declined form denies too, with a default
+    reason naming the client."""
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("accept", {"approve": False, "reason": "customer on hold"})
+    agent, err = elicited_agent(tmp_path, db, charges, person)
+    with err:
+        async with agent:
+            denied = await agent.call("charge", ARGS, timeout_s=20)
+            assert denied.is_error and "customer on hold" in result_text(denied), dump(denied)
+            key = result_meta(denied)["oncely/key"]
+            again = await agent.call("charge", ARGS, timeout_s=20)
+            assert again.is_error and "customer on hold" in result_text(again), dump(again)
+            assert len(person.messages) == 1, person.messages
+            person.action, person.content = "decline", None
+            other = {**ARGS, "customer": "cus_2"}
+            declined = await agent.call("charge", other, timeout_s=20)
+            assert declined.is_error and "declined by desk" in result_text(declined), dump(declined)
+    [decided] = decisions(db, key)
+    assert decided["resolved_by"] == "mcp:desk", decided
+    assert ledger_json(db, "show", "--scope", "mcp", key)["state"] == "denied"
+    got = effects(charges)
+    report("f. approval asked through elicitation, denied", "gateway", len(got), "charges")
+    assert got == [], got
+
+
+async def test_f_approval_elicited_cancelled(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    """The user dismisses the form: no decision, the pollable "awaiting approval" answer; a
+    person approving with the CLI afterwards still works."""
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("cancel")
+    agent, err = elicited_agent(tmp_path, db, charges, person)
+    with err:
+        async with agent:
+            asked = await agent.call("charge", ARGS, timeout_s=20)
+            assert asked.is_error and "approv" in result_text(asked), dump(asked)
+            key = result_meta(asked)["oncely/key"]
+            [waiting] = ledger_json(db, "list", "--scope", "mcp", "--state", "awaiting-approval")
+            assert waiting["key"] == key and effects(charges) == []
+            r = harness.oncely(
+                "ledger", "approve", "--db", db, "--scope", "mcp", key,
+                "--version", str(waiting["version"]), "--by", "ops",
+            )  # fmt: skip
+            assert r.returncode == 0, r.stderr
+            paid = await agent.call("charge", ARGS, timeout_s=20)
+            assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"], dump(paid)
+            assert len(person.messages) == 1, person.messages
+    [decided] = decisions(db, key)
+    assert decided["resolved_by"] == "ops", decided
+    got = effects(charges)
+    report("f. approval asked through elicitation, cancelled", "gateway", len(got), "charges")
+    assert len(got) == 1, got
+
+
+async def test_f_approval_elicited_once_per_key(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    """Two calls of the same intent at once: the user is asked once; the other call gets the
+    pollable answer while the form is open. Approved, the next call replays the one charge."""
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("accept", {"approve": True})
+    person.hold = anyio.Event()
+    agent, err = elicited_agent(tmp_path, db, charges, person)
+    results: list[Any] = []
+    with err:
+        async with agent:
+
+            async def first() -> None:
+                results.append(await agent.call("charge", ARGS, timeout_s=30))
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(first)
+                await await_for(lambda: person.messages, EFFECT_S, "the form")
+                second = await agent.call("charge", reask(ARGS), timeout_s=20)
+                assert second.is_error and "approv" in result_text(second), dump(second)
+                person.hold.set()
+            [paid] = results
+            assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"], dump(paid)
+            replayed = await agent.call("charge", reask(ARGS), timeout_s=20)
+            assert result_meta(replayed).get("oncely/replayed") is True, dump(replayed)
+            assert len(person.messages) == 1, person.messages
+    got = effects(charges)
+    report("f. approval asked once for two calls at once", "gateway", len(got), "charges")
+    assert len(got) == 1, got
