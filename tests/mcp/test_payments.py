@@ -477,9 +477,22 @@ class Person:
         return ElicitResult(action=self.action, content=self.content)
 
 
-def elicited_agent(tmp: Path, db: str, charges: Path, person: Person, **kw: Any) -> Any:
+# How the agent's client connects: the `initialize` handshake of 2025-11-25 (the gateway sends
+# `elicitation/create`), or protocol 2026-07-28, which has no requests from server to client (the
+# gateway answers with an InputRequiredResult; the SDK's client asks its callback and calls again).
+MODES = pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+
+
+async def elicited_agent(
+    tmp: Path, db: str, charges: Path, person: Person, mode: str
+) -> tuple[Agent, Any]:
     cmd = gateway_cmd(db, "--run", "run-f", upstream=payments_cmd(charges, approval_over=500))
-    return stdio_agent(cmd, tmp, "gateway", elicitation=person, client_name="desk", **kw)
+    return stdio_agent(cmd, tmp, "gateway", elicitation=person, client_name="desk", mode=mode)
+
+
+def assert_protocol(agent: Agent, mode: str) -> None:
+    got = agent.client.protocol_version
+    assert (got == "2026-07-28") == (mode == "2026-07-28"), f"{mode}: negotiated {got}"
 
 
 def decisions(db: str, key: str) -> list[dict[str, Any]]:
@@ -488,18 +501,21 @@ def decisions(db: str, key: str) -> list[dict[str, Any]]:
     return [h for h in history if h["state"] in ("approved", "denied")]
 
 
-async def test_f_approval_elicited_approved(tmp_path: Path, procs: Any, oncely: Path) -> None:
-    """The agent's client takes elicitation (before 2026-07-28: `elicitation/create`): the
-    gateway asks its user, showing the tool and its exact arguments; approved, the same call
-    charges once and returns the charge. The ledger names who decided: `mcp:` and the client's
-    name."""
+@MODES
+async def test_f_approval_elicited_approved(
+    tmp_path: Path, procs: Any, oncely: Path, mode: str
+) -> None:
+    """The agent's client takes elicitation: the gateway asks its user (`elicitation/create`, or
+    on 2026-07-28 an InputRequiredResult), showing the tool and its exact arguments; approved,
+    the same call charges once and returns the charge. The ledger names who decided: `mcp:` and
+    the client's name."""
     charges = tmp_path / "effects.jsonl"
     db = str(tmp_path / "ledger.db")
     person = Person("accept", {"approve": True, "reason": "looks right"})
-    agent, err = elicited_agent(tmp_path, db, charges, person)
+    agent, err = await elicited_agent(tmp_path, db, charges, person, mode)
     with err:
         async with agent:
-            assert agent.client.protocol_version < "2026-07-28", agent.client.protocol_version
+            assert_protocol(agent, mode)
             paid = await agent.call("charge", ARGS, timeout_s=20)
             assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"], dump(paid)
             key = result_meta(paid)["oncely/key"]
@@ -513,20 +529,24 @@ async def test_f_approval_elicited_approved(tmp_path: Path, procs: Any, oncely: 
     [decided] = decisions(db, key)
     assert decided["resolved_by"] == "mcp:desk" and "looks right" in decided["reason"], decided
     got = effects(charges)
-    report("f. approval asked through elicitation, approved", "gateway", len(got), "charges")
+    report(f"f. approval by elicitation, approved ({mode})", "gateway", len(got), "charges")
     assert len(got) == 1, got
 
 
-async def test_f_approval_elicited_denied(tmp_path: Path, procs: Any, oncely: Path) -> None:
+@MODES
+async def test_f_approval_elicited_denied(
+    tmp_path: Path, procs: Any, oncely: Path, mode: str
+) -> None:
     """The user says no with a reason (the form accepted with `approve: false`): nothing is
     charged and the model reads the reason; a declined form denies too, with a default
     reason naming the client."""
     charges = tmp_path / "effects.jsonl"
     db = str(tmp_path / "ledger.db")
     person = Person("accept", {"approve": False, "reason": "customer on hold"})
-    agent, err = elicited_agent(tmp_path, db, charges, person)
+    agent, err = await elicited_agent(tmp_path, db, charges, person, mode)
     with err:
         async with agent:
+            assert_protocol(agent, mode)
             denied = await agent.call("charge", ARGS, timeout_s=20)
             assert denied.is_error and "customer on hold" in result_text(denied), dump(denied)
             key = result_meta(denied)["oncely/key"]
@@ -541,19 +561,23 @@ async def test_f_approval_elicited_denied(tmp_path: Path, procs: Any, oncely: Pa
     assert decided["resolved_by"] == "mcp:desk", decided
     assert ledger_json(db, "show", "--scope", "mcp", key)["state"] == "denied"
     got = effects(charges)
-    report("f. approval asked through elicitation, denied", "gateway", len(got), "charges")
+    report(f"f. approval by elicitation, denied ({mode})", "gateway", len(got), "charges")
     assert got == [], got
 
 
-async def test_f_approval_elicited_cancelled(tmp_path: Path, procs: Any, oncely: Path) -> None:
+@MODES
+async def test_f_approval_elicited_cancelled(
+    tmp_path: Path, procs: Any, oncely: Path, mode: str
+) -> None:
     """The user dismisses the form: no decision, the pollable "awaiting approval" answer; a
     person approving with the CLI afterwards still works."""
     charges = tmp_path / "effects.jsonl"
     db = str(tmp_path / "ledger.db")
     person = Person("cancel")
-    agent, err = elicited_agent(tmp_path, db, charges, person)
+    agent, err = await elicited_agent(tmp_path, db, charges, person, mode)
     with err:
         async with agent:
+            assert_protocol(agent, mode)
             asked = await agent.call("charge", ARGS, timeout_s=20)
             assert asked.is_error and "approv" in result_text(asked), dump(asked)
             key = result_meta(asked)["oncely/key"]
@@ -570,21 +594,25 @@ async def test_f_approval_elicited_cancelled(tmp_path: Path, procs: Any, oncely:
     [decided] = decisions(db, key)
     assert decided["resolved_by"] == "ops", decided
     got = effects(charges)
-    report("f. approval asked through elicitation, cancelled", "gateway", len(got), "charges")
+    report(f"f. approval by elicitation, cancelled ({mode})", "gateway", len(got), "charges")
     assert len(got) == 1, got
 
 
-async def test_f_approval_elicited_once_per_key(tmp_path: Path, procs: Any, oncely: Path) -> None:
+@MODES
+async def test_f_approval_elicited_once_per_key(
+    tmp_path: Path, procs: Any, oncely: Path, mode: str
+) -> None:
     """Two calls of the same intent at once: the user is asked once; the other call gets the
     pollable answer while the form is open. Approved, the next call replays the one charge."""
     charges = tmp_path / "effects.jsonl"
     db = str(tmp_path / "ledger.db")
     person = Person("accept", {"approve": True})
     person.hold = anyio.Event()
-    agent, err = elicited_agent(tmp_path, db, charges, person)
+    agent, err = await elicited_agent(tmp_path, db, charges, person, mode)
     results: list[Any] = []
     with err:
         async with agent:
+            assert_protocol(agent, mode)
 
             async def first() -> None:
                 results.append(await agent.call("charge", ARGS, timeout_s=30))
@@ -601,5 +629,53 @@ async def test_f_approval_elicited_once_per_key(tmp_path: Path, procs: Any, once
             assert result_meta(replayed).get("oncely/replayed") is True, dump(replayed)
             assert len(person.messages) == 1, person.messages
     got = effects(charges)
-    report("f. approval asked once for two calls at once", "gateway", len(got), "charges")
+    report(f"f. approval asked once for two calls at once ({mode})", "gateway", len(got), "charges")
     assert len(got) == 1, got
+
+
+async def test_f_approval_input_required_by_hand(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    """Protocol 2026-07-28, one leg at a time: the gateway answers the call with an
+    InputRequiredResult (its form under `inputRequests["oncely/approval"]`, a `requestState`
+    naming key and version) — not `elicitation/create`, which that version does not have; while
+    it is out, the same call gets the pollable answer; a state naming another key decides
+    nothing; the call again with the answer and the state charges once."""
+    from mcp_types import ElicitResult, InputRequiredResult
+
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("accept", {"approve": True})
+    agent, err = await elicited_agent(tmp_path, db, charges, person, "2026-07-28")
+    with err:
+        async with agent:
+            session = agent.client.session
+            first = await session.call_tool("charge", ARGS, allow_input_required=True)
+            assert isinstance(first, InputRequiredResult), dump(first)
+            raw = dump(first)
+            key = raw["_meta"]["oncely/key"]
+            asked = raw["inputRequests"]["oncely/approval"]
+            assert asked["method"] == "elicitation/create", raw
+            assert ARGS_CANONICAL in asked["params"]["message"], raw
+            state = first.request_state
+            assert state and state.startswith("oncely/approval:") and key in state, raw
+            waiting = await session.call_tool("charge", reask(ARGS), allow_input_required=True)
+            assert not isinstance(waiting, InputRequiredResult), dump(waiting)
+            assert waiting.is_error and "approv" in result_text(waiting), dump(waiting)
+            yes = {"oncely/approval": ElicitResult(action="accept", content={"approve": True})}
+            forged = await session.call_tool(
+                "charge",
+                ARGS,
+                input_responses=yes,
+                request_state="oncely/approval:v1:1:oncely1:another",
+                allow_input_required=True,
+            )
+            assert not isinstance(forged, InputRequiredResult) and forged.is_error, dump(forged)
+            assert effects(charges) == []
+            paid = await session.call_tool(
+                "charge", ARGS, input_responses=yes, request_state=state, allow_input_required=True
+            )
+            assert not isinstance(paid, InputRequiredResult), dump(paid)
+            assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"], dump(paid)
+    assert person.messages == [], "the SDK's callback was not involved"
+    [decided] = decisions(db, key)
+    assert decided["resolved_by"] == "mcp:desk", decided
+    assert len(effects(charges)) == 1

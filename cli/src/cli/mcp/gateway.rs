@@ -16,7 +16,8 @@ use oncely::wit::policy::{ReconcilePath, ToolPolicy};
 use oncely::{Call, EffectResult, Error, Ledger, ToolError};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam, ClientRequest, ClientResult,
-    ErrorCode, ErrorData, InitializeResult, InputRequiredResult, ListToolsRequest, RequestMetaObject, ServerRequest, ServerResult,
+    ErrorCode, ErrorData, InitializeResult, InputRequiredResult, ListToolsRequest, RequestMetaObject, ResultType, ServerRequest,
+    ServerResult,
 };
 use rmcp::service::{PeerRequestOptions, RequestContext, RoleClient, RoleServer, ServiceError};
 use serde_json::{Map, Value};
@@ -352,6 +353,9 @@ impl Gateway {
                 let mut result: CallToolResult = serde_json::from_value(r.value)
                     .map_err(|e| ErrorData::internal_error(format!("oncely mcp: the recorded result is not a tool result: {e}"), None))?;
                 result.meta.get_or_insert_with(Default::default).extend(marks(&r.key, r.replayed, r.reconciled));
+                // A result recorded by hand (`oncely ledger resolve --happened`) may say nothing
+                // of its type, which 2026-07-28 requires (the SDK drops it for earlier versions).
+                result.result_type.get_or_insert(ResultType::COMPLETE);
                 Ok(result.into())
             }
             (Err(e), _) => answers::of(self.ledger.runtime(), &e).map(Into::into),
