@@ -36,7 +36,7 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import REQUEST_TIMEOUT, CallToolResult
+from mcp_types import REQUEST_TIMEOUT, CallToolResult, Implementation
 
 
 def reask(args: dict[str, Any]) -> dict[str, Any]:
@@ -77,7 +77,9 @@ def is_timeout(e: BaseException) -> bool:
 class Agent:
     """One MCP client connection: `target` is a Streamable HTTP URL or a command (a list) to run
     over stdio. `errlog` receives a stdio server's stderr. `mode` is the SDK's connect mode:
-    "auto" (its default: probe `server/discover`, fall back to `initialize`) or "legacy"."""
+    "auto" (its default: probe `server/discover`, fall back to `initialize`) or "legacy".
+    `elicitation` is the SDK's elicitation callback (the client then declares elicitation), and
+    `client_name` the name the client gives in its `clientInfo`."""
 
     def __init__(
         self,
@@ -88,6 +90,8 @@ class Agent:
         errlog: TextIO | None = None,
         mode: str = "auto",
         name: str = "agent",
+        elicitation: Any = None,
+        client_name: str | None = None,
     ) -> None:
         self.target = target
         self.attempts: list[str] = []  # what each call attempt ended with, for the test's messages
@@ -97,7 +101,12 @@ class Agent:
             cmd = list(target)
             params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=env, cwd=cwd)
             server = stdio_client(params, errlog=errlog or sys.stderr)
-        self.client = Client(server, mode=mode)
+        kw: dict[str, Any] = {}
+        if elicitation is not None:
+            kw["elicitation_callback"] = elicitation
+        if client_name is not None:
+            kw["client_info"] = Implementation(name=client_name, version="1.0.0")
+        self.client = Client(server, mode=mode, **kw)
         self.name = name
 
     async def __aenter__(self) -> Agent:

@@ -447,3 +447,235 @@ async def test_f_approval_through_the_gateway(tmp_path: Path, procs: Any, oncely
     got = effects(charges)
     report("f. charge over 500, approved then another denied", "gateway", len(got), "charges")
     assert len(got) == 1, got
+
+
+# --- f. approval asked through MCP elicitation ----------------------------------------------
+
+# The exact arguments a person approves, as the form shows them: canonical JSON, without the
+# members the charge's key ignores (the memo).
+ARGS_CANONICAL = '{"amount_cents":1000,"customer":"cus_1"}'
+
+
+class Person:
+    """The agent's user behind an elicitation callback: answers each form with `answer`
+    (`{"action": …, "content": …}`), after `hold` is set when one is given; keeps each message."""
+
+    def __init__(self, action: str, content: dict[str, Any] | None = None) -> None:
+        self.action, self.content = action, content
+        self.messages: list[str] = []
+        self.hold: anyio.Event | None = None
+
+    async def __call__(self, context: Any, params: Any) -> Any:
+        from mcp_types import ElicitResult
+
+        self.messages.append(params.message)
+        schema = params.requested_schema
+        assert schema["required"] == ["approve"], schema
+        assert set(schema["properties"]) == {"approve", "reason"}, schema
+        if self.hold is not None:
+            await self.hold.wait()
+        return ElicitResult(action=self.action, content=self.content)
+
+
+# How the agent's client connects: the `initialize` handshake of 2025-11-25 (the gateway sends
+# `elicitation/create`), or protocol 2026-07-28, which has no requests from server to client (the
+# gateway answers with an InputRequiredResult; the SDK's client asks its callback and calls again).
+MODES = pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+
+
+async def elicited_agent(
+    tmp: Path, db: str, charges: Path, person: Person, mode: str
+) -> tuple[Agent, Any]:
+    cmd = gateway_cmd(db, "--run", "run-f", upstream=payments_cmd(charges, approval_over=500))
+    return stdio_agent(cmd, tmp, "gateway", elicitation=person, client_name="desk", mode=mode)
+
+
+def assert_protocol(agent: Agent, mode: str) -> None:
+    got = agent.client.protocol_version
+    assert (got == "2026-07-28") == (mode == "2026-07-28"), f"{mode}: negotiated {got}"
+
+
+def decisions(db: str, key: str) -> list[dict[str, Any]]:
+    """A person's decisions on the entry, from its history."""
+    history = ledger_json(db, "show", "--scope", "mcp", key)["history"]
+    return [h for h in history if h["state"] in ("approved", "denied")]
+
+
+@MODES
+async def test_f_approval_elicited_approved(
+    tmp_path: Path, procs: Any, oncely: Path, mode: str
+) -> None:
+    """The agent's client takes elicitation: the gateway asks its user (`elicitation/create`, or
+    on 2026-07-28 an InputRequiredResult), showing the tool and its exact arguments; approved,
+    the same call charges once and returns the charge. The ledger names who decided: `mcp:` and
+    the client's name."""
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("accept", {"approve": True, "reason": "looks right"})
+    agent, err = await elicited_agent(tmp_path, db, charges, person, mode)
+    with err:
+        async with agent:
+            assert_protocol(agent, mode)
+            paid = await agent.call("charge", ARGS, timeout_s=20)
+            assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"], dump(paid)
+            key = result_meta(paid)["oncely/key"]
+            [message] = person.messages
+            assert '"charge"' in message and ARGS_CANONICAL in message, message
+            replayed = await agent.call("charge", reask(ARGS), timeout_s=20)
+            assert result_meta(replayed).get("oncely/replayed") is True, dump(replayed)
+            assert len(person.messages) == 1, person.messages
+    shown = ledger_json(db, "show", "--scope", "mcp", key)
+    assert shown["state"] == "done", shown
+    [decided] = decisions(db, key)
+    assert decided["resolved_by"] == "mcp:desk" and "looks right" in decided["reason"], decided
+    got = effects(charges)
+    report(f"f. approval by elicitation, approved ({mode})", "gateway", len(got), "charges")
+    assert len(got) == 1, got
+
+
+@MODES
+async def test_f_approval_elicited_denied(
+    tmp_path: Path, procs: Any, oncely: Path, mode: str
+) -> None:
+    """The user says no with a reason (the form accepted with `approve: false`): nothing is
+    charged and the model reads the reason; a declined form denies too, with a default
+    reason naming the client."""
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("accept", {"approve": False, "reason": "customer on hold"})
+    agent, err = await elicited_agent(tmp_path, db, charges, person, mode)
+    with err:
+        async with agent:
+            assert_protocol(agent, mode)
+            denied = await agent.call("charge", ARGS, timeout_s=20)
+            assert denied.is_error and "customer on hold" in result_text(denied), dump(denied)
+            key = result_meta(denied)["oncely/key"]
+            again = await agent.call("charge", ARGS, timeout_s=20)
+            assert again.is_error and "customer on hold" in result_text(again), dump(again)
+            assert len(person.messages) == 1, person.messages
+            person.action, person.content = "decline", None
+            other = {**ARGS, "customer": "cus_2"}
+            declined = await agent.call("charge", other, timeout_s=20)
+            assert declined.is_error and "declined by desk" in result_text(declined), dump(declined)
+    [decided] = decisions(db, key)
+    assert decided["resolved_by"] == "mcp:desk", decided
+    assert ledger_json(db, "show", "--scope", "mcp", key)["state"] == "denied"
+    got = effects(charges)
+    report(f"f. approval by elicitation, denied ({mode})", "gateway", len(got), "charges")
+    assert got == [], got
+
+
+@MODES
+async def test_f_approval_elicited_cancelled(
+    tmp_path: Path, procs: Any, oncely: Path, mode: str
+) -> None:
+    """The user dismisses the form: no decision, the pollable "awaiting approval" answer; a
+    person approving with the CLI afterwards still works."""
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("cancel")
+    agent, err = await elicited_agent(tmp_path, db, charges, person, mode)
+    with err:
+        async with agent:
+            assert_protocol(agent, mode)
+            asked = await agent.call("charge", ARGS, timeout_s=20)
+            assert asked.is_error and "approv" in result_text(asked), dump(asked)
+            key = result_meta(asked)["oncely/key"]
+            [waiting] = ledger_json(db, "list", "--scope", "mcp", "--state", "awaiting-approval")
+            assert waiting["key"] == key and effects(charges) == []
+            r = harness.oncely(
+                "ledger", "approve", "--db", db, "--scope", "mcp", key,
+                "--version", str(waiting["version"]), "--by", "ops",
+            )  # fmt: skip
+            assert r.returncode == 0, r.stderr
+            paid = await agent.call("charge", ARGS, timeout_s=20)
+            assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"], dump(paid)
+            assert len(person.messages) == 1, person.messages
+    [decided] = decisions(db, key)
+    assert decided["resolved_by"] == "ops", decided
+    got = effects(charges)
+    report(f"f. approval by elicitation, cancelled ({mode})", "gateway", len(got), "charges")
+    assert len(got) == 1, got
+
+
+@MODES
+async def test_f_approval_elicited_once_per_key(
+    tmp_path: Path, procs: Any, oncely: Path, mode: str
+) -> None:
+    """Two calls of the same intent at once: the user is asked once; the other call gets the
+    pollable answer while the form is open. Approved, the next call replays the one charge."""
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("accept", {"approve": True})
+    person.hold = anyio.Event()
+    agent, err = await elicited_agent(tmp_path, db, charges, person, mode)
+    results: list[Any] = []
+    with err:
+        async with agent:
+            assert_protocol(agent, mode)
+
+            async def first() -> None:
+                results.append(await agent.call("charge", ARGS, timeout_s=30))
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(first)
+                await await_for(lambda: person.messages, EFFECT_S, "the form")
+                second = await agent.call("charge", reask(ARGS), timeout_s=20)
+                assert second.is_error and "approv" in result_text(second), dump(second)
+                person.hold.set()
+            [paid] = results
+            assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"], dump(paid)
+            replayed = await agent.call("charge", reask(ARGS), timeout_s=20)
+            assert result_meta(replayed).get("oncely/replayed") is True, dump(replayed)
+            assert len(person.messages) == 1, person.messages
+    got = effects(charges)
+    report(f"f. approval asked once for two calls at once ({mode})", "gateway", len(got), "charges")
+    assert len(got) == 1, got
+
+
+async def test_f_approval_input_required_by_hand(tmp_path: Path, procs: Any, oncely: Path) -> None:
+    """Protocol 2026-07-28, one leg at a time: the gateway answers the call with an
+    InputRequiredResult (its form under `inputRequests["oncely/approval"]`, a `requestState`
+    naming key and version) — not `elicitation/create`, which that version does not have; while
+    it is out, the same call gets the pollable answer; a state naming another key decides
+    nothing; the call again with the answer and the state charges once."""
+    from mcp_types import ElicitResult, InputRequiredResult
+
+    charges = tmp_path / "effects.jsonl"
+    db = str(tmp_path / "ledger.db")
+    person = Person("accept", {"approve": True})
+    agent, err = await elicited_agent(tmp_path, db, charges, person, "2026-07-28")
+    with err:
+        async with agent:
+            session = agent.client.session
+            first = await session.call_tool("charge", ARGS, allow_input_required=True)
+            assert isinstance(first, InputRequiredResult), dump(first)
+            raw = dump(first)
+            key = raw["_meta"]["oncely/key"]
+            asked = raw["inputRequests"]["oncely/approval"]
+            assert asked["method"] == "elicitation/create", raw
+            assert ARGS_CANONICAL in asked["params"]["message"], raw
+            state = first.request_state
+            assert state and state.startswith("oncely/approval:") and key in state, raw
+            waiting = await session.call_tool("charge", reask(ARGS), allow_input_required=True)
+            assert not isinstance(waiting, InputRequiredResult), dump(waiting)
+            assert waiting.is_error and "approv" in result_text(waiting), dump(waiting)
+            yes = {"oncely/approval": ElicitResult(action="accept", content={"approve": True})}
+            forged = await session.call_tool(
+                "charge",
+                ARGS,
+                input_responses=yes,
+                request_state="oncely/approval:v1:1:oncely1:another",
+                allow_input_required=True,
+            )
+            assert not isinstance(forged, InputRequiredResult) and forged.is_error, dump(forged)
+            assert effects(charges) == []
+            paid = await session.call_tool(
+                "charge", ARGS, input_responses=yes, request_state=state, allow_input_required=True
+            )
+            assert not isinstance(paid, InputRequiredResult), dump(paid)
+            assert charge_of(paid)["amount_cents"] == ARGS["amount_cents"], dump(paid)
+    assert person.messages == [], "the SDK's callback was not involved"
+    [decided] = decisions(db, key)
+    assert decided["resolved_by"] == "mcp:desk", decided
+    assert len(effects(charges)) == 1

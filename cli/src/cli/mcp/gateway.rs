@@ -5,23 +5,25 @@
 //! core says so. Every other request passes through.
 
 use super::answers::{self, marks, service_error};
+use super::approval::{self, Answer, Asking};
 use super::catalog::Catalog;
 use super::identity::{self, Defaults};
 use super::lookup;
 use super::upstream::{Agents, Upstream};
-use oncely::wit::keys::KeySpec;
-use oncely::wit::ledger::{ReconcileRequest, ReconcileVerdict};
+use oncely::wit::keys::{Intent, KeySpec};
+use oncely::wit::ledger::{ApprovalRequest, Decision, ReconcileRequest, ReconcileVerdict};
 use oncely::wit::policy::{ReconcilePath, ToolPolicy};
-use oncely::{Call, Error, Ledger, ToolError};
+use oncely::{Call, EffectResult, Error, Ledger, ToolError};
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam, ClientRequest, ErrorCode,
-    ErrorData, InitializeResult, ListToolsRequest, RequestMetaObject, ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam, ClientRequest, ClientResult,
+    ErrorCode, ErrorData, InitializeResult, InputRequiredResult, ListToolsRequest, RequestMetaObject, ResultType, ServerRequest,
+    ServerResult,
 };
 use rmcp::service::{PeerRequestOptions, RequestContext, RoleClient, RoleServer, ServiceError};
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio_util::task::TaskTracker;
 
 /// How the gateway was started.
@@ -64,6 +66,26 @@ fn refused_before_running(e: &ErrorData) -> bool {
 /// The server's answer to a `tools/call`, kept to be returned to the agent as it is.
 type Verbatim = Arc<Mutex<Option<Result<CallToolResponse, ErrorData>>>>;
 
+/// One `tools/call` as the ledger runs it: the intent and policy, the request keyed for the
+/// server, and the request as the agent sent it (what a pass-through call sends).
+#[derive(Clone)]
+struct Job {
+    intent: Intent,
+    policy: ToolPolicy,
+    keyed: CallToolRequestParams,
+    original: CallToolRequestParams,
+}
+
+/// What asking a person about a call awaiting approval came to.
+enum Asked {
+    /// A decision was recorded (or someone else's was, meanwhile): run the call again.
+    Decided,
+    /// Ask the client with this result (2026-07-28); its next call brings the answer.
+    Input(InputRequiredResult),
+    /// Not asked, or no decision: the pollable "awaiting approval" answer.
+    Not,
+}
+
 /// What all sessions share.
 pub struct Gateway {
     pub ledger: Ledger,
@@ -79,6 +101,8 @@ pub struct Gateway {
     stale: Arc<AtomicBool>,
     /// `tools/call`s in flight: waited for before the gateway closes the server's connection.
     pub calls: TaskTracker,
+    /// The keys whose approval an agent's user is being asked for.
+    asking: Asking,
     me: Weak<Gateway>,
 }
 
@@ -111,6 +135,7 @@ impl Gateway {
             catalog: RwLock::new(Arc::new(Catalog::empty())),
             stale,
             calls: TaskTracker::new(),
+            asking: Asking::default(),
             me: me.clone(),
         });
         gw.catalog().await.map_err(|e| anyhow::anyhow!(e.message))?;
@@ -265,7 +290,9 @@ impl Gateway {
 
     /// One `tools/call` as an effect through the ledger. It runs in a task of its own, so an
     /// agent that cancels or disconnects does not leave a keyed call half done: its result is
-    /// recorded (a pass-through call is cancelled at the server, as the agent asked).
+    /// recorded (a pass-through call is cancelled at the server, as the agent asked). A call that
+    /// awaits a person's approval asks the agent's user, when its client takes elicitation
+    /// ([`Gateway::ask`]), and runs again once they decided.
     async fn effect(
         &self,
         params: CallToolRequestParams,
@@ -273,9 +300,18 @@ impl Gateway {
         session: &str,
         policy: ToolPolicy,
     ) -> Result<CallToolResponse, ErrorData> {
+        let mut params = params;
+        // The answer to the gateway's own request for approval (2026-07-28) is the gateway's:
+        // neither the server nor the call's identity sees it. Another request state (the
+        // server's own request for input) passes on as it came.
+        let answered = params.request_state.as_deref().and_then(approval::read_state).map(|(key, version)| {
+            let answer = approval::read_response(params.input_responses.as_ref());
+            params.request_state = None;
+            params.input_responses = None;
+            (key, version, answer)
+        });
         // As the agent sent it: what a pass-through call sends.
         let original = params.clone();
-        let mut params = params;
         let mut meta = cx.meta.0 .0.clone();
         if let Some(m) = &params.meta {
             meta.extend(m.0 .0.iter().map(|(k, v)| (k.clone(), v.clone())));
@@ -301,27 +337,124 @@ impl Gateway {
             Err(identity::Refused::Identity(e)) => return Err(ErrorData::invalid_params(format!("oncely: {}", e.message), None)),
             Err(identity::Refused::Runtime(e)) => return Err(ErrorData::internal_error(format!("oncely: {e}"), None)),
         };
-        let gw = self.me.upgrade().ok_or_else(|| ErrorData::internal_error("oncely mcp: shutting down", None))?;
-        // The server's own answer, returned to the agent as it is: a pass-through call's, and a
-        // keyed call's that failed (its isError result, a request for input).
-        let verbatim: Verbatim = Arc::default();
-        let kept = verbatim.clone();
-        let cx = cx.clone();
-        let run = self.calls.spawn(async move {
-            let tool = |call: Call| gw.call(params.clone(), original.clone(), &cx, call, kept.clone());
-            gw.ledger.effect(&intent, &policy).wait(gw.settings.wait).run_call(tool).await
-        });
-        let outcome = run.await.map_err(|e| ErrorData::internal_error(format!("oncely mcp: the call's task failed: {e}"), None))?;
-        let verbatim = verbatim.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let job = Job { intent, policy, keyed: params, original };
+        let (outcome, verbatim) = self.run(&job, cx).await?;
+        let (outcome, verbatim) = match outcome {
+            Err(Error::AwaitingApproval(req)) => match self.ask(&req, cx, answered).await {
+                Asked::Decided => self.run(&job, cx).await?,
+                Asked::Input(r) => return Ok(r.into()),
+                Asked::Not => (Err(Error::AwaitingApproval(req)), verbatim),
+            },
+            other => (other, verbatim),
+        };
         match (outcome, verbatim) {
             (Ok(_) | Err(Error::ToolFailed(_)), Some(answer)) => answer,
             (Ok(r), None) => {
                 let mut result: CallToolResult = serde_json::from_value(r.value)
                     .map_err(|e| ErrorData::internal_error(format!("oncely mcp: the recorded result is not a tool result: {e}"), None))?;
                 result.meta.get_or_insert_with(Default::default).extend(marks(&r.key, r.replayed, r.reconciled));
+                // A result recorded by hand (`oncely ledger resolve --happened`) may say nothing
+                // of its type, which 2026-07-28 requires (the SDK drops it for earlier versions).
+                result.result_type.get_or_insert(ResultType::COMPLETE);
                 Ok(result.into())
             }
             (Err(e), _) => answers::of(self.ledger.runtime(), &e).map(Into::into),
+        }
+    }
+
+    /// Run `job` through the ledger once, in a task of its own: the core's outcome, and the
+    /// server's own answer when it is to be returned as it is (a pass-through call's, and a keyed
+    /// call's that failed: its isError result, a request for input).
+    async fn run(
+        &self,
+        job: &Job,
+        cx: &RequestContext<RoleServer>,
+    ) -> Result<(Result<EffectResult<Value>, Error>, Option<Result<CallToolResponse, ErrorData>>), ErrorData> {
+        let gw = self.me.upgrade().ok_or_else(|| ErrorData::internal_error("oncely mcp: shutting down", None))?;
+        let verbatim: Verbatim = Arc::default();
+        let kept = verbatim.clone();
+        let (cx, job) = (cx.clone(), job.clone());
+        let run = self.calls.spawn(async move {
+            let tool = |call: Call| gw.call(job.keyed.clone(), job.original.clone(), &cx, call, kept.clone());
+            gw.ledger.effect(&job.intent, &job.policy).wait(gw.settings.wait).run_call(tool).await
+        });
+        let outcome = run.await.map_err(|e| ErrorData::internal_error(format!("oncely mcp: the call's task failed: {e}"), None))?;
+        let verbatim = verbatim.lock().unwrap_or_else(|p| p.into_inner()).take();
+        Ok((outcome, verbatim))
+    }
+
+    /// A call awaits a person's approval: ask the agent's user, when its client takes form
+    /// elicitation, and record their decision — by `mcp:CLIENT`, on the version the request
+    /// showed. Before protocol 2026-07-28 the gateway sends `elicitation/create` and waits (at
+    /// most `--call-timeout`); on 2026-07-28 it answers with an `InputRequiredResult` and reads
+    /// the answer in the client's next call (`answered`: the key and version its request state
+    /// names, and the answer). One elicitation per key at a time; a cancelled, failed or late
+    /// one decides nothing (the agent gets the pollable "awaiting approval" answer).
+    async fn ask(&self, req: &ApprovalRequest, cx: &RequestContext<RoleServer>, answered: Option<(String, u64, Answer)>) -> Asked {
+        let client = cx.client_info().map(|i| i.name).filter(|n| !n.is_empty()).unwrap_or_else(|| "agent".into());
+        let until = Instant::now() + self.settings.call_timeout;
+        let (answer, version) = if approval::no_server_requests(cx.protocol_version().as_ref()) {
+            match answered {
+                Some((key, version, answer)) if key == req.key => {
+                    self.asking.end(&key);
+                    (answer, version)
+                }
+                _ if approval::takes_form(cx.client_capabilities().as_ref()) && self.asking.begin(&req.key, until) => {
+                    let mut r = approval::input_required(req);
+                    r.meta = Some(marks(&req.key, false, false));
+                    return Asked::Input(r);
+                }
+                _ => return Asked::Not,
+            }
+        } else {
+            if !approval::takes_form(cx.client_capabilities().as_ref()) || !self.asking.begin(&req.key, until) {
+                return Asked::Not;
+            }
+            let answer = self.elicit(req, cx).await;
+            self.asking.end(&req.key);
+            (answer, req.version)
+        };
+        let decision = |note: String| Decision { by: format!("mcp:{client}"), note, seen_version: version };
+        let decided = match answer {
+            Answer::Approve(note) => self.ledger.approve(&req.scope, &req.key, decision(note)).await,
+            Answer::Deny(note) => {
+                let note = if note.is_empty() { format!("declined by {client}") } else { note };
+                self.ledger.deny(&req.scope, &req.key, decision(note)).await
+            }
+            Answer::None => return Asked::Not,
+        };
+        // Refused (someone decided meanwhile, in the inbox or the CLI: `changed`): the call runs
+        // again all the same, and answers what the ledger now says.
+        if let Err(e) = decided {
+            eprintln!("oncely mcp: {client}'s decision on {} was not recorded: {e}", req.key);
+        }
+        Asked::Decided
+    }
+
+    /// `elicitation/create` to the agent (before 2026-07-28), at most `--call-timeout`, given up
+    /// when the agent cancels its call.
+    async fn elicit(&self, req: &ApprovalRequest, cx: &RequestContext<RoleServer>) -> Answer {
+        let request = ServerRequest::ElicitRequest(approval::request(req));
+        let options = PeerRequestOptions::with_timeout(self.settings.call_timeout);
+        let asked = async {
+            match cx.peer.send_request_with_option(request, options).await {
+                Ok(handle) => handle.await_response().await,
+                Err(e) => Err(e),
+            }
+        };
+        tokio::select! {
+            answer = asked => match answer {
+                Ok(ClientResult::ElicitResult(r)) => approval::read(&r),
+                Ok(other) => {
+                    eprintln!("oncely mcp: the agent answered the approval's elicitation with {other:?}");
+                    Answer::None
+                }
+                Err(e) => {
+                    eprintln!("oncely mcp: no answer to the approval's elicitation: {e}");
+                    Answer::None
+                }
+            },
+            () = cx.ct.cancelled() => Answer::None,
         }
     }
 

@@ -8,11 +8,13 @@
 //! - [`gateway`]: how each request is answered; keyed calls as effects through the ledger.
 //! - [`lookup`]: reconciliation through the server's read-only lookup tool.
 //! - [`answers`]: what the model reads when a keyed call does not simply return.
+//! - [`approval`]: asking the agent's user to approve a call, through MCP elicitation.
 //! - [`session`], [`upstream`]: the two sides of the protocol (rmcp); [`wire`]: what is read
 //!   from an agent before the SDK reads it, and how a malformed message is answered;
 //!   [`salvage`]: what can be read of a message serde_json cannot represent.
 
 mod answers;
+mod approval;
 mod catalog;
 mod gateway;
 mod identity;

@@ -6,10 +6,12 @@
 
 use anyhow::{Context, Result};
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, ClientResult, ErrorData, Implementation, ProgressNotification, ProgressToken, ServerNotification,
-    ServerPeerInfo, ServerRequest,
+    ClientCapabilities, ClientConfig, ClientResult, ErrorData, Implementation, ProgressNotification, ProgressToken, ProtocolVersion,
+    ServerNotification, ServerPeerInfo, ServerRequest,
 };
-use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService, Service, ServiceExt};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService, Service,
+};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -140,6 +142,14 @@ fn client_config(capabilities: ClientCapabilities) -> ClientConfig {
 
 type Connection = RunningService<RoleClient, Relay>;
 
+/// How the gateway opens its connection: `server/discover` first, for a server that speaks
+/// protocol 2026-07-28 (the gateway then speaks it to its agents too), else the `initialize`
+/// handshake of the versions before (the SDK falls back when the server answers the probe as
+/// one of those, or not within 10 s).
+fn lifecycle() -> ClientLifecycleMode {
+    ClientLifecycleMode::Auto { preferred_versions: vec![ProtocolVersion::LATEST], legacy_version: None }
+}
+
 /// The connection to the real server, opened again after it drops.
 pub struct Upstream {
     target: Target,
@@ -210,11 +220,11 @@ impl Upstream {
                 let mut cmd = tokio::process::Command::new(&argv[0]);
                 cmd.args(&argv[1..]);
                 let child = TokioChildProcess::new(cmd).with_context(|| format!("starting the server {:?}", argv[0]))?;
-                relay.serve(child).await.with_context(|| format!("initializing the server {:?}", argv[0]))?
+                relay.serve_with_lifecycle(child, lifecycle()).await.with_context(|| format!("initializing the server {:?}", argv[0]))?
             }
             Target::Url(url) => {
                 let transport = StreamableHttpClientTransport::from_uri(url.clone());
-                relay.serve(transport).await.with_context(|| format!("initializing the server at {url}"))?
+                relay.serve_with_lifecycle(transport, lifecycle()).await.with_context(|| format!("initializing the server at {url}"))?
             }
         })
     }
