@@ -59,8 +59,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from contextvars import copy_context
 from collections.abc import Callable, Mapping
+from contextvars import copy_context
 from typing import Any
 
 from pydantic_ai import RunContext, Tool
@@ -95,9 +95,7 @@ def _takes_ctx(fn: Callable[..., Any]) -> bool:
     return Tool(fn).takes_ctx
 
 
-def _shown(
-    fn: Callable[..., Any], takes_ctx: bool, key_param: str, name: str
-) -> inspect.Signature:
+def _shown(fn: Callable[..., Any], takes_ctx: bool, key_param: str) -> inspect.Signature:
     """``fn``'s signature as the model sees it: a first, unannotated context parameter (given
     by Pydantic AI, not in the schema), then ``fn``'s parameters without its own context and
     without the key."""
@@ -105,6 +103,115 @@ def _shown(
     shown = [p for p in params if p.name != key_param]
     ctx = inspect.Parameter("_oncely_ctx", inspect.Parameter.POSITIONAL_ONLY)
     return inspect.Signature([ctx, *shown])
+
+
+class _Guarded:
+    """One tool's calls: the function, its guard, and how a call reaches both."""
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        guard: Guard[RunContext[Any]],
+        key_param: str,
+        approved_by: str | Callable[[RunContext[Any]], str],
+    ) -> None:
+        self.fn, self.guard, self.key_param, self.approved_by = fn, guard, key_param, approved_by
+        self.takes_key = key_param in inspect.signature(fn).parameters
+        self.takes_ctx = _takes_ctx(fn)
+        self.signature = _shown(fn, self.takes_ctx, key_param)
+        self.values = self.signature.replace(
+            parameters=list(self.signature.parameters.values())[1:]
+        )
+
+    def prepared(
+        self, ctx: RunContext[Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[Identity, dict[str, Any], Callable[[str], Any]]:
+        """The call's identity, its arguments as keyed, and the tool function of the key."""
+        intent = to_jsonable_python(dict(self.values.bind(*args, **kwargs).arguments))
+        i = self.guard.identity(ctx, conversation_id(ctx), ctx.tool_call_id)
+        head = (ctx, *args) if self.takes_ctx else args
+        fn, named = self.fn, kwargs
+
+        def call(key: str) -> Any:
+            return fn(*head, **({**named, self.key_param: key} if self.takes_key else named))
+
+        return i, intent, call
+
+    def gate(self, ctx: RunContext[Any], i: Identity, intent: dict[str, Any]) -> None:
+        """The person's decision, if the ledger asks for one (see the module's docstring)."""
+        if ctx.tool_call_approved:
+            # Approved in the run's DeferredToolResults: recorded before the call (a decision
+            # the ledger already holds stands: a denial then meets the call).
+            who = self.approved_by
+            by = who if isinstance(who, str) else who(ctx)
+            note = f"approved in the run's deferred tool results (tool call {ctx.tool_call_id})"
+            self.guard.decide(intent, i, approve=True, by=by, note=note)
+            return
+        asked = self.guard.ask(intent, i)
+        if asked is not None:
+            raise ApprovalRequired(metadata=_request(self.guard, i, asked, intent))
+
+    def sync_tool(self, ctx: RunContext[Any], /, *args: Any, **kwargs: Any) -> Any:
+        i, intent, call = self.prepared(ctx, args, kwargs)
+        try:
+            if self.guard.gated:
+                self.gate(ctx, i, intent)
+            r = self.guard.run_sync(call, intent, i, ctx.tool_call_id)
+        except Exception as e:
+            failed = _failed(e)
+            if failed is None:
+                raise
+            raise failed from e
+        return r.value
+
+    async def async_tool(self, ctx: RunContext[Any], /, *args: Any, **kwargs: Any) -> Any:
+        i, intent, call = self.prepared(ctx, args, kwargs)
+        try:
+            if self.guard.gated:
+                await asyncio.to_thread(copy_context().run, self.gate, ctx, i, intent)
+            r = await self.guard.run_async(call, intent, i, ctx.tool_call_id)
+        except Exception as e:
+            failed = _failed(e)
+            if failed is None:
+                raise
+            raise failed from e
+        return r.value
+
+    def function(self, name: str) -> Callable[..., Any]:
+        """The function Pydantic AI's ``Tool`` is made of: it reads the schema from this
+        signature (the key left out), the function's annotations (resolved in its module:
+        ``__wrapped__``) and its docstring."""
+        fn = self.fn
+        bound = self.async_tool if inspect.iscoroutinefunction(fn) else self.sync_tool
+
+        # A function of its own (a bound method's attributes cannot be set).
+        async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+            return await bound(*args, **kwargs)
+
+        def sync_wrapper(*args: Any, **kwargs: Any) -> Any:
+            return bound(*args, **kwargs)
+
+        wrapper: Callable[..., Any] = (
+            async_wrapper if inspect.iscoroutinefunction(fn) else sync_wrapper
+        )
+        hints = getattr(fn, "__annotations__", {})
+        wrapper.__signature__ = self.signature  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {
+            k: v for k, v in hints.items() if k in self.signature.parameters or k == "return"
+        }
+        wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
+        wrapper.__doc__ = fn.__doc__
+        wrapper.__name__ = wrapper.__qualname__ = name
+        wrapper.__module__ = fn.__module__
+        setattr(wrapper, _GUARD, self.guard)
+        return wrapper
+
+
+def _failed(e: Exception) -> ToolFailed | None:
+    """The core's answer to ``e`` as Pydantic AI's failed tool result; ``None`` when ``e`` is
+    not about the call (storage, the ledger, a bug: it propagates)."""
+    text = answer_for(e)
+    return None if text is None else ToolFailed(text)
 
 
 def oncely_tool(
@@ -148,12 +255,6 @@ def oncely_tool(
     ledger, parsed, tool_name, fn, fn_key, fn_options = unwrap_tool(
         target, as_ledger(ledger), policy, name
     )
-    key_param = fn_key or key_param
-    takes_key = key_param in inspect.signature(fn).parameters
-    fn_ctx = _takes_ctx(fn)
-    shown = name or tool_name
-    sig = _shown(fn, fn_ctx, key_param, shown)
-    values_sig = sig.replace(parameters=list(sig.parameters.values())[1:])
     guard: Guard[RunContext[Any]] = Guard(
         ledger,
         name=tool_name,
@@ -164,76 +265,10 @@ def oncely_tool(
         audit=audit,
         options={**fn_options, **options},
     )
-
-    def prepared(
-        ctx: RunContext[Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> tuple[Identity, dict[str, Any], Callable[[str], Any]]:
-        """The call's identity, its arguments as keyed, and the tool function of the key."""
-        intent = to_jsonable_python(dict(values_sig.bind(*args, **kwargs).arguments))
-        i = guard.identity(ctx, conversation_id(ctx), ctx.tool_call_id)
-        head = (ctx, *args) if fn_ctx else args
-
-        def call(key: str) -> Any:
-            return fn(*head, **({**kwargs, key_param: key} if takes_key else kwargs))
-
-        return i, intent, call
-
-    def gate(ctx: RunContext[Any], i: Identity, intent: dict[str, Any]) -> None:
-        """The person's decision, if the ledger asks for one (see the module's docstring)."""
-        if not guard.gated:
-            return
-        if ctx.tool_call_approved:
-            # Approved in the run's DeferredToolResults: recorded before the call (a decision
-            # the ledger already holds stands: a denial then meets the call).
-            by = approved_by if isinstance(approved_by, str) else approved_by(ctx)
-            note = f"approved in the run's deferred tool results (tool call {ctx.tool_call_id})"
-            guard.decide(intent, i, approve=True, by=by, note=note)
-            return
-        asked = guard.ask(intent, i)
-        if asked is not None:
-            raise ApprovalRequired(metadata=_request(guard, i, asked, intent))
-
-    def sync_tool(ctx: RunContext[Any], /, *args: Any, **kwargs: Any) -> Any:
-        i, intent, call = prepared(ctx, args, kwargs)
-        try:
-            gate(ctx, i, intent)
-            r = guard.run_sync(call, intent, i, ctx.tool_call_id)
-        except Exception as e:
-            text = answer_for(e)
-            if text is None:
-                raise
-            raise ToolFailed(text) from e
-        return r.value
-
-    async def async_tool(ctx: RunContext[Any], /, *args: Any, **kwargs: Any) -> Any:
-        i, intent, call = prepared(ctx, args, kwargs)
-        try:
-            if guard.gated:
-                await asyncio.to_thread(copy_context().run, gate, ctx, i, intent)
-            r = await guard.run_async(call, intent, i, ctx.tool_call_id)
-        except Exception as e:
-            text = answer_for(e)
-            if text is None:
-                raise
-            raise ToolFailed(text) from e
-        return r.value
-
-    wrapper: Callable[..., Any] = async_tool if inspect.iscoroutinefunction(fn) else sync_tool
-    # What Pydantic AI reads to make the schema: this signature (the key left out), the
-    # function's annotations (resolved in its module: __wrapped__) and docstring.
-    wrapper.__signature__ = sig  # type: ignore[attr-defined]
-    wrapper.__annotations__ = {
-        k: v for k, v in getattr(fn, "__annotations__", {}).items() if k in sig.parameters
-    }
-    if "return" in getattr(fn, "__annotations__", {}):
-        wrapper.__annotations__["return"] = fn.__annotations__["return"]
-    wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
-    wrapper.__doc__ = fn.__doc__
-    wrapper.__name__ = wrapper.__qualname__ = shown
-    wrapper.__module__ = fn.__module__
-    setattr(wrapper, _GUARD, guard)
+    shown = name or tool_name
+    guarded = _Guarded(fn, guard, fn_key or key_param, approved_by)
     return Tool(
-        wrapper,
+        guarded.function(shown),
         takes_ctx=True,
         name=shown,
         description=description,
@@ -241,9 +276,7 @@ def oncely_tool(
     )
 
 
-def _request(
-    guard: Guard[Any], i: Identity, asked: ApprovalRequest, args: Any
-) -> dict[str, Any]:
+def _request(guard: Guard[Any], i: Identity, asked: ApprovalRequest, args: Any) -> dict[str, Any]:
     """The metadata of a deferred call the ledger asks a person about: its request, and the
     identity it was asked with (what :func:`approve` and :func:`reject` record on)."""
     return {

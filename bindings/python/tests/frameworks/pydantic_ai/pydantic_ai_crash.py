@@ -71,9 +71,7 @@ def main() -> int:
         tool = oncely_tool(refund, scope="acme")
 
     def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-        answered = any(
-            isinstance(p, ToolReturnPart) for m in messages for p in m.parts
-        )
+        answered = any(isinstance(p, ToolReturnPart) for m in messages for p in m.parts)
         if answered:
             return ModelResponse(parts=[TextPart("Refunded.")])
         call = {"charge_id": "ch_1", "amount": 500}

@@ -129,9 +129,10 @@ def test_the_schema_is_the_tool_schema_without_the_key(
     Agent(FunctionModel(model), tools=[t]).run_sync("hi")
     assert [d.parameters_json_schema for d in seen] == [plain.tool_def.parameters_json_schema]
     # Without the adapter, Pydantic AI asks the model for the key.
-    assert "idempotency_key" in Tool(t.function.__wrapped__).tool_def.parameters_json_schema[
-        "properties"
-    ]
+    assert (
+        "idempotency_key"
+        in Tool(t.function.__wrapped__).tool_def.parameters_json_schema["properties"]
+    )
 
 
 # --- sync and async tools, the run ----------------------------------------------------------
@@ -194,7 +195,9 @@ def test_an_async_tool_with_the_run_context_runs_once(ledger: oncely.Ledger) -> 
     assert sent == [("a@example.com", "c1", "the deps")]
 
 
-def direct(tool: Tool[Any], args: dict[str, Any], conversation: str | None, deps: Any = None) -> Any:
+def direct(
+    tool: Tool[Any], args: dict[str, Any], conversation: str | None, deps: Any = None
+) -> Any:
     """Pydantic AI's own call of a function tool, with a RunContext made by hand (an agent run
     always has a conversation id)."""
     ctx = RunContext(
@@ -236,7 +239,9 @@ def test_a_legitimate_repeat_is_a_distinct_step(ledger: oncely.Ledger, payments:
     args = {"charge_id": "ch_1", "amount": 500}
     run(Scripted(refund_call(args, "call_1"), [TextPart(".")]).agent(t))
     with oncely.context(step="second-installment"):
-        run(Scripted(refund_call(args, "call_2"), refund_call(args, "c3"), [TextPart(".")]).agent(t))
+        run(
+            Scripted(refund_call(args, "call_2"), refund_call(args, "c3"), [TextPart(".")]).agent(t)
+        )
     assert [r["refund_id"] for r in payments.refunds] == ["re_1", "re_2"]
 
 
@@ -312,7 +317,9 @@ def test_story_1_a_model_re_asking_after_a_lost_response_pays_once(
 ) -> None:
     records: list[CallRecord] = []
     first, second = reask(refund_tool(ledger, payments, audit=records.append), payments)
-    counted(f"pydantic-ai re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
+    counted(
+        f"pydantic-ai re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)"
+    )
     assert len(payments.refunds) == 1
     # The unknown outcome is a failed result, never "try again".
     assert first.outcome == "failed"
