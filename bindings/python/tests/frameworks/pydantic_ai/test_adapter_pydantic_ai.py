@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 from payments import REFUND_POLICY, Payments, counted, register_lookup
 from pydantic_ai import Agent, RunContext, Tool
-from pydantic_ai.exceptions import ModelRetry
+from pydantic_ai.exceptions import ModelRetry, RunCancelled
 from pydantic_ai.messages import (
     ModelMessage,
     ModelResponse,
@@ -412,6 +413,80 @@ def test_a_tool_timeout_leaves_the_claimed_call_running_and_the_re_ask_gets_its_
     assert entry is not None and entry.state == oncely.EntryState.DONE
     assert [(r.tool_call_id, r.outcome) for r in records] == [("call_2", "replayed")]
     assert result.output == "Refunded."
+
+
+def test_a_sync_tool_s_timeout_leaves_its_thread_running_and_the_re_ask_gets_its_result(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    release = threading.Event()
+
+    @ledger.tool(policy=REFUND_POLICY)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        assert release.wait(30)  # the provider answers after the timeout
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    script = Scripted(
+        refund_call({"charge_id": "ch_1", "amount": 500}, "call_1"),
+        refund_call('{"amount": 5e2, "charge_id": "ch_1"}', "call_2"),
+        [TextPart("Refunded.")],
+    )
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        if len(script.turns) == 2:  # asked again, after the timeout: the provider answers
+            release.set()
+        return script(messages, info)
+
+    tool = oncely_tool(refund, scope="acme", tool_options={"timeout": 1.0})
+    agent = Agent(FunctionModel(model), tools=[tool])
+    assert run(agent).output == "Refunded."
+    first, second = script.returns
+    paid = len(payments.refunds)
+    counted(f"pydantic-ai tool timeout, sync tool: the provider paid {paid} time(s)")
+    assert "Timed out" in first.model_response_str()
+    assert paid == 1 and second.content["refund_id"] == "re_1"
+
+
+def test_a_run_cancelled_mid_call_resumed_from_its_messages_pays_once(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    """The run's own ``timeout=`` cancels it while the tool is at the provider (RunTimedOut,
+    Pydantic AI's cancellation). The claimed call is not cancelled: it runs to its result and is
+    recorded. The conversation resumed from the messages the cancellation kept (the call closed
+    as interrupted), the model re-asks with a new call id and gets that result."""
+    cancelled: list[str] = []
+
+    async def main() -> tuple[Any, Scripted]:
+        release = asyncio.Event()
+
+        @ledger.tool(policy=REFUND_POLICY)
+        async def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+            """Refund part of a charge."""
+            try:
+                await release.wait()
+            except asyncio.CancelledError:
+                cancelled.append(idempotency_key)
+                raise
+            return payments.refund(charge_id, amount, idempotency_key)
+
+        tool = oncely_tool(refund, scope="acme")
+        first = Scripted(refund_call({"charge_id": "ch_1", "amount": 500}, "call_1"))
+        with pytest.raises(RunCancelled) as stopped:
+            await first.agent(tool).run("refund", conversation_id=CONVERSATION, timeout=0.5)
+        release.set()  # the provider answers now
+        await asyncio.sleep(0.1)
+        again = Scripted(
+            refund_call('{"amount": 5e2, "charge_id": "ch_1"}', "call_2"), [TextPart("Done.")]
+        )
+        history = stopped.value.all_messages()
+        return await again.agent(tool).run("go on", message_history=history), again
+
+    result, again = asyncio.run(main())
+    paid = len(payments.refunds)
+    counted(f"pydantic-ai run timeout, resumed: the provider paid {paid} time(s)")
+    assert result.output == "Done." and result.conversation_id == CONVERSATION
+    assert cancelled == [] and paid == 1
+    assert again.returns[-1].content["refund_id"] == "re_1"
 
 
 # --- story 2: killed mid-tool, resumed from the saved messages -----------------------------
