@@ -28,12 +28,13 @@ Identity (the core's ``agent.identify``, docs/choosing-keys.md): run =
 ``RunContext``), else the run's ``RunContext.conversation_id`` — Pydantic AI's own conversation
 id: the ``conversation_id`` given to ``agent.run``, else the one the ``message_history`` carries,
 else a new one for a new conversation — else refused (:class:`~oncely.IdentityError`, a
-``LookupError``) unless the key is natural. So a conversation continued from its saved messages
-(``ModelMessagesTypeAdapter``) is the same run; name it yourself (``conversation_id=``, your
-session id) when a turn may be run again without them. No step unless given, so the same tool
-with the same arguments in one conversation is one effect — a model re-asking with a new
-tool-call id gets the first result. The tool-call id is recorded for audit (``audit=``, logger
-``oncely.adapters``), never keyed.
+``LookupError``) unless the key is natural (an agent run always has a conversation id; a
+``RunContext`` made by hand may not). So a conversation continued from its saved messages
+(``ModelMessagesTypeAdapter``) is the same run, and one started without them is a new one: name
+it yourself (``conversation_id=``, your session id) when a turn may be run again without them.
+No step unless given, so the same tool with the same arguments in one conversation is one
+effect — a model re-asking with a new tool-call id gets the first result. The tool-call id is
+recorded for audit (``audit=``, logger ``oncely.adapters``), never keyed.
 
 When a keyed call does not simply return (unknown outcome, conflict, in progress, escalated, a
 definite failure, arguments that cannot be keyed), the model reads the core's answer
@@ -46,13 +47,15 @@ gets that result.
 Approval (a policy with an ``approval`` rule): Pydantic AI's deferred tools are the ledger's
 request. When the core says a person is needed, the tool records the ledger's one request (the
 inbox lists it) and raises ``ApprovalRequired`` (its metadata: ``{"oncely": "approval", "tool",
-"key", "args", "version"}``); the run ends with ``DeferredToolRequests`` (give the agent
-``output_type=[str, DeferredToolRequests]``). Decide with :func:`approve` and :func:`reject`:
-they record the decision in the ledger and return the value for
-``DeferredToolResults.approvals[call_id]`` (a denial: ``ToolDenied`` with the core's answer); an
-approval given with a bare ``True`` is recorded by the call itself (``approved_by``) before it
-runs. A decision already in the ledger is not asked again: approved, the call runs; denied, the
-model reads the denial.
+"key", "args", "version", "scope", "run", "step"}``); the run ends with ``DeferredToolRequests``
+(give the agent ``output_type=[str, DeferredToolRequests]``). Decide with :func:`approve` and
+:func:`reject` (the request's metadata names the call: any process may decide): they record the
+decision in the ledger and return the value for ``DeferredToolResults.approvals[call_id]`` (a
+denial: ``ToolDenied`` with the core's answer); resume with the run's messages and those
+results. An approval given with a bare ``True`` is recorded by the call itself (``approved_by``)
+before it runs; a bare ``False`` or ``ToolDenied`` never reaches the tool, so the ledger does
+not learn it (its request stays open): deny with :func:`reject`. A decision already in the
+ledger is not asked again: approved, the call runs; denied, the model reads the denial.
 """
 
 from __future__ import annotations
