@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compat import record
 from payments import REFUND_POLICY, Payments, counted, register_lookup
 from pydantic_ai import Agent, RunContext, Tool
 from pydantic_ai.exceptions import ModelRetry, RunCancelled
@@ -53,6 +54,15 @@ def payments(ledger: oncely.Ledger) -> Payments:
     p = Payments()
     register_lookup(ledger, p)
     return p
+
+
+# The README's compatibility table (scripts/compat): what the stories below found.
+PYDANTIC_AI: dict[str, str] = {
+    "framework": "Pydantic AI",
+    "package": "pydantic-ai-slim",
+    "run": "RunContext.conversation_id",
+}
+RESUMED = "SIGKILL, resumed from its saved message history"
 
 
 def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> Tool[Any]:
@@ -321,6 +331,7 @@ def test_story_1_a_model_re_asking_after_a_lost_response_pays_once(
     counted(
         f"pydantic-ai re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)"
     )
+    record(**PYDANTIC_AI, story="re-ask", paid=len(payments.refunds), bare=False)
     assert len(payments.refunds) == 1
     # The unknown outcome is a failed result, never "try again".
     assert first.outcome == "failed"
@@ -354,6 +365,7 @@ def test_story_1_without_oncely_the_re_ask_pays_twice(payments: Payments) -> Non
 
     first, _ = reask(Tool(refund), payments)
     counted(f"pydantic-ai re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
+    record(**PYDANTIC_AI, story="re-ask", paid=len(payments.refunds), bare=True)
     assert len(payments.refunds) == 2
     # Pydantic AI hands the model its retry form: a call to make again, which it does.
     assert first.outcome == "retried" and first.retry is not None
@@ -514,6 +526,7 @@ def test_story_2_killed_mid_tool_and_resumed_from_the_saved_messages_pays_once(
     out = killed_and_resumed(tmp_path)
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"pydantic-ai killed mid-tool and resumed, oncely adapter: paid {len(refunds)} time(s)")
+    record(**PYDANTIC_AI, story="kill-resume", paid=len(refunds), bare=False, how=RESUMED)
     assert len(refunds) == 1
     assert "refunds: 1" in out and "last message: Refunded." in out
     assert f"conversation: {CONVERSATION}" in out  # carried by the saved messages
@@ -528,6 +541,7 @@ def test_story_2_without_oncely_the_resumed_run_pays_again(tmp_path: Path) -> No
     out = killed_and_resumed(tmp_path, "--naive")
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"pydantic-ai killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
+    record(**PYDANTIC_AI, story="kill-resume", paid=len(refunds), bare=True, how=RESUMED)
     assert len(refunds) == 2
     assert "refunds: 2" in out
 
