@@ -181,22 +181,7 @@ class OncelyAgentTool(AgentTool):
 
         try:
             if self._guard.gated:
-                asked = await asyncio.to_thread(self._guard.ask, intent_args, i)
-                if asked is not None:
-                    # Strands' interrupt: the agent stops here (InterruptException), and runs the
-                    # call again when resumed, when interrupt() returns the person's response.
-                    reason = {
-                        "oncely": "approval",
-                        "tool": self._guard.name,
-                        "key": asked.key,
-                        "args": intent_args,
-                        "version": asked.version,
-                    }
-                    reply = ctx.interrupt(INTERRUPT, reason=reason)
-                    approve, by, note = _decision(reply, self._approved_by, asked.key)
-                    await asyncio.to_thread(
-                        lambda: self._guard.decide(intent_args, i, approve=approve, by=by, note=note)
-                    )
+                await self._approved(ctx, intent_args, i)
             if self._is_async:
                 r = await self._guard.run_async(call, intent_args, i, call_id)
             else:
@@ -213,6 +198,27 @@ class OncelyAgentTool(AgentTool):
             yield ToolResultEvent(error, exception=e)
             return
         yield ToolResultEvent(_result(str(call_id), r.value))
+
+    async def _approved(self, ctx: ToolContext[Any], args: dict[str, Any], i: Identity) -> None:
+        """Ask the agent's person about the ledger's request for this call, if the core says a
+        person is needed: Strands' interrupt stops the agent here (``InterruptException``), and
+        the call runs again when the agent is resumed, when ``interrupt()`` returns the person's
+        response; the decision is recorded in the ledger (the first one recorded stands)."""
+        asked = await asyncio.to_thread(self._guard.ask, args, i)
+        if asked is None:
+            return
+        reason = {
+            "oncely": "approval",
+            "tool": self._guard.name,
+            "key": asked.key,
+            "args": args,
+            "version": asked.version,
+        }
+        reply = ctx.interrupt(INTERRUPT, reason=reason)
+        approve, by, note = _decision(reply, self._approved_by, asked.key)
+        await asyncio.to_thread(
+            lambda: self._guard.decide(args, i, approve=approve, by=by, note=note)
+        )
 
     def get_display_properties(self) -> dict[str, str]:
         properties = super().get_display_properties()

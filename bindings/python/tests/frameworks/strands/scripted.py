@@ -57,7 +57,9 @@ class ScriptedModel(Model):
             yield {"messageStop": {"stopReason": "end_turn"}}
             return
         for name, call_id, arguments in turn:
-            yield {"contentBlockStart": {"start": {"toolUse": {"name": name, "toolUseId": call_id}}}}
+            yield {
+                "contentBlockStart": {"start": {"toolUse": {"name": name, "toolUseId": call_id}}}
+            }
             yield {"contentBlockDelta": {"delta": {"toolUse": {"input": arguments}}}}
             yield {"contentBlockStop": {}}
         yield {"messageStop": {"stopReason": "tool_use"}}

@@ -64,7 +64,9 @@ def main() -> int:
     if mode == "first":
         turns.insert(0, [use("refund", "call_1", {"charge_id": "ch_1", "amount": 500})])
     session = FileSessionManager(session_id="conversation-7", storage_dir=str(work / "sessions"))
-    agent = Agent(model=ScriptedModel(turns), tools=[t], session_manager=session, callback_handler=None)
+    agent = Agent(
+        model=ScriptedModel(turns), tools=[t], session_manager=session, callback_handler=None
+    )
 
     if mode == "first":
         agent("refund $5 of ch_1")

@@ -75,9 +75,7 @@ def make_agent(
     manager = None
     if tmp is not None:
         manager = FileSessionManager(session_id=session, storage_dir=str(tmp / "sessions"))
-    agent = Agent(
-        model=model, tools=[tool_], session_manager=manager, callback_handler=None, **kw
-    )
+    agent = Agent(model=model, tools=[tool_], session_manager=manager, callback_handler=None, **kw)
     exceptions = Exceptions()
     agent.hooks.add_callback(AfterToolCallEvent, exceptions)
     return agent, model, exceptions
@@ -108,6 +106,7 @@ def test_the_spec_is_the_tool_decorator_spec_without_the_key(
     assert t.tool_name == "refund" and t.tool_type == "function"
     assert t.tool_spec == refund.tool_spec
     assert "idempotency_key" not in t.tool_spec["inputSchema"]["json"]["properties"]
+
     # Without the adapter, @tool over the bare function asks the model for the key.
     @ledger.tool(policy=REFUND_POLICY)
     def refund2(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
@@ -215,7 +214,8 @@ def test_no_session_is_refused_with_the_core_s_sentence_unless_the_run_is_given(
     by_state = refund_tool(ledger, payments, run=lambda ctx: ctx.invocation_state["conversation"])
     agent, _, _ = make_agent(by_state, [refund_call("call_3"), "Done."], None)
     agent("refund $5 of ch_1", invocation_state={"conversation": SESSION})
-    assert [text_of(r) for r in tool_results(agent.messages)][0].count('"re_1"') == 1
+    [given] = tool_results(agent.messages)
+    assert '"refund_id": "re_1"' in text_of(given)
     assert len(payments.refunds) == 1
 
 
@@ -416,7 +416,9 @@ def test_a_caller_s_timeout_leaves_the_claimed_call_running_and_the_re_ask_gets_
         return agent
 
     agent = asyncio.run(main())
-    counted(f"strands caller timeout, async tool: the provider paid {len(payments.refunds)} time(s)")
+    counted(
+        f"strands caller timeout, async tool: the provider paid {len(payments.refunds)} time(s)"
+    )
     assert cancelled == []
     assert len(payments.refunds) == 1
     # Strands answers the cut-off call itself ("Tool was interrupted."); the re-ask (a new
@@ -441,9 +443,7 @@ def approval_tool(ledger: oncely.Ledger, payments: Payments) -> OncelyAgentTool:
     return oncely_tool(refund, scope="acme")
 
 
-def asking(
-    t: AgentTool, charge: str, amount: int, call_id: str, tmp: Path
-) -> tuple[Agent, Any]:
+def asking(t: AgentTool, charge: str, amount: int, call_id: str, tmp: Path) -> tuple[Agent, Any]:
     """An agent whose model asks for one refund, then ends; and its first result."""
     turns: list[Turn] = [refund_call(call_id, {"charge_id": charge, "amount": amount}), "Done."]
     agent, _, _ = make_agent(t, turns, tmp)
@@ -496,7 +496,9 @@ def test_rejected_through_the_interrupt_the_model_reads_the_denial_and_is_never_
     said = text_of(tool_results(agent.messages)[-1])
     assert said.startswith("oncely: ") and "denied" in said and "over the monthly limit" in said
     [entry] = ledger.list("acme")
-    assert ("denied", "bob") in [(h.state.value, h.resolved_by) for h in ledger.history("acme", entry.key)]
+    assert ("denied", "bob") in [
+        (h.state.value, h.resolved_by) for h in ledger.history("acme", entry.key)
+    ]
     # Asked again in the session: the ledger's denial, no second question, nothing paid.
     again, result = asking(t, "ch_7", 700, "call_2", tmp_path)
     assert result.stop_reason != "interrupt"
