@@ -12,6 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from scripted import ScriptedModel, Turn, text_of, tool_results, use
 from strands import Agent, tool
 from strands.hooks import AfterToolCallEvent
 from strands.session import FileSessionManager
+from strands.types.interrupt import InterruptResponseContent
 from strands.types.tools import AgentTool, ToolContext
 
 import oncely
@@ -378,37 +380,48 @@ def test_story_2_without_oncely_the_resumed_agent_pays_again(tmp_path: Path) -> 
 # --- a caller's timeout: the claimed call runs to its record -----------------------------------
 
 
+@pytest.mark.parametrize("kind", ["async", "sync"])
 def test_a_caller_s_timeout_leaves_the_claimed_call_running_and_the_re_ask_gets_its_result(
-    ledger: oncely.Ledger, payments: Payments, tmp_path: Path
+    ledger: oncely.Ledger, payments: Payments, tmp_path: Path, kind: str
 ) -> None:
+    """``asyncio.wait_for`` around ``invoke_async`` cancels the agent while the tool is at the
+    provider: the claimed call is not cancelled (an async tool is shielded by the ledger, a sync
+    one goes on in its worker thread), runs to its result and is recorded; the re-ask gets it."""
     records: list[CallRecord] = []
     cancelled: list[str] = []
+    release = threading.Event()  # the provider answers after the caller's timeout
+
+    @ledger.tool(policy=REFUND_POLICY)
+    async def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        try:
+            while not release.is_set():
+                await asyncio.sleep(0.01)
+        except asyncio.CancelledError:
+            cancelled.append(idempotency_key)
+            raise
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    @ledger.tool("refund", policy=REFUND_POLICY)
+    def sync_refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        release.wait(30)
+        return payments.refund(charge_id, amount, idempotency_key)
 
     async def main() -> Agent:
-        release = asyncio.Event()
-
-        @ledger.tool(policy=REFUND_POLICY)
-        async def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
-            """Refund part of a charge."""
-            try:
-                await release.wait()  # the provider answers after the caller's timeout
-            except asyncio.CancelledError:
-                cancelled.append(idempotency_key)
-                raise
-            return payments.refund(charge_id, amount, idempotency_key)
-
         turns: list[Turn] = [
             refund_call("call_1"),
             refund_call("call_2", '{"amount": 5e2, "charge_id": "ch_1"}'),
             "Refunded.",
         ]
-        t = oncely_tool(refund, scope="acme", audit=records.append)
+        guarded = refund if kind == "async" else sync_refund
+        t = oncely_tool(guarded, scope="acme", audit=records.append)
         agent, _, _ = make_agent(t, turns, tmp_path)
         # asyncio.TimeoutError: TimeoutError itself from Python 3.11 on, its own class on 3.10.
         with pytest.raises(asyncio.TimeoutError):
             await asyncio.wait_for(agent.invoke_async("refund $5 of ch_1"), 1.0)
         release.set()  # the provider answers now: the claimed call records it
-        for _ in range(250):  # the claimed call, still running, records its result
+        for _ in range(250):
             if ledger.list("acme", state=oncely.EntryState.DONE):
                 break
             await asyncio.sleep(0.02)
@@ -416,9 +429,8 @@ def test_a_caller_s_timeout_leaves_the_claimed_call_running_and_the_re_ask_gets_
         return agent
 
     agent = asyncio.run(main())
-    counted(
-        f"strands caller timeout, async tool: the provider paid {len(payments.refunds)} time(s)"
-    )
+    paid = len(payments.refunds)
+    counted(f"strands caller timeout, {kind} tool: the provider paid {paid} time(s)")
     assert cancelled == []
     assert len(payments.refunds) == 1
     # Strands answers the cut-off call itself ("Tool was interrupted."); the re-ask (a new
@@ -426,7 +438,9 @@ def test_a_caller_s_timeout_leaves_the_claimed_call_running_and_the_re_ask_gets_
     interrupted, second = tool_results(agent.messages)
     assert interrupted["toolUseId"] == "call_1" and interrupted["status"] == "error"
     assert second["status"] == "success" and '"refund_id": "re_1"' in text_of(second)
-    assert [(r.tool_call_id, r.outcome) for r in records] == [("call_2", "replayed")]
+    # The audit: a sync call's worker thread records its own end; a cancelled await does not.
+    ran = [("call_1", "executed")] if kind == "sync" else []
+    assert [(r.tool_call_id, r.outcome) for r in records] == [*ran, ("call_2", "replayed")]
 
 
 # --- approval: Strands' interrupt is the ledger's one request, one decision --------------------
@@ -453,7 +467,10 @@ def asking(t: AgentTool, charge: str, amount: int, call_id: str, tmp: Path) -> t
 def answer(agent: Agent, result: Any, response: Any) -> Any:
     [interrupt] = result.interrupts
     assert interrupt.name == INTERRUPT
-    return agent([{"interruptResponse": {"interruptId": interrupt.id, "response": response}}])
+    reply: InterruptResponseContent = {
+        "interruptResponse": {"interruptId": interrupt.id, "response": response}
+    }
+    return agent([reply])
 
 
 def test_approved_through_the_interrupt_the_refund_is_paid_once_and_the_ledger_says_who(
