@@ -21,8 +21,9 @@
     )
     agent("refund $5 of ch_1")
 
-:func:`oncely_tool` is Strands' ``@tool`` for an oncely tool (``@ledger.tool``) or a plain
-function (sync or ``async def``, with ``ledger=`` and ``policy=``; a parameter ``agent`` gets the
+:func:`oncely_tool` is Strands' ``@tool`` for an oncely tool (``@ledger.tool``), a plain
+function or a ``@tool`` function (sync or ``async def``, with ``ledger=`` and ``policy=``; a
+parameter ``agent`` gets the
 agent, and with ``context=True`` a parameter ``tool_context`` gets the ``ToolContext``, as with
 ``@tool``). Its ``tool_spec`` is the one ``@tool`` makes, WITHOUT the key parameter
 (``idempotency_key``): the model never sees it. Sync and async functions both run the effect (a
@@ -283,7 +284,9 @@ def oncely_tool(
     """A Strands ``AgentTool`` that runs ``target`` at most once per intent.
 
     - ``target``: an oncely tool (``@ledger.tool``: its ledger, policy, name and options are
-      used) or a plain function (sync or ``async def``; give ``ledger`` and ``policy``).
+      used), a plain function (sync or ``async def``; give ``ledger`` and ``policy``), or a
+      function already made a tool with Strands' ``@tool`` (its function, name and description;
+      give ``ledger`` and ``policy``, and ``context`` if it takes the ``ToolContext``).
     - ``name``, ``description``: what the model sees (default: the function's name and
       docstring, as ``@tool``). An oncely tool keeps its own name in the ledger (keys,
       reconciler).
@@ -302,6 +305,14 @@ def oncely_tool(
     - ``options``: the ledger's effect options (``max_attempts``, ``wait``, ``definite``,
       ``encode``, ``decode``).
     """
+    if isinstance(target, AgentTool):
+        # A function made a tool with Strands' @tool: its function, name and description.
+        inner = getattr(target, "__wrapped__", None)
+        if inner is None:
+            raise TypeError(f"oncely_tool wraps a function or a @tool function, not {target!r}")
+        name = name or target.tool_name
+        description = description or target.tool_spec.get("description")
+        target = inner
     ledger, parsed, tool_name, fn, fn_key, fn_options = unwrap_tool(
         target, as_ledger(ledger), policy, name
     )

@@ -171,6 +171,28 @@ def test_an_async_tool_runs_once_per_intent_and_gets_the_tool_context(
     assert sent == [("a@example.com", "call_1")]
 
 
+def test_a_strands_tool_function_is_wrapped_with_its_name_and_description(
+    ledger: oncely.Ledger, payments: Payments, tmp_path: Path
+) -> None:
+    @tool(name="give_refund", description="Give a refund.")
+    async def refund(charge_id: str, amount: int) -> dict[str, Any]:
+        call = oncely.current_call()
+        assert call is not None
+        return payments.refund(charge_id, amount, call.key)
+
+    t = oncely_tool(refund, ledger=ledger, policy=REFUND_POLICY, scope="acme")
+    assert t.tool_spec == refund.tool_spec and t.guard.name == "give_refund"
+    turns: list[Turn] = [
+        [use("give_refund", "call_1", {"charge_id": "ch_1", "amount": 500})],
+        [use("give_refund", "call_2", {"amount": 500, "charge_id": "ch_1"})],
+        "Done.",
+    ]
+    agent, _, _ = make_agent(t, turns, tmp_path)
+    agent("refund $5 of ch_1")
+    assert [r["status"] for r in tool_results(agent.messages)] == ["success", "success"]
+    assert len(payments.refunds) == 1 and payments.refunds[0]["idempotency_key"]
+
+
 # --- identity: the run is the agent's session -------------------------------------------------
 
 
