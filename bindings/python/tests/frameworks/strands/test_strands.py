@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compat import record
 from payments import REFUND_POLICY, Payments, counted, register_lookup
 from scripted import ScriptedModel, Turn, text_of, tool_results, use
 from strands import Agent, tool
@@ -30,6 +31,14 @@ from oncely.adapters import CallRecord
 from oncely.adapters.strands import INTERRUPT, OncelyAgentTool, oncely_tool
 
 SESSION = "conversation-7"
+
+# The README's compatibility table (scripts/compat): what the stories below found.
+STRANDS: dict[str, str] = {
+    "framework": "Strands Agents",
+    "package": "strands-agents",
+    "run": "the session id (session_manager.session_id)",
+}
+RESUMED = "SIGKILL, resumed from its FileSessionManager session"
 
 
 @pytest.fixture
@@ -322,6 +331,7 @@ def test_story_1_a_model_re_asking_after_a_lost_response_pays_once(
     records: list[CallRecord] = []
     first, second = reask(refund_tool(ledger, payments, audit=records.append), payments, tmp_path)
     counted(f"strands re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
+    record(**STRANDS, story="re-ask", paid=len(payments.refunds), bare=False)
     assert len(payments.refunds) == 1
     assert first["status"] == "error"
     text = text_of(first)
@@ -352,6 +362,7 @@ def test_story_1_without_oncely_the_re_ask_pays_twice(payments: Payments, tmp_pa
 
     first, _ = reask(refund, payments, tmp_path)
     counted(f"strands re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
+    record(**STRANDS, story="re-ask", paid=len(payments.refunds), bare=True)
     assert len(payments.refunds) == 2
     assert text_of(first) == "Error: TimeoutError - read timed out"  # nothing says it was paid
 
@@ -381,6 +392,7 @@ def test_story_2_an_agent_killed_mid_tool_and_resumed_from_its_session_pays_once
     out = killed_and_resumed(tmp_path)
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"strands killed mid-tool and resumed, oncely adapter: paid {len(refunds)} time(s)")
+    record(**STRANDS, story="kill-resume", paid=len(refunds), bare=False, how=RESUMED)
     assert len(refunds) == 1
     assert "refunds: 1" in out and "last message: Refunded." in out
     # The resumed agent ran the same tool use again and got the first refund back.
@@ -395,6 +407,7 @@ def test_story_2_without_oncely_the_resumed_agent_pays_again(tmp_path: Path) -> 
     out = killed_and_resumed(tmp_path, "--naive")
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"strands killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
+    record(**STRANDS, story="kill-resume", paid=len(refunds), bare=True, how=RESUMED)
     assert len(refunds) == 2
     assert "refunds: 2" in out
 
