@@ -23,11 +23,10 @@
 
 :func:`oncely_tool` is Strands' ``@tool`` for an oncely tool (``@ledger.tool``), a plain
 function or a ``@tool`` function (sync or ``async def``, with ``ledger=`` and ``policy=``; a
-parameter ``agent`` gets the
-agent, and with ``context=True`` a parameter ``tool_context`` gets the ``ToolContext``, as with
-``@tool``). Its ``tool_spec`` is the one ``@tool`` makes, WITHOUT the key parameter
-(``idempotency_key``): the model never sees it. Sync and async functions both run the effect (a
-sync one in a worker thread, as Strands runs ``@tool`` functions).
+parameter ``agent`` gets the agent, and with ``context=True`` a parameter ``tool_context`` gets
+the ``ToolContext``, as with ``@tool``). Its ``tool_spec`` is the one ``@tool`` makes, WITHOUT
+the key parameter (``idempotency_key``): the model never sees it. Sync and async functions both
+run the effect (a sync one in a worker thread, as Strands runs ``@tool`` functions).
 
 Identity (the core's ``agent.identify``, docs/choosing-keys.md): run =
 ``oncely.context(run=...)``, else ``run=`` given here (a string, or a function of the
@@ -38,8 +37,9 @@ agent's session — the ``session_id`` of its session manager (``FileSessionMana
 session manager has only a random id of its own instance, which no resumed or re-created agent
 shares: it is not a run. No step unless given, so the same tool with the same arguments in one
 session is one effect — a model re-asking with a new ``toolUseId``, and an agent resumed from its
-session, get the first result. The ``toolUseId`` is recorded for audit (``audit=``, logger
-``oncely.adapters``), never keyed.
+session, get the first result (a new ``Agent`` with the session's id restores the conversation,
+and ``agent()`` runs a last tool use that has no result again). The ``toolUseId`` is recorded
+for audit (``audit=``, logger ``oncely.adapters``), never keyed.
 
 When a keyed call does not simply return (unknown outcome, conflict, in progress, escalated, a
 definite failure, arguments that cannot be keyed), the model reads the core's answer
