@@ -405,3 +405,110 @@ def test_without_oncely_the_resumed_invocation_pays_twice(tmp_path: Path) -> Non
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"adk killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
     assert len(refunds) == 2 and "refunds: 2" in out
+
+
+# --- approval: ADK's tool confirmation is the ledger's one request, one decision -------------
+
+APPROVAL_POLICY = {**REFUND_POLICY, "approval": {"when": {"/amount": {">": 100}}}}
+
+
+class Desk:
+    """An agent whose model asks for refunds, in one ADK session kept across turns."""
+
+    def __init__(self, ledger: oncely.Ledger, payments: Payments, **kw: Any) -> None:
+        @ledger.tool(policy=APPROVAL_POLICY)
+        def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+            """Refund part of a charge."""
+            return payments.refund(charge_id, amount, idempotency_key)
+
+        self.model = ScriptedLlm()
+        tool = oncely_function_tool(refund, scope="acme", **kw)
+        self.runner, _ = runner_for(tool, self.model)
+
+    def ask(self, charge: str, amount: int, call_id: str) -> list[Any]:
+        """A user turn in which the model asks for one refund (then says "Done.")."""
+        asked = [call(call_id, {"charge_id": charge, "amount": amount}), say("Done.")]
+        self.model.turns = self.model.turns[: len(self.model.requests)] + asked  # unused: gone
+        return asyncio.run(run_turn(self.runner, SESSION, f"refund {charge}"))
+
+    def answer(self, asked: list[Any], confirmed: bool, payload: Any = None) -> list[Any]:
+        """The person's answer to ADK's confirmation request in ``asked``."""
+        [request] = confirmations(asked)
+        reply = types.FunctionResponse(
+            id=request.id,
+            name="adk_request_confirmation",
+            response={"confirmed": confirmed, "payload": payload},
+        )
+        message = types.Content(role="user", parts=[types.Part(function_response=reply)])
+
+        async def resume() -> list[Any]:
+            events = []
+            async for e in self.runner.run_async(
+                user_id="u1", session_id=SESSION, new_message=message
+            ):
+                events.append(e)
+            return events
+
+        return asyncio.run(resume())
+
+
+def confirmations(events: list[Any]) -> list[Any]:
+    return [
+        fc for e in events for fc in e.get_function_calls() if fc.name == "adk_request_confirmation"
+    ]
+
+
+def test_confirmed_in_adk_the_refund_is_paid_once_and_the_ledger_says_who(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    desk = Desk(ledger, payments)
+    asked = desk.ask("ch_1", 500, "call_1")
+    # ADK asks its person; the ledger holds the one request (the inbox lists it); nothing paid.
+    assert len(confirmations(asked)) == 1
+    [request] = ledger.list("acme", state=oncely.EntryState.AWAITING_APPROVAL)
+    assert request.args_canonical == '{"amount":500,"charge_id":"ch_1"}'
+    assert payments.refunds == []
+    done = desk.answer(asked, True, {"by": "alice", "note": "customer verified"})
+    assert len(payments.refunds) == 1 and final_text(done) == "Done."
+    [(_, paid)] = responses(done)
+    assert paid["refund_id"] == "re_1"
+    assert [(h.state.value, h.resolved_by) for h in ledger.history("acme", request.key)][:2] == [
+        ("awaiting-approval", None),
+        ("approved", "alice"),
+    ]
+    # The same refund asked again in a later turn of the session: replayed, nobody asked.
+    again = desk.ask("ch_1", 500, "call_9")
+    assert confirmations(again) == [] and responses(again)[0][1]["refund_id"] == "re_1"
+    # A small amount needs nobody.
+    small = desk.ask("ch_2", 50, "call_3")
+    assert confirmations(small) == [] and len(payments.refunds) == 2
+
+
+def test_rejected_in_adk_the_model_reads_the_denial_and_is_never_asked_again(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    desk = Desk(ledger, payments, approved_by="support-desk")
+    asked = desk.ask("ch_7", 700, "call_1")
+    denied = desk.answer(asked, False, {"note": "over the monthly limit"})
+    [(_, said)] = responses(denied)
+    assert said["error"].startswith("oncely: ") and "over the monthly limit" in said["error"]
+    [entry] = ledger.list("acme", tool="refund")
+    assert ("denied", "support-desk") in [
+        (h.state.value, h.resolved_by) for h in ledger.history("acme", entry.key)
+    ]
+    # A later turn asking the same refund: the ledger's denial, no second question, nothing paid.
+    again = desk.ask("ch_7", 700, "call_2")
+    assert confirmations(again) == []
+    assert "over the monthly limit" in responses(again)[0][1]["error"] and payments.refunds == []
+
+
+def test_a_decision_made_in_the_inbox_is_not_asked_again(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    desk = Desk(ledger, payments)
+    desk.ask("ch_4", 400, "call_1")  # asked, and nobody answers in ADK
+    [request] = ledger.list("acme", state=oncely.EntryState.AWAITING_APPROVAL)
+    ledger.approve("acme", request.key, by="dana", version=request.version)
+    later = desk.ask("ch_4", 400, "call_2")
+    assert confirmations(later) == [] and len(payments.refunds) == 1
+    assert responses(later)[-1][1]["refund_id"] == "re_1"
