@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import sqlite3
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 from adk_script import ScriptedLlm, call, final_text, responses, run_turn, say
 from google.adk.agents import LlmAgent
 from google.adk.agents.invocation_context import InvocationContext
+from google.adk.apps import App
 from google.adk.plugins import ReflectAndRetryToolPlugin
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService, Session
@@ -227,7 +229,8 @@ def test_a_legitimate_repeat_is_a_distinct_step(ledger: oncely.Ledger, payments:
 def runner_for(tool: BaseTool, model: ScriptedLlm, *plugins: Any) -> tuple[Runner, Any]:
     agent = LlmAgent(name="support", model=model, tools=[tool])
     sessions = InMemorySessionService()
-    runner = Runner(app_name="shop", agent=agent, session_service=sessions, plugins=list(plugins))
+    app = App(name="shop", root_agent=agent, plugins=list(plugins))
+    runner = Runner(app=app, session_service=sessions)
     asyncio.run(sessions.create_session(app_name="shop", user_id="u1", session_id=SESSION))
     return runner, sessions
 
@@ -512,3 +515,19 @@ def test_a_decision_made_in_the_inbox_is_not_asked_again(
     later = desk.ask("ch_4", 400, "call_2")
     assert confirmations(later) == [] and len(payments.refunds) == 1
     assert responses(later)[-1][1]["refund_id"] == "re_1"
+
+
+# --- the example ----------------------------------------------------------------------------
+
+
+def test_the_example_pays_twice_bare_and_once_with_oncely(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parents[5] / "examples" / "python" / "google_adk_agent.py"
+    p = subprocess.run(
+        [sys.executable, str(script), "--db", str(tmp_path / "ledger.db")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stdout + p.stderr
+    paid = [int(n) for n in re.findall(r"the provider paid (\d+) time", p.stdout)]
+    assert paid == [2, 1], p.stdout
+    assert "call_1: {'error': 'oncely: the outcome of this call is unknown" in p.stdout
+    counted(f"google_adk_agent.py: paid {paid[0]}x without oncely, {paid[1]}x with")
