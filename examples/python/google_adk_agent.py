@@ -38,6 +38,7 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.adk.tools import BaseTool, FunctionTool
 from google.genai import types
+from pydantic import Field
 
 import oncely
 from oncely.adapters.google_adk import oncely_function_tool
@@ -70,7 +71,7 @@ class ScriptedModel(BaseLlm):
     """Answers each request with the next scripted turn."""
 
     model: str = "scripted"
-    turns: list[types.Content] = []
+    turns: list[types.Content] = Field(default_factory=list)
     asked: int = 0
 
     async def generate_content_async(

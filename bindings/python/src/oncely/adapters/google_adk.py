@@ -160,7 +160,9 @@ class OncelyFunctionTool(FunctionTool):
         finally:
             _CONTEXT.reset(token)
 
-    async def _invoke_callable(self, target: Callable[..., Any], args_to_call: dict[str, Any]) -> Any:
+    async def _invoke_callable(
+        self, target: Callable[..., Any], args_to_call: dict[str, Any]
+    ) -> Any:
         if target is not self.func:  # ADK calling the user's require_confirmation
             return await super()._invoke_callable(target, args_to_call)
         ctx = _CONTEXT.get()
@@ -208,7 +210,9 @@ class OncelyFunctionTool(FunctionTool):
             return theirs  # the call answers the model with ADK's validation errors
         guard = self._guard
         try:
-            i = guard.identity(tool_context, session_id(tool_context), tool_context.function_call_id)
+            i = guard.identity(
+                tool_context, session_id(tool_context), tool_context.function_call_id
+            )
         except LookupError:
             return theirs  # the call itself is refused (no run)
         confirmation = tool_context.tool_confirmation

@@ -11,14 +11,15 @@ from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import Runner
 from google.genai import types
+from pydantic import Field
 
 
 class ScriptedLlm(BaseLlm):
     """Answers each request with the next of ``turns``; keeps the requests it was sent."""
 
     model: str = "scripted"
-    turns: list[types.Content] = []
-    requests: list[LlmRequest] = []
+    turns: list[types.Content] = Field(default_factory=list)
+    requests: list[LlmRequest] = Field(default_factory=list)
 
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
@@ -60,10 +61,7 @@ async def run_turn(runner: Runner, session: str, message: str | None, **kw: Any)
 def responses(events: list[Any], name: str = "refund") -> list[tuple[str, Any]]:
     """(function-call id, response) of every function response ``name`` in ``events``."""
     return [
-        (fr.id, fr.response)
-        for e in events
-        for fr in e.get_function_responses()
-        if fr.name == name
+        (fr.id, fr.response) for e in events for fr in e.get_function_responses() if fr.name == name
     ]
 
 

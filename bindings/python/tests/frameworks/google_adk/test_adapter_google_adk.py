@@ -113,7 +113,10 @@ def test_the_declaration_is_the_function_tool_s_without_the_key(
     # A name for the model only: the ledger keeps the tool's own.
     renamed = oncely_function_tool(refund2, name="give_refund", description="Give money back.")
     shown = renamed._get_declaration()
-    assert shown is not None and (shown.name, shown.description) == ("give_refund", "Give money back.")
+    assert shown is not None and (shown.name, shown.description) == (
+        "give_refund",
+        "Give money back.",
+    )
     assert renamed.guard.name == "refund2"
 
 
@@ -141,11 +144,14 @@ def test_no_run_is_an_error_that_says_where_to_give_one(
     with pytest.raises(oncely.IdentityError, match="needs a run: give the conversation, thread"):
         invoke(t, "call_1", {"charge_id": "ch_1", "amount": 500}, session="")
     with oncely.context(run=SESSION):
-        assert invoke(t, "call_1", {"charge_id": "ch_1", "amount": 500}, session="")["amount"] == 500
+        assert (
+            invoke(t, "call_1", {"charge_id": "ch_1", "amount": 500}, session="")["amount"] == 500
+        )
     fixed = refund_tool(ledger, payments, run=lambda ctx: SESSION)
-    assert invoke(fixed, "call_2", {"charge_id": "ch_1", "amount": 500}, session="")[
-        "refund_id"
-    ] == "re_1"
+    assert (
+        invoke(fixed, "call_2", {"charge_id": "ch_1", "amount": 500}, session="")["refund_id"]
+        == "re_1"
+    )
     assert len(payments.refunds) == 1
 
 
@@ -167,9 +173,7 @@ def test_async_tools_and_the_tool_context(ledger: oncely.Ledger) -> None:
     )
     declared = t._get_declaration()
     assert declared is not None
-    assert set(json.dumps(declared.model_dump()).split('"to"')) and "tool_context" not in str(
-        declared.model_dump()
-    )
+    assert set(declared.parameters_json_schema["properties"]) == {"to", "body"}  # no context
     assert invoke(t, "call_1", {"to": "a@example.com", "body": "hi"}) == "sent to a@example.com"
     assert invoke(t, "call_2", {"body": "hi", "to": "a@example.com"}) == "sent to a@example.com"
     assert sent == [("a@example.com", "call_1")]
@@ -275,7 +279,9 @@ def test_with_adk_s_reflect_and_retry_plugin_too_it_pays_once(
     ledger: oncely.Ledger, payments: Payments
 ) -> None:
     first, second = reask(refund_tool(ledger, payments), payments, ReflectAndRetryToolPlugin())
-    counted(f"adk re-ask, oncely + reflect-retry: the provider paid {len(payments.refunds)} time(s)")
+    counted(
+        f"adk re-ask, oncely + reflect-retry: the provider paid {len(payments.refunds)} time(s)"
+    )
     assert len(payments.refunds) == 1
     assert first["error"].startswith("oncely: the outcome of this call is unknown")
     assert second["refund_id"] == "re_1"
@@ -361,7 +367,9 @@ def test_a_cancelled_invocation_leaves_the_claimed_call_running_and_the_re_ask_g
         return await run_turn(runner, SESSION, "did it go through?")
 
     events = asyncio.run(main())
-    counted(f"adk cancelled invocation, async tool: the provider paid {len(payments.refunds)} time(s)")
+    counted(
+        f"adk cancelled invocation, async tool: the provider paid {len(payments.refunds)} time(s)"
+    )
     assert cancelled == []
     assert len(payments.refunds) == 1
     [(call_id, second)] = responses(events)
