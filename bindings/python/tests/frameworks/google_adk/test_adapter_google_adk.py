@@ -13,13 +13,15 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from adk_script import ScriptedLlm, call, final_text, responses, run_turn, say
-from google.adk.agents import LlmAgent
+from google.adk.agents import LlmAgent, RunConfig
 from google.adk.agents.invocation_context import InvocationContext
+from google.adk.agents.run_config import ToolThreadPoolConfig
 from google.adk.apps import App
 from google.adk.plugins import ReflectAndRetryToolPlugin
 from google.adk.runners import Runner
@@ -266,7 +268,7 @@ def test_a_model_re_asking_after_a_lost_response_pays_once(
     # The model reads the core's answer in ADK's tool-error form: unknown, and not "retry".
     assert set(first) == {"error"}
     assert first["error"].startswith("oncely: the outcome of this call is unknown")
-    assert "safe to retry" not in first["error"] and "try again" not in first["error"]
+    assert "It will not be run again" in first["error"] and "try again" not in first["error"]
     assert second["refund_id"] == "re_1"
     assert [(r.tool_call_id, r.outcome, r.run, r.step) for r in records] == [
         ("call_1", "InDoubtError", SESSION, None),
@@ -378,6 +380,48 @@ def test_a_cancelled_invocation_leaves_the_claimed_call_running_and_the_re_ask_g
     assert entry is not None and entry.state == oncely.EntryState.DONE
     # The cancelled caller records nothing; the re-ask, a new call id, replays the record.
     assert [(r.tool_call_id, r.outcome) for r in records] == [("call_2", "replayed")]
+
+
+def test_a_sync_tool_on_adk_s_thread_pool_runs_to_its_record_when_cancelled(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    """ADK's tool thread pool (``RunConfig.tool_thread_pool_config``) runs a sync tool on a
+    worker thread; the caller's timeout cancels the invocation, not the thread: the claimed
+    call records its result, and the next turn's re-ask replays it."""
+    release = threading.Event()
+
+    @ledger.tool(policy=REFUND_POLICY)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        release.wait(10)  # the provider answers after the caller gave up
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    model = ScriptedLlm(
+        turns=[
+            call("call_1", {"charge_id": "ch_1", "amount": 500}),
+            call("call_2", {"amount": 500.0, "charge_id": "ch_1"}),
+            say("Refunded."),
+        ]
+    )
+    runner, _ = runner_for(oncely_function_tool(refund, scope="acme"), model)
+    pool = RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=2))
+
+    async def main() -> list[Any]:
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(run_turn(runner, SESSION, "refund", run_config=pool), 1.0)
+        release.set()
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if ledger.list("acme", state=oncely.EntryState.DONE):
+                break
+        return await run_turn(runner, SESSION, "did it go through?", run_config=pool)
+
+    events = asyncio.run(main())
+    counted(
+        f"adk cancelled invocation, sync tool: the provider paid {len(payments.refunds)} time(s)"
+    )
+    assert len(payments.refunds) == 1
+    assert responses(events) == [("call_2", payments.refunds[0])]
 
 
 # --- story 2: a process killed mid-tool, resumed from ADK's SQLite session service ----------
