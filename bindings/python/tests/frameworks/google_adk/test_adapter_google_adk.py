@@ -64,21 +64,26 @@ def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> OncelyF
     return oncely_function_tool(refund, scope="acme", **kw)
 
 
-def tool_context(tool: BaseTool, call_id: str, session: str = SESSION) -> ToolContext:
+def tool_context(
+    tool: BaseTool, call_id: str, session: str = SESSION, user: str = "u1"
+) -> ToolContext:
     """The ToolContext ADK's flow gives a tool: an invocation of ``session``."""
     agent = LlmAgent(name="support", model=ScriptedLlm(), tools=[tool])
     ic = InvocationContext(
         session_service=InMemorySessionService(),
         invocation_id="e-1",
         agent=agent,
-        session=Session(id=session, app_name="shop", user_id="u1"),
+        session=Session(id=session, app_name="shop", user_id=user),
     )
     return ToolContext(ic, function_call_id=call_id)
 
 
-def invoke(tool: BaseTool, call_id: str, args: dict[str, Any], session: str = SESSION) -> Any:
+def invoke(
+    tool: BaseTool, call_id: str, args: dict[str, Any], session: str = SESSION, user: str = "u1"
+) -> Any:
     """ADK's tool-invocation API, as the flow calls it."""
-    return asyncio.run(tool.run_async(args=args, tool_context=tool_context(tool, call_id, session)))
+    ctx = tool_context(tool, call_id, session, user)
+    return asyncio.run(tool.run_async(args=args, tool_context=ctx))
 
 
 # --- the declaration ------------------------------------------------------------------------
@@ -155,6 +160,21 @@ def test_no_run_is_an_error_that_says_where_to_give_one(
         == "re_1"
     )
     assert len(payments.refunds) == 1
+
+
+def test_session_ids_shared_by_users_are_told_apart_with_run(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    # ADK keeps a session id unique within its app and user only: by default two users naming
+    # their sessions alike share the run; the module's docstring says how to tell them apart.
+    shared = refund_tool(ledger, payments)
+    invoke(shared, "call_1", {"charge_id": "ch_1", "amount": 500}, user="u1")
+    invoke(shared, "call_2", {"charge_id": "ch_1", "amount": 500}, user="u2")
+    assert len(payments.refunds) == 1
+    per_user = refund_tool(ledger, payments, run=lambda ctx: f"{ctx.user_id}/{ctx.session.id}")
+    invoke(per_user, "call_3", {"charge_id": "ch_1", "amount": 500}, user="u1")
+    invoke(per_user, "call_4", {"charge_id": "ch_1", "amount": 500}, user="u2")
+    assert [r["refund_id"] for r in payments.refunds] == ["re_1", "re_2", "re_3"]
 
 
 def test_async_tools_and_the_tool_context(ledger: oncely.Ledger) -> None:
