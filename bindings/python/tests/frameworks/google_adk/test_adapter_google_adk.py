@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from adk_script import ScriptedLlm, call, final_text, responses, run_turn, say
+from compat import record
 from google.adk.agents import LlmAgent, RunConfig
 from google.adk.agents.invocation_context import InvocationContext
 from google.adk.agents.run_config import ToolThreadPoolConfig
@@ -48,6 +49,15 @@ def payments(ledger: oncely.Ledger) -> Payments:
     p = Payments()
     register_lookup(ledger, p)
     return p
+
+
+# The README's compatibility table (scripts/compat): what the stories below found.
+ADK: dict[str, str] = {
+    "framework": "Google ADK",
+    "package": "google-adk",
+    "run": "the session id (tool_context.session.id)",
+}
+RESUMED = "SIGKILL, resumed from its SQLite session service"
 
 
 def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> OncelyFunctionTool:
@@ -284,6 +294,7 @@ def test_a_model_re_asking_after_a_lost_response_pays_once(
     records: list[CallRecord] = []
     first, second = reask(refund_tool(ledger, payments, audit=records.append), payments)
     counted(f"adk re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
+    record(**ADK, story="re-ask", paid=len(payments.refunds), bare=False)
     assert len(payments.refunds) == 1
     # The model reads the core's answer in ADK's tool-error form: unknown, and not "retry".
     assert set(first) == {"error"}
@@ -339,6 +350,7 @@ def test_without_oncely_the_re_ask_pays_twice(payments: Payments) -> None:
     # ADK's answer to a tool that raises: its reflect-and-retry plugin tells the model to retry.
     first, second = reask(FunctionTool(refund), payments, ReflectAndRetryToolPlugin())
     counted(f"adk re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
+    record(**ADK, story="re-ask", paid=len(payments.refunds), bare=True)
     assert len(payments.refunds) == 2
     assert "TimeoutError" in json.dumps(first) and second["refund_id"] == "re_2"
 
@@ -467,6 +479,7 @@ def test_an_invocation_killed_mid_tool_and_resumed_pays_once(tmp_path: Path) -> 
     out = killed_and_resumed(tmp_path)
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"adk killed mid-tool and resumed, oncely adapter: paid {len(refunds)} time(s)")
+    record(**ADK, story="kill-resume", paid=len(refunds), bare=False, how=RESUMED)
     assert len(refunds) == 1
     assert "refunds: 1" in out and "last message: Refunded." in out
     assert "function response: call_1 {'refund_id': 're_1'" in out  # the first refund, back
@@ -479,6 +492,7 @@ def test_without_oncely_the_resumed_invocation_pays_twice(tmp_path: Path) -> Non
     out = killed_and_resumed(tmp_path, "--naive")
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"adk killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
+    record(**ADK, story="kill-resume", paid=len(refunds), bare=True, how=RESUMED)
     assert len(refunds) == 2 and "refunds: 2" in out
 
 
