@@ -87,11 +87,11 @@ from oncely.adapters._core import (
     unwrap_tool,
 )
 
-StepContext = Context | None  # type: ignore[type-arg]
+StepContext = Context | None
 """What ``run=`` and ``step=`` get: the workflow step's ``Context`` (``None`` outside one)."""
 
 
-def step_context() -> Context | None:  # type: ignore[type-arg]
+def step_context() -> Context | None:
     """The ``Context`` of the workflow step running this call, if any."""
     try:
         return Context.get_step_context()
@@ -112,7 +112,7 @@ def tool_call_id() -> str | None:
     return None if value in (None, "") else str(value)
 
 
-async def session_id(ctx: Context | None) -> str | None:  # type: ignore[type-arg]
+async def session_id(ctx: Context | None) -> str | None:
     """The conversation of a workflow's context: its memory's session (``Memory.session_id``,
     or a ``ChatMemoryBuffer``'s ``chat_store_key`` unless it is the shared default)."""
     if ctx is None:
@@ -158,7 +158,7 @@ class OncelyTool(FunctionTool):
         assert schema is not None
         fields = list(schema.model_fields)
         if args:  # positional, in the schema's order
-            kwargs = {**dict(zip(fields, args)), **kwargs}
+            kwargs = {**dict(zip(fields, args, strict=False)), **kwargs}
         values = schema.model_validate(kwargs)
         return {n: getattr(values, n) for n in fields}
 
@@ -253,21 +253,22 @@ class OncelyTool(FunctionTool):
             return self._error(text, arguments, e)
         return self._output(r.value, arguments)
 
-    async def _decided(self, ctx: Context, args: dict[str, Any], i: Identity) -> None:  # type: ignore[type-arg]
+    async def _decided(self, ctx: Context, args: dict[str, Any], i: Identity) -> None:
         """Ask the workflow's person about the ledger's request (LlamaIndex's
         ``InputRequiredEvent``; the step is run again when the ``HumanResponseEvent`` comes) and
         record their decision in the ledger. Nothing when the ledger needs no one."""
         asked = await asyncio.to_thread(self._guard.ask, args, i)
         if asked is None:
             return
-        request = InputRequiredEvent(
-            prefix=f"approve {self._guard.name} {args}? ",
-            oncely="approval",
-            tool=self._guard.name,
-            key=asked.key,
-            args=args,
-            version=asked.version,
-        )
+        fields: dict[str, Any] = {
+            "prefix": f"approve {self._guard.name} {args}? ",
+            "oncely": "approval",
+            "tool": self._guard.name,
+            "key": asked.key,
+            "args": args,
+            "version": asked.version,
+        }
+        request = InputRequiredEvent(**fields)
         reply = await ctx.wait_for_event(
             HumanResponseEvent,
             waiter_event=request,
