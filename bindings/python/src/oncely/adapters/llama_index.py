@@ -32,9 +32,10 @@ workflow ``Context``, ``None`` outside a workflow), else the agent's conversatio
 its memory in the workflow's context (``Memory``'s ``session_id``; a ``ChatMemoryBuffer``'s
 ``chat_store_key`` unless it is the default ``"chat_history"``, which every conversation shares),
 else refused (:class:`~oncely.IdentityError`, a ``LookupError``) unless the key is natural. The
-workflow's ``run_id`` is not the run: it is new for every ``agent.run`` (one turn), and a
-``Context`` restored with ``Context.from_dict`` does not hold the memory (LlamaIndex leaves it
-out of ``to_dict``; the resumed run is given it again, with its session). No step unless given, so
+workflow's ``run_id`` is not the run: it is new for every ``agent.run`` (one turn). A run saved
+with ``ctx.to_dict(serializer=PickleSerializer())`` keeps its memory, so the run resumed from it
+(``Context.from_dict``, in another process) has the same session (LlamaIndex's JSON serializer
+leaves the memory out, and the resumed agent then fails for want of it). No step unless given, so
 the same tool with the same arguments in one session is one effect — a model re-asking with a new
 tool-call id, and a workflow resumed from its serialized ``Context``, get the first result. The
 tool-call id (the agent's ``ToolCall`` event's ``tool_id``) is recorded for audit (``audit=``,
@@ -64,7 +65,6 @@ ledger's request itself (the model reads "awaiting approval").
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, get_origin
@@ -73,6 +73,7 @@ from llama_index.core.memory.types import DEFAULT_CHAT_STORE_KEY
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.utils import create_schema_from_function
 from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 from workflows import Context
 from workflows.errors import WorkflowRuntimeError
 from workflows.events import HumanResponseEvent, InputRequiredEvent
@@ -138,10 +139,15 @@ class OncelyTool(FunctionTool):
         metadata: ToolMetadata,
         approved_by: str,
     ) -> None:
-        async def unused(**kwargs: Any) -> Any:  # FunctionTool needs a function; acall is ours
-            raise NotImplementedError
+        # ``fn`` and ``async_fn`` (what ``to_langchain_tool`` and the like call): through the
+        # ledger too, returning the raw output (the core's answer for one that did not return).
+        def sync_fn(**kwargs: Any) -> Any:
+            return self.call(**kwargs).raw_output
 
-        super().__init__(async_fn=unused, metadata=metadata)
+        async def async_fn(**kwargs: Any) -> Any:
+            return (await self.acall(**kwargs)).raw_output
+
+        super().__init__(fn=sync_fn, async_fn=async_fn, metadata=metadata)
         self._guard = guard
         self._invoke = invoke
         self._is_async = is_async
@@ -164,8 +170,7 @@ class OncelyTool(FunctionTool):
 
     @staticmethod
     def _intent_args(arguments: dict[str, Any]) -> dict[str, Any]:
-        from pydantic_core import to_jsonable_python
-
+        """The arguments as the call keys them (JSON values)."""
         jsonable: dict[str, Any] = to_jsonable_python(arguments)
         return jsonable
 
@@ -237,9 +242,7 @@ class OncelyTool(FunctionTool):
 
                 r = await self._guard.run_async(call, intent, i, call_id)
             else:
-                run = contextvars.copy_context().run
                 r = await asyncio.to_thread(
-                    run,
                     self._guard.run_sync,
                     lambda key: self._invoke(arguments, key, ctx),
                     intent,

@@ -540,3 +540,13 @@ def test_the_example_pays_twice_without_oncely_and_once_with(tmp_path: Path) -> 
     assert paid == [2, 1], p.stdout
     assert "oncely: the outcome of this call is unknown" in p.stdout
     counted(f"llama_index_agent.py: paid {paid[0]}x without oncely, {paid[1]}x with")
+
+
+def test_the_tools_functions_go_through_the_ledger_too(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    t = refund_tool(ledger, payments)
+    with oncely.context(run=SESSION):
+        assert t.fn(charge_id="ch_1", amount=500)["refund_id"] == "re_1"
+        assert asyncio.run(t.async_fn(amount=500, charge_id="ch_1"))["refund_id"] == "re_1"
+    assert len(payments.refunds) == 1
