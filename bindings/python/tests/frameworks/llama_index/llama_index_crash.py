@@ -4,12 +4,13 @@ and a second process that resumes the run from the workflow's serialized ``Conte
     python llama_index_crash.py first|resume WORKDIR [--naive]
 
 ``first``: the scripted model asks for a refund; while the agent's ``ToolCall`` is in flight the
-handler saves ``ctx.to_dict()`` to WORKDIR/context.json (LlamaIndex's own persistence of a
-run); the tool waits for that file, pays, and the process is killed (SIGKILL: no cleanup, the
-ledger's claim stays pending). ``resume``: a new process restores the run with
-``Context.from_dict`` and runs it (``agent.run(ctx=...)``), which runs the in-flight tool call
-again. The memory, which LlamaIndex leaves out of ``to_dict``, is given again with its session
-(the conversation's id). Prints the provider's refunds. ``--naive``: a plain ``FunctionTool``.
+handler saves ``ctx.to_dict(serializer=PickleSerializer())`` to WORKDIR/context.json
+(LlamaIndex's own persistence of a run; pickled, so that the memory comes along: a
+``ChatMemoryBuffer`` whose ``chat_store_key`` is the conversation, the adapter's run); the tool
+waits for that file, pays, and the process is killed (SIGKILL: no cleanup, the ledger's claim
+stays pending). ``resume``: a new process restores the run with ``Context.from_dict`` and runs it
+(``agent.run(ctx=...)``), which runs the in-flight tool call again. Prints the provider's
+refunds. ``--naive``: a plain ``FunctionTool``.
 """
 
 from __future__ import annotations
