@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compat import record
 from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult
 from llama_index.core.memory import ChatMemoryBuffer, Memory
 from llama_index.core.tools import BaseTool, FunctionTool, ToolOutput
@@ -46,6 +47,15 @@ def payments(ledger: oncely.Ledger) -> Payments:
     p = Payments()
     register_lookup(ledger, p)
     return p
+
+
+# The README's compatibility table (scripts/compat): what the stories below found.
+LLAMA_INDEX: dict[str, str] = {
+    "framework": "LlamaIndex",
+    "package": "llama-index-core",
+    "run": "the memory's session (Memory.session_id, ChatMemoryBuffer.chat_store_key)",
+}
+RESUMED = "SIGKILL, resumed from its serialized workflow Context"
 
 
 def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> OncelyTool:
@@ -291,6 +301,7 @@ def test_story_1_a_model_re_asking_after_a_lost_response_pays_once(
     records: list[CallRecord] = []
     first, second = reask(refund_tool(ledger, payments, audit=records.append), payments)
     counted(f"llama-index re-ask, oncely adapter: paid {len(payments.refunds)} time(s)")
+    record(**LLAMA_INDEX, story="re-ask", paid=len(payments.refunds), bare=False)
     assert len(payments.refunds) == 1
     assert first.is_error and "the outcome of this call is unknown" in first.content
     assert not second.is_error and second.raw_output["refund_id"] == "re_1"
@@ -333,6 +344,7 @@ def test_story_1_without_oncely_the_re_ask_pays_twice(payments: Payments) -> Non
 
     first, _ = reask(FunctionTool.from_defaults(refund), payments)
     counted(f"llama-index re-ask, no oncely: paid {len(payments.refunds)} time(s)")
+    record(**LLAMA_INDEX, story="re-ask", paid=len(payments.refunds), bare=True)
     assert first.is_error and str(first.content) == "read timed out"
     assert len(payments.refunds) == 2
 
@@ -412,6 +424,7 @@ def test_story_2_killed_mid_tool_and_resumed_from_the_context_pays_once(tmp_path
     out = killed_and_resumed(tmp_path)
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"llama-index killed mid-tool and resumed, oncely adapter: paid {len(refunds)} time(s)")
+    record(**LLAMA_INDEX, story="kill-resume", paid=len(refunds), bare=False, how=RESUMED)
     assert len(refunds) == 1
     assert "refunds: 1" in out
     assert "last message: Refunded." in out
@@ -426,6 +439,7 @@ def test_story_2_without_oncely_the_resumed_run_pays_again(tmp_path: Path) -> No
     out = killed_and_resumed(tmp_path, "--naive")
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"llama-index killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
+    record(**LLAMA_INDEX, story="kill-resume", paid=len(refunds), bare=True, how=RESUMED)
     assert len(refunds) == 2
     assert "refunds: 2" in out
 
