@@ -109,7 +109,7 @@ class CrewCall:
         return self.flow_id or self.crew_id
 
 
-def current_call() -> CrewCall:
+def crew_call() -> CrewCall:
     """The :class:`CrewCall` of the execution this code runs in: the entities of CrewAI's
     runtime state (what its checkpoints hold), outermost first, else the crew's context."""
     flow_id: str | None = None
@@ -186,7 +186,7 @@ class OncelyTool(BaseTool):
 
     def _guarded_sync(self, arguments: dict[str, Any]) -> Any:
         call = self._call
-        i = self._guard.identity(ctx := current_call(), ctx.conversation, None)
+        i = self._guard.identity(ctx := crew_call(), ctx.conversation, None)
         try:
             r = self._guard.run_sync(
                 lambda key: call(arguments, key), to_jsonable_python(arguments), i, None
@@ -200,7 +200,7 @@ class OncelyTool(BaseTool):
 
     async def _guarded_async(self, arguments: dict[str, Any]) -> Any:
         call = self._call
-        i = self._guard.identity(ctx := current_call(), ctx.conversation, None)
+        i = self._guard.identity(ctx := crew_call(), ctx.conversation, None)
         try:
             r = await self._guard.run_async(
                 lambda key: call(arguments, key), to_jsonable_python(arguments), i, None
@@ -295,4 +295,4 @@ def oncely_tool(
     return t
 
 
-__all__ = ["CrewCall", "OncelyTool", "current_call", "oncely_tool"]
+__all__ = ["CrewCall", "OncelyTool", "crew_call", "oncely_tool"]

@@ -88,6 +88,26 @@ def test_the_schema_the_model_sees_has_no_key_parameter(
     assert "idempotency_key" in plain.args_schema.model_json_schema()["properties"]
 
 
+def test_a_plain_function_without_a_key_parameter_reads_the_current_call(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    def refund(charge_id: str, amount: int) -> dict[str, Any]:
+        """Refund part of a charge."""
+        now = oncely.current_call()
+        assert now is not None
+        return payments.refund(charge_id, amount, now.key)
+
+    t = oncely_tool(refund, ledger=ledger, policy=REFUND_POLICY, scope="acme")
+    assert set(t.args_schema.model_json_schema()["properties"]) == {"charge_id", "amount"}
+    llm = once(
+        tool_call("call_1", "refund", charge_id="ch_1", amount=500),
+        tool_call("call_2", "refund", charge_id="ch_1", amount=500),
+    )
+    crew_of(t, llm).kickoff()
+    [paid] = payments.refunds
+    assert paid["idempotency_key"].startswith("oncely1:")
+
+
 # --- sync and async tools -----------------------------------------------------------------------
 
 
