@@ -49,9 +49,10 @@ stops the task). Such a failure is never put in the crew's tool cache, so a re-a
 ledger. Other errors (storage, the ledger) are raised: CrewAI's agent then shows the model its
 own "Error executing tool" text, or stops under ``tool_failure_policy="raise"``.
 
-A caller's timeout (an agent's ``max_execution_time``) does not stop a call the ledger claimed:
-CrewAI cannot interrupt a tool's thread, and under its async kickoff the ledger keeps the
-claimed call running to its result (the core's rule), so the run asked again gets that result.
+A caller's timeout (an agent's ``max_execution_time``) does not stop a call the ledger claimed
+(the core's rule, as with LangGraph's step timeout): CrewAI runs a tool call in a thread, which
+its sync kickoff waits for and its async kickoff's ``asyncio.wait_for`` leaves running, so the
+call runs to its result and is recorded; the same crew or flow asking again gets that result.
 
 Approval: CrewAI has no tool-call confirmation step (``human_input`` reviews a task's final
 answer, not a call). A policy with an ``approval`` rule meets the ledger's request itself: the
