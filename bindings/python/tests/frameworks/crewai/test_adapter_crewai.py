@@ -416,3 +416,43 @@ def test_the_example(repo: Path, tmp_path: Path) -> None:
     paid = [int(n) for n in __import__("re").findall(r"the provider paid (\d+) time", p.stdout)]
     assert paid == [2, 1], p.stdout
     counted(f"crewai_agent.py: paid {paid[0]}x without oncely, {paid[1]}x with")
+
+
+# --- approval: CrewAI has no tool-call confirmation; the call meets the ledger's request --------
+
+APPROVAL_POLICY = {**REFUND_POLICY, "approval": {"when": {"/amount": {">": 100}}}}
+
+
+def test_a_gated_call_reads_awaiting_approval_and_runs_once_when_approved_in_the_ledger(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    @ledger.tool(policy=APPROVAL_POLICY)
+    def refund(charge_id: str, amount: int, *, idempotency_key: str) -> dict[str, Any]:
+        """Refund part of a charge."""
+        return payments.refund(charge_id, amount, idempotency_key)
+
+    t = oncely_tool(refund, scope="acme")
+
+    def ask(charge: str) -> ScriptedLLM:
+        return once(tool_call("call_1", "refund", charge_id=charge, amount=500))
+
+    crew = crew_of(t, llm := ask("ch_1"))
+    crew.kickoff()
+    [waiting] = llm.tool_messages()
+    assert waiting.startswith("oncely:") and "approv" in waiting, waiting
+    [asked] = ledger.list("acme", state=oncely.EntryState.AWAITING_APPROVAL)
+    assert payments.refunds == []
+    ledger.approve("acme", asked.key, by="alice", version=asked.version)  # the inbox, say
+    crew.agents[0].llm = llm = ask("ch_1")
+    crew.kickoff()  # the same crew asks again: approved, it runs once
+    assert len(payments.refunds) == 1 and "'refund_id': 're_1'" in llm.tool_messages()[0]
+
+    denied = crew_of(t, ask("ch_7"))
+    denied.kickoff()
+    [asked] = ledger.list("acme", state=oncely.EntryState.AWAITING_APPROVAL)
+    ledger.deny("acme", asked.key, by="bob", version=asked.version, note="over the limit")
+    denied.agents[0].llm = llm = ask("ch_7")
+    denied.kickoff()
+    [said] = llm.tool_messages()
+    assert said.startswith("oncely:") and "over the limit" in said
+    assert len(payments.refunds) == 1
