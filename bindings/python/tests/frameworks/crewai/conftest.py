@@ -1,0 +1,22 @@
+"""The CrewAI adapter's tests: the provider's execution counts, printed after the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import scripted  # noqa: F401  (CrewAI's telemetry off before crewai is imported)
+from payments import COUNTS
+
+
+@pytest.fixture
+def repo() -> Path:
+    return Path(__file__).resolve().parents[5]
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if COUNTS:
+        terminalreporter.section("crewai: what the provider executed")
+        for line in COUNTS:
+            terminalreporter.write_line(line)
