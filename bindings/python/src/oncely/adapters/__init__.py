@@ -4,6 +4,11 @@
   ``oncely[langgraph]`` with LangGraph);
 - :mod:`oncely.adapters.openai_agents`: the OpenAI Agents SDK's ``function_tool``
   (``oncely[openai-agents]``);
+- :mod:`oncely.adapters.pydantic_ai`: a Pydantic AI ``Tool`` (``oncely[pydantic-ai]``);
+- :mod:`oncely.adapters.crewai`: a CrewAI tool (``oncely[crewai]``);
+- :mod:`oncely.adapters.google_adk`: a Google ADK ``FunctionTool`` (``oncely[google-adk]``);
+- :mod:`oncely.adapters.strands`: a Strands Agents tool (``oncely[strands]``);
+- :mod:`oncely.adapters.llama_index`: a LlamaIndex ``FunctionTool`` (``oncely[llama-index]``);
 - :mod:`oncely.adapters.http`: ``httpx`` and ``requests`` calls with the key as the provider's
   ``Idempotency-Key`` (``oncely[http]``).
 
@@ -13,7 +18,9 @@ The framework adapters share one rule for which calls are one effect, decided by
 :func:`answer_for`, :func:`reply_for`):
 
 - **run** = the framework's conversation: the LangGraph thread id (``configurable.thread_id``),
-  the Agents SDK's ``RunConfig.group_id``, or the run you give;
+  the Agents SDK's ``RunConfig.group_id``, Pydantic AI's ``conversation_id``, the CrewAI Flow's
+  ``state.id`` (else the Crew's id), the ADK session, the Strands session, the LlamaIndex
+  memory's session, or the run you give;
 - **step** = none by default: a tool keyed by ``step`` (the default identity) is then keyed by
   ``run`` — the same tool with the same arguments in the same run is ONE effect, so a model that
   re-asks after an error (with a new tool-call id, reordered arguments, ``5e2`` for ``500``) gets

@@ -1,4 +1,4 @@
-"""CrewAI: a tool whose calls run at most once per intent (``pip install oncely crewai``).
+"""CrewAI: a tool whose calls run at most once per intent (``pip install 'oncely[crewai]'``).
 
 ::
 

@@ -1,5 +1,5 @@
 """Google ADK (Agent Development Kit): a ``FunctionTool`` whose calls run at most once per
-intent (``pip install google-adk``).
+intent (``pip install 'oncely[google-adk]'``).
 
 ::
 

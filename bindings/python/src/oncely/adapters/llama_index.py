@@ -1,5 +1,5 @@
 """LlamaIndex: a ``FunctionTool`` whose calls run at most once per intent
-(``pip install llama-index-core``).
+(``pip install 'oncely[llama-index]'``).
 
 ::
 

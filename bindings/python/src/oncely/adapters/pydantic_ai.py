@@ -1,5 +1,5 @@
 """Pydantic AI: a ``Tool`` whose calls run at most once per intent
-(``pip install oncely pydantic-ai-slim``).
+(``pip install 'oncely[pydantic-ai]'``).
 
 ::
 

@@ -1,5 +1,5 @@
 """Strands Agents: a tool whose calls run at most once per intent
-(``pip install strands-agents``).
+(``pip install 'oncely[strands]'``).
 
 ::
 

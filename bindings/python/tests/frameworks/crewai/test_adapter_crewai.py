@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compat import record
 from crewai import Agent, Crew, Task
 from crewai.flow.flow import Flow, start
 from crewai.tools import BaseTool, tool
@@ -41,6 +42,15 @@ def payments(ledger: oncely.Ledger) -> Payments:
     p = Payments()
     register_lookup(ledger, p)
     return p
+
+
+# The README's compatibility table (scripts/compat): what the stories below found.
+CREWAI: dict[str, str] = {
+    "framework": "CrewAI",
+    "package": "crewai",
+    "run": "the outermost Flow's state.id, else the Crew's id",
+}
+RESUMED = "SIGKILL, the Flow resumed from @persist (SQLite)"
 
 
 def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> OncelyTool:
@@ -302,6 +312,7 @@ def test_story_1_a_model_re_asking_after_a_lost_response_pays_once(
     records: list[CallRecord] = []
     first, second = reask(refund_tool(ledger, payments, audit=records.append), payments)
     counted(f"crewai re-ask, oncely adapter: the provider paid {len(payments.refunds)} time(s)")
+    record(**CREWAI, story="re-ask", paid=len(payments.refunds), bare=False)
     assert len(payments.refunds) == 1
     assert first.startswith("oncely: the outcome of this call is unknown")
     assert "'refund_id': 're_1'" in second
@@ -317,6 +328,7 @@ def test_story_1_without_oncely_the_re_ask_pays_twice(payments: Payments) -> Non
 
     first, second = reask(refund, payments)
     counted(f"crewai re-ask, no oncely: the provider paid {len(payments.refunds)} time(s)")
+    record(**CREWAI, story="re-ask", paid=len(payments.refunds), bare=True)
     assert len(payments.refunds) == 2
     assert "read timed out" in first and "'refund_id': 're_2'" in second
 
@@ -385,6 +397,7 @@ def test_story_2_a_flow_killed_mid_tool_and_resumed_pays_once(tmp_path: Path) ->
     out = killed_and_resumed(tmp_path)
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"crewai flow killed mid-tool and resumed, oncely adapter: paid {len(refunds)} time(s)")
+    record(**CREWAI, story="kill-resume", paid=len(refunds), bare=False, how=RESUMED)
     assert len(refunds) == 1
     assert "refunds: 1" in out and "last message: Refunded." in out
     assert "'refund_id': 're_1'" in out  # the resumed call got the first refund back
@@ -399,6 +412,7 @@ def test_story_2_without_oncely_the_resumed_flow_pays_again(tmp_path: Path) -> N
     out = killed_and_resumed(tmp_path, "--naive")
     refunds = Payments(tmp_path / "refunds.jsonl").refunds
     counted(f"crewai flow killed mid-tool and resumed, no oncely: paid {len(refunds)} time(s)")
+    record(**CREWAI, story="kill-resume", paid=len(refunds), bare=True, how=RESUMED)
     assert len(refunds) == 2
     assert "refunds: 2" in out
 
