@@ -280,6 +280,102 @@ test("the caller's abort: the agent stops waiting, the call goes on and is recor
   assert.equal(pay.count, 1);
 });
 
+// ---- approval: Mastra's tool approval is the ledger's one request, one decision ---------------
+
+const APPROVAL = { class: 'irreversible-external', reconcile: 'provider-idempotent', approval: { when: { '/amount_cents': { '>': 100 } } } };
+
+/** A Mastra app with storage (approval suspends the run into a snapshot) and the agent in it. */
+async function approvalAgent(tools, turns) {
+  const { Mastra } = await import('@mastra/core');
+  const { model, requests } = scriptedModel(turns);
+  const storage = new InMemoryStore();
+  const agent = new Agent({ id: 'refunds', name: 'refunds', instructions: 'You refund charges.', model, tools, memory: new Memory({ storage }) });
+  const mastra = new Mastra({ agents: { refunds: agent }, storage, logger: false });
+  return { agent: mastra.getAgent('refunds'), requests };
+}
+
+const MEMORY = { thread: 'thread-1', resource: 'user-1' };
+
+/** One chat turn that asks for a refund of `amount`; the approval answered with `answer` through respond(). */
+async function approvalChat(ledger, pay, amount, answer, extra = {}) {
+  const { respond } = await import('oncely/mastra');
+  const tools = { refund: once(refundTool(pay), { ledger, policy: APPROVAL, ...extra }) };
+  const { agent, requests } = await approvalAgent(tools, [[call('call_1', JSON.stringify({ charge_id: 'ch_1', amount_cents: amount }))], [{ type: 'text', text: 'Done.' }]]);
+  const first = await agent.generate('Refund ch_1.', { maxSteps: 4, memory: MEMORY });
+  if (first.finishReason !== 'suspended') return { first, requests };
+  const decided = await respond(first.suspendPayload, answer, { tools, thread: MEMORY.thread });
+  const resume = { runId: first.runId, toolCallId: first.suspendPayload.toolCallId, memory: MEMORY, maxSteps: 4 };
+  const second = decided.approved ? await agent.approveToolCallGenerate(resume) : await agent.declineToolCallGenerate({ ...resume, reason: decided.reason });
+  return { first, second, decided, requests };
+}
+
+test('approval: approved through respond(), the refund is paid once and the ledger says who', async () => {
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const pay = payProvider();
+  const r = await approvalChat(ledger, pay, 500, { approved: true, by: 'alice' });
+  assert.equal(r.first.finishReason, 'suspended');
+  assert.deepEqual(r.first.suspendPayload.args, { charge_id: 'ch_1', amount_cents: 500 });
+  assert.match(r.decided.decision, /^stl-/);
+  assert.equal(r.decided.approved, true);
+  assert.equal(r.second.text, 'Done.');
+  assert.equal(pay.count, 1);
+  const [entry] = await ledger.list('default', { tool: 'refund' });
+  assert.equal(entry.runId, 'thread-1');
+  const history = await ledger.history('default', entry.key);
+  assert.deepEqual(history.slice(0, 2).map((h) => [h.state, h.resolvedBy]), [['awaiting-approval', null], ['approved', 'alice']]);
+  // The same refund asked again on the thread: replayed, nobody asked; a small one needs nobody.
+  const again = await approvalChat(ledger, pay, 500, null);
+  assert.notEqual(again.first.finishReason, 'suspended');
+  assert.equal(pay.count, 1);
+  const small = await approvalChat(ledger, pay, 50, null);
+  assert.notEqual(small.first.finishReason, 'suspended');
+  assert.equal(pay.count, 2);
+});
+
+test("approval: denied through respond(), the model reads the ledger's reason and is never asked again", async () => {
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const pay = payProvider();
+  const r = await approvalChat(ledger, pay, 700, { approved: false, by: 'bob', reason: 'over the monthly limit' });
+  assert.equal(r.decided.approved, false);
+  assert.match(r.decided.reason, /over the monthly limit/);
+  assert.match(JSON.stringify(r.requests.at(-1).prompt), /over the monthly limit/);
+  const again = await approvalChat(ledger, pay, 700, null);
+  assert.notEqual(again.first.finishReason, 'suspended', 'the ledger holds the denial: nobody is asked');
+  const [denied] = toolOutputs(again.requests[1]);
+  assert.equal(denied.output.type, 'error-text');
+  assert.match(denied.output.value, /over the monthly limit/);
+  assert.equal(pay.count, 0);
+});
+
+test("approval: approved in Mastra without respond() is recorded before the call; the inbox's decision is not asked again", async () => {
+  const ledger = new Ledger(new MemoryStore(), { owner: 'w1' });
+  const pay = payProvider();
+  const tools = { refund: once(refundTool(pay), { ledger, policy: APPROVAL, approvedBy: 'chat-ui' }) };
+  const { agent } = await approvalAgent(tools, [[call('call_1', '{"charge_id":"ch_3","amount_cents":300}')], [{ type: 'text', text: 'Done.' }]]);
+  const first = await agent.generate('Refund ch_3.', { maxSteps: 4, memory: MEMORY });
+  assert.equal(first.finishReason, 'suspended');
+  await agent.approveToolCallGenerate({ runId: first.runId, toolCallId: 'call_1', memory: MEMORY, maxSteps: 4 });
+  const [entry] = await ledger.list('default', { tool: 'refund' });
+  assert.ok((await ledger.history('default', entry.key)).some((h) => h.state === 'approved' && h.resolvedBy === 'chat-ui'));
+  assert.equal(pay.count, 1);
+  // Approved in the inbox: the next chat asking the same refund is not asked.
+  const second = await approvalAgent(tools, [[call('call_2', '{"charge_id":"ch_4","amount_cents":400}')], [{ type: 'text', text: 'Done.' }]]);
+  const asked = await second.agent.generate('Refund ch_4.', { maxSteps: 4, memory: MEMORY });
+  assert.equal(asked.finishReason, 'suspended');
+  const [request] = await ledger.list('default', { state: 'awaiting-approval' });
+  await ledger.approve('default', request.key, { by: 'dana', version: request.version });
+  const third = await approvalAgent(tools, [[call('call_3', '{"amount_cents":400,"charge_id":"ch_4"}')], [{ type: 'text', text: 'Done.' }]]);
+  const later = await third.agent.generate('Refund ch_4.', { maxSteps: 4, memory: MEMORY });
+  assert.notEqual(later.finishReason, 'suspended');
+  assert.equal(later.text, 'Done.');
+  assert.equal(pay.count, 2);
+  // A tool called outside an agent approves nothing by itself: it meets the ledger's request.
+  const direct = await tools.refund.execute({ charge_id: 'ch_5', amount_cents: 500 }, { requestContext: undefined, workflow: { workflowId: 'w', runId: 'thread-1' } }).catch((e) => e);
+  assert.ok(direct instanceof AnsweredError, String(direct));
+  assert.equal(direct.reply.code, 'awaiting-approval');
+  assert.equal(pay.count, 2);
+});
+
 // ---- story 2: a process killed inside the tool after paying; the thread run again ---------------
 
 // One process of the story: a Mastra agent with memory in a libSQL file on thread `thread-7`, the

@@ -23,12 +23,26 @@
 // throws an AnsweredError whose message, the core's reply text, is what Mastra's tool error
 // shows the model (an `error-text` tool result). What the core does not answer propagates.
 //
+// Approval (a policy with an `approval` rule): Mastra's tool approval is the ledger's request. The
+// wrapped tool's `requireApproval` asks the core (`ledger.asksApproval`) and, when a person is
+// needed, records the ledger's one request (the inbox lists it); the agent suspends its run with
+// `finishReason: 'suspended'` and the call in `suspendPayload`. Answer it with
+// `respond(suspendPayload, { approved, by, reason }, { tools, thread })` from this module: it
+// records the decision in the ledger and says what the ledger holds (`{approved, reason}`), which
+// the caller gives Mastra: `agent.approveToolCallGenerate({ runId, toolCallId, … })`, or
+// `agent.declineToolCallGenerate({ runId, toolCallId, reason, … })` (the model reads the ledger's
+// reason). A call approved in Mastra without `respond` is recorded by the call itself
+// (`approvedBy`, default 'mastra') before it runs: an agent runs a tool whose approval it asked
+// only once a person approved it. A decision already in the ledger (the inbox) is not asked again,
+// and the first one recorded stands; a denial in the ledger is what the model reads.
+//
 // The input the ledger keys is the input Mastra validated (the wrapped tool is a Mastra `Tool`
 // that validates first, as `createTool` does); a tool given as a `Tool` validates it once more in
 // its own execute, as Mastra's Tool does for any direct call.
 
+import { RequestContext } from '@mastra/core/request-context';
 import { Tool } from '@mastra/core/tools';
-import { prepare, runOnce } from './shared.js';
+import { askPerson, decide, denialText, gated, held, prepare, replyTo, runOnce } from './shared.js';
 
 export { oncelyCall } from './shared.js';
 
@@ -58,6 +72,7 @@ export function once(tool, options) {
   }
   const p = prepare('oncely/mastra', options, tool.id);
   const inner = tool.execute;
+  const approvedBy = options.approvedBy ?? 'mastra';
   /**
    * @param {any} args the input Mastra validated
    * @param {any} context Mastra's execution context
@@ -65,12 +80,89 @@ export function once(tool, options) {
   async function execute(args, context = {}) {
     const toolCallId = context?.agent?.toolCallId || undefined;
     const ctx = { args, toolCallId, context };
-    return runOnce(p, { args, toolCallId, ctx, frameworkRun: conversationOf(context), signal: context?.abortSignal }, (oncely) =>
+    const frameworkRun = conversationOf(context);
+    if (gated(p) && context?.agent) await approvedInMastra(p, { args, ctx, frameworkRun }, approvedBy, toolCallId);
+    return runOnce(p, { args, toolCallId, ctx, frameworkRun, signal: context?.abortSignal }, (oncely) =>
       inner.call(tool, args, { ...context, abortSignal: oncely.signal, oncely }),
     );
   }
-  // Everything of the tool is kept (id, description, schemas, approval, MCP and provider options);
-  // only `execute` is new. A Tool's schemas are standard schemas already: the new Tool keeps them.
-  const { execute: _theirs, ...fields } = tool;
-  return new Tool({ ...fields, execute });
+  // Everything of the tool is kept (id, description, schemas, MCP and provider options); only
+  // `execute` is new, and `requireApproval` when the policy may ask a person. A Tool's schemas are
+  // standard schemas already: the new Tool keeps them.
+  const { execute: _execute, needsApprovalFn: _needs, ...fields } = tool;
+  if (gated(p)) {
+    const theirs = tool.needsApprovalFn ?? tool.requireApproval ?? false;
+    fields.requireApproval = async (input, approvalContext) => {
+      const asked = typeof theirs === 'function' ? await theirs(input, approvalContext) : theirs;
+      try {
+        return Boolean(asked) || (await askPerson(p, approvalCall(input, approvalContext))) !== null;
+      } catch (e) {
+        // A call the core answers (no run, arguments not keyed): execute answers the model.
+        if (replyTo(e) !== null) return Boolean(asked);
+        throw e;
+      }
+    };
+  }
+  const out = new Tool({ ...fields, execute });
+  // A per-call approval check Mastra set on the tool (an MCP server's) stays, but for a gated
+  // policy, whose requireApproval asks it first.
+  if (!gated(p) && typeof tool.needsApprovalFn === 'function') out.needsApprovalFn = tool.needsApprovalFn;
+  Object.defineProperty(out, TOOL, { value: p });
+  return out;
+}
+
+const TOOL = Symbol('oncely.tool');
+
+/**
+ * A call as Mastra's approval check sees it (`requireApproval(input, { requestContext, … })`, the
+ * request context as a plain object): the conversation is the memory thread Mastra put there.
+ */
+function approvalCall(args, approvalContext) {
+  const values = approvalContext?.requestContext ?? {};
+  const requestContext = new RequestContext(Object.entries(values));
+  const threadId = values.mastra__threadId ?? values.MastraMemory?.thread?.id;
+  const context = { ...approvalContext, requestContext, agent: { threadId } };
+  return { args, ctx: { args, toolCallId: undefined, context }, frameworkRun: conversationOf(context) };
+}
+
+/** The agent runs this call: a request the ledger holds for it was approved in Mastra; record it. */
+async function approvedInMastra(p, call, by, toolCallId) {
+  try {
+    if ((await askPerson(p, call)) === null) return; // none needed, or the ledger holds a decision
+  } catch (e) {
+    if (replyTo(e) !== null) return; // the call answers the model
+    throw e;
+  }
+  await decide(p, call, { approve: true, by, note: `approved in Mastra (tool call ${toolCallId})` });
+}
+
+/**
+ * Answer a suspended tool call's approval (`result.suspendPayload` of a suspended generate, or the
+ * `tool-call-approval` chunk's payload: `{toolCallId, toolName, args}`) as `by`: the decision is
+ * recorded in the ledger first (approved: the call runs once when Mastra resumes it; denied, with
+ * `reason`: it did not happen and will not). Resolves to `{approved, reason, decision}`: what the
+ * ledger holds (a decision it held already stands), to give Mastra's `approveToolCallGenerate` or
+ * `declineToolCallGenerate` (`reason`: the ledger's, what the model reads); `decision`: the
+ * ledger's id, null when it already held one.
+ * @param {any} request
+ * @param {{approved: boolean, by: string, reason?: string}} answer
+ * @param {{tools: Record<string, any>, thread?: string, requestContext?: any}} where `tools`: the
+ *   agent's tools (the request's is found by its name); `thread`: the memory thread of the run;
+ *   `requestContext`: what `run`, `scope` and `step` functions read
+ */
+export async function respond(request, { approved, by, reason = '' }, { tools, thread, requestContext }) {
+  if (typeof by !== 'string' || by === '') throw new TypeError('oncely/mastra: respond(request, { approved, by }): say who decided');
+  const t = tools?.[request?.toolName];
+  const p = t?.[TOOL];
+  if (p === undefined) throw new TypeError(`oncely/mastra: ${request?.toolName} is not a tool wrapped with once()`);
+  const args = typeof request.args === 'string' ? JSON.parse(request.args) : request.args;
+  const context = { agent: { toolCallId: request.toolCallId, threadId: thread }, requestContext: requestContext ?? new RequestContext() };
+  const call = { args, ctx: { args, toolCallId: request.toolCallId, context }, frameworkRun: conversationOf(context) };
+  const decision = gated(p) ? await decide(p, call, { approve: approved === true, by, note: reason }) : null;
+  // What the ledger holds now (this decision, or one it held already, which stands); with none
+  // (the tool's own requireApproval asked, not its policy), the person's answer as given.
+  const holds = gated(p) ? await held(p, call) : null;
+  const denial = holds === 'denied' ? await denialText(p, call) : null;
+  const yes = holds === null ? approved === true : holds === 'approved';
+  return { approved: yes, reason: denial ?? (yes ? undefined : reason || undefined), decision };
 }

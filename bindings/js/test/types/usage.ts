@@ -91,7 +91,7 @@ main();
 import { once as onceAi, oncelyCall, type EffectRecord } from 'oncely/ai';
 import { once as onceAgents } from 'oncely/openai-agents';
 import { once as onceLangChain } from 'oncely/langchain';
-import { once as onceMastra } from 'oncely/mastra';
+import { once as onceMastra, respond as respondMastra } from 'oncely/mastra';
 import { keyedFetch, NOT_PERFORMED, type KeyedResponse } from 'oncely/fetch';
 
 async function adapters(ledger: Ledger) {
@@ -105,8 +105,10 @@ async function adapters(ledger: Ledger) {
   const lc = onceLangChain({ name: 'refund', invoke: async (x: unknown) => x }, { ledger, step: () => undefined, scope: 'acme' });
   const mastraTool = onceMastra({ id: 'refund', description: 'd', execute: async (args: unknown, context: { oncely?: unknown }) => [args, oncelyCall(context).key] }, { ledger, run: ({ context }) => context.requestContext?.get('chatId') });
   const mastraId: string = mastraTool.id;
+  const answered = await respondMastra({ toolCallId: 'c', toolName: 'refund', args: {} }, { approved: false, by: 'bob', reason: 'no' }, { tools: { refund: mastraTool }, thread: 't' });
+  const mastraDecision: string | null = answered.approved ? answered.decision : (answered.reason ?? null);
   const r: KeyedResponse<{ id: string }> = await keyedFetch<{ id: string }>('http://127.0.0.1:1/x', { method: 'POST', json: { a: 1 }, call: { key: 'k', signal: undefined }, timeoutMs: 5, notPerformed: [...NOT_PERFORMED, 402] });
-  console.log(aiTool, name, lc, mastraId, r.body.id, r.status, log);
+  console.log(aiTool, name, lc, mastraId, mastraDecision, r.body.id, r.status, log);
 }
 void adapters;
 
