@@ -1,9 +1,11 @@
 // oncely/mastra against the real Mastra (@mastra/core 1.x): an Agent with memory on a thread,
 // driven by the AI SDK's own MockLanguageModelV4 (ai/test; Mastra agents take AI SDK models)
 // playing a model that calls `refund`, reads a timeout, and asks again with a new tool-call id and
-// the same intent in other words; and a process killed inside the tool after the provider paid,
-// the same thread then run again by a new process (Mastra's memory in a libSQL file, the ledger in
-// SQLite). The provider counts the refunds it makes; so do the tests.
+// the same intent in other words; a tool as a workflow step; Mastra's tool approval; and two
+// processes killed inside the tool after the provider paid: an agent's, whose thread a new process
+// runs again (Mastra's memory in a libSQL file: an agent run has no snapshot to resume), and a
+// workflow's, whose run a new process restarts from its snapshot (Mastra's storage in a libSQL
+// file). The ledger of those is SQLite. The provider counts the refunds it makes; so do the tests.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -187,6 +189,32 @@ test('execute directly: two tool-call ids, one intent -> one refund; another thr
   await literal.execute({ charge_id: 'ch_2', amount_cents: 1 }, {});
   await literal.execute({ charge_id: 'ch_2', amount_cents: 1 }, {});
   assert.equal(pay.count, 4);
+});
+
+test('a tool as a workflow step (createStep(tool)): the run is the workflow run, which a run started again keeps', async () => {
+  const { createStep, createWorkflow } = await import('@mastra/core/workflows');
+  const pay = payProvider();
+  const effects = [];
+  const refund = once(
+    createTool({
+      id: 'refund',
+      description: 'Refund a charge',
+      inputSchema: schema,
+      outputSchema: z.object({ refund_id: z.string(), charge_id: z.string(), amount_cents: z.number(), status: z.string() }),
+      execute: async (args, context) => pay.refund(args, { idempotencyKey: context.oncely.key }),
+    }),
+    { ledger: new Ledger(new MemoryStore()), policy: POLICY, onEffect: (e) => effects.push(e) },
+  );
+  const flow = createWorkflow({ id: 'refund-flow', inputSchema: schema, outputSchema: z.any() }).then(createStep(refund)).commit();
+  const results = [];
+  for (const runId of ['wf-run-1', 'wf-run-1', 'wf-run-2']) {
+    const run = await flow.createRun({ runId });
+    results.push(await run.start({ inputData: { charge_id: 'ch_1', amount_cents: 500 } }));
+  }
+  assert.deepEqual(results.map((r) => r.status), ['success', 'success', 'success']);
+  assert.deepEqual(results[1].result, results[0].result);
+  assert.equal(pay.count, 2, 'the same workflow run is one refund; another run is another');
+  assert.deepEqual(effects.map((e) => [e.run, e.toolCallId, e.replayed]), [['wf-run-1', null, false], ['wf-run-1', null, true], ['wf-run-2', null, false]]);
 });
 
 test('no run: the call is refused before anything happens, unless the key is natural', async () => {
@@ -435,8 +463,8 @@ const tools = requests[1].prompt.filter((m) => m.role === 'tool').flatMap((m) =>
 console.log(JSON.stringify({ text: result.text, tool: tools.at(-1)?.output, thread: before?.id ?? null }));
 `;
 
-function runProcess(dir, guarded, phase) {
-  return spawnSync(process.execPath, ['--input-type=module', '-e', PROCESS, dir, guarded, phase], {
+function runProcess(dir, guarded, phase, script = PROCESS) {
+  return spawnSync(process.execPath, ['--input-type=module', '-e', script, dir, guarded, phase], {
     encoding: 'utf8',
     timeout: 120_000,
     cwd: fileURLToPath(new URL('..', import.meta.url)), // where 'oncely' and the frameworks resolve
@@ -464,6 +492,81 @@ test('a process killed inside the tool after paying, the thread run again by a n
       assert.equal(refunds.length, 1);
       // The second call found the first refund by its key (the lookup) and paid nothing.
       assert.deepEqual(out.tool, { type: 'json', value: { refund_id: 're_1', status: 'succeeded' } });
+    }
+  }
+});
+
+// The same story for a workflow whose step is the refund tool (createStep(tool)), in Mastra's
+// storage (a libSQL file): the first process is killed inside the step after paying, the run still
+// active in its snapshot; the second finds it among the active runs and restarts it from there
+// (`run.restart()`, Mastra's recovery of a run its process lost). The run is the workflow run.
+const WORKFLOW_PROCESS = String.raw`
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { Mastra } from '@mastra/core';
+import { createTool } from '@mastra/core/tools';
+import { createStep, createWorkflow } from '@mastra/core/workflows';
+import { LibSQLStore } from '@mastra/libsql';
+import { happened, Ledger, notHappened } from 'oncely';
+import { once } from 'oncely/mastra';
+import { SqliteStore } from 'oncely/sqlite';
+import { z } from 'zod';
+const [dir, guarded, phase] = process.argv.slice(1);
+const paid = dir + '/refunds.jsonl';
+const refunds = () => (existsSync(paid) ? readFileSync(paid, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+const schema = z.object({ charge_id: z.string(), amount_cents: z.number().int() });
+let tool = createTool({
+  id: 'refund',
+  description: 'Refund a charge',
+  inputSchema: schema,
+  outputSchema: z.object({ refund_id: z.string(), status: z.string() }),
+  execute: async (args, context) => {
+    const refund = { refund_id: 're_' + (refunds().length + 1), ...args, key: context.oncely?.key ?? null };
+    appendFileSync(paid, JSON.stringify(refund) + '\n');
+    if (phase === 'first') process.kill(process.pid, 'SIGKILL'); // paid; the step never ends
+    return { refund_id: refund.refund_id, status: 'succeeded' };
+  },
+});
+if (guarded === 'oncely') {
+  const ledger = new Ledger(await SqliteStore.open(dir + '/ledger.db'), { owner: phase });
+  ledger.reconciler('refund', async (req) => {
+    const r = refunds().find((x) => x.key === req.key);
+    return r ? happened({ refund_id: r.refund_id, status: 'succeeded' }) : notHappened();
+  });
+  tool = once(tool, { ledger, policy: { class: 'irreversible-external', reconcile: { lookup: 'find_refund' }, maxCallMs: 200, reconcileAfterMs: 1 } });
+}
+const flow = createWorkflow({ id: 'refund-flow', inputSchema: schema, outputSchema: z.any() }).then(createStep(tool)).commit();
+const mastra = new Mastra({ workflows: { flow }, storage: new LibSQLStore({ id: 'story', url: 'file:' + dir + '/mastra.db' }), logger: false });
+const workflow = mastra.getWorkflow('flow');
+if (phase === 'first') {
+  const run = await workflow.createRun({ runId: 'wf-run-7' });
+  await run.start({ inputData: { charge_id: 'ch_1', amount_cents: 500 } });
+} else {
+  const active = await workflow.listActiveWorkflowRuns();
+  const run = await workflow.createRun({ runId: active.runs[0].runId });
+  const result = await run.restart();
+  console.log(JSON.stringify({ active: active.runs.map((r) => r.runId), status: result.status, result: result.result }));
+}
+`;
+
+test('a workflow run killed inside its refund step after paying, restarted from its snapshot by a new process: once with oncely, twice bare', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const guarded of ['bare', 'oncely']) {
+    const dir = tempDir(`mastra-wf-${guarded}`);
+    const died = runProcess(dir, guarded, 'first', WORKFLOW_PROCESS);
+    assert.equal(died.signal, 'SIGKILL', died.stderr);
+    const again = runProcess(dir, guarded, 'second', WORKFLOW_PROCESS);
+    assert.equal(again.status, 0, again.stderr);
+    const out = JSON.parse(again.stdout.trim().split('\n').at(-1));
+    const refunds = readFileSync(join(dir, 'refunds.jsonl'), 'utf8').trim().split('\n');
+    console.log(`# mastra: a workflow run killed inside its step after paying, restarted: ${guarded} -> ${refunds.length} refund(s)`);
+    assert.deepEqual(out.active, ['wf-run-7'], 'the killed run was active in its snapshot');
+    assert.equal(out.status, 'success');
+    if (guarded === 'bare') {
+      assert.equal(refunds.length, 2);
+    } else {
+      assert.equal(refunds.length, 1);
+      // The restarted step found the first refund by its key (the lookup) and paid nothing.
+      assert.deepEqual(out.result, { refund_id: 're_1', status: 'succeeded' });
     }
   }
 });
