@@ -174,6 +174,11 @@ test('execute directly: two tool-call ids, one intent -> one refund; another thr
   const rc = new RequestContext([['chatId', 'thread-1']]);
   await chosen.execute({ charge_id: 'ch_1', amount_cents: 500 }, { ...ctx('call_4', 'thread-9'), requestContext: rc });
   assert.equal(pay.count, 3, '`run` given (thread-1) wins over the thread');
+  // A durable agent's run recovered after a crash calls its tool with no `agent.threadId`: the
+  // memory thread is in the request context (as Mastra's own parseMemoryRequestContext reads it).
+  const recovered = new RequestContext([['MastraMemory', { thread: { id: 'thread-1' }, resourceId: 'user-1' }]]);
+  await refund.execute({ charge_id: 'ch_1', amount_cents: 500 }, { agent: { agentId: '', toolCallId: 'call_1', messages: [] }, requestContext: recovered });
+  assert.equal(pay.count, 3, 'the memory thread of the request context is the run (thread-1)');
   // Invalid input is Mastra's validation error, before anything is keyed or paid.
   const invalid = await refund.execute({ charge_id: 'ch_1', amount_cents: 'five' }, ctx('call_5', 'thread-1'));
   assert.equal(invalid.error, true);

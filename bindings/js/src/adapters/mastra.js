@@ -8,7 +8,8 @@
 //
 // The run is `options.run` if given, else Mastra's own conversation: the memory thread the agent
 // was called with (`agent.generate(…, { memory: { thread, resource } })`, the tool's
-// `context.agent.threadId`; the server's reserved `mastra__threadId` in the request context), or,
+// `context.agent.threadId`; the server's reserved `mastra__threadId` in the request context; the
+// memory thread the request context carries, all a durable agent's recovered run has), or,
 // for a tool run as a workflow step, the workflow run (`context.workflow.runId`, which a resumed
 // run keeps). Never the agent call's own `runId` (new for every generate) nor the model's
 // tool-call id (new for every ask): a re-ask on the same thread, in this process or another, is
@@ -53,7 +54,10 @@ export { oncelyCall } from './shared.js';
  * @returns {string | undefined}
  */
 function conversationOf(context) {
-  const thread = context?.agent?.threadId ?? context?.requestContext?.get?.('mastra__threadId') ?? context?.workflow?.runId;
+  const values = context?.requestContext;
+  // The agent's thread; the server's; the memory thread of the request context (what Mastra's
+  // parseMemoryRequestContext reads: a durable agent's run recovered after a crash has only this).
+  const thread = context?.agent?.threadId ?? values?.get?.('mastra__threadId') ?? values?.get?.('MastraMemory')?.thread?.id ?? context?.workflow?.runId;
   return typeof thread === 'string' && thread !== '' ? thread : undefined;
 }
 
@@ -118,10 +122,8 @@ const TOOL = Symbol('oncely.tool');
  * request context as a plain object): the conversation is the memory thread Mastra put there.
  */
 function approvalCall(args, approvalContext) {
-  const values = approvalContext?.requestContext ?? {};
-  const requestContext = new RequestContext(Object.entries(values));
-  const threadId = values.mastra__threadId ?? values.MastraMemory?.thread?.id;
-  const context = { ...approvalContext, requestContext, agent: { threadId } };
+  const requestContext = new RequestContext(Object.entries(approvalContext?.requestContext ?? {}));
+  const context = { ...approvalContext, requestContext };
   return { args, ctx: { args, toolCallId: undefined, context }, frameworkRun: conversationOf(context) };
 }
 
