@@ -72,7 +72,7 @@ version() { node -p "require('$here/node_modules/$1/package.json').version"; }
 # versions locked here. better-sqlite3 is a native module: the one built by npm ci above is linked
 # rather than compiled a second time.
 frameworks=()
-for p in ai @openai/agents @langchain/core @langchain/langgraph langchain zod \
+for p in ai @openai/agents @langchain/core @langchain/langgraph langchain @mastra/core @mastra/memory @mastra/libsql zod \
     hono @hono/node-server express @modelcontextprotocol/sdk \
     @opentelemetry/api @opentelemetry/sdk-metrics @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks; do
     frameworks+=("$p@$(version "$p")")

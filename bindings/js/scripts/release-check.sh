@@ -12,14 +12,16 @@
 #        node20: the README's line from a checkout (npm pack of bindings/js in the project, then
 #                npm install of that archive, which must be OUTDIR's byte for byte), better-sqlite3@12
 #                and @langchain/core@1
-#        node22: OUTDIR's tarball, better-sqlite3@12, @langchain/core@1 and ai@7 (Node 22+)
+#        node22: OUTDIR's tarball, better-sqlite3@12, @langchain/core@1, ai@7 and @mastra/core@1
+#                (Node 22+)
 #        node24: OUTDIR's tarball, better-sqlite3@12 and @langchain/core@1
 #        edge:   OUTDIR's tarball and hono@4, for Deno and Bun
 #      better-sqlite3 compiles from source for each Node where its prebuilt binary cannot be fetched,
 #      without optimisation (what is checked is that oncely drives the application's own driver)
 #   4. in each Node project: test/package/quickstart.mjs (the golden keys; the README's quickstart
 #      on the memory store and on SQLite through oncely/sqlite) and adapter-langchain.mjs; on
-#      Node 22 also ai-sdk.mjs (oncely/ai, AI SDK 7, its scripted model); a symlinked install
+#      Node 22 also ai-sdk.mjs (oncely/ai, AI SDK 7, its scripted model) and mastra.mjs
+#      (oncely/mastra, a Mastra agent on a thread, the AI SDK's scripted model); a symlinked install
 #      (the old `npm install ./bindings/js`) is refused by a check that oncely is a real directory
 #   5. Deno and Bun: test/package/edge-runtimes.mjs (keys, the quickstart on the memory store, the
 #      Hono provider middleware through app.fetch)
@@ -138,7 +140,7 @@ app() {
 step "fresh projects, installed in parallel (logs follow)"
 pids=()
 app node20 20 better-sqlite3@12 @langchain/core@1 & pids+=("$!")
-app node22 22 "$tarball" better-sqlite3@12 @langchain/core@1 ai@7 & pids+=("$!")
+app node22 22 "$tarball" better-sqlite3@12 @langchain/core@1 ai@7 @mastra/core@1 & pids+=("$!")
 app node24 24 "$tarball" better-sqlite3@12 @langchain/core@1 & pids+=("$!")
 app edge 22 "$tarball" hono@4 & pids+=("$!")
 failed=0
@@ -156,7 +158,7 @@ done
 
 # --- 4. Node 20, 22, 24 ---------------------------------------------------------------------
 for v in 20 22 24; do
-    step "Node $v: the quickstart (memory store, oncely/sqlite) and oncely/langchain$([ "$v" = 22 ] && echo ', oncely/ai (AI SDK 7)')"
+    step "Node $v: the quickstart (memory store, oncely/sqlite) and oncely/langchain$([ "$v" = 22 ] && echo ', oncely/ai (AI SDK 7), oncely/mastra (Mastra 1)')"
     # (not `( … ) || fail`: a subshell tested by || runs without errexit)
     (
         cd "$work/node$v"
@@ -164,7 +166,10 @@ for v in 20 22 24; do
         [ "$(node -p 'process.versions.node.split(".")[0]')" = "$v" ] || { echo "not Node $v: $(node --version)" >&2; exit 1; }
         run node quickstart.mjs "$keys" "$work/node$v/ledger.db"
         run node adapter-langchain.mjs
-        if [ "$v" = 22 ]; then run node ai-sdk.mjs; fi
+        if [ "$v" = 22 ]; then
+            run node ai-sdk.mjs
+            run node mastra.mjs
+        fi
     )
 done
 

@@ -86,11 +86,12 @@ async function main() {
 }
 main();
 
-// The adapters (oncely/ai, oncely/openai-agents, oncely/langchain) and oncely/fetch, typed
+// The adapters (oncely/ai, oncely/openai-agents, oncely/langchain, oncely/mastra) and oncely/fetch, typed
 // structurally: they need no framework's types.
 import { once as onceAi, oncelyCall, type EffectRecord } from 'oncely/ai';
 import { once as onceAgents } from 'oncely/openai-agents';
 import { once as onceLangChain } from 'oncely/langchain';
+import { once as onceMastra, respond as respondMastra } from 'oncely/mastra';
 import { keyedFetch, NOT_PERFORMED, type KeyedResponse } from 'oncely/fetch';
 
 async function adapters(ledger: Ledger) {
@@ -102,8 +103,12 @@ async function adapters(ledger: Ledger) {
   const agentsOptions = onceAgents({ name: 'refund', description: 'd', parameters: {}, execute: async (args: unknown) => args }, { ledger, run: 'r', policy: { class: 'accumulating-write' } });
   const name: string = agentsOptions.name;
   const lc = onceLangChain({ name: 'refund', invoke: async (x: unknown) => x }, { ledger, step: () => undefined, scope: 'acme' });
+  const mastraTool = onceMastra({ id: 'refund', description: 'd', execute: async (args: unknown, context: { oncely?: unknown }) => [args, oncelyCall(context).key] }, { ledger, run: ({ context }) => context.requestContext?.get('chatId') });
+  const mastraId: string = mastraTool.id;
+  const answered = await respondMastra({ toolCallId: 'c', toolName: 'refund', args: {} }, { approved: false, by: 'bob', reason: 'no' }, { tools: { refund: mastraTool }, thread: 't' });
+  const mastraDecision: string | null = answered.approved ? answered.decision : (answered.reason ?? null);
   const r: KeyedResponse<{ id: string }> = await keyedFetch<{ id: string }>('http://127.0.0.1:1/x', { method: 'POST', json: { a: 1 }, call: { key: 'k', signal: undefined }, timeoutMs: 5, notPerformed: [...NOT_PERFORMED, 402] });
-  console.log(aiTool, name, lc, r.body.id, r.status, log);
+  console.log(aiTool, name, lc, mastraId, mastraDecision, r.body.id, r.status, log);
 }
 void adapters;
 
