@@ -21,7 +21,11 @@ import { AnsweredError, DefiniteFailure, happened, IdentityError, identify, Ledg
 import { once } from 'oncely/mastra';
 import { z } from 'zod';
 import { REPO } from './helpers/env.mjs';
+import * as compat from './helpers/compat.mjs';
 import { payProvider } from './helpers/pay.mjs';
+
+// The README's compatibility table (scripts/compat): what the stories below found.
+const MASTRA = { framework: 'Mastra', package: '@mastra/core', run: 'the memory thread (a workflow step: the workflow run)' };
 import { tempDir } from './helpers/tmp.mjs';
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
@@ -112,6 +116,7 @@ test('agent loop: a model re-asking after a timeout is refunded once with oncely
   const barePay = payProvider({ lostReplies: 1 });
   const bare = await chat(refundTool(barePay), REASK);
   console.log(`# mastra: model re-asks after a timeout: bare tool -> ${barePay.count} refunds`);
+  compat.record({ ...MASTRA, story: 're-ask', paid: barePay.count, bare: true });
   assert.equal(barePay.count, 2, 'the scenario must pay twice without oncely');
   assert.equal(toolOutputs(bare.requests[1])[0].output.type, 'error-text');
 
@@ -120,6 +125,7 @@ test('agent loop: a model re-asking after a timeout is refunded once with oncely
   const refund = once(refundTool(pay), { ledger: ledgerFor(pay), policy: POLICY, onEffect: (e) => effects.push(e) });
   const { result, requests } = await chat(refund, REASK);
   console.log(`# mastra: model re-asks after a timeout: through oncely -> ${pay.count} refund(s)`);
+  compat.record({ ...MASTRA, story: 're-ask', paid: pay.count, bare: false });
   assert.equal(pay.count, 1);
   assert.equal(result.text, 'Refunded.');
 
@@ -564,6 +570,7 @@ test('a workflow run killed inside its refund step after paying, restarted from 
     const out = JSON.parse(again.stdout.trim().split('\n').at(-1));
     const refunds = readFileSync(join(dir, 'refunds.jsonl'), 'utf8').trim().split('\n');
     console.log(`# mastra: a workflow run killed inside its step after paying, restarted: ${guarded} -> ${refunds.length} refund(s)`);
+    compat.record({ ...MASTRA, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: 'SIGKILL, the workflow run restarted from its snapshot' });
     assert.deepEqual(out.active, ['wf-run-7'], 'the killed run was active in its snapshot');
     assert.equal(out.status, 'success');
     if (guarded === 'bare') {
