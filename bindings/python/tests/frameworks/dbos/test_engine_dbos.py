@@ -9,6 +9,7 @@ system database) always; on PostgreSQL too under scripts/with-postgres.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import signal
@@ -159,6 +160,18 @@ def identity_in_body() -> tuple[str, str]:
     return run_and_step()
 
 
+@DBOS.step()
+@step_context()
+async def async_step() -> dict[str, str]:
+    return dict(oncely.current_context())
+
+
+@DBOS.workflow()
+async def async_workflow() -> dict[str, str]:
+    await async_step()  # function id 1
+    return await async_step()  # function id 2
+
+
 @pytest.fixture(scope="module")
 def launched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     db = tmp_path_factory.mktemp("dbos") / "dbos.sqlite"
@@ -226,6 +239,14 @@ def test_the_same_call_at_two_positions_is_two_effects(world: World) -> None:
     assert world.seen == [(wf, "1"), (wf, "2")]
     assert len(world.payments.refunds) == 2
     assert first["refund_id"] != second["refund_id"]
+
+
+def test_an_async_step_gets_the_identity_too(world: World) -> None:
+    async def start() -> dict[str, str]:
+        with SetWorkflowID("wf-async"):
+            return await async_workflow()
+
+    assert asyncio.run(start()) == {"run": "wf-async", "step": "2"}
 
 
 def test_another_workflow_is_another_effect(world: World) -> None:
