@@ -13,10 +13,13 @@ re-executed step finds the ledger's record of its effect instead: the recorded r
 - :mod:`oncely.engines.temporal`: ``activity_context()``: run = the workflow id, step = the
   activity id (``activity.info()``).
 
-Each only maps the engine's context to :func:`oncely.context`; the core decides the key, as for
-every other caller (docs/choosing-keys.md, "Durable engines"). Neither imports its engine until
-it is used. Outside a step or an activity they raise :class:`EngineContextError` (a
-:class:`LookupError`).
+With ``by_step=False`` only the run is given (no step: the same tool with the same arguments in
+the workflow is one effect wherever it is called): for an agent loop run as a workflow, whose
+model may re-ask for the same effect in a LATER step (a new step id: keyed by step, a second
+effect). Each only maps the engine's context to :func:`oncely.context`; the core decides the
+key, as for every other caller (docs/choosing-keys.md, "Durable engines"). Neither imports its
+engine until it is used. Outside a step or an activity they raise :class:`EngineContextError`
+(a :class:`LookupError`).
 """
 
 from __future__ import annotations
@@ -41,15 +44,18 @@ class EngineContext(AbstractContextManager[None]):
     when the block is entered (or the decorated function is called). A context manager and a
     decorator of sync and ``async def`` functions; reusable, one identity per entry."""
 
-    def __init__(self, identify: Callable[[], tuple[str, str | None]], scope: str | None) -> None:
+    def __init__(
+        self, identify: Callable[[], tuple[str, str | None]], scope: str | None, by_step: bool
+    ) -> None:
         self._identify = identify
         self._scope = scope
+        self._by_step = by_step
         self._open: list[AbstractContextManager[None]] = []
 
     @contextmanager
     def _entered(self) -> Iterator[None]:
         run, step = self._identify()
-        with context(scope=self._scope, run=run, step=step):
+        with context(scope=self._scope, run=run, step=step if self._by_step else None):
             yield
 
     def __enter__(self) -> None:

@@ -59,12 +59,13 @@ def run_and_step() -> tuple[str, str]:
     return str(workflow), str(step)
 
 
-def step_context(*, scope: str | None = None) -> EngineContext:
+def step_context(*, scope: str | None = None, by_step: bool = True) -> EngineContext:
     """``oncely.context(run=<workflow id>, step=<the step's function id>)`` (and ``scope`` when
     given) for the oncely calls inside it: a context manager, or a decorator of a step's
     function (sync or ``async def``) placed UNDER ``@DBOS.step()``. The identity is read when
-    the block is entered; see :func:`run_and_step` for the errors."""
-    return EngineContext(run_and_step, scope)
+    the block is entered; see :func:`run_and_step` for the errors. ``by_step=False``: the run
+    only (see :mod:`oncely.engines`)."""
+    return EngineContext(run_and_step, scope, by_step)
 
 
 __all__ = ["run_and_step", "step_context"]

@@ -66,12 +66,13 @@ def run_and_step() -> tuple[str, str | None]:
     return str(info.workflow_id), str(info.activity_id)
 
 
-def activity_context(*, scope: str | None = None) -> EngineContext:
+def activity_context(*, scope: str | None = None, by_step: bool = True) -> EngineContext:
     """``oncely.context(run=<workflow id>, step=<activity id>)`` (and ``scope`` when given) for
     the oncely calls inside it: a context manager, or a decorator of an activity function (sync
     or ``async def``) placed UNDER ``@activity.defn``. The identity is read when the block is
-    entered; see :func:`run_and_step` for the errors."""
-    return EngineContext(run_and_step, scope)
+    entered; see :func:`run_and_step` for the errors. ``by_step=False``: the run only (see
+    :mod:`oncely.engines`)."""
+    return EngineContext(run_and_step, scope, by_step)
 
 
 __all__ = ["activity_context", "run_and_step"]

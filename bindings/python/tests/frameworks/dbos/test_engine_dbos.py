@@ -166,6 +166,17 @@ async def async_step() -> dict[str, str]:
     return dict(oncely.current_context())
 
 
+@DBOS.step()
+@step_context(by_step=False)
+def run_only_step() -> dict[str, str]:
+    return dict(oncely.current_context())
+
+
+@DBOS.workflow()
+def run_only_workflow() -> dict[str, str]:
+    return run_only_step()
+
+
 @DBOS.workflow()
 async def async_workflow() -> dict[str, str]:
     await async_step()  # function id 1
@@ -247,6 +258,11 @@ def test_an_async_step_gets_the_identity_too(world: World) -> None:
             return await async_workflow()
 
     assert asyncio.run(start()) == {"run": "wf-async", "step": "2"}
+
+
+def test_by_step_false_gives_the_run_only(world: World) -> None:
+    with SetWorkflowID("wf-run-only"), oncely.context(scope="acme"):
+        assert run_only_workflow() == {"scope": "acme", "run": "wf-run-only"}
 
 
 def test_another_workflow_is_another_effect(world: World) -> None:

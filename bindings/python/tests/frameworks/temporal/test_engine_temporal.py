@@ -143,6 +143,15 @@ def test_an_async_activity_gets_the_identity_too() -> None:
     assert got == {"run": "refund-7", "step": "4"}
 
 
+def test_by_step_false_gives_the_run_only() -> None:
+    @activity.defn
+    @activity_context(scope="acme", by_step=False)
+    def which() -> dict[str, str]:
+        return dict(oncely.current_context())
+
+    assert attempt("refund-7", "4", 1).run(which) == {"scope": "acme", "run": "refund-7"}
+
+
 # --- end to end: a worker killed in the activity, the server retries it on another -------------
 
 
