@@ -2,8 +2,7 @@
 
 ::
 
-    # Checked against dbos where it is installed (tests/frameworks/dbos); elsewhere Any.
-    from dbos import DBOS  # type: ignore[import-not-found, unused-ignore]
+    from dbos import DBOS
     from oncely.engines.dbos import step_context
 
     @DBOS.step()
@@ -45,8 +44,7 @@ def run_and_step() -> tuple[str, str]:
     :class:`~oncely.engines.EngineContextError` (a :class:`LookupError`) outside a step of a
     workflow (in a workflow's own body, in a transaction, in a step called outside any
     workflow, outside DBOS)."""
-    # Checked against dbos where it is installed (tests/frameworks/dbos); elsewhere Any.
-    from dbos import DBOS  # type: ignore[import-not-found, unused-ignore]
+    from dbos import DBOS
 
     workflow = DBOS.workflow_id
     step = DBOS.step_id

@@ -51,8 +51,7 @@ def run_and_step() -> tuple[str, str | None]:
     None)`` for a standalone activity). Raises :class:`~oncely.engines.EngineContextError` (a
     :class:`LookupError`) outside an activity (in workflow code, in a client, outside
     Temporal)."""
-    # Checked against temporalio where it is installed (tests/frameworks/temporal).
-    from temporalio import activity  # type: ignore[import-not-found, unused-ignore]
+    from temporalio import activity
 
     if not activity.in_activity():
         raise EngineContextError(
