@@ -71,13 +71,32 @@ echo "== python: pytest (against the installed package, no Rust on the PATH)"
 # The adapters of frameworks whose pins need not agree with each other's: each folder of
 # tests/frameworks/ in a clean environment of its own, with the wheel and the folder's
 # requirements.txt (tests/frameworks/run.sh runs one against the sources while working on it).
+# The environments are installed side by side (mostly downloads), then tested one by one.
+frameworks=()
 for dir in "$here"/tests/frameworks/*/; do
-    [ -f "$dir/requirements.txt" ] || continue
-    name=$(basename "$dir")
+    [ -f "$dir/requirements.txt" ] && frameworks+=("$(basename "$dir")")
+done
+echo "== python: the framework adapters' environments: ${frameworks[*]}"
+pids=()
+for name in "${frameworks[@]}"; do
+    (
+        "$python" -m venv "$tmp/venv-$name"
+        # mypy follows oncely's own imports: psycopg and the OpenTelemetry API (optional at run time).
+        "$norust" "$tmp/venv-$name/bin/pip" install --quiet "$wheel" "wasmtime==50.*" "pytest>=8" "mypy==2.4.1" \
+            "psycopg[binary]>=3.1,<4" "opentelemetry-api>=1.20,<2" -r "$here/tests/frameworks/$name/requirements.txt"
+    ) >"$tmp/install-$name.log" 2>&1 &
+    pids+=($!)
+done
+for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || {
+        cat "$tmp/install-${frameworks[$i]}.log" >&2
+        echo "bindings/python/test.sh: installing the ${frameworks[$i]} environment failed" >&2
+        exit 1
+    }
+done
+for name in "${frameworks[@]}"; do
+    dir=$here/tests/frameworks/$name
     echo "== python: the $name adapter, in a clean environment of its own (tests/frameworks/$name)"
-    "$python" -m venv "$tmp/venv-$name"
-    "$norust" "$tmp/venv-$name/bin/pip" install --quiet "$wheel" "wasmtime==50.*" "pytest>=8" "mypy==2.4.1" \
-        -r "$dir/requirements.txt"
     # Its module, type-checked where its framework is installed (scripts/lint's mypy leaves it out).
     for module in src/oncely/adapters/$name.py src/oncely/engines/$name.py; do
         if [ -f "$here/$module" ]; then
