@@ -116,7 +116,7 @@ def smol_call(frame: FrameType | None = None) -> SmolCall:
     it runs one of several calls in)."""
     agent: Any = None
     call_id: str | None = None
-    f = frame if frame is not None else sys._getframe(1)
+    f: FrameType | None = frame if frame is not None else sys._getframe(1)
     while f is not None:
         code = f.f_code
         me = f.f_locals.get("self") if "self" in code.co_varnames + code.co_freevars else None
@@ -132,7 +132,7 @@ def smol_call(frame: FrameType | None = None) -> SmolCall:
     return SmolCall(agent, call_id)
 
 
-class OncelyAnswer(Exception):  # noqa: N818  (the model reads the name: an answer, not a bug)
+class OncelyAnswer(Exception):
     """The core's answer to a call that did not simply return, raised as smolagents' tool error:
     its message (``str``) is the reply's text (``oncely: …``), which the model reads."""
 
@@ -183,9 +183,7 @@ class OncelyTool(Tool):  # type: ignore[misc]
         call = self._call
         try:
             if not self._is_async:
-                r = self._guard.run_sync(
-                    lambda key: call(kwargs, key), kwargs, i, ctx.tool_call_id
-                )
+                r = self._guard.run_sync(lambda key: call(kwargs, key), kwargs, i, ctx.tool_call_id)
                 return r.value
             guarded = self._guard.run_async(
                 lambda key: call(kwargs, key), kwargs, i, ctx.tool_call_id

@@ -72,7 +72,9 @@ def _text(message: Any) -> str:
     return str(content or "")
 
 
-def make_agent(tools: list[Any], turns: list[Turn], **kw: Any) -> tuple[ToolCallingAgent, ScriptedModel]:
+def make_agent(
+    tools: list[Any], turns: list[Turn], **kw: Any
+) -> tuple[ToolCallingAgent, ScriptedModel]:
     """A ``ToolCallingAgent`` on a scripted model, quiet."""
     model = ScriptedModel(turns)
     agent = ToolCallingAgent(tools=tools, model=model, verbosity_level=LogLevel.OFF, **kw)
