@@ -34,30 +34,34 @@ worker thread when the calling thread already runs one), through the ledger's as
 Identity (the core's ``agent.identify``, docs/choosing-keys.md): smolagents has no conversation
 id — an agent run has its memory (a list of steps, no id), its ``state`` (the caller's
 ``additional_args``) and step numbers that start again at 1 every run, and it persists nothing
-— so the run must be given: ``oncely.context(run=...)`` around ``agent.run``, or ``run=`` here
-(a string, or a function of the :class:`SmolCall`: e.g. ``lambda c: c.state["conversation"]``
-with ``agent.run(task, additional_args={"conversation": ...})``); else the call is refused
-(:class:`~oncely.IdentityError`, a ``LookupError``) unless the key is natural. No step unless
-given, so the same tool with the same arguments in one run is one effect — a model re-asking with
-a new tool-call id, and a process that runs the conversation again after a crash, get the first
-result. smolagents gives a tool neither its agent nor the tool-call id; the adapter reads them
-from the agent's own frames that called it (``ToolCallingAgent.process_tool_calls``'s
-``tool_call``): the id is recorded for audit (``audit=``, logger ``oncely.adapters``), never
-keyed, and is ``None`` when a ``CodeAgent`` or other code calls the tool.
+— so the run must be given: ``run=`` here (a string, or a function of the :class:`SmolCall`:
+e.g. ``lambda c: c.state["conversation"]`` with ``agent.run(task, additional_args={
+"conversation": ...})``), or ``oncely.context(run=...)`` around ``agent.run`` (a
+``ToolCallingAgent`` only: a ``CodeAgent`` runs its code in a thread of its own, without the
+caller's context); else the call is refused (:class:`~oncely.IdentityError`, a ``LookupError``)
+unless the key is natural. No step unless given, so the same tool with the same arguments in one
+run is one effect — a model re-asking with a new tool-call id, and a process that runs the
+conversation again after a crash, get the first result. smolagents gives a tool neither its
+agent nor the tool-call id; the adapter reads them from the frames that called it
+(``ToolCallingAgent.process_tool_calls``'s ``tool_call``; a ``CodeAgent``'s executor state):
+the id is recorded for audit (``audit=``, logger ``oncely.adapters``), never keyed, and is
+``None`` when a ``CodeAgent`` or other code calls the tool.
 
 When a keyed call does not simply return (unknown outcome, conflict, in progress, escalated, a
 definite failure, arguments that cannot be keyed, awaiting approval, denied), the tool raises
 :class:`OncelyAnswer`, whose message is the core's answer (``agent.answer``: ``oncely: …``):
 smolagents' own tool-error form, an ``AgentToolExecutionError`` ("Error executing tool …:
 OncelyAnswer: oncely: …") kept as the step's ``error`` and shown to the model in the next
-step's messages. Other errors (no run, storage, the ledger) are raised as any tool's are:
+step's messages (a ``CodeAgent``'s: "Code execution failed at line …: OncelyAnswer: oncely:
+…"). Other errors (no run, storage, the ledger) are raised as any tool's are:
 smolagents shows the model its own error text with them, and the effect is not answered.
 
 A caller's timeout or cancellation does not stop a call the ledger claimed (the core's rule):
 smolagents cannot cancel a running tool — ``agent.interrupt()`` stops the agent between steps,
 a ``ToolCallingAgent`` waits for every call of its step, and a caller that stops waiting for
 ``agent.run`` (a thread's timeout, ``asyncio.wait_for`` around ``asyncio.to_thread``) leaves it
-running — so the call runs to its result and is recorded; the same run asking again gets it.
+running, as a ``CodeAgent``'s own execution timeout leaves its code's thread — so the call runs
+to its result and is recorded; the same run asking again gets it.
 
 Approval: smolagents has no tool-call confirmation step. A policy with an ``approval`` rule meets
 the ledger's request itself: the model reads "awaiting approval" (the inbox lists the request);
@@ -74,7 +78,7 @@ import inspect
 import sys
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
 
@@ -96,30 +100,33 @@ from oncely.types import Reply
 @dataclass(frozen=True)
 class SmolCall:
     """What smolagents knows of one tool call (it passes a tool no context of its own): read
-    from the agent's frames that called the tool, given to ``run=`` and ``step=`` functions."""
+    from the frames that called the tool, given to ``run=`` and ``step=`` functions."""
 
     agent: Any
-    """The agent running the tool (a ``MultiStepAgent``), or ``None`` when called otherwise."""
+    """The ``ToolCallingAgent`` running the tool, or ``None`` (a ``CodeAgent`` runs its code in a
+    thread of its own, which its frames do not reach; other code)."""
     tool_call_id: str | None
     """The model's id for this call (``ToolCallingAgent``), or ``None``."""
-
-    @property
-    def state(self) -> dict[str, Any]:
-        """The agent's ``state``: the ``additional_args`` its caller gave ``agent.run``."""
-        state = getattr(self.agent, "state", None)
-        return state if isinstance(state, dict) else {}
+    state: dict[str, Any] = field(default_factory=dict)
+    """The agent's ``state`` (a ``ToolCallingAgent``'s), or the variables a ``CodeAgent``'s code
+    runs with (which hold its agent's state): both hold the ``additional_args`` the caller gave
+    ``agent.run``."""
 
 
 def smol_call(frame: FrameType | None = None) -> SmolCall:
-    """The :class:`SmolCall` of the code running now: the nearest agent on the stack, and the
+    """The :class:`SmolCall` of the code running now: the nearest agent on the stack and the
     ``ToolCall`` its ``process_tool_calls`` is running (in this thread, or in the worker thread
-    it runs one of several calls in)."""
+    it runs one of several calls in); else the state of the ``CodeAgent`` code that calls."""
     agent: Any = None
     call_id: str | None = None
+    variables: Any = None
     f: FrameType | None = frame if frame is not None else sys._getframe(1)
     while f is not None:
         code = f.f_code
-        me = f.f_locals.get("self") if "self" in code.co_varnames + code.co_freevars else None
+        names = code.co_varnames + code.co_freevars
+        if variables is None and code.co_name in _EXECUTOR and "state" in names:
+            variables = f.f_locals.get("state")
+        me = f.f_locals.get("self") if "self" in names else None
         if isinstance(me, MultiStepAgent):
             if agent is not None and me is not agent:
                 break  # an outer agent (this one is its managed agent): not this call's
@@ -129,7 +136,12 @@ def smol_call(frame: FrameType | None = None) -> SmolCall:
                 call_id = str(call.id) if isinstance(call, ToolCall) else None
                 break
         f = f.f_back
-    return SmolCall(agent, call_id)
+    state = getattr(agent, "state", None) if agent is not None else variables
+    return SmolCall(agent, call_id, state if isinstance(state, dict) else {})
+
+
+_EXECUTOR = ("_execute_code", "evaluate_python_code")
+"""The functions of smolagents' local Python executor whose ``state`` is a ``CodeAgent``'s."""
 
 
 class OncelyAnswer(Exception):

@@ -21,8 +21,8 @@ import pytest
 from compat import record
 from payments import REFUND_POLICY, Payments, counted, register_lookup
 from scripted import Turn, make_agent, observations, use
-from smolagents import AgentError, Tool, tool
-from smolagents.models import get_tool_json_schema
+from smolagents import AgentError, CodeAgent, LogLevel, Tool, tool
+from smolagents.models import ChatMessage, MessageRole, Model, get_tool_json_schema
 from smolagents.utils import AgentToolExecutionError
 
 import oncely
@@ -35,9 +35,9 @@ RUN = "conversation-7"
 SMOLAGENTS: dict[str, str] = {
     "framework": "smolagents",
     "package": "smolagents",
-    "run": "given: run= or oncely.context(run=...) (smolagents names no conversation)",
+    "run": "given (run= or oncely.context): smolagents has no conversation id",
 }
-RESUMED = "SIGKILL, the same turn run again in a new process (smolagents persists nothing)"
+RESUMED = "SIGKILL, the same turn run again in a new process (nothing to resume from)"
 
 
 @pytest.fixture
@@ -273,6 +273,47 @@ def test_no_run_is_refused_with_the_core_s_sentence_unless_it_is_given(
     with oncely.context(run=RUN):
         agent.run("refund $5 of ch_1")
     assert errors(agent) == [] and len(payments.refunds) == 1
+
+
+class CodeModel(Model):
+    """A scripted model for a ``CodeAgent``: each step, the Python code it says."""
+
+    def __init__(self, codes: list[str]) -> None:
+        super().__init__(model_id="scripted-code")
+        self.codes = codes
+        self.asked = 0
+
+    def generate(self, messages: list[Any], **kwargs: Any) -> ChatMessage:
+        self.asked += 1
+        code = self.codes[self.asked - 1]
+        return ChatMessage(
+            role=MessageRole.ASSISTANT, content=f"Thought: ok\n<code>\n{code}\n</code>"
+        )
+
+
+def test_a_code_agent_s_calls_take_the_run_from_its_state_and_read_the_answers(
+    ledger: oncely.Ledger, payments: Payments
+) -> None:
+    """A ``CodeAgent`` runs its code in a thread of its own (no caller's context, no agent on
+    the stack): the run comes from ``run=``, here of the state the code runs with."""
+    records: list[CallRecord] = []
+    t = refund_tool(ledger, payments, run=lambda c: c.state["conversation"], audit=records.append)
+    payments.lose_responses, payments.outage = 1, 1
+    model = CodeModel(
+        [
+            "r = refund(charge_id='ch_1', amount=500)",
+            "r = refund(amount=500.0, charge_id='ch_1')\nfinal_answer(r['refund_id'])",
+        ]
+    )
+    agent = CodeAgent(tools=[t], model=model, verbosity_level=LogLevel.OFF)
+    assert agent.run("refund $5 of ch_1", additional_args={"conversation": RUN}) == "re_1"
+    [error] = errors(agent)
+    assert "due to: OncelyAnswer: oncely: the outcome of this call is unknown" in str(error)
+    assert len(payments.refunds) == 1
+    assert [(r.tool_call_id, r.run, r.outcome) for r in records] == [
+        (None, RUN, "InDoubtError"),
+        (None, RUN, "reconciled"),
+    ]
 
 
 def test_parallel_calls_of_one_step_each_record_their_own_call_id(
