@@ -354,7 +354,7 @@ def _from_tool(
         output_type=inner.output_type,
         output_schema=getattr(inner, "output_schema", None),
         call=call,
-        is_async=False,
+        is_async=inspect.iscoroutinefunction(inspect.unwrap(inner.forward)),
     )
 
 

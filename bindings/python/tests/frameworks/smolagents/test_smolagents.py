@@ -210,7 +210,20 @@ def test_a_smolagents_tool_is_wrapped_with_its_name_inputs_and_description(
         def forward(self, charge_id: str, idempotency_key: str) -> dict[str, Any]:
             return payments.refund(charge_id, 100, idempotency_key)
 
+    class AsyncRefund(Tool):  # type: ignore[misc]
+        name = "async_refund"
+        description = "Refund, as a Tool subclass whose forward is async (@tool refuses one)."
+        inputs = {"charge_id": {"type": "string", "description": "The charge."}}  # noqa: RUF012
+        output_type = "object"
+
+        async def forward(self, charge_id: str) -> dict[str, Any]:
+            await asyncio.sleep(0)
+            call = oncely.current_call()
+            assert call is not None
+            return payments.refund(charge_id, 300, call.key)
+
     t = oncely_tool(give_refund, ledger=ledger, policy=REFUND_POLICY, scope="acme", run=RUN)
+    a = oncely_tool(AsyncRefund(), ledger=ledger, policy=REFUND_POLICY, scope="acme", run=RUN)
     c = oncely_tool(Refund(), ledger=ledger, policy=REFUND_POLICY, scope="acme", run=RUN)
     assert t.name == "give_refund" and t.inputs == give_refund.inputs
     assert t.description == "Give a refund."
@@ -220,12 +233,15 @@ def test_a_smolagents_tool_is_wrapped_with_its_name_inputs_and_description(
         [use("give_refund", "call_2", {"amount": 500, "charge_id": "ch_1"})],
         [use("class_refund", "call_3", {"charge_id": "ch_2"})],
         [use("class_refund", "call_4", {"charge_id": "ch_2"})],
+        [use("async_refund", "call_5", {"charge_id": "ch_3"})],
+        [use("async_refund", "call_6", {"charge_id": "ch_3"})],
         "Done.",
     ]
-    agent, _ = make_agent([t, c], turns)
+    agent, _ = make_agent([t, c, a], turns)
     agent.run("refund")
     assert errors(agent) == []
-    assert [r["charge_id"] for r in payments.refunds] == ["ch_1", "ch_2"]
+    assert [r["charge_id"] for r in payments.refunds] == ["ch_1", "ch_2", "ch_3"]
+    assert "'refund_id': 're_3'" in observations(agent)[-1]
     assert all(r["idempotency_key"] for r in payments.refunds)
 
 
