@@ -24,8 +24,8 @@
 
 :func:`oncely_tool` wraps an oncely tool (``@ledger.tool``), a plain function (sync or
 ``async def``, with ``ledger=`` and ``policy=``) or a smolagents ``Tool`` (``@tool`` or a
-``Tool`` subclass, with ``ledger=`` and ``policy=``) as a smolagents ``Tool``. Its ``inputs``
-are what ``@tool`` makes of the function (type hints, the docstring's ``Args:``) WITHOUT the key
+``Tool`` subclass, whose ``forward`` may be ``async def``; with ``ledger=`` and ``policy=``) as
+a smolagents ``Tool``. Its ``inputs`` are what ``@tool`` makes of the function (type hints, the docstring's ``Args:``) WITHOUT the key
 parameter (``idempotency_key``): the model never sees it. smolagents calls tools synchronously
 (``ToolCallingAgent`` runs several calls of one step in threads, ``CodeAgent`` from its Python
 executor); an ``async def`` function is run to its result on an event loop of its own (in a
@@ -53,8 +53,10 @@ definite failure, arguments that cannot be keyed, awaiting approval, denied), th
 smolagents' own tool-error form, an ``AgentToolExecutionError`` ("Error executing tool …:
 OncelyAnswer: oncely: …") kept as the step's ``error`` and shown to the model in the next
 step's messages (a ``CodeAgent``'s: "Code execution failed at line …: OncelyAnswer: oncely:
-…"). Other errors (no run, storage, the ledger) are raised as any tool's are:
-smolagents shows the model its own error text with them, and the effect is not answered.
+…"). smolagents adds its own "Please try again or use another tool": an identical call asked
+again meets the core's record, never a second effect. Other errors (no run, storage, the ledger)
+are raised as any tool's are: smolagents shows the model its own error text with them, and the
+effect is not answered.
 
 A caller's timeout or cancellation does not stop a call the ledger claimed (the core's rule):
 smolagents cannot cancel a running tool — ``agent.interrupt()`` stops the agent between steps,
