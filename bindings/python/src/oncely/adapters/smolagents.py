@@ -25,8 +25,9 @@
 :func:`oncely_tool` wraps an oncely tool (``@ledger.tool``), a plain function (sync or
 ``async def``, with ``ledger=`` and ``policy=``) or a smolagents ``Tool`` (``@tool`` or a
 ``Tool`` subclass, whose ``forward`` may be ``async def``; with ``ledger=`` and ``policy=``) as
-a smolagents ``Tool``. Its ``inputs`` are what ``@tool`` makes of the function (type hints, the docstring's ``Args:``) WITHOUT the key
-parameter (``idempotency_key``): the model never sees it. smolagents calls tools synchronously
+a smolagents ``Tool``. Its ``inputs`` are what ``@tool`` makes of the function (type hints, the
+docstring's ``Args:``) WITHOUT the key parameter (``idempotency_key``): the model never sees it.
+smolagents calls tools synchronously
 (``ToolCallingAgent`` runs several calls of one step in threads, ``CodeAgent`` from its Python
 executor); an ``async def`` function is run to its result on an event loop of its own (in a
 worker thread when the calling thread already runs one), through the ledger's async path.
