@@ -27,10 +27,10 @@
 ``Tool`` subclass, whose ``forward`` may be ``async def``; with ``ledger=`` and ``policy=``) as
 a smolagents ``Tool``. Its ``inputs`` are what ``@tool`` makes of the function (type hints, the
 docstring's ``Args:``) WITHOUT the key parameter (``idempotency_key``): the model never sees it.
-smolagents calls tools synchronously
-(``ToolCallingAgent`` runs several calls of one step in threads, ``CodeAgent`` from its Python
-executor); an ``async def`` function is run to its result on an event loop of its own (in a
-worker thread when the calling thread already runs one), through the ledger's async path.
+smolagents calls tools synchronously (``ToolCallingAgent`` runs several calls of one step in
+threads, ``CodeAgent`` from its Python executor); an ``async def`` function is run to its result
+on an event loop of its own (in a worker thread when the calling thread already runs one),
+through the ledger's async path.
 
 Identity (the core's ``agent.identify``, docs/choosing-keys.md): smolagents has no conversation
 id — an agent run has its memory (a list of steps, no id), its ``state`` (the caller's
