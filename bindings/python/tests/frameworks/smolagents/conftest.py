@@ -1,0 +1,14 @@
+"""The smolagents adapter's tests: the provider's execution counts, printed after the run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from payments import COUNTS
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if COUNTS:
+        terminalreporter.section("smolagents: what the provider executed")
+        for line in COUNTS:
+            terminalreporter.write_line(line)
