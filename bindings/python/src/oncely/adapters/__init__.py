@@ -9,6 +9,7 @@
 - :mod:`oncely.adapters.google_adk`: a Google ADK ``FunctionTool`` (``oncely[google-adk]``);
 - :mod:`oncely.adapters.strands`: a Strands Agents tool (``oncely[strands]``);
 - :mod:`oncely.adapters.llama_index`: a LlamaIndex ``FunctionTool`` (``oncely[llama-index]``);
+- :mod:`oncely.adapters.smolagents`: a smolagents ``Tool`` (``oncely[smolagents]``);
 - :mod:`oncely.adapters.http`: ``httpx`` and ``requests`` calls with the key as the provider's
   ``Idempotency-Key`` (``oncely[http]``).
 
