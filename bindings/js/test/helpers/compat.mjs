@@ -34,10 +34,11 @@ function versionOf(pkg) {
 
 /**
  * Record that in `story` the provider paid `paid` time(s), bare (the framework's own tool) or
- * through oncely. `run`: what the adapter takes as the run; `how`: how the story resumed.
- * @param {{framework: string, package: string, run: string, story: string, paid: number, bare: boolean, how?: string}} r
+ * through oncely. `run`: what the adapter takes as the run; `how`: how the story resumed;
+ * `engine`: a durable engine's step, which no model asks for (the re-ask story does not apply).
+ * @param {{framework: string, package: string, run: string, story: string, paid: number, bare: boolean, how?: string, engine?: boolean}} r
  */
-export function record({ framework, package: pkg, run, story, paid, bare, how }) {
+export function record({ framework, package: pkg, run, story, paid, bare, how, engine = false }) {
   if (!STORIES.includes(story)) throw new Error(`compat: unknown story ${story}`);
   const folder = process.env.ONCELY_COMPAT_DIR;
   if (!folder) return;
@@ -45,6 +46,7 @@ export function record({ framework, package: pkg, run, story, paid, bare, how })
   const file = path.join(folder, `js-${pkg.replace(/[@/]/g, (c) => (c === '@' ? '' : '-'))}.json`);
   const doc = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   Object.assign(doc, { framework, language: 'JavaScript', package: pkg, version: versionOf(pkg), run });
+  if (engine) doc.engine = true;
   doc.stories ??= {};
   const entry = (doc.stories[story] ??= {});
   entry[bare ? 'bare' : 'oncely'] = paid;

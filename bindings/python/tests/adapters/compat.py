@@ -20,11 +20,12 @@ the tool after the provider paid, and the run is resumed."""
 
 def record(
     framework: str, *, package: str, run: str, story: str, paid: int, bare: bool,
-    how: str | None = None,
+    how: str | None = None, engine: bool = False,
 ) -> None:  # fmt: skip
     """Record that in ``story`` the provider paid ``paid`` time(s), bare (``bare``: the
     framework's own tool) or through oncely. ``run``: what the adapter takes as the run;
-    ``how``: how the story resumed (e.g. "from its SQLite checkpoint")."""
+    ``how``: how the story resumed (e.g. "from its SQLite checkpoint"); ``engine``: a durable
+    engine's step, which no model asks for (the re-ask story does not apply)."""
     assert story in STORIES, story
     folder = os.environ.get("ONCELY_COMPAT_DIR")
     if not folder:
@@ -35,6 +36,8 @@ def record(
     doc.update(
         framework=framework, language="Python", package=package, version=version(package), run=run
     )
+    if engine:
+        doc["engine"] = True
     entry = doc.setdefault("stories", {}).setdefault(story, {})
     entry["bare" if bare else "oncely"] = paid
     if how is not None:

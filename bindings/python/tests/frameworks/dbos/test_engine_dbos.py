@@ -81,7 +81,7 @@ def test_a_workflow_killed_in_its_step_and_recovered_pays_once(
     counted(f"dbos killed in its step and recovered, oncely: paid {len(refunds)} time(s)")
     record(
         framework="DBOS", package="dbos", run=DBOS_RUN, story="kill-resume", paid=len(refunds),
-        bare=False, how=RESUMED,
+        bare=False, how=RESUMED, engine=True,
     )  # fmt: skip
     assert len(refunds) == 1
     assert "refunds: 1" in out
@@ -100,7 +100,7 @@ def test_without_oncely_the_recovered_workflow_pays_again(
     counted(f"dbos killed in its step and recovered, no oncely: paid {len(refunds)} time(s)")
     record(
         framework="DBOS", package="dbos", run=DBOS_RUN, story="kill-resume", paid=len(refunds),
-        bare=True, how=RESUMED,
+        bare=True, how=RESUMED, engine=True,
     )  # fmt: skip
     assert len(refunds) == 2
     assert "refunds: 2" in out

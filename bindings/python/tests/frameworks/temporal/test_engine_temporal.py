@@ -207,7 +207,7 @@ def test_a_worker_killed_in_the_activity_and_retried_pays_once(tmp_path: Path) -
     counted(f"temporal worker killed in the activity and retried, oncely: paid {len(refunds)}")
     record(
         framework="Temporal", package="temporalio", run=TEMPORAL_RUN, story="kill-resume",
-        paid=len(refunds), bare=False, how=RETRIED,
+        paid=len(refunds), bare=False, how=RETRIED, engine=True,
     )  # fmt: skip
     assert len(refunds) == 1
     assert result["refund_id"] == "re_1"  # the retried attempt got the first refund back
@@ -223,7 +223,7 @@ def test_without_oncely_the_retried_activity_pays_again(tmp_path: Path) -> None:
     counted(f"temporal worker killed in the activity and retried, no oncely: paid {len(refunds)}")
     record(
         framework="Temporal", package="temporalio", run=TEMPORAL_RUN, story="kill-resume",
-        paid=len(refunds), bare=True, how=RETRIED,
+        paid=len(refunds), bare=True, how=RETRIED, engine=True,
     )  # fmt: skip
     assert len(refunds) == 2
     assert result["refund_id"] == "re_2"
