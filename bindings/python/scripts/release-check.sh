@@ -13,7 +13,8 @@
 #      temporary working folder (tests/test_installed.py without pytest: the wheel's files, its
 #      version, a golden key of tests/vectors/keys.json, the migrations, one effect through a
 #      SQLite ledger and its replay); on 3.10 and 3.13, every extra resolves (pip install
-#      --dry-run);
+#      --dry-run): together, but for the frameworks tested in environments of their own
+#      (tests/frameworks/), each alone;
 #   5. pip install from a read-only copy of the checkout (bindings/python, bindings/oncely-core.wasm
 #      and migrations/), on one Python: as root, without the capability to override file
 #      permissions, so the read-only bits hold; and from git (git+file://REPO#subdirectory=…, the
@@ -169,6 +170,11 @@ meta = Parser().parsestr(z.read(name).decode())
 print(",".join(e for e in meta.get_all("Provides-Extra") if e != "test"))
 PY
 )
+alone=$(for d in "$here"/tests/frameworks/*/; do [ -f "$d/requirements.txt" ] && basename "$d" | tr _ -; done | paste -sd' ')
+together=$(echo "$extras" | tr , '\n' | grep -vxF -f <(echo "$alone" | tr ' ' '\n') | paste -sd,)
+for e in $alone; do
+    echo ",$extras," | grep -q ",$e," || die "tests/frameworks has $e, which is not an extra of the package"
+done
 for v in "${PYTHONS[@]}"; do
     step "Python $v: a fresh virtual environment, pip install $(basename "$wheel"), the smoke test"
     venv="$tmp/venv-$v"
@@ -182,10 +188,16 @@ for v in "${PYTHONS[@]}"; do
     ) || die "the smoke test of the installed wheel on Python $v"
     # On the oldest and the newest Python: what an extra needs may have left the one or not
     # reached the other (langchain-core 1.8 needs 3.11); resolving takes half a minute each.
+    # The frameworks tested in environments of their own (tests/frameworks/NAME, the extra
+    # NAME with "-" for "_") need not agree with each other's pins: each resolves alone.
     if [ "$v" = "${PYTHONS[0]}" ] || [ "$v" = "${PYTHONS[-1]}" ]; then
-        echo "   the extras resolve: [$extras]"
-        run "$venv/bin/pip" install --quiet --dry-run "$wheel[$extras]" ||
-            die "the extras [$extras] do not resolve on Python $v"
+        echo "   the extras resolve together: [$together]; each alone: $alone"
+        run "$venv/bin/pip" install --quiet --dry-run "$wheel[$together]" ||
+            die "the extras [$together] do not resolve on Python $v"
+        for e in $alone; do
+            run "$venv/bin/pip" install --quiet --dry-run "$wheel[$e]" ||
+                die "the extra [$e] does not resolve on Python $v"
+        done
     fi
 done
 
