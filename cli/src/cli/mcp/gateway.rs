@@ -269,7 +269,7 @@ impl Gateway {
         &self,
         params: CallToolRequestParams,
         cx: &RequestContext<RoleServer>,
-        session: &str,
+        session: Option<&str>,
     ) -> Result<CallToolResponse, ErrorData> {
         let mut catalog = self.catalog().await?;
         if !catalog.policies.contains_key(params.name.as_ref()) && !catalog.invalid.contains_key(params.name.as_ref()) {
@@ -297,7 +297,7 @@ impl Gateway {
         &self,
         params: CallToolRequestParams,
         cx: &RequestContext<RoleServer>,
-        session: &str,
+        session: Option<&str>,
         policy: ToolPolicy,
     ) -> Result<CallToolResponse, ErrorData> {
         let mut params = params;

@@ -109,12 +109,6 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
         wait: a.wait.map(Duration::from_millis),
         is_error_unknown: a.is_error_unknown,
     };
-    if a.listen.is_some() && settings.defaults.run.is_none() {
-        eprintln!(
-            "oncely mcp: no --run: each HTTP session is a run of its own, and a client whose session \
-             expired (idle 5 min) or that reconnects starts a new one; give --run to keep it"
-        );
-    }
     let gw = Gateway::start(ledger, target, settings, policy_file).await?;
     // stdout may be the MCP stream: everything the gateway says goes to stderr.
     eprintln!(
@@ -123,6 +117,9 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
         gw.info.server_info.version,
         gw.info.protocol_version.as_str()
     );
+    if let Some(note) = no_run_note(a.listen.is_some(), gw.settings.defaults.run.is_some(), &gw.info.protocol_version) {
+        eprintln!("oncely mcp: {note}");
+    }
     let catalog = gw.catalog().await.map_err(|e| anyhow::anyhow!(e.message))?;
     for line in catalog.findings() {
         eprintln!("oncely mcp: {line}");
@@ -157,6 +154,26 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
     }
     gw.upstream.close().await;
     served.map(|()| ExitCode::SUCCESS)
+}
+
+/// What the gateway says at start-up when it was given no `--run`: which calls then have a run.
+fn no_run_note(listen: bool, run: bool, server: &rmcp::model::ProtocolVersion) -> Option<&'static str> {
+    match (run, listen, server.has_initialize()) {
+        (true, _, _) | (false, false, true) => None,
+        (false, true, true) => Some(
+            "no --run: each HTTP session is a run of its own, and a client whose session expired (idle 5 min) or \
+             that reconnects starts a new one; give --run to keep it",
+        ),
+        (false, true, false) => Some(
+            "no --run: a keyed call that names no run (_meta[\"oncely/run\"]) is keyed by its HTTP session before \
+             protocol 2026-07-28 (a client that reconnects starts a new one) and refused on 2026-07-28, which has \
+             no sessions; give --run to name one",
+        ),
+        (false, false, false) => Some(
+            "no --run: protocol 2026-07-28 has no sessions, so an agent speaking it gets a keyed call that names no \
+             run (_meta[\"oncely/run\"]) refused; give --run to name one",
+        ),
+    }
 }
 
 async fn serve_stdio(gw: Arc<Gateway>) -> Result<()> {
