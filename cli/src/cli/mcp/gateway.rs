@@ -9,6 +9,7 @@ use super::approval::{self, Answer, Asking};
 use super::catalog::Catalog;
 use super::identity::{self, Defaults};
 use super::lookup;
+use super::unmodeled::Unmodeled;
 use super::upstream::{Agents, Upstream};
 use oncely::wit::keys::{Intent, KeySpec};
 use oncely::wit::ledger::{ApprovalRequest, Decision, ReconcileRequest, ReconcileVerdict};
@@ -91,6 +92,9 @@ pub struct Gateway {
     pub ledger: Ledger,
     pub upstream: Upstream,
     pub agents: Arc<Agents>,
+    /// What the server lists of its tools that the SDK drops (a tool's `execution`): put back
+    /// into the agents' `tools/list` answers on the wire.
+    pub unmodeled: Unmodeled,
     pub settings: Settings,
     /// The server's initialize result, as agents get it.
     pub info: InitializeResult,
@@ -117,7 +121,9 @@ impl Gateway {
         let agents = Arc::new(Agents::default());
         let stale = Arc::new(AtomicBool::new(true));
         let flag = stale.clone();
-        let upstream = Upstream::new(target, agents.clone(), Arc::new(move || flag.store(true, Ordering::SeqCst)), settings.call_timeout);
+        let unmodeled = Unmodeled::default();
+        let on_tools_changed = Arc::new(move || flag.store(true, Ordering::SeqCst));
+        let upstream = Upstream::new(target, unmodeled.clone(), agents.clone(), on_tools_changed, settings.call_timeout);
         let server = upstream.info().await.map_err(|e| anyhow::anyhow!(e.message))?;
         let mut info = InitializeResult::new(server.capabilities);
         info.protocol_version = server.protocol_version;
@@ -128,6 +134,7 @@ impl Gateway {
             ledger,
             upstream,
             agents,
+            unmodeled,
             settings,
             info,
             policy_file,

@@ -11,7 +11,9 @@
 //! - [`approval`]: asking the agent's user to approve a call, through MCP elicitation.
 //! - [`session`], [`upstream`]: the two sides of the protocol (rmcp); [`wire`]: what is read
 //!   from an agent before the SDK reads it, and how a malformed message is answered;
-//!   [`salvage`]: what can be read of a message serde_json cannot represent.
+//!   [`salvage`]: what can be read of a message serde_json cannot represent; [`unmodeled`]: what
+//!   the server lists of its tools that the SDK does not model (a tool's `execution`), carried
+//!   around it.
 
 mod answers;
 mod approval;
@@ -21,6 +23,7 @@ mod identity;
 mod lookup;
 mod salvage;
 mod session;
+mod unmodeled;
 mod upstream;
 mod wire;
 
@@ -179,7 +182,7 @@ fn no_run_note(listen: bool, run: bool, server: &rmcp::model::ProtocolVersion) -
 async fn serve_stdio(gw: Arc<Gateway>) -> Result<()> {
     // One agent: the server is told what that agent offers (roots, sampling, elicitation).
     gw.upstream.follow_first_agent();
-    let running = Session::new(gw).serve(wire::stdio()).await?;
+    let running = Session::new(gw.clone()).serve(wire::stdio(gw.unmodeled.clone())).await?;
     running.waiting().await?;
     Ok(())
 }
@@ -191,8 +194,11 @@ async fn serve_http(gw: Arc<Gateway>, addr: SocketAddr) -> Result<()> {
     // stdio; the normalized body it passes on may be a little longer.
     config.max_request_body_bytes = wire::MAX_LINE.saturating_mul(2);
     let stop = config.cancellation_token.clone();
-    let service = StreamableHttpService::new(move || Ok(Session::new(gw.clone())), Arc::new(LocalSessionManager::default()), config);
-    let router = axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(wire::normalize_http));
+    let sessions = gw.clone();
+    let service = StreamableHttpService::new(move || Ok(Session::new(sessions.clone())), Arc::new(LocalSessionManager::default()), config);
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(gw.unmodeled.clone(), wire::normalize_http));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("oncely mcp: serving http://{}/mcp", listener.local_addr()?);
     let shutdown = async move {
