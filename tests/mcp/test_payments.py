@@ -175,7 +175,7 @@ async def test_b_model_reasks_gateway(tmp_path: Path, procs: Any, oncely: Path, 
     result = await scenario_b(tmp_path, cmd, "gateway", mode, meta)
     got = effects(charges)
     scenario = "b. model re-asks, args reordered/reformatted"
-    report(scenario if mode == "2026-07-28" else f"{scenario} (2025-11-25)", "gateway", len(got))
+    report(scenario if mode == "2026-07-28" else f"{scenario} (legacy)", "gateway", len(got))
     assert len(got) == 1, got
     assert charge_of(result)["id"] == got[0]["id"]
     assert_keyed(got[0], result)

@@ -16,8 +16,9 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from agent import Agent, dump, reask, result_meta
-from harness import effects, gateway_cmd, payments_cmd
+from harness import PY, effects, gateway_cmd, payments_cmd
 from test_payments import ARGS, assert_keyed, charge_of, stdio_agent
+from test_protocol import Raw
 
 pytestmark = pytest.mark.anyio
 
@@ -147,3 +148,62 @@ async def test_http_before_2026_the_session_is_the_run(
     async with Agent(gw.url, mode="legacy") as other:
         await other.call("charge", ARGS, timeout_s=30)
     assert len(effects(charges)) == 2
+
+
+# --- the tasks extension (io.modelcontextprotocol/tasks) ---------------------------------------
+
+TASKS = "io.modelcontextprotocol/tasks"
+TASKS_SERVER = Path(__file__).resolve().parent / "tasks_server.py"
+
+
+def meta_2026(tasks: bool, run: str | None = None) -> dict[str, Any]:
+    """A 2026-07-28 request's `_meta`: its version, capabilities (the tasks extension or none),
+    client; and the run it names, if any."""
+    meta: dict[str, Any] = {
+        "io.modelcontextprotocol/protocolVersion": LATEST,
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS: {}}} if tasks else {},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw-2026", "version": "0"},
+    }
+    if run is not None:
+        meta["oncely/run"] = run
+    return meta
+
+
+def test_a_task_augmented_call_is_keyed_like_any_call(tmp_path: Path, oncely: Path) -> None:
+    """A server of the tasks extension makes a task of a call from a client that takes tasks:
+    through the gateway the call is keyed by its run, tool and arguments like any other; the
+    task handle is its recorded result, so a re-issued call (a new request id) gets the same
+    task, and the server ran the export once. `tasks/get` passes through; `tools/list` keeps the
+    tool's `execution`."""
+    effects_file = tmp_path / "effects.jsonl"
+    server = [PY, str(TASKS_SERVER), "--effects", str(effects_file)]
+    raw = Raw(gateway_cmd(str(tmp_path / "ledger.db"), upstream=server), tmp_path / "gw.log")
+    try:
+        [tool] = raw.request("tools/list", {"_meta": meta_2026(True)})["result"]["tools"]
+        assert tool["execution"] == {"taskSupport": "optional"}, tool
+        assert tool["_meta"]["oncely/class"] == "irreversible-external", tool
+        call = {"name": "export", "arguments": {"report": "q3"}, "_meta": meta_2026(True, "t-1")}
+        first = raw.request("tools/call", call)["result"]
+        assert first["resultType"] == "task" and first["status"] == "working", first
+        key = first["_meta"]["oncely/key"]
+        again = raw.request("tools/call", call)["result"]
+        assert again["taskId"] == first["taskId"], (first, again)
+        assert again["_meta"]["oncely/key"] == key and again["_meta"]["oncely/replayed"] is True
+        [export] = effects(effects_file, "export")
+        assert export["idempotencyKey"] == key, export
+        done = raw.request("tasks/get", {"taskId": first["taskId"], "_meta": meta_2026(True)})
+        assert done["result"]["status"] == "completed", done
+        assert export["id"] in done["result"]["result"]["content"][0]["text"], done
+        # No run named: the core's refusal, as for any call.
+        refused = raw.request("tools/call", {**call, "_meta": meta_2026(True)})
+        assert refused["error"]["code"] == -32602, refused
+        assert "needs a run" in refused["error"]["message"], refused
+        # A client that takes no tasks: the server runs the call at once; keyed all the same.
+        plain = {"name": "export", "arguments": {"report": "q4"}, "_meta": meta_2026(False, "t-1")}
+        ran = raw.request("tools/call", plain)["result"]
+        assert ran["resultType"] == "complete" and not ran["isError"], ran
+        replayed = raw.request("tools/call", plain)["result"]
+        assert replayed["_meta"]["oncely/replayed"] is True, replayed
+        assert len(effects(effects_file, "export")) == 2
+    finally:
+        raw.close()

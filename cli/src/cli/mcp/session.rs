@@ -9,13 +9,14 @@
 
 use super::gateway::Gateway;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientNotification, ClientRequest, CompleteRequest, CompleteRequestParams, CompleteResult,
-    CustomNotification, CustomRequest, CustomResult, ErrorData, GetPromptRequest, GetPromptRequestParams, GetPromptResponse,
-    InitializeRequestParams, InitializeResult, ListPromptsRequest, ListPromptsResult, ListResourceTemplatesRequest,
-    ListResourceTemplatesResult, ListResourcesRequest, ListResourcesResult, ListToolsRequest, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResponse, RequestOptionalParam,
-    RootsListChangedNotification, ServerConfig, ServerResult, SetLevelRequest, SetLevelRequestParams, SubscribeRequest,
-    SubscribeRequestParams, UnsubscribeRequest, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelTaskRequest, ClientNotification, ClientRequest, CompleteRequest,
+    CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult, ErrorData, GetPromptRequest,
+    GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskRequest, GetTaskResult, InitializeRequestParams, InitializeResult,
+    ListPromptsRequest, ListPromptsResult, ListResourceTemplatesRequest, ListResourceTemplatesResult, ListResourcesRequest,
+    ListResourcesResult, ListToolsRequest, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequest,
+    ReadResourceRequestParams, ReadResourceResponse, RequestOptionalParam, RootsListChangedNotification, ServerConfig, ServerResult,
+    SetLevelRequest, SetLevelRequestParams, SubscribeRequest, SubscribeRequestParams, UnsubscribeRequest, UnsubscribeRequestParams,
+    UpdateTaskParams, UpdateTaskRequest,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::ServerHandler;
@@ -80,6 +81,11 @@ fn paged<M: Default>(params: Option<PaginatedRequestParams>) -> RequestOptionalP
 
 fn empty(r: ServerResult) -> Option<()> {
     matches!(r, ServerResult::EmptyResult(_)).then_some(())
+}
+
+/// The server's acknowledgement of `tasks/update` or `tasks/cancel`.
+fn acknowledged(r: ServerResult) -> Option<()> {
+    matches!(r, ServerResult::TaskAckResult(_) | ServerResult::EmptyResult(_)).then_some(())
 }
 
 impl ServerHandler for Session {
@@ -203,6 +209,25 @@ impl ServerHandler for Session {
             _ => None,
         })
         .await
+    }
+
+    // The tasks extension (io.modelcontextprotocol/tasks): a task the server made of a call —
+    // its handle recorded and replayed like any result of a keyed call — is followed, answered
+    // and cancelled at the server, as the agent asks.
+    async fn get_task(&self, p: GetTaskParams, cx: RequestContext<RoleServer>) -> Result<GetTaskResult, ErrorData> {
+        self.pass(GetTaskRequest::new(p).into(), cx, |r| match r {
+            ServerResult::GetTaskResult(r) => Some(r),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn update_task(&self, p: UpdateTaskParams, cx: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.pass(UpdateTaskRequest::new(p).into(), cx, acknowledged).await
+    }
+
+    async fn cancel_task(&self, p: CancelTaskParams, cx: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.pass(CancelTaskRequest::new(p).into(), cx, acknowledged).await
     }
 
     async fn on_roots_list_changed(&self, _cx: NotificationContext<RoleServer>) {

@@ -165,16 +165,14 @@ impl Transport<RoleClient> for ChildTransport {
         self.inner.receive()
     }
 
-    fn close(&mut self) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send {
-        async move {
-            let closed = self.inner.close().await;
-            if let Some(mut child) = self.child.take() {
-                if tokio::time::timeout(EXIT_WAIT, child.wait()).await.is_err() {
-                    let _ = child.kill().await;
-                }
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        let closed = self.inner.close().await;
+        if let Some(mut child) = self.child.take() {
+            if tokio::time::timeout(EXIT_WAIT, child.wait()).await.is_err() {
+                let _ = child.kill().await;
             }
-            closed
         }
+        closed
     }
 }
 
