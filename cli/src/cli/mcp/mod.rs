@@ -56,7 +56,8 @@ pub struct McpArgs {
     #[arg(long)]
     scope: Option<String>,
     /// The run of calls that name none in `_meta["oncely/run"]` ($ONCELY_RUN, else the MCP
-    /// session). Give one to make a restarted agent, or several gateways, one run.
+    /// session; protocol 2026-07-28 has none, and such a keyed call is refused). Give one to make a
+    /// restarted agent, or several gateways, one run.
     #[arg(long)]
     run: Option<String>,
     /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio.
