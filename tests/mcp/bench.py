@@ -78,6 +78,7 @@ async def main() -> int:
         def server(charges: str) -> list[str]:
             return [harness.PY, str(harness.SERVER), "--charges", charges]
 
+        # One run (the client speaks protocol 2026-07-28, which has no session to be one).
         setups = {
             "direct": server,
             "gateway, SQLite": lambda c: [
@@ -85,6 +86,8 @@ async def main() -> int:
                 "mcp",
                 "--db",
                 f"{tmp}/ledger.db",
+                "--run",
+                "bench",
                 "--",
                 *server(c),
             ],
@@ -95,6 +98,8 @@ async def main() -> int:
                 "mcp",
                 "--db",
                 a.pg,
+                "--run",
+                "bench",
                 "--",
                 *server(c),
             ]

@@ -148,7 +148,6 @@ def test_tools_list_through_gateway(through: dict[str, Any], direct: dict[str, A
     extra = sorted(set(got) - set(want))
     assert not extra, f"tools listed only through the gateway: {extra}"
     diffs: list[str] = []
-    dropped: list[str] = []
     for name, tool in want.items():
         if name not in got:
             diffs.append(f"tool {name}: missing through the gateway")
@@ -161,12 +160,7 @@ def test_tools_list_through_gateway(through: dict[str, Any], direct: dict[str, A
         meta = {k: v for k, v in meta.items() if not k.startswith("oncely/")}
         if meta:
             t["_meta"] = meta
-        # A known gap, not tolerated silently: rmcp 3.11 does not model a tool's `execution`
-        # (the experimental tasks member), so it is not passed on (docs/mcp.md, "Transports").
-        # It must be the only difference; every tool that loses it is named below.
-        if "execution" in tool and "execution" not in t:
-            t["execution"] = tool["execution"]
-            dropped.append(f"{name} ({json.dumps(tool['execution'])})")
+        # A tool's `execution` (tasks), which rmcp does not model, is passed on as it is.
         if t != tool:
             members = sorted(k for k in set(t) | set(tool) if t.get(k) != tool.get(k))
             diffs.append(
@@ -177,9 +171,10 @@ def test_tools_list_through_gateway(through: dict[str, Any], direct: dict[str, A
                     for k in members
                 )
             )
-    if dropped:
-        print(f"known gap (docs/mcp.md): `execution` not passed on for {len(dropped)} tools:")
-        print(*dropped, sep="\n")
+    tasks = {n: t["execution"] for n, t in want.items() if "execution" in t}
+    print(f"tools with `execution`, directly and through the gateway: {json.dumps(tasks)}")
+    assert tasks.get("simulate-research-query") == {"taskSupport": "required"}, tasks
+    assert {n: got[n].get("execution") for n in tasks} == tasks
     assert got["echo"]["_meta"]["oncely/class"] == "read-only"
     assert not diffs, "tools/list through the gateway != directly:\n" + "\n".join(diffs)
 
@@ -201,3 +196,15 @@ def test_prompts_through_gateway(through: dict[str, Any], direct: dict[str, Any]
 
 def test_ping_through_gateway(through: dict[str, Any]) -> None:
     assert through["ping"] == {}
+
+
+@pytest.mark.anyio
+async def test_tools_execution_through_the_gateway_over_http(tmp_path: Path, procs: Any) -> None:
+    """Over `--listen` too, a tool's `execution` reaches the agent as the server listed it."""
+    require_gateway()
+    gw = procs.gateway_http(str(tmp_path / "ledger.db"), upstream=SERVER)
+    async with Agent(gw.url, name="http") as agent:
+        tools = {t.name: dump(t) for t in (await agent.list_tools()).tools}
+    assert tools["simulate-research-query"]["execution"] == {"taskSupport": "required"}, tools
+    assert tools["echo"]["execution"] == {"taskSupport": "forbidden"}, tools["echo"]
+    assert tools["echo"]["_meta"]["oncely/class"] == "read-only"

@@ -101,8 +101,14 @@ async def test_a_retry_after_timeout_bare(tmp_path: Path) -> None:
 
 async def test_a_retry_after_timeout_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
     charges = tmp_path / "charges.jsonl"
+    # The agent's client speaks 2026-07-28, which has no session: the run is the gateway's.
     cmd = gateway_cmd(
-        str(tmp_path / "ledger.db"), "--wait", "20000", upstream=payments_cmd(charges, A_LATE_MS, 1)
+        str(tmp_path / "ledger.db"),
+        "--run",
+        "run-a",
+        "--wait",
+        "20000",
+        upstream=payments_cmd(charges, A_LATE_MS, 1),
     )
     result, _ = await scenario_a(tmp_path, cmd, "gateway")
     how = (
@@ -124,17 +130,25 @@ async def test_a_retry_after_timeout_gateway(tmp_path: Path, procs: Any, oncely:
 # --- b. the model asks again, its arguments reordered and reformatted --------------------------
 
 
-async def scenario_b(tmp: Path, cmd: list[str], name: str) -> Any:
-    agent, err = stdio_agent(cmd, tmp, name)
+async def scenario_b(
+    tmp: Path,
+    cmd: list[str],
+    name: str,
+    mode: str = "auto",
+    meta: dict[str, Any] | None = None,
+) -> Any:
+    agent, err = stdio_agent(cmd, tmp, name, mode=mode)
     again = reask(ARGS)
     assert json.dumps(again) != json.dumps(ARGS)
     with err:
         async with agent:
-            first = await agent.try_call("charge", ARGS, timeout_s=TIMEOUT_S)
+            if mode != "auto":
+                assert_protocol(agent, mode)
+            first = await agent.try_call("charge", ARGS, timeout_s=TIMEOUT_S, meta=meta)
             assert first is None, f"the first call was not left in doubt: {dump(first)}"
             # The model saw an error; it asks again in its own words:
             # {"memo": …, "amount_cents": 1000.0, …}
-            result = await agent.call("charge", again, timeout_s=30)
+            result = await agent.call("charge", again, timeout_s=30, meta=meta)
     print(f"asked {json.dumps(ARGS)}, then {json.dumps(again)}")
     print(*agent.attempts, sep="\n")
     return result
@@ -149,15 +163,19 @@ async def test_b_model_reasks_bare(tmp_path: Path) -> None:
     assert charge_of(result)["id"] == got[1]["id"]
 
 
-async def test_b_model_reasks_gateway(tmp_path: Path, procs: Any, oncely: Path) -> None:
-    # No --run: the run is the MCP session, and the re-ask comes in the same session.
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_b_model_reasks_gateway(tmp_path: Path, procs: Any, oncely: Path, mode: str) -> None:
+    # No --run. Before 2026-07-28 the run is the MCP session, and the re-ask comes in the same
+    # session; 2026-07-28 has no session: the agent names its run (its framework's thread id).
     charges = tmp_path / "charges.jsonl"
     cmd = gateway_cmd(
         str(tmp_path / "ledger.db"), "--wait", "20000", upstream=payments_cmd(charges, LATE_MS, 1)
     )
-    result = await scenario_b(tmp_path, cmd, "gateway")
+    meta = {"oncely/run": "thread-b"} if mode == "2026-07-28" else None
+    result = await scenario_b(tmp_path, cmd, "gateway", mode, meta)
     got = effects(charges)
-    report("b. model re-asks, args reordered/reformatted", "gateway", len(got))
+    scenario = "b. model re-asks, args reordered/reformatted"
+    report(scenario if mode == "2026-07-28" else f"{scenario} (legacy)", "gateway", len(got))
     assert len(got) == 1, got
     assert charge_of(result)["id"] == got[0]["id"]
     assert_keyed(got[0], result)

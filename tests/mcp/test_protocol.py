@@ -52,7 +52,9 @@ async def test_f_server_crash_mid_call_bare(tmp_path: Path) -> None:
 
 async def test_f_server_crash_mid_call_gateway(tmp_path: Path) -> None:
     charges = tmp_path / "charges.jsonl"
-    cmd = gateway_cmd(str(tmp_path / "ledger.db"), upstream=payments_cmd(charges, crash_times=1))
+    cmd = gateway_cmd(
+        str(tmp_path / "ledger.db"), "--run", "run-f", upstream=payments_cmd(charges, crash_times=1)
+    )
     agent, err = stdio_agent(cmd, tmp_path, "gateway")
     with err:
         async with agent:
@@ -95,7 +97,12 @@ async def test_h_is_error_after_the_effect_gateway(tmp_path: Path) -> None:
     charges = tmp_path / "charges.jsonl"
     db = str(tmp_path / "ledger.db")
     cmd = gateway_cmd(
-        db, "--is-error-unknown", "charge", upstream=payments_cmd(charges, fail_times=1)
+        db,
+        "--run",
+        "run-h",
+        "--is-error-unknown",
+        "charge",
+        upstream=payments_cmd(charges, fail_times=1),
     )
     agent, err = stdio_agent(cmd, tmp_path, "gateway")
     with err:
@@ -127,7 +134,9 @@ async def test_g_upstream_over_http_bare(tmp_path: Path, procs: Any) -> None:
 async def test_g_upstream_over_http(tmp_path: Path, procs: Any) -> None:
     charges = tmp_path / "charges.jsonl"
     server = procs.payments_http(charges, 1500, late_times=1)
-    cmd = gateway_cmd(str(tmp_path / "ledger.db"), "--wait", "20000", upstream=server.url)
+    cmd = gateway_cmd(
+        str(tmp_path / "ledger.db"), "--run", "run-g", "--wait", "20000", upstream=server.url
+    )
     agent, err = stdio_agent(cmd, tmp_path, "gateway")
     with err:
         async with agent:

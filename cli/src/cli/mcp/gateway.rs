@@ -9,6 +9,7 @@ use super::approval::{self, Answer, Asking};
 use super::catalog::Catalog;
 use super::identity::{self, Defaults};
 use super::lookup;
+use super::unmodeled::Unmodeled;
 use super::upstream::{Agents, Upstream};
 use oncely::wit::keys::{Intent, KeySpec};
 use oncely::wit::ledger::{ApprovalRequest, Decision, ReconcileRequest, ReconcileVerdict};
@@ -16,8 +17,8 @@ use oncely::wit::policy::{ReconcilePath, ToolPolicy};
 use oncely::{Call, EffectResult, Error, Ledger, ToolError};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam, ClientRequest, ClientResult,
-    ErrorCode, ErrorData, InitializeResult, InputRequiredResult, ListToolsRequest, RequestMetaObject, ResultType, ServerRequest,
-    ServerResult,
+    CreateTaskResult, ErrorCode, ErrorData, InitializeResult, InputRequiredResult, ListToolsRequest, RequestMetaObject, ResultType,
+    ServerRequest, ServerResult,
 };
 use rmcp::service::{PeerRequestOptions, RequestContext, RoleClient, RoleServer, ServiceError};
 use serde_json::{Map, Value};
@@ -46,12 +47,18 @@ impl Settings {
     }
 }
 
+/// What an agent on protocol 2026-07-28 declares with each request that the server gets as it
+/// is: what the agent can take in answer (the tasks extension, elicitation in an
+/// `InputRequiredResult`), since the answer goes back to it.
+const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+
 /// The agent's `_meta` as the server gets it: without what belongs to the agent's own
 /// connection (its progress token, the protocol's reserved `io.modelcontextprotocol/` members),
-/// which the gateway's connection sets for itself.
+/// which the gateway's connection sets for itself — but for the capabilities a 2026-07-28 agent
+/// declares with its request ([`CLIENT_CAPABILITIES`]).
 fn passed_meta(agent: &RequestMetaObject) -> RequestMetaObject {
     let mut m = agent.clone();
-    m.retain(|k, _| k != "progressToken" && !k.starts_with("io.modelcontextprotocol/"));
+    m.retain(|k, _| k != "progressToken" && (k == CLIENT_CAPABILITIES || !k.starts_with("io.modelcontextprotocol/")));
     m
 }
 
@@ -91,6 +98,9 @@ pub struct Gateway {
     pub ledger: Ledger,
     pub upstream: Upstream,
     pub agents: Arc<Agents>,
+    /// What the server lists of its tools that the SDK drops (a tool's `execution`): put back
+    /// into the agents' `tools/list` answers on the wire.
+    pub unmodeled: Unmodeled,
     pub settings: Settings,
     /// The server's initialize result, as agents get it.
     pub info: InitializeResult,
@@ -117,7 +127,9 @@ impl Gateway {
         let agents = Arc::new(Agents::default());
         let stale = Arc::new(AtomicBool::new(true));
         let flag = stale.clone();
-        let upstream = Upstream::new(target, agents.clone(), Arc::new(move || flag.store(true, Ordering::SeqCst)), settings.call_timeout);
+        let unmodeled = Unmodeled::default();
+        let on_tools_changed = Arc::new(move || flag.store(true, Ordering::SeqCst));
+        let upstream = Upstream::new(target, unmodeled.clone(), agents.clone(), on_tools_changed, settings.call_timeout);
         let server = upstream.info().await.map_err(|e| anyhow::anyhow!(e.message))?;
         let mut info = InitializeResult::new(server.capabilities);
         info.protocol_version = server.protocol_version;
@@ -128,6 +140,7 @@ impl Gateway {
             ledger,
             upstream,
             agents,
+            unmodeled,
             settings,
             info,
             policy_file,
@@ -208,8 +221,16 @@ impl Gateway {
         loop {
             tries += 1;
             let peer = self.upstream.peer().await.map_err(ServiceError::McpError)?;
+            // The SDK sets its connection's own capabilities in every request's `_meta`: the
+            // agent's, when it declared them with its call, are given again over them.
+            let mut options = PeerRequestOptions::with_timeout(timeout);
+            if let Some(caps) = params.meta.as_ref().and_then(|m| m.get(CLIENT_CAPABILITIES)) {
+                let mut declared = RequestMetaObject::default();
+                declared.insert(CLIENT_CAPABILITIES.into(), caps.clone());
+                options = options.with_meta(declared);
+            }
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
-            let answer = match peer.send_request_with_option(request, PeerRequestOptions::with_timeout(timeout)).await {
+            let answer = match peer.send_request_with_option(request, options).await {
                 Err(ServiceError::TransportClosed) if tries == 1 => {
                     self.upstream.dropped().await;
                     continue;
@@ -269,7 +290,7 @@ impl Gateway {
         &self,
         params: CallToolRequestParams,
         cx: &RequestContext<RoleServer>,
-        session: &str,
+        session: Option<&str>,
     ) -> Result<CallToolResponse, ErrorData> {
         let mut catalog = self.catalog().await?;
         if !catalog.policies.contains_key(params.name.as_ref()) && !catalog.invalid.contains_key(params.name.as_ref()) {
@@ -297,7 +318,7 @@ impl Gateway {
         &self,
         params: CallToolRequestParams,
         cx: &RequestContext<RoleServer>,
-        session: &str,
+        session: Option<&str>,
         policy: ToolPolicy,
     ) -> Result<CallToolResponse, ErrorData> {
         let mut params = params;
@@ -349,6 +370,14 @@ impl Gateway {
         };
         match (outcome, verbatim) {
             (Ok(_) | Err(Error::ToolFailed(_)), Some(answer)) => answer,
+            (Ok(r), None) if r.value.get("resultType").and_then(Value::as_str) == Some("task") => {
+                // The server made a task of the call (the tasks extension): its handle, so that
+                // every repeat follows the one task.
+                let mut task: CreateTaskResult = serde_json::from_value(r.value)
+                    .map_err(|e| ErrorData::internal_error(format!("oncely mcp: the recorded task is not a task: {e}"), None))?;
+                task.meta.get_or_insert_with(Default::default).extend(marks(&r.key, r.replayed, r.reconciled));
+                Ok(task.into())
+            }
             (Ok(r), None) => {
                 let mut result: CallToolResult = serde_json::from_value(r.value)
                     .map_err(|e| ErrorData::internal_error(format!("oncely mcp: the recorded result is not a tool result: {e}"), None))?;
@@ -516,6 +545,9 @@ impl Gateway {
                 Err(ToolError::definite(format!("the server answered with an error: {text}")))
             }
             Ok(ServerResult::CallToolResult(r)) => serde_json::to_value(&r).map_err(|e| ToolError::ambiguous(e.to_string())),
+            // The server took the call as a task (the tasks extension): the effect is the
+            // server's to run, once, under that task; its handle is the call's result.
+            Ok(ServerResult::CreateTaskResult(r)) => serde_json::to_value(&r).map_err(|e| ToolError::ambiguous(e.to_string())),
             Ok(ServerResult::InputRequiredResult(r)) => {
                 *refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(Ok(r.into()));
                 Err(ToolError::definite("the server asks the agent for input before it runs the tool"))

@@ -2,8 +2,12 @@
 //! from the request's `_meta` and the gateway's settings (wit/agent.wit; README, "MCP gateway";
 //! docs/mcp.md, "Identity"). The gateway only hands over what it knows — the request's `_meta`
 //! (where `wire` also puts a client's `params.idempotencyKey`), `--scope`, `--run` /
-//! `$ONCELY_RUN`, the MCP session — and keys the call with what the core answers; the rule, its
-//! fallbacks and its refusals are the core's, the same for every host.
+//! `$ONCELY_RUN`, the MCP session when the agent's protocol has one — and keys the call with what
+//! the core answers; the rule, its fallbacks and its refusals are the core's, the same for every
+//! host. Protocol 2026-07-28 has no session (not even a stdio connection is one): the gateway then
+//! hands over none, and a call that names no run is keyed by what the core's rule finds or
+//! refused with its `no-run` sentence — never by a request id, which a client's re-issued request
+//! changes.
 
 use oncely::wit::agent::{CallContext, IdentityError};
 use oncely::wit::keys::{Intent, KeySpec};
@@ -33,12 +37,13 @@ pub enum Refused {
 }
 
 /// The intent of a call of `tool` with `args` (JSON text), and the policy to key it with.
+/// `session`: the agent's MCP session, when its protocol has sessions (before 2026-07-28).
 #[allow(clippy::too_many_arguments)]
 pub fn intent(
     rt: &Runtime,
     meta: &Map<String, Value>,
     defaults: &Defaults,
-    session: &str,
+    session: Option<&str>,
     tool: &str,
     args_json: String,
     policy: &ToolPolicy,
@@ -54,7 +59,7 @@ pub fn intent(
         conversation: None,
         meta_json: if meta.is_empty() { String::new() } else { Value::Object(meta.clone()).to_string() },
         params_key: None,
-        session: Some(session.to_string()),
+        session: session.map(str::to_string),
         default_scope: Some(defaults.scope.clone()),
         default_run: defaults.run.clone(),
     };
@@ -82,11 +87,19 @@ mod tests {
     }
 
     fn key_of(m: Value, args: &str, defaults: &Defaults, session: &str, policy_json: &str) -> String {
+        key_in(m, args, defaults, Some(session), policy_json).unwrap()
+    }
+
+    /// The key of a call in `session` (none: protocol 2026-07-28), or the core's refusal.
+    fn key_in(m: Value, args: &str, defaults: &Defaults, session: Option<&str>, policy_json: &str) -> Result<String, IdentityError> {
         let rt = Runtime::shared().unwrap();
         let policy = rt.parse_policy(policy_json).unwrap();
         let spec = rt.default_spec().unwrap();
-        let (intent, policy) = intent(&rt, &meta(m), defaults, session, "charge", args.to_string(), &policy, &spec).unwrap();
-        rt.key(&intent, policy.key.as_ref().unwrap()).unwrap()
+        match intent(&rt, &meta(m), defaults, session, "charge", args.to_string(), &policy, &spec) {
+            Ok((intent, policy)) => Ok(rt.key(&intent, policy.key.as_ref().unwrap()).unwrap()),
+            Err(Refused::Identity(e)) => Err(e),
+            Err(Refused::Runtime(e)) => panic!("the runtime failed: {e}"),
+        }
     }
 
     const IRREVERSIBLE: &str = r#"{"class":"irreversible-external","key":{},"reconcile":"manual"}"#;
@@ -169,9 +182,28 @@ mod tests {
         let policy = rt.parse_policy(IRREVERSIBLE).unwrap();
         let spec = rt.default_spec().unwrap();
         let d = Defaults { scope: "mcp".into(), run: None };
-        let refused = intent(&rt, &meta(json!({"oncely/run": true})), &d, "s", "charge", "{}".into(), &policy, &spec);
+        let refused = intent(&rt, &meta(json!({"oncely/run": true})), &d, Some("s"), "charge", "{}".into(), &policy, &spec);
         let Err(Refused::Identity(e)) = refused else { panic!("expected the core's refusal, got {refused:?}") };
         assert_eq!(e.kind, oncely::wit::agent::IdentityErrorKind::InvalidMeta);
         assert_eq!(e.at.as_deref(), Some("oncely/run"));
+    }
+
+    #[test]
+    fn without_a_session_a_call_names_its_run_or_is_refused_by_the_core() {
+        // Protocol 2026-07-28: no session. Nothing names a run: the core's no-run refusal.
+        let none = Defaults { scope: "mcp".into(), run: None };
+        let args = r#"{"customer":"c1","amount_cents":1000}"#;
+        let e = key_in(json!({"toolCallId":"call_1"}), args, &none, None, IRREVERSIBLE).unwrap_err();
+        assert_eq!(e.kind, oncely::wit::agent::IdentityErrorKind::NoRun);
+        assert!(e.message.contains("needs a run") && e.message.contains("--run"), "{}", e.message);
+        // The run the request names, or the gateway's: keyed as in any session.
+        let by_meta = key_in(json!({"oncely/run":"thread-7"}), args, &none, None, IRREVERSIBLE).unwrap();
+        assert_eq!(by_meta, key_of(json!({"oncely/run":"thread-7"}), args, &none, "s1", IRREVERSIBLE));
+        let gateway = Defaults { scope: "mcp".into(), run: Some("thread-7".into()) };
+        assert_eq!(by_meta, key_in(json!({}), args, &gateway, None, IRREVERSIBLE).unwrap());
+        // A client's key names the intent by itself; a natural key needs no run.
+        assert!(key_in(json!({"idempotencyKey":"7f3c"}), args, &none, None, IRREVERSIBLE).is_ok());
+        let natural = r#"{"class":"irreversible-external","key":{"only":["/customer"],"identity":"scope"},"reconcile":"manual"}"#;
+        assert!(key_in(json!({}), args, &none, None, natural).is_ok());
     }
 }

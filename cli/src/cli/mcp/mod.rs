@@ -11,7 +11,9 @@
 //! - [`approval`]: asking the agent's user to approve a call, through MCP elicitation.
 //! - [`session`], [`upstream`]: the two sides of the protocol (rmcp); [`wire`]: what is read
 //!   from an agent before the SDK reads it, and how a malformed message is answered;
-//!   [`salvage`]: what can be read of a message serde_json cannot represent.
+//!   [`salvage`]: what can be read of a message serde_json cannot represent; [`unmodeled`]: what
+//!   the server lists of its tools that the SDK does not model (a tool's `execution`), carried
+//!   around it.
 
 mod answers;
 mod approval;
@@ -21,6 +23,7 @@ mod identity;
 mod lookup;
 mod salvage;
 mod session;
+mod unmodeled;
 mod upstream;
 mod wire;
 
@@ -53,7 +56,8 @@ pub struct McpArgs {
     #[arg(long)]
     scope: Option<String>,
     /// The run of calls that name none in `_meta["oncely/run"]` ($ONCELY_RUN, else the MCP
-    /// session). Give one to make a restarted agent, or several gateways, one run.
+    /// session; protocol 2026-07-28 has none, and such a keyed call is refused). Give one to make a
+    /// restarted agent, or several gateways, one run.
     #[arg(long)]
     run: Option<String>,
     /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio.
@@ -109,12 +113,6 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
         wait: a.wait.map(Duration::from_millis),
         is_error_unknown: a.is_error_unknown,
     };
-    if a.listen.is_some() && settings.defaults.run.is_none() {
-        eprintln!(
-            "oncely mcp: no --run: each HTTP session is a run of its own, and a client whose session \
-             expired (idle 5 min) or that reconnects starts a new one; give --run to keep it"
-        );
-    }
     let gw = Gateway::start(ledger, target, settings, policy_file).await?;
     // stdout may be the MCP stream: everything the gateway says goes to stderr.
     eprintln!(
@@ -123,6 +121,9 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
         gw.info.server_info.version,
         gw.info.protocol_version.as_str()
     );
+    if let Some(note) = no_run_note(a.listen.is_some(), gw.settings.defaults.run.is_some(), &gw.info.protocol_version) {
+        eprintln!("oncely mcp: {note}");
+    }
     let catalog = gw.catalog().await.map_err(|e| anyhow::anyhow!(e.message))?;
     for line in catalog.findings() {
         eprintln!("oncely mcp: {line}");
@@ -159,10 +160,30 @@ pub async fn run(a: McpArgs) -> Result<ExitCode> {
     served.map(|()| ExitCode::SUCCESS)
 }
 
+/// What the gateway says at start-up when it was given no `--run`: which calls then have a run.
+fn no_run_note(listen: bool, run: bool, server: &rmcp::model::ProtocolVersion) -> Option<&'static str> {
+    match (run, listen, server.has_initialize()) {
+        (true, _, _) | (false, false, true) => None,
+        (false, true, true) => Some(
+            "no --run: each HTTP session is a run of its own, and a client whose session expired (idle 5 min) or \
+             that reconnects starts a new one; give --run to keep it",
+        ),
+        (false, true, false) => Some(
+            "no --run: a keyed call that names no run (_meta[\"oncely/run\"]) is keyed by its HTTP session before \
+             protocol 2026-07-28 (a client that reconnects starts a new one) and refused on 2026-07-28, which has \
+             no sessions; give --run to name one",
+        ),
+        (false, false, false) => Some(
+            "no --run: protocol 2026-07-28 has no sessions, so an agent speaking it gets a keyed call that names no \
+             run (_meta[\"oncely/run\"]) refused; give --run to name one",
+        ),
+    }
+}
+
 async fn serve_stdio(gw: Arc<Gateway>) -> Result<()> {
     // One agent: the server is told what that agent offers (roots, sampling, elicitation).
     gw.upstream.follow_first_agent();
-    let running = Session::new(gw).serve(wire::stdio()).await?;
+    let running = Session::new(gw.clone()).serve(wire::stdio(gw.unmodeled.clone())).await?;
     running.waiting().await?;
     Ok(())
 }
@@ -174,8 +195,11 @@ async fn serve_http(gw: Arc<Gateway>, addr: SocketAddr) -> Result<()> {
     // stdio; the normalized body it passes on may be a little longer.
     config.max_request_body_bytes = wire::MAX_LINE.saturating_mul(2);
     let stop = config.cancellation_token.clone();
-    let service = StreamableHttpService::new(move || Ok(Session::new(gw.clone())), Arc::new(LocalSessionManager::default()), config);
-    let router = axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(wire::normalize_http));
+    let sessions = gw.clone();
+    let service = StreamableHttpService::new(move || Ok(Session::new(sessions.clone())), Arc::new(LocalSessionManager::default()), config);
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(gw.unmodeled.clone(), wire::normalize_http));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("oncely mcp: serving http://{}/mcp", listener.local_addr()?);
     let shutdown = async move {

@@ -1,6 +1,7 @@
-//! One agent session (the stdio agent, or one Streamable HTTP session): its requests answered by
-//! the gateway — `tools/call` and `tools/list` by its rules, everything else passed through to
-//! the server as it is — and its notifications passed on.
+//! One agent connection (the stdio agent, one Streamable HTTP session, or one stateless HTTP
+//! request of protocol 2026-07-28): its requests answered by the gateway — `tools/call` and
+//! `tools/list` by its rules, everything else passed through to the server as it is — and its
+//! notifications passed on.
 
 // Logging levels and resource subscriptions are legacy in the newest protocol version, and
 // agents on the earlier ones use them: the gateway passes them on.
@@ -8,35 +9,50 @@
 
 use super::gateway::Gateway;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientNotification, ClientRequest, CompleteRequest, CompleteRequestParams, CompleteResult,
-    CustomNotification, CustomRequest, CustomResult, ErrorData, GetPromptRequest, GetPromptRequestParams, GetPromptResponse,
-    InitializeRequestParams, InitializeResult, ListPromptsRequest, ListPromptsResult, ListResourceTemplatesRequest,
-    ListResourceTemplatesResult, ListResourcesRequest, ListResourcesResult, ListToolsRequest, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResponse, RequestOptionalParam,
-    RootsListChangedNotification, ServerConfig, ServerResult, SetLevelRequest, SetLevelRequestParams, SubscribeRequest,
-    SubscribeRequestParams, UnsubscribeRequest, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelTaskRequest, ClientNotification, ClientRequest, CompleteRequest,
+    CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult, ErrorData, GetPromptRequest,
+    GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskRequest, GetTaskResult, InitializeRequestParams, InitializeResult,
+    ListPromptsRequest, ListPromptsResult, ListResourceTemplatesRequest, ListResourceTemplatesResult, ListResourcesRequest,
+    ListResourcesResult, ListToolsRequest, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequest,
+    ReadResourceRequestParams, ReadResourceResponse, RequestOptionalParam, RootsListChangedNotification, ServerConfig, ServerResult,
+    SetLevelRequest, SetLevelRequestParams, SubscribeRequest, SubscribeRequestParams, UnsubscribeRequest, UnsubscribeRequestParams,
+    UpdateTaskParams, UpdateTaskRequest,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::ServerHandler;
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 static SESSIONS: AtomicU64 = AtomicU64::new(0);
 
-/// An agent session.
+/// An agent connection.
 pub struct Session {
     gw: Arc<Gateway>,
     id: u64,
-    /// The run of calls that name none, when the gateway was given none: this session.
+    /// This session's id as the core gets it: the run of calls that name none, when the gateway
+    /// was given none.
     run: String,
+    /// The agent opened a session with `initialize` (protocols before 2026-07-28).
+    initialized: AtomicBool,
 }
 
 impl Session {
     pub fn new(gw: Arc<Gateway>) -> Session {
         let id = SESSIONS.fetch_add(1, Ordering::Relaxed) + 1;
         let run = format!("{}-session{id}", gw.ledger.owner());
-        Session { gw, id, run }
+        Session { gw, id, run, initialized: AtomicBool::new(false) }
+    }
+
+    /// The MCP session a request belongs to, if its protocol has one: opened with `initialize`,
+    /// and the request speaks a version that has it. Protocol 2026-07-28 has no session: each
+    /// request stands alone, and an open connection — a stdio process included — "is not a
+    /// conversation or session" (the specification's "Statelessness"); over HTTP each of its
+    /// requests is served by a connection of its own. The gateway then hands the core none
+    /// rather than make one up.
+    fn session(&self, cx: &RequestContext<RoleServer>) -> Option<&str> {
+        let sessions = self.initialized.load(Ordering::SeqCst) && cx.protocol_version().is_some_and(|v| v.has_initialize());
+        sessions.then_some(self.run.as_str())
     }
 
     /// Pass `request` through and take the answer `pick` expects.
@@ -67,12 +83,19 @@ fn empty(r: ServerResult) -> Option<()> {
     matches!(r, ServerResult::EmptyResult(_)).then_some(())
 }
 
+/// The server's acknowledgement of `tasks/update` or `tasks/cancel`.
+fn acknowledged(r: ServerResult) -> Option<()> {
+    matches!(r, ServerResult::TaskAckResult(_) | ServerResult::EmptyResult(_)).then_some(())
+}
+
 impl ServerHandler for Session {
     async fn initialize(&self, request: InitializeRequestParams, cx: RequestContext<RoleServer>) -> Result<InitializeResult, ErrorData> {
         self.gw.agents.heard(self.id, &cx.peer);
         cx.peer.set_peer_info(request.clone());
         self.gw.upstream.adopt(&request.capabilities).await;
-        self.negotiate_initialize(&request)
+        let answer = self.negotiate_initialize(&request);
+        self.initialized.store(answer.is_ok(), Ordering::SeqCst);
+        answer
     }
 
     fn get_info(&self) -> ServerConfig {
@@ -86,7 +109,7 @@ impl ServerHandler for Session {
 
     async fn call_tool(&self, request: CallToolRequestParams, cx: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
         self.gw.agents.heard(self.id, &cx.peer);
-        self.gw.call_tool(request, &cx, &self.run).await
+        self.gw.call_tool(request, &cx, self.session(&cx)).await
     }
 
     async fn list_tools(
@@ -186,6 +209,25 @@ impl ServerHandler for Session {
             _ => None,
         })
         .await
+    }
+
+    // The tasks extension (io.modelcontextprotocol/tasks): a task the server made of a call —
+    // its handle recorded and replayed like any result of a keyed call — is followed, answered
+    // and cancelled at the server, as the agent asks.
+    async fn get_task(&self, p: GetTaskParams, cx: RequestContext<RoleServer>) -> Result<GetTaskResult, ErrorData> {
+        self.pass(GetTaskRequest::new(p).into(), cx, |r| match r {
+            ServerResult::GetTaskResult(r) => Some(r),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn update_task(&self, p: UpdateTaskParams, cx: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.pass(UpdateTaskRequest::new(p).into(), cx, acknowledged).await
+    }
+
+    async fn cancel_task(&self, p: CancelTaskParams, cx: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.pass(CancelTaskRequest::new(p).into(), cx, acknowledged).await
     }
 
     async fn on_roots_list_changed(&self, _cx: NotificationContext<RoleServer>) {

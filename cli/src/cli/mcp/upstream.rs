@@ -12,7 +12,7 @@ use rmcp::model::{
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService, Service,
 };
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::StreamableHttpClientTransport;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -153,6 +153,8 @@ fn lifecycle() -> ClientLifecycleMode {
 /// The connection to the real server, opened again after it drops.
 pub struct Upstream {
     target: Target,
+    /// What the server lists of its tools that the SDK does not model (noted over stdio).
+    unmodeled: super::unmodeled::Unmodeled,
     agents: Arc<Agents>,
     on_tools_changed: Arc<dyn Fn() + Send + Sync>,
     conn: tokio::sync::Mutex<Option<Connection>>,
@@ -167,12 +169,14 @@ pub struct Upstream {
 impl Upstream {
     pub fn new(
         target: Target,
+        unmodeled: super::unmodeled::Unmodeled,
         agents: Arc<Agents>,
         on_tools_changed: Arc<dyn Fn() + Send + Sync>,
         connect_timeout: std::time::Duration,
     ) -> Upstream {
         Upstream {
             target,
+            unmodeled,
             agents,
             on_tools_changed,
             conn: tokio::sync::Mutex::new(None),
@@ -219,7 +223,8 @@ impl Upstream {
             Target::Command(argv) => {
                 let mut cmd = tokio::process::Command::new(&argv[0]);
                 cmd.args(&argv[1..]);
-                let child = TokioChildProcess::new(cmd).with_context(|| format!("starting the server {:?}", argv[0]))?;
+                let child = super::unmodeled::ChildTransport::spawn(cmd, self.unmodeled.clone())
+                    .with_context(|| format!("starting the server {:?}", argv[0]))?;
                 relay.serve_with_lifecycle(child, lifecycle()).await.with_context(|| format!("initializing the server {:?}", argv[0]))?
             }
             Target::Url(url) => {

@@ -7,10 +7,11 @@
 //! JSON-RPC errors too. docs/mcp.md, "Malformed messages", has the whole table.
 
 use super::salvage::{self, Head, Id};
+use super::unmodeled::Unmodeled;
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::{HeaderValue, StatusCode};
 use futures::{Sink, Stream, StreamExt};
-use rmcp::model::ErrorCode;
+use rmcp::model::{ErrorCode, JsonRpcMessage, ServerResult};
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use serde::de::IgnoredAny;
 use serde_json::{json, Value};
@@ -210,8 +211,11 @@ fn unrepresentable(text: &str, e: &serde_json::Error) -> Result<Inbound, Refusal
 }
 
 /// The agent's side over stdio: lines in through [`read`], lines out; one writer task owns
-/// stdout, for the SDK's messages and the gateway's error replies alike.
-pub fn stdio() -> (
+/// stdout, for the SDK's messages and the gateway's error replies alike. A `tools/list` answer
+/// gets back what the server listed of its tools and the SDK dropped ([`Unmodeled`]).
+pub fn stdio(
+    unmodeled: Unmodeled,
+) -> (
     impl Sink<TxJsonRpcMessage<RoleServer>, Error = std::io::Error> + Send + Unpin + 'static,
     impl Stream<Item = RxJsonRpcMessage<RoleServer>> + Send + Unpin + 'static,
 ) {
@@ -225,10 +229,18 @@ pub fn stdio() -> (
         }
     });
     let replies = tx.clone();
-    let sink = Box::pin(futures::sink::unfold(tx, |tx, m: TxJsonRpcMessage<RoleServer>| async move {
-        let line = serde_json::to_string(&m).map_err(std::io::Error::other)?;
-        tx.send(line).await.map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout is closed"))?;
-        Ok::<_, std::io::Error>(tx)
+    let sink = Box::pin(futures::sink::unfold(tx, move |tx, m: TxJsonRpcMessage<RoleServer>| {
+        let unmodeled = unmodeled.clone();
+        async move {
+            let mut line = serde_json::to_string(&m).map_err(std::io::Error::other)?;
+            if matches!(&m, JsonRpcMessage::Response(r) if matches!(r.result, ServerResult::ListToolsResult(_))) {
+                if let Some(restored) = unmodeled.restore_message(&line) {
+                    line = restored;
+                }
+            }
+            tx.send(line).await.map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout is closed"))?;
+            Ok::<_, std::io::Error>(tx)
+        }
     }));
     let lines = FramedRead::new(tokio::io::stdin(), Lines::default());
     let stream = Box::pin(
@@ -267,8 +279,13 @@ pub fn stdio() -> (
 /// answers in plain text (406 without the right `Accept`, 415 without JSON's `Content-Type`,
 /// 404 for an unknown session, 400 without one, …), become JSON-RPC errors with the same
 /// status: invalid request (-32600), or internal error (-32603) for a 5xx; each with the id of
-/// the POSTed request when it has one.
-pub async fn normalize_http(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+/// the POSTed request when it has one. The answer to a `tools/list` gets back what the server
+/// listed of its tools and the SDK dropped ([`Unmodeled`]).
+pub async fn normalize_http(
+    axum::extract::State(unmodeled): axum::extract::State<Unmodeled>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
     let (parts, body) = req.into_parts();
     let bytes = match axum::body::to_bytes(body, MAX_LINE).await {
         Ok(b) => b,
@@ -284,11 +301,13 @@ pub async fn normalize_http(req: axum::extract::Request, next: axum::middleware:
         }
     };
     let mut id = Value::Null;
+    let mut lists_tools = false;
     let body = if parts.method == axum::http::Method::POST {
         match read(&bytes) {
             Ok(Inbound::Message(_, v)) => {
                 if let Head { method: true, id: Id::Valid(request), .. } = Head::of_value(&v) {
                     id = request;
+                    lists_tools = v.get("method").and_then(Value::as_str) == Some("tools/list");
                 }
                 axum::body::Body::from(v.to_string())
             }
@@ -302,7 +321,77 @@ pub async fn normalize_http(req: axum::extract::Request, next: axum::middleware:
         axum::body::Body::from(bytes)
     };
     let response = next.run(axum::extract::Request::from_parts(parts, body)).await;
-    as_json_rpc(response, id).await
+    let response = as_json_rpc(response, id).await;
+    if lists_tools && response.status().is_success() {
+        return restore_tools(response, unmodeled).await;
+    }
+    response
+}
+
+/// A `tools/list` answer (JSON, or an SSE stream of JSON-RPC messages) with what the server
+/// listed of its tools and the SDK dropped put back.
+async fn restore_tools(response: axum::response::Response, unmodeled: Unmodeled) -> axum::response::Response {
+    let kind = response.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default().to_ascii_lowercase();
+    let (mut parts, body) = response.into_parts();
+    parts.headers.remove(CONTENT_LENGTH);
+    let body = if kind.starts_with("application/json") {
+        match axum::body::to_bytes(body, MAX_LINE).await {
+            Ok(b) => {
+                let text = String::from_utf8_lossy(&b);
+                axum::body::Body::from(unmodeled.restore_message(&text).unwrap_or_else(|| text.into_owned()))
+            }
+            Err(e) => axum::body::Body::from(error_reply(Value::Null, INTERNAL_ERROR, format!("the answer could not be read: {e}"))),
+        }
+    } else if kind.starts_with("text/event-stream") {
+        restore_sse(body, unmodeled)
+    } else {
+        body
+    };
+    axum::response::Response::from_parts(parts, body)
+}
+
+/// An SSE stream, each `data:` line that is a `tools/list` answer restored, as it comes.
+fn restore_sse(body: axum::body::Body, unmodeled: Unmodeled) -> axum::body::Body {
+    let frames = body.into_data_stream();
+    let lines = futures::stream::unfold((frames, Vec::<u8>::new(), false), move |(mut frames, mut pending, done)| {
+        let unmodeled = unmodeled.clone();
+        async move {
+            if done {
+                return None;
+            }
+            match frames.next().await {
+                Some(Ok(chunk)) => {
+                    pending.extend_from_slice(&chunk);
+                    let whole = pending.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+                    let ready: Vec<u8> = pending.drain(..whole).collect();
+                    Some((Ok::<_, axum::Error>(restore_sse_lines(&ready, &unmodeled)), (frames, pending, false)))
+                }
+                Some(Err(e)) => Some((Err(e), (frames, pending, true))),
+                None if pending.is_empty() => None,
+                None => {
+                    let rest = std::mem::take(&mut pending);
+                    Some((Ok(restore_sse_lines(&rest, &unmodeled)), (frames, pending, true)))
+                }
+            }
+        }
+    });
+    axum::body::Body::from_stream(lines)
+}
+
+fn restore_sse_lines(text: &[u8], unmodeled: &Unmodeled) -> axum::body::Bytes {
+    let mut out = Vec::with_capacity(text.len());
+    for line in text.split_inclusive(|b| *b == b'\n') {
+        let restored = line.strip_prefix(b"data:").and_then(|data| std::str::from_utf8(data).ok()).and_then(|data| {
+            let json = data.trim();
+            let ending = &data[data.trim_end().len()..];
+            unmodeled.restore_message(json).map(|r| format!("data: {r}{ending}"))
+        });
+        match restored {
+            Some(r) => out.extend_from_slice(r.as_bytes()),
+            None => out.extend_from_slice(line),
+        }
+    }
+    out.into()
 }
 
 /// An HTTP response with a JSON body.
