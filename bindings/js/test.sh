@@ -70,9 +70,10 @@ version() { node -p "require('$here/node_modules/$1/package.json').version"; }
 # OpenTelemetry API it reports to and the SDK the tests read it with, the frameworks of the provider
 # middleware (oncely/hono, oncely/express, oncely/mcp), and the test tools, at the
 # versions locked here. better-sqlite3 is a native module: the one built by npm ci above is linked
-# rather than compiled a second time.
+# rather than compiled a second time, and Restate's server binary (225 MB) is the one npm ci put in
+# bindings/js/node_modules (test/helpers/restate.mjs finds it through ONCELY_REPO).
 frameworks=()
-for p in ai @openai/agents @langchain/core @langchain/langgraph langchain @mastra/core @mastra/memory @mastra/libsql zod \
+for p in ai @openai/agents @langchain/core @langchain/langgraph langchain @mastra/core @mastra/memory @mastra/libsql @restatedev/restate-sdk zod \
     hono @hono/node-server express @modelcontextprotocol/sdk \
     @opentelemetry/api @opentelemetry/sdk-metrics @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks; do
     frameworks+=("$p@$(version "$p")")

@@ -86,12 +86,13 @@ async function main() {
 }
 main();
 
-// The adapters (oncely/ai, oncely/openai-agents, oncely/langchain, oncely/mastra) and oncely/fetch, typed
+// The adapters (oncely/ai, oncely/openai-agents, oncely/langchain, oncely/mastra, oncely/restate) and oncely/fetch, typed
 // structurally: they need no framework's types.
 import { once as onceAi, oncelyCall, type EffectRecord } from 'oncely/ai';
 import { once as onceAgents } from 'oncely/openai-agents';
 import { once as onceLangChain } from 'oncely/langchain';
 import { once as onceMastra, respond as respondMastra } from 'oncely/mastra';
+import { run as restateRun, type RestateIdentity } from 'oncely/restate';
 import { keyedFetch, NOT_PERFORMED, type KeyedResponse } from 'oncely/fetch';
 
 async function adapters(ledger: Ledger) {
@@ -108,7 +109,9 @@ async function adapters(ledger: Ledger) {
   const answered = await respondMastra({ toolCallId: 'c', toolName: 'refund', args: {} }, { approved: false, by: 'bob', reason: 'no' }, { tools: { refund: mastraTool }, thread: 't' });
   const mastraDecision: string | null = answered.approved ? answered.decision : (answered.reason ?? null);
   const r: KeyedResponse<{ id: string }> = await keyedFetch<{ id: string }>('http://127.0.0.1:1/x', { method: 'POST', json: { a: 1 }, call: { key: 'k', signal: undefined }, timeoutMs: 5, notPerformed: [...NOT_PERFORMED, 402] });
-  console.log(aiTool, name, lc, mastraId, mastraDecision, r.body.id, r.status, log);
+  const restateCtx = { request: () => ({ id: 'inv_1' }), run: (_name: string, action: () => unknown) => Promise.resolve(action()) };
+  const restated: Promise<unknown> = restateRun(restateCtx, 'refund', ({ run, step }: RestateIdentity) => ledger.effect({ scope: 'acme', run, step, tool: 'refund', args: {} }, undefined, (key) => key), { byStep: true, maxRetryAttempts: 3 });
+  console.log(aiTool, name, lc, mastraId, mastraDecision, r.body.id, r.status, log, restated);
 }
 void adapters;
 
