@@ -11,13 +11,15 @@ re-executed step finds the ledger's record of its effect instead: the recorded r
 - :mod:`oncely.engines.dbos`: ``step_context()``: run = the DBOS workflow id, step = the step's
   function id (``DBOS.workflow_id``, ``DBOS.step_id``);
 - :mod:`oncely.engines.temporal`: ``activity_context()``: run = the workflow id, step = the
-  activity id (``activity.info()``).
+  activity id (``activity.info()``);
+- :mod:`oncely.engines.restate`: ``run_context(ctx, name)``: run = the invocation id, step = the
+  ``ctx.run``'s name and occurrence (``ctx.request().id``, ``"refund#1"``).
 
 With ``by_step=False`` only the run is given (no step: the same tool with the same arguments in
 the workflow is one effect wherever it is called): for an agent loop run as a workflow, whose
 model may re-ask for the same effect in a LATER step (a new step id: keyed by step, a second
 effect). Each only maps the engine's context to :func:`oncely.context`; the core decides the
-key, as for every other caller (docs/choosing-keys.md, "Durable engines"). Neither imports its
+key, as for every other caller (docs/choosing-keys.md, "Durable engines"). None imports its
 engine until it is used. Outside a step or an activity they raise :class:`EngineContextError`
 (a :class:`LookupError`).
 """
@@ -36,7 +38,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class EngineContextError(LookupError):
-    """The engine's identity was asked for outside a step (DBOS) or an activity (Temporal)."""
+    """The engine's identity was asked for outside a step (DBOS), an activity (Temporal) or a
+    handler (Restate)."""
 
 
 class EngineContext(AbstractContextManager[None]):
