@@ -9,7 +9,8 @@ tool, after the provider paid, and a second process that goes on with the same s
 WORKDIR/session.db): the model reads the conversation so far and asks for the refund again, with
 a new call id and the arguments respelled. Prints the session's items before the run, the tool's
 output and the provider's refunds. ``--naive``: the same agent with a plain ``function_tool``.
-The run is the session: ``RunConfig(group_id=session.session_id)``.
+The run is the session: its ``session_id`` given to the tool as ``run=`` (docs/choosing-keys.md;
+the other way, ``RunConfig(group_id=session.session_id)``, is test_openai_agents_session.py's).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from payments import REFUND_POLICY, Payments, register_lookup
 
 import oncely
 from oncely.adapters.openai_agents import oncely_function_tool
+
+SESSION = "session-7"
 
 
 def main() -> int:
@@ -60,7 +63,7 @@ def main() -> int:
             """Refund part of a charge."""
             return pay(charge_id, amount, idempotency_key)
 
-        tool = oncely_function_tool(guarded, name="refund", scope="acme")
+        tool = oncely_function_tool(guarded, name="refund", scope="acme", run=SESSION)
 
     if mode == "first":
         asked = function_call("refund", {"charge_id": "ch_1", "amount": 500}, call_id="call_1")
@@ -71,9 +74,9 @@ def main() -> int:
         said = "Did my refund of $5 on ch_1 go through? If not, refund it."
     model = ScriptedModel([[asked], [assistant_message("Refunded.")]])
     agent = Agent(name="support", model=model, tools=[tool])
-    session = SQLiteSession("session-7", work / "session.db")
+    session = SQLiteSession(SESSION, work / "session.db")
     before = asyncio.run(session.get_items())
-    config = RunConfig(group_id=session.session_id, tracing_disabled=True)
+    config = RunConfig(tracing_disabled=True)
     result = Runner.run_sync(agent, said, session=session, run_config=config)
     if mode == "first":
         return 3  # not reached: killed in the tool

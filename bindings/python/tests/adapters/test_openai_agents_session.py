@@ -3,8 +3,9 @@ tool after the provider paid and run again by a new process on the same session.
 a turn's items to the session after the turn, so the killed call's output never reaches it: the
 model reads the conversation so far and asks for the refund again (a new call id, the arguments
 respelled). Bare it pays twice. Through ``oncely.adapters.openai_agents`` with the run named from
-the session (``RunConfig(group_id=session.session_id)``) the new call finds the dead worker's
-claim and settles it by the lookup: paid once.
+the session (its ``session_id`` as the tool's ``run=``; or, one tool for many sessions,
+``RunConfig(group_id=session.session_id)`` per run) the new call finds the dead worker's claim and
+settles it by the lookup: paid once.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def test_a_session_run_killed_mid_tool_and_resumed_pays_once(tmp_path: Path) -> 
         [entry] = ledger.list("acme")
     assert entry.state is oncely.EntryState.DONE
     assert entry.key == refunds[0]["idempotency_key"]
-    assert entry.run_id == "session-7"  # the session id, given as the run's group_id
+    assert entry.run_id == "session-7"  # the session id, given as run=
 
 
 def test_without_oncely_the_resumed_session_pays_again(tmp_path: Path) -> None:
@@ -74,7 +75,7 @@ def test_without_oncely_the_resumed_session_pays_again(tmp_path: Path) -> None:
     assert "refunds: 2" in out
 
 
-# --- in one process: two sessions, one ledger ---------------------------------------------------
+# --- in one process: two sessions, one tool: each run's group_id is its session ----------------
 
 
 def test_each_session_is_a_run_of_its_own(tmp_path: Path) -> None:
