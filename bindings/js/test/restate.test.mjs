@@ -124,6 +124,13 @@ test('a service killed inside ctx.run after paying, the invocation retried by Re
         // The retried run found the dead attempt's claim and settled it by the lookup: the first refund.
         assert.deepEqual(out.refund, { refund_id: 're_1', status: 'succeeded' });
         assert.deepEqual(out.identity, { run: sent.invocationId, step: 'refund#1' });
+        // The same request sent again with its idempotency key is the same invocation: the same run.
+        const again = await ingress(`/refunds_${guarded}/refund/send`, {
+          method: 'POST',
+          headers: { 'idempotency-key': `refund-7-${guarded}` },
+          body: JSON.stringify({ charge_id: 'ch_1', amount_cents: 500 }),
+        });
+        assert.equal(again.invocationId, sent.invocationId);
         const store = await SqliteStore.open(join(dir, 'ledger.db'));
         const [entry] = await new Ledger(store).list('acme');
         assert.deepEqual([entry.state, entry.key, entry.runId, entry.stepId], ['done', refunds[0].key, sent.invocationId, 'refund#1']);
