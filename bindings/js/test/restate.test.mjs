@@ -115,7 +115,7 @@ test('a service killed inside ctx.run after paying, the invocation retried by Re
       assert.match(second.out(), /handler: resume/, 'Restate retried the invocation on the restarted service');
       const refunds = readFileSync(join(dir, 'refunds.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       console.log(`# restate: killed inside ctx.run after paying, retried by Restate: ${guarded} -> ${refunds.length} refund(s)`);
-      compat.record({ ...RESTATE, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: HOW });
+      compat.record({ ...RESTATE, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: HOW, engine: true });
       if (guarded === 'bare') {
         assert.equal(refunds.length, 2);
         assert.deepEqual(out.refund, { refund_id: 're_2', status: 'succeeded' });

@@ -78,7 +78,7 @@ def test_a_service_killed_in_its_run_and_retried_pays_once(
     counted(f"restate killed in ctx.run and retried, oncely: paid {len(refunds)} time(s)")
     record(
         framework="Restate", package="restate-sdk", run=RESTATE_RUN, story="kill-resume",
-        paid=len(refunds), bare=False, how=RESUMED,
+        paid=len(refunds), bare=False, how=RESUMED, engine=True,
     )  # fmt: skip
     assert len(refunds) == 1
     assert out["refund"]["refund_id"] == "re_1"  # the retried run got the first refund back
@@ -95,7 +95,7 @@ def test_without_oncely_the_retried_run_pays_again(restate_server: Restate, tmp_
     counted(f"restate killed in ctx.run and retried, no oncely: paid {len(refunds)} time(s)")
     record(
         framework="Restate", package="restate-sdk", run=RESTATE_RUN, story="kill-resume",
-        paid=len(refunds), bare=True, how=RESUMED,
+        paid=len(refunds), bare=True, how=RESUMED, engine=True,
     )  # fmt: skip
     assert len(refunds) == 2
     assert out["refund"]["refund_id"] == "re_2"
