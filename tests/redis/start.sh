@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Start a throwaway Redis server for tests and print its URL on stdout.
+#
+#   tests/redis/start.sh [--replica-of PORT] [--cluster] [WATCH_PID]
+#
+# The server lives in a fresh temporary directory, listens on a free 127.0.0.1 port, keeps no
+# snapshot (`--save ''`) and an append-only file (`--appendonly yes`), and is stopped (and the
+# directory removed) when WATCH_PID exits (default: the caller's parent). Binary: Debian's
+# redis-server (apt-get install -y redis-server), or valkey-server.
+#
+# --replica-of PORT: a replica of the server on 127.0.0.1:PORT (returns once it is in sync).
+# --cluster: a node with cluster mode on (`--cluster-enabled yes`), not yet in a cluster:
+#            tests/redis/cluster.sh joins them.
+set -euo pipefail
+replica_of=""
+cluster=no
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --replica-of) replica_of=$2; shift 2 ;;
+        --cluster) cluster=yes; shift ;;
+        *) break ;;
+    esac
+done
+watch=${1:-$PPID}
+server=$(command -v redis-server || command -v valkey-server || true)
+cli=$(command -v redis-cli || command -v valkey-cli || true)
+if [ -z "$server" ] || [ -z "$cli" ]; then
+    echo "tests/redis/start.sh: redis-server not found (apt-get install -y redis-server)" >&2
+    exit 3
+fi
+dir=$(mktemp -d "${TMPDIR:-/tmp}/oncely-redis.XXXXXX")
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+args=(--port "$port" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly yes
+      --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/server.log")
+[ -n "$replica_of" ] && args+=(--replicaof 127.0.0.1 "$replica_of")
+[ "$cluster" = yes ] && args+=(--cluster-enabled yes --cluster-config-file "$dir/nodes.conf" --cluster-node-timeout 5000)
+"$server" "${args[@]}" || { cat "$dir/server.log" >&2 2>/dev/null; exit 3; }
+for _ in $(seq 1 100); do
+    "$cli" -p "$port" ping >/dev/null 2>&1 && break
+    sleep 0.05
+done
+"$cli" -p "$port" ping >/dev/null 2>&1 || { echo "tests/redis/start.sh: the server did not answer" >&2; cat "$dir/server.log" >&2; exit 3; }
+if [ -n "$replica_of" ]; then
+    for _ in $(seq 1 200); do
+        "$cli" -p "$port" info replication | grep -q 'master_link_status:up' && break
+        sleep 0.05
+    done
+fi
+# Stop the server when the watched process is gone.
+nohup bash -c "while kill -0 $watch 2>/dev/null; do sleep 1; done
+    '$cli' -p $port shutdown nosave >/dev/null 2>&1 || kill \$(cat '$dir/redis.pid') 2>/dev/null
+    sleep 0.2; rm -rf '$dir'" >/dev/null 2>&1 &
+echo "redis://127.0.0.1:$port"
