@@ -29,7 +29,29 @@ if [ -z "$server" ] || [ -z "$cli" ]; then
     exit 3
 fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/oncely-redis.XXXXXX")
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# A free port; a cluster node also needs its bus port (port + 10000) free, so at most 55535.
+port=$(python3 - "$cluster" <<'PY'
+import socket, sys
+def free(p):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p))
+        return s.getsockname()[1]
+    finally:
+        s.close()
+while True:
+    p = free(0)
+    if sys.argv[1] != "yes":
+        break
+    if p <= 55535:
+        try:
+            free(p + 10000)
+            break
+        except OSError:
+            pass
+print(p)
+PY
+)
 args=(--port "$port" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly yes
       --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/server.log")
 [ -n "$replica_of" ] && args+=(--replicaof 127.0.0.1 "$replica_of")
