@@ -362,9 +362,9 @@ impl RedisStore {
         got.into_iter().flatten().map(|j| decode(&j)).collect()
     }
 
-    /// Walk the sorted set `key` in order (ascending, or descending with `rev`) from score
-    /// `from` to `to`, `BATCH` members a round trip, keeping those `keep` accepts, until `want`
-    /// are kept and the rest cannot tie with the last kept (`ties`), or the set ends.
+    /// Walk the sorted set `key` in its order (score, then member; descending with `rev`) from
+    /// score `from` to `to`, `BATCH` members a round trip, keeping those `keep` accepts, until
+    /// `want` are kept or the set ends.
     async fn walk(
         &self,
         key: &str,
@@ -372,7 +372,6 @@ impl RedisStore {
         from: String,
         to: String,
         want: usize,
-        ties: bool,
         mut keep: impl FnMut(&str, u64) -> bool,
     ) -> Result<Vec<(String, u64)>, StoreError> {
         let mut kept: Vec<(String, u64)> = Vec::new();
@@ -387,14 +386,11 @@ impl RedisStore {
             let n = batch.len();
             for (member, score) in batch {
                 let score = score as u64;
-                if kept.len() >= want {
-                    let last = kept.last().map_or(0, |k| k.1);
-                    if !ties || score != last {
-                        return Ok(kept);
-                    }
-                }
                 if keep(&member, score) {
                     kept.push((member, score));
+                    if kept.len() >= want {
+                        return Ok(kept);
+                    }
                 }
             }
             if n < BATCH {
@@ -434,7 +430,7 @@ impl RedisStore {
                     (top.to_string(), "-inf".to_string())
                 }
             };
-            let got = self.walk(&self.scope_key(&scope, what), page.newest_first, from, to, want, false, past).await?;
+            let got = self.walk(&self.scope_key(&scope, what), page.newest_first, from, to, want, past).await?;
             all.extend(got.into_iter().map(|(k, s)| (s, scope.clone(), k)));
         }
         all.sort();
@@ -677,7 +673,7 @@ impl Store for RedisStore {
         let want = limit as usize;
         let mut order: Vec<(u64, String, String)> = Vec::new();
         for s in self.scopes(scope).await? {
-            let got = self.walk(&self.scope_key(&s, "due"), false, "-inf".into(), now.to_string(), want, false, |_, _| true).await?;
+            let got = self.walk(&self.scope_key(&s, "due"), false, "-inf".into(), now.to_string(), want, |_, _| true).await?;
             order.extend(got.into_iter().map(|(k, d)| (d, s.clone(), k)));
         }
         order.sort();
