@@ -171,3 +171,18 @@ async fn a_three_master_cluster_keeps_each_scope_in_one_slot() {
     assert_eq!((count(EntryState::Done), count(EntryState::Escalated)), (24, 24), "{stats:?}");
     assert_eq!(ledger.needs_person_count(None).await.unwrap().escalated, 24);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tls_server_is_reached_by_rediss_and_its_authority() {
+    let Some(url) = server(&["--tls"]) else { return };
+    assert!(url.starts_with("rediss://") && url.contains("?tls_ca="), "{url}");
+    let ledger = Ledger::open(&format!("{url}&prefix=tls")).await.unwrap();
+    let policy = Runtime::shared().unwrap().parse_policy(POLICY).unwrap();
+    let r = ledger.effect(&intent("acme", 1), &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!("ok")) }).await.unwrap();
+    let again = ledger.effect(&intent("acme", 1), &policy).run(|_| async { Ok::<_, ToolError>(serde_json::json!("twice")) }).await;
+    assert!(again.unwrap().replayed);
+    assert_eq!(ledger.get("acme", &r.key).await.unwrap().unwrap().state, EntryState::Done);
+    // Without the authority, the system's roots do not know the test's: refused.
+    let (bare, _) = url.split_once('?').unwrap();
+    assert!(AnyStore::open(bare).await.is_err(), "a server with an unknown authority was trusted");
+}

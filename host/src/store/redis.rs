@@ -1,5 +1,6 @@
 //! Redis / Valkey backend (cargo feature `redis`): a ledger shared by many workers on a Redis
-//! server, a primary with replicas, or a Redis Cluster. Opened by a `redis://` URL.
+//! server, a primary with replicas, or a Redis Cluster. Opened by a `redis://` URL, or
+//! `rediss://` (TLS) with the feature `redis-tls`.
 //!
 //! # Keys
 //!
@@ -68,11 +69,14 @@ pub struct RedisOptions {
     pub wait_replicas: u32,
     /// How long `WAIT` waits for them (ms). Default 1000.
     pub wait_timeout_ms: u64,
+    /// For `rediss://` (feature `redis-tls`): a PEM file of the certificate authorities to trust
+    /// instead of the system's (`?tls_ca=/path/ca.pem`).
+    pub tls_ca: Option<String>,
 }
 
 impl Default for RedisOptions {
     fn default() -> Self {
-        RedisOptions { prefix: "oncely".into(), wait_replicas: 0, wait_timeout_ms: 1000 }
+        RedisOptions { prefix: "oncely".into(), wait_replicas: 0, wait_timeout_ms: 1000, tls_ca: None }
     }
 }
 
@@ -250,7 +254,7 @@ impl RedisStore {
     /// found from it). Reads the server's persistence settings and logs what they guarantee.
     pub async fn connect(url: &str) -> Result<RedisStore, StoreError> {
         let (url, options) = parse_url(url)?;
-        let client = redis::Client::open(url.as_str())?;
+        let client = client(&url, &options)?;
         let mut first = tokio::time::timeout(Duration::from_secs(5), client.get_multiplexed_async_connection())
             .await
             .map_err(|_| StoreError::Unavailable {
@@ -274,7 +278,13 @@ impl RedisStore {
             cluster,
         };
         let conn = if cluster {
-            Conn::Cluster(redis::cluster::ClusterClient::new(vec![url.as_str()])?.get_async_connection().await?)
+            #[allow(unused_mut)]
+            let mut builder = redis::cluster::ClusterClientBuilder::new(vec![url.as_str()]);
+            #[cfg(feature = "redis-tls")]
+            if let Some(certs) = certificates(&options)? {
+                builder = builder.certs(certs);
+            }
+            Conn::Cluster(builder.build()?.get_async_connection().await?)
         } else {
             Conn::Node(ConnectionManager::new(client).await?)
         };
@@ -516,6 +526,26 @@ impl RedisStore {
     }
 }
 
+/// The client of `url`: with `tls_ca`'s authorities when given (feature `redis-tls`).
+fn client(url: &str, options: &RedisOptions) -> Result<redis::Client, StoreError> {
+    #[cfg(feature = "redis-tls")]
+    if let Some(certs) = certificates(options)? {
+        return Ok(redis::Client::build_with_tls(url, certs)?);
+    }
+    if options.tls_ca.is_some() && !cfg!(feature = "redis-tls") {
+        return Err(StoreError::Location(format!("{}: tls_ca needs oncely's cargo feature `redis-tls`", redact(url))));
+    }
+    Ok(redis::Client::open(url)?)
+}
+
+/// The authorities of `tls_ca`, if given.
+#[cfg(feature = "redis-tls")]
+fn certificates(options: &RedisOptions) -> Result<Option<redis::TlsCertificates>, StoreError> {
+    let Some(path) = &options.tls_ca else { return Ok(None) };
+    let pem = std::fs::read(path).map_err(|e| StoreError::Other(format!("reading tls_ca {path}: {e}")))?;
+    Ok(Some(redis::TlsCertificates { client_tls: None, root_cert: Some(pem) }))
+}
+
 fn decode(json: &str) -> Result<Entry, StoreError> {
     let row: Row = serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("a row's JSON: {e}")))?;
     row.into_entry()
@@ -550,6 +580,7 @@ fn parse_url(url: &str) -> Result<(String, RedisOptions), StoreError> {
             "prefix" => return Err(bad()),
             "wait_replicas" => options.wait_replicas = v.parse().map_err(|_| bad())?,
             "wait_timeout_ms" => options.wait_timeout_ms = v.parse().map_err(|_| bad())?,
+            "tls_ca" if !v.is_empty() => options.tls_ca = Some(v.to_string()),
             _ => rest.push(pair),
         }
     }
@@ -834,7 +865,7 @@ mod tests {
     fn oncely_options_are_taken_out_of_the_url() {
         let (url, o) = parse_url("redis://127.0.0.1:6390/2?prefix=t1&wait_replicas=1&wait_timeout_ms=250&protocol=resp3").unwrap();
         assert_eq!(url, "redis://127.0.0.1:6390/2?protocol=resp3");
-        assert_eq!(o, RedisOptions { prefix: "t1".into(), wait_replicas: 1, wait_timeout_ms: 250 });
+        assert_eq!(o, RedisOptions { prefix: "t1".into(), wait_replicas: 1, wait_timeout_ms: 250, tls_ca: None });
         assert!(parse_url("redis://h?wait_replicas=x").is_err());
         assert!(parse_url("redis://h?prefix={x}").is_err());
         assert_eq!(redact("redis://u:secret@h:1/0"), "redis://…@h:1/0");
