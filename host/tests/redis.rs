@@ -97,14 +97,15 @@ async fn a_claim_waits_for_the_replicas_it_asks_for() {
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 
     // One required, none there: the claim fails as a storage failure and the tool is not called.
-    let one = format!("{primary}?prefix=w1&wait_replicas=1&wait_timeout_ms=200");
+    // (Longer than the redis crate's default response timeout, 500 ms, which the store lengthens.)
+    let one = format!("{primary}?prefix=w1&wait_replicas=1&wait_timeout_ms=800");
     let ledger = Ledger::open(&one).await.unwrap();
     let started = std::time::Instant::now();
     match run(ledger.clone(), 2).await {
-        Err(Error::Storage(StoreError::NotReplicated { wanted: 1, acked: 0, timeout_ms: 200 })) => {}
+        Err(Error::Storage(StoreError::NotReplicated { wanted: 1, acked: 0, timeout_ms: 800 })) => {}
         other => panic!("a claim no replica acknowledged was not refused: {other:?}"),
     }
-    assert!(started.elapsed() >= std::time::Duration::from_millis(200));
+    assert!(started.elapsed() >= std::time::Duration::from_millis(800));
     assert_eq!(calls.load(Ordering::SeqCst), 1, "the tool was called on an unreplicated claim");
     // The claim was written on the primary: it is held (pending), and settled as any claim whose
     // worker stopped; the same intent now waits for it instead of running.

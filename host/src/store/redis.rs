@@ -284,9 +284,10 @@ impl RedisStore {
             if let Some(certs) = certificates(&options)? {
                 builder = builder.certs(certs);
             }
-            Conn::Cluster(builder.build()?.get_async_connection().await?)
+            Conn::Cluster(builder.response_timeout(response_timeout(&options)).build()?.get_async_connection().await?)
         } else {
-            Conn::Node(ConnectionManager::new(client).await?)
+            let config = redis::aio::ConnectionManagerConfig::new().set_response_timeout(Some(response_timeout(&options)));
+            Conn::Node(ConnectionManager::new_with_config(client, config).await?)
         };
         if durability.claims_survive_a_crash() {
             tracing::info!(target: "oncely", "redis ledger at {}: {}", redact(&url), durability.guarantee());
@@ -524,6 +525,12 @@ impl RedisStore {
             e.result_json.clone().unwrap_or_default(),
         ])
     }
+}
+
+/// How long a command may wait for its answer: 5 s, and a `WAIT`'s timeout more (the `redis`
+/// crate's default, 500 ms, would cut a `WAIT` short).
+fn response_timeout(options: &RedisOptions) -> Duration {
+    Duration::from_millis(5000 + options.wait_timeout_ms)
 }
 
 /// The client of `url`: with `tls_ca`'s authorities when given (feature `redis-tls`).
