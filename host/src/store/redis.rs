@@ -488,13 +488,35 @@ impl RedisStore {
         Ok(())
     }
 
-    /// The rows of a page, looked up scope by scope, in the page's order.
+    /// The rows of a page, in the page's order: one round trip on a single server, one per scope
+    /// on a cluster (a pipeline's keys must share a slot there).
     async fn rows_of(&self, order: Vec<(u64, String, String)>) -> Result<Vec<Entry>, StoreError> {
-        let mut out = Vec::with_capacity(order.len());
-        for (_, scope, key) in order {
-            out.extend(self.rows(&scope, &[key]).await?);
+        let names: Vec<String> = order.iter().map(|(_, scope, key)| self.entry_key(scope, key)).collect();
+        let mut json: Vec<Option<String>> = Vec::with_capacity(names.len());
+        if let Conn::Cluster(_) = self.conn {
+            let mut by_scope: std::collections::BTreeMap<&str, Vec<usize>> = std::collections::BTreeMap::new();
+            for (i, (_, scope, _)) in order.iter().enumerate() {
+                by_scope.entry(scope.as_str()).or_default().push(i);
+            }
+            json.resize(names.len(), None);
+            for at in by_scope.values() {
+                let mut pipe = redis::pipe();
+                for &i in at {
+                    pipe.cmd("HGET").arg(&names[i]).arg("row");
+                }
+                let got: Vec<Option<String>> = pipe.query_async(&mut self.conn()).await?;
+                for (&i, j) in at.iter().zip(got) {
+                    json[i] = j;
+                }
+            }
+        } else if !names.is_empty() {
+            let mut pipe = redis::pipe();
+            for n in &names {
+                pipe.cmd("HGET").arg(n).arg("row");
+            }
+            json = pipe.query_async(&mut self.conn()).await?;
         }
-        Ok(out)
+        json.into_iter().flatten().map(|j| decode(&j)).collect()
     }
 
     fn write_args(&self, e: &Entry) -> Result<Vec<String>, StoreError> {
