@@ -4,7 +4,7 @@
 //!
 //! # Keys
 //!
-//! Every key of a scope carries the scope as its hash tag, `{prefix}:{<scope>}:…`, so that the
+//! Every key of a scope carries the scope as its hash tag, `<prefix>:{<scope>}:…`, so that the
 //! keys one write touches sit in one slot of a cluster. With the default prefix `oncely`:
 //!
 //! | key                          | type       | holds                                                     |
@@ -46,7 +46,9 @@
 //! ([`RedisStore::durability`], logged). With `?wait_replicas=N` every insert, and every update
 //! that leaves a claim (`pending`), is followed by `WAIT N timeout`; fewer acknowledgements fail
 //! the write with [`StoreError::NotReplicated`] (the row was written on the primary: the claim
-//! is held, the tool is not called, and the entry is settled as any interrupted claim is).
+//! is held, the tool is not called, and the entry is settled as any interrupted claim is). On a
+//! cluster the client sends `WAIT` to every primary and takes the smallest count, so every
+//! primary needs that many replicas.
 
 use super::{Found, HistoryRecord, HistoryRow, ListFilter, Recorded, Row, Stats, Store, WaitingCursor, WaitingPage};
 use crate::error::StoreError;
