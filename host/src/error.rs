@@ -163,10 +163,28 @@ pub enum StoreError {
         /// Why no connection could be made, as connecting once more reported it.
         cause: String,
     },
+    /// The Redis client or server failed (feature `redis`).
+    #[cfg(feature = "redis")]
+    #[error("redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    /// A claim was written on the Redis primary, but fewer replicas than required acknowledged
+    /// it within the timeout (`WAIT`, the store's `wait_replicas` option): it is not reported as
+    /// made, so the tool is not called. The claim stays held and is settled like any claim whose
+    /// worker stopped.
+    #[error("the claim reached {acked} replica(s) of the {wanted} required within {timeout_ms} ms")]
+    NotReplicated {
+        /// Replicas required.
+        wanted: u32,
+        /// Replicas that acknowledged.
+        acked: u32,
+        /// How long the store waited (ms).
+        timeout_ms: u64,
+    },
     /// A storage failure known only by its message.
     #[error("{0}")]
     Other(String),
-    /// The location is not a SQLite path or a postgres:// URL.
-    #[error("unsupported ledger location {0:?}: use a file path or postgres://")]
+    /// The location is not a SQLite path, a postgres:// URL or a redis:// URL, or its options
+    /// are not valid.
+    #[error("unsupported ledger location {0:?}: use a file path, postgres:// or redis://")]
     Location(String),
 }

@@ -1,5 +1,5 @@
 //! A worker that stalls while it holds a claim (a GC pause, a stopped VM, a slow connect), on real
-//! stores (a SQLite file and PostgreSQL), with two workers on separate connections and a real
+//! stores (a SQLite file, PostgreSQL and Redis), with two workers on separate connections and a real
 //! clock. The rules under test (docs/reliability.md, "A stalled worker"):
 //!
 //! - a call never starts once its claim's lease has run out;
@@ -151,13 +151,14 @@ fn intent() -> Intent {
     }
 }
 
-/// One ledger for the two workers; `None` when PostgreSQL is not available.
+/// One ledger for the two workers; `None` when PostgreSQL (or Redis) is not available.
 async fn world(backend: &str, reconcile: &'static str, dedupes: bool) -> Option<World> {
     let (dir, location) = match backend {
         "sqlite" => {
             let (dir, path) = common::sqlite_path();
             (Some(dir), path)
         }
+        "redis" => (None, common::redis_ledger()?),
         _ => (None, common::postgres_db().await?),
     };
     Some(World {
@@ -350,7 +351,7 @@ async fn heartbeats_beat_on_through_a_storage_error(backend: &str) {
     assert_eq!(w.provider.executions(), 1, "{backend}");
 }
 
-macro_rules! on_both_backends {
+macro_rules! on_every_backend {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -364,10 +365,16 @@ macro_rules! on_both_backends {
                 super::$name("postgres").await;
             })*
         }
+        mod redis {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                super::$name("redis").await;
+            })*
+        }
     };
 }
 
-on_both_backends!(
+on_every_backend!(
     stalled_between_claim_and_call,
     stalled_inside_the_call_within_the_grace,
     stalled_past_the_grace_is_the_residual_case,

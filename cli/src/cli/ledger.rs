@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 #[derive(Args)]
 pub struct LedgerArgs {
-    /// The ledger: an existing SQLite file or a postgres:// URL (default: $ONCELY_DB).
+    /// The ledger: an existing SQLite file, a postgres:// URL or a redis:// URL (default: $ONCELY_DB).
     #[arg(long, global = true, env = "ONCELY_DB", hide_env_values = true)]
     db: Option<String>,
     /// Machine-readable output.
@@ -144,7 +144,7 @@ fn millis(t: SystemTime) -> u64 {
 /// settle entries, and a new empty file would only hide a wrong path.
 async fn open(db: Option<String>) -> Result<Ledger> {
     let Some(db) = db else {
-        bail!("which ledger? give --db FILE (a SQLite file) or --db postgres://… (or set ONCELY_DB)");
+        bail!("which ledger? give --db FILE (a SQLite file), --db postgres://… or --db redis://… (or set ONCELY_DB)");
     };
     open_existing(&db, "oncely-cli").await
 }

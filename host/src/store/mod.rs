@@ -1,13 +1,18 @@
-//! Ledger storage: one small trait, two real backends (`sqlite`, `postgres`).
+//! Ledger storage: one small trait, three real backends (`sqlite`, `postgres`, and `redis` with
+//! the cargo feature `redis`).
 //!
 //! The storage contract is the one `wit/ledger.wit` asks of a host: `insert` is
 //! insert-if-absent, `update` and `delete` are compare-and-swap on `version`, and every query
 //! names the scope. Storage never decides anything; the core does.
 
 mod postgres;
+#[cfg(feature = "redis")]
+mod redis;
 mod sqlite;
 
 pub use postgres::{PostgresOptions, PostgresStore};
+#[cfg(feature = "redis")]
+pub use redis::{Durability, RedisOptions, RedisStore};
 pub use sqlite::SqliteStore;
 
 use crate::error::StoreError;
@@ -173,13 +178,17 @@ pub struct Stats {
     pub oldest_awaiting_since: Option<u64>,
 }
 
-/// Either backend, chosen by location: a `postgres://` URL or a SQLite file path.
+/// Any backend, chosen by location: a `postgres://` URL, a `redis://` URL (feature `redis`) or a
+/// SQLite file path.
 #[derive(Debug, Clone)]
 pub enum AnyStore {
     /// Embedded SQLite (the default).
     Sqlite(SqliteStore),
     /// PostgreSQL, for many workers on many machines.
     Postgres(PostgresStore),
+    /// Redis or Valkey (a server, a primary with replicas, or a cluster).
+    #[cfg(feature = "redis")]
+    Redis(RedisStore),
 }
 
 impl AnyStore {
@@ -187,6 +196,11 @@ impl AnyStore {
     pub async fn open(location: &str) -> Result<AnyStore, StoreError> {
         if location.starts_with("postgres://") || location.starts_with("postgresql://") {
             Ok(AnyStore::Postgres(PostgresStore::connect(location).await?))
+        } else if location.starts_with("redis://") || location.starts_with("rediss://") {
+            #[cfg(feature = "redis")]
+            return Ok(AnyStore::Redis(RedisStore::connect(location).await?));
+            #[cfg(not(feature = "redis"))]
+            return Err(StoreError::Location(format!("{location} (this build of oncely has no Redis store: cargo feature `redis`)")));
         } else if location.contains("://") {
             Err(StoreError::Location(location.to_string()))
         } else {
@@ -200,6 +214,8 @@ macro_rules! dispatch {
         match $self {
             AnyStore::Sqlite($s) => $e,
             AnyStore::Postgres($s) => $e,
+            #[cfg(feature = "redis")]
+            AnyStore::Redis($s) => $e,
         }
     };
 }
@@ -255,8 +271,10 @@ pub const COLUMNS: &str = "scope, key, tool, run_id, step_id, fingerprint, args_
      resolved_by, settlement, reconcile_kind, reconcile_tool, lease_ms, max_call_ms, reconcile_after_ms, escalate_after_ms, \
      retention_ms, due_at";
 
-/// One row as plain column values: the only place entries and rows are converted.
+/// One row as plain column values: the only place entries and rows are converted. The Redis
+/// store keeps it as a JSON object of these names.
 #[derive(Debug, Clone, sqlx::FromRow)]
+#[cfg_attr(feature = "redis", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Row {
     pub scope: String,
     pub key: String,

@@ -3,7 +3,7 @@
 //! per test, and a settable clock. Never published. The crate also holds the test-only binaries
 //! `oncely-test-worker` and `oncely-test-provider` (src/bin/) and the tests that run them.
 
-use oncely::store::{AnyStore, PostgresStore, SqliteStore};
+use oncely::store::{AnyStore, PostgresStore, RedisStore, SqliteStore};
 use oncely::wit::keys::Intent;
 use oncely::wit::ledger::{
     ClaimToken, Completion, Decision, Event, Failure, HeldDecision, ReconcileVerdict, Reconciliation, Resolution, Settlement,
@@ -129,6 +129,51 @@ pub async fn postgres_db() -> Option<String> {
     Some(format!("{head}/{name}"))
 }
 
+/// The Redis server's URL: `ONCELY_TEST_REDIS_URL`, else a throwaway server started once for this
+/// test process (`tests/redis/start.sh`, stopped when it exits). `None` (with a loud message)
+/// only outside CI and without `ONCELY_REQUIRE_REDIS`.
+pub fn redis_base() -> Option<String> {
+    static BASE: OnceLock<Option<String>> = OnceLock::new();
+    BASE.get_or_init(|| {
+        if let Ok(url) = std::env::var("ONCELY_TEST_REDIS_URL") {
+            return Some(url);
+        }
+        match start_redis(&[]) {
+            Ok(url) => Some(url),
+            Err(why) => {
+                let required = std::env::var_os("CI").is_some() || std::env::var_os("ONCELY_REQUIRE_REDIS").is_some();
+                assert!(!required, "Redis is required here (CI / ONCELY_REQUIRE_REDIS) but could not be started: {why}");
+                eprintln!("\n*** SKIPPING Redis tests: no ONCELY_TEST_REDIS_URL and no server could be started: {why} ***\n");
+                None
+            }
+        }
+    })
+    .clone()
+}
+
+/// A Redis server of the test's own (`tests/redis/start.sh` with `args`: `--replica-of PORT`,
+/// `--cluster`), stopped when this test process exits: its URL, or why it could not start.
+pub fn start_redis(args: &[&str]) -> Result<String, String> {
+    let out = std::process::Command::new(repo().join("tests/redis/start.sh"))
+        .args(args)
+        .arg(std::process::id().to_string())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+/// A fresh, empty ledger on the test's Redis server, as a URL: its keys under a prefix of its own.
+pub fn redis_ledger() -> Option<String> {
+    let base = redis_base()?;
+    static N: AtomicU64 = AtomicU64::new(0);
+    let sep = if base.contains('?') { '&' } else { '?' };
+    Some(format!("{base}{sep}prefix=oncely-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)))
+}
+
 /// A fresh SQLite ledger file (the directory lives as long as the returned guard).
 pub fn sqlite_path() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -136,22 +181,28 @@ pub fn sqlite_path() -> (tempfile::TempDir, String) {
     (dir, p)
 }
 
-/// Both backends, fresh: SQLite always; PostgreSQL when a server is available.
+/// Every backend, fresh: SQLite always; PostgreSQL and Redis when a server is available.
 pub async fn stores() -> Vec<(&'static str, AnyStore, Option<tempfile::TempDir>)> {
     let (dir, path) = sqlite_path();
     let mut v = vec![("sqlite", AnyStore::Sqlite(SqliteStore::open(&path).await.unwrap()), Some(dir))];
     if let Some(url) = postgres_db().await {
         v.push(("postgres", AnyStore::Postgres(PostgresStore::connect(&url).await.unwrap()), None));
     }
+    if let Some(url) = redis_ledger() {
+        v.push(("redis", AnyStore::Redis(RedisStore::connect(&url).await.unwrap()), None));
+    }
     v
 }
 
-/// Locations (path or URL) of fresh ledgers of both kinds, for multi-process tests.
+/// Locations (path or URL) of fresh ledgers of every kind, for multi-process tests.
 pub async fn locations() -> Vec<(&'static str, String, Option<tempfile::TempDir>)> {
     let (dir, path) = sqlite_path();
     let mut v = vec![("sqlite", path, Some(dir))];
     if let Some(url) = postgres_db().await {
         v.push(("postgres", url, None));
+    }
+    if let Some(url) = redis_ledger() {
+        v.push(("redis", url, None));
     }
     v
 }

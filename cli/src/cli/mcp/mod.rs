@@ -45,7 +45,7 @@ use upstream::Target;
 
 #[derive(Args)]
 pub struct McpArgs {
-    /// The ledger: a SQLite file path or a postgres:// URL ($ONCELY_DB, else ./oncely.db).
+    /// The ledger: a SQLite file path, a postgres:// URL or a redis:// URL ($ONCELY_DB, else ./oncely.db).
     #[arg(long)]
     db: Option<String>,
     /// Policies for tools whose schema carries none: a JSON object, tool name → policy

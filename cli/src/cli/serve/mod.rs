@@ -38,7 +38,7 @@ use std::time::Duration;
 
 #[derive(Args)]
 pub struct ServeArgs {
-    /// The ledger: an existing SQLite file or a postgres:// URL (default: $ONCELY_DB).
+    /// The ledger: an existing SQLite file, a postgres:// URL or a redis:// URL (default: $ONCELY_DB).
     #[arg(long, env = "ONCELY_DB", hide_env_values = true)]
     db: String,
     /// Where to listen. 127.0.0.1 unless you say otherwise (put TLS in front of anything else).

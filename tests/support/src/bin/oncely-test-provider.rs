@@ -38,7 +38,7 @@ use std::time::Duration;
 
 #[derive(Parser)]
 struct Args {
-    /// The ledger: a SQLite file path or a postgres:// URL.
+    /// The ledger: a SQLite file path, a postgres:// URL or a redis:// URL.
     #[arg(long)]
     db: String,
     /// Where handlers append what they do.

@@ -40,7 +40,7 @@ use std::time::Duration;
 #[derive(Parser)]
 #[command(name = "oncely-test-worker", about = "Test helper: effects through the ledger; the tool appends to MARKER")]
 struct Args {
-    /// The ledger: a SQLite file path or a postgres:// URL.
+    /// The ledger: a SQLite file path, a postgres:// URL or a redis:// URL.
     #[arg(long)]
     db: String,
     #[arg(long)]
