@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 import scripted  # noqa: F401  (CrewAI's telemetry off before crewai is imported)
 from payments import COUNTS
+from stories import ledger, payments  # noqa: F401 (fixtures)
 
 
 @pytest.fixture

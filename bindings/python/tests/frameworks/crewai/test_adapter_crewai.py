@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -16,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import stories
 from compat import record
 from crewai import Agent, Crew, Task
 from crewai.flow.flow import Flow, start
 from crewai.tools import BaseTool, tool
 from crewai.tools.tool_failure import ToolFailure
-from payments import REFUND_POLICY, Payments, counted, register_lookup
+from payments import REFUND_POLICY, Payments, counted
 from scripted import ScriptedLLM, raw_call, tool_call
 
 import oncely
@@ -29,19 +29,6 @@ from oncely.adapters import CallRecord
 from oncely.adapters.crewai import CrewCall, OncelyTool, oncely_tool
 
 HERE = Path(__file__).resolve().parent
-
-
-@pytest.fixture
-def ledger(tmp_path: Path) -> Any:
-    with oncely.Ledger.sqlite(tmp_path / "ledger.db", owner="w1") as ledger:
-        yield ledger
-
-
-@pytest.fixture
-def payments(ledger: oncely.Ledger) -> Payments:
-    p = Payments()
-    register_lookup(ledger, p)
-    return p
 
 
 # The README's compatibility table (scripts/compat): what the stories below found.
@@ -378,19 +365,7 @@ def test_an_agents_timeout_leaves_the_claimed_call_running_and_the_crew_asked_ag
 
 
 def killed_and_resumed(work: Path, *flags: str) -> str:
-    script = HERE / "crewai_crash.py"
-    first = subprocess.run(
-        [sys.executable, str(script), "first", str(work), *flags],
-        capture_output=True, text=True, timeout=180, check=False,
-    )  # fmt: skip
-    assert first.returncode == -signal.SIGKILL, first.stdout + first.stderr
-    assert len(Payments(work / "refunds.jsonl").refunds) == 1  # paid before the kill
-    resumed = subprocess.run(
-        [sys.executable, str(script), "resume", str(work), *flags],
-        capture_output=True, text=True, timeout=180, check=False,
-    )  # fmt: skip
-    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
-    return resumed.stdout
+    return stories.killed_and_resumed(Path(__file__).with_name("crewai_crash.py"), work, *flags)
 
 
 def test_story_2_a_flow_killed_mid_tool_and_resumed_pays_once(tmp_path: Path) -> None:

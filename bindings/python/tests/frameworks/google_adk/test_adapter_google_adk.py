@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import stories
 from adk_script import ScriptedLlm, call, final_text, responses, run_turn, say
 from compat import record
 from google.adk.agents import LlmAgent, RunConfig
@@ -29,26 +29,13 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService, Session
 from google.adk.tools import BaseTool, FunctionTool, ToolContext
 from google.genai import types
-from payments import REFUND_POLICY, Payments, counted, register_lookup
+from payments import REFUND_POLICY, Payments, counted
 
 import oncely
 from oncely.adapters import CallRecord
 from oncely.adapters.google_adk import OncelyFunctionTool, oncely_function_tool
 
 SESSION = "conversation-7"
-
-
-@pytest.fixture
-def ledger(tmp_path: Path) -> Any:
-    with oncely.Ledger.sqlite(tmp_path / "ledger.db", owner="w1") as ledger:
-        yield ledger
-
-
-@pytest.fixture
-def payments(ledger: oncely.Ledger) -> Payments:
-    p = Payments()
-    register_lookup(ledger, p)
-    return p
 
 
 # The README's compatibility table (scripts/compat): what the stories below found.
@@ -460,19 +447,7 @@ def test_a_sync_tool_on_adk_s_thread_pool_runs_to_its_record_when_cancelled(
 
 
 def killed_and_resumed(work: Path, *flags: str) -> str:
-    script = Path(__file__).with_name("adk_crash.py")
-    first = subprocess.run(
-        [sys.executable, str(script), "first", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert first.returncode == -signal.SIGKILL, first.stderr
-    assert len(Payments(work / "refunds.jsonl").refunds) == 1  # paid before the kill
-    resumed = subprocess.run(
-        [sys.executable, str(script), "resume", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert resumed.returncode == 0, resumed.stderr
-    return resumed.stdout
+    return stories.killed_and_resumed(Path(__file__).with_name("adk_crash.py"), work, *flags)
 
 
 def test_an_invocation_killed_mid_tool_and_resumed_pays_once(tmp_path: Path) -> None:

@@ -10,19 +10,19 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+import stories
 from compat import record
 from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult
 from llama_index.core.memory import ChatMemoryBuffer, Memory
 from llama_index.core.tools import BaseTool, FunctionTool, ToolOutput
 from llama_index.core.workflow import Context
-from payments import REFUND_POLICY, Payments, counted, register_lookup
+from payments import REFUND_POLICY, Payments, counted
 from scripted import Script, call, say
 from workflows.errors import WorkflowTimeoutError
 from workflows.events import HumanResponseEvent, InputRequiredEvent
@@ -34,19 +34,6 @@ from oncely.adapters.llama_index import OncelyTool, oncely_tool
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[4]
 SESSION = "conversation-7"
-
-
-@pytest.fixture
-def ledger(tmp_path: Path) -> Any:
-    with oncely.Ledger.sqlite(tmp_path / "ledger.db", owner="w1") as ledger:
-        yield ledger
-
-
-@pytest.fixture
-def payments(ledger: oncely.Ledger) -> Payments:
-    p = Payments()
-    register_lookup(ledger, p)
-    return p
 
 
 # The README's compatibility table (scripts/compat): what the stories below found.
@@ -405,19 +392,9 @@ def test_a_workflow_timeout_leaves_the_claimed_call_running_and_the_next_turn_ge
 
 
 def killed_and_resumed(work: Path, *flags: str) -> str:
-    script = HERE / "llama_index_crash.py"
-    first = subprocess.run(
-        [sys.executable, str(script), "first", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert first.returncode == -signal.SIGKILL, first.stderr
-    assert len(Payments(work / "refunds.jsonl").refunds) == 1  # paid before the kill
-    resumed = subprocess.run(
-        [sys.executable, str(script), "resume", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert resumed.returncode == 0, resumed.stderr
-    return resumed.stdout
+    return stories.killed_and_resumed(
+        Path(__file__).with_name("llama_index_crash.py"), work, *flags
+    )
 
 
 def test_story_2_killed_mid_tool_and_resumed_from_the_context_pays_once(tmp_path: Path) -> None:

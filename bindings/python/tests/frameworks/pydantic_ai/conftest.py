@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from payments import COUNTS
+from stories import ledger, payments  # noqa: F401 (fixtures)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -18,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import stories
 from compat import record
-from payments import REFUND_POLICY, Payments, counted, register_lookup
+from payments import REFUND_POLICY, Payments, counted
 from pydantic_ai import Agent, RunContext, Tool
 from pydantic_ai.exceptions import ModelRetry, RunCancelled
 from pydantic_ai.messages import (
@@ -41,19 +41,6 @@ from oncely.adapters.pydantic_ai import approve, oncely_tool, reject
 from oncely.errors import StorageError
 
 CONVERSATION = "conversation-7"
-
-
-@pytest.fixture
-def ledger(tmp_path: Path) -> Any:
-    with oncely.Ledger.sqlite(tmp_path / "ledger.db", owner="w1") as ledger:
-        yield ledger
-
-
-@pytest.fixture
-def payments(ledger: oncely.Ledger) -> Payments:
-    p = Payments()
-    register_lookup(ledger, p)
-    return p
 
 
 # The README's compatibility table (scripts/compat): what the stories below found.
@@ -505,19 +492,9 @@ def test_a_run_cancelled_mid_call_resumed_from_its_messages_pays_once(
 
 
 def killed_and_resumed(work: Path, *flags: str) -> str:
-    script = Path(__file__).with_name("pydantic_ai_crash.py")
-    first = subprocess.run(
-        [sys.executable, str(script), "first", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert first.returncode == -signal.SIGKILL, first.stderr
-    assert len(Payments(work / "refunds.jsonl").refunds) == 1  # paid before the kill
-    resumed = subprocess.run(
-        [sys.executable, str(script), "resume", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert resumed.returncode == 0, resumed.stderr
-    return resumed.stdout
+    return stories.killed_and_resumed(
+        Path(__file__).with_name("pydantic_ai_crash.py"), work, *flags
+    )
 
 
 def test_story_2_killed_mid_tool_and_resumed_from_the_saved_messages_pays_once(

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+import stories
 from compat import record
-from payments import REFUND_POLICY, Payments, counted, register_lookup
+from payments import REFUND_POLICY, Payments, counted
 from scripted import Turn, make_agent, observations, use
 from smolagents import AgentError, CodeAgent, LogLevel, Tool, tool
 from smolagents.models import ChatMessage, MessageRole, Model, get_tool_json_schema
@@ -38,19 +36,6 @@ SMOLAGENTS: dict[str, str] = {
     "run": "given (run= or oncely.context): smolagents has no conversation id",
 }
 RESUMED = "SIGKILL, the same turn run again in a new process (nothing to resume from)"
-
-
-@pytest.fixture
-def ledger(tmp_path: Path) -> Any:
-    with oncely.Ledger.sqlite(tmp_path / "ledger.db", owner="w1") as ledger:
-        yield ledger
-
-
-@pytest.fixture
-def payments(ledger: oncely.Ledger) -> Payments:
-    p = Payments()
-    register_lookup(ledger, p)
-    return p
 
 
 def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> OncelyTool:
@@ -492,19 +477,7 @@ def test_story_1_without_oncely_the_re_ask_pays_twice(payments: Payments) -> Non
 
 
 def killed_and_resumed(work: Path, *flags: str) -> str:
-    script = Path(__file__).with_name("smolagents_crash.py")
-    first = subprocess.run(
-        [sys.executable, str(script), "first", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert first.returncode == -signal.SIGKILL, first.stderr
-    assert len(Payments(work / "refunds.jsonl").refunds) == 1  # paid before the kill
-    resumed = subprocess.run(
-        [sys.executable, str(script), "resume", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert resumed.returncode == 0, resumed.stderr
-    return resumed.stdout
+    return stories.killed_and_resumed(Path(__file__).with_name("smolagents_crash.py"), work, *flags)
 
 
 def test_story_2_an_agent_killed_mid_tool_and_run_again_in_its_run_pays_once(

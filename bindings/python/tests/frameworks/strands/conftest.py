@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from payments import COUNTS
+from stories import ledger, payments  # noqa: F401 (fixtures)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -8,17 +8,15 @@ interrupts. Each story also runs without oncely, to show what it costs."""
 from __future__ import annotations
 
 import asyncio
-import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+import stories
 from compat import record
-from payments import REFUND_POLICY, Payments, counted, register_lookup
+from payments import REFUND_POLICY, Payments, counted
 from scripted import ScriptedModel, Turn, text_of, tool_results, use
 from strands import Agent, tool
 from strands.hooks import AfterToolCallEvent
@@ -39,19 +37,6 @@ STRANDS: dict[str, str] = {
     "run": "the session id (session_manager.session_id)",
 }
 RESUMED = "SIGKILL, resumed from its FileSessionManager session"
-
-
-@pytest.fixture
-def ledger(tmp_path: Path) -> Any:
-    with oncely.Ledger.sqlite(tmp_path / "ledger.db", owner="w1") as ledger:
-        yield ledger
-
-
-@pytest.fixture
-def payments(ledger: oncely.Ledger) -> Payments:
-    p = Payments()
-    register_lookup(ledger, p)
-    return p
 
 
 def refund_tool(ledger: oncely.Ledger, payments: Payments, **kw: Any) -> OncelyAgentTool:
@@ -371,19 +356,7 @@ def test_story_1_without_oncely_the_re_ask_pays_twice(payments: Payments, tmp_pa
 
 
 def killed_and_resumed(work: Path, *flags: str) -> str:
-    script = Path(__file__).with_name("strands_crash.py")
-    first = subprocess.run(
-        [sys.executable, str(script), "first", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert first.returncode == -signal.SIGKILL, first.stderr
-    assert len(Payments(work / "refunds.jsonl").refunds) == 1  # paid before the kill
-    resumed = subprocess.run(
-        [sys.executable, str(script), "resume", str(work), *flags],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert resumed.returncode == 0, resumed.stderr
-    return resumed.stdout
+    return stories.killed_and_resumed(Path(__file__).with_name("strands_crash.py"), work, *flags)
 
 
 def test_story_2_an_agent_killed_mid_tool_and_resumed_from_its_session_pays_once(
