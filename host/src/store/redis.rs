@@ -160,67 +160,14 @@ struct Scripts {
 /// record JSON, `due_at` (empty: none), `updated_at`, `in_doubt_since` (or `updated_at`), the
 /// key, the fingerprint, whether there is a result (`1`), the result, then (for `update`) the
 /// expected version and whether the history record is kept (`1`).
-const INDEX_LUA: &str = r"
-local function index(member)
-  local state = ARGV[2]
-  if ARGV[6] ~= '' then redis.call('ZADD', KEYS[3], ARGV[6], member) else redis.call('ZREM', KEYS[3], member) end
-  redis.call('ZADD', KEYS[4], ARGV[7], member)
-  if state == 'escalated' then redis.call('ZADD', KEYS[5], ARGV[8], member) else redis.call('ZREM', KEYS[5], member) end
-  if state == 'in-doubt' then redis.call('ZADD', KEYS[6], ARGV[8], member) else redis.call('ZREM', KEYS[6], member) end
-  if state == 'awaiting-approval' then redis.call('ZADD', KEYS[7], ARGV[7], member) else redis.call('ZREM', KEYS[7], member) end
-end
-local function row()
-  redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3], 'row', ARGV[4], 'f', ARGV[10])
-  if ARGV[11] == '1' then redis.call('HSET', KEYS[1], 'r', ARGV[12]) else redis.call('HDEL', KEYS[1], 'r') end
-end
-local function approved(member)
-  if ARGV[2] == 'approved' then
-    local at = tonumber(ARGV[7])
-    local was = redis.call('ZSCORE', KEYS[9], member)
-    if not was or tonumber(was) < at then redis.call('ZADD', KEYS[9], at, member) end
-  end
-end
-";
+const INDEX_LUA: &str = include_str!("../../migrations/redis/index.lua");
 
-const INSERT_LUA: &str = r"
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-row()
-redis.call('DEL', KEYS[2])
-redis.call('RPUSH', KEYS[2], ARGV[5])
-redis.call('HINCRBY', KEYS[8], ARGV[2], 1)
-index(ARGV[9])
-approved(ARGV[9])
-return 1
-";
+const INSERT_LUA: &str = include_str!("../../migrations/redis/insert.lua");
 
-const UPDATE_LUA: &str = r"
-local v = redis.call('HGET', KEYS[1], 'v')
-if v ~= ARGV[13] then return 0 end
-local old = redis.call('HGET', KEYS[1], 's')
-row()
-if ARGV[14] == '1' then
-  redis.call('RPUSH', KEYS[2], ARGV[5])
-  approved(ARGV[9])
-end
-if old ~= ARGV[2] then
-  redis.call('HINCRBY', KEYS[8], old, -1)
-  redis.call('HINCRBY', KEYS[8], ARGV[2], 1)
-end
-index(ARGV[9])
-return 1
-";
+const UPDATE_LUA: &str = include_str!("../../migrations/redis/update.lua");
 
 /// `KEYS` as for the other scripts; `ARGV` the expected version and the key.
-const DELETE_LUA: &str = r"
-local v = redis.call('HGET', KEYS[1], 'v')
-if v ~= ARGV[1] then return 0 end
-local old = redis.call('HGET', KEYS[1], 's')
-redis.call('DEL', KEYS[1], KEYS[2])
-for i = 3, 7 do redis.call('ZREM', KEYS[i], ARGV[2]) end
-redis.call('ZREM', KEYS[9], ARGV[2])
-redis.call('HINCRBY', KEYS[8], old, -1)
-return 1
-";
+const DELETE_LUA: &str = include_str!("../../migrations/redis/delete.lua");
 
 fn scripts() -> &'static Scripts {
     static S: std::sync::OnceLock<Scripts> = std::sync::OnceLock::new();
