@@ -156,9 +156,46 @@ def pg_own_cluster(repo: Path) -> tuple[str, Path]:
     return url, Path(cluster)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+# --- Redis ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> str:
+    """The throwaway server (or cluster) of ``$ONCELY_TEST_REDIS_URL``. When it is unset or
+    unreachable the Redis tests FAIL under ``ONCELY_REQUIRE_REDIS=1`` or ``CI``, and are skipped
+    (with the reason) otherwise."""
+    url = os.environ.get("ONCELY_TEST_REDIS_URL", "")
+    required = _truthy("ONCELY_REQUIRE_REDIS") or _truthy("CI")
+    reason = ""
+    if not url:
+        reason = "ONCELY_TEST_REDIS_URL is not set (run the tests under scripts/with-redis)"
+    else:
+        try:
+            import redis
+
+            with redis.Redis.from_url(url, socket_connect_timeout=10) as r:
+                r.ping()
+        except Exception as e:  # noqa: BLE001 - reported as the reason
+            reason = f"Redis at {url} is unreachable: {e}"
+    if reason:
+        if required:
+            pytest.fail(f"Redis is required here: {reason}")
+        pytest.skip(f"SKIPPED LOUDLY, Redis tests did not run: {reason}")
+    return url
+
+
+@pytest.fixture
+def redis_url(redis_server: str) -> str:
+    """A fresh, empty ledger on the test server: a key prefix of its own (``?prefix=``)."""
+    sep = "&" if "?" in redis_server else "?"
+    return f"{redis_server}{sep}prefix=oncely-py-{secrets.token_hex(6)}"
+
+
+@pytest.fixture(params=["sqlite", "postgres", "redis"])
 def ledger_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh ledger location for each backend: a SQLite path, then a PostgreSQL URL."""
+    """A fresh ledger location for each backend: a SQLite path, a PostgreSQL URL, a Redis URL."""
     if request.param == "sqlite":
         return str(tmp_path / "ledger.db")
+    if request.param == "redis":
+        return str(request.getfixturevalue("redis_url"))
     return str(request.getfixturevalue("pg_dsn"))
