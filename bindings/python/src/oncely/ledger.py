@@ -601,6 +601,11 @@ class AsyncLedger:
         """Connect to a Redis or Valkey ledger without blocking the loop."""
         return cls(await asyncio.to_thread(Ledger.redis, url, **kwargs))
 
+    @classmethod
+    async def open(cls, location: str | os.PathLike[str], **kwargs: Any) -> AsyncLedger:
+        """:meth:`Ledger.open` without blocking the loop."""
+        return cls(await asyncio.to_thread(Ledger.open, location, **kwargs))
+
     @property
     def owner(self) -> str:
         """This worker's owner id."""
