@@ -242,15 +242,16 @@ def python_sources_hash() -> str:
 
 def ensure_python() -> Path:
     """target/chaos/py-venv with the package installed as `pip install bindings/python` would
-    (the build writes nothing into the work tree), wasmtime and psycopg; made on first use, the
-    package reinstalled when its sources change."""
+    (the build writes nothing into the work tree), wasmtime, psycopg and redis; made on first use,
+    the package reinstalled when its sources change."""
     py = VENV / "bin/python"
     pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    if not py.is_file() or subprocess.run([str(py), "-c", "import wasmtime, psycopg, hatchling"],
+    if not py.is_file() or subprocess.run([str(py), "-c", "import wasmtime, psycopg, redis, hatchling"],
                                           capture_output=True).returncode != 0:
         log("python: making target/chaos/py-venv")
         sh([sys.executable, "-m", "venv", str(VENV)])
-        sh([*pip, "wasmtime==50.*", "psycopg[binary]>=3.1,<4", "hatchling==1.33.0"])
+        sh([*pip, "wasmtime==50.*", "psycopg[binary]>=3.1,<4", "redis>=5,<9",
+            "hatchling==1.33.0"])
     stamp = VENV / ".oncely-sources"
     want = python_sources_hash()
     if not stamp.is_file() or stamp.read_text() != want:

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import redis
+from helpers import run
 
 import oncely
 from oncely.store import ListFilter
@@ -246,3 +247,34 @@ def test_a_three_master_cluster_keeps_each_scope_in_one_slot(redis_cluster: str)
         assert states.count(oncely.EntryState.ESCALATED) == 24
     finally:
         ledger.close()
+
+
+def test_a_row_the_rust_host_wrote_is_the_bytes_python_writes(
+    oncely_test_worker: Path, redis_url: str, tmp_path: Path
+) -> None:
+    """The Rust test worker runs one effect (a claim, then its end, each with a history record);
+    the row and the records Python would write for the entry it reads back are those bytes."""
+    from oncely.store.redis import RedisStore
+
+    out = run([str(oncely_test_worker), "--db", redis_url, "--scope", "acme é", "--run", "r",
+               "--step", "s", "--tool", "charge", "--args", '{"charge_id":"ch_1","note":"ü\\n"}',
+               "--policy", json.dumps({**POLICY, "reconcile": "provider-idempotent"}),
+               "--owner", "rust", "--marker", str(tmp_path / "marker")]).stdout  # fmt: skip
+    key = json.loads(out.splitlines()[-1])["key"]
+    prefix = redis_url.split("prefix=")[1]
+    r = redis.Redis.from_url(redis_url.split("?")[0], decode_responses=True)
+    raw = r.hget(f"{prefix}:{{acme é}}:e:{key}", "row")
+    records = r.lrange(f"{prefix}:{{acme é}}:h:{key}", 0, -1)
+    r.close()
+    store = RedisStore(redis_url)
+    try:
+        entry = store.get("acme é", key)
+        assert entry is not None and entry.state is oncely.EntryState.DONE
+        args = store._write_args(entry)
+        assert args[3] == raw
+        assert args[4] == records[-1]
+        assert [h.state for h in store.history("acme é", key)] == [
+            oncely.EntryState.PENDING, oncely.EntryState.DONE,
+        ]  # fmt: skip
+    finally:
+        store.close()
