@@ -3,12 +3,12 @@ store's Lua scripts.
 
 An installed package has them under ``oncely/_data/`` (the build copies them in:
 ``hatch_build.py``). The source tree has no ``_data/`` (an editable install, ``pip install -e
-bindings/python``, runs it): there they are the repository's own, ``bindings/oncely-core.wasm``
-and ``migrations/<dialect>/`` (``migrations/redis/`` for the scripts) — the very files a build copies, so a change to either is seen at
-once, never through a stale copy. Both are read as plain files: a wheel installs real files, and
-wasmtime loads its native library from a file too, so a zip import could not run the package
-anyway (and :mod:`importlib.resources` costs a first key 13 to 15 ms to import: ``python -X
-importtime -c "import pathlib, importlib.resources"``, three runs).
+bindings/python``, runs it): there they are the repository's own, ``bindings/oncely-core.wasm`` and
+``migrations/<dialect>/`` (``migrations/redis/`` for the scripts) — the very files a build copies,
+so a change to any is seen at once, never through a stale copy. All are read as plain files: a
+wheel installs real files, and wasmtime loads its native library from a file too, so a zip import
+could not run the package anyway (and :mod:`importlib.resources` costs a first key 13 to 15 ms to
+import: ``python -X importtime -c "import pathlib, importlib.resources"``, three runs).
 """
 
 from __future__ import annotations

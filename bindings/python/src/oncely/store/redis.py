@@ -31,6 +31,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -419,7 +420,7 @@ class RedisStore:
             offset = 0
             full = False
             while not full:
-                batch = self._run(lambda o=offset: self._range(key, True, "-inf", "+inf", o))
+                batch = self._run(partial(self._range, key, True, "-inf", "+inf", offset))
                 for e in self._rows((s, m) for m, _ in batch):
                     if len(kept) >= want and kept[-1].updated_at != e.updated_at:
                         full = True
@@ -441,7 +442,7 @@ class RedisStore:
         kept: builtins.list[tuple[str, int]] = []
         offset = 0
         while len(kept) < want:
-            batch = self._run(lambda o=offset: self._range(key, False, lo, hi, o))
+            batch = self._run(partial(self._range, key, False, lo, hi, offset))
             kept.extend((m, _score(v)) for m, v in batch)
             if len(batch) < BATCH:
                 break
