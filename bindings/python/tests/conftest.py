@@ -10,20 +10,16 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import subprocess
 import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import server_url, start_server
 
 HERE = Path(__file__).resolve().parent
 REPO = Path(os.environ.get("ONCELY_REPO_ROOT") or HERE.parent.parent.parent).resolve()
-
-
-def _truthy(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
 @pytest.fixture(scope="session")
@@ -92,24 +88,14 @@ def pg_server() -> str:
     """The throwaway server of ``$ONCELY_TEST_POSTGRES_URL``. When it is unset or unreachable the
     PostgreSQL tests FAIL under ``ONCELY_REQUIRE_POSTGRES=1`` or ``CI``, and are skipped (with the
     reason) otherwise."""
-    url = os.environ.get("ONCELY_TEST_POSTGRES_URL", "")
-    required = _truthy("ONCELY_REQUIRE_POSTGRES") or _truthy("CI")
-    reason = ""
-    if not url:
-        reason = "ONCELY_TEST_POSTGRES_URL is not set (run the tests under scripts/with-postgres)"
-    else:
-        try:
-            import psycopg
 
-            with psycopg.connect(url, autocommit=True, connect_timeout=10) as c:
-                c.execute("SELECT 1")
-        except Exception as e:  # noqa: BLE001 - reported as the reason
-            reason = f"PostgreSQL at {url} is unreachable: {e}"
-    if reason:
-        if required:
-            pytest.fail(f"PostgreSQL is required here: {reason}")
-        pytest.skip(f"SKIPPED LOUDLY, PostgreSQL tests did not run: {reason}")
-    return url
+    def probe(url: str) -> None:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as c:
+            c.execute("SELECT 1")
+
+    return server_url("PostgreSQL", "ONCELY_TEST_POSTGRES_URL", "ONCELY_REQUIRE_POSTGRES", probe)
 
 
 def _with_database(url: str, name: str) -> str:
@@ -140,19 +126,10 @@ def pg_own_cluster(repo: Path) -> tuple[str, Path]:
     URL and its directory, for ``tests/pg/restart.sh`` (``helpers.restart_postgres``). It stops
     when this process exits. When no server can be started the tests FAIL under
     ``ONCELY_REQUIRE_POSTGRES=1`` or ``CI``, and are skipped (with the reason) otherwise."""
-    p = subprocess.run(
-        [str(repo / "tests" / "pg" / "start.sh"), "--with-dir", str(os.getpid())],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    started = start_server(
+        "PostgreSQL", "ONCELY_REQUIRE_POSTGRES", repo / "tests" / "pg" / "start.sh", "--with-dir"
     )
-    if p.returncode != 0:
-        reason = f"no PostgreSQL server of the test's own could be started: {p.stderr.strip()}"
-        if _truthy("ONCELY_REQUIRE_POSTGRES") or _truthy("CI"):
-            pytest.fail(f"PostgreSQL is required here: {reason}")
-        pytest.skip(f"SKIPPED LOUDLY, PostgreSQL tests did not run: {reason}")
-    url, cluster = p.stdout.splitlines()[:2]
+    url, cluster = started.splitlines()[:2]
     return url, Path(cluster)
 
 
@@ -164,24 +141,14 @@ def redis_server() -> str:
     """The throwaway server (or cluster) of ``$ONCELY_TEST_REDIS_URL``. When it is unset or
     unreachable the Redis tests FAIL under ``ONCELY_REQUIRE_REDIS=1`` or ``CI``, and are skipped
     (with the reason) otherwise."""
-    url = os.environ.get("ONCELY_TEST_REDIS_URL", "")
-    required = _truthy("ONCELY_REQUIRE_REDIS") or _truthy("CI")
-    reason = ""
-    if not url:
-        reason = "ONCELY_TEST_REDIS_URL is not set (run the tests under scripts/with-redis)"
-    else:
-        try:
-            import redis
 
-            with redis.Redis.from_url(url, socket_connect_timeout=10) as r:
-                r.ping()
-        except Exception as e:  # noqa: BLE001 - reported as the reason
-            reason = f"Redis at {url} is unreachable: {e}"
-    if reason:
-        if required:
-            pytest.fail(f"Redis is required here: {reason}")
-        pytest.skip(f"SKIPPED LOUDLY, Redis tests did not run: {reason}")
-    return url
+    def probe(url: str) -> None:
+        import redis
+
+        with redis.Redis.from_url(url, socket_connect_timeout=10) as r:
+            r.ping()
+
+    return server_url("Redis", "ONCELY_TEST_REDIS_URL", "ONCELY_REQUIRE_REDIS", probe)
 
 
 @pytest.fixture

@@ -14,15 +14,13 @@ skipped loudly, except under ``CI`` or ``ONCELY_REQUIRE_REDIS`` where they fail.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
-from helpers import run
+from helpers import run, start_server
 
 import oncely
 from oncely.store import ListFilter
@@ -30,29 +28,10 @@ from oncely.store import ListFilter
 POLICY = {"class": "irreversible-external", "key": {}, "reconcile": "manual"}
 
 
-def _required() -> bool:
-    return any(
-        os.environ.get(n, "").strip().lower() not in ("", "0", "false", "no")
-        for n in ("CI", "ONCELY_REQUIRE_REDIS")
-    )
-
-
 def _start(repo: Path, *args: str, script: str = "start.sh") -> str:
     """A server (or cluster) of this test process's own, or a loud skip (a failure where Redis
     is required)."""
-    p = subprocess.run(
-        [str(repo / "tests" / "redis" / script), *args, str(os.getpid())],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
-    if p.returncode != 0:
-        why = f"tests/redis/{script} {' '.join(args)} failed: {p.stderr.strip()}"
-        if _required():
-            pytest.fail(f"Redis is required here (CI / ONCELY_REQUIRE_REDIS): {why}")
-        pytest.skip(f"SKIPPED LOUDLY, a Redis test did not run: {why}")
-    return p.stdout.strip()
+    return start_server("Redis", "ONCELY_REQUIRE_REDIS", repo / "tests" / "redis" / script, *args)
 
 
 def _port(url: str) -> int:
