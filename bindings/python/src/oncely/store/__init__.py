@@ -1,4 +1,4 @@
-"""Ledger storage: one small protocol, two real backends (SQLite, PostgreSQL).
+"""Ledger storage: one small protocol, real backends (SQLite, PostgreSQL, Redis / Valkey).
 
 The storage contract is the one ``wit/ledger.wit`` asks of a host: ``insert`` is
 insert-if-absent, ``update`` and ``delete`` are compare-and-swap on ``version``, and every query
@@ -6,6 +6,10 @@ names the scope. Storage never decides anything; the core does. Each entry's his
 its row: the insert and each update the core marks (``row-write.history``) append the written
 row's record in the same statement as the write; it is read through the history view
 (:meth:`Store.history`).
+
+The Redis store (:mod:`oncely.store.redis`) keeps each row as JSON under the Rust host's keys
+and its history in a list beside it, both written by one of the Rust host's Lua scripts
+(``migrations/redis/``).
 
 The schema, the migration files and their bookkeeping (a table of sqlx's layout: on PostgreSQL
 ``oncely._sqlx_migrations``, in the ``oncely`` schema; on SQLite ``_oncely_migrations``) are the
