@@ -1,103 +1,50 @@
 // oncely/dbos against the real DBOS (@dbos-inc/dbos-sdk) on PostgreSQL: a workflow whose step
-// refunds a charge. The kill-resume story: the process is SIGKILLed inside the step after the
-// provider paid, before DBOS records the step's output; a new process launches DBOS, whose own
-// recovery (`DBOS.launch()` recovers this executor's PENDING workflows) re-executes the step. Bare
-// it pays twice; through the ledger, keyed by the workflow id and the step's function id, once.
-// DBOS's system database and the ledger share a fresh PostgreSQL database per story (DBOS's tables
-// in its schema `dbos`, the ledger's in `oncely`). And in one process: the identity a step gets, a
-// step DBOS retries after a lost answer, two positions, and the refusal outside a step.
+// refunds a charge. The kill-resume story (examples/js/dbos-workflow.mjs, run here): the worker is
+// SIGKILLed inside the step after the provider paid, before DBOS records the step's output; a new
+// worker launches DBOS, whose own recovery (`DBOS.launch()` recovers this executor's PENDING
+// workflows) re-executes the step. Bare it pays twice; through the ledger, keyed by the workflow id
+// and the step's function id, once. DBOS's system tables and the ledger share a fresh PostgreSQL
+// database per test (DBOS's schema `dbos`, the ledger's `oncely`). And in one process: the identity
+// a step gets, a step DBOS retries after a lost answer, two positions, the refusal outside a step.
 //
 // Needs ONCELY_TEST_POSTGRES_URL (scripts/with-postgres); without it the tests skip loudly, and
 // fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { happened, Ledger, notHappened } from 'oncely';
 import { runStep, stepIdentity } from 'oncely/dbos';
-import { PostgresStore } from 'oncely/postgres';
 import * as compat from './helpers/compat.mjs';
+import { REPO } from './helpers/env.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
-import { tempDir } from './helpers/tmp.mjs';
 
 const DBOS_JS = { framework: 'DBOS', package: '@dbos-inc/dbos-sdk', run: "the workflow id (step: the step's function id)" };
 const HOW = 'SIGKILL, recovered by DBOS.launch() in a new process';
-const WORKFLOW_ID = 'refund-7';
 
-// One worker process: the workflow `refundWorkflow`, whose step `refund` pays the provider (its
-// refunds in a file, one line each, with its key), the ledger in the same database as DBOS's
-// system tables. In phase `first` it starts workflow refund-7 and the step kills the process after
-// paying: DBOS never records the step's output. In phase `resume` DBOS.launch() recovers the
-// pending workflow; the worker waits for its result and prints it with the workflow's steps.
-const WORKER = String.raw`
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { DBOS } from '@dbos-inc/dbos-sdk';
-import { happened, Ledger, notHappened } from 'oncely';
-import { runStep } from 'oncely/dbos';
-import { PostgresStore } from 'oncely/postgres';
-const [dir, guarded, phase, url] = process.argv.slice(1);
-const paid = dir + '/refunds.jsonl';
-const refunds = () => (existsSync(paid) ? readFileSync(paid, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
-function pay({ charge_id, amount_cents }, key) {
-  const refund = { refund_id: 're_' + (refunds().length + 1), charge_id, amount_cents, key };
-  appendFileSync(paid, JSON.stringify(refund) + '\n');
-  if (phase === 'first') process.kill(process.pid, 'SIGKILL'); // paid; DBOS never records the step
-  return { refund_id: refund.refund_id, status: 'succeeded' };
-}
-// A short deadline: the recovered step finds the dead worker's claim past it and reconciles.
-const policy = { class: 'irreversible-external', reconcile: { lookup: 'find_refund' }, maxCallMs: 200, reconcileAfterMs: 1 };
-const store = guarded === 'oncely' ? await PostgresStore.connect(url, { max: 2 }) : null;
-const ledger = store ? new Ledger(store, { owner: phase }) : null;
-ledger?.reconciler('refund', async (req) => {
-  const r = refunds().find((x) => x.key === req.key);
-  return r ? happened({ refund_id: r.refund_id, status: 'succeeded' }) : notHappened();
-});
-const refundWorkflow = DBOS.registerWorkflow(async (args) => {
-  console.log('workflow: ' + phase);
-  if (guarded === 'bare') return { refund: await DBOS.runStep(async () => pay(args, null), { name: 'refund' }) };
-  return runStep(async (identity) => {
-    const { value } = await ledger.effect({ scope: 'acme', ...identity, tool: 'refund', args }, policy, (key) => pay(args, key));
-    return { refund: value, identity };
-  }, { name: 'refund' });
-}, { name: 'refundWorkflow' });
-DBOS.setConfig({ name: 'oncely-refunds', systemDatabaseUrl: url });
-await DBOS.launch(); // in phase resume: recovers refund-7, left PENDING by the killed process
-if (phase === 'first') {
-  const handle = await DBOS.startWorkflow(refundWorkflow, { workflowID: ${JSON.stringify(WORKFLOW_ID)} })({ charge_id: 'ch_1', amount_cents: 500 });
-  await handle.getResult();
-  process.exit(3); // not reached: killed in the step
-}
-const result = await DBOS.retrieveWorkflow(${JSON.stringify(WORKFLOW_ID)}).getResult();
-const steps = (await DBOS.listWorkflowSteps(${JSON.stringify(WORKFLOW_ID)})).map((s) => ({ functionID: s.functionID, name: s.name }));
-console.log('result: ' + JSON.stringify({ result, steps }));
-await DBOS.shutdown();
-await store?.close();
-`;
+const examples = join(dirname(fileURLToPath(import.meta.url)), '../.tmp/examples');
 
-const here = fileURLToPath(new URL('..', import.meta.url)); // where 'oncely' and the SDK resolve
-
-/** Run one worker process to its end: `{code, signal, out}`. */
-function worker(dir, guarded, phase, url) {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', WORKER, dir, guarded, phase, url], { cwd: here, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, out });
-    }),
-  );
+/**
+ * examples/js/dbos-workflow.mjs, run as a user would (next to the installed package and DBOS) on
+ * the database `url`: it runs each story's two workers itself.
+ */
+function runExample(url) {
+  mkdirSync(examples, { recursive: true });
+  const file = join(examples, 'dbos-workflow.mjs');
+  copyFileSync(join(REPO, 'examples/js/dbos-workflow.mjs'), file);
+  const r = spawnSync(process.execPath, [file], { cwd: examples, encoding: 'utf8', timeout: 300_000, env: { ...process.env, DBOS_SYSTEM_DATABASE_URL: url } });
+  assert.equal(r.status, 0, `dbos-workflow.mjs:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
 }
 
-/** The refunds the provider made in the story in `dir`. */
-function refundsIn(dir) {
-  const f = join(dir, 'refunds.jsonl');
-  return existsSync(f) ? readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+/** What the example printed of one story: DBOS's recovery, the workflow, its result and steps, the refunds. */
+function story(out, guarded) {
+  const m = new RegExp(`^${guarded}: paid, killed in the step; DBOS recovered (\\d+) workflow\\(s\\) on launch\n {3}(\\S+): (.*), steps (.*), refunds made: (\\d+)$`, 'm').exec(out);
+  assert.ok(m, `the ${guarded} story is not in the output:\n${out}`);
+  return { recovered: Number(m[1]), workflowID: m[2], result: JSON.parse(m[3]), steps: JSON.parse(m[4]), refunds: Number(m[5]) };
 }
 
 describe('DBOS on PostgreSQL', () => {
@@ -106,40 +53,36 @@ describe('DBOS on PostgreSQL', () => {
     skip = await postgresUnavailable();
   });
 
-  test('a worker killed in its step after paying, the workflow recovered by DBOS: once with oncely, twice bare', async (t) => {
+  test('examples/js/dbos-workflow.mjs: a worker killed in its step after paying, the workflow recovered by DBOS: twice bare, once with oncely', async (t) => {
     if (skip) return t.skip(skip);
-    for (const guarded of ['bare', 'oncely']) {
-      const db = await freshDatabase(`dbos_${guarded}`);
-      try {
-        const dir = tempDir(`dbos-${guarded}`);
-        const first = await worker(dir, guarded, 'first', db.url);
-        assert.equal(first.signal, 'SIGKILL', first.out);
-        assert.equal(refundsIn(dir).length, 1, 'paid before the kill');
-        const resumed = await worker(dir, guarded, 'resume', db.url);
-        assert.equal(resumed.code, 0, resumed.out);
-        // DBOS, not the test, ran the workflow again: its recovery at launch.
-        assert.match(resumed.out, /Recovering 1 workflows/, resumed.out);
-        assert.match(resumed.out, /workflow: resume/, resumed.out);
-        const { result, steps } = JSON.parse(resumed.out.split('\n').find((l) => l.startsWith('result: ')).slice('result: '.length));
-        const refunds = refundsIn(dir);
-        console.log(`# dbos: killed in its step after paying, recovered by DBOS: ${guarded} -> ${refunds.length} refund(s)`);
-        compat.record({ ...DBOS_JS, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: HOW, engine: true });
-        assert.deepEqual(steps, [{ functionID: 0, name: 'refund' }]);
+    const db = await freshDatabase('dbos_example');
+    try {
+      const out = runExample(db.url);
+      console.log(`# dbos-workflow.mjs: ${out.trim().split('\n').at(-1)}`);
+      for (const guarded of ['bare', 'oncely']) {
+        const s = story(out, guarded);
+        console.log(`# dbos: killed in its step after paying, recovered by DBOS: ${guarded} -> ${s.refunds} refund(s)`);
+        compat.record({ ...DBOS_JS, story: 'kill-resume', paid: s.refunds, bare: guarded === 'bare', how: HOW, engine: true });
+        // DBOS, not the test, ran the workflow again: its recovery at launch, of the one step.
+        assert.equal(s.recovered, 1, out);
+        assert.deepEqual(s.steps, [{ functionID: 0, name: 'refund' }]);
         if (guarded === 'bare') {
-          assert.equal(refunds.length, 2);
-          assert.deepEqual(result.refund, { refund_id: 're_2', status: 'succeeded' });
+          assert.equal(s.refunds, 2);
+          assert.deepEqual(s.result, { refund: { refund_id: 're_2', status: 'succeeded' } });
         } else {
-          assert.equal(refunds.length, 1);
+          assert.equal(s.refunds, 1);
           // The re-executed step found the dead worker's claim and settled it by the lookup.
-          assert.deepEqual(result.refund, { refund_id: 're_1', status: 'succeeded' });
-          assert.deepEqual(result.identity, { run: WORKFLOW_ID, step: '0' });
-          const store = await db.connect({ max: 1 });
-          const [entry] = await new Ledger(store).list('acme');
-          assert.deepEqual([entry.state, entry.key, entry.runId, entry.stepId], ['done', refunds[0].key, WORKFLOW_ID, '0']);
+          assert.deepEqual(s.result, { refund: { refund_id: 're_1', status: 'succeeded' }, identity: { run: s.workflowID, step: '0' } });
+          const entries = await new Ledger(await db.connect({ max: 1 })).list('acme');
+          assert.deepEqual(
+            entries.map((e) => [e.state, e.runId, e.stepId]),
+            [['done', s.workflowID, '0']],
+          );
         }
-      } finally {
-        await db.drop();
       }
+      assert.match(out, /refunds made {3}bare: 2 {3}oncely: 1\n/);
+    } finally {
+      await db.drop();
     }
   });
 
