@@ -73,7 +73,7 @@ version() { node -p "require('$here/node_modules/$1/package.json').version"; }
 # rather than compiled a second time, and Restate's server binary (225 MB) is the one npm ci put in
 # bindings/js/node_modules (test/helpers/restate.mjs finds it through ONCELY_REPO).
 frameworks=()
-for p in ai @openai/agents @langchain/core @langchain/langgraph langchain @mastra/core @mastra/memory @mastra/libsql @restatedev/restate-sdk zod \
+for p in ai @openai/agents @langchain/core @langchain/langgraph @langchain/langgraph-checkpoint-sqlite langchain @mastra/core @mastra/memory @mastra/libsql @restatedev/restate-sdk zod \
     @dbos-inc/dbos-sdk hono @hono/node-server express @modelcontextprotocol/sdk \
     @opentelemetry/api @opentelemetry/sdk-metrics @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks; do
     frameworks+=("$p@$(version "$p")")
