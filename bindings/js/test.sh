@@ -79,6 +79,9 @@ for p in ai @openai/agents @langchain/core @langchain/langgraph @langchain/langg
     frameworks+=("$p@$(version "$p")")
 done
 "$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "typescript@$(version typescript)" "${frameworks[@]}" >/dev/null
+# (@langchain/langgraph-checkpoint-sqlite depends on better-sqlite3: the copy npm put here is
+# replaced by the link.)
+rm -rf node_modules/better-sqlite3
 ln -s "$here/node_modules/better-sqlite3" node_modules/better-sqlite3
 cp -r "$here/test" test
 installed="$tmp/app/node_modules/oncely"
