@@ -253,7 +253,7 @@ test("approval: the SDK's own approve is recorded; a decision in the inbox is no
 test('a process killed inside the tool after paying, a new process on the same session: once with oncely, twice bare', () => {
   for (const { guarded, out, refunds } of killedThenResumed(new URL('./helpers/killed-agents.mjs', import.meta.url), 'agents')) {
     console.log(`# openai-agents: killed inside the tool after paying, the session run again: ${guarded} -> ${refunds.length} refund(s)`);
-    compat.record({ ...AGENTS, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: 'SIGKILL, a new turn on its Session (a file)' });
+    compat.record({ ...AGENTS, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: 'SIGKILL, a new turn on its file-backed Session' });
     // The session kept the turn that ended before; the model read it, then the user's question.
     assert.deepEqual(out.before, ['user', 'assistant']);
     assert.deepEqual(out.read, ['I was charged twice on ch_1.', 'I see a $5 charge on ch_1. Shall I refund it?', 'Did my refund of $5 on ch_1 go through? If not, refund it.']);
