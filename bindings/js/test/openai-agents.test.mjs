@@ -11,7 +11,7 @@ import { DefiniteFailure, Ledger, MemoryStore } from 'oncely';
 import { once, oncelyCall } from 'oncely/openai-agents';
 import { z } from 'zod';
 import * as compat from './helpers/compat.mjs';
-import { killedThenResumed } from './helpers/killed.mjs';
+import { assertPaid, killedThenResumed } from './helpers/killed.mjs';
 import { payProvider } from './helpers/pay.mjs';
 
 // The README's compatibility table (scripts/compat): what the stories below found.
@@ -251,20 +251,18 @@ test("approval: the SDK's own approve is recorded; a decision in the inbox is no
 // same session (the SDK saves a turn when it ends: the killed one left nothing) and its model asks
 // again. The run given to once() is the session id.
 test('a process killed inside the tool after paying, a new process on the same session: once with oncely, twice bare', () => {
-  for (const { guarded, out, refunds } of killedThenResumed(new URL('./helpers/killed-agents.mjs', import.meta.url), 'agents')) {
+  for (const story of killedThenResumed(new URL('./helpers/killed-agents.mjs', import.meta.url), 'agents')) {
+    const { guarded, out, refunds } = story;
     console.log(`# openai-agents: killed inside the tool after paying, the session run again: ${guarded} -> ${refunds.length} refund(s)`);
     compat.record({ ...AGENTS, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: 'SIGKILL, a new turn on its file-backed Session' });
     // The session kept the turn that ended before; the model read it, then the user's question.
     assert.deepEqual(out.before, ['user', 'assistant']);
     assert.deepEqual(out.read, ['I was charged twice on ch_1.', 'I see a $5 charge on ch_1. Shall I refund it?', 'Did my refund of $5 on ch_1 go through? If not, refund it.']);
     assert.equal(out.final, 'Refunded.');
-    if (guarded === 'bare') {
-      assert.equal(refunds.length, 2);
-    } else {
-      assert.equal(refunds.length, 1);
+    assertPaid(story);
+    if (guarded === 'oncely') {
       // The new call found the first refund by its key (the lookup) and paid nothing.
       assert.deepEqual(out.output, [{ refund_id: 're_1', status: 'succeeded' }]);
-      assert.match(refunds[0].key, /^oncely1:[0-9a-f]{64}$/);
     }
   }
 });

@@ -14,9 +14,9 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateText, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { once } from 'oncely/ai';
 import { z } from 'zod';
+import { scriptedModel } from './ai-model.mjs';
 import { asked, pay, STORY_POLICY, storyLedger } from './killed.mjs';
 
 const [dir, guarded, phase] = process.argv.slice(2);
@@ -37,21 +37,6 @@ let refund = tool({
 });
 if (guarded === 'oncely') refund = once(refund, { ledger: await storyLedger(dir, phase), name: 'refund', run: CHAT, policy: STORY_POLICY });
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
-/** A scripted model: each turn is the content of one response; records every request it gets. */
-function scripted(turns) {
-  const requests = [];
-  const model = new MockLanguageModelV4({
-    doGenerate: async (request) => {
-      requests.push(request);
-      const content = turns[requests.length - 1];
-      const calls = content.some((c) => c.type === 'tool-call');
-      return { content, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] };
-    },
-  });
-  return { model, requests };
-}
-
 /** One chat turn: the user's message saved, then each step's response messages as it ends. */
 async function turn(model, said) {
   const messages = [...load(), { role: 'user', content: said }];
@@ -65,10 +50,10 @@ async function turn(model, said) {
   });
 }
 
-if (phase === 'first') await turn(scripted([[{ type: 'text', text: 'I see a $5 charge on ch_1. Shall I refund it?' }]]).model, 'I was charged twice on ch_1.');
+if (phase === 'first') await turn(scriptedModel([[{ type: 'text', text: 'I see a $5 charge on ch_1. Shall I refund it?' }]]).model, 'I was charged twice on ch_1.');
 const before = load();
 const { toolCallId, input, said } = asked(phase);
-const { model, requests } = scripted([[{ type: 'tool-call', toolCallId, toolName: 'refund', input }], [{ type: 'text', text: 'Refunded.' }]]);
+const { model, requests } = scriptedModel([[{ type: 'tool-call', toolCallId, toolName: 'refund', input }], [{ type: 'text', text: 'Refunded.' }]]);
 const result = await turn(model, said);
 const output = result.steps.flatMap((s) => s.content).filter((c) => c.type === 'tool-result' || c.type === 'tool-error').map((c) => c.output ?? String(c.error));
 const read = requests[0].prompt.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((c) => c.text).join('')));

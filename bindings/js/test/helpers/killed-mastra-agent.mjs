@@ -11,9 +11,9 @@ import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { LibSQLStore } from '@mastra/libsql';
 import { Memory } from '@mastra/memory';
-import { MockLanguageModelV4 } from 'ai/test';
 import { once } from 'oncely/mastra';
 import { z } from 'zod';
+import { scriptedModel } from './ai-model.mjs';
 import { asked, pay, STORY_POLICY, storyLedger } from './killed.mjs';
 
 const [dir, guarded, phase] = process.argv.slice(2);
@@ -25,16 +25,7 @@ let tool = createTool({
 });
 if (guarded === 'oncely') tool = once(tool, { ledger: await storyLedger(dir, phase), policy: STORY_POLICY });
 const { toolCallId, input, said } = asked(phase);
-const turns = [[{ type: 'tool-call', toolCallId, toolName: 'refund', input }], [{ type: 'text', text: 'Refunded.' }]];
-const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
-const requests = [];
-const model = new MockLanguageModelV4({
-  doGenerate: async (request) => {
-    requests.push(request);
-    const content = turns[requests.length - 1];
-    return { content, finishReason: { unified: content[0].type === 'tool-call' ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] };
-  },
-});
+const { model, requests } = scriptedModel([[{ type: 'tool-call', toolCallId, toolName: 'refund', input }], [{ type: 'text', text: 'Refunded.' }]]);
 const memory = new Memory({ storage: new LibSQLStore({ id: 'story', url: `file:${dir}/mastra.db` }) });
 const agent = new Agent({ id: 'refunds', name: 'refunds', instructions: 'You refund charges.', model, tools: { refund: tool }, memory });
 const before = await memory.getThreadById({ threadId: 'thread-7' });

@@ -50,6 +50,19 @@ export function killedThenResumed(script, tag) {
   });
 }
 
+/**
+ * What the provider paid in one run of the story: twice bare (the call made again paid again);
+ * once through oncely, with the key (the call made again found it by the lookup).
+ */
+export function assertPaid({ guarded, refunds: made }) {
+  if (guarded === 'bare') {
+    assert.equal(made.length, 2, 'bare, the story must pay twice');
+  } else {
+    assert.equal(made.length, 1, 'through oncely, the story pays once');
+    assert.match(made[0].key, /^oncely1:[0-9a-f]{64}$/);
+  }
+}
+
 // ---- the process's side -----------------------------------------------------------------------
 
 /** The refunds the provider made, in order: `{refund_id, charge_id, amount_cents, key}`. */
