@@ -340,7 +340,7 @@ class DynamoDBStore:
         if cond:
             kwargs["FilterExpression"] = " AND ".join(cond)
         entries = [from_row(self._row(i)) for i in self._query(kwargs)]
-        entries.sort(key=lambda e: (-e.updated_at, e.key.encode()))
+        entries.sort(key=lambda e: (-e.updated_at, e.key))
         return entries[: filter.limit]
 
     def due(self, scope: str | None, now: int, limit: int) -> builtins.list[Entry]:
@@ -366,7 +366,7 @@ class DynamoDBStore:
             e for e in self._get_many(builtins.list(keys))
             if e.due_at is not None and e.due_at <= now
         ]  # fmt: skip
-        entries.sort(key=lambda e: (e.due_at or 0, e.scope.encode(), e.key.encode()))
+        entries.sort(key=lambda e: (e.due_at or 0, e.scope, e.key))
         return entries[:limit]
 
     def history(self, scope: str, key: str) -> builtins.list[HistoryRecord]:
