@@ -7,6 +7,7 @@ virtual environment and runs pytest from outside ``src/``); ``test_installed.py`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -208,8 +209,6 @@ def dynamodb_location(dynamodb_endpoint: str) -> Iterator[str]:
     table = f"oncely_py_{secrets.token_hex(6)}"
     yield f"dynamodb://{table}?endpoint={urllib.parse.quote(dynamodb_endpoint, safe='')}"
     db = boto3.client("dynamodb", endpoint_url=dynamodb_endpoint)
-    try:
+    with contextlib.suppress(db.exceptions.ResourceNotFoundException):
         db.delete_table(TableName=table)
-    except db.exceptions.ResourceNotFoundException:
-        pass
     db.close()

@@ -66,13 +66,15 @@ export function parseLocation(location) {
   if (!TABLE_NAME.test(table) || !['', '/'].includes(u.pathname) || u.username || u.password) {
     throw new TypeError(`the DynamoDB table in ${JSON.stringify(location)} must be 3 to 255 of A-Z a-z 0-9 _ . - (dynamodb://TABLE?region=…)`);
   }
-  const out = { table, region: undefined, endpoint: undefined };
+  /** @type {{table: string, region?: string, endpoint?: string}} */
+  const out = { table };
   const seen = new Set();
   for (const [k, v] of u.searchParams) {
     if (k !== 'region' && k !== 'endpoint') throw new TypeError(`unknown option ${k} in ${JSON.stringify(location)}: only region, endpoint`);
     if (seen.has(k) || !v) throw new TypeError(`option ${k} in ${JSON.stringify(location)} must be given once, not empty`);
     seen.add(k);
-    out[k] = v;
+    if (k === 'region') out.region = v;
+    else out.endpoint = v;
   }
   return out;
 }
@@ -119,7 +121,7 @@ export class DynamoDBStore {
    */
   static async open(location, clientOptions = {}) {
     const { table, region, endpoint } = parseLocation(location);
-    const client = new DynamoDBClient({ ...(region && { region }), ...(endpoint && { endpoint }), ...clientOptions });
+    const client = new DynamoDBClient({ ...(region ? { region } : {}), ...(endpoint ? { endpoint } : {}), ...clientOptions });
     const store = new DynamoDBStore(client, table);
     try {
       await store.#ensureTable();
@@ -156,6 +158,7 @@ export class DynamoDBStore {
   }
 
   async #createTable() {
+    /** @type {(IndexName: string, hash: string) => import('@aws-sdk/client-dynamodb').GlobalSecondaryIndex} */
     const index = (IndexName, hash) => ({
       IndexName,
       KeySchema: [{ AttributeName: hash, KeyType: 'HASH' }, { AttributeName: 'due_at', KeyType: 'RANGE' }],
@@ -223,6 +226,7 @@ export class DynamoDBStore {
 
   async insert(entry) {
     const values = rowValues(entry);
+    /** @type {Record<string, import('@aws-sdk/client-dynamodb').AttributeValue>} */
     const item = {};
     COLUMNS.forEach((c, i) => {
       const av = attr(c, values[i]);
@@ -333,7 +337,7 @@ export class DynamoDBStore {
       for (const i of items) keys.set(JSON.stringify([i.scope.S, i.key.S]), [i.scope.S, i.key.S]);
     }
     const entries = (await this.#getMany([...keys.values()])).filter((e) => e.dueAt !== null && e.dueAt <= now);
-    entries.sort((a, b) => a.dueAt - b.dueAt || cmp(a.scope, b.scope) || cmp(a.key, b.key));
+    entries.sort((a, b) => (a.dueAt ?? 0) - (b.dueAt ?? 0) || cmp(a.scope, b.scope) || cmp(a.key, b.key));
     return entries.slice(0, limit);
   }
 

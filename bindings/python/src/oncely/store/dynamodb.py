@@ -50,11 +50,15 @@ from oncely.store import HistoryRecord, ListFilter, Recorded
 from oncely.store._sql import COLUMNS, _i, from_row, history_from_row, record_of, to_row
 from oncely.types import Entry
 
+# boto3 and botocore ship no type information (and the lint environment does not install them).
 try:
-    import boto3
-    import botocore.config
-    import botocore.exceptions
-    from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+    import boto3  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    import botocore.config  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    import botocore.exceptions  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    from boto3.dynamodb.types import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+        TypeDeserializer,
+        TypeSerializer,
+    )
 except ImportError:  # pragma: no cover - optional dependency
     boto3 = None
 
@@ -204,10 +208,13 @@ class DynamoDBStore:
     # --- conversions ------------------------------------------------------------------------
 
     def _item(self, row: tuple[Any, ...]) -> dict[str, Any]:
-        return {c: self._ser.serialize(v) for c, v in zip(COLUMNS, row, strict=True) if v is not None}
+        return {
+            c: self._ser.serialize(v) for c, v in zip(COLUMNS, row, strict=True) if v is not None
+        }
 
     def _record(self, row: tuple[Any, ...]) -> dict[str, Any]:
-        return self._ser.serialize(list(record_of(row)))
+        av: dict[str, Any] = self._ser.serialize(list(record_of(row)))
+        return av
 
     def _value(self, av: dict[str, Any]) -> Any:
         v = self._de.deserialize(av)
@@ -261,8 +268,11 @@ class DynamoDBStore:
         item = self._read(scope, key, {_NAME[c]: c for c in _RECORDED})
         if not item:
             return None
-        v = [None if item.get(c) is None else self._value(item[c]) for c in _RECORDED]
-        return Recorded(*v)
+        try:
+            result = item["result_json"]["S"] if "result_json" in item else None
+            return Recorded(item["state"]["S"], item["fingerprint"]["S"], item["tool"]["S"], result)
+        except KeyError as e:
+            raise StorageError(f"corrupt ledger row ({e} of ({scope}, {key}))") from e
 
     def insert(self, entry: Entry) -> bool:
         row = to_row(entry)
@@ -448,7 +458,9 @@ def _layout_differs(desc: dict[str, Any]) -> str | None:
     """What differs from a ledger's table, if anything."""
     if _keys(desc.get("KeySchema", [])) != [("scope", "HASH"), ("key", "RANGE")]:
         return "its key must be scope (partition) and key (sort)"
-    indexes = {g["IndexName"]: _keys(g["KeySchema"]) for g in desc.get("GlobalSecondaryIndexes", [])}
+    indexes = {
+        g["IndexName"]: _keys(g["KeySchema"]) for g in desc.get("GlobalSecondaryIndexes", [])
+    }
     for name, hash_key in ((DUE_BY_SCOPE, "scope"), (DUE_ALL, "due_shard")):
         if indexes.get(name) != [(hash_key, "HASH"), ("due_at", "RANGE")]:
             return f"it needs the index {name} ({hash_key}, due_at)"
