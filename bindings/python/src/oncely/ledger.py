@@ -594,6 +594,16 @@ class AsyncLedger:
         """Connect to (and migrate) a PostgreSQL ledger without blocking the loop."""
         return cls(await asyncio.to_thread(Ledger.postgres, dsn, **kwargs))
 
+    @classmethod
+    async def dynamodb(cls, location: str, **kwargs: Any) -> AsyncLedger:
+        """Open a DynamoDB ledger (:meth:`Ledger.dynamodb`) without blocking the loop."""
+        return cls(await asyncio.to_thread(Ledger.dynamodb, location, **kwargs))
+
+    @classmethod
+    async def open(cls, location: str | os.PathLike[str], **kwargs: Any) -> AsyncLedger:
+        """Open the ledger at ``location`` (:meth:`Ledger.open`) without blocking the loop."""
+        return cls(await asyncio.to_thread(Ledger.open, location, **kwargs))
+
     @property
     def owner(self) -> str:
         """This worker's owner id."""
