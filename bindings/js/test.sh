@@ -18,7 +18,9 @@
 #      and the agent-loop example, from the installed tarball
 #
 # PostgreSQL tests use ONCELY_TEST_POSTGRES_URL (scripts/with-postgres); without it they skip
-# loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set. Exits non-zero on any failure.
+# loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set. DynamoDB tests likewise use
+# ONCELY_TEST_DYNAMODB_URL (scripts/with-dynamodb) and ONCELY_REQUIRE_DYNAMODB. Exits non-zero on
+# any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -78,7 +80,8 @@ for p in ai @openai/agents @langchain/core @langchain/langgraph @langchain/langg
     @opentelemetry/api @opentelemetry/sdk-metrics @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks; do
     frameworks+=("$p@$(version "$p")")
 done
-"$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "typescript@$(version typescript)" "${frameworks[@]}" >/dev/null
+"$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" \
+    "@aws-sdk/client-dynamodb@$(version @aws-sdk/client-dynamodb)" "typescript@$(version typescript)" "${frameworks[@]}" >/dev/null
 # (@langchain/langgraph-checkpoint-sqlite depends on better-sqlite3: the copy npm put here is
 # replaced by the link.)
 rm -rf node_modules/better-sqlite3
