@@ -7,6 +7,7 @@ virtual environment and runs pytest from outside ``src/``); ``test_installed.py`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -133,6 +134,26 @@ def pg_own_cluster(repo: Path) -> tuple[str, Path]:
     return url, Path(cluster)
 
 
+# The test modules whose ledger_location must also be the Rust host's (its workers, its CLI, its
+# SQL schema and migrations): the Rust host has no DynamoDB store, so their DynamoDB cases are
+# deselected (pytest reports them as deselected, never as passed).
+RUST_HOST_MODULES = frozenset({"test_cross_language", "test_migrations"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    drop = [
+        item
+        for item in items
+        if getattr(item, "callspec", None) is not None
+        and item.callspec.params.get("ledger_location") == "dynamodb"
+        and item.module is not None
+        and item.module.__name__ in RUST_HOST_MODULES
+    ]
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = [item for item in items if item not in drop]
+
+
 # --- Redis ------------------------------------------------------------------------------------
 
 
@@ -158,11 +179,51 @@ def redis_url(redis_server: str) -> str:
     return f"{redis_server}{sep}prefix=oncely-py-{secrets.token_hex(6)}"
 
 
-@pytest.fixture(params=["sqlite", "postgres", "redis"])
+@pytest.fixture(params=["sqlite", "postgres", "redis", "dynamodb"])
 def ledger_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh ledger location for each backend: a SQLite path, a PostgreSQL URL, a Redis URL."""
+    """A fresh ledger location for each backend: a SQLite path, a PostgreSQL URL, a Redis URL, a
+    DynamoDB table."""
     if request.param == "sqlite":
         return str(tmp_path / "ledger.db")
     if request.param == "redis":
         return str(request.getfixturevalue("redis_url"))
+    if request.param == "dynamodb":
+        return str(request.getfixturevalue("dynamodb_location"))
     return str(request.getfixturevalue("pg_dsn"))
+
+
+# --- DynamoDB ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def dynamodb_endpoint() -> str:
+    """The throwaway DynamoDB-compatible server of ``$ONCELY_TEST_DYNAMODB_URL`` (moto's server
+    mode, ``scripts/with-dynamodb``). When it is unset or unreachable the DynamoDB tests FAIL
+    under ``ONCELY_REQUIRE_DYNAMODB=1`` or ``CI``, and are skipped (with the reason) otherwise.
+    Test credentials and a region are set when none are (the server accepts any)."""
+
+    def probe(url: str) -> None:
+        import urllib.error
+        import urllib.request
+
+        with contextlib.suppress(urllib.error.HTTPError):  # an HTTP error is an answer
+            urllib.request.urlopen(url, timeout=10).close()
+
+    url = server_url("DynamoDB", "ONCELY_TEST_DYNAMODB_URL", "ONCELY_REQUIRE_DYNAMODB", probe)
+    for k, v in (("AWS_ACCESS_KEY_ID", "testing"), ("AWS_SECRET_ACCESS_KEY", "testing"),
+                 ("AWS_REGION", "us-east-1"), ("AWS_DEFAULT_REGION", "us-east-1")):  # fmt: skip
+        os.environ.setdefault(k, v)
+    return url
+
+
+@pytest.fixture
+def dynamodb_location(dynamodb_endpoint: str) -> Iterator[str]:
+    """A ledger location on a fresh table of the test server (deleted afterwards)."""
+    import boto3
+
+    table = f"oncely_py_{secrets.token_hex(6)}"
+    yield f"dynamodb://{table}?endpoint={urllib.parse.quote(dynamodb_endpoint, safe='')}"
+    db = boto3.client("dynamodb", endpoint_url=dynamodb_endpoint)
+    with contextlib.suppress(db.exceptions.ResourceNotFoundException):
+        db.delete_table(TableName=table)
+    db.close()

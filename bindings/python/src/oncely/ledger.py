@@ -167,14 +167,24 @@ class Ledger:
         return cls(RedisStore(url), **kwargs)
 
     @classmethod
+    def dynamodb(cls, location: str, **kwargs: Any) -> Ledger:
+        """A ledger in a DynamoDB table, ``dynamodb://TABLE?region=…&endpoint=…`` (created at
+        open if absent); needs boto3 (``pip install 'oncely[dynamodb]'``)."""
+        from oncely.store.dynamodb import DynamoDBStore
+
+        return cls(DynamoDBStore(location), **kwargs)
+
+    @classmethod
     def open(cls, location: str | os.PathLike[str], **kwargs: Any) -> Ledger:
         """A ``postgres://`` or ``redis://`` URL or a SQLite file path, as the Rust CLI's
-        ``--db``."""
+        ``--db``, or a ``dynamodb://TABLE`` location (:meth:`dynamodb`)."""
         loc = os.fspath(location)
         if loc.startswith(("postgres://", "postgresql://")):
             return cls.postgres(loc, **kwargs)
         if loc.startswith(("redis://", "rediss://")):
             return cls.redis(loc, **kwargs)
+        if loc.startswith("dynamodb://"):
+            return cls.dynamodb(loc, **kwargs)
         if "://" in loc:
             raise ValueError(f"unsupported ledger location {loc!r}: use a file path or postgres://")
         return cls.sqlite(loc, **kwargs)
@@ -602,8 +612,13 @@ class AsyncLedger:
         return cls(await asyncio.to_thread(Ledger.redis, url, **kwargs))
 
     @classmethod
+    async def dynamodb(cls, location: str, **kwargs: Any) -> AsyncLedger:
+        """Open a DynamoDB ledger (:meth:`Ledger.dynamodb`) without blocking the loop."""
+        return cls(await asyncio.to_thread(Ledger.dynamodb, location, **kwargs))
+
+    @classmethod
     async def open(cls, location: str | os.PathLike[str], **kwargs: Any) -> AsyncLedger:
-        """:meth:`Ledger.open` without blocking the loop."""
+        """Open the ledger at ``location`` (:meth:`Ledger.open`) without blocking the loop."""
         return cls(await asyncio.to_thread(Ledger.open, location, **kwargs))
 
     @property
