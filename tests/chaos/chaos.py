@@ -354,8 +354,7 @@ class ReplicatedCluster:
         data = self.data(0)
         sh([*as_postgres(), f"{self.bin}/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"],
            capture_output=True)
-        conf = ["listen_addresses = '127.0.0.1'", f"unix_socket_directories = '{self.dir}'",
-                "max_connections = 200", "wal_level = replica", "max_wal_senders = 10", "hot_standby = on"]
+        conf = ["listen_addresses = '127.0.0.1'", "max_connections = 200", "wal_level = replica", "max_wal_senders = 10", "hot_standby = on"]
         if sync:
             conf += ["synchronous_standby_names = '*'", "synchronous_commit = on"]
         sh([*as_postgres(), "tee", "-a", f"{data}/postgresql.conf"], input="\n".join(conf) + "\n", capture_output=True)
@@ -381,7 +380,17 @@ class ReplicatedCluster:
            capture_output=True)
 
     def start(self, i: int) -> None:
-        self.pg_ctl(i, "-w", "-t", "60", "-o", f"-p {self.ports[i]}", "start")
+        # A socket directory of each start's own: a SIGKILLed postmaster that nobody reaped yet
+        # (a zombie) still "holds" its socket's lock file, and the new server would refuse it.
+        sockets = tempfile.mkdtemp(prefix=f"sock{i}.", dir=self.dir)
+        os.chmod(sockets, 0o755)
+        if os.getuid() == 0:
+            shutil.chown(sockets, "postgres")
+        try:
+            self.pg_ctl(i, "-w", "-t", "60", "-o", f"-p {self.ports[i]} -k {sockets}", "start")
+        except subprocess.CalledProcessError as e:
+            log_tail = Path(f"{self.dir}/server{i}.log").read_text(errors="replace")[-1500:]
+            raise Failure(f"PostgreSQL node {i} did not start: {e.stderr}{log_tail}") from e
 
     def psql(self, i: int, sql: str) -> str:
         return sh([f"{self.bin}/psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", str(self.ports[i]), "-U", "postgres",
@@ -417,7 +426,7 @@ class ReplicatedCluster:
         t = time.monotonic()
         old = self.primary
         pid = int(Path(f"{self.data(old)}/postmaster.pid").read_text().split()[0])
-        for p in [pid, *children(pid)]:
+        for p in [*children(pid), pid]:  # (the children first: once it dies, init adopts them)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(p, signal.SIGKILL)
         new = 1 - old
