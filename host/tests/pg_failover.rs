@@ -20,7 +20,7 @@ fn host_port(url: &str) -> &str {
     url.trim_start_matches("postgres://postgres@").trim_end_matches("/postgres")
 }
 
-async fn exec(url: &str, sql: &str) {
+async fn exec(url: &str, sql: &'static str) {
     let mut c = PgConnection::connect(url).await.expect("connect");
     sqlx::raw_sql(sql).execute(&mut c).await.expect(sql);
     drop(c.close().await);
@@ -45,7 +45,8 @@ async fn a_multi_host_url_keeps_the_writable_server_and_follows_a_promotion() {
     let port = |hp: &str| hp.rsplit(':').next().unwrap().parse::<i32>().unwrap();
     // Both hold the ledger's schema (a replica would: it streams the primary's); b is read-only.
     drop(PostgresStore::connect(&b).await.expect("migrate b"));
-    exec(&b, "ALTER SYSTEM SET default_transaction_read_only = on; SELECT pg_reload_conf()").await;
+    exec(&b, "ALTER SYSTEM SET default_transaction_read_only = on").await;
+    exec(&b, "SELECT pg_reload_conf()").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
 
     // read-write: b comes first but is read-only, so a is kept.
@@ -83,7 +84,8 @@ async fn a_multi_host_url_keeps_the_writable_server_and_follows_a_promotion() {
         .expect("open a,b");
     assert_eq!(server_port(&store).await, port(pa));
     stop(&a_dir);
-    exec(&b, "ALTER SYSTEM RESET default_transaction_read_only; SELECT pg_reload_conf()").await;
+    exec(&b, "ALTER SYSTEM RESET default_transaction_read_only").await;
+    exec(&b, "SELECT pg_reload_conf()").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = Instant::now();
     let mut last = None;
