@@ -79,9 +79,8 @@ async fn a_multi_host_url_keeps_the_writable_server_and_follows_a_promotion() {
 
     // The failover: a dies, b is promoted (made writable). The next call on the store opened
     // with a,b finds b; the pool connects there from then on.
-    let store = PostgresStore::connect(&format!("postgres://postgres@{pa},{pb}/postgres?target_session_attrs=read-write"))
-        .await
-        .expect("open a,b");
+    let store =
+        PostgresStore::connect(&format!("postgres://postgres@{pa},{pb}/postgres?target_session_attrs=read-write")).await.expect("open a,b");
     assert_eq!(server_port(&store).await, port(pa));
     stop(&a_dir);
     exec(&b, "ALTER SYSTEM RESET default_transaction_read_only").await;

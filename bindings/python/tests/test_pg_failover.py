@@ -16,6 +16,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from oncely.errors import StorageError
 from oncely.store.postgres import PostgresStore
 
 pytestmark = pytest.mark.postgres
@@ -27,7 +28,7 @@ def _exec(url: str, sql: str) -> None:
 
 
 def _port(store: PostgresStore) -> int:
-    with store._conn() as c:  # noqa: SLF001 - which server the pool reaches
+    with store._conn() as c:  # which server the pool reaches
         row = c.execute("SELECT inet_server_port()").fetchone()
     assert row is not None
     return int(row[0])
@@ -38,7 +39,11 @@ def test_a_multi_host_url_keeps_the_writable_server_and_follows_a_promotion(
 ) -> None:
     a, a_dir = pg_own_cluster
     b = subprocess.run(
-        [str(repo / "tests/pg/start.sh"), "--with-dir"], capture_output=True, text=True, check=True, timeout=120
+        [str(repo / "tests/pg/start.sh"), "--with-dir"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     ).stdout.splitlines()[0]
     pa, pb = (u.removeprefix("postgres://postgres@").removesuffix("/postgres") for u in (a, b))
     PostgresStore(b).close()  # both hold the schema, as a replica would
@@ -48,7 +53,9 @@ def test_a_multi_host_url_keeps_the_writable_server_and_follows_a_promotion(
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         dead = s.getsockname()[1]
-    rw = PostgresStore(f"postgres://postgres@127.0.0.1:{dead},{pb},{pa}/postgres?target_session_attrs=read-write")
+    rw = PostgresStore(
+        f"postgres://postgres@127.0.0.1:{dead},{pb},{pa}/postgres?target_session_attrs=read-write"
+    )
     assert _port(rw) == int(pa.rsplit(":")[1])
     rw.close()
 
@@ -64,7 +71,7 @@ def test_a_multi_host_url_keeps_the_writable_server_and_follows_a_promotion(
             assert store.get("acme", "k") is None
             last = None
             break
-        except Exception as e:  # a call on a connection to the dead server fails: the next one follows
+        except StorageError as e:  # a call on a connection to the dead server fails
             last = e
     assert last is None, f"the store did not follow the promotion: {last!r}"
     assert time.monotonic() - started < 5

@@ -240,11 +240,8 @@ impl PostgresStore {
             });
         }
         let pool = pool.connect_lazy_with(connect);
-        let store = PostgresStore {
-            pool,
-            sql: Arc::new(Statements::new("oncely.effects", "oncely.history", '$')),
-            targets: targets.map(Arc::new),
-        };
+        let store =
+            PostgresStore { pool, sql: Arc::new(Statements::new("oncely.effects", "oncely.history", '$')), targets: targets.map(Arc::new) };
         Self::migrator().run(&store.pool).await?;
         Ok(store)
     }
