@@ -30,6 +30,15 @@ restart  (PostgreSQL only) Waves of 8 processes (6 with --quick) walk a block of
          each in its own order, holding each call 20 ms, while the harness restarts the cluster
          every few seconds, ``pg_ctl restart -m fast`` and ``-m immediate`` in turn
          (``pg_restart``), until 8 restarts (2) are done; then a resume pass.
+failover (PostgreSQL only) A primary and a streaming replica of the harness's own
+         (``ReplicatedCluster``), with synchronous replication and then asynchronous: waves of 8
+         processes (6 with --quick), connected with a URL naming both servers
+         (``target_session_attrs=read-write``), walk blocks of fresh intents while the harness
+         SIGKILLs the primary (the postmaster and every backend), promotes the replica
+         (``pg_ctl promote``) and makes a new replica in the dead one's place, until 30
+         failovers (1) per mode are done; then a resume pass. Synchronous: checked like the
+         other phases. Asynchronous: duplicates and lost results are counted, not failed (a
+         commit the replica had not received is gone after the promotion).
 stall    The stalled-holder probe. Worker A claims (lease 1 s, maxCallMs 4 s: a lookup's "did
          not happen" is believed 5 s after the claim at the earliest) and stalls 3 s; once A's
          claim is in the ledger, worker B (another language) runs the same intent. Three
@@ -159,7 +168,7 @@ class Config:
     restart_gap_s: float
     stall_probes: int  # per variant
     stall_parallel: int
-    failovers: int = 10  # per replication mode (sync, async)
+    failovers: int = 30  # per replication mode (sync, async)
 
 
 FULL = Config(
