@@ -13,10 +13,16 @@ const SQL = statements('oncely.effects', 'oncely.history', (n) => `$${n}`);
 const SESSION_ATTRS = new Set(['any', 'read-write', 'primary']);
 
 /**
+ * @typedef {{ hosts: { host: string, url: string }[], attrs: string }} HostList
+ * @typedef {HostList & { options: Record<string, any>, onError: (e: unknown) => void, current: string }} Targets
+ */
+
+/**
  * A libpq multi-host URL (`postgres://u@h1:p1,h2:p2/db?target_session_attrs=read-write`) as one
  * URL per host, in order, and what a session must be; null for one host and no
  * `target_session_attrs` (pg reads that URL as it is; it reads neither of these).
  */
+/** @param {string} url @returns {HostList | null} */
 export function splitHosts(url) {
   const [base, query = ''] = url.split(/\?(.*)/s, 2);
   const params = new URLSearchParams(query);
@@ -63,7 +69,7 @@ function checkedClient(attrs) {
       const done = super.connect().then(async () => {
         const why = await refuses(this, attrs);
         if (why) {
-          await this.end().catch(() => {});
+          await /** @type {any} */ (this).end().catch(() => {});
           throw new Error(`the server is ${why}`);
         }
       });
@@ -123,6 +129,7 @@ export class PostgresStore {
   static async connect(url, { max = 16, onError = () => {}, connectionTimeoutMillis = 5000, ...poolOptions } = {}) {
     const targets = splitHosts(url);
     const connectionString = targets ? await findTarget(targets, connectionTimeoutMillis) : url;
+    /** @type {Record<string, any>} */
     const options = { max, connectionTimeoutMillis, ...poolOptions };
     if (targets && targets.attrs !== 'any') options.Client = checkedClient(targets.attrs);
     const pool = new pg.Pool({ connectionString, ...options });
@@ -165,6 +172,7 @@ export class PostgresStore {
   }
 
   /** The servers of a multi-host URL, what a session must be, and the one in use. */
+  /** @type {Targets | null} */
   #targets = null;
 
   /**
@@ -173,7 +181,8 @@ export class PostgresStore {
    * replaced by one to the first that will do: nothing was sent, so the query is sent there.
    */
   async #query(config) {
-    if (!this.#targets) return this.pool.query(config);
+    const targets = this.#targets;
+    if (!targets) return this.pool.query(config);
     let client;
     try {
       client = await this.pool.connect();
@@ -181,7 +190,7 @@ export class PostgresStore {
       await this.#switch();
       client = await this.pool.connect();
     }
-    client.on('error', this.#targets.onError);
+    client.on('error', targets.onError);
     let failure;
     try {
       return await client.query(config);
@@ -189,13 +198,13 @@ export class PostgresStore {
       failure = e;
       throw e;
     } finally {
-      client.removeListener('error', this.#targets.onError);
+      client.removeListener('error', targets.onError);
       client.release(failure);
     }
   }
 
   async #switch() {
-    const t = this.#targets;
+    const t = /** @type {Targets} */ (this.#targets);
     const found = await findTarget(t, t.options.connectionTimeoutMillis);
     if (found === t.current) return;
     const old = this.pool;
