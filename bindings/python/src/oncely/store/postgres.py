@@ -14,6 +14,11 @@ reached (``connect_timeout`` bounds a connection attempt). The store is never po
 connection the server dropped is noticed before it is handed out (the server's goodbye, or the end
 of the stream, is waiting unread on its socket) and replaced, so once the server is back every call
 succeeds again (``tests/test_pg_restart.py``).
+
+The URL may name a primary and its replicas, as libpq reads it
+(``postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write``): libpq tries the hosts in
+turn on every new connection, so after a failover the next connection reaches the promoted
+replica (``tests/test_pg_failover.py``).
 """
 
 from __future__ import annotations
