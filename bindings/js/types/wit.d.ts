@@ -1112,6 +1112,13 @@ export namespace Effect {
      * reason, reconciliation count or settlement. A store appends it in the write itself.
      */
     history: boolean;
+    /**
+     * Whether the write leaves a claim the tool will be called under (a `history` write
+     * that leaves the row `pending`: a new attempt's claim). A store that can wait for its
+     * replicas waits for this write (the Redis store's `WAIT`), so that a claim a tool was
+     * called under survives a failover.
+     */
+    claims: boolean;
   }
   /**
    * A tool call to make, with its limits.
@@ -1871,6 +1878,12 @@ export namespace Agent {
      */
     keyIdentity: Keys.KeyIdentity;
     /**
+     * The tool's effect class (`tool-policy.class`), when the host knows it: a class that
+     * passes through (read-only, overwriting write: no ledger) keys no effect, and needs no
+     * run. None: taken as keyed.
+     */
+    effectClass?: Policy.EffectClass;
+    /**
      * The scope the user gave in code: an adapter's option, `oncely.context(scope=…)`.
      */
     scope?: string;
@@ -1930,8 +1943,9 @@ export namespace Agent {
      */
     scope: string;
     /**
-     * The run; none only for a natural key (identity `scope`), which keys no run: give the
-     * intent an empty run-id then.
+     * The run; none only for a natural key (identity `scope`), which keys no run, or for a
+     * tool that passes through with nothing naming a run (keyed then with identity
+     * `scope`): give the intent an empty run-id then.
      */
     run?: string;
     /**
@@ -1940,7 +1954,7 @@ export namespace Agent {
     step?: string;
     /**
      * The identity to key the call with: the policy's, with `step` made `run` when there is
-     * no step. Key with the policy's key spec (or the default) with this identity:
+     * no step, and `scope` for a tool that passes through with no run. Key with the policy's key spec (or the default) with this identity:
      * `keys.derive` accepts the scope, run and step of this record under it.
      */
     keyIdentity: Keys.KeyIdentity;
@@ -2032,5 +2046,30 @@ export namespace Agent {
      * cannot be keyed, a denial).
      */
     repeatable: boolean;
+  }
+  /**
+   * What a person reads and answers when a call awaits their approval and the agent's client
+   * asks them (the MCP gateway's elicitation, docs/mcp.md "Approval").
+   *
+   * `agent.approval-form`.
+   */
+  export interface ApprovalForm {
+    /**
+     * The message: the tool and the exact canonical arguments the approval holds for.
+     */
+    message: string;
+    /**
+     * The form's JSON Schema (an object: `approve`, a boolean, required; `reason`, a
+     * string), as JSON text.
+     */
+    schemaJson: string;
+    /**
+     * Who the decision is recorded as (`decision.by`): `mcp:CLIENT`.
+     */
+    recordedAs: string;
+    /**
+     * The note of a denial given without a reason (`decision.note`).
+     */
+    declineNote: string;
   }
 }
