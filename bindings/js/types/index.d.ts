@@ -341,9 +341,15 @@ export interface StoreListFilter {
   limit: number;
 }
 
-/** What the core says of a write: whether it appends the written row to the entry's history. */
+/** What the core says of a write (`row-write`). */
 export interface WriteOptions {
+  /** The write appends the written row to the entry's history. */
   history?: boolean;
+  /**
+   * The write leaves a claim the tool will be called under: a store that can wait for its
+   * replicas (a Redis `WAIT`) waits for this write before it returns.
+   */
+  claims?: boolean;
 }
 
 /**
