@@ -112,7 +112,91 @@ fn ts_doc(out: &mut String, indent: &str, doc: &str) {
     let _ = writeln!(out, "{indent} */");
 }
 
-/// `bindings/js/types/wit.d.ts`: one namespace per interface (`Ledger.Entry`).
+/// A type as the package's conversions (bindings/js/src/wire.js, `witOut`) hand it to users: a
+/// `u64` as a number, an absent option as `null`, the reconcile path as in policy JSON, records,
+/// lists and variants converted member by member; names refer to the `Js` namespace.
+fn ts_converted(t: &Ty, here: &str) -> String {
+    match t {
+        Ty::U64 | Ty::S64 => "number".into(),
+        Ty::List(t) if **t != Ty::U8 => format!("Array<{}>", ts_converted(t, here)),
+        Ty::Option(t) => format!("{} | null", ts_converted(t, here)),
+        Ty::Tuple(ts) => {
+            format!("[{}]", ts.iter().map(|t| ts_converted(t, here)).collect::<Vec<_>>().join(", "))
+        }
+        Ty::Result(ok, err) => {
+            let part = |t: &Option<Box<Ty>>| t.as_ref().map_or("undefined".into(), |t| ts_converted(t, here));
+            format!("{{ tag: 'ok'; val: {} }} | {{ tag: 'err'; val: {} }}", part(ok), part(err))
+        }
+        other => ts_type(other, here),
+    }
+}
+
+/// The `Js` namespace of `wit.d.ts`: every type in its converted shape ([`ts_converted`]).
+fn converted_dts(model: &Model, out: &mut String) {
+    out.push_str(
+        "\n/**\n * The same types as the package hands them to users (`witOut`, bindings/js/src/wire.js): a\n \
+         * `u64` as a number, an absent option as `null`, the reconcile path as in policy JSON.\n */\n\
+         export namespace Js {",
+    );
+    let mut iface = String::new();
+    for def in &model.defs {
+        if def.iface != iface {
+            if !iface.is_empty() {
+                out.push_str("  }\n");
+            }
+            iface = def.iface.clone();
+            let _ = writeln!(out, "\n  /** `oncely:core/{iface}`, converted. */\n  export namespace {} {{", pascal(&iface));
+        }
+        let name = pascal(&def.name);
+        let _ = writeln!(out, "    /** `{}`, converted. */", def.path());
+        match &def.kind {
+            _ if def.path() == "policy.reconcile-path" => {
+                let Kind::Variant(cases) = &def.kind else { unreachable!("reconcile-path is a variant") };
+                let parts: Vec<_> = cases
+                    .iter()
+                    .map(|(c, p, _)| match p {
+                        Some(t) => format!("{{ {}: {} }}", camel(c), ts_converted(t, &iface)),
+                        None => js_string(c),
+                    })
+                    .collect();
+                let _ = writeln!(out, "    export type {name} = {};", parts.join(" | "));
+            }
+            Kind::Record(fields) => {
+                let _ = writeln!(out, "    export interface {name} {{");
+                for (f, t, fdoc) in fields {
+                    ts_doc(out, "      ", fdoc);
+                    let _ = writeln!(out, "      {}: {};", camel(f), ts_converted(t, &iface));
+                }
+                out.push_str("    }\n");
+            }
+            Kind::Enum(cases) => {
+                let names: Vec<_> = cases.iter().map(|(c, _)| js_string(c)).collect();
+                let _ = writeln!(out, "    export type {name} = {};", names.join(" | "));
+            }
+            Kind::Variant(cases) => {
+                let _ = writeln!(out, "    export type {name} =");
+                for (i, (c, p, _)) in cases.iter().enumerate() {
+                    let end = if i + 1 == cases.len() { ";" } else { "" };
+                    match p {
+                        Some(t) => {
+                            let _ = writeln!(out, "      | {{ tag: {}; val: {} }}{end}", js_string(c), ts_converted(t, &iface));
+                        }
+                        None => {
+                            let _ = writeln!(out, "      | {{ tag: {} }}{end}", js_string(c));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if !iface.is_empty() {
+        out.push_str("  }\n");
+    }
+    out.push_str("}\n");
+}
+
+/// `bindings/js/types/wit.d.ts`: one namespace per interface (`Ledger.Entry`), and the same types
+/// converted as the package hands them to users (`Js.Ledger.Entry`).
 pub fn wit_dts(model: &Model) -> String {
     let mut out = header("//");
     out.push_str(
@@ -170,5 +254,6 @@ pub fn wit_dts(model: &Model) -> String {
     if !iface.is_empty() {
         out.push_str("}\n");
     }
+    converted_dts(model, &mut out);
     out
 }

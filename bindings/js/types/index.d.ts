@@ -449,28 +449,15 @@ export type Outcome =
   | { tag: 'purged' }
   | { tag: 'idle'; val: number | null }
   /** The call waits for a person's approval (the request, recorded or found). */
-  | { tag: 'awaiting-approval'; val: ApprovalRequest }
+  | Extract<Wit.Js.Ledger.Outcome, { tag: 'awaiting-approval' }>
   /** A person denied the call. */
-  | { tag: 'denied'; val: Wit.Ledger.Denial };
+  | Extract<Wit.Js.Ledger.Outcome, { tag: 'denied' }>;
 
 /** A call that waits for a person's approval (`ledger.approval-request`; times in ms). */
-export interface ApprovalRequest {
-  scope: string;
-  key: string;
-  tool: string;
-  /** The canonical arguments a person approves or denies. */
-  argsCanonical: string;
-  /** The entry's version to decide on. */
-  version: number;
-  /** Since when it waits. */
-  since: number;
-}
+export type ApprovalRequest = Wit.Js.Ledger.ApprovalRequest;
 
 /** Where a call stands with a person (`ledger.decision-of`). */
-export type HeldDecision =
-  | { tag: 'asked'; val: ApprovalRequest }
-  | { tag: 'approved'; val: Wit.Ledger.Approval }
-  | { tag: 'denied'; val: Wit.Ledger.Denial };
+export type HeldDecision = Wit.Js.Ledger.HeldDecision;
 
 /** A reconciler's verdict or a human's settlement. */
 export type Verdict = Wit.Ledger.ReconcileVerdict;
