@@ -1,9 +1,10 @@
 """Protocol 2026-07-28 through the gateway: no `initialize`, no `Mcp-Session-Id`, and — the
-specification's "Statelessness" — no session at all, a stdio connection included. The gateway
-then hands the core no session: a keyed call that names no run (`_meta["oncely/run"]`, the
-gateway's `--run`) gets the core's `no-run` refusal, never a run made of the connection or the
-request (a tool that is not keyed — read-only, overwriting write — needs none and passes through); a call with a run is keyed by it, and a client that re-issues it (a new request, a new
-request id, as 2026-07-28 says a client does after a broken stream) gets its result replayed.
+specification's "Statelessness" — no session at all, a stdio connection included. The gateway then
+hands the core no session: a keyed call that names no run (`_meta["oncely/run"]`, the gateway's
+`--run`) gets the core's `no-run` refusal, never a run made of the connection or the request (a
+tool that is not keyed — read-only, overwriting write — needs none and passes through); a call with
+a run is keyed by it, and a client that re-issues it (a new request, a new request id, as
+2026-07-28 says a client does after a broken stream) gets its result replayed.
 Before 2026-07-28 the session stays the run of calls that name none (docs/mcp.md, "Identity").
 """
 

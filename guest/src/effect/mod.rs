@@ -309,7 +309,13 @@ impl Machine {
             }
             Write::Delete(d) => match &current {
                 Some(gone) => {
-                    let w = RowWrite { op: WriteOp::Delete, row: gone.clone(), expected_version: d.expected_version, history: false, claims: false };
+                    let w = RowWrite {
+                        op: WriteOp::Delete,
+                        row: gone.clone(),
+                        expected_version: d.expected_version,
+                        history: false,
+                        claims: false,
+                    };
                     (w, None)
                 }
                 None => return Act::Do(host_error(self.phase, &Input::Written)),
