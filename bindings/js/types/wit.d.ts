@@ -2081,9 +2081,17 @@ export namespace Agent {
 export namespace Js {
   /** `oncely:core/canonical`, converted. */
   export namespace Canonical {
-    /** `canonical.canon-error-kind`, converted. */
+    /**
+     * Why a document was rejected.
+     *
+     * `canonical.canon-error-kind`, converted.
+     */
     export type CanonErrorKind = 'syntax' | 'invalid-utf8' | 'lone-surrogate' | 'duplicate-key' | 'number-overflow' | 'inexact-integer' | 'too-deep' | 'too-large';
-    /** `canonical.canon-error`, converted. */
+    /**
+     * A rejected document: what is wrong, and where.
+     *
+     * `canonical.canon-error`, converted.
+     */
     export interface CanonError {
       /**
        * The class of the problem; hosts map it to their own error types.
@@ -2110,9 +2118,18 @@ export namespace Js {
 
   /** `oncely:core/keys`, converted. */
   export namespace Keys {
-    /** `keys.key-identity`, converted. */
+    /**
+     * Which identifiers, besides scope, tool and arguments, make a call distinct.
+     *
+     * `keys.key-identity`, converted.
+     */
     export type KeyIdentity = 'step' | 'run' | 'scope';
-    /** `keys.key-spec`, converted. */
+    /**
+     * Which parts of an intent the key is made of. Pointers are RFC 6901 JSON pointers into the
+     * arguments, such as `/charge_id` or `/meta/request_id`; the root pointer `""` is refused.
+     *
+     * `keys.key-spec`, converted.
+     */
     export interface KeySpec {
       /**
        * When present, the key uses only these members of the arguments (natural keys). A
@@ -2133,7 +2150,17 @@ export namespace Js {
        */
       identity: KeyIdentity;
     }
-    /** `keys.intent`, converted. */
+    /**
+     * What an agent meant to do: the input of key derivation.
+     *
+     * Every field is Unicode text: a WIT string cannot carry a lone UTF-16 surrogate. Hosts
+     * whose strings can (JavaScript, Python) must refuse an id that holds one rather than
+     * replace it with U+FFFD, which would give two different ids one key. Arguments that hold
+     * one are passed to `canonical.canonicalize-bytes` as WTF-8, which reports
+     * `lone-surrogate` with its offset.
+     *
+     * `keys.intent`, converted.
+     */
     export interface Intent {
       /**
        * The tenant or namespace. Entries of one scope are never visible to another. Non-empty.
@@ -2157,7 +2184,11 @@ export namespace Js {
        */
       argsJson: string;
     }
-    /** `keys.derived-key`, converted. */
+    /**
+     * A derived key and what it was derived from.
+     *
+     * `keys.derived-key`, converted.
+     */
     export interface DerivedKey {
       /**
        * `oncely1:` + 64 lowercase hex digits.
@@ -2178,9 +2209,17 @@ export namespace Js {
        */
       argsCanonical: string;
     }
-    /** `keys.key-error-kind`, converted. */
+    /**
+     * Why a key could not be derived.
+     *
+     * `keys.key-error-kind`, converted.
+     */
     export type KeyErrorKind = 'invalid-args' | 'invalid-pointer' | 'missing-member' | 'pointer-into-array' | 'empty-field';
-    /** `keys.key-error`, converted. */
+    /**
+     * A key derivation error.
+     *
+     * `keys.key-error`, converted.
+     */
     export interface KeyError {
       /**
        * The class of the problem.
@@ -2199,11 +2238,23 @@ export namespace Js {
        */
       message: string;
     }
-    /** `keys.intent-part`, converted. */
+    /**
+     * A part of an intent.
+     *
+     * `keys.intent-part`, converted.
+     */
     export type IntentPart = 'scope' | 'tool' | 'run-id' | 'step-id' | 'args';
-    /** `keys.difference-effect`, converted. */
+    /**
+     * What a difference between two intents does.
+     *
+     * `keys.difference-effect`, converted.
+     */
     export type DifferenceEffect = 'key' | 'fingerprint' | 'none';
-    /** `keys.difference`, converted. */
+    /**
+     * One way in which two intents differ.
+     *
+     * `keys.difference`, converted.
+     */
     export interface Difference {
       /**
        * Which part differs.
@@ -2226,9 +2277,17 @@ export namespace Js {
        */
       effect: DifferenceEffect;
     }
-    /** `keys.verdict`, converted. */
+    /**
+     * The overall answer of `explain`.
+     *
+     * `keys.verdict`, converted.
+     */
     export type Verdict = 'same-intent' | 'conflict' | 'different-keys';
-    /** `keys.explanation`, converted. */
+    /**
+     * Why two intents do or don't share a key.
+     *
+     * `keys.explanation`, converted.
+     */
     export interface Explanation {
       /**
        * The overall answer.
@@ -2253,11 +2312,24 @@ export namespace Js {
 
   /** `oncely:core/policy`, converted. */
   export namespace Policy {
-    /** `policy.effect-class`, converted. */
+    /**
+     * What a call of the tool does to the world, and so what a retry may do.
+     *
+     * `policy.effect-class`, converted.
+     */
     export type EffectClass = 'read-only' | 'overwriting-write' | 'accumulating-write' | 'irreversible-external';
-    /** `policy.reconcile-path`, converted. */
+    /**
+     * How an unknown outcome (`in-doubt`) of this tool is found out.
+     *
+     * `policy.reconcile-path`, converted.
+     */
     export type ReconcilePath = 'none' | 'provider-idempotent' | { lookup: string } | 'manual';
-    /** `policy.approval-rule`, converted. */
+    /**
+     * When a person must approve a call of the tool before it runs, and for how long an
+     * approval holds (docs/key-scheme.md, "Approval").
+     *
+     * `policy.approval-rule`, converted.
+     */
     export interface ApprovalRule {
       /**
        * The condition on the call's arguments (the canonical arguments, ignored members
@@ -2272,7 +2344,11 @@ export namespace Js {
        */
       expiresAfterMs: number;
     }
-    /** `policy.tool-policy`, converted. */
+    /**
+     * How one tool is guarded.
+     *
+     * `policy.tool-policy`, converted.
+     */
     export interface ToolPolicy {
       /**
        * The effect class.
@@ -2316,7 +2392,11 @@ export namespace Js {
        */
       approval: ApprovalRule | null;
     }
-    /** `policy.tool-annotations`, converted. */
+    /**
+     * MCP `ToolAnnotations` hints; none means "not given" and takes the spec's default.
+     *
+     * `policy.tool-annotations`, converted.
+     */
     export interface ToolAnnotations {
       /**
        * readOnlyHint (default false).
@@ -2335,9 +2415,17 @@ export namespace Js {
        */
       openWorldHint: boolean | null;
     }
-    /** `policy.class-source`, converted. */
+    /**
+     * Where a resolved tool's class came from.
+     *
+     * `policy.class-source`, converted.
+     */
     export type ClassSource = 'policy' | 'annotations' | 'defaults';
-    /** `policy.resolved-tool`, converted. */
+    /**
+     * A tool of a manifest with its effective policy.
+     *
+     * `policy.resolved-tool`, converted.
+     */
     export interface ResolvedTool {
       /**
        * The tool's name.
@@ -2352,9 +2440,17 @@ export namespace Js {
        */
       classSource: ClassSource;
     }
-    /** `policy.severity`, converted. */
+    /**
+     * How serious a finding is.
+     *
+     * `policy.severity`, converted.
+     */
     export type Severity = 'error' | 'warning' | 'info';
-    /** `policy.finding`, converted. */
+    /**
+     * One finding of `check-manifest`.
+     *
+     * `policy.finding`, converted.
+     */
     export interface Finding {
       /**
        * How serious it is.
@@ -2374,7 +2470,11 @@ export namespace Js {
        */
       message: string;
     }
-    /** `policy.manifest-report`, converted. */
+    /**
+     * The result of a manifest check.
+     *
+     * `policy.manifest-report`, converted.
+     */
     export interface ManifestReport {
       /**
        * True when no finding has severity `error`.
@@ -2389,7 +2489,11 @@ export namespace Js {
        */
       findings: Array<Finding>;
     }
-    /** `policy.policy-error`, converted. */
+    /**
+     * Why a policy or manifest document could not be read at all.
+     *
+     * `policy.policy-error`, converted.
+     */
     export interface PolicyError {
       /**
        * The JSON pointer (into the document given) of the offending value, "" for the root.
@@ -2404,9 +2508,17 @@ export namespace Js {
 
   /** `oncely:core/ledger`, converted. */
   export namespace Ledger {
-    /** `ledger.entry-state`, converted. */
+    /**
+     * The state of an entry.
+     *
+     * `ledger.entry-state`, converted.
+     */
     export type EntryState = 'pending' | 'done' | 'failed' | 'in-doubt' | 'escalated' | 'awaiting-approval' | 'approved' | 'denied';
-    /** `ledger.claim-token`, converted. */
+    /**
+     * Proof that the holder's attempt is the current one.
+     *
+     * `ledger.claim-token`, converted.
+     */
     export interface ClaimToken {
       /**
        * 1 for the first attempt, incremented by each new attempt after `failed`.
@@ -2417,7 +2529,11 @@ export namespace Js {
        */
       owner: string;
     }
-    /** `ledger.entry`, converted. */
+    /**
+     * One row of the ledger. Hosts store every field and hand it back unchanged.
+     *
+     * `ledger.entry`, converted.
+     */
     export interface Entry {
       /**
        * The tenant; part of the primary key with `key`.
@@ -2542,7 +2658,11 @@ export namespace Js {
        */
       dueAt: number | null;
     }
-    /** `ledger.claim`, converted. */
+    /**
+     * What `begin` asks for: built by `prepare`, never by hand.
+     *
+     * `ledger.claim`, converted.
+     */
     export interface Claim {
       /**
        * The tenant.
@@ -2581,7 +2701,11 @@ export namespace Js {
        */
       policy: Policy.ToolPolicy;
     }
-    /** `ledger.completion`, converted. */
+    /**
+     * A result reported by the attempt that executed.
+     *
+     * `ledger.completion`, converted.
+     */
     export interface Completion {
       /**
        * The executing attempt's token.
@@ -2592,7 +2716,11 @@ export namespace Js {
        */
       resultJson: string;
     }
-    /** `ledger.failure`, converted. */
+    /**
+     * A failure reported by the attempt that executed.
+     *
+     * `ledger.failure`, converted.
+     */
     export interface Failure {
       /**
        * The executing attempt's token.
@@ -2603,12 +2731,20 @@ export namespace Js {
        */
       reason: string;
     }
-    /** `ledger.reconcile-verdict`, converted. */
+    /**
+     * What a reconciler found out.
+     *
+     * `ledger.reconcile-verdict`, converted.
+     */
     export type ReconcileVerdict =
       | { tag: 'happened'; val: string }
       | { tag: 'not-happened' }
       | { tag: 'unknown'; val: string };
-    /** `ledger.reconciliation`, converted. */
+    /**
+     * A reconciler's answer about one attempt.
+     *
+     * `ledger.reconciliation`, converted.
+     */
     export interface Reconciliation {
       /**
        * The attempt that was reconciled (from the `reconcile` outcome).
@@ -2619,11 +2755,19 @@ export namespace Js {
        */
       verdict: ReconcileVerdict;
     }
-    /** `ledger.settlement`, converted. */
+    /**
+     * A human's verdict on an in-doubt or escalated entry.
+     *
+     * `ledger.settlement`, converted.
+     */
     export type Settlement =
       | { tag: 'happened'; val: string }
       | { tag: 'not-happened' };
-    /** `ledger.decision`, converted. */
+    /**
+     * A person's decision on a call that awaits approval (`approve`, `deny`).
+     *
+     * `ledger.decision`, converted.
+     */
     export interface Decision {
       /**
        * Who decided (recorded in `resolved-by`). Non-empty.
@@ -2640,7 +2784,11 @@ export namespace Js {
        */
       seenVersion: number;
     }
-    /** `ledger.resolution`, converted. */
+    /**
+     * A human settling an entry.
+     *
+     * `ledger.resolution`, converted.
+     */
     export interface Resolution {
       /**
        * The verdict.
@@ -2661,7 +2809,11 @@ export namespace Js {
        */
       seenVersion: number;
     }
-    /** `ledger.event`, converted. */
+    /**
+     * Everything that can happen to an entry.
+     *
+     * `ledger.event`, converted.
+     */
     export type Event =
       | { tag: 'begin'; val: Claim }
       | { tag: 'heartbeat'; val: ClaimToken }
@@ -2676,7 +2828,11 @@ export namespace Js {
       | { tag: 'approve'; val: Decision }
       | { tag: 'deny'; val: Decision }
       | { tag: 'ask'; val: Claim };
-    /** `ledger.replay`, converted. */
+    /**
+     * A recorded result handed back instead of executing again.
+     *
+     * `ledger.replay`, converted.
+     */
     export interface Replay {
       /**
        * The stored result, verbatim (empty when the effect's result could not be recorded:
@@ -2692,7 +2848,11 @@ export namespace Js {
        */
       recordedAt: number;
     }
-    /** `ledger.in-progress`, converted. */
+    /**
+     * Someone else is working on this key.
+     *
+     * `ledger.in-progress`, converted.
+     */
     export interface InProgress {
       /**
        * The owner holding the claim; empty for an entry in doubt (nobody holds it: its
@@ -2710,7 +2870,11 @@ export namespace Js {
        */
       retryAfterMs: number;
     }
-    /** `ledger.reconcile-request`, converted. */
+    /**
+     * A reconciliation to run now: the caller holds the slot.
+     *
+     * `ledger.reconcile-request`, converted.
+     */
     export interface ReconcileRequest {
       /**
        * The tenant.
@@ -2745,7 +2909,11 @@ export namespace Js {
        */
       escalateAt: number;
     }
-    /** `ledger.escalation`, converted. */
+    /**
+     * An entry only a human can settle.
+     *
+     * `ledger.escalation`, converted.
+     */
     export interface Escalation {
       /**
        * The tenant.
@@ -2772,7 +2940,11 @@ export namespace Js {
        */
       inDoubtSince: number;
     }
-    /** `ledger.approval-request`, converted. */
+    /**
+     * A call that waits for a person's approval.
+     *
+     * `ledger.approval-request`, converted.
+     */
     export interface ApprovalRequest {
       /**
        * The tenant.
@@ -2799,7 +2971,11 @@ export namespace Js {
        */
       since: number;
     }
-    /** `ledger.denial`, converted. */
+    /**
+     * A person's denial of a call.
+     *
+     * `ledger.denial`, converted.
+     */
     export interface Denial {
       /**
        * The key.
@@ -2818,7 +2994,11 @@ export namespace Js {
        */
       settlement: string;
     }
-    /** `ledger.conflict`, converted. */
+    /**
+     * The key was claimed before with different parameters.
+     *
+     * `ledger.conflict`, converted.
+     */
     export interface Conflict {
       /**
        * The key.
@@ -2838,7 +3018,11 @@ export namespace Js {
        */
       givenFingerprint: string;
     }
-    /** `ledger.outcome`, converted. */
+    /**
+     * What the host must do after applying the write (see the call protocol above).
+     *
+     * `ledger.outcome`, converted.
+     */
     export type Outcome =
       | { tag: 'execute'; val: ClaimToken }
       | { tag: 'replay'; val: Replay }
@@ -2853,9 +3037,17 @@ export namespace Js {
       | { tag: 'idle'; val: number | null }
       | { tag: 'awaiting-approval'; val: ApprovalRequest }
       | { tag: 'denied'; val: Denial };
-    /** `ledger.ledger-error-kind`, converted. */
+    /**
+     * Why an event was refused. Nothing is written.
+     *
+     * `ledger.ledger-error-kind`, converted.
+     */
     export type LedgerErrorKind = 'not-found' | 'stale-token' | 'invalid-state' | 'already-settled' | 'retention-not-reached' | 'invalid-request' | 'changed';
-    /** `ledger.ledger-error`, converted. */
+    /**
+     * A refused event.
+     *
+     * `ledger.ledger-error`, converted.
+     */
     export interface LedgerError {
       /**
        * The class of refusal.
@@ -2870,9 +3062,17 @@ export namespace Js {
        */
       message: string;
     }
-    /** `ledger.attention`, converted. */
+    /**
+     * Why an entry needs a person.
+     *
+     * `ledger.attention`, converted.
+     */
     export type Attention = 'escalated' | 'in-doubt' | 'approval';
-    /** `ledger.approval`, converted. */
+    /**
+     * A person's approval that an entry holds (`decision-of`).
+     *
+     * `ledger.approval`, converted.
+     */
     export interface Approval {
       /**
        * Who approved.
@@ -2887,7 +3087,11 @@ export namespace Js {
        */
       unused: boolean;
     }
-    /** `ledger.held-decision`, converted. */
+    /**
+     * Where a call stands with a person (`decision-of`).
+     *
+     * `ledger.held-decision`, converted.
+     */
     export type HeldDecision =
       | { tag: 'asked'; val: ApprovalRequest }
       | { tag: 'approved'; val: Approval }
@@ -2896,7 +3100,11 @@ export namespace Js {
 
   /** `oncely:core/effect`, converted. */
   export namespace Effect {
-    /** `effect.effect-options`, converted. */
+    /**
+     * How one effect runs (the caller's options, and one fact about the host).
+     *
+     * `effect.effect-options`, converted.
+     */
     export interface EffectOptions {
       /**
        * This worker's id in claims. Non-empty.
@@ -2926,9 +3134,17 @@ export namespace Js {
        */
       approvalWaitMs: number | null;
     }
-    /** `effect.tend-job`, converted. */
+    /**
+     * Time-driven work on one row the host selected as due (`due-at` <= now).
+     *
+     * `effect.tend-job`, converted.
+     */
     export type TendJob = 'sweep' | 'purge';
-    /** `effect.read-request`, converted. */
+    /**
+     * A row to read.
+     *
+     * `effect.read-request`, converted.
+     */
     export interface ReadRequest {
       /**
        * The tenant.
@@ -2939,9 +3155,17 @@ export namespace Js {
        */
       key: string;
     }
-    /** `effect.write-op`, converted. */
+    /**
+     * How to write a row.
+     *
+     * `effect.write-op`, converted.
+     */
     export type WriteOp = 'insert' | 'update' | 'delete';
-    /** `effect.row-write`, converted. */
+    /**
+     * A row to write, atomically.
+     *
+     * `effect.row-write`, converted.
+     */
     export interface RowWrite {
       /**
        * How.
@@ -2969,7 +3193,11 @@ export namespace Js {
        */
       claims: boolean;
     }
-    /** `effect.tool-call`, converted. */
+    /**
+     * A tool call to make, with its limits.
+     *
+     * `effect.tool-call`, converted.
+     */
     export interface ToolCall {
       /**
        * The tenant (for the heartbeat).
@@ -2998,7 +3226,11 @@ export namespace Js {
        */
       heartbeatMs: number | null;
     }
-    /** `effect.tool-failure`, converted. */
+    /**
+     * How a tool call failed, as the tool told the host.
+     *
+     * `effect.tool-failure`, converted.
+     */
     export interface ToolFailure {
       /**
        * True: the provider said the effect did NOT happen (a declined card, a validation
@@ -3010,7 +3242,11 @@ export namespace Js {
        */
       reason: string;
     }
-    /** `effect.effect-start`, converted. */
+    /**
+     * An effect to run.
+     *
+     * `effect.effect-start`, converted.
+     */
     export interface EffectStart {
       /**
        * The call.
@@ -3025,7 +3261,11 @@ export namespace Js {
        */
       options: EffectOptions;
     }
-    /** `effect.event-start`, converted. */
+    /**
+     * One event to apply to `(scope, key)`.
+     *
+     * `effect.event-start`, converted.
+     */
     export interface EventStart {
       /**
        * The tenant.
@@ -3040,7 +3280,11 @@ export namespace Js {
        */
       event: Ledger.Event;
     }
-    /** `effect.tend-start`, converted. */
+    /**
+     * A due row to tend.
+     *
+     * `effect.tend-start`, converted.
+     */
     export interface TendStart {
       /**
        * The tenant.
@@ -3063,7 +3307,11 @@ export namespace Js {
        */
       hasReconciler: boolean;
     }
-    /** `effect.wait-start`, converted. */
+    /**
+     * A key to wait for.
+     *
+     * `effect.wait-start`, converted.
+     */
     export interface WaitStart {
       /**
        * The tenant.
@@ -3082,13 +3330,21 @@ export namespace Js {
        */
       timeoutMs: number | null;
     }
-    /** `effect.command`, converted. */
+    /**
+     * Which machine to start.
+     *
+     * `effect.command`, converted.
+     */
     export type Command =
       | { tag: 'effect'; val: EffectStart }
       | { tag: 'event'; val: EventStart }
       | { tag: 'tend'; val: TendStart }
       | { tag: 'wait'; val: WaitStart };
-    /** `effect.input`, converted. */
+    /**
+     * What happened when the host did the last action.
+     *
+     * `effect.input`, converted.
+     */
     export type Input =
       | { tag: 'start'; val: Command }
       | { tag: 'row'; val: Ledger.Entry | null }
@@ -3104,11 +3360,19 @@ export namespace Js {
       | { tag: 'reconciler-failed'; val: string }
       | { tag: 'abandoned' }
       | { tag: 'woke' };
-    /** `effect.result-source`, converted. */
+    /**
+     * Where an effect's result comes from.
+     *
+     * `effect.result-source`, converted.
+     */
     export type ResultSource =
       | { tag: 'tool-value' }
       | { tag: 'recorded'; val: string };
-    /** `effect.effect-result`, converted. */
+    /**
+     * An effect's result.
+     *
+     * `effect.effect-result`, converted.
+     */
     export interface EffectResult {
       /**
        * The idempotency key the tool was (or would have been) given.
@@ -3127,9 +3391,17 @@ export namespace Js {
        */
       reconciled: boolean;
     }
-    /** `effect.verdict-kind`, converted. */
+    /**
+     * A reconciler's answer, without its payload.
+     *
+     * `effect.verdict-kind`, converted.
+     */
     export type VerdictKind = 'happened' | 'not-happened' | 'unknown';
-    /** `effect.tend-note`, converted. */
+    /**
+     * What tending one row did (for the sweep's report).
+     *
+     * `effect.tend-note`, converted.
+     */
     export interface TendNote {
       /**
        * The tenant.
@@ -3165,13 +3437,21 @@ export namespace Js {
        */
       skipped: string | null;
     }
-    /** `effect.finish`, converted. */
+    /**
+     * What a machine returns.
+     *
+     * `effect.finish`, converted.
+     */
     export type Finish =
       | { tag: 'effect'; val: EffectResult }
       | { tag: 'event'; val: Ledger.Outcome }
       | { tag: 'tended'; val: TendNote }
       | { tag: 'waited' };
-    /** `effect.busy`, converted. */
+    /**
+     * Another worker holds the claim.
+     *
+     * `effect.busy`, converted.
+     */
     export interface Busy {
       /**
        * The key.
@@ -3187,7 +3467,11 @@ export namespace Js {
        */
       retryAfterMs: number;
     }
-    /** `effect.doubt`, converted. */
+    /**
+     * An entry whose outcome is unknown: the key, why, and when it is looked at again.
+     *
+     * `effect.doubt`, converted.
+     */
     export interface Doubt {
       /**
        * The key.
@@ -3204,7 +3488,11 @@ export namespace Js {
        */
       retryAfterMs: number | null;
     }
-    /** `effect.keyed`, converted. */
+    /**
+     * The key and why, for the errors that name an entry.
+     *
+     * `effect.keyed`, converted.
+     */
     export interface Keyed {
       /**
        * The key.
@@ -3215,7 +3503,11 @@ export namespace Js {
        */
       reason: string;
     }
-    /** `effect.effect-error`, converted. */
+    /**
+     * Why a machine ends without a result.
+     *
+     * `effect.effect-error`, converted.
+     */
     export type EffectError =
       | { tag: 'conflict'; val: Ledger.Conflict }
       | { tag: 'in-progress'; val: Busy }
@@ -3228,7 +3520,11 @@ export namespace Js {
       | { tag: 'contention'; val: number }
       | { tag: 'awaiting-approval'; val: Ledger.ApprovalRequest }
       | { tag: 'denied'; val: Ledger.Denial };
-    /** `effect.action`, converted. */
+    /**
+     * What the host must do (after the step's read and write, if any).
+     *
+     * `effect.action`, converted.
+     */
     export type Action =
       | { tag: 'report' }
       | { tag: 'call-tool'; val: ToolCall }
@@ -3237,9 +3533,18 @@ export namespace Js {
       | { tag: 'sleep-until'; val: number }
       | { tag: 'finish'; val: Finish }
       | { tag: 'raise'; val: EffectError };
-    /** `effect.notice-kind`, converted. */
+    /**
+     * The kind of a decision, as every host reports it (hooks, logs, telemetry), by these
+     * names.
+     *
+     * `effect.notice-kind`, converted.
+     */
     export type NoticeKind = 'claimed' | 'executed' | 'replayed' | 'conflict' | 'in-doubt' | 'reconciled' | 'escalated' | 'resolved' | 'awaiting-approval' | 'approved' | 'denied';
-    /** `effect.notice`, converted. */
+    /**
+     * One decision the core took, for the host to deliver (see `step.events`).
+     *
+     * `effect.notice`, converted.
+     */
     export interface Notice {
       /**
        * What was decided.
@@ -3262,7 +3567,20 @@ export namespace Js {
        */
       detail: string;
     }
-    /** `effect.replay-rule`, converted. */
+    /**
+     * What a row found by an effect's read answers without asking the core again: the
+     * recorded result of the effect's own intent (a replay in one crossing). The row is that
+     * record when it is in this `state`, has this `fingerprint` and `tool`, and holds a
+     * `result-json` (the host compares these fields with these values, and knows no state).
+     * Then the host delivers `event` (the decision: `replayed`) and finishes as on
+     * `finish(effect(effect-result { key: the row's key, source: recorded(the row's
+     * result-json), replayed: true, reconciled }))`. Any other row (another state, another
+     * intent under the key, a result that was not recorded) goes to the core as `row(row)`.
+     * A host may read only these four columns first (`state`, `fingerprint`, `tool`,
+     * `result-json`) and the whole row only when they are not the record.
+     *
+     * `effect.replay-rule`, converted.
+     */
     export interface ReplayRule {
       /**
        * The state of a recorded result (`done`).
@@ -3285,7 +3603,11 @@ export namespace Js {
        */
       event: Notice;
     }
-    /** `effect.step`, converted. */
+    /**
+     * What the host must do next, in order: read, write, act (see the interpreter above).
+     *
+     * `effect.step`, converted.
+     */
     export interface Step {
       /**
        * The core's own bytes: send them back unchanged with the next input (empty once the
@@ -3319,7 +3641,12 @@ export namespace Js {
        */
       action: Action;
     }
-    /** `effect.core-defaults`, converted. */
+    /**
+     * The core's defaults: what an option left out (or 0, where the option says so) means, in
+     * every host. A host reads them once; it never writes a default of its own.
+     *
+     * `effect.core-defaults`, converted.
+     */
     export interface CoreDefaults {
       /**
        * How long an effect waits for another worker's live claim (ms): 30 s.
@@ -3368,13 +3695,28 @@ export namespace Js {
        */
       policy: Policy.ToolPolicy;
     }
-    /** `effect.run-call`, converted. */
+    /**
+     * The next step of a machine at `now`: `start` one with an empty state, then send what each
+     * action did with the state of its step. (One function, so that the component carries the
+     * conversion code of these types once.) A host that sends an input the action does not call
+     * for gets `raise(ledger)` (`invalid-request`).
+     * Errors: for `start(effect)`, those of `keys.derive`, and `empty-field` for an empty owner.
+     * What `run` is given: the state of the machine it continues (empty for `start`), what
+     * happened (or the command that starts one), and the host's clock (ms).
+     *
+     * `effect.run-call`, converted.
+     */
     export interface RunCall {
       state: Uint8Array;
       input: Input;
       now: number;
     }
-    /** `effect.run-answer`, converted. */
+    /**
+     * What `run` answers: the next step, or, for `start(effect)` only, why the intent has no
+     * key (its arguments are not JSON, a key pointer is missing: `keys.key-error`).
+     *
+     * `effect.run-answer`, converted.
+     */
     export type RunAnswer =
       | { tag: 'step'; val: Step }
       | { tag: 'key-error'; val: Keys.KeyError };
@@ -3382,7 +3724,11 @@ export namespace Js {
 
   /** `oncely:core/provider`, converted. */
   export namespace Provider {
-    /** `provider.operation`, converted. */
+    /**
+     * A route or an MCP tool, as the middleware was configured for it.
+     *
+     * `provider.operation`, converted.
+     */
     export interface Operation {
       /**
        * The operation's name, the `tool` of its ledger entries: a route template such as
@@ -3406,7 +3752,11 @@ export namespace Js {
        */
       required: boolean;
     }
-    /** `provider.http-request`, converted. */
+    /**
+     * An HTTP request as received.
+     *
+     * `provider.http-request`, converted.
+     */
     export interface HttpRequest {
       /**
        * The method (any case). GET, HEAD, OPTIONS and TRACE pass through: they are safe by
@@ -3435,7 +3785,11 @@ export namespace Js {
        */
       keys: Array<string>;
     }
-    /** `provider.mcp-call`, converted. */
+    /**
+     * An MCP `tools/call` as received.
+     *
+     * `provider.mcp-call`, converted.
+     */
     export interface McpCall {
       /**
        * The `arguments` as JSON text ("" when there are none).
@@ -3450,11 +3804,19 @@ export namespace Js {
        */
       paramsKey: string | null;
     }
-    /** `provider.request`, converted. */
+    /**
+     * What arrived.
+     *
+     * `provider.request`, converted.
+     */
     export type Request =
       | { tag: 'http'; val: HttpRequest }
       | { tag: 'mcp'; val: McpCall };
-    /** `provider.keyed-call`, converted. */
+    /**
+     * A keyed request: run it through the effect machine with this intent and policy.
+     *
+     * `provider.keyed-call`, converted.
+     */
     export interface KeyedCall {
       /**
        * The key the client sent, as parsed (an sf-string's content, or the raw token).
@@ -3480,7 +3842,11 @@ export namespace Js {
        */
       policy: Policy.ToolPolicy;
     }
-    /** `provider.refusal`, converted. */
+    /**
+     * A request answered without running the handler, or an error after it.
+     *
+     * `provider.refusal`, converted.
+     */
     export interface Refusal {
       /**
        * The HTTP status.
@@ -3521,12 +3887,20 @@ export namespace Js {
        */
       problemJson: string;
     }
-    /** `provider.admission`, converted. */
+    /**
+     * What to do with a request.
+     *
+     * `provider.admission`, converted.
+     */
     export type Admission =
       | { tag: 'pass' }
       | { tag: 'keyed'; val: KeyedCall }
       | { tag: 'refuse'; val: Refusal };
-    /** `provider.http-response`, converted. */
+    /**
+     * An HTTP response.
+     *
+     * `provider.http-response`, converted.
+     */
     export interface HttpResponse {
       /**
        * The status.
@@ -3541,12 +3915,20 @@ export namespace Js {
        */
       body: Uint8Array;
     }
-    /** `provider.recording`, converted. */
+    /**
+     * What a handler's response means for the ledger.
+     *
+     * `provider.recording`, converted.
+     */
     export type Recording =
       | { tag: 'returned'; val: string }
       | { tag: 'failed'; val: Effect.ToolFailure }
       | { tag: 'unrecordable'; val: string };
-    /** `provider.answer`, converted. */
+    /**
+     * What to answer after a run raised `error`.
+     *
+     * `provider.answer`, converted.
+     */
     export type Answer =
       | { tag: 'handler' }
       | { tag: 'refuse'; val: Refusal };
@@ -3554,7 +3936,11 @@ export namespace Js {
 
   /** `oncely:core/agent`, converted. */
   export namespace Agent {
-    /** `agent.call-context`, converted. */
+    /**
+     * What a host knows about one tool call.
+     *
+     * `agent.call-context`, converted.
+     */
     export interface CallContext {
       /**
        * The tool's name, for the errors' sentences.
@@ -3613,9 +3999,17 @@ export namespace Js {
        */
       defaultRun: string | null;
     }
-    /** `agent.origin`, converted. */
+    /**
+     * Where a part of an identity came from.
+     *
+     * `agent.origin`, converted.
+     */
     export type Origin = 'given' | 'conversation' | 'meta' | 'idempotency-key' | 'host-default' | 'session' | 'fallback';
-    /** `agent.identity`, converted. */
+    /**
+     * Which intent a call is, and how to key it.
+     *
+     * `agent.identity`, converted.
+     */
     export interface Identity {
       /**
        * The scope. Never empty.
@@ -3650,9 +4044,17 @@ export namespace Js {
        */
       stepFrom: Origin | null;
     }
-    /** `agent.identity-error-kind`, converted. */
+    /**
+     * Why a call has no identity.
+     *
+     * `agent.identity-error-kind`, converted.
+     */
     export type IdentityErrorKind = 'no-run' | 'invalid-meta';
-    /** `agent.identity-error`, converted. */
+    /**
+     * An identity error.
+     *
+     * `agent.identity-error`, converted.
+     */
     export interface IdentityError {
       /**
        * The class of the problem.
@@ -3667,14 +4069,27 @@ export namespace Js {
        */
       message: string;
     }
-    /** `agent.failure`, converted. */
+    /**
+     * What went wrong with a call, as the host got it.
+     *
+     * `agent.failure`, converted.
+     */
     export type Failure =
       | { tag: 'effect'; val: Effect.EffectError }
       | { tag: 'key'; val: Keys.KeyError }
       | { tag: 'canon'; val: Canonical.CanonError };
-    /** `agent.reply-code`, converted. */
+    /**
+     * The kind of an answer: a stable code for programs and logs.
+     *
+     * `agent.reply-code`, converted.
+     */
     export type ReplyCode = 'conflict' | 'in-progress' | 'in-doubt' | 'escalated' | 'result-not-recorded' | 'tool-failed' | 'contention' | 'invalid-arguments' | 'awaiting-approval' | 'denied';
-    /** `agent.reply`, converted. */
+    /**
+     * What the model reads for a call that did not simply return: a tool error result (MCP
+     * `isError`; an adapter's tool error) with `text`, and the fields for a structured result.
+     *
+     * `agent.reply`, converted.
+     */
     export interface Reply {
       /**
        * The code.
@@ -3705,7 +4120,12 @@ export namespace Js {
        */
       repeatable: boolean;
     }
-    /** `agent.approval-form`, converted. */
+    /**
+     * What a person reads and answers when a call awaits their approval and the agent's client
+     * asks them (the MCP gateway's elicitation, docs/mcp.md "Approval").
+     *
+     * `agent.approval-form`, converted.
+     */
     export interface ApprovalForm {
       /**
        * The message: the tool and the exact canonical arguments the approval holds for.
