@@ -89,14 +89,19 @@ class Store(Protocol):
     def get(self, scope: str, key: str) -> Entry | None:
         """The entry for ``(scope, key)``, if any."""
 
-    def insert(self, entry: Entry) -> bool:
+    def insert(self, entry: Entry, *, claims: bool = False) -> bool:
         """Insert if absent, its history the written row's record; ``False`` if a row for
-        ``(scope, key)`` already exists."""
+        ``(scope, key)`` already exists. ``claims`` (the core's ``row-write.claims``): the row
+        is a claim the tool will be called under; a store that can wait for its replicas (a
+        Redis ``WAIT``) waits for this write before it returns."""
 
-    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, entry: Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         """Replace the row if its version is still ``expected_version``; ``False`` if not.
         With ``history`` (the core's ``row-write.history``), the written row's record is
-        appended to the entry's history in the same statement."""
+        appended to the entry's history in the same statement; ``claims`` as for
+        :meth:`insert`."""
 
     def delete(self, scope: str, key: str, expected_version: int) -> bool:
         """Delete the row if its version is still ``expected_version``; ``False`` if not."""

@@ -156,11 +156,13 @@ class PostgresStore:
         rows = self._run(self._sql.recorded, (scope, key))
         return Recorded(*rows[0]) if rows else None
 
-    def insert(self, entry: Entry) -> bool:
+    def insert(self, entry: Entry, *, claims: bool = False) -> bool:
         row = to_row(entry)
         return bool(self._run(self._sql.insert, (*row, *record_of(row))) == 1)
 
-    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, entry: Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         row = to_row(entry)
         where = (entry.scope, entry.key, expected_version)
         if history:
