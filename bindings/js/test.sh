@@ -18,7 +18,10 @@
 #      and the agent-loop example, from the installed tarball
 #
 # PostgreSQL tests use ONCELY_TEST_POSTGRES_URL (scripts/with-postgres); without it they skip
-# loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set. Exits non-zero on any failure.
+# loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set; Redis tests likewise use
+# ONCELY_TEST_REDIS_URL (scripts/with-redis) and ONCELY_REQUIRE_REDIS, and the Redis store's
+# conformance runs a second time on a three-master cluster (tests/redis/cluster.sh). Exits
+# non-zero on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -56,6 +59,16 @@ mapfile -t packaged < <(printf '%s\n' "${suite[@]}" | grep -v -e '/bench-[^/]*\.
 
 echo "== js: tests on the working tree"
 node --test --test-concurrency=1 "${suite[@]}"
+
+echo "== js: the Redis store's conformance on a Redis Cluster (three masters, a replica each)"
+if command -v redis-server >/dev/null || command -v valkey-server >/dev/null; then
+    ONCELY_TEST_REDIS_URL=$("$repo/tests/redis/cluster.sh" $$) \
+        node --test --test-concurrency=1 --test-name-pattern='^Redis \(ioredis\)' test/stores.test.mjs
+elif [ "${ONCELY_REQUIRE_REDIS:-}" = 1 ] || [ -n "${CI:-}" ]; then
+    echo "bindings/js/test.sh: Redis is required (ONCELY_REQUIRE_REDIS=1 or CI) but redis-server is not installed" >&2; exit 1
+else
+    echo "*** SKIPPING the Redis Cluster run: redis-server is not installed (apt-get install -y redis-server) ***"
+fi
 
 echo "== js: npm pack, install into a clean directory (no Rust on the PATH)"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oncely-js-pack.XXXXXX")
