@@ -1,5 +1,6 @@
 // One ledger, two languages: JS workers (node processes running test/helpers/worker.mjs) and Rust
-// workers (the test-only binary `oncely-test-worker`) share a SQLite file — or a PostgreSQL database — and an effect
+// workers (the test-only binary `oncely-test-worker`) share a SQLite file — or a PostgreSQL database,
+// or a Redis server — and an effect
 // still runs once. Each opens a ledger the other created (the migration bookkeeping must satisfy
 // sqlx), a claim left pending by a crashed Rust worker is reconciled by a JS worker, and a
 // person's settlement made with either host (the JS API, `oncely ledger resolve`) is the other's:
@@ -15,6 +16,7 @@ import { SqliteStore } from 'oncely/sqlite';
 import { cliExec, execArgs } from './helpers/cli.mjs';
 import { requireCli, requireTestWorker } from './helpers/env.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
+import { redisStore, redisUnavailable, redisUrl } from './helpers/redis.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
 const WORKER = fileURLToPath(new URL('./helpers/worker.mjs', import.meta.url));
@@ -202,5 +204,62 @@ describe('PostgreSQL shared by JS and Rust workers', () => {
     const s = await db.connect();
     assert.equal((await s.list('interop', { state: null, tool: null, limit: 10 })).length, 3);
     await s.close();
+  });
+});
+
+describe('Redis shared by JS and Rust workers', () => {
+  let skip = null;
+  before(async () => {
+    skip = await redisUnavailable();
+  });
+
+  test('JS and Rust workers racing on one Redis ledger execute once; each reads what the other wrote', async (t) => {
+    if (skip) return t.skip(skip);
+    const dir = tempDir('interop-redis');
+    const url = redisUrl();
+    const winners = [];
+    for (let round = 0; round < 4; round++) winners.push(await race(url, dir, round, { rustDelayMs: round % 2 ? 0 : 1500 }));
+    console.log(`winners: ${winners.join(', ')}`);
+    assert.ok(winners.some((w) => w.startsWith('js-')) && winners.some((w) => w.startsWith('rust-')), `winners: ${winners}`);
+    const s = await redisStore({ prefix: new URL(url).searchParams.get('prefix') });
+    try {
+      const entries = await s.list('interop', { state: null, tool: null, limit: 10 });
+      assert.deepEqual(entries.map((e) => e.state), ['done', 'done', 'done', 'done']);
+      for (const e of entries) {
+        assert.deepEqual((await s.history('interop', e.key)).map((h) => h.state), ['pending', 'done']);
+        assert.deepEqual(await s.recorded('interop', e.key), { state: 'done', fingerprint: e.fingerprint, tool: 'charge', resultJson: e.resultJson });
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a claim left pending by a crashed Rust worker is reconciled by a JS worker, and Rust replays it', async (t) => {
+    if (skip) return t.skip(skip);
+    const dir = tempDir('interop-redis-crash');
+    const db = redisUrl();
+    const marker = join(dir, 'crash-marker');
+    const policy = JSON.stringify({ class: 'irreversible-external', key: { only: ['/charge_id'] }, reconcile: { lookup: 'find_charge' }, leaseMs: 400 });
+    const intent = { scope: 'interop', run: 'r', step: 'crash', tool: 'charge', args: '{"charge_id":"ch_crash"}' };
+    const crashed = await rustWorker({ db, ...intent, policy, owner: 'rust', marker, crashAfterCall: true });
+    assert.equal(crashed.status, 137, crashed.err);
+    assert.equal(lines(marker).length, 1);
+    const store = await redisStore({ prefix: new URL(db).searchParams.get('prefix') });
+    try {
+      const ledger = new Ledger(store, { owner: 'js' });
+      ledger.reconciler('charge', async (req) => {
+        const hit = lines(marker).find((l) => l.startsWith(`${req.key} `));
+        return hit ? happened({ by: hit.split(' ')[1], found: true }) : notHappened();
+      });
+      const r = await ledger.effect(intent, policy, () => assert.fail('must not execute again'), { waitMs: 10_000 });
+      assert.deepEqual([r.replayed, r.reconciled, r.value], [true, true, { by: 'rust', found: true }]);
+      assert.equal((await ledger.get('interop', r.key)).state, 'done');
+    } finally {
+      await store.close();
+    }
+    const again = await rustWorker({ db, ...intent, policy, owner: 'rust-2', marker });
+    assert.equal(again.status, 0, again.err);
+    assert.deepEqual([JSON.parse(again.out).replayed, JSON.parse(again.out).value], [true, { by: 'rust', found: true }]);
+    assert.equal(lines(marker).length, 1);
   });
 });
