@@ -16,7 +16,7 @@
 // the core names, if the version is the one expected.
 
 import { readFileSync } from 'node:fs';
-import Redis from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { redis as LUA } from '../../gen/migrations.js';
 import { ConfigurationError, StorageError } from '../errors.js';
 import { entryFromRow, historyFromRow, HISTORY_COLUMNS, int, recordedFromRow, rowValues, COLUMNS } from './sql.js';
@@ -92,7 +92,7 @@ export class RedisStore {
     let client;
     if (cluster) {
       const { host, port, db: _db, ...redisOptions } = node;
-      client = new Redis.Cluster([{ host, port }], { redisOptions: { ...redisOptions, ...clientOptions }, scripts: SCRIPTS, lazyConnect: true });
+      client = new Cluster([{ host, port }], { redisOptions: { ...redisOptions, ...clientOptions }, scripts: SCRIPTS, lazyConnect: true });
     } else {
       client = new Redis({ ...node, ...clientOptions, scripts: SCRIPTS, lazyConnect: true });
     }
@@ -108,8 +108,10 @@ export class RedisStore {
   }
 
   /**
-   * A store over a connected ioredis client (`Redis` or `Redis.Cluster`) made with this store's
+   * A store over a connected ioredis client (`Redis` or `Cluster`) made with this store's
    * scripts (`RedisStore.scripts`); `connect` makes one.
+   * @param {any} client
+   * @param {{prefix?: string, waitReplicas?: number, waitTimeoutMs?: number, durability?: Durability | null}} [options]
    */
   constructor(client, { prefix = 'oncely', waitReplicas = 0, waitTimeoutMs = 1000, durability = null } = {}) {
     this.client = client;
@@ -118,7 +120,7 @@ export class RedisStore {
     this.waitTimeoutMs = waitTimeoutMs;
     /** The server's persistence as read at open, and what the ledger guarantees under it. */
     this.durability = durability;
-    this.cluster = client instanceof Redis.Cluster;
+    this.cluster = client instanceof Cluster;
     /** Scopes this store has added to the scope set. */
     this.registered = new Set();
   }
@@ -249,7 +251,7 @@ export class RedisStore {
       try {
         values = JSON.parse(r);
       } catch (e) {
-        throw new Error(`corrupt history record of (${scope}, ${key}): ${e.message}`);
+        throw new Error(`corrupt history record of (${scope}, ${key}): ${e.message}`, { cause: e });
       }
       if (!Array.isArray(values) || values.length !== HISTORY_COLUMNS.length) throw new Error(`corrupt history record of (${scope}, ${key})`);
       return historyFromRow(Object.fromEntries(HISTORY_COLUMNS.map((c, i) => [c, values[i]])));
@@ -379,7 +381,7 @@ function decode(text) {
   try {
     row = JSON.parse(text);
   } catch (e) {
-    throw new Error(`corrupt ledger row: its JSON: ${e.message}`);
+    throw new Error(`corrupt ledger row: its JSON: ${e.message}`, { cause: e });
   }
   if (row === null || typeof row !== 'object') throw new Error('corrupt ledger row: not a JSON object');
   return entryFromRow(row);
@@ -432,6 +434,7 @@ export function parseUrl(url) {
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw bad('expected a redis:// or rediss:// URL');
   if (!u.hostname) throw bad('no host');
+  /** @type {{prefix: string, waitReplicas: number, waitTimeoutMs: number, tlsCa: string | null}} */
   const options = { prefix: 'oncely', waitReplicas: 0, waitTimeoutMs: 1000, tlsCa: null };
   const count = (k, v) => {
     if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw bad(`${k}=${v} is not valid`);

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 import { RedisStore } from 'oncely/redis';
 import { REPO } from './env.mjs';
 
