@@ -79,9 +79,9 @@ mkdir "$tmp/app"
 cd "$tmp/app"
 npm init -y >/dev/null
 version() { node -p "require('$here/node_modules/$1/package.json').version"; }
-# The package from its tarball; its optional drivers, the frameworks its adapters wrap, the
-# OpenTelemetry API it reports to and the SDK the tests read it with, the frameworks of the provider
-# middleware (oncely/hono, oncely/express, oncely/mcp), and the test tools, at the
+# The package from its tarball; its optional drivers (pg, ioredis), the frameworks its adapters
+# wrap, the OpenTelemetry API it reports to and the SDK the tests read it with, the frameworks of
+# the provider middleware (oncely/hono, oncely/express, oncely/mcp), and the test tools, at the
 # versions locked here. better-sqlite3 is a native module: the one built by npm ci above is linked
 # rather than compiled a second time, and Restate's server binary (225 MB) is the one npm ci put in
 # bindings/js/node_modules (test/helpers/restate.mjs finds it through ONCELY_REPO).
@@ -91,7 +91,7 @@ for p in ai @openai/agents @langchain/core @langchain/langgraph langchain @mastr
     @opentelemetry/api @opentelemetry/sdk-metrics @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks; do
     frameworks+=("$p@$(version "$p")")
 done
-"$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "typescript@$(version typescript)" "${frameworks[@]}" >/dev/null
+"$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "ioredis@$(version ioredis)" "typescript@$(version typescript)" "${frameworks[@]}" >/dev/null
 ln -s "$here/node_modules/better-sqlite3" node_modules/better-sqlite3
 cp -r "$here/test" test
 installed="$tmp/app/node_modules/oncely"
