@@ -64,6 +64,38 @@ async function race(db, dir, round, { js = 3, rust = 3, rustDelayMs = 0 } = {}) 
   return owner;
 }
 
+/**
+ * A Rust worker claims, calls the tool and dies before recording; a JS worker on the ledger at
+ * `db` (its store from `open`) reconciles the claim instead of calling again, and Rust replays what
+ * JS reconciled.
+ */
+async function crashedRustReconciledByJs(db, marker, open) {
+  const policy = JSON.stringify({ class: 'irreversible-external', key: { only: ['/charge_id'] }, reconcile: { lookup: 'find_charge' }, leaseMs: 400 });
+  const intent = { scope: 'interop', run: 'r', step: 'crash', tool: 'charge', args: '{"charge_id":"ch_crash"}' };
+  const crashed = await rustWorker({ db, ...intent, policy, owner: 'rust', marker, crashAfterCall: true });
+  assert.equal(crashed.status, 137, crashed.err);
+  assert.equal(lines(marker).length, 1);
+  const store = await open();
+  try {
+    const ledger = new Ledger(store, { owner: 'js' });
+    // The lookup: did the charge with this key happen? (The marker is the provider's record.)
+    ledger.reconciler('charge', async (req) => {
+      const hit = lines(marker).find((l) => l.startsWith(`${req.key} `));
+      return hit ? happened({ by: hit.split(' ')[1], found: true }) : notHappened();
+    });
+    const r = await ledger.effect(intent, policy, () => assert.fail('must not execute again'), { waitMs: 10_000 });
+    assert.deepEqual([r.replayed, r.reconciled, r.value], [true, true, { by: 'rust', found: true }]);
+    assert.equal(lines(marker).length, 1);
+    assert.equal((await ledger.get('interop', r.key)).state, 'done');
+  } finally {
+    await store.close();
+  }
+  // And Rust replays what JS reconciled.
+  const again = cliExec({ db, ...intent, policy, owner: 'rust-2', marker });
+  assert.deepEqual([again.status, again.result?.replayed, again.result?.value], [0, true, { by: 'rust', found: true }]);
+  assert.equal(lines(marker).length, 1);
+}
+
 test('the shipped CLI has no test hook: `oncely ledger exec` is not a command', () => {
   for (const args of [['ledger', 'exec', '--help'], ['ledger', 'exec', '--crash-after-call']]) {
     const r = spawnSync(requireCli(), args, { encoding: 'utf8' });
@@ -108,27 +140,7 @@ describe('SQLite shared by JS and Rust workers', () => {
 
   test('a claim left pending by a crashed Rust worker is reconciled by a JS worker, not re-executed', async () => {
     const db = join(dir, 'crash.db');
-    const marker = join(dir, 'crash-marker');
-    const policy = JSON.stringify({ class: 'irreversible-external', key: { only: ['/charge_id'] }, reconcile: { lookup: 'find_charge' }, leaseMs: 400 });
-    const intent = { scope: 'interop', run: 'r', step: 'crash', tool: 'charge', args: '{"charge_id":"ch_crash"}' };
-    const crashed = await rustWorker({ db, ...intent, policy, owner: 'rust', marker, crashAfterCall: true });
-    assert.equal(crashed.status, 137);
-    assert.equal(lines(marker).length, 1);
-    const store = await SqliteStore.open(db);
-    const ledger = new Ledger(store, { owner: 'js' });
-    // The lookup: did the charge with this key happen? (The marker is the provider's record.)
-    ledger.reconciler('charge', async (req) => {
-      const hit = lines(marker).find((l) => l.startsWith(`${req.key} `));
-      return hit ? happened({ by: hit.split(' ')[1], found: true }) : notHappened();
-    });
-    const r = await ledger.effect(intent, policy, () => assert.fail('must not execute again'), { waitMs: 10_000 });
-    assert.deepEqual([r.replayed, r.reconciled, r.value], [true, true, { by: 'rust', found: true }]);
-    assert.equal(lines(marker).length, 1);
-    assert.equal((await ledger.get('interop', r.key)).state, 'done');
-    await store.close();
-    // And Rust replays what JS reconciled.
-    const again = cliExec({ db, ...intent, policy, owner: 'rust-2', marker });
-    assert.deepEqual([again.status, again.result?.replayed, again.result?.value], [0, true, { by: 'rust', found: true }]);
+    await crashedRustReconciledByJs(db, join(dir, 'crash-marker'), () => SqliteStore.open(db));
   });
 
   test('a settlement made by either host is the other\'s: the version check, the id, the history', async () => {
@@ -236,30 +248,8 @@ describe('Redis shared by JS and Rust workers', () => {
 
   test('a claim left pending by a crashed Rust worker is reconciled by a JS worker, and Rust replays it', async (t) => {
     if (skip) return t.skip(skip);
-    const dir = tempDir('interop-redis-crash');
     const db = redisUrl();
-    const marker = join(dir, 'crash-marker');
-    const policy = JSON.stringify({ class: 'irreversible-external', key: { only: ['/charge_id'] }, reconcile: { lookup: 'find_charge' }, leaseMs: 400 });
-    const intent = { scope: 'interop', run: 'r', step: 'crash', tool: 'charge', args: '{"charge_id":"ch_crash"}' };
-    const crashed = await rustWorker({ db, ...intent, policy, owner: 'rust', marker, crashAfterCall: true });
-    assert.equal(crashed.status, 137, crashed.err);
-    assert.equal(lines(marker).length, 1);
-    const store = await redisStore({ prefix: new URL(db).searchParams.get('prefix') });
-    try {
-      const ledger = new Ledger(store, { owner: 'js' });
-      ledger.reconciler('charge', async (req) => {
-        const hit = lines(marker).find((l) => l.startsWith(`${req.key} `));
-        return hit ? happened({ by: hit.split(' ')[1], found: true }) : notHappened();
-      });
-      const r = await ledger.effect(intent, policy, () => assert.fail('must not execute again'), { waitMs: 10_000 });
-      assert.deepEqual([r.replayed, r.reconciled, r.value], [true, true, { by: 'rust', found: true }]);
-      assert.equal((await ledger.get('interop', r.key)).state, 'done');
-    } finally {
-      await store.close();
-    }
-    const again = await rustWorker({ db, ...intent, policy, owner: 'rust-2', marker });
-    assert.equal(again.status, 0, again.err);
-    assert.deepEqual([JSON.parse(again.out).replayed, JSON.parse(again.out).value], [true, { by: 'rust', found: true }]);
-    assert.equal(lines(marker).length, 1);
+    const prefix = new URL(db).searchParams.get('prefix');
+    await crashedRustReconciledByJs(db, join(tempDir('interop-redis-crash'), 'crash-marker'), () => redisStore({ prefix }));
   });
 });
