@@ -1,4 +1,4 @@
-import{MigrationError,postgres,sameBytes,sha384,sqlite}from"./chunk-ZRWBLY2B.js";var SQLITE_MIGRATIONS_TABLE="_oncely_migrations",POSTGRES_SCHEMA="oncely",POSTGRES_MIGRATIONS_TABLE=`${POSTGRES_SCHEMA}._sqlx_migrations`,SQLX_TABLE_SQLITE=`
+import{postgres,sqlite}from"./chunk-L5SVAMMQ.js";import{MigrationError,sameBytes,sha384}from"./chunk-6NDHWGLV.js";var SQLITE_MIGRATIONS_TABLE="_oncely_migrations",POSTGRES_SCHEMA="oncely",POSTGRES_MIGRATIONS_TABLE=`${POSTGRES_SCHEMA}._sqlx_migrations`,SQLX_TABLE_SQLITE=`
 CREATE TABLE IF NOT EXISTS ${SQLITE_MIGRATIONS_TABLE} (
     version BIGINT PRIMARY KEY,
     description TEXT NOT NULL,
