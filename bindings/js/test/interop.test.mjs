@@ -230,7 +230,9 @@ describe('Redis shared by JS and Rust workers', () => {
     const dir = tempDir('interop-redis');
     const url = redisUrl();
     const winners = [];
-    for (let round = 0; round < 4; round++) winners.push(await race(url, dir, round, { rustDelayMs: round % 2 ? 0 : 1500 }));
+    // Node starts slower than the Rust binary, and a JS worker on Redis first reads the server's
+    // persistence: a longer head start, so that each language wins.
+    for (let round = 0; round < 4; round++) winners.push(await race(url, dir, round, { rustDelayMs: round % 2 ? 0 : 4000 }));
     console.log(`winners: ${winners.join(', ')}`);
     assert.ok(winners.some((w) => w.startsWith('js-')) && winners.some((w) => w.startsWith('rust-')), `winners: ${winners}`);
     const s = await redisStore({ prefix: new URL(url).searchParams.get('prefix') });
