@@ -181,18 +181,19 @@ export class RedisStore {
     return recordedFromRow({ state, fingerprint, tool, result_json: result });
   }
 
-  async insert(entry) {
+  // `claims` (the core's `row-write.claims`): the write leaves a claim the tool will be called
+  // under, and waits for the replicas (`?wait_replicas=`).
+  async insert(entry, { claims = false } = {}) {
     await this.#register(entry.scope);
     const done = await this.client.oncelyInsert(...this.#writeKeys(entry.scope, entry.key, entry.tool), ...writeArgs(entry));
-    if (done === 1) await this.#replicated();
+    if (done === 1 && claims) await this.#replicated();
     return done === 1;
   }
 
-  async update(expectedVersion, entry, { history = false } = {}) {
+  async update(expectedVersion, entry, { history = false, claims = false } = {}) {
     const keys = this.#writeKeys(entry.scope, entry.key, entry.tool);
     const done = await this.client.oncelyUpdate(...keys, ...writeArgs(entry), String(int(expectedVersion)), history ? '1' : '0');
-    // A claim: an update that leaves a (new) claim held.
-    if (done === 1 && history && entry.state === 'pending') await this.#replicated();
+    if (done === 1 && claims) await this.#replicated();
     return done === 1;
   }
 
