@@ -135,8 +135,8 @@ BACKENDS = tuple(BACKEND_LANGS)
 # What target/chaos/py-venv needs, beyond wasmtime, for Python's worker to open a backend.
 PY_CLIENTS: dict[str, str] = {
     "postgres": "psycopg[binary]>=3.1,<4",
-    "redis": "redis>=5,<8",
-    "redis-cluster": "redis>=5,<8",
+    "redis": "redis>=5,<9",
+    "redis-cluster": "redis>=5,<9",
 }
 
 # The stalled-holder variants that must show zero double executions (and one execution each):
@@ -259,7 +259,7 @@ def python_sources_hash() -> str:
     files = sorted(
         [*(REPO / "bindings/python/src").rglob("*.py"), REPO / "bindings/python/hatch_build.py",
          REPO / "bindings/python/pyproject.toml", REPO / "bindings/oncely-core.wasm",
-         *(REPO / "migrations").rglob("*.sql")]
+         *(REPO / "migrations").rglob("*.sql"), *(REPO / "migrations").rglob("*.lua")]
     )
     for f in files:
         h.update(str(f.relative_to(REPO)).encode())
