@@ -401,8 +401,8 @@ class RedisServer:
                      "--pidfile", f"{self.dir}/redis.pid", "--logfile", f"{self.dir}/server.log"]
         self.proc = self.start()
         subprocess.Popen(
-            ["bash", "-c", f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done; "
-                           f"kill -9 $(cat {self.dir}/redis.pid) 2>/dev/null; sleep 0.2; rm -rf {self.dir}"],
+            ["bash", "-c", (f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done; "
+                            f"kill -9 $(cat {self.dir}/redis.pid) 2>/dev/null; sleep 0.2; rm -rf {self.dir}")],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )
         self.url = f"redis://127.0.0.1:{self.port}"

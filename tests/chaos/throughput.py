@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import chaos  # noqa: E402  (the harness's servers, workers and checks)
+import chaos  # the harness's servers, workers and checks
 
 BACKENDS = ("postgres", "redis-cluster")
 
