@@ -128,8 +128,12 @@ LANGS = ("rust", "python", "js")
 BACKEND_LANGS: dict[str, tuple[str, ...]] = {
     "sqlite": LANGS,
     "postgres": LANGS,
+    # Python and JavaScript join these two (LANGS) once their Redis stores are merged: both
+    # passed --quick and a full kill/restart/stall run here with their branches merged.
     "redis": ("rust",),  # one server, AOF with appendfsync always (RedisServer)
     "redis-cluster": ("rust",),  # three masters with a replica each (tests/redis/cluster.sh)
+    # DynamoDB: not yet; the checks read the ledger through the Rust CLI, which has no
+    # DynamoDB store.
 }
 BACKENDS = tuple(BACKEND_LANGS)
 # What target/chaos/py-venv needs, beyond wasmtime, for Python's worker to open a backend.
@@ -994,7 +998,7 @@ def table(result: dict[str, Any]) -> str:
 def main() -> int:
     p = argparse.ArgumentParser(prog="scripts/chaos", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--quick", action="store_true", help="the reduced run scripts/test does (1-2 minutes on 2 cores)")
+    p.add_argument("--quick", action="store_true", help="the reduced run scripts/test does (3-4 minutes on 2 cores)")
     p.add_argument("--backends", default=",".join(BACKENDS), help=f"comma-separated: {','.join(BACKENDS)}")
     p.add_argument("--langs", default=",".join(LANGS), help="comma-separated: rust,python,js")
     p.add_argument("--phases", default="kill,race,restart,stall", help="comma-separated: kill,race,restart,stall")
