@@ -38,22 +38,38 @@ import chaos  # the harness's servers, workers and checks
 BACKENDS = ("postgres", "redis-cluster")
 
 
-def run(env: chaos.Env, backend: str, db: str, procs: int, per_proc: int) -> dict[str, Any]:
-    ph = chaos.Phase(backend, f"throughput-{procs}", db, f"tp{procs}-{backend}", env)
+def run(env: chaos.Env, backend: str, db: str, procs: int, per_proc: int, scopes: str) -> dict[str, Any]:
+    """``procs`` processes at once, each walking ``per_proc`` fresh intents of its own: all in one
+    scope (``scopes == "one"``) or each process in a scope of its own (``"per-process"``; on a
+    cluster, scopes hash to different masters)."""
+    n_phases = procs if scopes == "per-process" else 1
+    phases = [chaos.Phase(backend, f"throughput-{scopes}-{procs}-{k}", db, f"tp-{scopes}-{procs}-{k}-{backend}", env)
+              for k in range(n_phases)]
     blocks = [[f"p{p}-{i}" for i in range(per_proc)] for p in range(procs)]
-    ph.steps = {chaos.LOOKUP[0]: [s for b in blocks for s in b]}
+    for p, b in enumerate(blocks):
+        steps = phases[p % n_phases].steps.setdefault(chaos.LOOKUP[0], [])
+        steps += b
     t = time.monotonic()
-    ph.run_all([("rust", b) for b in blocks], chaos.LOOKUP, 60_000, "--reconcile-from-marker")
+    workers = [(phases[p % n_phases], phases[p % n_phases].spawn("rust", chaos.LOOKUP, 60_000, b,
+                                                                 "--reconcile-from-marker"))
+               for p, b in enumerate(blocks)]
+    for ph, w in workers:
+        ph.reap(w)
     wall = time.monotonic() - t
-    chaos.verify(ph)
     effects = procs * per_proc
-    if ph.figures["executions"] != effects or ph.fresh.total() != effects:
-        ph.failures.append(f"{ph.figures['executions']} executions and {ph.fresh.total()} fresh results "
-                           f"for {effects} intents")
-    if ph.failures:
-        raise chaos.Failure(f"{backend}, {procs} processes: " + "; ".join(ph.failures))
-    return {"backend": backend, "processes": procs, "effects": effects, "wall_s": round(wall, 2),
-            "effects_per_s": round(effects / wall)}
+    executions = fresh = 0
+    failures = []
+    for ph in phases:
+        chaos.verify(ph)
+        executions += ph.figures["executions"]
+        fresh += ph.fresh.total()
+        failures += ph.failures
+    if executions != effects or fresh != effects:
+        failures.append(f"{executions} executions and {fresh} fresh results for {effects} intents")
+    if failures:
+        raise chaos.Failure(f"{backend}, {procs} processes: " + "; ".join(failures))
+    return {"backend": backend, "scopes": scopes, "processes": procs, "effects": effects,
+            "wall_s": round(wall, 2), "effects_per_s": round(effects / wall)}
 
 
 def startup(env: chaos.Env, backend: str, db: str) -> float:
@@ -73,6 +89,8 @@ def main() -> int:
     p.add_argument("--procs", default="1,8,32", help="process counts, comma-separated (default: %(default)s)")
     p.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated: %(default)s")
     p.add_argument("--effects", type=int, help="fresh effects per process")
+    p.add_argument("--scopes", default="one", choices=("one", "per-process"),
+                   help="every intent in one scope, or each process's in a scope of its own (default: %(default)s)")
     p.add_argument("--json", help="write the rows as JSON to this file")
     a = p.parse_args()
     procs = [int(x) for x in a.procs.split(",") if x]
@@ -95,7 +113,7 @@ def main() -> int:
             try:
                 start_s = startup(env, backend, server.url)
                 for n in procs:
-                    row = run(env, backend, server.url, n, per_proc)
+                    row = run(env, backend, server.url, n, per_proc, a.scopes)
                     row["startup_s"] = round(start_s, 3)
                     rows.append(row)
                     print(f"  {backend:13} {n:>3} processes: {row['effects']:>6} effects in {row['wall_s']:>6.2f} s "
@@ -113,7 +131,7 @@ def main() -> int:
         shutil.rmtree(work, ignore_errors=True)
     cores = os.cpu_count()
     print(f"\nledger throughput by worker processes (one run each; Rust test worker, batch mode, "
-          f"{per_proc} fresh effects per process; {cores} cores; ratio = against 1 process)")
+          f"{per_proc} fresh effects per process; scopes: {a.scopes}; {cores} cores; ratio = against 1 process)")
     print(f"  {'backend':13} {'processes':>9} {'effects/s':>10} {'ratio':>6}  {'1-process start':>15}")
     for r in rows:
         one = next((x for x in rows if x["backend"] == r["backend"] and x["processes"] == 1), None)
