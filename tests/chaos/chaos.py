@@ -128,8 +128,8 @@ LANGS = ("rust", "python", "js")
 BACKEND_LANGS: dict[str, tuple[str, ...]] = {
     "sqlite": LANGS,
     "postgres": LANGS,
-    # Python and JavaScript join these two (LANGS) once their Redis stores are merged: both
-    # passed --quick and a full kill/restart/stall run here with their branches merged.
+    # Python and JavaScript join these two (LANGS) once their Redis stores are merged: with
+    # their branches merged, both passed --quick and a full run (docs/reliability.md).
     "redis": ("rust",),  # one server, AOF with appendfsync always (RedisServer)
     "redis-cluster": ("rust",),  # three masters with a replica each (tests/redis/cluster.sh)
     # DynamoDB: not yet; the checks read the ledger through the Rust CLI, which has no
