@@ -1,10 +1,11 @@
-"""Build hook: the package carries the core component and the ledger's SQL migrations.
+"""Build hook: the package carries the core component, the ledger's SQL migrations and the Redis
+store's Lua scripts.
 
-Both are read from the repository, not from a Rust build, so the package builds and installs
+All are read from the repository, not from a Rust build, so the package builds and installs
 with no Rust toolchain: the component from ``bindings/oncely-core.wasm`` (committed; the Rust
 tests check it is byte for byte what the current sources build), the migrations from
-``migrations/`` — the very files the Rust host applies, so both hosts record the same
-checksums. Outside the repository (a build from the sdist), the copies the sdist carries under
+``migrations/`` (``migrations/redis/*.lua`` for the Redis store) — the very files the Rust host
+applies, so both hosts record the same checksums and run the same scripts. Outside the repository (a build from the sdist), the copies the sdist carries under
 ``src/oncely/_data/`` are used.
 
 Nothing is written into the source tree: the files go straight from where they are into the
@@ -23,7 +24,8 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 DATA = "src/oncely/_data"
-DIALECTS = ("sqlite", "postgres")
+DIALECTS = {"sqlite": "*.sql", "postgres": "*.sql", "redis": "*.lua"}
+"""Each folder of ``migrations/`` the package carries, and its files."""
 
 
 def _from_repo(repo: Path) -> dict[Path, str] | None:
@@ -32,9 +34,9 @@ def _from_repo(repo: Path) -> dict[Path, str] | None:
     if not wasm.is_file():
         return None
     files = {wasm: "oncely-core.wasm"}
-    for dialect in DIALECTS:
+    for dialect, pattern in DIALECTS.items():
         src = repo / "migrations" / dialect
-        sql = sorted(src.glob("*.sql"))
+        sql = sorted(src.glob(pattern))
         if not sql:
             raise RuntimeError(f"oncely: no migrations in {src}")
         files.update({f: f"migrations/{dialect}/{f.name}" for f in sql})

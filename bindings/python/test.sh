@@ -14,8 +14,11 @@
 # (from `cargo build --release -p oncely-cli`) and the test-only worker
 # target/release/oncely-test-worker (from `cargo build --release -p oncely-test-support
 # --bin oncely-test-worker`) must exist — binaries, not a toolchain.
-# PostgreSQL tests use $ONCELY_TEST_POSTGRES_URL (scripts/with-postgres sets it); with
-# ONCELY_REQUIRE_POSTGRES=1 or CI set, its absence fails the run. Exits non-zero on any failure.
+# PostgreSQL tests use $ONCELY_TEST_POSTGRES_URL (scripts/with-postgres sets it), Redis tests
+# $ONCELY_TEST_REDIS_URL (scripts/with-redis); with ONCELY_REQUIRE_POSTGRES=1,
+# ONCELY_REQUIRE_REDIS=1 or CI set, a missing server fails the run. The ledger conformance then
+# runs again on a three-master Redis Cluster of this run's own (tests/redis/cluster.sh). Exits
+# non-zero on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -61,12 +64,18 @@ esac
 echo "== python: install it into a clean virtual environment (no Rust on the PATH)"
 "$python" -m venv "$tmp/venv"
 "$norust" "$tmp/venv/bin/pip" install --quiet "$wheel" "wasmtime==50.*" "psycopg[binary]>=3.1,<4" \
-    "pytest>=8" "rfc8785>=0.1.4" "boto3>=1.34,<2" -r "$here/tests/adapters/requirements.txt" \
+    "redis>=5,<9" "boto3>=1.34,<2" "pytest>=8" "rfc8785>=0.1.4" \
+    -r "$here/tests/adapters/requirements.txt" \
     -r "$here/tests/provider/requirements.txt"
 "$tmp/venv/bin/python" -c 'import oncely, wasmtime; print("   oncely", oncely.__version__, "from", oncely.__file__)'
 
 echo "== python: pytest (against the installed package, no Rust on the PATH)"
 (cd "$here" && "$norust" "$tmp/venv/bin/pytest" -p no:cacheprovider tests)
+
+echo "== python: the ledger conformance on a Redis Cluster (three masters, a replica each)"
+cluster=$("$repo/tests/redis/cluster.sh" $$)
+(cd "$here" && ONCELY_TEST_REDIS_URL=$cluster "$norust" "$tmp/venv/bin/pytest" -p no:cacheprovider \
+    -k redis tests/test_ledger_conformance.py tests/test_cross_language.py)
 
 # The adapters of frameworks whose pins need not agree with each other's: each folder of
 # tests/frameworks/ in a clean environment of its own, with the wheel and the folder's
@@ -81,9 +90,10 @@ pids=()
 for name in "${frameworks[@]}"; do
     (
         "$python" -m venv "$tmp/venv-$name"
-        # mypy follows oncely's own imports: psycopg and the OpenTelemetry API (optional at run time).
+        # mypy follows oncely's own imports: psycopg, redis and the OpenTelemetry API (optional at
+        # run time).
         "$norust" "$tmp/venv-$name/bin/pip" install --quiet "$wheel" "wasmtime==50.*" "pytest>=8" "mypy==2.4.1" \
-            "psycopg[binary]>=3.1,<4" "opentelemetry-api>=1.20,<2" -r "$here/tests/frameworks/$name/requirements.txt"
+            "psycopg[binary]>=3.1,<4" "redis>=5,<9" "opentelemetry-api>=1.20,<2" -r "$here/tests/frameworks/$name/requirements.txt"
     ) >"$tmp/install-$name.log" 2>&1 &
     pids+=($!)
 done

@@ -582,6 +582,15 @@ fn key_without_a_step_is_named_by_the_core_as_the_libraries_name_it() {
     let o = run(&["key", "--scope", "acme", "--run", "", "--tool", "refund", "--args", "{}"], b"");
     assert!(!o.status.success() && o.stdout.is_empty());
     assert!(text(&o.stderr).contains("needs a run"), "{}", text(&o.stderr));
+    // Unless the policy's class is not keyed (read-only): keyed by its scope, as every host does
+    // (tests/vectors/adapters.json, "a read-only tool and nothing naming a run").
+    let dir = tempfile::tempdir().unwrap();
+    let ro = dir.path().join("read-only.json");
+    std::fs::write(&ro, r#"{"class":"read-only"}"#).unwrap();
+    let args = ["key", "--scope", "", "--run", "", "--tool", "get_balance", "--args", r#"{"customer":"c1"}"#, "--policy"];
+    let o = run(&[&args[..], &[ro.to_str().unwrap()]].concat(), b"");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout).trim(), "oncely1:5cb43f57a17fe514b9f3dca1f5c4f838a79f01ee2087678cf9e43b3ec349c18b");
 }
 
 #[test]

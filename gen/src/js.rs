@@ -112,55 +112,89 @@ fn ts_doc(out: &mut String, indent: &str, doc: &str) {
     let _ = writeln!(out, "{indent} */");
 }
 
-/// `bindings/js/types/wit.d.ts`: one namespace per interface (`Ledger.Entry`).
-pub fn wit_dts(model: &Model) -> String {
-    let mut out = header("//");
-    out.push_str(
-        "// The core's WIT types as the component's values are in JavaScript (jco): what the\n\
-         // package's public types (index.d.ts) are built from. One namespace per interface.\n",
-    );
+/// A type as the package's conversions (bindings/js/src/wire.js, `witOut`) hand it to users: a
+/// `u64` as a number, an absent option as `null`, the reconcile path as in policy JSON, records,
+/// lists and variants converted member by member; names refer to the `Js` namespace.
+fn ts_converted(t: &Ty, here: &str) -> String {
+    match t {
+        Ty::U64 | Ty::S64 => "number".into(),
+        Ty::List(t) if **t != Ty::U8 => format!("Array<{}>", ts_converted(t, here)),
+        Ty::Option(t) => format!("{} | null", ts_converted(t, here)),
+        Ty::Tuple(ts) => {
+            format!("[{}]", ts.iter().map(|t| ts_converted(t, here)).collect::<Vec<_>>().join(", "))
+        }
+        Ty::Result(ok, err) => {
+            let part = |t: &Option<Box<Ty>>| t.as_ref().map_or("undefined".into(), |t| ts_converted(t, here));
+            format!("{{ tag: 'ok'; val: {} }} | {{ tag: 'err'; val: {} }}", part(ok), part(err))
+        }
+        other => ts_type(other, here),
+    }
+}
+
+/// Which shape [`namespaces`] writes: jco's values, or the package's conversions of them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Jco,
+    Converted,
+}
+
+/// One namespace per interface, each type in `shape` (the converted ones indented, inside `Js`).
+fn namespaces(model: &Model, out: &mut String, shape: Shape) {
+    let converted = shape == Shape::Converted;
+    let ind = if converted { "  " } else { "" };
+    let said = if converted { ", converted" } else { "" };
+    let ty = |t: &Ty, here: &str| if converted { ts_converted(t, here) } else { ts_type(t, here) };
     let mut iface = String::new();
     for def in &model.defs {
         if def.iface != iface {
             if !iface.is_empty() {
-                out.push_str("}\n");
+                let _ = writeln!(out, "{ind}}}");
             }
             iface = def.iface.clone();
-            let _ = writeln!(out, "\n/** `oncely:core/{iface}`. */\nexport namespace {} {{", pascal(&iface));
+            let _ = writeln!(out, "\n{ind}/** `oncely:core/{iface}`{said}. */\n{ind}export namespace {} {{", pascal(&iface));
         }
         let name = pascal(&def.name);
-        let doc = if def.doc.is_empty() { format!("`{}`.", def.path()) } else { format!("{}\n\n`{}`.", def.doc, def.path()) };
-        ts_doc(&mut out, "  ", &doc);
+        let path = def.path();
+        let doc = if def.doc.is_empty() { format!("`{path}`{said}.") } else { format!("{}\n\n`{path}`{said}.", def.doc) };
+        ts_doc(out, &format!("{ind}  "), &doc);
         match &def.kind {
+            // As in policy JSON: a case's name, or `{ lookup: tool }`.
+            Kind::Variant(cases) if converted && path == "policy.reconcile-path" => {
+                let parts: Vec<_> = cases
+                    .iter()
+                    .map(|(c, p, _)| p.as_ref().map_or_else(|| js_string(c), |t| format!("{{ {}: {} }}", camel(c), ty(t, &iface))))
+                    .collect();
+                let _ = writeln!(out, "{ind}  export type {name} = {};", parts.join(" | "));
+            }
             Kind::Record(fields) => {
-                let _ = writeln!(out, "  export interface {name} {{");
+                let _ = writeln!(out, "{ind}  export interface {name} {{");
                 for (f, t, fdoc) in fields {
-                    ts_doc(&mut out, "    ", fdoc);
+                    ts_doc(out, &format!("{ind}    "), fdoc);
                     match t {
-                        Ty::Option(inner) => {
-                            let _ = writeln!(out, "    {}?: {};", camel(f), ts_type(inner, &iface));
+                        Ty::Option(inner) if !converted => {
+                            let _ = writeln!(out, "{ind}    {}?: {};", camel(f), ty(inner, &iface));
                         }
                         _ => {
-                            let _ = writeln!(out, "    {}: {};", camel(f), ts_type(t, &iface));
+                            let _ = writeln!(out, "{ind}    {}: {};", camel(f), ty(t, &iface));
                         }
                     }
                 }
-                out.push_str("  }\n");
+                let _ = writeln!(out, "{ind}  }}");
             }
             Kind::Enum(cases) => {
                 let names: Vec<_> = cases.iter().map(|(c, _)| js_string(c)).collect();
-                let _ = writeln!(out, "  export type {name} = {};", names.join(" | "));
+                let _ = writeln!(out, "{ind}  export type {name} = {};", names.join(" | "));
             }
             Kind::Variant(cases) => {
-                let _ = writeln!(out, "  export type {name} =");
+                let _ = writeln!(out, "{ind}  export type {name} =");
                 for (i, (c, p, _)) in cases.iter().enumerate() {
                     let end = if i + 1 == cases.len() { ";" } else { "" };
                     match p {
                         Some(t) => {
-                            let _ = writeln!(out, "    | {{ tag: {}; val: {} }}{end}", js_string(c), ts_type(t, &iface));
+                            let _ = writeln!(out, "{ind}    | {{ tag: {}; val: {} }}{end}", js_string(c), ty(t, &iface));
                         }
                         None => {
-                            let _ = writeln!(out, "    | {{ tag: {} }}{end}", js_string(c));
+                            let _ = writeln!(out, "{ind}    | {{ tag: {} }}{end}", js_string(c));
                         }
                     }
                 }
@@ -168,7 +202,25 @@ pub fn wit_dts(model: &Model) -> String {
         }
     }
     if !iface.is_empty() {
-        out.push_str("}\n");
+        let _ = writeln!(out, "{ind}}}");
     }
+}
+
+/// `bindings/js/types/wit.d.ts`: one namespace per interface (`Ledger.Entry`), and the same types
+/// converted as the package hands them to users (`Js.Ledger.Entry`, [`ts_converted`]).
+pub fn wit_dts(model: &Model) -> String {
+    let mut out = header("//");
+    out.push_str(
+        "// The core's WIT types as the component's values are in JavaScript (jco): what the\n\
+         // package's public types (index.d.ts) are built from. One namespace per interface.\n",
+    );
+    namespaces(model, &mut out, Shape::Jco);
+    out.push_str(
+        "\n/**\n * The same types as the package hands them to users (`witOut`, bindings/js/src/wire.js): a\n \
+         * `u64` as a number, an absent option as `null`, the reconcile path as in policy JSON.\n */\n\
+         export namespace Js {",
+    );
+    namespaces(model, &mut out, Shape::Converted);
+    out.push_str("}\n");
     out
 }

@@ -3,10 +3,11 @@
 //! call does not simply return. The adapters of every language and the MCP gateway only gather
 //! the context and deliver the answer; the fallbacks, the refusals and the sentences are here.
 
-use crate::agent_wit::{CallContext, Failure, Guest, Identity, IdentityError, IdentityErrorKind, Origin, Reply, ReplyCode};
+use crate::agent_wit::{ApprovalForm, CallContext, Failure, Guest, Identity, IdentityError, IdentityErrorKind, Origin, Reply, ReplyCode};
 use crate::effect_wit::EffectError;
 use crate::json::{self, Value};
 use crate::keys_wit::{KeyErrorKind, KeyIdentity};
+use crate::ledger_wit::ApprovalRequest;
 use crate::prelude::*;
 use crate::text::Q;
 
@@ -98,7 +99,11 @@ pub fn identify(call: CallContext) -> Result<Identity, IdentityError> {
         named(call.session).map(|r| (r, Origin::Session))
     };
 
+    // A tool that is not keyed (its class passes through) needs no run: with none, its key (the
+    // effect machine still names one, for the provider) is its scope's.
+    let passes_through = call.effect_class.is_some_and(|c| !crate::policy::uses_ledger(c));
     let key_identity = match call.key_identity {
+        _ if run.is_none() && passes_through => KeyIdentity::Scope,
         KeyIdentity::Step if step.is_none() => KeyIdentity::Run,
         declared => declared,
     };
@@ -119,6 +124,37 @@ pub fn identify(call: CallContext) -> Result<Identity, IdentityError> {
         None => (None, None),
     };
     Ok(Identity { scope, run, step, key_identity, scope_from, run_from, step_from })
+}
+
+/// The approval form's JSON Schema: `approve` (required), `reason` (optional).
+pub const APPROVAL_SCHEMA: &str = concat!(
+    r#"{"type":"object","properties":{"#,
+    r#""approve":{"type":"boolean","title":"Approve","description":"Run this call once, with these arguments"},"#,
+    r#""reason":{"type":"string","title":"Reason","description":"Why (recorded; a denial's reason is what the agent reads)"}},"#,
+    r#""required":["approve"]}"#
+);
+
+/// Who answers for a client that gives no name.
+pub const UNNAMED_CLIENT: &str = "agent";
+
+/// The form that asks a person about `req` through the agent's client (`wit/agent.wit`,
+/// `approval-form`).
+pub fn approval_form(req: &ApprovalRequest, client: Option<String>) -> ApprovalForm {
+    let client = named(client).unwrap_or_else(|| UNNAMED_CLIENT.to_string());
+    ApprovalForm {
+        message: msg![
+            "Approve this call of the tool ",
+            Q(&req.tool),
+            "? It runs once, with exactly these arguments:\n",
+            req.args_canonical,
+            "\n(oncely: this call's policy asks a person first; key ",
+            req.key,
+            ")"
+        ],
+        schema_json: APPROVAL_SCHEMA.to_string(),
+        recorded_as: msg!["mcp:", client],
+        decline_note: msg!["declined by ", client],
+    }
 }
 
 fn reply(code: ReplyCode, text: String, key: Option<&str>, repeatable: bool) -> Reply {
@@ -239,6 +275,10 @@ pub fn answer(error: &Failure) -> Option<Reply> {
 impl Guest for crate::Core {
     fn identify(call: CallContext) -> Result<Identity, IdentityError> {
         identify(call)
+    }
+
+    fn approval_prompt(request: ApprovalRequest, client: Option<String>) -> ApprovalForm {
+        approval_form(&request, client)
     }
 
     fn answer(error: Failure) -> Option<Reply> {

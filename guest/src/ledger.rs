@@ -877,6 +877,22 @@ pub fn decision_of(e: &Entry) -> Option<HeldDecision> {
     }
 }
 
+/// `ledger.history-decision`: a history record of state `state` with `settlement` notes a
+/// person's approval (true) or denial (false).
+pub fn history_decision(state: EntryState, settlement: Option<&str>) -> Option<bool> {
+    settlement?;
+    match state {
+        EntryState::Approved => Some(true),
+        EntryState::Denied => Some(false),
+        _ => None,
+    }
+}
+
+/// `ledger.attention-since`: since when an entry has needed a person for its reason.
+pub fn attention_since(state: EntryState, in_doubt_since: Option<u64>, updated_at: u64) -> u64 {
+    in_doubt_since.unwrap_or(if state == EntryState::AwaitingApproval { updated_at } else { 0 })
+}
+
 /// `ledger.settleable`: the states `resolve` accepts.
 pub fn settleable(s: EntryState) -> bool {
     matches!(s, EntryState::InDoubt | EntryState::Escalated)
@@ -905,5 +921,13 @@ impl Guest for crate::Core {
 
     fn decision_of(e: Entry) -> Option<HeldDecision> {
         decision_of(&e)
+    }
+
+    fn history_decision(state: EntryState, settlement: Option<String>) -> Option<bool> {
+        history_decision(state, settlement.as_deref())
+    }
+
+    fn attention_since(state: EntryState, in_doubt_since: Option<u64>, updated_at: u64) -> u64 {
+        attention_since(state, in_doubt_since, updated_at)
     }
 }

@@ -8,6 +8,7 @@ use oncely_core::canonical_wit::{CanonError, CanonErrorKind};
 use oncely_core::effect_wit::{Busy, Doubt, EffectError, Keyed};
 use oncely_core::keys_wit::{Intent, KeyError, KeyErrorKind, KeyIdentity, KeySpec};
 use oncely_core::ledger_wit::{Conflict, LedgerError, LedgerErrorKind};
+use oncely_core::policy_wit::EffectClass;
 use serde_json::{json, Value};
 
 fn identify(call: &CallContext) -> Result<oncely_core::agent_wit::Identity, oncely_core::agent_wit::IdentityError> {
@@ -25,13 +26,22 @@ fn agent_vectors() {
     replay_agent_vectors(std::env::var_os("ONCELY_BLESS").is_some());
 }
 
-/// Every combination of the sources a host may give (present or not, for each identity): the
-/// call is refused `no-run` exactly when nothing names a run and the key needs one, and
-/// otherwise its intent is derivable under the returned spec, with a non-empty scope.
+/// Every combination of the sources a host may give (present or not, for each identity and
+/// class): the call is refused `no-run` exactly when nothing names a run and the key needs one
+/// (a keyed class, or none known), and otherwise its intent is derivable under the returned
+/// spec, with a non-empty scope.
 #[test]
 fn every_identity_is_derivable_or_refused_for_want_of_a_run() {
     let named = |bits: u32, i: u32, v: &str| (bits >> i & 1 == 1).then(|| v.to_string());
-    for identity in [KeyIdentity::Step, KeyIdentity::Run, KeyIdentity::Scope] {
+    let classes = [
+        None,
+        Some(EffectClass::ReadOnly),
+        Some(EffectClass::OverwritingWrite),
+        Some(EffectClass::AccumulatingWrite),
+        Some(EffectClass::IrreversibleExternal),
+    ];
+    for (identity, class) in [KeyIdentity::Step, KeyIdentity::Run, KeyIdentity::Scope].into_iter().flat_map(|i| classes.map(|c| (i, c))) {
+        let keyed = !matches!(class, Some(EffectClass::ReadOnly | EffectClass::OverwritingWrite));
         for bits in 0..1u32 << 10 {
             let mut meta = serde_json::Map::new();
             for (i, name) in [(5, "oncely/scope"), (6, "oncely/run"), (7, "oncely/step"), (8, "idempotencyKey")] {
@@ -42,6 +52,7 @@ fn every_identity_is_derivable_or_refused_for_want_of_a_run() {
             let call = CallContext {
                 tool: "t".into(),
                 key_identity: identity,
+                effect_class: class,
                 scope: named(bits, 0, "s"),
                 run: named(bits, 1, "r"),
                 step: named(bits, 2, "p"),
@@ -58,9 +69,13 @@ fn every_identity_is_derivable_or_refused_for_want_of_a_run() {
             match identify(&call) {
                 Err(e) => {
                     assert_eq!(e.kind, IdentityErrorKind::NoRun, "{bits:b}");
-                    assert!(!names_run && identity != KeyIdentity::Scope, "{bits:b}");
+                    assert!(!names_run && identity != KeyIdentity::Scope && keyed, "{bits:b}");
                 }
                 Ok(i) => {
+                    if !names_run && !keyed {
+                        // Not keyed, and nothing names a run: keyed by its scope.
+                        assert_eq!((i.run.as_deref(), i.key_identity), (None, KeyIdentity::Scope), "{bits:b}");
+                    }
                     assert!(!i.scope.is_empty());
                     assert_eq!(i.step.is_some(), bits & (1 << 2 | 1 << 7 | 1 << 8 | 1 << 9) != 0, "{bits:b}");
                     let intent = Intent {

@@ -510,8 +510,8 @@ impl<S: Store> Ledger<S> {
 
     async fn apply(&self, w: &RowWrite) -> Result<bool, StoreError> {
         match w.op {
-            WriteOp::Insert => self.store.insert(&w.row).await,
-            WriteOp::Update => self.store.update(w.expected_version, &w.row, w.history).await,
+            WriteOp::Insert => self.store.insert(&w.row, w.claims).await,
+            WriteOp::Update => self.store.update(w.expected_version, &w.row, w.history, w.claims).await,
             WriteOp::Delete => self.store.delete(&w.row.scope, &w.row.key, w.expected_version).await,
         }
     }

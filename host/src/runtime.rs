@@ -3,11 +3,11 @@
 //! exported function. A trap fails that call only: the instance is dropped, never reused.
 
 use crate::error::Error;
-use crate::wit::agent::{CallContext, Failure, Identity, IdentityError, Reply};
+use crate::wit::agent::{ApprovalForm, CallContext, Failure, Identity, IdentityError, Reply};
 use crate::wit::canonical::CanonError;
 use crate::wit::effect::{CoreDefaults, EffectError, Input, RunAnswer, RunCall, Step};
 use crate::wit::keys::{DerivedKey, Explanation, Intent, KeyError, KeySpec};
-use crate::wit::ledger::{Attention, Claim, Entry, EntryState, HeldDecision};
+use crate::wit::ledger::{ApprovalRequest, Attention, Claim, Entry, EntryState, HeldDecision};
 use crate::wit::policy::{EffectClass, ManifestReport, ResolvedTool, ToolAnnotations, ToolPolicy};
 use crate::wit::provider::{Admission, Answer, HttpResponse, Operation, Recording, Refusal, Request as ProviderRequest};
 use crate::wit::Core;
@@ -247,6 +247,17 @@ impl Runtime {
         self.with(|s, c| c.oncely_core_ledger().call_decision_of(s, e))
     }
 
+    /// The decision a record of an entry's history notes (`wit/ledger.wit`'s
+    /// `history-decision`): `Some(true)` an approval, `Some(false)` a denial.
+    pub fn history_decision(&self, state: EntryState, settlement: Option<&str>) -> Result<Option<bool>, Error> {
+        self.with(|s, c| c.oncely_core_ledger().call_history_decision(s, state, settlement))
+    }
+
+    /// Since when `e` has needed a person for its reason (`wit/ledger.wit`'s `attention-since`).
+    pub fn attention_since(&self, e: &Entry) -> Result<u64, Error> {
+        self.with(|s, c| c.oncely_core_ledger().call_attention_since(s, e.state, e.in_doubt_since, e.updated_at))
+    }
+
     /// The provider side (`wit/provider.wit`): what to do with a request that may carry a key.
     /// `Err(why)`: the operation is misconfigured.
     pub fn admit(&self, scope: &str, operation: &Operation, request: &ProviderRequest) -> Result<Result<Admission, String>, Error> {
@@ -287,6 +298,12 @@ impl Runtime {
     /// (`wit/agent.wit`), or why the call has none.
     pub fn identify(&self, call: &CallContext) -> Result<Result<Identity, IdentityError>, Error> {
         self.with(|s, c| c.oncely_core_agent().call_identify(s, call))
+    }
+
+    /// What a person reads and answers when `request` awaits their approval and the agent's
+    /// client (`client`: its name) asks them (`wit/agent.wit`'s `approval-prompt`).
+    pub fn approval_prompt(&self, request: &ApprovalRequest, client: Option<&str>) -> Result<ApprovalForm, Error> {
+        self.with(|s, c| c.oncely_core_agent().call_approval_prompt(s, request, client))
     }
 
     /// What the model reads for a call that ended with `failure`; none when it is not the

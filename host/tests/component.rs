@@ -1,5 +1,5 @@
 //! The shipped core component, checked on the bytes this crate embeds (built from guest/ by
-//! build.rs): it imports nothing, it is at most 265,000 bytes (`SIZE_GOAL_BYTES`), and the copy
+//! build.rs): it imports nothing, it is at most 270,000 bytes (`SIZE_GOAL_BYTES`), and the copy
 //! committed for the Python and JavaScript packages (`bindings/oncely-core.wasm`, so they
 //! install without Rust) is byte for byte what the current sources build.
 
@@ -25,9 +25,14 @@ use wasmtime::{Config, Engine};
 /// function in CHANGELOG.md); 265,000 since a caller may wait for the decision
 /// (`effect-options.approval-wait-ms`) and a framework's own approval step asks the core whether
 /// a call would ask a person (`ledger.asks-approval`: an entry and a claim lifted across the
-/// boundary, about 2.7 KB). A guard against growth nobody decided on: raise it only with a
-/// reason written there.
-const SIZE_GOAL_BYTES: usize = 265_000;
+/// boundary, about 2.7 KB); 270,000 since more of the agent hosts' rules are the core's: a call's
+/// identity reads the tool's class (a tool that passes through needs no run), the MCP approval
+/// form (`agent.approval-prompt`: its message, schema, who a decision is recorded as), which
+/// history records note a decision and since when an entry needs a person (`ledger.
+/// history-decision`, `attention-since`), and the `row-write.claims` mark (about 3.2 KB:
+/// 267,844 bytes). A guard against growth nobody decided on: raise it only with a reason
+/// written there.
+const SIZE_GOAL_BYTES: usize = 270_000;
 
 #[test]
 fn the_component_imports_nothing() {

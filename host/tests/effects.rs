@@ -165,7 +165,7 @@ impl Store for ScriptedStore {
         }
         Ok(row)
     }
-    async fn insert(&self, e: &Entry) -> Result<bool, StoreError> {
+    async fn insert(&self, e: &Entry, _claims: bool) -> Result<bool, StoreError> {
         self.op("insert").await?;
         let applied = self.version(&e.scope, &e.key).is_none();
         if applied {
@@ -175,7 +175,7 @@ impl Store for ScriptedStore {
         self.after("insert").await;
         Ok(applied)
     }
-    async fn update(&self, expected: u64, e: &Entry, _history: bool) -> Result<bool, StoreError> {
+    async fn update(&self, expected: u64, e: &Entry, _history: bool, _claims: bool) -> Result<bool, StoreError> {
         self.op("update").await?;
         let applied = self.version(&e.scope, &e.key) == Some(expected);
         if applied {

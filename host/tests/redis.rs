@@ -112,6 +112,17 @@ async fn a_claim_waits_for_the_replicas_it_asks_for() {
     let held = ledger.list(Some("acme"), &ListFilter { limit: 10, ..Default::default() }).await.unwrap();
     assert_eq!(held.iter().map(|e| e.state).collect::<Vec<_>>(), vec![EntryState::Pending]);
 
+    // Which writes wait is the core's mark (`row-write.claims`), not the store's guess: a call
+    // that awaits a person's approval leaves no claim, so its write does not wait, and it is
+    // answered at once even with no replica there.
+    let asking = rt.parse_policy(r#"{"class":"irreversible-external","key":{},"reconcile":"manual","approval":"always"}"#).unwrap();
+    let started = std::time::Instant::now();
+    match ledger.effect(&intent("acme", 9), &asking).run(|_| async { Ok::<_, ToolError>(serde_json::json!({})) }).await {
+        Err(Error::AwaitingApproval(_)) => {}
+        other => panic!("a request for approval waited for a replica, or was not recorded: {other:?}"),
+    }
+    assert!(started.elapsed() < std::time::Duration::from_millis(800), "the request for approval waited for WAIT");
+
     // With a replica in sync, the same option lets claims through, and the replica has them.
     let replica = server(&["--replica-of", &port(&primary)]).expect("a replica of a server that started");
     let r = run(Ledger::open(&one).await.unwrap(), 3).await.unwrap();

@@ -42,8 +42,8 @@ impl Store for Stalling {
     async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError> {
         self.inner.get(scope, key).await
     }
-    async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
-        let applied = self.inner.insert(entry).await?;
+    async fn insert(&self, entry: &Entry, claims: bool) -> Result<bool, StoreError> {
+        let applied = self.inner.insert(entry, claims).await?;
         let ms = self.after_insert_ms.swap(0, Ordering::SeqCst);
         if ms > 0 {
             // The whole worker stalls (its thread is blocked), as a paused process would.
@@ -51,11 +51,11 @@ impl Store for Stalling {
         }
         Ok(applied)
     }
-    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError> {
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool, claims: bool) -> Result<bool, StoreError> {
         if self.armed.load(Ordering::SeqCst) && self.armed_updates.fetch_add(1, Ordering::SeqCst) == 0 {
             return Err(StoreError::Other("the database is restarting".into()));
         }
-        self.inner.update(expected_version, entry, history).await
+        self.inner.update(expected_version, entry, history, claims).await
     }
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
         self.inner.delete(scope, key, expected_version).await

@@ -33,16 +33,16 @@ async fn store_contract() {
     for (name, store, _guard) in stores().await {
         let e = claimed_entry(&store, "acme", "{\"n\":1}").await;
         // Insert-if-absent: a second claim of the same (scope, key) does not insert.
-        assert!(!store.insert(&e).await.unwrap(), "{name}: insert over an existing row");
+        assert!(!store.insert(&e, true).await.unwrap(), "{name}: insert over an existing row");
         assert_eq!(store.get("acme", &e.key).await.unwrap().as_ref(), Some(&e), "{name}: round trip");
         // Compare-and-swap: only from the current version.
         let mut next = e.clone();
         next.version = 2;
         next.state = EntryState::Done;
         next.result_json = Some("{\"ok\":true}".into());
-        assert!(!store.update(7, &next, true).await.unwrap(), "{name}: update from a wrong version");
-        assert!(store.update(1, &next, true).await.unwrap(), "{name}");
-        assert!(!store.update(1, &next, true).await.unwrap(), "{name}: the same CAS twice");
+        assert!(!store.update(7, &next, true, true).await.unwrap(), "{name}: update from a wrong version");
+        assert!(store.update(1, &next, true, true).await.unwrap(), "{name}");
+        assert!(!store.update(1, &next, true, true).await.unwrap(), "{name}: the same CAS twice");
         assert_eq!(store.get("acme", &e.key).await.unwrap().unwrap().state, EntryState::Done);
         // The history: the insert's record, then each update the core marked as kept, with
         // the written row's fields (`at` its `updated_at`); an unmarked update keeps none.
@@ -52,7 +52,7 @@ async fn store_contract() {
         let mut quiet = next.clone();
         quiet.version = 3;
         quiet.updated_at += 5;
-        assert!(store.update(2, &quiet, false).await.unwrap(), "{name}");
+        assert!(store.update(2, &quiet, false, false).await.unwrap(), "{name}");
         assert_eq!(kept(store.history("acme", &e.key).await.unwrap()), both, "{name}: an unmarked update");
         assert!(!store.delete("acme", &e.key, 1).await.unwrap(), "{name}: delete from a wrong version");
         // Lists and due rows are scoped.
@@ -205,11 +205,11 @@ impl Store for CountingReads {
         self.narrow.fetch_add(1, Ordering::SeqCst);
         self.inner.recorded(scope, key).await
     }
-    async fn insert(&self, entry: &Entry) -> Result<bool, oncely::StoreError> {
-        self.inner.insert(entry).await
+    async fn insert(&self, entry: &Entry, claims: bool) -> Result<bool, oncely::StoreError> {
+        self.inner.insert(entry, claims).await
     }
-    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, oncely::StoreError> {
-        self.inner.update(expected_version, entry, history).await
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool, claims: bool) -> Result<bool, oncely::StoreError> {
+        self.inner.update(expected_version, entry, history, claims).await
     }
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, oncely::StoreError> {
         self.inner.delete(scope, key, expected_version).await
@@ -661,7 +661,7 @@ async fn the_inbox_hides_none_of_the_oldest_entries() {
             all.push(done);
         }
         for e in &all {
-            assert!(store.insert(e).await.unwrap(), "{name}");
+            assert!(store.insert(e, e.state == EntryState::Pending).await.unwrap(), "{name}");
         }
         // What the core says needs a person, in the order of waiting.
         let mut want: Vec<&Entry> = all.iter().filter(|e| rt.needs_person(e, now, None).unwrap().is_some()).collect();

@@ -337,6 +337,7 @@ mod agent {
     use oncely::wit::effect::{Busy, Doubt, EffectError, Keyed};
     use oncely::wit::keys::{Intent, KeyError, KeyErrorKind, KeyIdentity, KeySpec};
     use oncely::wit::ledger::{Conflict, LedgerError, LedgerErrorKind};
+    use oncely::wit::policy::EffectClass;
     use oncely::Error;
     use serde_json::{json, Value};
 

@@ -41,6 +41,15 @@ restart  (PostgreSQL and the single Redis server) Waves of 8 processes (6 with -
          and ``-m immediate`` in turn (``pg_restart``); Redis: SHUTDOWN and SIGKILL in turn, then
          redis-server started again on its append-only file (``RedisServer.restart``) — until 8
          restarts (2) are done; then a resume pass.
+failover (PostgreSQL only) A primary and a streaming replica of the harness's own
+         (``ReplicatedCluster``), with synchronous replication and then asynchronous: waves of 8
+         processes (6 with --quick), connected with a URL naming both servers
+         (``target_session_attrs=read-write``), walk blocks of fresh intents while the harness
+         SIGKILLs the primary (the postmaster and every backend), promotes the replica
+         (``pg_ctl promote``) and makes a new replica in the dead one's place, until 30
+         failovers (1) per mode are done; then a resume pass. Synchronous: checked like the
+         other phases. Asynchronous: duplicates and lost results are counted, not failed (a
+         commit the replica had not received is gone after the promotion).
 stall    The stalled-holder probe. Worker A claims (lease 1 s, maxCallMs 4 s: a lookup's "did
          not happen" is believed 5 s after the claim at the earliest) and stalls 3 s; once A's
          claim is in the ledger, worker B (another language) runs the same intent. Three
@@ -128,10 +137,10 @@ LANGS = ("rust", "python", "js")
 BACKEND_LANGS: dict[str, tuple[str, ...]] = {
     "sqlite": LANGS,
     "postgres": LANGS,
-    # Python and JavaScript join these two (LANGS) once their Redis stores are merged: with
-    # their branches merged, both passed --quick and a full run (docs/reliability.md).
-    "redis": ("rust",),  # one server, AOF with appendfsync always (RedisServer)
-    "redis-cluster": ("rust",),  # three masters with a replica each (tests/redis/cluster.sh)
+    # JavaScript joins these two (LANGS) once its Redis store is merged: with its branch merged,
+    # it passed --quick and a full run (docs/reliability.md).
+    "redis": ("rust", "python"),  # one server, AOF with appendfsync always (RedisServer)
+    "redis-cluster": ("rust", "python"),  # three masters with a replica each (tests/redis/cluster.sh)
     # DynamoDB: not yet; the checks read the ledger through the Rust CLI, which has no
     # DynamoDB store.
 }
@@ -190,6 +199,7 @@ class Config:
     restart_gap_s: float
     stall_probes: int  # per variant
     stall_parallel: int
+    failovers: int = 30  # per replication mode (sync, async)
 
 
 FULL = Config(
@@ -221,6 +231,7 @@ QUICK = Config(
     restart_gap_s=1.5,
     stall_probes=3,
     stall_parallel=3,
+    failovers=1,
 )
 
 KILL_LEASE_MS = 5000
@@ -354,6 +365,139 @@ class Cluster:
         with contextlib.suppress(subprocess.CalledProcessError):
             self.pg_ctl("-m", "fast", "-w", "stop")
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ReplicatedCluster:
+    """A primary and a streaming replica (``pg_basebackup -R``) from Debian's binaries, on two
+    free 127.0.0.1 ports, for the failover phase. ``sync``: the primary has
+    ``synchronous_standby_names = '*'`` and ``synchronous_commit = on`` (a commit returns once
+    the replica has flushed its WAL); else asynchronous streaming (the default). ``url`` names
+    both servers with ``target_session_attrs=read-write``: a worker connects to whichever is the
+    primary. ``failover()`` SIGKILLs the primary's postmaster and every process of it, promotes
+    the replica (``pg_ctl promote``), and then makes a new replica of the new primary in the
+    dead one's place (a fresh base backup on its port), so the pair is whole again for the next
+    failover. Stopped (and removed) by stop(), or by a watchdog when the harness dies."""
+
+    def __init__(self, sync: bool) -> None:
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: [int(x) for x in p.split("/")[-2].split(".") if x.isdigit()])
+        if not bins or not os.access(f"{bins[-1]}/initdb", os.X_OK):
+            raise Failure("PostgreSQL server binaries not found (scripts/setup --all installs them)")
+        self.bin = bins[-1]
+        self.sync = sync
+        self.dir = tempfile.mkdtemp(prefix="oncely-chaos-pgha.")
+        os.chmod(self.dir, 0o755)
+        if os.getuid() == 0:
+            shutil.chown(self.dir, "postgres")
+        self.ports = [free_port(), free_port()]
+        self.generation = 0
+        self.primary = 0  # index into ports (and node data directories)
+        data = self.data(0)
+        sh([*as_postgres(), f"{self.bin}/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"],
+           capture_output=True)
+        conf = ["listen_addresses = '127.0.0.1'", "max_connections = 200", "wal_level = replica", "max_wal_senders = 10", "hot_standby = on"]
+        if sync:
+            conf += ["synchronous_standby_names = '*'", "synchronous_commit = on"]
+        sh([*as_postgres(), "tee", "-a", f"{data}/postgresql.conf"], input="\n".join(conf) + "\n", capture_output=True)
+        self.start(0)
+        self.make_replica(1)
+        stop = "; ".join(" ".join([*as_postgres(), f"{self.bin}/pg_ctl", "-D", f"{self.dir}/node{i}", "-m", "immediate", "stop"])
+                         + " >/dev/null 2>&1" for i in range(2))
+        subprocess.Popen(
+            ["bash", "-c", f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done; {stop}; rm -rf {self.dir}"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        hosts = ",".join(f"127.0.0.1:{p}" for p in self.ports)
+        self.url = f"postgres://postgres@{hosts}/postgres?target_session_attrs=read-write"
+
+    def data(self, i: int) -> str:
+        return f"{self.dir}/node{i}"
+
+    def node_url(self, i: int) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.ports[i]}/postgres"
+
+    def pg_ctl(self, i: int, *args: str) -> None:
+        sh([*as_postgres(), f"{self.bin}/pg_ctl", "-D", self.data(i), "-l", f"{self.dir}/server{i}.log", *args],
+           capture_output=True)
+
+    def start(self, i: int) -> None:
+        # A socket directory of each start's own: a SIGKILLed postmaster that nobody reaped yet
+        # (a zombie) still "holds" its socket's lock file, and the new server would refuse it.
+        sockets = tempfile.mkdtemp(prefix=f"sock{i}.", dir=self.dir)
+        os.chmod(sockets, 0o755)
+        if os.getuid() == 0:
+            shutil.chown(sockets, "postgres")
+        try:
+            self.pg_ctl(i, "-w", "-t", "60", "-o", f"-p {self.ports[i]} -k {sockets}", "start")
+        except subprocess.CalledProcessError as e:
+            log_tail = Path(f"{self.dir}/server{i}.log").read_text(errors="replace")[-1500:]
+            raise Failure(f"PostgreSQL node {i} did not start: {e.stderr}{log_tail}") from e
+
+    def psql(self, i: int, sql: str) -> str:
+        return sh([f"{self.bin}/psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", str(self.ports[i]), "-U", "postgres",
+                   "-d", "postgres", "-c", sql], capture_output=True).stdout.strip()
+
+    def make_replica(self, i: int) -> float:
+        """A fresh base backup of the primary into node i, started as its streaming replica;
+        returns once the primary sees it streaming (and, with ``sync``, as its synchronous
+        standby). The seconds it took."""
+        t = time.monotonic()
+        shutil.rmtree(self.data(i), ignore_errors=True)
+        self.generation += 1
+        name = f"replica{self.generation}"
+        sh([*as_postgres(), f"{self.bin}/pg_basebackup", "-h", "127.0.0.1", "-p", str(self.ports[self.primary]), "-U", "postgres",
+            "-D", self.data(i), "-R", "-X", "stream", "-c", "fast", "--no-sync"], capture_output=True)
+        conninfo = f"host=127.0.0.1 port={self.ports[self.primary]} user=postgres application_name={name}"
+        sh([*as_postgres(), "tee", "-a", f"{self.data(i)}/postgresql.auto.conf"],
+           input=f"primary_conninfo = '{conninfo}'\n", capture_output=True)
+        self.start(i)
+        want = "sync" if self.sync else "async"
+        deadline = time.monotonic() + 60
+        while self.psql(self.primary, f"SELECT sync_state FROM pg_stat_replication WHERE application_name = '{name}' "
+                        "AND state = 'streaming'") != want:
+            if time.monotonic() > deadline:
+                raise Failure(f"the replica {name} did not stream as {want}: see {self.dir}/server{i}.log")
+            time.sleep(0.05)
+        return time.monotonic() - t
+
+    def failover(self) -> dict[str, float]:
+        """SIGKILL the primary (its postmaster and every backend: a machine that dies), promote
+        the replica, then rebuild a replica in the dead one's place. Seconds: until the new
+        primary accepts writes, and until the new replica streams."""
+        t = time.monotonic()
+        old = self.primary
+        pid = int(Path(f"{self.data(old)}/postmaster.pid").read_text().split()[0])
+        for p in [*children(pid), pid]:  # (the children first: once it dies, init adopts them)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(p, signal.SIGKILL)
+        new = 1 - old
+        self.pg_ctl(new, "-w", "-t", "60", "promote")
+        self.primary = new
+        promoted = time.monotonic() - t
+        rebuilt = self.make_replica(old)
+        return {"promoted_s": round(promoted, 2), "replica_s": round(rebuilt, 2)}
+
+    def stop(self) -> None:
+        for i in range(2):
+            with contextlib.suppress(subprocess.CalledProcessError):
+                self.pg_ctl(i, "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is pid (a postmaster's backends)."""
+    got = []
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                got.append(int(stat.split("/")[2]))
+    return got
 
 
 def pg_restart(cluster: Cluster, mode: str) -> float:
@@ -869,6 +1013,66 @@ def phase_restart(env: Env, backend: str, server: Cluster | RedisServer, cfg: Co
     return finish(ph)
 
 
+def phase_failover(env: Env, sync: bool, cfg: Config, langs: list[str]) -> dict[str, Any]:
+    """The primary SIGKILLed and its replica promoted under load (``ReplicatedCluster``), with
+    synchronous or asynchronous replication. Waves of workers, as in ``restart``, connected with
+    the two-host URL (``target_session_attrs=read-write``), walk blocks of fresh intents; while
+    every worker of a wave is past opening the ledger, the harness fails over, until
+    ``cfg.failovers`` are done; then a resume pass on the last primary. Synchronous replication
+    must show no duplicate and nothing lost; asynchronous replication may lose what was
+    committed on the old primary and not yet streamed (a claim, or a recorded result): those are
+    counted, not failed."""
+    mode = "sync" if sync else "async"
+    cluster = ReplicatedCluster(sync)
+    log(f"postgres failover ({mode}): primary 127.0.0.1:{cluster.ports[0]}, replica 127.0.0.1:{cluster.ports[1]}")
+    try:
+        ph = Phase("postgres", f"failover-{mode}", cluster.url, f"failover-{mode}", env)
+        ph.expected_errors = {"storage", "in-doubt", "in-progress", "ledger"}
+        ph.allow_duplicates = not sync
+        ph.steps = {LOOKUP[0]: []}
+        rng = env.rng
+        failovers: list[dict[str, float]] = []
+        active: list[Worker] = []
+        waves = 0
+        next_failover: float | None = None
+        while True:
+            if not active:
+                if len(failovers) >= cfg.failovers:
+                    break
+                block = [f"w{waves}-{i}" for i in range(cfg.restart_intents)]
+                ph.steps[LOOKUP[0]] += block
+                for i in range(cfg.restart_procs):
+                    active.append(ph.spawn(langs[(waves + i) % len(langs)], LOOKUP, RESTART_LEASE_MS, rng.sample(block, len(block)),
+                                           "--reconcile-from-marker", "--wait-ms", str(RESTART_LEASE_MS + 2000),
+                                           "--sleep-ms", "5"))
+                waves += 1
+                next_failover = None
+            time.sleep(0.02)
+            for w in [w for w in active if w.proc.poll() is not None]:
+                active.remove(w)
+                ph.reap(w)
+            if not active or not all(w.out.stat().st_size > 0 for w in active):
+                continue
+            now = time.monotonic()
+            if next_failover is None:
+                next_failover = now + rng.uniform(0.2, 1.0) * cfg.restart_gap_s
+            elif now >= next_failover and len(failovers) < cfg.failovers:
+                failovers.append(cluster.failover())
+                log(f"postgres failover ({mode}) {len(failovers)}/{cfg.failovers}: {failovers[-1]}")
+                next_failover = None
+        ph.figures.update({"workers": len(ph.workers), "waves": waves, "failovers": len(failovers),
+                           "failover_log": failovers, "replication": mode})
+        time.sleep(RESTART_LEASE_MS / 1000 + 0.5)
+        ph.resume(langs, RESTART_LEASE_MS)
+        ph.db = cluster.node_url(cluster.primary)  # the checks read the last primary itself
+        verify(ph)
+        if not sync:  # what asynchronous replication loses is the figure, not a failure
+            ph.failures = [f for f in ph.failures if not f.split(" ", 2)[1].startswith("lost")]
+        return finish(ph)
+    finally:
+        cluster.stop()
+
+
 def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
                 assert_variants: tuple[str, ...]) -> dict[str, Any]:
     """Worker A claims (lease 1 s, maxCallMs 4 s: the grace ends 5 s after the claim) and stalls
@@ -1001,7 +1205,8 @@ def main() -> int:
     p.add_argument("--quick", action="store_true", help="the reduced run scripts/test does (3-4 minutes on 2 cores)")
     p.add_argument("--backends", default=",".join(BACKENDS), help=f"comma-separated: {','.join(BACKENDS)}")
     p.add_argument("--langs", default=",".join(LANGS), help="comma-separated: rust,python,js")
-    p.add_argument("--phases", default="kill,race,restart,stall", help="comma-separated: kill,race,restart,stall")
+    p.add_argument("--phases", default="kill,race,restart,stall,failover",
+                   help="comma-separated: kill,race,restart,stall,failover")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock; printed)")
     p.add_argument("--out", help="write the figures as JSON to this file")
     p.add_argument("--keep", action="store_true", help="keep the work directory (markers, outputs, SQLite files)")
@@ -1018,7 +1223,7 @@ def main() -> int:
     phases = [x for x in a.phases.split(",") if x]
     asserted = tuple(x for x in a.assert_stalled_holder.split(",") if x)
     for name, got, allowed in (("backend", backends, BACKENDS), ("language", langs, LANGS),
-                               ("phase", phases, ("kill", "race", "restart", "stall")),
+                               ("phase", phases, ("kill", "race", "restart", "stall", "failover")),
                                ("stalled-holder variant", list(asserted), ("claim", "tool", "sigstop"))):
         bad = [x for x in got if x not in allowed]
         if bad:
@@ -1073,6 +1278,9 @@ def main() -> int:
                     got["restart"] = phase_restart(env, backend, server, cfg, blangs)
                 if "stall" in phases:
                     got["stall"] = phase_stall(env, backend, db, cfg, blangs, asserted)
+                if "failover" in phases and isinstance(server, Cluster):
+                    for sync in (True, False):
+                        got[f"failover-{'sync' if sync else 'async'}"] = phase_failover(env, sync, cfg, blangs)
                 result["backends"][backend] = got
             finally:
                 if server:

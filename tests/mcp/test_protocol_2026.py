@@ -1,9 +1,10 @@
 """Protocol 2026-07-28 through the gateway: no `initialize`, no `Mcp-Session-Id`, and — the
-specification's "Statelessness" — no session at all, a stdio connection included. The gateway
-then hands the core no session: a keyed call that names no run (`_meta["oncely/run"]`, the
-gateway's `--run`) gets the core's `no-run` refusal, never a run made of the connection or the
-request; a call with a run is keyed by it, and a client that re-issues it (a new request, a new
-request id, as 2026-07-28 says a client does after a broken stream) gets its result replayed.
+specification's "Statelessness" — no session at all, a stdio connection included. The gateway then
+hands the core no session: a keyed call that names no run (`_meta["oncely/run"]`, the gateway's
+`--run`) gets the core's `no-run` refusal, never a run made of the connection or the request (a
+tool that is not keyed — read-only, overwriting write — needs none and passes through); a call with
+a run is keyed by it, and a client that re-issues it (a new request, a new request id, as
+2026-07-28 says a client does after a broken stream) gets its result replayed.
 Before 2026-07-28 the session stays the run of calls that name none (docs/mcp.md, "Identity").
 """
 
@@ -72,13 +73,17 @@ async def test_stdio_without_a_run_is_refused_with_the_cores_sentence(
             await refused(agent)
             await refused(agent)
             assert effects(charges) == []
-            # A read-only tool is refused alike: the core asks for a run before it reads the
-            # tool's class (docs/mcp.md, "Identity").
-            with pytest.raises(MCPError) as e:
-                await agent.call("find_charge", ARGS, timeout_s=30)
-            assert "needs a run" in e.value.error.message, e.value.error
+            # A read-only tool is not keyed, so it needs no run: the core's rule (its class is in
+            # the call's context) lets it pass through, each call answered by the server.
+            for _ in range(2):
+                found = await agent.call("find_charge", ARGS, timeout_s=30)
+                assert not found.is_error, dump(found)
+                assert found.structured_content == {"found": False, "charge": None}, dump(found)
             # The run the agent names (its framework's thread id): keyed, re-issued, replayed.
             await keyed_once(agent, charges, {"oncely/run": "thread-1"})
+            # Passed through, not replayed: the read-only call now sees the charge.
+            found = await agent.call("find_charge", ARGS, timeout_s=30)
+            assert found.structured_content["found"] is True, dump(found)
     log = (tmp_path / "gateway.stderr").read_text()
     assert "protocol 2026-07-28 has no sessions" in log, log
 

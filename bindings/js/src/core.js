@@ -200,6 +200,11 @@ function specOf(policy) {
   return witPolicy(policy).key ?? defaultSpec();
 }
 
+/** The class a policy names (none given: not known, taken as keyed by the core). */
+function classOf(policy) {
+  return policy === undefined || policy === null ? undefined : witPolicy(policy).class;
+}
+
 let coreDefaultsCache = null;
 /**
  * The core's defaults (wit/effect.wit `core-defaults`): what every option left out means, the same
@@ -299,7 +304,7 @@ const derivedOut = (d) => witOut('keys.derived-key', d);
  * and there is none.
  */
 export function deriveKey(intent) {
-  const { intent: named, spec } = identified(intent, specOf(intent?.policy));
+  const { intent: named, spec } = identified(intent, specOf(intent?.policy), classOf(intent?.policy));
   const i = witIntent(named, keyCheck(spec));
   return derivedOut(call((c) => c.keys.derive(i, spec), keyErr));
 }
@@ -309,7 +314,7 @@ export function deriveKey(intent) {
  * pass instead of two and only the key copied back. Same errors (and step rule) as `deriveKey`.
  */
 export function intentKey(intent) {
-  const { intent: named, spec } = identified(intent, specOf(intent?.policy));
+  const { intent: named, spec } = identified(intent, specOf(intent?.policy), classOf(intent?.policy));
   const i = witIntent(named, keyCheck(spec));
   return call((c) => c.keys.key(i, spec), keyErr);
 }
@@ -492,9 +497,10 @@ const identityErr = (e) => new IdentityError(witOut('agent.identity-error', e));
 
 /**
  * agent.identify: the scope, run and step of a tool call, and the key identity to key it with.
- * `call` = {tool, keyIdentity ('step' when absent), scope, run, step, conversation, metaJson,
- * paramsKey, session, defaultScope, defaultRun} (all but `tool` optional; absent, null and ""
- * name nothing). Returns {scope, run, step, keyIdentity, scopeFrom, runFrom, stepFrom} (`run` and
+ * `call` = {tool, keyIdentity ('step' when absent), effectClass, scope, run, step, conversation,
+ * metaJson, paramsKey, session, defaultScope, defaultRun} (all but `tool` optional; absent, null
+ * and "" name nothing). `effectClass` is the tool's class when known: a class that passes through
+ * ('read-only', 'overwriting-write') needs no run, and with none is keyed by its scope. Returns {scope, run, step, keyIdentity, scopeFrom, runFrom, stepFrom} (`run` and
  * `step` null when none); throws IdentityError (`no-run`, `invalid-meta`) with the core's message.
  */
 export function identify(context) {
@@ -502,6 +508,7 @@ export function identify(context) {
   const ctx = {
     tool: text('tool', context.tool),
     keyIdentity: context.keyIdentity ?? 'step',
+    effectClass: context.effectClass ?? undefined,
     scope: optText('scope', context.scope),
     run: optText('run', context.run),
     step: optText('step', context.step),
@@ -522,13 +529,13 @@ export function identify(context) {
  * it with. An intent with a step, or no tool, is returned as it is (its fields checked by the
  * core's keys).
  */
-function identified(intent, spec) {
+function identified(intent, spec, effectClass) {
   if (intent === null || typeof intent !== 'object' || (intent.step !== undefined && intent.step !== null && intent.step !== '')) return { intent, spec };
   // No tool: the keys' own error (empty-field `tool`), in their order; ids as text in that order.
   if (typeof intent.scope === 'string') text('scope', intent.scope);
   if (typeof intent.tool !== 'string' || intent.tool === '') return { intent, spec };
   text('tool', intent.tool);
-  const id = identify({ tool: intent.tool, keyIdentity: spec.identity, scope: intent.scope, run: intent.run });
+  const id = identify({ tool: intent.tool, keyIdentity: spec.identity, effectClass, scope: intent.scope, run: intent.run });
   const named = { ...intent, scope: id.scope, run: id.run ?? '', step: id.step ?? '' };
   return { intent: named, spec: id.keyIdentity === spec.identity ? spec : { ...spec, identity: id.keyIdentity } };
 }
@@ -539,7 +546,7 @@ function identified(intent, spec) {
  */
 export function witIdentified(intent, policy) {
   const p = witPolicy(policy);
-  const { intent: named, spec } = identified(intent, p.key ?? defaultSpec());
+  const { intent: named, spec } = identified(intent, p.key ?? defaultSpec(), p.class);
   return { intent: named, policy: spec === (p.key ?? defaultSpec()) ? p : { ...p, key: spec } };
 }
 

@@ -68,9 +68,11 @@ async function act(step, w, m) {
     let applied;
     try {
       // `history`: whether the write appends to the entry's history (the core's
-      // `row-write.history`).
-      if (write.op === 'insert') applied = await w.store.insert(e, { history: write.history });
-      else if (write.op === 'update') applied = await w.store.update(v, e, { history: write.history });
+      // `row-write.history`); `claims`: whether it leaves a claim the tool will be called under
+      // (`row-write.claims`: what a store that waits for its replicas waits for).
+      const marks = { history: write.history, claims: write.claims };
+      if (write.op === 'insert') applied = await w.store.insert(e, marks);
+      else if (write.op === 'update') applied = await w.store.update(v, e, marks);
       else applied = await w.store.delete(e.scope, e.key, v);
     } catch (err) {
       return failed(err);

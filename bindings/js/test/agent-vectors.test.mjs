@@ -48,11 +48,13 @@ test('replyTo: the typed errors of keys and canonicalization get the answer of t
 test('intentKey and deriveKey of an intent without a step: the key identify names', () => {
   // The cases a low-level caller can state as an intent: a scope, a run and no step, nothing else.
   const plain = doc.identify.filter(
-    (c) => c.args !== undefined && c.expect.derived !== undefined && Object.keys(c.call).every((k) => ['tool', 'key', 'scope', 'run'].includes(k)),
+    (c) => c.args !== undefined && c.expect.derived !== undefined && Object.keys(c.call).every((k) => ['tool', 'class', 'key', 'scope', 'run'].includes(k)),
   );
   assert.ok(plain.length >= 3, `${plain.length} cases`);
+  // A tool that is not keyed (read-only) with no run is among them: keyed by its scope, not refused.
+  assert.ok(plain.some((c) => c.call.class === 'read-only' && c.call.run === undefined));
   for (const c of plain) {
-    const intent = { scope: c.call.scope, run: c.call.run, tool: c.call.tool, args: c.args, policy: policyOf(c.call.key) };
+    const intent = { scope: c.call.scope, run: c.call.run, tool: c.call.tool, args: c.args, policy: policyOf(c.call.key, undefined, c.call.class) };
     assert.equal(intentKey(intent), c.expect.derived, c.name);
     assert.equal(deriveKey({ ...intent, step: '' }).key, c.expect.derived, c.name);
   }

@@ -42,9 +42,9 @@ class Paused {
     await this.wait();
     return this.inner.get(scope, key);
   }
-  async insert(e) {
+  async insert(e, opts) {
     await this.wait();
-    const applied = await this.inner.insert(e);
+    const applied = await this.inner.insert(e, opts);
     if (this.afterInsert) {
       // The worker stalls right after its claim.
       this.pause(this.afterInsert);

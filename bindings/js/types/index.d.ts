@@ -259,51 +259,7 @@ export function explain(a: Intent & { policy?: PolicyInput }, b: Intent, options
 export type EntryState = Wit.Ledger.EntryState;
 
 /** One row of the ledger (wit: ledger.entry). Stores keep every field and hand it back unchanged. */
-export interface Entry {
-  scope: string;
-  key: string;
-  tool: string;
-  /**
-   * The run of the claim that holds (or last held) the entry, for the people who settle it (the
-   * intent's `run`; a new attempt after `failed` takes the new claim's). The key is derived from
-   * it, but another run may share the key (a natural key, or no step). Empty for rows written
-   * before it was recorded.
-   */
-  runId: string;
-  /** The step of that claim (the intent's `step`), for people. */
-  stepId: string;
-  fingerprint: string;
-  argsCanonical: string;
-  state: EntryState;
-  version: number;
-  attempt: number;
-  owner: string;
-  createdAt: number;
-  updatedAt: number;
-  leaseUntil: number;
-  inDoubtSince: number | null;
-  nextReconcileAt: number | null;
-  reconcileAttempts: number;
-  resultJson: string | null;
-  reason: string | null;
-  resolvedBy: string | null;
-  /**
-   * The id of that human settlement (`stl-` and 16 hex digits, given by the core; what
-   * `Ledger.resolve` returned); null otherwise, and again after a new attempt.
-   */
-  settlement: string | null;
-  reconcile: ReconcilePath;
-  leaseMs: number;
-  maxCallMs: number;
-  reconcileAfterMs: number;
-  escalateAfterMs: number;
-  retentionMs: number;
-  /**
-   * When the entry next needs time-driven work (ms since the epoch), computed by the core at every
-   * write; null: never by time alone (escalated). `sweep` and `purgeExpired` select `dueAt <= now`.
-   */
-  dueAt: number | null;
-}
+export type Entry = Wit.Js.Ledger.Entry;
 
 /**
  * One record of an entry's history (`Ledger.history`): the entry as one write left it. Kept for
@@ -341,9 +297,15 @@ export interface StoreListFilter {
   limit: number;
 }
 
-/** What the core says of a write: whether it appends the written row to the entry's history. */
+/** What the core says of a write (`row-write`). */
 export interface WriteOptions {
+  /** The write appends the written row to the entry's history. */
   history?: boolean;
+  /**
+   * The write leaves a claim the tool will be called under: a store that can wait for its
+   * replicas (a Redis `WAIT`) waits for this write before it returns.
+   */
+  claims?: boolean;
 }
 
 /**
@@ -408,25 +370,9 @@ export interface Claim {
   owner: string;
 }
 
-export interface ReconcileRequest {
-  scope: string;
-  key: string;
-  tool: string;
-  argsCanonical: string;
-  attempt: number;
-  path: ReconcilePath;
-  inDoubtSince: number;
-  escalateAt: number;
-}
+export type ReconcileRequest = Wit.Js.Ledger.ReconcileRequest;
 
-export interface Escalation {
-  scope: string;
-  key: string;
-  tool: string;
-  attempt: number;
-  reason: string;
-  inDoubtSince: number;
-}
+export type Escalation = Wit.Js.Ledger.Escalation;
 
 /** What to do after an event (see wit/ledger.wit, "Call protocol"). */
 export type Outcome =
@@ -443,28 +389,15 @@ export type Outcome =
   | { tag: 'purged' }
   | { tag: 'idle'; val: number | null }
   /** The call waits for a person's approval (the request, recorded or found). */
-  | { tag: 'awaiting-approval'; val: ApprovalRequest }
+  | Extract<Wit.Js.Ledger.Outcome, { tag: 'awaiting-approval' }>
   /** A person denied the call. */
-  | { tag: 'denied'; val: Wit.Ledger.Denial };
+  | Extract<Wit.Js.Ledger.Outcome, { tag: 'denied' }>;
 
 /** A call that waits for a person's approval (`ledger.approval-request`; times in ms). */
-export interface ApprovalRequest {
-  scope: string;
-  key: string;
-  tool: string;
-  /** The canonical arguments a person approves or denies. */
-  argsCanonical: string;
-  /** The entry's version to decide on. */
-  version: number;
-  /** Since when it waits. */
-  since: number;
-}
+export type ApprovalRequest = Wit.Js.Ledger.ApprovalRequest;
 
 /** Where a call stands with a person (`ledger.decision-of`). */
-export type HeldDecision =
-  | { tag: 'asked'; val: ApprovalRequest }
-  | { tag: 'approved'; val: Wit.Ledger.Approval }
-  | { tag: 'denied'; val: Wit.Ledger.Denial };
+export type HeldDecision = Wit.Js.Ledger.HeldDecision;
 
 /** A reconciler's verdict or a human's settlement. */
 export type Verdict = Wit.Ledger.ReconcileVerdict;

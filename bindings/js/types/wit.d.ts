@@ -1112,6 +1112,13 @@ export namespace Effect {
      * reason, reconciliation count or settlement. A store appends it in the write itself.
      */
     history: boolean;
+    /**
+     * Whether the write leaves a claim the tool will be called under (a `history` write
+     * that leaves the row `pending`: a new attempt's claim). A store that can wait for its
+     * replicas waits for this write (the Redis store's `WAIT`), so that a claim a tool was
+     * called under survives a failover.
+     */
+    claims: boolean;
   }
   /**
    * A tool call to make, with its limits.
@@ -1871,6 +1878,12 @@ export namespace Agent {
      */
     keyIdentity: Keys.KeyIdentity;
     /**
+     * The tool's effect class (`tool-policy.class`), when the host knows it: a class that
+     * passes through (read-only, overwriting write: no ledger) keys no effect, and needs no
+     * run. None: taken as keyed.
+     */
+    effectClass?: Policy.EffectClass;
+    /**
      * The scope the user gave in code: an adapter's option, `oncely.context(scope=…)`.
      */
     scope?: string;
@@ -1930,8 +1943,9 @@ export namespace Agent {
      */
     scope: string;
     /**
-     * The run; none only for a natural key (identity `scope`), which keys no run: give the
-     * intent an empty run-id then.
+     * The run; none only for a natural key (identity `scope`), which keys no run, or for a
+     * tool that passes through with nothing naming a run (keyed then with identity
+     * `scope`): give the intent an empty run-id then.
      */
     run?: string;
     /**
@@ -1940,7 +1954,7 @@ export namespace Agent {
     step?: string;
     /**
      * The identity to key the call with: the policy's, with `step` made `run` when there is
-     * no step. Key with the policy's key spec (or the default) with this identity:
+     * no step, and `scope` for a tool that passes through with no run. Key with the policy's key spec (or the default) with this identity:
      * `keys.derive` accepts the scope, run and step of this record under it.
      */
     keyIdentity: Keys.KeyIdentity;
@@ -2032,5 +2046,2104 @@ export namespace Agent {
      * cannot be keyed, a denial).
      */
     repeatable: boolean;
+  }
+  /**
+   * What a person reads and answers when a call awaits their approval and the agent's client
+   * asks them (the MCP gateway's elicitation, docs/mcp.md "Approval").
+   *
+   * `agent.approval-form`.
+   */
+  export interface ApprovalForm {
+    /**
+     * The message: the tool and the exact canonical arguments the approval holds for.
+     */
+    message: string;
+    /**
+     * The form's JSON Schema (an object: `approve`, a boolean, required; `reason`, a
+     * string), as JSON text.
+     */
+    schemaJson: string;
+    /**
+     * Who the decision is recorded as (`decision.by`): `mcp:CLIENT`.
+     */
+    recordedAs: string;
+    /**
+     * The note of a denial given without a reason (`decision.note`).
+     */
+    declineNote: string;
+  }
+}
+
+/**
+ * The same types as the package hands them to users (`witOut`, bindings/js/src/wire.js): a
+ * `u64` as a number, an absent option as `null`, the reconcile path as in policy JSON.
+ */
+export namespace Js {
+  /** `oncely:core/canonical`, converted. */
+  export namespace Canonical {
+    /**
+     * Why a document was rejected.
+     *
+     * `canonical.canon-error-kind`, converted.
+     */
+    export type CanonErrorKind = 'syntax' | 'invalid-utf8' | 'lone-surrogate' | 'duplicate-key' | 'number-overflow' | 'inexact-integer' | 'too-deep' | 'too-large';
+    /**
+     * A rejected document: what is wrong, and where.
+     *
+     * `canonical.canon-error`, converted.
+     */
+    export interface CanonError {
+      /**
+       * The class of the problem; hosts map it to their own error types.
+       */
+      kind: CanonErrorKind;
+      /**
+       * 0-based byte offset of the first offending byte in the UTF-8 input.
+       */
+      offset: number;
+      /**
+       * 1-based line of `offset` (lines end at `\n`).
+       */
+      line: number;
+      /**
+       * 1-based column of `offset`, counted in Unicode scalar values from the line start.
+       */
+      column: number;
+      /**
+       * A sentence for humans, naming the problem and, where there is one, the fix.
+       */
+      message: string;
+    }
+  }
+
+  /** `oncely:core/keys`, converted. */
+  export namespace Keys {
+    /**
+     * Which identifiers, besides scope, tool and arguments, make a call distinct.
+     *
+     * `keys.key-identity`, converted.
+     */
+    export type KeyIdentity = 'step' | 'run' | 'scope';
+    /**
+     * Which parts of an intent the key is made of. Pointers are RFC 6901 JSON pointers into the
+     * arguments, such as `/charge_id` or `/meta/request_id`; the root pointer `""` is refused.
+     *
+     * `keys.key-spec`, converted.
+     */
+    export interface KeySpec {
+      /**
+       * When present, the key uses only these members of the arguments (natural keys). A
+       * pointer that is absent from the arguments (once the ignored members are removed) is
+       * an error (`missing-member`), since the key would silently lose its meaning. An empty
+       * list is an error (`empty-field`, at `only`): it would give every call one key.
+       */
+      only: Array<string> | null;
+      /**
+       * Members removed from the arguments before keying and fingerprinting (timestamps,
+       * request ids, trace ids). A pointer that is absent is ignored; a pointer that names an
+       * array element of the arguments as given is an error (`pointer-into-array`), since
+       * removing it would renumber the rest.
+       */
+      ignore: Array<string>;
+      /**
+       * Which identifiers besides the arguments are part of the key.
+       */
+      identity: KeyIdentity;
+    }
+    /**
+     * What an agent meant to do: the input of key derivation.
+     *
+     * Every field is Unicode text: a WIT string cannot carry a lone UTF-16 surrogate. Hosts
+     * whose strings can (JavaScript, Python) must refuse an id that holds one rather than
+     * replace it with U+FFFD, which would give two different ids one key. Arguments that hold
+     * one are passed to `canonical.canonicalize-bytes` as WTF-8, which reports
+     * `lone-surrogate` with its offset.
+     *
+     * `keys.intent`, converted.
+     */
+    export interface Intent {
+      /**
+       * The tenant or namespace. Entries of one scope are never visible to another. Non-empty.
+       */
+      scope: string;
+      /**
+       * The agent run (conversation, workflow execution, job id).
+       */
+      runId: string;
+      /**
+       * The step of the run that asks for the effect (a stable id, not an attempt counter).
+       */
+      stepId: string;
+      /**
+       * The tool's name as the agent calls it. Non-empty.
+       */
+      tool: string;
+      /**
+       * The tool's arguments as JSON text; canonicalized, so formatting and member order do
+       * not matter.
+       */
+      argsJson: string;
+    }
+    /**
+     * A derived key and what it was derived from.
+     *
+     * `keys.derived-key`, converted.
+     */
+    export interface DerivedKey {
+      /**
+       * `oncely1:` + 64 lowercase hex digits.
+       */
+      key: string;
+      /**
+       * The exact bytes that were hashed: canonical JSON of
+       * `["oncely1", scope, tool, run-id|null, step-id|null, mode, selected]`.
+       */
+      preimage: string;
+      /**
+       * SHA-256 (64 lowercase hex digits) of `args-canonical`.
+       */
+      fingerprint: string;
+      /**
+       * The canonical arguments with the ignored members removed; stored by the ledger so a
+       * conflict can name the first differing pointer.
+       */
+      argsCanonical: string;
+    }
+    /**
+     * Why a key could not be derived.
+     *
+     * `keys.key-error-kind`, converted.
+     */
+    export type KeyErrorKind = 'invalid-args' | 'invalid-pointer' | 'missing-member' | 'pointer-into-array' | 'empty-field';
+    /**
+     * A key derivation error.
+     *
+     * `keys.key-error`, converted.
+     */
+    export interface KeyError {
+      /**
+       * The class of the problem.
+       */
+      kind: KeyErrorKind;
+      /**
+       * The pointer or field name concerned, when there is one.
+       */
+      at: string | null;
+      /**
+       * The canonicalization error, for `invalid-args`.
+       */
+      canon: Canonical.CanonError | null;
+      /**
+       * A sentence for humans.
+       */
+      message: string;
+    }
+    /**
+     * A part of an intent.
+     *
+     * `keys.intent-part`, converted.
+     */
+    export type IntentPart = 'scope' | 'tool' | 'run-id' | 'step-id' | 'args';
+    /**
+     * What a difference between two intents does.
+     *
+     * `keys.difference-effect`, converted.
+     */
+    export type DifferenceEffect = 'key' | 'fingerprint' | 'none';
+    /**
+     * One way in which two intents differ.
+     *
+     * `keys.difference`, converted.
+     */
+    export interface Difference {
+      /**
+       * Which part differs.
+       */
+      part: IntentPart;
+      /**
+       * For `args`: the JSON pointer of the first differing value (in canonical order).
+       */
+      pointer: string | null;
+      /**
+       * The value in the first intent (canonical JSON for args; none when absent).
+       */
+      a: string | null;
+      /**
+       * The value in the second intent.
+       */
+      b: string | null;
+      /**
+       * Whether this difference changes the key, only the fingerprint, or nothing.
+       */
+      effect: DifferenceEffect;
+    }
+    /**
+     * The overall answer of `explain`.
+     *
+     * `keys.verdict`, converted.
+     */
+    export type Verdict = 'same-intent' | 'conflict' | 'different-keys';
+    /**
+     * Why two intents do or don't share a key.
+     *
+     * `keys.explanation`, converted.
+     */
+    export interface Explanation {
+      /**
+       * The overall answer.
+       */
+      verdict: Verdict;
+      /**
+       * The first intent's key.
+       */
+      keyA: DerivedKey;
+      /**
+       * The second intent's key.
+       */
+      keyB: DerivedKey;
+      /**
+       * Each differing part, in the order scope, tool, run-id, step-id, args. For args, at
+       * most one difference per effect: the first differing pointer that changes the key, the
+       * first that changes only the fingerprint, the first that changes nothing.
+       */
+      differences: Array<Difference>;
+    }
+  }
+
+  /** `oncely:core/policy`, converted. */
+  export namespace Policy {
+    /**
+     * What a call of the tool does to the world, and so what a retry may do.
+     *
+     * `policy.effect-class`, converted.
+     */
+    export type EffectClass = 'read-only' | 'overwriting-write' | 'accumulating-write' | 'irreversible-external';
+    /**
+     * How an unknown outcome (`in-doubt`) of this tool is found out.
+     *
+     * `policy.reconcile-path`, converted.
+     */
+    export type ReconcilePath = 'none' | 'provider-idempotent' | { lookup: string } | 'manual';
+    /**
+     * When a person must approve a call of the tool before it runs, and for how long an
+     * approval holds (docs/key-scheme.md, "Approval").
+     *
+     * `policy.approval-rule`, converted.
+     */
+    export interface ApprovalRule {
+      /**
+       * The condition on the call's arguments (the canonical arguments, ignored members
+       * removed), as canonical JSON in the condition language of docs/key-scheme.md; none:
+       * every call. A call needs approval unless the condition is false on its arguments: a
+       * condition that cannot be decided (a member absent, an order on something that is
+       * not a number) asks a person.
+       */
+      when: string | null;
+      /**
+       * How long an approval holds (ms): a call that comes to run later is asked again.
+       */
+      expiresAfterMs: number;
+    }
+    /**
+     * How one tool is guarded.
+     *
+     * `policy.tool-policy`, converted.
+     */
+    export interface ToolPolicy {
+      /**
+       * The effect class.
+       */
+      class: EffectClass;
+      /**
+       * The key spec; none means "not declared", and the default spec (all arguments,
+       * identity step) is used. `check-manifest` refuses an irreversible tool without one.
+       */
+      key: Keys.KeySpec | null;
+      /**
+       * How an unknown outcome is reconciled.
+       */
+      reconcile: ReconcilePath;
+      /**
+       * How long a claim holds its lease, in ms. Past it, the claim is in doubt.
+       */
+      leaseMs: number;
+      /**
+       * The longest a call of the tool may be in flight, in ms: from its start until its
+       * effect, if any, has happened at the provider. The host gives the call this deadline,
+       * and a lookup's "did not happen" is believed only once the attempt's last possible
+       * start (its lease's end, or when it reported its failure) plus this much has passed.
+       */
+      maxCallMs: number;
+      /**
+       * The least time between two reconciliation attempts of one in-doubt entry, in ms.
+       */
+      reconcileAfterMs: number;
+      /**
+       * How long an entry may stay in doubt before it is escalated to a human, in ms.
+       */
+      escalateAfterMs: number;
+      /**
+       * How long a settled (`done`, `failed` or `denied`) entry is kept, in ms, before purge
+       * may drop it.
+       */
+      retentionMs: number;
+      /**
+       * When a person must approve a call before it runs; none: never.
+       */
+      approval: ApprovalRule | null;
+    }
+    /**
+     * MCP `ToolAnnotations` hints; none means "not given" and takes the spec's default.
+     *
+     * `policy.tool-annotations`, converted.
+     */
+    export interface ToolAnnotations {
+      /**
+       * readOnlyHint (default false).
+       */
+      readOnlyHint: boolean | null;
+      /**
+       * destructiveHint (default true; meaningful when not read-only).
+       */
+      destructiveHint: boolean | null;
+      /**
+       * idempotentHint (default false; meaningful when not read-only).
+       */
+      idempotentHint: boolean | null;
+      /**
+       * openWorldHint (default true).
+       */
+      openWorldHint: boolean | null;
+    }
+    /**
+     * Where a resolved tool's class came from.
+     *
+     * `policy.class-source`, converted.
+     */
+    export type ClassSource = 'policy' | 'annotations' | 'defaults';
+    /**
+     * A tool of a manifest with its effective policy.
+     *
+     * `policy.resolved-tool`, converted.
+     */
+    export interface ResolvedTool {
+      /**
+       * The tool's name.
+       */
+      name: string;
+      /**
+       * The effective policy (explicit fields, else class defaults).
+       */
+      policy: ToolPolicy;
+      /**
+       * Where the class came from.
+       */
+      classSource: ClassSource;
+    }
+    /**
+     * How serious a finding is.
+     *
+     * `policy.severity`, converted.
+     */
+    export type Severity = 'error' | 'warning' | 'info';
+    /**
+     * One finding of `check-manifest`.
+     *
+     * `policy.finding`, converted.
+     */
+    export interface Finding {
+      /**
+       * How serious it is.
+       */
+      severity: Severity;
+      /**
+       * The tool concerned, when there is one.
+       */
+      tool: string | null;
+      /**
+       * A stable machine-readable code, e.g. `irreversible-without-key` (listed in
+       * `docs/key-scheme.md`).
+       */
+      code: string;
+      /**
+       * A sentence for humans, naming the fix.
+       */
+      message: string;
+    }
+    /**
+     * The result of a manifest check.
+     *
+     * `policy.manifest-report`, converted.
+     */
+    export interface ManifestReport {
+      /**
+       * True when no finding has severity `error`.
+       */
+      passed: boolean;
+      /**
+       * Every tool that could be resolved, in manifest order.
+       */
+      tools: Array<ResolvedTool>;
+      /**
+       * Every finding, in manifest order.
+       */
+      findings: Array<Finding>;
+    }
+    /**
+     * Why a policy or manifest document could not be read at all.
+     *
+     * `policy.policy-error`, converted.
+     */
+    export interface PolicyError {
+      /**
+       * The JSON pointer (into the document given) of the offending value, "" for the root.
+       */
+      at: string;
+      /**
+       * A sentence for humans.
+       */
+      message: string;
+    }
+  }
+
+  /** `oncely:core/ledger`, converted. */
+  export namespace Ledger {
+    /**
+     * The state of an entry.
+     *
+     * `ledger.entry-state`, converted.
+     */
+    export type EntryState = 'pending' | 'done' | 'failed' | 'in-doubt' | 'escalated' | 'awaiting-approval' | 'approved' | 'denied';
+    /**
+     * Proof that the holder's attempt is the current one.
+     *
+     * `ledger.claim-token`, converted.
+     */
+    export interface ClaimToken {
+      /**
+       * 1 for the first attempt, incremented by each new attempt after `failed`.
+       */
+      attempt: number;
+      /**
+       * The owner that claimed the attempt (a worker or process id chosen by the host).
+       */
+      owner: string;
+    }
+    /**
+     * One row of the ledger. Hosts store every field and hand it back unchanged.
+     *
+     * `ledger.entry`, converted.
+     */
+    export interface Entry {
+      /**
+       * The tenant; part of the primary key with `key`.
+       */
+      scope: string;
+      /**
+       * The idempotency key (`oncely1:…`).
+       */
+      key: string;
+      /**
+       * The tool's name.
+       */
+      tool: string;
+      /**
+       * The run of the claim that holds (or last held) the entry, for people: the key is
+       * derived from it, but another run may share the key (a natural key, or no step).
+       */
+      runId: string;
+      /**
+       * The step of that claim, for people.
+       */
+      stepId: string;
+      /**
+       * Fingerprint of the canonical arguments, fixed at the first claim.
+       */
+      fingerprint: string;
+      /**
+       * The canonical arguments (ignored members removed), fixed at the first claim.
+       */
+      argsCanonical: string;
+      /**
+       * The current state.
+       */
+      state: EntryState;
+      /**
+       * 1 at insert, +1 at every update: the compare-and-swap token.
+       */
+      version: number;
+      /**
+       * The current (or last) attempt number.
+       */
+      attempt: number;
+      /**
+       * The owner of the current (or last) attempt.
+       */
+      owner: string;
+      /**
+       * When the entry was inserted (ms).
+       */
+      createdAt: number;
+      /**
+       * When the entry last changed (ms).
+       */
+      updatedAt: number;
+      /**
+       * When the current claim's lease runs out (ms); meaningful while pending.
+       */
+      leaseUntil: number;
+      /**
+       * When the entry became in doubt (ms), while in-doubt or escalated.
+       */
+      inDoubtSince: number | null;
+      /**
+       * When the next reconciliation may start (ms), while in-doubt.
+       */
+      nextReconcileAt: number | null;
+      /**
+       * How many reconciliations were started for the current attempt.
+       */
+      reconcileAttempts: number;
+      /**
+       * The recorded result (any text the host chose, usually JSON), when done.
+       */
+      resultJson: string | null;
+      /**
+       * Why the entry is failed, in doubt or escalated, or how it was settled; the person's
+       * note of an approval or a denial.
+       */
+      reason: string | null;
+      /**
+       * Who settled it, when a human did (`resolve`), or who approved or denied the call
+       * (kept on the claim an approval let through).
+       */
+      resolvedBy: string | null;
+      /**
+       * The id of that human decision (`stl-` and 16 hex digits, derived by the core from
+       * scope, key, `created-at` and the version decided on), kept in the entry's history;
+       * none otherwise.
+       */
+      settlement: string | null;
+      /**
+       * The policy's reconciliation path, fixed at claim.
+       */
+      reconcile: Policy.ReconcilePath;
+      /**
+       * Lease length (ms), fixed at claim.
+       */
+      leaseMs: number;
+      /**
+       * Longest time a call may be in flight (ms), fixed at claim.
+       */
+      maxCallMs: number;
+      /**
+       * Least time between reconciliations (ms), fixed at claim.
+       */
+      reconcileAfterMs: number;
+      /**
+       * Time in doubt before escalation (ms), fixed at claim.
+       */
+      escalateAfterMs: number;
+      /**
+       * Retention of a settled entry (ms), fixed at claim.
+       */
+      retentionMs: number;
+      /**
+       * When the entry next needs time-driven work (ms), computed by the core at every write:
+       * the lease's end while pending; the next reconciliation or the escalation deadline,
+       * whichever is earlier, while in doubt; the end of retention once done, failed or
+       * denied; none while escalated, awaiting approval or approved (only a person or a
+       * `begin` moves it). Hosts index it and hand `due-at <= now`
+       * rows to `effect.start-tend`; they never compute it.
+       */
+      dueAt: number | null;
+    }
+    /**
+     * What `begin` asks for: built by `prepare`, never by hand.
+     *
+     * `ledger.claim`, converted.
+     */
+    export interface Claim {
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The tool's name.
+       */
+      tool: string;
+      /**
+       * The intent's run (recorded on the entry, for people).
+       */
+      runId: string;
+      /**
+       * The intent's step (recorded on the entry, for people).
+       */
+      stepId: string;
+      /**
+       * The derived key.
+       */
+      key: string;
+      /**
+       * The fingerprint of the canonical arguments.
+       */
+      fingerprint: string;
+      /**
+       * The canonical arguments (ignored members removed).
+       */
+      argsCanonical: string;
+      /**
+       * The claimant.
+       */
+      owner: string;
+      /**
+       * The tool's policy.
+       */
+      policy: Policy.ToolPolicy;
+    }
+    /**
+     * A result reported by the attempt that executed.
+     *
+     * `ledger.completion`, converted.
+     */
+    export interface Completion {
+      /**
+       * The executing attempt's token.
+       */
+      token: ClaimToken;
+      /**
+       * The tool's result, stored verbatim and replayed verbatim.
+       */
+      resultJson: string;
+    }
+    /**
+     * A failure reported by the attempt that executed.
+     *
+     * `ledger.failure`, converted.
+     */
+    export interface Failure {
+      /**
+       * The executing attempt's token.
+       */
+      token: ClaimToken;
+      /**
+       * What went wrong, for humans.
+       */
+      reason: string;
+    }
+    /**
+     * What a reconciler found out.
+     *
+     * `ledger.reconcile-verdict`, converted.
+     */
+    export type ReconcileVerdict =
+      | { tag: 'happened'; val: string }
+      | { tag: 'not-happened' }
+      | { tag: 'unknown'; val: string };
+    /**
+     * A reconciler's answer about one attempt.
+     *
+     * `ledger.reconciliation`, converted.
+     */
+    export interface Reconciliation {
+      /**
+       * The attempt that was reconciled (from the `reconcile` outcome).
+       */
+      attempt: number;
+      /**
+       * What was found.
+       */
+      verdict: ReconcileVerdict;
+    }
+    /**
+     * A human's verdict on an in-doubt or escalated entry.
+     *
+     * `ledger.settlement`, converted.
+     */
+    export type Settlement =
+      | { tag: 'happened'; val: string }
+      | { tag: 'not-happened' };
+    /**
+     * A person's decision on a call that awaits approval (`approve`, `deny`).
+     *
+     * `ledger.decision`, converted.
+     */
+    export interface Decision {
+      /**
+       * Who decided (recorded in `resolved-by`). Non-empty.
+       */
+      by: string;
+      /**
+       * Why, for the record (and, for a denial, for the model: its reason).
+       */
+      note: string;
+      /**
+       * The entry's version the person decided on. Refused with `changed` if the entry has
+       * moved since. The version fixes the arguments the person saw: an entry's arguments
+       * never change, and a call with other arguments under the same key is a `conflict`.
+       */
+      seenVersion: number;
+    }
+    /**
+     * A human settling an entry.
+     *
+     * `ledger.resolution`, converted.
+     */
+    export interface Resolution {
+      /**
+       * The verdict.
+       */
+      settlement: Settlement;
+      /**
+       * Who decided (recorded in `resolved-by`). Non-empty.
+       */
+      by: string;
+      /**
+       * Why, for the record.
+       */
+      note: string;
+      /**
+       * The entry's version the person decided on (what they were looking at). Refused with
+       * `changed` if the entry has moved since: a verdict is never applied to a state nobody
+       * saw.
+       */
+      seenVersion: number;
+    }
+    /**
+     * Everything that can happen to an entry.
+     *
+     * `ledger.event`, converted.
+     */
+    export type Event =
+      | { tag: 'begin'; val: Claim }
+      | { tag: 'heartbeat'; val: ClaimToken }
+      | { tag: 'complete'; val: Completion }
+      | { tag: 'fail-definite'; val: Failure }
+      | { tag: 'fail-ambiguous'; val: Failure }
+      | { tag: 'sweep' }
+      | { tag: 'reconciled'; val: Reconciliation }
+      | { tag: 'resolve'; val: Resolution }
+      | { tag: 'purge' }
+      | { tag: 'complete-unrecordable'; val: Failure }
+      | { tag: 'approve'; val: Decision }
+      | { tag: 'deny'; val: Decision }
+      | { tag: 'ask'; val: Claim };
+    /**
+     * A recorded result handed back instead of executing again.
+     *
+     * `ledger.replay`, converted.
+     */
+    export interface Replay {
+      /**
+       * The stored result, verbatim (empty when the effect's result could not be recorded:
+       * `complete-unrecordable`).
+       */
+      resultJson: string;
+      /**
+       * The attempt that produced it.
+       */
+      attempt: number;
+      /**
+       * When it was recorded (ms).
+       */
+      recordedAt: number;
+    }
+    /**
+     * Someone else is working on this key.
+     *
+     * `ledger.in-progress`, converted.
+     */
+    export interface InProgress {
+      /**
+       * The owner holding the claim; empty for an entry in doubt (nobody holds it: its
+       * attempt's owner is gone, and who reconciles is not recorded).
+       */
+      owner: string;
+      /**
+       * `pending` (a live claim) or `in-doubt` (a reconciliation under way or just tried).
+       */
+      state: EntryState;
+      /**
+       * How long to wait before asking again (ms). For a live claim: as long again as it has
+       * gone without word (since it was taken or last heartbeated), at least 50 ms, never past
+       * its lease's end. For an entry in doubt: until its next reconciliation is due.
+       */
+      retryAfterMs: number;
+    }
+    /**
+     * A reconciliation to run now: the caller holds the slot.
+     *
+     * `ledger.reconcile-request`, converted.
+     */
+    export interface ReconcileRequest {
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The key (pass it to the provider's lookup).
+       */
+      key: string;
+      /**
+       * The tool.
+       */
+      tool: string;
+      /**
+       * The canonical arguments of the call in doubt.
+       */
+      argsCanonical: string;
+      /**
+       * The attempt whose outcome is unknown; echo it in `reconciled`.
+       */
+      attempt: number;
+      /**
+       * How to reconcile, from the policy.
+       */
+      path: Policy.ReconcilePath;
+      /**
+       * Since when the outcome is unknown (ms).
+       */
+      inDoubtSince: number;
+      /**
+       * Escalation happens at this time (ms) if still unknown.
+       */
+      escalateAt: number;
+    }
+    /**
+     * An entry only a human can settle.
+     *
+     * `ledger.escalation`, converted.
+     */
+    export interface Escalation {
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * The tool.
+       */
+      tool: string;
+      /**
+       * The attempt in doubt.
+       */
+      attempt: number;
+      /**
+       * Why it was escalated.
+       */
+      reason: string;
+      /**
+       * Since when the outcome is unknown (ms).
+       */
+      inDoubtSince: number;
+    }
+    /**
+     * A call that waits for a person's approval.
+     *
+     * `ledger.approval-request`, converted.
+     */
+    export interface ApprovalRequest {
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * The tool.
+       */
+      tool: string;
+      /**
+       * The canonical arguments a person approves or denies (ignored members removed).
+       */
+      argsCanonical: string;
+      /**
+       * The entry's version to decide on (`decision.seen-version`).
+       */
+      version: number;
+      /**
+       * Since when it waits (ms).
+       */
+      since: number;
+    }
+    /**
+     * A person's denial of a call.
+     *
+     * `ledger.denial`, converted.
+     */
+    export interface Denial {
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * Who denied it.
+       */
+      by: string;
+      /**
+       * Why (the person's note).
+       */
+      reason: string;
+      /**
+       * The id of the decision (`settlement`).
+       */
+      settlement: string;
+    }
+    /**
+     * The key was claimed before with different parameters.
+     *
+     * `ledger.conflict`, converted.
+     */
+    export interface Conflict {
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * The JSON pointer of the first differing value (canonical order), "" if the arguments
+       * differ at the root (e.g. an object against an array).
+       */
+      pointer: string;
+      /**
+       * The stored fingerprint.
+       */
+      storedFingerprint: string;
+      /**
+       * The fingerprint of this claim.
+       */
+      givenFingerprint: string;
+    }
+    /**
+     * What the host must do after applying the write (see the call protocol above).
+     *
+     * `ledger.outcome`, converted.
+     */
+    export type Outcome =
+      | { tag: 'execute'; val: ClaimToken }
+      | { tag: 'replay'; val: Replay }
+      | { tag: 'in-progress'; val: InProgress }
+      | { tag: 'reconcile'; val: ReconcileRequest }
+      | { tag: 'escalated'; val: Escalation }
+      | { tag: 'conflict'; val: Conflict }
+      | { tag: 'pass-through' }
+      | { tag: 'recorded'; val: EntryState }
+      | { tag: 'settled'; val: string }
+      | { tag: 'purged' }
+      | { tag: 'idle'; val: number | null }
+      | { tag: 'awaiting-approval'; val: ApprovalRequest }
+      | { tag: 'denied'; val: Denial };
+    /**
+     * Why an event was refused. Nothing is written.
+     *
+     * `ledger.ledger-error-kind`, converted.
+     */
+    export type LedgerErrorKind = 'not-found' | 'stale-token' | 'invalid-state' | 'already-settled' | 'retention-not-reached' | 'invalid-request' | 'changed';
+    /**
+     * A refused event.
+     *
+     * `ledger.ledger-error`, converted.
+     */
+    export interface LedgerError {
+      /**
+       * The class of refusal.
+       */
+      kind: LedgerErrorKind;
+      /**
+       * The entry's state, when there is an entry.
+       */
+      state: EntryState | null;
+      /**
+       * A sentence for humans.
+       */
+      message: string;
+    }
+    /**
+     * Why an entry needs a person.
+     *
+     * `ledger.attention`, converted.
+     */
+    export type Attention = 'escalated' | 'in-doubt' | 'approval';
+    /**
+     * A person's approval that an entry holds (`decision-of`).
+     *
+     * `ledger.approval`, converted.
+     */
+    export interface Approval {
+      /**
+       * Who approved.
+       */
+      by: string;
+      /**
+       * The id of the decision (`settlement`).
+       */
+      settlement: string;
+      /**
+       * No attempt has run under it yet (`approved`): a person may still withdraw it (`deny`).
+       */
+      unused: boolean;
+    }
+    /**
+     * Where a call stands with a person (`decision-of`).
+     *
+     * `ledger.held-decision`, converted.
+     */
+    export type HeldDecision =
+      | { tag: 'asked'; val: ApprovalRequest }
+      | { tag: 'approved'; val: Approval }
+      | { tag: 'denied'; val: Denial };
+  }
+
+  /** `oncely:core/effect`, converted. */
+  export namespace Effect {
+    /**
+     * How one effect runs (the caller's options, and one fact about the host).
+     *
+     * `effect.effect-options`, converted.
+     */
+    export interface EffectOptions {
+      /**
+       * This worker's id in claims. Non-empty.
+       */
+      owner: string;
+      /**
+       * How many times this run may execute the tool; new attempts only follow a definite
+       * "did not happen" from reconciliation. 0 means the default (`defaults.max-attempts`).
+       */
+      maxAttempts: number;
+      /**
+       * How long to wait for another worker's live claim before giving up (ms); none means
+       * the default (`defaults.wait-ms`); 0: do not wait (raise `in-progress` at once).
+       */
+      waitMs: number | null;
+      /**
+       * Whether this process has a reconciler registered for the tool. The order is: the
+       * registered reconciler; else, for `provider-idempotent` tools, the same call again
+       * with the same key; else the outcome stays unknown.
+       */
+      hasReconciler: boolean;
+      /**
+       * How long to wait for a person's decision when the call awaits approval (its policy's
+       * `approval`), looking at the row again every second (ms); none or 0: do not wait,
+       * raise `awaiting-approval` at once (the default: an agent is not held while a person
+       * is away). An approval in time runs the call; a denial raises `denied`.
+       */
+      approvalWaitMs: number | null;
+    }
+    /**
+     * Time-driven work on one row the host selected as due (`due-at` <= now).
+     *
+     * `effect.tend-job`, converted.
+     */
+    export type TendJob = 'sweep' | 'purge';
+    /**
+     * A row to read.
+     *
+     * `effect.read-request`, converted.
+     */
+    export interface ReadRequest {
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The key.
+       */
+      key: string;
+    }
+    /**
+     * How to write a row.
+     *
+     * `effect.write-op`, converted.
+     */
+    export type WriteOp = 'insert' | 'update' | 'delete';
+    /**
+     * A row to write, atomically.
+     *
+     * `effect.row-write`, converted.
+     */
+    export interface RowWrite {
+      /**
+       * How.
+       */
+      op: WriteOp;
+      /**
+       * The row to insert or to replace with; for `delete`, the row as it was read.
+       */
+      row: Ledger.Entry;
+      /**
+       * For `update` and `delete`: the version the stored row must still have.
+       */
+      expectedVersion: number;
+      /**
+       * Whether the write appends the written row's record to the entry's history
+       * (wit/ledger.wit, step 3): an insert, or an update that changes the state, attempt,
+       * reason, reconciliation count or settlement. A store appends it in the write itself.
+       */
+      history: boolean;
+      /**
+       * Whether the write leaves a claim the tool will be called under (a `history` write
+       * that leaves the row `pending`: a new attempt's claim). A store that can wait for its
+       * replicas waits for this write (the Redis store's `WAIT`), so that a claim a tool was
+       * called under survives a failover.
+       */
+      claims: boolean;
+    }
+    /**
+     * A tool call to make, with its limits.
+     *
+     * `effect.tool-call`, converted.
+     */
+    export interface ToolCall {
+      /**
+       * The tenant (for the heartbeat).
+       */
+      scope: string;
+      /**
+       * The idempotency key: pass it on to the provider (its Idempotency-Key).
+       */
+      key: string;
+      /**
+       * The claim the call runs under (none for a pass-through tool).
+       */
+      token: Ledger.ClaimToken | null;
+      /**
+       * Do not start the call at or after this time (ms, the host's clock): the claim's lease
+       * ends then. Checked right before the call; past it, send `too-late`.
+       */
+      notAfter: number | null;
+      /**
+       * The call's deadline (ms): give it to the tool (its client timeouts); a host that can
+       * abandon a call abandons it then, as an ambiguous failure.
+       */
+      deadline: number | null;
+      /**
+       * While the call runs, heartbeat the claim this often (ms), until the deadline.
+       */
+      heartbeatMs: number | null;
+    }
+    /**
+     * How a tool call failed, as the tool told the host.
+     *
+     * `effect.tool-failure`, converted.
+     */
+    export interface ToolFailure {
+      /**
+       * True: the provider said the effect did NOT happen (a declined card, a validation
+       * error). False: nobody knows (a timeout, a dropped connection, any other exception).
+       */
+      definite: boolean;
+      /**
+       * What went wrong, for humans.
+       */
+      reason: string;
+    }
+    /**
+     * An effect to run.
+     *
+     * `effect.effect-start`, converted.
+     */
+    export interface EffectStart {
+      /**
+       * The call.
+       */
+      intent: Keys.Intent;
+      /**
+       * The tool's policy.
+       */
+      policy: Policy.ToolPolicy;
+      /**
+       * How.
+       */
+      options: EffectOptions;
+    }
+    /**
+     * One event to apply to `(scope, key)`.
+     *
+     * `effect.event-start`, converted.
+     */
+    export interface EventStart {
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * The event.
+       */
+      event: Ledger.Event;
+    }
+    /**
+     * A due row to tend.
+     *
+     * `effect.tend-start`, converted.
+     */
+    export interface TendStart {
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * What to do with it.
+       */
+      job: TendJob;
+      /**
+       * Whether this process has a reconciler registered for the row's tool. Without one, a
+       * sweep leaves reconciliation to a process that has it: it does not take an in-doubt
+       * entry's reconciliation slot (the entry is left as it is), and a lease it finds run out
+       * leaves the entry in doubt with its first reconciliation due at once; escalation at the
+       * deadline still happens.
+       */
+      hasReconciler: boolean;
+    }
+    /**
+     * A key to wait for.
+     *
+     * `effect.wait-start`, converted.
+     */
+    export interface WaitStart {
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * How often to look (ms, at least 1); none: `defaults.settle-every-ms`.
+       */
+      everyMs: number | null;
+      /**
+       * For how long at most (ms); none: `defaults.settle-timeout-ms`; 0: look once.
+       */
+      timeoutMs: number | null;
+    }
+    /**
+     * Which machine to start.
+     *
+     * `effect.command`, converted.
+     */
+    export type Command =
+      | { tag: 'effect'; val: EffectStart }
+      | { tag: 'event'; val: EventStart }
+      | { tag: 'tend'; val: TendStart }
+      | { tag: 'wait'; val: WaitStart };
+    /**
+     * What happened when the host did the last action.
+     *
+     * `effect.input`, converted.
+     */
+    export type Input =
+      | { tag: 'start'; val: Command }
+      | { tag: 'row'; val: Ledger.Entry | null }
+      | { tag: 'written' }
+      | { tag: 'lost-race' }
+      | { tag: 'store-failed'; val: string }
+      | { tag: 'tool-returned'; val: string }
+      | { tag: 'tool-unencodable'; val: string }
+      | { tag: 'tool-failed'; val: ToolFailure }
+      | { tag: 'too-late' }
+      | { tag: 'verdict'; val: Ledger.ReconcileVerdict }
+      | { tag: 'no-reconciler' }
+      | { tag: 'reconciler-failed'; val: string }
+      | { tag: 'abandoned' }
+      | { tag: 'woke' };
+    /**
+     * Where an effect's result comes from.
+     *
+     * `effect.result-source`, converted.
+     */
+    export type ResultSource =
+      | { tag: 'tool-value' }
+      | { tag: 'recorded'; val: string };
+    /**
+     * An effect's result.
+     *
+     * `effect.effect-result`, converted.
+     */
+    export interface EffectResult {
+      /**
+       * The idempotency key the tool was (or would have been) given.
+       */
+      key: string;
+      /**
+       * The result.
+       */
+      source: ResultSource;
+      /**
+       * True when no tool call of this run produced the result.
+       */
+      replayed: boolean;
+      /**
+       * True when this run settled an unknown outcome by reconciliation.
+       */
+      reconciled: boolean;
+    }
+    /**
+     * A reconciler's answer, without its payload.
+     *
+     * `effect.verdict-kind`, converted.
+     */
+    export type VerdictKind = 'happened' | 'not-happened' | 'unknown';
+    /**
+     * What tending one row did (for the sweep's report).
+     *
+     * `effect.tend-note`, converted.
+     */
+    export interface TendNote {
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * The tool.
+       */
+      tool: string;
+      /**
+       * A pending claim's lease had run out: the entry went in doubt.
+       */
+      leaseExpired: boolean;
+      /**
+       * A reconciliation ran, and what it found.
+       */
+      reconciled: VerdictKind | null;
+      /**
+       * The entry was escalated to a human, and why.
+       */
+      escalated: string | null;
+      /**
+       * The settled entry was purged.
+       */
+      purged: boolean;
+      /**
+       * Nothing was done, and why (the entry is not due for this job, or the event was
+       * refused); not an error of the pass.
+       */
+      skipped: string | null;
+    }
+    /**
+     * What a machine returns.
+     *
+     * `effect.finish`, converted.
+     */
+    export type Finish =
+      | { tag: 'effect'; val: EffectResult }
+      | { tag: 'event'; val: Ledger.Outcome }
+      | { tag: 'tended'; val: TendNote }
+      | { tag: 'waited' };
+    /**
+     * Another worker holds the claim.
+     *
+     * `effect.busy`, converted.
+     */
+    export interface Busy {
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * Its owner, alive: its lease has not run out.
+       */
+      owner: string;
+      /**
+       * When to look again (ms): as long again as the claim has gone without word (since it
+       * was taken or last heartbeated), at least 50 ms, never past its lease's end.
+       */
+      retryAfterMs: number;
+    }
+    /**
+     * An entry whose outcome is unknown: the key, why, and when it is looked at again.
+     *
+     * `effect.doubt`, converted.
+     */
+    export interface Doubt {
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * Why it is in doubt (the ambiguous failure, or what the reconciliation said); may be
+       * empty.
+       */
+      reason: string;
+      /**
+       * When the next reconciliation is due, from now (ms); none when that is not known (the
+       * tool's result could not be recorded, so the entry could not be read either).
+       */
+      retryAfterMs: number | null;
+    }
+    /**
+     * The key and why, for the errors that name an entry.
+     *
+     * `effect.keyed`, converted.
+     */
+    export interface Keyed {
+      /**
+       * The key.
+       */
+      key: string;
+      /**
+       * Why.
+       */
+      reason: string;
+    }
+    /**
+     * Why a machine ends without a result.
+     *
+     * `effect.effect-error`, converted.
+     */
+    export type EffectError =
+      | { tag: 'conflict'; val: Ledger.Conflict }
+      | { tag: 'in-progress'; val: Busy }
+      | { tag: 'in-doubt'; val: Doubt }
+      | { tag: 'escalated'; val: Keyed }
+      | { tag: 'tool-failed'; val: string }
+      | { tag: 'result-not-recorded'; val: Keyed }
+      | { tag: 'storage'; val: string }
+      | { tag: 'ledger'; val: Ledger.LedgerError }
+      | { tag: 'contention'; val: number }
+      | { tag: 'awaiting-approval'; val: Ledger.ApprovalRequest }
+      | { tag: 'denied'; val: Ledger.Denial };
+    /**
+     * What the host must do (after the step's read and write, if any).
+     *
+     * `effect.action`, converted.
+     */
+    export type Action =
+      | { tag: 'report' }
+      | { tag: 'call-tool'; val: ToolCall }
+      | { tag: 'call-reconciler'; val: Ledger.ReconcileRequest }
+      | { tag: 'recall-tool'; val: string }
+      | { tag: 'sleep-until'; val: number }
+      | { tag: 'finish'; val: Finish }
+      | { tag: 'raise'; val: EffectError };
+    /**
+     * The kind of a decision, as every host reports it (hooks, logs, telemetry), by these
+     * names.
+     *
+     * `effect.notice-kind`, converted.
+     */
+    export type NoticeKind = 'claimed' | 'executed' | 'replayed' | 'conflict' | 'in-doubt' | 'reconciled' | 'escalated' | 'resolved' | 'awaiting-approval' | 'approved' | 'denied';
+    /**
+     * One decision the core took, for the host to deliver (see `step.events`).
+     *
+     * `effect.notice`, converted.
+     */
+    export interface Notice {
+      /**
+       * What was decided.
+       */
+      kind: NoticeKind;
+      /**
+       * The tenant.
+       */
+      scope: string;
+      /**
+       * The idempotency key.
+       */
+      key: string;
+      /**
+       * The entry's tool.
+       */
+      tool: string;
+      /**
+       * More, for people (see `notice-kind`).
+       */
+      detail: string;
+    }
+    /**
+     * What a row found by an effect's read answers without asking the core again: the
+     * recorded result of the effect's own intent (a replay in one crossing). The row is that
+     * record when it is in this `state`, has this `fingerprint` and `tool`, and holds a
+     * `result-json` (the host compares these fields with these values, and knows no state).
+     * Then the host delivers `event` (the decision: `replayed`) and finishes as on
+     * `finish(effect(effect-result { key: the row's key, source: recorded(the row's
+     * result-json), replayed: true, reconciled }))`. Any other row (another state, another
+     * intent under the key, a result that was not recorded) goes to the core as `row(row)`.
+     * A host may read only these four columns first (`state`, `fingerprint`, `tool`,
+     * `result-json`) and the whole row only when they are not the record.
+     *
+     * `effect.replay-rule`, converted.
+     */
+    export interface ReplayRule {
+      /**
+       * The state of a recorded result (`done`).
+       */
+      state: Ledger.EntryState;
+      /**
+       * The intent's fingerprint (`entry.fingerprint`).
+       */
+      fingerprint: string;
+      /**
+       * The intent's tool (`entry.tool`).
+       */
+      tool: string;
+      /**
+       * Whether this run settled an unknown outcome by reconciliation before this read.
+       */
+      reconciled: boolean;
+      /**
+       * The decision to deliver.
+       */
+      event: Notice;
+    }
+    /**
+     * What the host must do next, in order: read, write, act (see the interpreter above).
+     *
+     * `effect.step`, converted.
+     */
+    export interface Step {
+      /**
+       * The core's own bytes: send them back unchanged with the next input (empty once the
+       * action is `finish` or `raise`).
+       */
+      state: Uint8Array;
+      /**
+       * A row to read first.
+       */
+      read: ReadRequest | null;
+      /**
+       * With `read`: the row that is this effect's recorded result, answered without the
+       * core (`replay-rule`); none: send the core any row found.
+       */
+      replay: ReplayRule | null;
+      /**
+       * A row to write (after a read: only when the row is absent).
+       */
+      write: RowWrite | null;
+      /**
+       * The decisions this step stands for, true once its read found no row (when it has a
+       * read) and its write applied (when it has a write): deliver them, in order, right
+       * before doing `action`. A step whose read finds a row, or whose write is lost or fails,
+       * is not done, and its events are not delivered (the core decides again on what the
+       * host sends). So an event never reports what did not happen. A step that only reads
+       * carries none.
+       */
+      events: Array<Notice>;
+      /**
+       * What to do then.
+       */
+      action: Action;
+    }
+    /**
+     * The core's defaults: what an option left out (or 0, where the option says so) means, in
+     * every host. A host reads them once; it never writes a default of its own.
+     *
+     * `effect.core-defaults`, converted.
+     */
+    export interface CoreDefaults {
+      /**
+       * How long an effect waits for another worker's live claim (ms): 30 s.
+       */
+      waitMs: number;
+      /**
+       * How many times one run may execute a tool (`effect-options.max-attempts`): 3.
+       */
+      maxAttempts: number;
+      /**
+       * How often a wait for a key to settle looks (`wait-start.every-ms`): 50 ms.
+       */
+      settleEveryMs: number;
+      /**
+       * How long a wait for a key to settle lasts at most (`wait-start.timeout-ms`): 30 s.
+       */
+      settleTimeoutMs: number;
+      /**
+       * How many due rows one sweep takes from the store at most (`store.due`'s limit):
+       * 10,000; the rest wait for the next sweep.
+       */
+      dueBatch: number;
+      /**
+       * How long in doubt before an entry needs a person (`ledger.needs-person`): 15 min.
+       */
+      inDoubtAfterMs: number;
+      /**
+       * How many rows one page of a listing holds when not told (a limit of 0: the ledger's
+       * `list`, the entries that need a person): 100.
+       */
+      pageSize: number;
+      /**
+       * How long a provider middleware (wit/provider.wit) waits for a request's duplicate in
+       * flight before answering 409 with `Retry-After` (ms): 0, it answers at once.
+       */
+      providerWaitMs: number;
+      /**
+       * The largest request body a provider middleware reads (bytes): 1 MiB; a larger one is
+       * refused (`provider.oversized`).
+       */
+      providerMaxBody: number;
+      /**
+       * The policy of a tool given none: irreversible-external, every argument keyed, its
+       * outcome reconciled by nobody (a person settles what is in doubt). Safe for any tool;
+       * declare a lighter class, or a reconciler, where one is true.
+       */
+      policy: Policy.ToolPolicy;
+    }
+    /**
+     * The next step of a machine at `now`: `start` one with an empty state, then send what each
+     * action did with the state of its step. (One function, so that the component carries the
+     * conversion code of these types once.) A host that sends an input the action does not call
+     * for gets `raise(ledger)` (`invalid-request`).
+     * Errors: for `start(effect)`, those of `keys.derive`, and `empty-field` for an empty owner.
+     * What `run` is given: the state of the machine it continues (empty for `start`), what
+     * happened (or the command that starts one), and the host's clock (ms).
+     *
+     * `effect.run-call`, converted.
+     */
+    export interface RunCall {
+      state: Uint8Array;
+      input: Input;
+      now: number;
+    }
+    /**
+     * What `run` answers: the next step, or, for `start(effect)` only, why the intent has no
+     * key (its arguments are not JSON, a key pointer is missing: `keys.key-error`).
+     *
+     * `effect.run-answer`, converted.
+     */
+    export type RunAnswer =
+      | { tag: 'step'; val: Step }
+      | { tag: 'key-error'; val: Keys.KeyError };
+  }
+
+  /** `oncely:core/provider`, converted. */
+  export namespace Provider {
+    /**
+     * A route or an MCP tool, as the middleware was configured for it.
+     *
+     * `provider.operation`, converted.
+     */
+    export interface Operation {
+      /**
+       * The operation's name, the `tool` of its ledger entries: a route template such as
+       * `POST /refunds/{charge}`, or the MCP tool's name. Non-empty. A key sent to two
+       * operations names two effects.
+       */
+      tool: string;
+      /**
+       * The operation's policy as JSON (`docs/key-scheme.md §6`), "" for the default:
+       * `irreversible-external`, reconciled `manual`ly (escalated to a person when its
+       * outcome is unknown). `key.ignore` pointers point into the JSON body (HTTP) or the
+       * arguments (MCP). Refused: `key.only` (the client's key is the key; `key.identity`
+       * is not used) and `reconcile: provider-idempotent` (this is the provider); `none` means
+       * `manual`. The classes `read-only` and `overwriting-write` pass every request through,
+       * keyed or not.
+       */
+      policyJson: string;
+      /**
+       * Refuse a request that carries no key (400 `idempotency-key-missing`); otherwise it
+       * passes through, unkeyed.
+       */
+      required: boolean;
+    }
+    /**
+     * An HTTP request as received.
+     *
+     * `provider.http-request`, converted.
+     */
+    export interface HttpRequest {
+      /**
+       * The method (any case). GET, HEAD, OPTIONS and TRACE pass through: they are safe by
+       * definition, and a key on them means nothing.
+       */
+      method: string;
+      /**
+       * The path as requested (not the route template), without the query.
+       */
+      path: string;
+      /**
+       * The query string without `?`, as sent; "" when there is none.
+       */
+      query: string;
+      /**
+       * The `Content-Type` header's value, "" when there is none.
+       */
+      contentType: string;
+      /**
+       * The whole body.
+       */
+      body: Uint8Array;
+      /**
+       * The value of every `Idempotency-Key` header field, in order (usually none or one). A
+       * bare key holds no comma (repeated fields joined by the HTTP stack are refused).
+       */
+      keys: Array<string>;
+    }
+    /**
+     * An MCP `tools/call` as received.
+     *
+     * `provider.mcp-call`, converted.
+     */
+    export interface McpCall {
+      /**
+       * The `arguments` as JSON text ("" when there are none).
+       */
+      argumentsJson: string;
+      /**
+       * The request's `_meta` object as JSON text ("" when there is none).
+       */
+      metaJson: string;
+      /**
+       * `params.idempotencyKey`, when the request has one (SEP-3182's place).
+       */
+      paramsKey: string | null;
+    }
+    /**
+     * What arrived.
+     *
+     * `provider.request`, converted.
+     */
+    export type Request =
+      | { tag: 'http'; val: HttpRequest }
+      | { tag: 'mcp'; val: McpCall };
+    /**
+     * A keyed request: run it through the effect machine with this intent and policy.
+     *
+     * `provider.keyed-call`, converted.
+     */
+    export interface KeyedCall {
+      /**
+       * The key the client sent, as parsed (an sf-string's content, or the raw token).
+       */
+      clientKey: string;
+      /**
+       * The ledger key of the request: `oncely1:` + 64 hex digits, derived from the scope,
+       * the operation and the client's key alone (never equal to a key derived from a
+       * client-side intent, so one ledger can serve both sides).
+       */
+      key: string;
+      /**
+       * The intent: the scope given, the operation as tool, no run or step, and as arguments
+       * `{"idempotencyKey": K, "request": {...}}` — HTTP: method, path, query and body; MCP:
+       * the arguments. A body that is JSON (a JSON media type, and RFC 8785 accepts it) is
+       * fingerprinted as canonical JSON, so formatting and member order do not matter; any
+       * other body as `{"sha256": hex, "length": n}` of its bytes (an exact match).
+       */
+      intent: Keys.Intent;
+      /**
+       * The operation's policy, keyed by the client's key alone (`only`, identity `scope`),
+       * with the ignore pointers moved under the request.
+       */
+      policy: Policy.ToolPolicy;
+    }
+    /**
+     * A request answered without running the handler, or an error after it.
+     *
+     * `provider.refusal`, converted.
+     */
+    export interface Refusal {
+      /**
+       * The HTTP status.
+       */
+      status: number;
+      /**
+       * The problem's short name (`idempotency-key-missing`, `idempotency-key-invalid`,
+       * `idempotency-key-reused`, `request-in-progress`, `outcome-in-doubt`,
+       * `outcome-escalated`, `result-not-recorded`, `not-performed`, `request-unkeyable`,
+       * `request-too-large`,
+       * `ledger-unavailable`, `ledger-refused`).
+       */
+      kind: string;
+      /**
+       * The problem's title.
+       */
+      title: string;
+      /**
+       * What happened and what to do, in sentences (an MCP `isError` result's text).
+       */
+      detail: string;
+      /**
+       * For `idempotency-key-reused`: where the requests first differ — a JSON pointer into
+       * the part named by `part` ("" for the whole part).
+       */
+      pointer: string | null;
+      /**
+       * For `idempotency-key-reused`: `method`, `path`, `query`, `body` or `arguments`.
+       */
+      part: string | null;
+      /**
+       * Seconds to wait before sending the same request again (`Retry-After`).
+       */
+      retryAfterS: number | null;
+      /**
+       * The RFC 9457 problem document (`application/problem+json`): type, title, status,
+       * detail, and pointer/part when set.
+       */
+      problemJson: string;
+    }
+    /**
+     * What to do with a request.
+     *
+     * `provider.admission`, converted.
+     */
+    export type Admission =
+      | { tag: 'pass' }
+      | { tag: 'keyed'; val: KeyedCall }
+      | { tag: 'refuse'; val: Refusal };
+    /**
+     * An HTTP response.
+     *
+     * `provider.http-response`, converted.
+     */
+    export interface HttpResponse {
+      /**
+       * The status.
+       */
+      status: number;
+      /**
+       * The header fields, names in any case, in order.
+       */
+      headers: Array<[string, string]>;
+      /**
+       * The whole body.
+       */
+      body: Uint8Array;
+    }
+    /**
+     * What a handler's response means for the ledger.
+     *
+     * `provider.recording`, converted.
+     */
+    export type Recording =
+      | { tag: 'returned'; val: string }
+      | { tag: 'failed'; val: Effect.ToolFailure }
+      | { tag: 'unrecordable'; val: string };
+    /**
+     * What to answer after a run raised `error`.
+     *
+     * `provider.answer`, converted.
+     */
+    export type Answer =
+      | { tag: 'handler' }
+      | { tag: 'refuse'; val: Refusal };
+  }
+
+  /** `oncely:core/agent`, converted. */
+  export namespace Agent {
+    /**
+     * What a host knows about one tool call.
+     *
+     * `agent.call-context`, converted.
+     */
+    export interface CallContext {
+      /**
+       * The tool's name, for the errors' sentences.
+       */
+      tool: string;
+      /**
+       * The identity of the tool's key spec (`tool-policy.key`; `step` when it declares none).
+       */
+      keyIdentity: Keys.KeyIdentity;
+      /**
+       * The tool's effect class (`tool-policy.class`), when the host knows it: a class that
+       * passes through (read-only, overwriting write: no ledger) keys no effect, and needs no
+       * run. None: taken as keyed.
+       */
+      effectClass: Policy.EffectClass | null;
+      /**
+       * The scope the user gave in code: an adapter's option, `oncely.context(scope=…)`.
+       */
+      scope: string | null;
+      /**
+       * The run the user gave in code (an adapter's `run`, or what its function returned).
+       */
+      run: string | null;
+      /**
+       * The step the user gave in code (an adapter's `step`, `oncely.context(step=…)`).
+       */
+      step: string | null;
+      /**
+       * The framework's conversation id: LangGraph's thread id, the Agents SDK's group id.
+       */
+      conversation: string | null;
+      /**
+       * The MCP request's `_meta` object as JSON text ("" when there is none). Read:
+       * `oncely/scope`, `oncely/run`, `oncely/step`, `idempotencyKey`; each a string, or a
+       * number (taken as its canonical JSON text: `1e3` is `1000`); `null` and `""` name
+       * nothing; any other value is refused (`invalid-meta`), as is a `_meta` that is not a
+       * JSON object the core reads (`canonical`'s rules: e.g. an integer a double cannot
+       * hold exactly, anywhere in it). Other members are not read.
+       */
+      metaJson: string;
+      /**
+       * `params.idempotencyKey` of an MCP request (SEP-3182's place), used when `_meta` has
+       * none.
+       */
+      paramsKey: string | null;
+      /**
+       * The MCP session's id (the gateway's last resort for a run).
+       */
+      session: string | null;
+      /**
+       * The host's own default scope (the gateway's `--scope`).
+       */
+      defaultScope: string | null;
+      /**
+       * The host's own default run (the gateway's `--run` / `$ONCELY_RUN`).
+       */
+      defaultRun: string | null;
+    }
+    /**
+     * Where a part of an identity came from.
+     *
+     * `agent.origin`, converted.
+     */
+    export type Origin = 'given' | 'conversation' | 'meta' | 'idempotency-key' | 'host-default' | 'session' | 'fallback';
+    /**
+     * Which intent a call is, and how to key it.
+     *
+     * `agent.identity`, converted.
+     */
+    export interface Identity {
+      /**
+       * The scope. Never empty.
+       */
+      scope: string;
+      /**
+       * The run; none only for a natural key (identity `scope`), which keys no run, or for a
+       * tool that passes through with nothing naming a run (keyed then with identity
+       * `scope`): give the intent an empty run-id then.
+       */
+      run: string | null;
+      /**
+       * The step; none: give the intent an empty step-id.
+       */
+      step: string | null;
+      /**
+       * The identity to key the call with: the policy's, with `step` made `run` when there is
+       * no step, and `scope` for a tool that passes through with no run. Key with the policy's key spec (or the default) with this identity:
+       * `keys.derive` accepts the scope, run and step of this record under it.
+       */
+      keyIdentity: Keys.KeyIdentity;
+      /**
+       * Where the scope came from.
+       */
+      scopeFrom: Origin;
+      /**
+       * Where the run came from, when there is one.
+       */
+      runFrom: Origin | null;
+      /**
+       * Where the step came from, when there is one.
+       */
+      stepFrom: Origin | null;
+    }
+    /**
+     * Why a call has no identity.
+     *
+     * `agent.identity-error-kind`, converted.
+     */
+    export type IdentityErrorKind = 'no-run' | 'invalid-meta';
+    /**
+     * An identity error.
+     *
+     * `agent.identity-error`, converted.
+     */
+    export interface IdentityError {
+      /**
+       * The class of the problem.
+       */
+      kind: IdentityErrorKind;
+      /**
+       * The `_meta` member concerned (`invalid-meta`; "" for `_meta` itself).
+       */
+      at: string | null;
+      /**
+       * A sentence for humans, naming what to give.
+       */
+      message: string;
+    }
+    /**
+     * What went wrong with a call, as the host got it.
+     *
+     * `agent.failure`, converted.
+     */
+    export type Failure =
+      | { tag: 'effect'; val: Effect.EffectError }
+      | { tag: 'key'; val: Keys.KeyError }
+      | { tag: 'canon'; val: Canonical.CanonError };
+    /**
+     * The kind of an answer: a stable code for programs and logs.
+     *
+     * `agent.reply-code`, converted.
+     */
+    export type ReplyCode = 'conflict' | 'in-progress' | 'in-doubt' | 'escalated' | 'result-not-recorded' | 'tool-failed' | 'contention' | 'invalid-arguments' | 'awaiting-approval' | 'denied';
+    /**
+     * What the model reads for a call that did not simply return: a tool error result (MCP
+     * `isError`; an adapter's tool error) with `text`, and the fields for a structured result.
+     *
+     * `agent.reply`, converted.
+     */
+    export interface Reply {
+      /**
+       * The code.
+       */
+      code: ReplyCode;
+      /**
+       * The sentence the model reads, starting with `oncely:`. An unknown outcome is never
+       * answered with "try again".
+       */
+      text: string;
+      /**
+       * The idempotency key, when the call got one.
+       */
+      key: string | null;
+      /**
+       * For `conflict`: the JSON pointer where the arguments first differ.
+       */
+      pointer: string | null;
+      /**
+       * For `in-progress`: how long to wait before looking again (ms).
+       */
+      retryAfterMs: number | null;
+      /**
+       * Whether sending the identical call again can help: it may return the outcome (in
+       * progress, in doubt, escalated), run it (a definite failure, contention, an approval
+       * a person gives meanwhile), or not (a conflict, an unrecorded result, arguments that
+       * cannot be keyed, a denial).
+       */
+      repeatable: boolean;
+    }
+    /**
+     * What a person reads and answers when a call awaits their approval and the agent's client
+     * asks them (the MCP gateway's elicitation, docs/mcp.md "Approval").
+     *
+     * `agent.approval-form`, converted.
+     */
+    export interface ApprovalForm {
+      /**
+       * The message: the tool and the exact canonical arguments the approval holds for.
+       */
+      message: string;
+      /**
+       * The form's JSON Schema (an object: `approve`, a boolean, required; `reason`, a
+       * string), as JSON text.
+       */
+      schemaJson: string;
+      /**
+       * Who the decision is recorded as (`decision.by`): `mcp:CLIENT`.
+       */
+      recordedAs: string;
+      /**
+       * The note of a denial given without a reason (`decision.note`).
+       */
+      declineNote: string;
+    }
   }
 }

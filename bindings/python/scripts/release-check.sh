@@ -5,7 +5,7 @@
 #      sdist), with pinned tools, and check that nothing was written into bindings/python
 #      (git status, ignored files too, and every file and folder's time);
 #   2. twine check --strict; the wheel is py3-none-any and carries the component, the SQL
-#      migrations, LICENSE and py.typed;
+#      migrations, the Redis store's Lua scripts, LICENSE and py.typed;
 #   3. a wheel built from the sdist alone (unpacked in a temporary folder, no repository around)
 #      holds the same files with the same contents;
 #   4. on each of Python 3.10, 3.11, 3.12 and 3.13 (pyenv's): a fresh virtual environment,
@@ -136,6 +136,10 @@ for dialect in sqlite postgres; do
         grep -q "^oncely/_data/migrations/$dialect/$(basename "$f") " "$tmp/wheel.files" ||
             die "the wheel lacks the migration $dialect/$(basename "$f")"
     done
+done
+for f in "$repo/migrations/redis"/*.lua; do
+    grep -q "^oncely/_data/migrations/redis/$(basename "$f") " "$tmp/wheel.files" ||
+        die "the wheel lacks the Redis script redis/$(basename "$f")"
 done
 grep -q "^oncely/py.typed " "$tmp/wheel.files" || die "the wheel lacks oncely/py.typed"
 grep -q '^oncely-[^/]*\.dist-info/licenses/LICENSE ' "$tmp/wheel.files" ||

@@ -11,20 +11,16 @@ import contextlib
 import json
 import os
 import secrets
-import subprocess
 import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import server_url, start_server
 
 HERE = Path(__file__).resolve().parent
 REPO = Path(os.environ.get("ONCELY_REPO_ROOT") or HERE.parent.parent.parent).resolve()
-
-
-def _truthy(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
 @pytest.fixture(scope="session")
@@ -93,24 +89,14 @@ def pg_server() -> str:
     """The throwaway server of ``$ONCELY_TEST_POSTGRES_URL``. When it is unset or unreachable the
     PostgreSQL tests FAIL under ``ONCELY_REQUIRE_POSTGRES=1`` or ``CI``, and are skipped (with the
     reason) otherwise."""
-    url = os.environ.get("ONCELY_TEST_POSTGRES_URL", "")
-    required = _truthy("ONCELY_REQUIRE_POSTGRES") or _truthy("CI")
-    reason = ""
-    if not url:
-        reason = "ONCELY_TEST_POSTGRES_URL is not set (run the tests under scripts/with-postgres)"
-    else:
-        try:
-            import psycopg
 
-            with psycopg.connect(url, autocommit=True, connect_timeout=10) as c:
-                c.execute("SELECT 1")
-        except Exception as e:  # noqa: BLE001 - reported as the reason
-            reason = f"PostgreSQL at {url} is unreachable: {e}"
-    if reason:
-        if required:
-            pytest.fail(f"PostgreSQL is required here: {reason}")
-        pytest.skip(f"SKIPPED LOUDLY, PostgreSQL tests did not run: {reason}")
-    return url
+    def probe(url: str) -> None:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as c:
+            c.execute("SELECT 1")
+
+    return server_url("PostgreSQL", "ONCELY_TEST_POSTGRES_URL", "ONCELY_REQUIRE_POSTGRES", probe)
 
 
 def _with_database(url: str, name: str) -> str:
@@ -141,19 +127,10 @@ def pg_own_cluster(repo: Path) -> tuple[str, Path]:
     URL and its directory, for ``tests/pg/restart.sh`` (``helpers.restart_postgres``). It stops
     when this process exits. When no server can be started the tests FAIL under
     ``ONCELY_REQUIRE_POSTGRES=1`` or ``CI``, and are skipped (with the reason) otherwise."""
-    p = subprocess.run(
-        [str(repo / "tests" / "pg" / "start.sh"), "--with-dir", str(os.getpid())],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    started = start_server(
+        "PostgreSQL", "ONCELY_REQUIRE_POSTGRES", repo / "tests" / "pg" / "start.sh", "--with-dir"
     )
-    if p.returncode != 0:
-        reason = f"no PostgreSQL server of the test's own could be started: {p.stderr.strip()}"
-        if _truthy("ONCELY_REQUIRE_POSTGRES") or _truthy("CI"):
-            pytest.fail(f"PostgreSQL is required here: {reason}")
-        pytest.skip(f"SKIPPED LOUDLY, PostgreSQL tests did not run: {reason}")
-    url, cluster = p.stdout.splitlines()[:2]
+    url, cluster = started.splitlines()[:2]
     return url, Path(cluster)
 
 
@@ -177,12 +154,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if item not in drop]
 
 
-@pytest.fixture(params=["sqlite", "postgres", "dynamodb"])
+# --- Redis ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> str:
+    """The throwaway server (or cluster) of ``$ONCELY_TEST_REDIS_URL``. When it is unset or
+    unreachable the Redis tests FAIL under ``ONCELY_REQUIRE_REDIS=1`` or ``CI``, and are skipped
+    (with the reason) otherwise."""
+
+    def probe(url: str) -> None:
+        import redis
+
+        with redis.Redis.from_url(url, socket_connect_timeout=10) as r:
+            r.ping()
+
+    return server_url("Redis", "ONCELY_TEST_REDIS_URL", "ONCELY_REQUIRE_REDIS", probe)
+
+
+@pytest.fixture
+def redis_url(redis_server: str) -> str:
+    """A fresh, empty ledger on the test server: a key prefix of its own (``?prefix=``)."""
+    sep = "&" if "?" in redis_server else "?"
+    return f"{redis_server}{sep}prefix=oncely-py-{secrets.token_hex(6)}"
+
+
+@pytest.fixture(params=["sqlite", "postgres", "redis", "dynamodb"])
 def ledger_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh ledger location for each backend: a SQLite path, a PostgreSQL URL, a DynamoDB
-    table."""
+    """A fresh ledger location for each backend: a SQLite path, a PostgreSQL URL, a Redis URL, a
+    DynamoDB table."""
     if request.param == "sqlite":
         return str(tmp_path / "ledger.db")
+    if request.param == "redis":
+        return str(request.getfixturevalue("redis_url"))
     if request.param == "dynamodb":
         return str(request.getfixturevalue("dynamodb_location"))
     return str(request.getfixturevalue("pg_dsn"))
@@ -197,24 +201,15 @@ def dynamodb_endpoint() -> str:
     mode, ``scripts/with-dynamodb``). When it is unset or unreachable the DynamoDB tests FAIL
     under ``ONCELY_REQUIRE_DYNAMODB=1`` or ``CI``, and are skipped (with the reason) otherwise.
     Test credentials and a region are set when none are (the server accepts any)."""
-    url = os.environ.get("ONCELY_TEST_DYNAMODB_URL", "")
-    reason = ""
-    if not url:
-        reason = "ONCELY_TEST_DYNAMODB_URL is not set (run the tests under scripts/with-dynamodb)"
-    else:
+
+    def probe(url: str) -> None:
         import urllib.error
         import urllib.request
 
-        try:
+        with contextlib.suppress(urllib.error.HTTPError):  # an HTTP error is an answer
             urllib.request.urlopen(url, timeout=10).close()
-        except urllib.error.HTTPError:
-            pass  # it answered
-        except OSError as e:
-            reason = f"DynamoDB at {url} is unreachable: {e}"
-    if reason:
-        if _truthy("ONCELY_REQUIRE_DYNAMODB") or _truthy("CI"):
-            pytest.fail(f"DynamoDB is required here: {reason}")
-        pytest.skip(f"SKIPPED LOUDLY, DynamoDB tests did not run: {reason}")
+
+    url = server_url("DynamoDB", "ONCELY_TEST_DYNAMODB_URL", "ONCELY_REQUIRE_DYNAMODB", probe)
     for k, v in (("AWS_ACCESS_KEY_ID", "testing"), ("AWS_SECRET_ACCESS_KEY", "testing"),
                  ("AWS_REGION", "us-east-1"), ("AWS_DEFAULT_REGION", "us-east-1")):  # fmt: skip
         os.environ.setdefault(k, v)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -23,6 +25,40 @@ def run(cmd: list[str], *, timeout: float = 120, **kwargs: Any) -> subprocess.Co
     if p.returncode != 0:
         pytest.fail(f"{cmd} exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
     return p
+
+
+def missing(what: str, require: str, reason: str) -> NoReturn:
+    """A server the tests need is missing: FAIL where it is required (``$require`` or ``CI``
+    set), else skip loudly, with the reason."""
+    if any(os.environ.get(n, "").strip().lower() not in ("", "0", "false", "no")
+           for n in (require, "CI")):  # fmt: skip
+        pytest.fail(f"{what} is required here: {reason}")
+    pytest.skip(f"SKIPPED LOUDLY, {what} tests did not run: {reason}")
+
+
+def server_url(what: str, env: str, require: str, probe: Callable[[str], object]) -> str:
+    """The URL of the throwaway server in ``$env``, once ``probe(url)`` reached it; when it is
+    unset or unreachable, :func:`missing`."""
+    url = os.environ.get(env, "")
+    if not url:
+        missing(what, require, f"{env} is not set (run the tests under scripts/with-*)")
+    try:
+        probe(url)
+    except Exception as e:  # noqa: BLE001 - reported as the reason
+        missing(what, require, f"{what} at {url} is unreachable: {e}")
+    return url
+
+
+def start_server(what: str, require: str, script: Path, *args: str) -> str:
+    """What a script that starts a throwaway server for this process prints (``tests/pg/start.sh``,
+    ``tests/redis/start.sh`` …: the server stops when this process exits); when it fails,
+    :func:`missing`."""
+    p = subprocess.run([str(script), *args, str(os.getpid())],
+                       capture_output=True, text=True, timeout=180, check=False)  # fmt: skip
+    if p.returncode != 0:
+        name = "/".join(script.parts[-3:])
+        missing(what, require, f"{name} {' '.join(args)} failed: {p.stderr.strip()}")
+    return p.stdout.strip()
 
 
 def restart_postgres(repo: Path, cluster: Path, mode: str, down_seconds: int = 0) -> None:

@@ -39,18 +39,25 @@ Vectors = Callable[[str], Any]
 
 CLASS = "irreversible-external"
 
-ADAPTER_FIELDS = {"tool", "key", "scope", "run", "step", "conversation"}
+ADAPTER_FIELDS = {"tool", "class", "key", "scope", "run", "step", "conversation"}
 """What an adapter knows of a call; the other fields (``_meta``, the MCP session, the gateway's
 defaults) are the MCP gateway's."""
 
-LOW_LEVEL_FIELDS = {"tool", "key", "scope", "run"}
+LOW_LEVEL_FIELDS = {"tool", "class", "key", "scope", "run"}
 """What the low-level APIs (``derive_key``, ``Ledger.run``, ``Ledger.prepare``) take when they
 are given no step."""
 
 
 def _policy(call: dict[str, Any]) -> dict[str, Any]:
-    """The tool's policy: its key spec as the case writes it (none: the default spec)."""
-    return {"class": CLASS, **({"key": call["key"]} if call.get("key") is not None else {})}
+    """The tool's policy: its class and key spec as the case writes them (none: a keyed class,
+    the default spec)."""
+    key = {"key": call["key"]} if call.get("key") is not None else {}
+    return {"class": call.get("class", CLASS), **key}
+
+
+def _passes_through(call: dict[str, Any]) -> bool:
+    """The case's tool is not keyed (its class needs no ledger): each call runs it."""
+    return call.get("class") in ("read-only", "overwriting-write")
 
 
 def _meta_json(call: dict[str, Any]) -> str:
@@ -65,6 +72,7 @@ def _identify(call: dict[str, Any]) -> Identity:
     return _api.identify(
         tool=call["tool"],
         key_identity=spec.identity,
+        effect_class=call.get("class"),
         scope=call.get("scope"),
         run=call.get("run"),
         step=call.get("step"),
@@ -196,6 +204,11 @@ def test_identify_through_the_adapters(vectors: Vectors, tmp_path: Path) -> None
             r = guard.run_sync(sync_tool, args, i, "call_1")
             assert (r.key, r.value, r.replayed) == (want["derived"], "sync", False), c["name"]
             again = asyncio.run(guard.run_async(async_tool, args, i, "call_2"))
+            if _passes_through(call):
+                # Not keyed: each call runs it (with no run, nothing refused it).
+                assert (again.key, again.value, again.replayed) == (want["derived"], "async", False)
+                assert seen == [want["derived"]] * 2, c["name"]
+                continue
             assert (again.key, again.value, again.replayed) == (want["derived"], "sync", True)
             assert seen == [want["derived"]], c["name"]  # one effect, whoever asks
 
@@ -273,6 +286,10 @@ def test_identify_through_the_low_level_apis(vectors: Vectors, tmp_path: Path) -
             )  # fmt: skip
             r = ledger.run(lambda key: key, **kw, args=args, policy=policy)
             assert (r.key, r.value) == (derived, derived), c["name"]
+            if _passes_through(call):
+                again = ledger.run(lambda key: "again", **kw, args=args, policy=policy)
+                assert (again.key, again.value, again.replayed) == (derived, "again", False)
+                continue
             again = asyncio.run(
                 ledger.aio.run(lambda key: pytest.fail("ran twice"), **kw, args=args,
                                policy=policy)

@@ -350,6 +350,12 @@ def test_ledger_functions_match(ref: Reference, vectors: Vectors) -> None:
                 w = s.write
                 entry = None if w.op is oncely.types.WriteOp.DELETE else w.row
                 ref.run(s.state, oncely.types.Written(), step["now"])
+            if entry is not None:
+                # What `oncely serve` asks of an entry and of each history record.
+                ref.compare(
+                    "ledger.attention-since", entry.state, entry.in_doubt_since, entry.updated_at
+                )
+                ref.compare("ledger.history-decision", entry.state, entry.settlement)
 
 
 @pytest.mark.parametrize("crossing", (*CROSSINGS, "auto"))
@@ -431,6 +437,7 @@ def test_agent_functions_match(ref: Reference, vectors: Vectors) -> None:
         ctx = oncely.types.CallContext(
             call["tool"],
             oncely.KeyIdentity(identity),
+            None if "class" not in call else oncely.types.EffectClass(call["class"]),
             *(call.get(f) for f in ("scope", "run", "step", "conversation")),
             _meta_json(call),
             *(call.get(f) for f in ("paramsKey", "session", "defaultScope", "defaultRun")),
@@ -438,6 +445,9 @@ def test_agent_functions_match(ref: Reference, vectors: Vectors) -> None:
         ref.compare("agent.identify", ctx)
     for c in doc["answer"]:
         ref.compare("agent.answer", _failure(c["failure"])[0])
+    req = oncely.types.ApprovalRequest("acme", "oncely1:ab", "charge", '{"n":1}', 3, 1000)
+    for client in ("desk", "", None):
+        ref.compare("agent.approval-prompt", req, client)
 
 
 def test_the_core_crossing_leaks_nothing(vectors: Vectors) -> None:

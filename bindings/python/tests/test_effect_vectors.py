@@ -42,13 +42,15 @@ class RawStore:
     def get(self, scope: str, key: str) -> oncely.Entry | None:
         return self.rows.get((scope, key))
 
-    def insert(self, e: oncely.Entry) -> bool:
+    def insert(self, e: oncely.Entry, *, claims: bool = False) -> bool:
         if (e.scope, e.key) in self.rows:
             return False
         self.rows[(e.scope, e.key)] = e
         return True
 
-    def update(self, expected_version: int, e: oncely.Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, e: oncely.Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         cur = self.rows.get((e.scope, e.key))
         if cur is None or cur.version != expected_version:
             return False
@@ -187,11 +189,13 @@ class World(RawStore):
                 if "after" in h:
                     self.happen(h["after"])
 
-    def insert(self, e: oncely.Entry) -> bool:
+    def insert(self, e: oncely.Entry, *, claims: bool = False) -> bool:
         at = (e.scope, e.key)
         return self._write("insert", at, None, lambda: self.rows.__setitem__(at, e))
 
-    def update(self, expected_version: int, e: oncely.Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, e: oncely.Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         at = (e.scope, e.key)
         return self._write("update", at, expected_version, lambda: self.rows.__setitem__(at, e))
 

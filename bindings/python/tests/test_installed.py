@@ -24,6 +24,7 @@ def test_imported_from_an_installation_not_the_source_tree() -> None:
 
 
 def test_the_wheel_carries_the_component_and_the_migrations(repo: Path) -> None:
+    """The component, the SQL migrations and the Redis store's scripts."""
     data = importlib.resources.files("oncely").joinpath("_data")
     wasm = data.joinpath("oncely-core.wasm").read_bytes()
     assert wasm[:4] == b"\0asm"
@@ -36,6 +37,10 @@ def test_the_wheel_carries_the_component_and_the_migrations(repo: Path) -> None:
         }
         source = {p.name: p.read_bytes() for p in (repo / "migrations" / dialect).glob("*.sql")}
         assert shipped == source, dialect
+    # The Redis store's Lua scripts, the one text every host loads.
+    shipped = {f.name: f.read_bytes() for f in data.joinpath("migrations", "redis").iterdir()}
+    source = {p.name: p.read_bytes() for p in (repo / "migrations" / "redis").glob("*.lua")}
+    assert shipped == source and source, sorted(shipped)
 
 
 def test_typed_package() -> None:

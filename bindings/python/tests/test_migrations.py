@@ -18,6 +18,15 @@ from helpers import python_worker, run
 import oncely
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def ledger_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The SQL stores only (a Redis ledger has no schema to migrate: its scripts are loaded by
+    hash, tests/test_redis.py)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "ledger.db")
+    return str(request.getfixturevalue("pg_dsn"))
+
+
 def _migration_files(repo: Path, dialect: str) -> list[Path]:
     """Every migration of a dialect, in version order (all applied, in order)."""
     return sorted((repo / "migrations" / dialect).glob("*.sql"))

@@ -47,9 +47,9 @@ class Paused:
         self._wait()
         return self.inner.get(scope, key)
 
-    def insert(self, e: Any) -> bool:
+    def insert(self, e: Any, *, claims: bool = False) -> bool:
         self._wait()
-        applied = self.inner.insert(e)
+        applied = self.inner.insert(e, claims=claims)
         if self.after_insert:
             # The worker stalls right after its claim.
             self.pause(self.after_insert)
@@ -57,9 +57,11 @@ class Paused:
             self._wait()
         return applied
 
-    def update(self, expected_version: int, e: Any, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, e: Any, *, history: bool = False, claims: bool = False
+    ) -> bool:
         self._wait()
-        return self.inner.update(expected_version, e, history=history)
+        return self.inner.update(expected_version, e, history=history, claims=claims)
 
     def delete(self, scope: str, key: str, expected_version: int) -> bool:
         self._wait()
@@ -257,12 +259,14 @@ class FailingOnce:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def update(self, expected_version: int, e: Any, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, e: Any, *, history: bool = False, claims: bool = False
+    ) -> bool:
         if self.armed:
             self.updates += 1
             if self.updates == 1:
                 raise oncely.StorageError("the database is restarting")
-        return bool(self.inner.update(expected_version, e, history=history))
+        return bool(self.inner.update(expected_version, e, history=history, claims=claims))
 
 
 def test_heartbeats_beat_on_through_a_storage_error(sqlite_path: str) -> None:

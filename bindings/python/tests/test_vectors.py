@@ -186,13 +186,15 @@ class CheckedStore:
     def get(self, scope: str, key: str) -> oncely.Entry | None:
         return self.entry
 
-    def insert(self, e: oncely.Entry) -> bool:
+    def insert(self, e: oncely.Entry, *, claims: bool = False) -> bool:
         assert self.entry is None, f"{self.where}: insert over an existing entry"
         assert e.version == 1, self.where
         self.entry = e
         return True
 
-    def update(self, expected_version: int, e: oncely.Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, e: oncely.Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         where, entry = self.where, self.entry
         assert entry is not None, f"{where}: update of a missing entry"
         assert entry.version == expected_version, f"{where}: update from a stale version"

@@ -6,6 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use oncely::wit::agent::CallContext;
 use oncely::wit::keys::{Intent, KeySpec};
+use oncely::wit::policy::EffectClass;
 use oncely::Runtime;
 use std::ffi::OsString;
 use std::io::{BufRead, BufWriter, Write};
@@ -65,7 +66,12 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
         tool: a.tool.unwrap_or_default(),
         args_json: String::new(),
     };
-    let spec = if step_given { spec } else { identified(&rt, &mut intent, spec)? };
+    // The tool's class, when the policy names one: a class that passes through needs no run.
+    let class = match a.policy.as_deref() {
+        Some(p) if !step_given => Some(crate::cli::input::load_policy(&rt, p)?.class),
+        _ => None,
+    };
+    let spec = if step_given { spec } else { identified(&rt, &mut intent, spec, class)? };
     intent.args_json = match String::from_utf8(args) {
         Ok(text) => text,
         Err(e) => return Err(bad_args(&rt, &intent, &spec, e.as_bytes())),
@@ -82,13 +88,14 @@ pub fn run(a: KeyArgs) -> Result<ExitCode> {
 /// An intent given without a step, named by the core (`agent.identify`, as `derive_key` and
 /// `deriveKey` do): its scope, run and step, and the key spec with the identity the core keys
 /// it by. An intent without a tool (the keys' own error) is left as it is.
-fn identified(rt: &Runtime, intent: &mut Intent, spec: KeySpec) -> Result<KeySpec> {
+fn identified(rt: &Runtime, intent: &mut Intent, spec: KeySpec, class: Option<EffectClass>) -> Result<KeySpec> {
     if intent.tool.is_empty() {
         return Ok(spec);
     }
     let call = CallContext {
         tool: intent.tool.clone(),
         key_identity: spec.identity,
+        effect_class: class,
         scope: Some(intent.scope.clone()).filter(|s| !s.is_empty()),
         run: Some(intent.run_id.clone()).filter(|r| !r.is_empty()),
         step: None,

@@ -564,7 +564,7 @@ impl Code for RunCall {
 record!(ReadRequest { scope, key });
 record!(Notice { kind, scope, key, tool, detail });
 record!(ReplayRule { state, fingerprint, tool, reconciled, event });
-record!(RowWrite { op, row, expected_version, history });
+record!(RowWrite { op, row, expected_version, history, claims });
 record!(ToolCall { scope, key, token, not_after, deadline, heartbeat_ms });
 impl Code for Step {
     fn put(&self, w: &mut W) {

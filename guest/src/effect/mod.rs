@@ -295,15 +295,28 @@ impl Machine {
     /// so that the host does it without asking again when it can.
     fn write_step(&mut self, write: Write, current: Option<Entry>, outcome: Outcome, now: u64) -> Act {
         let (w, row) = match write {
-            Write::Insert(e) => (RowWrite { op: WriteOp::Insert, row: e.clone(), expected_version: 0, history: true }, Some(e)),
+            Write::Insert(e) => {
+                let claims = e.state == EntryState::Pending;
+                (RowWrite { op: WriteOp::Insert, row: e.clone(), expected_version: 0, history: true, claims }, Some(e))
+            }
             Write::Update(u) => {
                 let history =
                     current.as_ref().is_none_or(|c| crate::ledger::kept_in_history(c) != crate::ledger::kept_in_history(&u.entry));
-                (RowWrite { op: WriteOp::Update, row: u.entry.clone(), expected_version: u.expected_version, history }, Some(u.entry))
+                // A write that leaves a new attempt's claim: the tool is called under it.
+                let claims = history && u.entry.state == EntryState::Pending;
+                let w = RowWrite { op: WriteOp::Update, row: u.entry.clone(), expected_version: u.expected_version, history, claims };
+                (w, Some(u.entry))
             }
             Write::Delete(d) => match &current {
                 Some(gone) => {
-                    (RowWrite { op: WriteOp::Delete, row: gone.clone(), expected_version: d.expected_version, history: false }, None)
+                    let w = RowWrite {
+                        op: WriteOp::Delete,
+                        row: gone.clone(),
+                        expected_version: d.expected_version,
+                        history: false,
+                        claims: false,
+                    };
+                    (w, None)
                 }
                 None => return Act::Do(host_error(self.phase, &Input::Written)),
             },

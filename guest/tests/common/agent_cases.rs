@@ -1,7 +1,7 @@
 // The cases of `tests/vectors/adapters.json`, shared by the native replay (guest/tests/
 // agent_vectors.rs) and the one through the component (host/tests/vectors.rs), which `include!`
 // this file after bringing the agent, keys, canonical, effect and ledger types and three functions
-// into scope, each as the core's: `identify(&CallContext)`, `answer(&Failure)` and
+// into scope (the policy's `EffectClass` too), each as the core's: `identify(&CallContext)`, `answer(&Failure)` and
 // `derive_key(&Intent, &KeySpec) -> Result<String, KeyError>`.
 
 fn agent_text(v: &Value) -> String {
@@ -57,6 +57,13 @@ fn call_context(c: &Value) -> CallContext {
     CallContext {
         tool: agent_text(&c["tool"]),
         key_identity: c.get("key").map_or(KeyIdentity::Step, |k| agent_spec(k).identity),
+        effect_class: c.get("class").map(|k| match k.as_str() {
+            Some("read-only") => EffectClass::ReadOnly,
+            Some("overwriting-write") => EffectClass::OverwritingWrite,
+            Some("accumulating-write") => EffectClass::AccumulatingWrite,
+            Some("irreversible-external") => EffectClass::IrreversibleExternal,
+            _ => panic!("class {k}"),
+        }),
         scope: agent_opt(&c["scope"]),
         run: agent_opt(&c["run"]),
         step: agent_opt(&c["step"]),

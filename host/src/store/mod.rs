@@ -68,12 +68,14 @@ pub trait Store {
         Ok(self.get(scope, key).await?.map(|e| Found::Row(Box::new(e))))
     }
     /// Insert if absent, its history the written row's record; `false` if a row for
-    /// `(scope, key)` already exists.
-    async fn insert(&self, entry: &Entry) -> Result<bool, StoreError>;
+    /// `(scope, key)` already exists. `claims` (the core's `row-write.claims`): the row is a
+    /// claim the tool will be called under; a store that can wait for its replicas waits for it
+    /// (the Redis store's `WAIT`) before it returns.
+    async fn insert(&self, entry: &Entry, claims: bool) -> Result<bool, StoreError>;
     /// Replace the row if its version is still `expected_version`; `false` if not. With
     /// `history` (the core's `row-write.history`), the written row's record is appended to the
-    /// entry's history in the same statement.
-    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError>;
+    /// entry's history in the same statement; `claims` as for [`Store::insert`].
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool, claims: bool) -> Result<bool, StoreError>;
     /// Delete the row if its version is still `expected_version`; `false` if not.
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError>;
     /// Entries of one scope (every scope when `None`), newest first.
@@ -227,11 +229,11 @@ impl Store for AnyStore {
     async fn recorded(&self, scope: &str, key: &str) -> Result<Option<Found>, StoreError> {
         dispatch!(self, s => s.recorded(scope, key).await)
     }
-    async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
-        dispatch!(self, s => s.insert(entry).await)
+    async fn insert(&self, entry: &Entry, claims: bool) -> Result<bool, StoreError> {
+        dispatch!(self, s => s.insert(entry, claims).await)
     }
-    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError> {
-        dispatch!(self, s => s.update(expected_version, entry, history).await)
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool, claims: bool) -> Result<bool, StoreError> {
+        dispatch!(self, s => s.update(expected_version, entry, history, claims).await)
     }
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
         dispatch!(self, s => s.delete(scope, key, expected_version).await)
@@ -714,12 +716,12 @@ macro_rules! impl_store {
                 .transpose()
             }
 
-            async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
+            async fn insert(&self, entry: &Entry, _claims: bool) -> Result<bool, StoreError> {
                 let q = $crate::store::bind_row!(sqlx::query(self.sql.insert.clone()), $crate::store::Row::from_entry(entry));
                 Ok(q.execute(&mut *self.conn().await?).await?.rows_affected() == 1)
             }
 
-            async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError> {
+            async fn update(&self, expected_version: u64, entry: &Entry, history: bool, _claims: bool) -> Result<bool, StoreError> {
                 let sql = if history { &self.sql.update_kept } else { &self.sql.update };
                 let q = $crate::store::bind_row!(sqlx::query(sql.clone()), $crate::store::Row::from_entry(entry))
                     .bind(&entry.scope)

@@ -18,6 +18,16 @@
 //! the server is starting up, …). Opening a store connects once outside the pool first, so a
 //! server that refuses is reported at once, with its cause. The store itself never breaks: once
 //! the server is back, the next call connects again (`host/tests/pg_restart.rs`).
+//!
+//! A URL may name several servers, as libpq writes it:
+//! `postgres://user@h1:5432,h2:5432/db?target_session_attrs=read-write` (sqlx reads one host
+//! only, so this store does the rest). Opening tries the hosts in turn and keeps the first one
+//! that `target_session_attrs` accepts (`any`, the default: the first that answers;
+//! `read-write`: `SHOW transaction_read_only` is `off`; `primary`: not `pg_is_in_recovery()`);
+//! every new connection is checked the same way, and when the kept server stops giving
+//! connections (it died, or came back as a replica), the next call looks for another one in the
+//! same order. That is how a worker follows a failover to the promoted replica
+//! (`host/tests/pg_failover.rs`).
 
 use super::{impl_store, Statements};
 use crate::error::StoreError;
@@ -28,7 +38,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Connection, PgConnection, Postgres};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How a [`PostgresStore`] connects.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +64,119 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 pub struct PostgresStore {
     pool: PgPool,
     sql: Arc<Statements>,
+    /// The servers the URL names, when it names several or asks for a kind of session.
+    targets: Option<Arc<Targets>>,
+}
+
+/// What `target_session_attrs` asks of a server (libpq's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SessionAttrs {
+    Any,
+    ReadWrite,
+    Primary,
+}
+
+/// The servers of a multi-host URL, in its order, and what a session must be.
+#[derive(Debug)]
+struct Targets {
+    hosts: Vec<(String, PgConnectOptions)>,
+    attrs: SessionAttrs,
+}
+
+/// How long the pool is given to hand out a connection before the store looks for another of
+/// the URL's servers (the kept one may be dead: sqlx keeps retrying a refused host).
+const SWITCH_AFTER: Duration = Duration::from_millis(500);
+
+/// Split a libpq multi-host URL (`postgres://u@h1:p1,h2:p2/db?…`) into one URL per host, and read
+/// `target_session_attrs` (taken out of the query: sqlx does not know it). `None` for a URL with
+/// one host and no such parameter: sqlx reads it as it is.
+fn split_hosts(url: &str) -> Result<Option<Targets>, StoreError> {
+    let bad = |why: &str| StoreError::Location(format!("{}: {why}", redact(url)));
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut attrs = None;
+    let mut rest = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=') {
+            Some(("target_session_attrs", v)) => {
+                attrs = Some(match v {
+                    "any" => SessionAttrs::Any,
+                    "read-write" => SessionAttrs::ReadWrite,
+                    "primary" => SessionAttrs::Primary,
+                    _ => return Err(bad(&format!("target_session_attrs={v} is not supported (any, read-write or primary)"))),
+                })
+            }
+            _ => rest.push(pair),
+        }
+    }
+    let scheme_end = base.find("://").ok_or_else(|| bad("not a URL"))? + 3;
+    let authority_end = base[scheme_end..].find('/').map_or(base.len(), |i| scheme_end + i);
+    let authority = &base[scheme_end..authority_end];
+    let (userinfo, hostlist) = match authority.rfind('@') {
+        Some(at) => (&authority[..=at], &authority[at + 1..]),
+        None => ("", authority),
+    };
+    if !hostlist.contains(',') && attrs.is_none() {
+        return Ok(None);
+    }
+    let query = if rest.is_empty() { String::new() } else { format!("?{}", rest.join("&")) };
+    let mut hosts = Vec::new();
+    for host in hostlist.split(',') {
+        if host.is_empty() {
+            return Err(bad("an empty host in the host list"));
+        }
+        let one = format!("{}{userinfo}{host}{}{query}", &base[..scheme_end], &base[authority_end..]);
+        hosts.push((host.to_string(), PgConnectOptions::from_str(&one)?));
+    }
+    Ok(Some(Targets { hosts, attrs: attrs.unwrap_or(SessionAttrs::Any) }))
+}
+
+/// The URL without its password (for messages).
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => format!("{}://…@{}", &url[..s], &url[at + 1..]),
+        _ => url.to_string(),
+    }
+}
+
+/// Why a connected server is not what `attrs` asks for, if it is not.
+async fn refuses(conn: &mut PgConnection, attrs: SessionAttrs) -> Result<Option<&'static str>, sqlx::Error> {
+    Ok(match attrs {
+        SessionAttrs::Any => None,
+        SessionAttrs::ReadWrite => {
+            let ro: String = sqlx::query_scalar("SHOW transaction_read_only").fetch_one(&mut *conn).await?;
+            (ro == "on").then_some("read-only (transaction_read_only is on)")
+        }
+        SessionAttrs::Primary => {
+            let standby: bool = sqlx::query_scalar("SELECT pg_is_in_recovery()").fetch_one(&mut *conn).await?;
+            standby.then_some("a standby (pg_is_in_recovery())")
+        }
+    })
+}
+
+impl Targets {
+    /// The first server, in the URL's order, that answers within `timeout` and is what the
+    /// session attributes ask; else `Unavailable` with what each one said.
+    async fn find(&self, timeout: Duration) -> Result<PgConnectOptions, StoreError> {
+        let started = Instant::now();
+        let mut said = Vec::new();
+        for (host, options) in &self.hosts {
+            let why = match tokio::time::timeout(timeout, PgConnection::connect_with(options)).await {
+                Err(_) => "connecting did not finish (unreachable?)".to_string(),
+                Ok(Err(e)) => e.to_string(),
+                Ok(Ok(mut c)) => {
+                    let why = refuses(&mut c, self.attrs).await;
+                    drop(c.close().await);
+                    match why {
+                        Ok(None) => return Ok(options.clone()),
+                        Ok(Some(why)) => why.to_string(),
+                        Err(e) => e.to_string(),
+                    }
+                }
+            };
+            said.push(format!("{host}: {why}"));
+        }
+        Err(StoreError::Unavailable { waited: started.elapsed(), cause: format!("no server of the URL would do: {}", said.join("; ")) })
+    }
 }
 
 impl PostgresStore {
@@ -80,7 +203,12 @@ impl PostgresStore {
 
     /// Connect to `url` with `options` and migrate.
     pub async fn connect_with(url: &str, options: &PostgresOptions) -> Result<PostgresStore, StoreError> {
-        let connect = PgConnectOptions::from_str(url)?;
+        let targets = split_hosts(url)?;
+        let connect = match &targets {
+            // Several servers: the first one that will do (each is tried once).
+            Some(t) => t.find(options.acquire_timeout).await?,
+            None => PgConnectOptions::from_str(url)?,
+        };
         // A first connection, outside the pool, so that a server that cannot be reached (refused,
         // a wrong password, no such database) is reported at once with its cause, not after the
         // acquire timeout.
@@ -93,20 +221,43 @@ impl PostgresStore {
                 return Err(StoreError::Unavailable { waited: options.acquire_timeout, cause });
             }
         }
-        let pool = PgPoolOptions::new()
+        let mut pool = PgPoolOptions::new()
             .max_connections(options.max_connections)
             .acquire_timeout(options.acquire_timeout)
             // Ping an idle connection before handing it out: one the server dropped (a restart,
             // an idle timeout) is replaced instead of failing the call (sqlx's default, relied on).
-            .test_before_acquire(true)
-            .connect_lazy_with(connect);
-        let store = PostgresStore { pool, sql: Arc::new(Statements::new("oncely.effects", "oncely.history", '$')) };
+            .test_before_acquire(true);
+        if let Some(attrs) = targets.as_ref().map(|t| t.attrs).filter(|a| *a != SessionAttrs::Any) {
+            // A new connection to a server that is no longer what the URL asks (a primary that
+            // came back as a replica) is refused; `conn` then looks for another server.
+            pool = pool.after_connect(move |conn, _| {
+                Box::pin(async move {
+                    match refuses(conn, attrs).await? {
+                        Some(why) => Err(sqlx::Error::Protocol(format!("the server is {why}"))),
+                        None => Ok(()),
+                    }
+                })
+            });
+        }
+        let pool = pool.connect_lazy_with(connect);
+        let store =
+            PostgresStore { pool, sql: Arc::new(Statements::new("oncely.effects", "oncely.history", '$')), targets: targets.map(Arc::new) };
         Self::migrator().run(&store.pool).await?;
         Ok(store)
     }
 
     /// A pooled connection; when none comes within the acquire timeout, an error that says why.
     pub(crate) async fn conn(&self) -> Result<PoolConnection<Postgres>, StoreError> {
+        if let Some(targets) = self.targets.as_ref().filter(|t| t.hosts.len() > 1) {
+            // The kept server gets a moment; past it, the first server of the URL that will do
+            // is kept instead (it may be the same one) and the pool waits for it.
+            let timeout = SWITCH_AFTER.min(self.pool.options().get_acquire_timeout());
+            if let Ok(Ok(c)) = tokio::time::timeout(timeout, self.pool.acquire()).await {
+                return Ok(c);
+            }
+            let found = targets.find(PROBE_TIMEOUT).await?;
+            self.pool.set_connect_options(found);
+        }
         match self.pool.acquire().await {
             Err(sqlx::Error::PoolTimedOut) => Err(self.unavailable().await),
             other => Ok(other?),

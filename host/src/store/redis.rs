@@ -43,8 +43,9 @@
 //! # Durability
 //!
 //! What a write that returned survives is the server's configuration: read at open
-//! ([`RedisStore::durability`], logged). With `?wait_replicas=N` every insert, and every update
-//! that leaves a claim (`pending`), is followed by `WAIT N timeout`; fewer acknowledgements fail
+//! ([`RedisStore::durability`], logged). With `?wait_replicas=N` every write the core marks as
+//! leaving a claim (`row-write.claims`: an insert or update that leaves the row `pending` for a
+//! new attempt) is followed by `WAIT N timeout`; fewer acknowledgements fail
 //! the write with [`StoreError::NotReplicated`] (the row was written on the primary: the claim
 //! is held, the tool is not called, and the entry is settled as any interrupted claim is). On a
 //! cluster the client sends `WAIT` to every primary and takes the smallest count, so every
@@ -566,11 +567,6 @@ fn parse_url(url: &str) -> Result<(String, RedisOptions), StoreError> {
     Ok((url, options))
 }
 
-/// A claim: an insert, or an update that leaves a (new) claim held.
-fn is_claim(e: &Entry, history: bool) -> bool {
-    history && e.state == EntryState::Pending
-}
-
 impl Store for RedisStore {
     async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError> {
         let json: Option<String> = redis::cmd("HGET").arg(self.entry_key(scope, key)).arg("row").query_async(&mut self.conn()).await?;
@@ -585,7 +581,7 @@ impl Store for RedisStore {
         Ok(Some(Found::Recorded(Recorded { state, fingerprint, tool, result_json })))
     }
 
-    async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
+    async fn insert(&self, entry: &Entry, claims: bool) -> Result<bool, StoreError> {
         self.register(&entry.scope).await?;
         let keys = self.write_keys(&entry.scope, &entry.key, &entry.tool);
         let mut inv = scripts().insert.prepare_invoke();
@@ -596,13 +592,13 @@ impl Store for RedisStore {
             inv.arg(a);
         }
         let done: i64 = inv.invoke_async(&mut self.conn()).await?;
-        if done == 1 {
+        if done == 1 && claims {
             self.replicated().await?;
         }
         Ok(done == 1)
     }
 
-    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError> {
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool, claims: bool) -> Result<bool, StoreError> {
         let keys = self.write_keys(&entry.scope, &entry.key, &entry.tool);
         let mut inv = scripts().update.prepare_invoke();
         for k in &keys {
@@ -613,7 +609,7 @@ impl Store for RedisStore {
         }
         inv.arg(expected_version.to_string()).arg(if history { "1" } else { "0" });
         let done: i64 = inv.invoke_async(&mut self.conn()).await?;
-        if done == 1 && is_claim(entry, history) {
+        if done == 1 && claims {
             self.replicated().await?;
         }
         Ok(done == 1)

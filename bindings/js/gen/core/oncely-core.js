@@ -80,6 +80,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     let postReturn20;
     let postReturn21;
     let postReturn22;
+    let postReturn23;
     ({ exports: exports0 } = instantiateCore(module0));
     memory0 = exports0.memory;
     realloc0 = exports0.cabi_realloc;
@@ -105,7 +106,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     postReturn19 = exports0['cabi_post_oncely:core/provider@0.1.0#replay-http'];
     postReturn20 = exports0['cabi_post_oncely:core/provider@0.1.0#refuse'];
     postReturn21 = exports0['cabi_post_oncely:core/agent@0.1.0#identify'];
-    postReturn22 = exports0['cabi_post_oncely:core/agent@0.1.0#answer'];
+    postReturn22 = exports0['cabi_post_oncely:core/agent@0.1.0#approval-prompt'];
+    postReturn23 = exports0['cabi_post_oncely:core/agent@0.1.0#answer'];
     let canonical010MaxInputBytes;
     
     function maxInputBytes() {
@@ -4252,6 +4254,146 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       postReturn12(ret);
       return retVal;
     }
+    let ledger010HistoryDecision;
+    
+    function historyDecision(arg0, arg1) {
+      var val0 = arg0;
+      let enum0;
+      switch (val0) {
+        case 'pending': {
+          enum0 = 0;
+          break;
+        }
+        case 'done': {
+          enum0 = 1;
+          break;
+        }
+        case 'failed': {
+          enum0 = 2;
+          break;
+        }
+        case 'in-doubt': {
+          enum0 = 3;
+          break;
+        }
+        case 'escalated': {
+          enum0 = 4;
+          break;
+        }
+        case 'awaiting-approval': {
+          enum0 = 5;
+          break;
+        }
+        case 'approved': {
+          enum0 = 6;
+          break;
+        }
+        case 'denied': {
+          enum0 = 7;
+          break;
+        }
+        default: {
+          if ((arg0) instanceof Error) {
+            console.error(arg0);
+          }
+          
+          throw new TypeError(`"${val0}" is not one of the cases of entry-state`);
+        }
+      }
+      var variant2 = arg1;
+      let variant2_0;
+      let variant2_1;
+      let variant2_2;
+      if (variant2 === null || variant2=== undefined) {
+        variant2_0 = 0;
+        variant2_1 = 0;
+        variant2_2 = 0;
+      } else {
+        const e = variant2;
+        var ptr1 = utf8Encode(e, realloc0, memory0);
+        var len1 = utf8EncodedLen;
+        variant2_0 = 1;
+        variant2_1 = ptr1;
+        variant2_2 = len1;
+      }
+      const ret = ledger010HistoryDecision(enum0, variant2_0, variant2_1, variant2_2);
+      let variant4;
+      switch (dataView(memory0).getUint8(ret + 0, true)) {
+        case 0: {
+          variant4 = undefined;
+          break;
+        }
+        case 1: {
+          var bool3 = dataView(memory0).getUint8(ret + 1, true);
+          variant4 = bool3 == 0 ? false : (bool3 == 1 ? true : throwInvalidBool());
+          break;
+        }
+        default: {
+          throw new TypeError('invalid variant discriminant for option');
+        }
+      }
+      return variant4;
+    }
+    let ledger010AttentionSince;
+    
+    function attentionSince(arg0, arg1, arg2) {
+      var val0 = arg0;
+      let enum0;
+      switch (val0) {
+        case 'pending': {
+          enum0 = 0;
+          break;
+        }
+        case 'done': {
+          enum0 = 1;
+          break;
+        }
+        case 'failed': {
+          enum0 = 2;
+          break;
+        }
+        case 'in-doubt': {
+          enum0 = 3;
+          break;
+        }
+        case 'escalated': {
+          enum0 = 4;
+          break;
+        }
+        case 'awaiting-approval': {
+          enum0 = 5;
+          break;
+        }
+        case 'approved': {
+          enum0 = 6;
+          break;
+        }
+        case 'denied': {
+          enum0 = 7;
+          break;
+        }
+        default: {
+          if ((arg0) instanceof Error) {
+            console.error(arg0);
+          }
+          
+          throw new TypeError(`"${val0}" is not one of the cases of entry-state`);
+        }
+      }
+      var variant1 = arg1;
+      let variant1_0;
+      let variant1_1;
+      if (variant1 === null || variant1=== undefined) {
+        variant1_0 = 0;
+        variant1_1 = 0n;
+      } else {
+        const e = variant1;
+        variant1_0 = 1;
+        variant1_1 = toUint64(e);
+      }
+      const ret = ledger010AttentionSince(enum0, variant1_0, variant1_1, toUint64(arg2));
+      return BigInt.asUintN(64, ret);
+    }
     let effect010Defaults;
     
     function defaults() {
@@ -5821,7 +5963,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     
     function identify(arg0) {
       var ptr0 = realloc0(0, 0, 4, 116);
-      var {tool: v1_0, keyIdentity: v1_1, scope: v1_2, run: v1_3, step: v1_4, conversation: v1_5, metaJson: v1_6, paramsKey: v1_7, session: v1_8, defaultScope: v1_9, defaultRun: v1_10 } = arg0;
+      var {tool: v1_0, keyIdentity: v1_1, effectClass: v1_2, scope: v1_3, run: v1_4, step: v1_5, conversation: v1_6, metaJson: v1_7, paramsKey: v1_8, session: v1_9, defaultScope: v1_10, defaultRun: v1_11 } = arg0;
       var ptr2 = utf8Encode(v1_0, realloc0, memory0);
       var len2 = utf8EncodedLen;
       dataView(memory0).setInt32(ptr0 + 4, len2, true);
@@ -5852,129 +5994,147 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
       dataView(memory0).setInt8(ptr0 + 8, enum3, true);
       var variant5 = v1_2;
       if (variant5 === null || variant5=== undefined) {
-        dataView(memory0).setInt8(ptr0 + 12, 0, true);
+        dataView(memory0).setInt8(ptr0 + 9, 0, true);
       } else {
         const e = variant5;
-        dataView(memory0).setInt8(ptr0 + 12, 1, true);
-        var ptr4 = utf8Encode(e, realloc0, memory0);
-        var len4 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 20, len4, true);
-        dataView(memory0).setInt32(ptr0 + 16, ptr4, true);
+        dataView(memory0).setInt8(ptr0 + 9, 1, true);
+        var val4 = e;
+        let enum4;
+        switch (val4) {
+          case 'read-only': {
+            enum4 = 0;
+            break;
+          }
+          case 'overwriting-write': {
+            enum4 = 1;
+            break;
+          }
+          case 'accumulating-write': {
+            enum4 = 2;
+            break;
+          }
+          case 'irreversible-external': {
+            enum4 = 3;
+            break;
+          }
+          default: {
+            if ((e) instanceof Error) {
+              console.error(e);
+            }
+            
+            throw new TypeError(`"${val4}" is not one of the cases of effect-class`);
+          }
+        }
+        dataView(memory0).setInt8(ptr0 + 10, enum4, true);
       }
       var variant7 = v1_3;
       if (variant7 === null || variant7=== undefined) {
-        dataView(memory0).setInt8(ptr0 + 24, 0, true);
+        dataView(memory0).setInt8(ptr0 + 12, 0, true);
       } else {
         const e = variant7;
-        dataView(memory0).setInt8(ptr0 + 24, 1, true);
+        dataView(memory0).setInt8(ptr0 + 12, 1, true);
         var ptr6 = utf8Encode(e, realloc0, memory0);
         var len6 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 32, len6, true);
-        dataView(memory0).setInt32(ptr0 + 28, ptr6, true);
+        dataView(memory0).setInt32(ptr0 + 20, len6, true);
+        dataView(memory0).setInt32(ptr0 + 16, ptr6, true);
       }
       var variant9 = v1_4;
       if (variant9 === null || variant9=== undefined) {
-        dataView(memory0).setInt8(ptr0 + 36, 0, true);
+        dataView(memory0).setInt8(ptr0 + 24, 0, true);
       } else {
         const e = variant9;
-        dataView(memory0).setInt8(ptr0 + 36, 1, true);
+        dataView(memory0).setInt8(ptr0 + 24, 1, true);
         var ptr8 = utf8Encode(e, realloc0, memory0);
         var len8 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 44, len8, true);
-        dataView(memory0).setInt32(ptr0 + 40, ptr8, true);
+        dataView(memory0).setInt32(ptr0 + 32, len8, true);
+        dataView(memory0).setInt32(ptr0 + 28, ptr8, true);
       }
       var variant11 = v1_5;
       if (variant11 === null || variant11=== undefined) {
-        dataView(memory0).setInt8(ptr0 + 48, 0, true);
+        dataView(memory0).setInt8(ptr0 + 36, 0, true);
       } else {
         const e = variant11;
-        dataView(memory0).setInt8(ptr0 + 48, 1, true);
+        dataView(memory0).setInt8(ptr0 + 36, 1, true);
         var ptr10 = utf8Encode(e, realloc0, memory0);
         var len10 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 56, len10, true);
-        dataView(memory0).setInt32(ptr0 + 52, ptr10, true);
+        dataView(memory0).setInt32(ptr0 + 44, len10, true);
+        dataView(memory0).setInt32(ptr0 + 40, ptr10, true);
       }
-      var ptr12 = utf8Encode(v1_6, realloc0, memory0);
-      var len12 = utf8EncodedLen;
-      dataView(memory0).setInt32(ptr0 + 64, len12, true);
-      dataView(memory0).setInt32(ptr0 + 60, ptr12, true);
-      var variant14 = v1_7;
-      if (variant14 === null || variant14=== undefined) {
-        dataView(memory0).setInt8(ptr0 + 68, 0, true);
+      var variant13 = v1_6;
+      if (variant13 === null || variant13=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 48, 0, true);
       } else {
-        const e = variant14;
-        dataView(memory0).setInt8(ptr0 + 68, 1, true);
-        var ptr13 = utf8Encode(e, realloc0, memory0);
-        var len13 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 76, len13, true);
-        dataView(memory0).setInt32(ptr0 + 72, ptr13, true);
+        const e = variant13;
+        dataView(memory0).setInt8(ptr0 + 48, 1, true);
+        var ptr12 = utf8Encode(e, realloc0, memory0);
+        var len12 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 56, len12, true);
+        dataView(memory0).setInt32(ptr0 + 52, ptr12, true);
       }
+      var ptr14 = utf8Encode(v1_7, realloc0, memory0);
+      var len14 = utf8EncodedLen;
+      dataView(memory0).setInt32(ptr0 + 64, len14, true);
+      dataView(memory0).setInt32(ptr0 + 60, ptr14, true);
       var variant16 = v1_8;
       if (variant16 === null || variant16=== undefined) {
-        dataView(memory0).setInt8(ptr0 + 80, 0, true);
+        dataView(memory0).setInt8(ptr0 + 68, 0, true);
       } else {
         const e = variant16;
-        dataView(memory0).setInt8(ptr0 + 80, 1, true);
+        dataView(memory0).setInt8(ptr0 + 68, 1, true);
         var ptr15 = utf8Encode(e, realloc0, memory0);
         var len15 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 88, len15, true);
-        dataView(memory0).setInt32(ptr0 + 84, ptr15, true);
+        dataView(memory0).setInt32(ptr0 + 76, len15, true);
+        dataView(memory0).setInt32(ptr0 + 72, ptr15, true);
       }
       var variant18 = v1_9;
       if (variant18 === null || variant18=== undefined) {
-        dataView(memory0).setInt8(ptr0 + 92, 0, true);
+        dataView(memory0).setInt8(ptr0 + 80, 0, true);
       } else {
         const e = variant18;
-        dataView(memory0).setInt8(ptr0 + 92, 1, true);
+        dataView(memory0).setInt8(ptr0 + 80, 1, true);
         var ptr17 = utf8Encode(e, realloc0, memory0);
         var len17 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 100, len17, true);
-        dataView(memory0).setInt32(ptr0 + 96, ptr17, true);
+        dataView(memory0).setInt32(ptr0 + 88, len17, true);
+        dataView(memory0).setInt32(ptr0 + 84, ptr17, true);
       }
       var variant20 = v1_10;
       if (variant20 === null || variant20=== undefined) {
-        dataView(memory0).setInt8(ptr0 + 104, 0, true);
+        dataView(memory0).setInt8(ptr0 + 92, 0, true);
       } else {
         const e = variant20;
-        dataView(memory0).setInt8(ptr0 + 104, 1, true);
+        dataView(memory0).setInt8(ptr0 + 92, 1, true);
         var ptr19 = utf8Encode(e, realloc0, memory0);
         var len19 = utf8EncodedLen;
-        dataView(memory0).setInt32(ptr0 + 112, len19, true);
-        dataView(memory0).setInt32(ptr0 + 108, ptr19, true);
+        dataView(memory0).setInt32(ptr0 + 100, len19, true);
+        dataView(memory0).setInt32(ptr0 + 96, ptr19, true);
+      }
+      var variant22 = v1_11;
+      if (variant22 === null || variant22=== undefined) {
+        dataView(memory0).setInt8(ptr0 + 104, 0, true);
+      } else {
+        const e = variant22;
+        dataView(memory0).setInt8(ptr0 + 104, 1, true);
+        var ptr21 = utf8Encode(e, realloc0, memory0);
+        var len21 = utf8EncodedLen;
+        dataView(memory0).setInt32(ptr0 + 112, len21, true);
+        dataView(memory0).setInt32(ptr0 + 108, ptr21, true);
       }
       const ret = agent010Identify(ptr0);
-      let variant36;
+      let variant38;
       switch (dataView(memory0).getUint8(ret + 0, true)) {
         case 0: {
-          var ptr21 = dataView(memory0).getInt32(ret + 4, true);
-          var len21 = dataView(memory0).getInt32(ret + 8, true);
-          var result21 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr21, len21));
-          let variant23;
-          switch (dataView(memory0).getUint8(ret + 12, true)) {
-            case 0: {
-              variant23 = undefined;
-              break;
-            }
-            case 1: {
-              var ptr22 = dataView(memory0).getInt32(ret + 16, true);
-              var len22 = dataView(memory0).getInt32(ret + 20, true);
-              var result22 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr22, len22));
-              variant23 = result22;
-              break;
-            }
-            default: {
-              throw new TypeError('invalid variant discriminant for option');
-            }
-          }
+          var ptr23 = dataView(memory0).getInt32(ret + 4, true);
+          var len23 = dataView(memory0).getInt32(ret + 8, true);
+          var result23 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr23, len23));
           let variant25;
-          switch (dataView(memory0).getUint8(ret + 24, true)) {
+          switch (dataView(memory0).getUint8(ret + 12, true)) {
             case 0: {
               variant25 = undefined;
               break;
             }
             case 1: {
-              var ptr24 = dataView(memory0).getInt32(ret + 28, true);
-              var len24 = dataView(memory0).getInt32(ret + 32, true);
+              var ptr24 = dataView(memory0).getInt32(ret + 16, true);
+              var len24 = dataView(memory0).getInt32(ret + 20, true);
               var result24 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr24, len24));
               variant25 = result24;
               break;
@@ -5983,115 +6143,84 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          let enum26;
-          switch (dataView(memory0).getUint8(ret + 36, true)) {
+          let variant27;
+          switch (dataView(memory0).getUint8(ret + 24, true)) {
             case 0: {
-              enum26 = 'step';
+              variant27 = undefined;
               break;
             }
             case 1: {
-              enum26 = 'run';
-              break;
-            }
-            case 2: {
-              enum26 = 'scope';
-              break;
-            }
-            default: {
-              throw new TypeError('invalid discriminant specified for KeyIdentity');
-            }
-          }
-          let enum27;
-          switch (dataView(memory0).getUint8(ret + 37, true)) {
-            case 0: {
-              enum27 = 'given';
-              break;
-            }
-            case 1: {
-              enum27 = 'conversation';
-              break;
-            }
-            case 2: {
-              enum27 = 'meta';
-              break;
-            }
-            case 3: {
-              enum27 = 'idempotency-key';
-              break;
-            }
-            case 4: {
-              enum27 = 'host-default';
-              break;
-            }
-            case 5: {
-              enum27 = 'session';
-              break;
-            }
-            case 6: {
-              enum27 = 'fallback';
-              break;
-            }
-            default: {
-              throw new TypeError('invalid discriminant specified for Origin');
-            }
-          }
-          let variant29;
-          switch (dataView(memory0).getUint8(ret + 38, true)) {
-            case 0: {
-              variant29 = undefined;
-              break;
-            }
-            case 1: {
-              let enum28;
-              switch (dataView(memory0).getUint8(ret + 39, true)) {
-                case 0: {
-                  enum28 = 'given';
-                  break;
-                }
-                case 1: {
-                  enum28 = 'conversation';
-                  break;
-                }
-                case 2: {
-                  enum28 = 'meta';
-                  break;
-                }
-                case 3: {
-                  enum28 = 'idempotency-key';
-                  break;
-                }
-                case 4: {
-                  enum28 = 'host-default';
-                  break;
-                }
-                case 5: {
-                  enum28 = 'session';
-                  break;
-                }
-                case 6: {
-                  enum28 = 'fallback';
-                  break;
-                }
-                default: {
-                  throw new TypeError('invalid discriminant specified for Origin');
-                }
-              }
-              variant29 = enum28;
+              var ptr26 = dataView(memory0).getInt32(ret + 28, true);
+              var len26 = dataView(memory0).getInt32(ret + 32, true);
+              var result26 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr26, len26));
+              variant27 = result26;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
+          let enum28;
+          switch (dataView(memory0).getUint8(ret + 36, true)) {
+            case 0: {
+              enum28 = 'step';
+              break;
+            }
+            case 1: {
+              enum28 = 'run';
+              break;
+            }
+            case 2: {
+              enum28 = 'scope';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for KeyIdentity');
+            }
+          }
+          let enum29;
+          switch (dataView(memory0).getUint8(ret + 37, true)) {
+            case 0: {
+              enum29 = 'given';
+              break;
+            }
+            case 1: {
+              enum29 = 'conversation';
+              break;
+            }
+            case 2: {
+              enum29 = 'meta';
+              break;
+            }
+            case 3: {
+              enum29 = 'idempotency-key';
+              break;
+            }
+            case 4: {
+              enum29 = 'host-default';
+              break;
+            }
+            case 5: {
+              enum29 = 'session';
+              break;
+            }
+            case 6: {
+              enum29 = 'fallback';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for Origin');
+            }
+          }
           let variant31;
-          switch (dataView(memory0).getUint8(ret + 40, true)) {
+          switch (dataView(memory0).getUint8(ret + 38, true)) {
             case 0: {
               variant31 = undefined;
               break;
             }
             case 1: {
               let enum30;
-              switch (dataView(memory0).getUint8(ret + 41, true)) {
+              switch (dataView(memory0).getUint8(ret + 39, true)) {
                 case 0: {
                   enum30 = 'given';
                   break;
@@ -6131,61 +6260,109 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          variant36= {
-            tag: 'ok',
-            val: {
-              scope: result21,
-              run: variant23,
-              step: variant25,
-              keyIdentity: enum26,
-              scopeFrom: enum27,
-              runFrom: variant29,
-              stepFrom: variant31,
-            }
-          };
-          break;
-        }
-        case 1: {
-          let enum32;
-          switch (dataView(memory0).getUint8(ret + 4, true)) {
+          let variant33;
+          switch (dataView(memory0).getUint8(ret + 40, true)) {
             case 0: {
-              enum32 = 'no-run';
+              variant33 = undefined;
               break;
             }
             case 1: {
-              enum32 = 'invalid-meta';
-              break;
-            }
-            default: {
-              throw new TypeError('invalid discriminant specified for IdentityErrorKind');
-            }
-          }
-          let variant34;
-          switch (dataView(memory0).getUint8(ret + 8, true)) {
-            case 0: {
-              variant34 = undefined;
-              break;
-            }
-            case 1: {
-              var ptr33 = dataView(memory0).getInt32(ret + 12, true);
-              var len33 = dataView(memory0).getInt32(ret + 16, true);
-              var result33 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr33, len33));
-              variant34 = result33;
+              let enum32;
+              switch (dataView(memory0).getUint8(ret + 41, true)) {
+                case 0: {
+                  enum32 = 'given';
+                  break;
+                }
+                case 1: {
+                  enum32 = 'conversation';
+                  break;
+                }
+                case 2: {
+                  enum32 = 'meta';
+                  break;
+                }
+                case 3: {
+                  enum32 = 'idempotency-key';
+                  break;
+                }
+                case 4: {
+                  enum32 = 'host-default';
+                  break;
+                }
+                case 5: {
+                  enum32 = 'session';
+                  break;
+                }
+                case 6: {
+                  enum32 = 'fallback';
+                  break;
+                }
+                default: {
+                  throw new TypeError('invalid discriminant specified for Origin');
+                }
+              }
+              variant33 = enum32;
               break;
             }
             default: {
               throw new TypeError('invalid variant discriminant for option');
             }
           }
-          var ptr35 = dataView(memory0).getInt32(ret + 20, true);
-          var len35 = dataView(memory0).getInt32(ret + 24, true);
-          var result35 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr35, len35));
-          variant36= {
+          variant38= {
+            tag: 'ok',
+            val: {
+              scope: result23,
+              run: variant25,
+              step: variant27,
+              keyIdentity: enum28,
+              scopeFrom: enum29,
+              runFrom: variant31,
+              stepFrom: variant33,
+            }
+          };
+          break;
+        }
+        case 1: {
+          let enum34;
+          switch (dataView(memory0).getUint8(ret + 4, true)) {
+            case 0: {
+              enum34 = 'no-run';
+              break;
+            }
+            case 1: {
+              enum34 = 'invalid-meta';
+              break;
+            }
+            default: {
+              throw new TypeError('invalid discriminant specified for IdentityErrorKind');
+            }
+          }
+          let variant36;
+          switch (dataView(memory0).getUint8(ret + 8, true)) {
+            case 0: {
+              variant36 = undefined;
+              break;
+            }
+            case 1: {
+              var ptr35 = dataView(memory0).getInt32(ret + 12, true);
+              var len35 = dataView(memory0).getInt32(ret + 16, true);
+              var result35 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr35, len35));
+              variant36 = result35;
+              break;
+            }
+            default: {
+              throw new TypeError('invalid variant discriminant for option');
+            }
+          }
+          var ptr37 = dataView(memory0).getInt32(ret + 20, true);
+          var len37 = dataView(memory0).getInt32(ret + 24, true);
+          var result37 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr37, len37));
+          variant38= {
             tag: 'err',
             val: {
-              kind: enum32,
-              at: variant34,
-              message: result35,
+              kind: enum34,
+              at: variant36,
+              message: result37,
             }
           };
           break;
@@ -6194,12 +6371,62 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
           throw new TypeError('invalid variant discriminant for expected');
         }
       }
-      const retVal = variant36;
+      const retVal = variant38;
       postReturn21(ret);
       if (typeof retVal === 'object' && retVal.tag === 'err') {
         throw new ComponentError(retVal.val);
       }
       return retVal.val;
+    }
+    let agent010ApprovalPrompt;
+    
+    function approvalPrompt(arg0, arg1) {
+      var {scope: v0_0, key: v0_1, tool: v0_2, argsCanonical: v0_3, version: v0_4, since: v0_5 } = arg0;
+      var ptr1 = utf8Encode(v0_0, realloc0, memory0);
+      var len1 = utf8EncodedLen;
+      var ptr2 = utf8Encode(v0_1, realloc0, memory0);
+      var len2 = utf8EncodedLen;
+      var ptr3 = utf8Encode(v0_2, realloc0, memory0);
+      var len3 = utf8EncodedLen;
+      var ptr4 = utf8Encode(v0_3, realloc0, memory0);
+      var len4 = utf8EncodedLen;
+      var variant6 = arg1;
+      let variant6_0;
+      let variant6_1;
+      let variant6_2;
+      if (variant6 === null || variant6=== undefined) {
+        variant6_0 = 0;
+        variant6_1 = 0;
+        variant6_2 = 0;
+      } else {
+        const e = variant6;
+        var ptr5 = utf8Encode(e, realloc0, memory0);
+        var len5 = utf8EncodedLen;
+        variant6_0 = 1;
+        variant6_1 = ptr5;
+        variant6_2 = len5;
+      }
+      const ret = agent010ApprovalPrompt(ptr1, len1, ptr2, len2, ptr3, len3, ptr4, len4, toUint64(v0_4), toUint64(v0_5), variant6_0, variant6_1, variant6_2);
+      var ptr7 = dataView(memory0).getInt32(ret + 0, true);
+      var len7 = dataView(memory0).getInt32(ret + 4, true);
+      var result7 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr7, len7));
+      var ptr8 = dataView(memory0).getInt32(ret + 8, true);
+      var len8 = dataView(memory0).getInt32(ret + 12, true);
+      var result8 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr8, len8));
+      var ptr9 = dataView(memory0).getInt32(ret + 16, true);
+      var len9 = dataView(memory0).getInt32(ret + 20, true);
+      var result9 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr9, len9));
+      var ptr10 = dataView(memory0).getInt32(ret + 24, true);
+      var len10 = dataView(memory0).getInt32(ret + 28, true);
+      var result10 = utf8Decoder.decode(new Uint8Array(memory0.buffer, ptr10, len10));
+      const retVal = {
+        message: result7,
+        schemaJson: result8,
+        recordedAs: result9,
+        declineNote: result10,
+      };
+      postReturn22(ret);
+      return retVal;
     }
     let agent010Answer;
     
@@ -6907,7 +7134,7 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
         }
       }
       const retVal = variant57;
-      postReturn22(ret);
+      postReturn23(ret);
       return retVal;
     }
     canonical010MaxInputBytes = exports0['oncely:core/canonical@0.1.0#max-input-bytes'];
@@ -6931,6 +7158,8 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     ledger010Settleable = exports0['oncely:core/ledger@0.1.0#settleable'];
     ledger010AsksApproval = exports0['oncely:core/ledger@0.1.0#asks-approval'];
     ledger010DecisionOf = exports0['oncely:core/ledger@0.1.0#decision-of'];
+    ledger010HistoryDecision = exports0['oncely:core/ledger@0.1.0#history-decision'];
+    ledger010AttentionSince = exports0['oncely:core/ledger@0.1.0#attention-since'];
     effect010Defaults = exports0['oncely:core/effect@0.1.0#defaults'];
     effect010Run = exports0['oncely:core/effect@0.1.0#run'];
     provider010Admit = exports0['oncely:core/provider@0.1.0#admit'];
@@ -6942,9 +7171,11 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     provider010ReplayHttp = exports0['oncely:core/provider@0.1.0#replay-http'];
     provider010Refuse = exports0['oncely:core/provider@0.1.0#refuse'];
     agent010Identify = exports0['oncely:core/agent@0.1.0#identify'];
+    agent010ApprovalPrompt = exports0['oncely:core/agent@0.1.0#approval-prompt'];
     agent010Answer = exports0['oncely:core/agent@0.1.0#answer'];
     const agent010 = {
       answer: answer,
+      approvalPrompt: approvalPrompt,
       identify: identify,
       
     };
@@ -6971,7 +7202,9 @@ export function instantiate(getCoreModule, imports, instantiateCore = (module, i
     };
     const ledger010 = {
       asksApproval: asksApproval,
+      attentionSince: attentionSince,
       decisionOf: decisionOf,
+      historyDecision: historyDecision,
       needsPerson: needsPerson,
       needsPersonSince: needsPersonSince,
       prepare: prepare,

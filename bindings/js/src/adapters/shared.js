@@ -93,6 +93,7 @@ function identified(p, { args, ctx, frameworkRun, pinned }) {
   const id = identify({
     tool: p.tool,
     keyIdentity: declared.identity,
+    effectClass: p.declared.class,
     scope: pick('scope', p.scope, ctx, p.adapter),
     run: pick('run', p.run, ctx, p.adapter),
     step: pick('step', p.step, ctx, p.adapter),

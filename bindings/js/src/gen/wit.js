@@ -464,6 +464,7 @@ export const WIT = Object.freeze({
       ['row', 'ledger.entry'],
       ['expectedVersion', 'u64'],
       ['history', 'bool'],
+      ['claims', 'bool'],
     ],
   },
   'effect.tool-call': {
@@ -796,6 +797,7 @@ export const WIT = Object.freeze({
     fields: [
       ['tool', 'string'],
       ['keyIdentity', 'keys.key-identity'],
+      ['effectClass', 'option<policy.effect-class>'],
       ['scope', 'option<string>'],
       ['run', 'option<string>'],
       ['step', 'option<string>'],
@@ -856,6 +858,15 @@ export const WIT = Object.freeze({
       ['pointer', 'option<string>'],
       ['retryAfterMs', 'option<u64>'],
       ['repeatable', 'bool'],
+    ],
+  },
+  'agent.approval-form': {
+    kind: 'record',
+    fields: [
+      ['message', 'string'],
+      ['schemaJson', 'string'],
+      ['recordedAs', 'string'],
+      ['declineNote', 'string'],
     ],
   },
 });

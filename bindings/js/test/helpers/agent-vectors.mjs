@@ -11,6 +11,7 @@ export function callContext(call) {
   return {
     tool: call.tool,
     keyIdentity: call.key?.identity ?? 'step',
+    effectClass: call.class,
     scope: call.scope,
     run: call.run,
     step: call.step,
@@ -23,9 +24,12 @@ export function callContext(call) {
   };
 }
 
-/** A policy document with the case's key spec, its identity replaced by `identity` when given. */
-export function policyOf(key, identity) {
-  return { class: 'irreversible-external', key: { ...(key ?? {}), ...(identity === undefined ? {} : { identity }) } };
+/**
+ * A policy document with the case's class (none: a keyed one) and key spec, its identity replaced
+ * by `identity` when given.
+ */
+export function policyOf(key, identity, cls) {
+  return { class: cls ?? 'irreversible-external', key: { ...(key ?? {}), ...(identity === undefined ? {} : { identity }) } };
 }
 
 /** What `identify` gives for a case, in the shape of its `expect`. */
@@ -46,7 +50,7 @@ export function identifyCase(c) {
   };
   if (c.args !== undefined) {
     const intent = { scope: i.scope, run: i.run ?? '', step: i.step ?? '', tool: c.call.tool, args: c.args };
-    got.derived = intentKey({ ...intent, policy: policyOf(c.call.key, i.keyIdentity) });
+    got.derived = intentKey({ ...intent, policy: policyOf(c.call.key, i.keyIdentity, c.call.class) });
   }
   return got;
 }

@@ -64,8 +64,8 @@ function stalling(inner, ms) {
   return new Proxy(inner, {
     get(target, prop) {
       if (prop === 'insert') {
-        return async (entry) => {
-          const claimed = await target.insert(entry);
+        return async (entry, marks) => {
+          const claimed = await target.insert(entry, marks);
           if (claimed) await sleep(ms);
           return claimed;
         };

@@ -341,6 +341,7 @@ def identify(
     *,
     tool: str,
     key_identity: KeyIdentity | str = KeyIdentity.STEP,
+    effect_class: EffectClass | str | None = None,
     scope: str | None = None,
     run: str | None = None,
     step: str | None = None,
@@ -354,7 +355,9 @@ def identify(
     """Which intent a tool call is, as the core decides it for every host (``agent.identify``,
     docs/choosing-keys.md): its scope, run and step, where each came from, and the identity to
     key it with (``key_identity`` is the tool's key spec's; with no step, ``step`` is keyed by
-    ``run``). An empty string names nothing, as ``None`` does.
+    ``run``). ``effect_class`` is the tool's class when known: a class that passes through
+    (read-only, overwriting write) needs no run, and with none is keyed by its scope. An empty
+    string names nothing, as ``None`` does.
 
     Raises :class:`~oncely.IdentityError` (a :class:`LookupError`): ``no-run`` when nothing
     names a run and the key needs one, ``invalid-meta`` for an MCP ``_meta`` the core cannot
@@ -363,6 +366,7 @@ def identify(
     ctx = CallContext(
         _id("tool", tool),
         KeyIdentity(key_identity),
+        None if effect_class is None else EffectClass(effect_class),
         _opt("scope", scope),
         _opt("run", run),
         _opt("step", step),
@@ -384,12 +388,14 @@ def identify_keyed(
     run: str | None,
     step: str | None,
     conversation: str | None = None,
+    effect_class: EffectClass | None = None,
 ) -> tuple[Identity, KeySpec]:
     """The core's identity of a call (:func:`identify`) and ``spec`` with the identity to key
     the call with."""
     i = identify(
         tool=tool,
         key_identity=spec.identity,
+        effect_class=effect_class,
         scope=scope,
         run=run,
         step=step,
@@ -415,7 +421,12 @@ def keyed_intent(
     parsed = parse_policy(policy)
     if step is None:
         i, spec = identify_keyed(
-            parsed.key or default_spec(), tool=tool, scope=scope, run=run, step=None
+            parsed.key or default_spec(),
+            tool=tool,
+            scope=scope,
+            run=run,
+            step=None,
+            effect_class=parsed.class_,
         )
         import dataclasses
 
@@ -482,7 +493,11 @@ def _derive(
 ) -> Any:
     if step is None:
         # No step: the core identifies the call, as for every adapter (agent.identify).
-        i, spec = identify_keyed(key_spec(policy), tool=tool, scope=scope, run=run, step=None)
+        # The tool's class, when the policy names one: a class that passes through needs no run.
+        cls = None if policy is None or isinstance(policy, KeySpec) else parse_policy(policy).class_
+        i, spec = identify_keyed(
+            key_spec(policy), tool=tool, scope=scope, run=run, step=None, effect_class=cls
+        )
         scope, run, step = i.scope, i.run or "", i.step or ""
         intent = make_intent(scope=scope, run=run, step=step, tool=tool, args=args)
     else:

@@ -18,7 +18,7 @@ compiled core module by it, and refuses the core crossing on a component that is
 
 from __future__ import annotations
 
-COMPONENT_SHA256 = "c0fc82cc3f1cbb2bed7783e15c3654558b805ec31661a9e46e887b734b6b27cb"
+COMPONENT_SHA256 = "b58639f93816c8d00bb5b76e16054108f3eabc3c05c7da3de62d683e8df2eef9"
 """The SHA-256 of the component these types were read from (the one the package ships)."""
 
 CANONICAL_CANON_ERROR_KIND = (
@@ -432,6 +432,7 @@ AGENT_CALL_CONTEXT = (
     (
         ("tool", "string"),
         ("key-identity", KEYS_KEY_IDENTITY),
+        ("effect-class", ("option", POLICY_EFFECT_CLASS)),
         ("scope", ("option", "string")),
         ("run", ("option", "string")),
         ("step", ("option", "string")),
@@ -466,6 +467,16 @@ AGENT_IDENTITY_ERROR = (
     "record",
     "agent.identity-error",
     (("kind", AGENT_IDENTITY_ERROR_KIND), ("at", ("option", "string")), ("message", "string")),
+)
+AGENT_APPROVAL_FORM = (
+    "record",
+    "agent.approval-form",
+    (
+        ("message", "string"),
+        ("schema-json", "string"),
+        ("recorded-as", "string"),
+        ("decline-note", "string"),
+    ),
 )
 AGENT_FAILURE = (
     "variant",
@@ -677,6 +688,7 @@ EFFECT_ROW_WRITE = (
         ("row", LEDGER_ENTRY),
         ("expected-version", "u64"),
         ("history", "bool"),
+        ("claims", "bool"),
     ),
 )
 EFFECT_TOOL_CALL = (
@@ -878,6 +890,18 @@ FUNCTIONS: dict[str, tuple[tuple[tuple[str, object], ...], object]] = {
         "bool",
     ),
     "ledger.decision-of": ((("e", LEDGER_ENTRY),), ("option", LEDGER_HELD_DECISION)),
+    "ledger.history-decision": (
+        (("state", LEDGER_ENTRY_STATE), ("settlement", ("option", "string"))),
+        ("option", "bool"),
+    ),
+    "ledger.attention-since": (
+        (
+            ("state", LEDGER_ENTRY_STATE),
+            ("in-doubt-since", ("option", "u64")),
+            ("updated-at", "u64"),
+        ),
+        "u64",
+    ),
     "effect.defaults": ((), EFFECT_CORE_DEFAULTS),
     "effect.run": ((("call", ("list", "u8")),), ("list", "u8")),
     "provider.admit": (
@@ -900,6 +924,10 @@ FUNCTIONS: dict[str, tuple[tuple[tuple[str, object], ...], object]] = {
     "agent.identify": (
         (("call", AGENT_CALL_CONTEXT),),
         ("result", AGENT_IDENTITY, AGENT_IDENTITY_ERROR),
+    ),
+    "agent.approval-prompt": (
+        (("request", LEDGER_APPROVAL_REQUEST), ("client", ("option", "string"))),
+        AGENT_APPROVAL_FORM,
     ),
     "agent.answer": ((("error", AGENT_FAILURE),), ("option", AGENT_REPLY)),
 }

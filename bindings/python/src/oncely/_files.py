@@ -1,13 +1,14 @@
-"""The files the package carries: the core component and the ledger's SQL migrations.
+"""The files the package carries: the core component, the ledger's SQL migrations and the Redis
+store's Lua scripts.
 
 An installed package has them under ``oncely/_data/`` (the build copies them in:
 ``hatch_build.py``). The source tree has no ``_data/`` (an editable install, ``pip install -e
-bindings/python``, runs it): there they are the repository's own, ``bindings/oncely-core.wasm``
-and ``migrations/<dialect>/`` — the very files a build copies, so a change to either is seen at
-once, never through a stale copy. Both are read as plain files: a wheel installs real files, and
-wasmtime loads its native library from a file too, so a zip import could not run the package
-anyway (and :mod:`importlib.resources` costs a first key 13 to 15 ms to import: ``python -X
-importtime -c "import pathlib, importlib.resources"``, three runs).
+bindings/python``, runs it): there they are the repository's own, ``bindings/oncely-core.wasm`` and
+``migrations/<dialect>/`` (``migrations/redis/`` for the scripts) — the very files a build copies,
+so a change to any is seen at once, never through a stale copy. All are read as plain files: a
+wheel installs real files, and wasmtime loads its native library from a file too, so a zip import
+could not run the package anyway (and :mod:`importlib.resources` costs a first key 13 to 15 ms to
+import: ``python -X importtime -c "import pathlib, importlib.resources"``, three runs).
 """
 
 from __future__ import annotations
@@ -64,3 +65,18 @@ def migration_files(dialect: str) -> list[tuple[str, bytes]]:
     if not found:
         raise MigrationError(f"no {dialect} migrations are packaged with oncely")
     return sorted(found)
+
+
+def redis_script(name: str) -> str:
+    """The text of the Redis store's Lua script ``name`` (``index``, ``insert``, ``update``,
+    ``delete``): ``migrations/redis/<name>.lua``, the one text every host loads."""
+    repo = _source_repo()
+    root = (
+        os.path.join(repo, "migrations", "redis")
+        if repo is not None
+        else os.path.join(_DATA, "migrations", "redis")
+    )
+    path = os.path.join(root, f"{name}.lua")
+    if not os.path.isfile(path):
+        raise MigrationError(f"the Redis script {name}.lua is not packaged with oncely")
+    return _read(path).decode("utf-8")

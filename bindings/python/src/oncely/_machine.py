@@ -523,9 +523,9 @@ def _error(e: Any) -> Exception:  # noqa: C901, PLR0911 - one case per effect-er
 
 def _apply(store: Store, w: RowWrite) -> bool:
     if w.op is WriteOp.INSERT:
-        return store.insert(w.row)
+        return store.insert(w.row, claims=w.claims)
     if w.op is WriteOp.UPDATE:
-        return store.update(w.expected_version, w.row, history=w.history)
+        return store.update(w.expected_version, w.row, history=w.history, claims=w.claims)
     return store.delete(w.row.scope, w.row.key, w.expected_version)
 
 

@@ -157,6 +157,16 @@ class Ledger:
         return cls(PostgresStore(dsn), **kwargs)
 
     @classmethod
+    def redis(cls, url: str, **kwargs: Any) -> Ledger:
+        """A ledger in Redis or Valkey (``redis://`` or ``rediss://``; a cluster is found from
+        any node; ``?prefix=``, ``?wait_replicas=N``, ``?wait_timeout_ms=``), the Rust host's
+        layout; needs redis-py (``pip install 'oncely[redis]'``). Logs what the server's
+        persistence guarantees (:attr:`oncely.store.redis.RedisStore.durability`)."""
+        from oncely.store.redis import RedisStore
+
+        return cls(RedisStore(url), **kwargs)
+
+    @classmethod
     def dynamodb(cls, location: str, **kwargs: Any) -> Ledger:
         """A ledger in a DynamoDB table, ``dynamodb://TABLE?region=…&endpoint=…`` (created at
         open if absent); needs boto3 (``pip install 'oncely[dynamodb]'``)."""
@@ -166,11 +176,13 @@ class Ledger:
 
     @classmethod
     def open(cls, location: str | os.PathLike[str], **kwargs: Any) -> Ledger:
-        """A ``postgres://`` URL or a SQLite file path, as the Rust CLI's ``--db``, or a
-        ``dynamodb://TABLE`` location (:meth:`dynamodb`)."""
+        """A ``postgres://`` or ``redis://`` URL or a SQLite file path, as the Rust CLI's
+        ``--db``, or a ``dynamodb://TABLE`` location (:meth:`dynamodb`)."""
         loc = os.fspath(location)
         if loc.startswith(("postgres://", "postgresql://")):
             return cls.postgres(loc, **kwargs)
+        if loc.startswith(("redis://", "rediss://")):
+            return cls.redis(loc, **kwargs)
         if loc.startswith("dynamodb://"):
             return cls.dynamodb(loc, **kwargs)
         if "://" in loc:
@@ -593,6 +605,11 @@ class AsyncLedger:
     async def postgres(cls, dsn: str, **kwargs: Any) -> AsyncLedger:
         """Connect to (and migrate) a PostgreSQL ledger without blocking the loop."""
         return cls(await asyncio.to_thread(Ledger.postgres, dsn, **kwargs))
+
+    @classmethod
+    async def redis(cls, url: str, **kwargs: Any) -> AsyncLedger:
+        """Connect to a Redis or Valkey ledger without blocking the loop."""
+        return cls(await asyncio.to_thread(Ledger.redis, url, **kwargs))
 
     @classmethod
     async def dynamodb(cls, location: str, **kwargs: Any) -> AsyncLedger:

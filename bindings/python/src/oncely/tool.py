@@ -170,6 +170,7 @@ class Tool(Generic[T]):
             scope=ctx.get("scope"),
             run=ctx.get("run"),
             step=ctx.get("step"),
+            effect_class=self.policy.class_,
         )
         return {
             "scope": i.scope,

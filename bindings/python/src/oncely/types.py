@@ -1713,8 +1713,8 @@ class RowWrite:
 
     The WIT record ``effect.row-write``."""
 
-    __slots__ = ("expected_version", "history", "op", "row")
-    __match_args__ = ("op", "row", "expected_version", "history")
+    __slots__ = ("claims", "expected_version", "history", "op", "row")
+    __match_args__ = ("op", "row", "expected_version", "history", "claims")
 
     op: WriteOp
     """How."""
@@ -1726,12 +1726,20 @@ class RowWrite:
     """Whether the write appends the written row's record to the entry's history
     (wit/ledger.wit, step 3): an insert, or an update that changes the state, attempt,
     reason, reconciliation count or settlement. A store appends it in the write itself."""
+    claims: bool
+    """Whether the write leaves a claim the tool will be called under (a `history` write
+    that leaves the row `pending`: a new attempt's claim). A store that can wait for its
+    replicas waits for this write (the Redis store's `WAIT`), so that a claim a tool was
+    called under survives a failover."""
 
-    def __init__(self, op: WriteOp, row: Entry, expected_version: int, history: bool) -> None:
+    def __init__(
+        self, op: WriteOp, row: Entry, expected_version: int, history: bool, claims: bool
+    ) -> None:
         _set(self, "op", op)
         _set(self, "row", row)
         _set(self, "expected_version", expected_version)
         _set(self, "history", history)
+        _set(self, "claims", claims)
 
 
 @_record
@@ -3121,6 +3129,7 @@ class CallContext:
         "conversation",
         "default_run",
         "default_scope",
+        "effect_class",
         "key_identity",
         "meta_json",
         "params_key",
@@ -3133,6 +3142,7 @@ class CallContext:
     __match_args__ = (
         "tool",
         "key_identity",
+        "effect_class",
         "scope",
         "run",
         "step",
@@ -3148,6 +3158,10 @@ class CallContext:
     """The tool's name, for the errors' sentences."""
     key_identity: KeyIdentity
     """The identity of the tool's key spec (`tool-policy.key`; `step` when it declares none)."""
+    effect_class: EffectClass | None
+    """The tool's effect class (`tool-policy.class`), when the host knows it: a class that
+    passes through (read-only, overwriting write: no ledger) keys no effect, and needs no
+    run. None: taken as keyed."""
     scope: str | None
     """The scope the user gave in code: an adapter's option, `oncely.context(scope=…)`."""
     run: str | None
@@ -3177,6 +3191,7 @@ class CallContext:
         self,
         tool: str,
         key_identity: KeyIdentity,
+        effect_class: EffectClass | None,
         scope: str | None,
         run: str | None,
         step: str | None,
@@ -3189,6 +3204,7 @@ class CallContext:
     ) -> None:
         _set(self, "tool", tool)
         _set(self, "key_identity", key_identity)
+        _set(self, "effect_class", effect_class)
         _set(self, "scope", scope)
         _set(self, "run", run)
         _set(self, "step", step)
@@ -3226,13 +3242,15 @@ class Identity:
     scope: str
     """The scope. Never empty."""
     run: str | None
-    """The run; none only for a natural key (identity `scope`), which keys no run: give the
-    intent an empty run-id then."""
+    """The run; none only for a natural key (identity `scope`), which keys no run, or for a
+    tool that passes through with nothing naming a run (keyed then with identity
+    `scope`): give the intent an empty run-id then."""
     step: str | None
     """The step; none: give the intent an empty step-id."""
     key_identity: KeyIdentity
     """The identity to key the call with: the policy's, with `step` made `run` when there is
-    no step. Key with the policy's key spec (or the default) with this identity:
+    no step, and `scope` for a tool that passes through with no run. Key with the policy's key
+    spec (or the default) with this identity:
     `keys.derive` accepts the scope, run and step of this record under it."""
     scope_from: Origin
     """Where the scope came from."""
@@ -3396,6 +3414,33 @@ class Reply:
         _set(self, "pointer", pointer)
         _set(self, "retry_after_ms", retry_after_ms)
         _set(self, "repeatable", repeatable)
+
+
+@_record
+class ApprovalForm:
+    """What a person reads and answers when a call awaits their approval and the agent's client
+    asks them (the MCP gateway's elicitation, docs/mcp.md "Approval").
+
+    The WIT record ``agent.approval-form``."""
+
+    __slots__ = ("decline_note", "message", "recorded_as", "schema_json")
+    __match_args__ = ("message", "schema_json", "recorded_as", "decline_note")
+
+    message: str
+    """The message: the tool and the exact canonical arguments the approval holds for."""
+    schema_json: str
+    """The form's JSON Schema (an object: `approve`, a boolean, required; `reason`, a
+    string), as JSON text."""
+    recorded_as: str
+    """Who the decision is recorded as (`decision.by`): `mcp:CLIENT`."""
+    decline_note: str
+    """The note of a denial given without a reason (`decision.note`)."""
+
+    def __init__(self, message: str, schema_json: str, recorded_as: str, decline_note: str) -> None:
+        _set(self, "message", message)
+        _set(self, "schema_json", schema_json)
+        _set(self, "recorded_as", recorded_as)
+        _set(self, "decline_note", decline_note)
 
 
 CallTool = ToolCall
@@ -3616,6 +3661,7 @@ RECORDS: tuple[type, ...] = (
     Identity,
     IdentityError,
     Reply,
+    ApprovalForm,
 )
 
 __all__ = [

@@ -58,8 +58,8 @@ class Stalling:
         self._inner = inner
         self._ms = ms
 
-    def insert(self, entry: Any) -> bool:
-        claimed = bool(self._inner.insert(entry))
+    def insert(self, entry: Any, *, claims: bool = False) -> bool:
+        claimed = bool(self._inner.insert(entry, claims=claims))
         if claimed:
             time.sleep(self._ms / 1000)
         return claimed

@@ -6,6 +6,7 @@
 //! state, how an answer reads — and which keys are being asked about; the gateway records the
 //! decision (docs/mcp.md, "Approval").
 
+use oncely::wit::agent::ApprovalForm;
 use oncely::wit::ledger::ApprovalRequest;
 use rmcp::model::{
     ClientCapabilities, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest, InputRequiredResult,
@@ -46,44 +47,17 @@ pub fn no_server_requests(version: Option<&ProtocolVersion>) -> bool {
     version.is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
-/// What the person reads: the tool and its exact canonical arguments (those the approval holds
-/// for).
-pub fn message(req: &ApprovalRequest) -> String {
-    format!(
-        "Approve this call of the tool {:?}? It runs once, with exactly these arguments:\n{}\n\
-         (oncely: this call's policy asks a person first; key {})",
-        req.tool, req.args_canonical, req.key
-    )
-}
-
-/// The form: `approve` (required), `reason` (optional).
-pub fn params(req: &ApprovalRequest) -> ElicitRequestParams {
-    let form = json!({
-        "mode": "form",
-        "message": message(req),
-        "requestedSchema": {
-            "type": "object",
-            "properties": {
-                "approve": {
-                    "type": "boolean",
-                    "title": "Approve",
-                    "description": "Run this call once, with these arguments",
-                },
-                "reason": {
-                    "type": "string",
-                    "title": "Reason",
-                    "description": "Why (recorded; a denial's reason is what the agent reads)",
-                },
-            },
-            "required": ["approve"],
-        },
-    });
+/// The form: the core's (`agent.approval-prompt`: the message, the tool and its exact canonical
+/// arguments; the `{approve, reason}` schema), as an elicitation.
+pub fn params(form: &ApprovalForm) -> ElicitRequestParams {
+    let schema: Value = serde_json::from_str(&form.schema_json).expect("the core's approval schema is JSON");
+    let form = json!({"mode": "form", "message": form.message, "requestedSchema": schema});
     serde_json::from_value(form).expect("the approval form is a valid elicitation")
 }
 
 /// The `elicitation/create` request (before 2026-07-28).
-pub fn request(req: &ApprovalRequest) -> ElicitRequest {
-    ElicitRequest::new(params(req))
+pub fn request(form: &ApprovalForm) -> ElicitRequest {
+    ElicitRequest::new(params(form))
 }
 
 /// The request state naming the entry's key and the version the person decides on.
@@ -98,8 +72,8 @@ pub fn read_state(state: &str) -> Option<(String, u64)> {
 }
 
 /// The `InputRequiredResult` that asks the client (2026-07-28).
-pub fn input_required(req: &ApprovalRequest) -> InputRequiredResult {
-    let requests = [(INPUT_KEY.to_string(), InputRequest::Elicitation(request(req)))].into_iter().collect();
+pub fn input_required(req: &ApprovalRequest, form: &ApprovalForm) -> InputRequiredResult {
+    let requests = [(INPUT_KEY.to_string(), InputRequest::Elicitation(request(form)))].into_iter().collect();
     InputRequiredResult::new(Some(requests), Some(state(req)))
 }
 
@@ -213,7 +187,9 @@ mod tests {
     #[test]
     fn the_form_shows_the_tool_and_its_exact_arguments() {
         let req = waiting();
-        let v = serde_json::to_value(input_required(&req)).unwrap();
+        let form = oncely::Runtime::shared().unwrap().approval_prompt(&req, Some("claude-code")).unwrap();
+        assert_eq!((form.recorded_as.as_str(), form.decline_note.as_str()), ("mcp:claude-code", "declined by claude-code"));
+        let v = serde_json::to_value(input_required(&req, &form)).unwrap();
         assert_eq!(v["resultType"], "input_required");
         assert_eq!(v["requestState"], state(&req));
         let asked = &v["inputRequests"][INPUT_KEY];

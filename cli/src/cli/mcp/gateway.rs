@@ -11,6 +11,7 @@ use super::identity::{self, Defaults};
 use super::lookup;
 use super::unmodeled::Unmodeled;
 use super::upstream::{Agents, Upstream};
+use oncely::wit::agent::ApprovalForm;
 use oncely::wit::keys::{Intent, KeySpec};
 use oncely::wit::ledger::{ApprovalRequest, Decision, ReconcileRequest, ReconcileVerdict};
 use oncely::wit::policy::{ReconcilePath, ToolPolicy};
@@ -420,7 +421,15 @@ impl Gateway {
     /// names, and the answer). One elicitation per key at a time; a cancelled, failed or late
     /// one decides nothing (the agent gets the pollable "awaiting approval" answer).
     async fn ask(&self, req: &ApprovalRequest, cx: &RequestContext<RoleServer>, answered: Option<(String, u64, Answer)>) -> Asked {
-        let client = cx.client_info().map(|i| i.name).filter(|n| !n.is_empty()).unwrap_or_else(|| "agent".into());
+        // What the person reads, and who their decision is recorded as: the core's.
+        let client = cx.client_info().map(|i| i.name);
+        let form = match self.ledger.runtime().approval_prompt(req, client.as_deref()) {
+            Ok(form) => form,
+            Err(e) => {
+                eprintln!("oncely mcp: the approval of {} was not asked: {e}", req.key);
+                return Asked::Not;
+            }
+        };
         let until = Instant::now() + self.settings.call_timeout;
         let (answer, version) = if approval::no_server_requests(cx.protocol_version().as_ref()) {
             match answered {
@@ -429,7 +438,7 @@ impl Gateway {
                     (answer, version)
                 }
                 _ if approval::takes_form(cx.client_capabilities().as_ref()) && self.asking.begin(&req.key, until) => {
-                    let mut r = approval::input_required(req);
+                    let mut r = approval::input_required(req, &form);
                     r.meta = Some(marks(&req.key, false, false));
                     return Asked::Input(r);
                 }
@@ -439,15 +448,15 @@ impl Gateway {
             if !approval::takes_form(cx.client_capabilities().as_ref()) || !self.asking.begin(&req.key, until) {
                 return Asked::Not;
             }
-            let answer = self.elicit(req, cx).await;
+            let answer = self.elicit(&form, cx).await;
             self.asking.end(&req.key);
             (answer, req.version)
         };
-        let decision = |note: String| Decision { by: format!("mcp:{client}"), note, seen_version: version };
+        let decision = |note: String| Decision { by: form.recorded_as.clone(), note, seen_version: version };
         let decided = match answer {
             Answer::Approve(note) => self.ledger.approve(&req.scope, &req.key, decision(note)).await,
             Answer::Deny(note) => {
-                let note = if note.is_empty() { format!("declined by {client}") } else { note };
+                let note = if note.is_empty() { form.decline_note.clone() } else { note };
                 self.ledger.deny(&req.scope, &req.key, decision(note)).await
             }
             Answer::None => return Asked::Not,
@@ -455,15 +464,15 @@ impl Gateway {
         // Refused (someone decided meanwhile, in the inbox or the CLI: `changed`): the call runs
         // again all the same, and answers what the ledger now says.
         if let Err(e) = decided {
-            eprintln!("oncely mcp: {client}'s decision on {} was not recorded: {e}", req.key);
+            eprintln!("oncely mcp: the decision of {} on {} was not recorded: {e}", form.recorded_as, req.key);
         }
         Asked::Decided
     }
 
     /// `elicitation/create` to the agent (before 2026-07-28), at most `--call-timeout`, given up
     /// when the agent cancels its call.
-    async fn elicit(&self, req: &ApprovalRequest, cx: &RequestContext<RoleServer>) -> Answer {
-        let request = ServerRequest::ElicitRequest(approval::request(req));
+    async fn elicit(&self, form: &ApprovalForm, cx: &RequestContext<RoleServer>) -> Answer {
+        let request = ServerRequest::ElicitRequest(approval::request(form));
         let options = PeerRequestOptions::with_timeout(self.settings.call_timeout);
         let asked = async {
             match cx.peer.send_request_with_option(request, options).await {

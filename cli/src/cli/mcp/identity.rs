@@ -53,6 +53,8 @@ pub fn intent(
     let call = CallContext {
         tool: tool.to_string(),
         key_identity: spec.identity,
+        // The core's rule: a tool that passes through (read-only, overwriting write) needs no run.
+        effect_class: Some(policy.class),
         scope: None,
         run: None,
         step: None,

@@ -26,7 +26,7 @@ use clap::Args;
 use metrics::Metrics;
 use notify::{Sent, Webhook};
 use oncely::store::{WaitingCursor, WaitingPage};
-use oncely::wit::ledger::{Attention, Decision, Entry, EntryState, HeldDecision, LedgerErrorKind, Resolution, Settlement};
+use oncely::wit::ledger::{Attention, Decision, Entry, HeldDecision, LedgerErrorKind, Resolution, Settlement};
 use oncely::{Error, Ledger};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -200,7 +200,9 @@ pub async fn run(a: ServeArgs) -> Result<ExitCode> {
             loop {
                 match everyone_waiting(&app).await {
                     Ok(entries) => {
-                        n.hook.scan(&entries, app.ledger.now(), &n.sent, &n.client, &app.metrics);
+                        if let Err(e) = n.hook.scan(app.ledger.runtime(), &entries, app.ledger.now(), &n.sent, &n.client, &app.metrics) {
+                            tracing::error!(target: "oncely::serve", error = %e, "notices were not sent: the core could not be asked");
+                        }
                         let now_asked: HashMap<(String, String), u64> = entries
                             .iter()
                             .filter(|(_, why)| *why == Attention::Approval)
@@ -305,11 +307,16 @@ async fn decisions_since(app: &App, n: &Notices, scope: &str, key: &str, version
             return;
         }
     };
+    let rt = app.ledger.runtime();
     for h in history.iter().filter(|h| h.version > version) {
-        let approved = match h.state {
-            EntryState::Approved => true,
-            EntryState::Denied => false,
-            _ => continue,
+        // Which records note a person's decision is the core's (`ledger.history-decision`).
+        let approved = match rt.history_decision(h.state, h.settlement.as_deref()) {
+            Ok(Some(approved)) => approved,
+            Ok(None) => continue,
+            Err(e) => {
+                tracing::error!(target: "oncely::serve", error = %e, "a decision's notice was not sent: the core could not be asked");
+                return;
+            }
         };
         if let Some(id) = &h.settlement {
             n.hook.decided(&entry, approved, id.clone(), app.ledger.now(), &n.client, &app.metrics);

@@ -15,7 +15,8 @@
 use super::metrics::Metrics;
 use crate::cli::render;
 use hmac::{KeyInit, Mac};
-use oncely::wit::ledger::{Attention, Entry, EntryState};
+use oncely::wit::ledger::{Attention, Entry};
+use oncely::Runtime;
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -57,10 +58,10 @@ fn kind(why: Attention) -> &'static str {
     }
 }
 
-fn notice_id(e: &Entry, kind: &str) -> String {
-    // An entry in doubt or escalated: since it went in doubt; a call awaiting approval: since it
-    // was asked (a request asked again after an approval ran out is a new notice).
-    let since = e.in_doubt_since.unwrap_or(if e.state == EntryState::AwaitingApproval { e.updated_at } else { 0 });
+/// The notice's id: `since` is the core's `ledger.attention-since` of `e` (an entry in doubt or
+/// escalated: since it went in doubt; a call awaiting approval: since it was asked, so a request
+/// asked again after an approval ran out is a new notice).
+fn notice_id(e: &Entry, kind: &str, since: u64) -> String {
     let text = format!("{}\0{}\0{kind}\0{since}", e.scope, e.key);
     let d = Sha256::digest(text.as_bytes());
     format!("ntc-{}", d.iter().take(12).map(|b| format!("{b:02x}")).collect::<String>())
@@ -79,8 +80,20 @@ pub fn signature(secret: &[u8], t: u64, body: &[u8]) -> String {
 impl Webhook {
     /// Send the notices that the entries needing a person (and why) call for at `now` that were
     /// not sent yet, each in its own task (retries do not hold up the next scan).
-    pub fn scan(&self, entries: &[(Entry, Attention)], now: u64, sent: &Sent, client: &reqwest::Client, metrics: &Arc<Metrics>) {
-        let due: Vec<(&Entry, &str, String)> = entries.iter().map(|(e, why)| (e, kind(*why), notice_id(e, kind(*why)))).collect();
+    /// Fails only when the core cannot be asked (nothing is sent then).
+    pub fn scan(
+        &self,
+        rt: &Runtime,
+        entries: &[(Entry, Attention)],
+        now: u64,
+        sent: &Sent,
+        client: &reqwest::Client,
+        metrics: &Arc<Metrics>,
+    ) -> Result<(), oncely::Error> {
+        let mut due: Vec<(&Entry, &str, String)> = Vec::with_capacity(entries.len());
+        for (e, why) in entries {
+            due.push((e, kind(*why), notice_id(e, kind(*why), rt.attention_since(e)?)));
+        }
         // Forget the notices of entries that no longer need a person (the set stays small).
         sent.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|id| due.iter().any(|(_, _, d)| d == id));
         for (e, kind, id) in due {
@@ -93,6 +106,7 @@ impl Webhook {
                 sent.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&id_again);
             });
         }
+        Ok(())
     }
 
     /// Send the notice of a person's decision (`approved`: else denied) on `e` as it stands

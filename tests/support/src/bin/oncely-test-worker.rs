@@ -114,15 +114,15 @@ impl Store for Stalling {
     async fn get(&self, scope: &str, key: &str) -> Result<Option<Entry>, StoreError> {
         self.inner.get(scope, key).await
     }
-    async fn insert(&self, entry: &Entry) -> Result<bool, StoreError> {
-        let claimed = self.inner.insert(entry).await?;
+    async fn insert(&self, entry: &Entry, claims: bool) -> Result<bool, StoreError> {
+        let claimed = self.inner.insert(entry, claims).await?;
         if claimed && !self.after_claim.is_zero() {
             tokio::time::sleep(self.after_claim).await;
         }
         Ok(claimed)
     }
-    async fn update(&self, expected_version: u64, entry: &Entry, history: bool) -> Result<bool, StoreError> {
-        self.inner.update(expected_version, entry, history).await
+    async fn update(&self, expected_version: u64, entry: &Entry, history: bool, claims: bool) -> Result<bool, StoreError> {
+        self.inner.update(expected_version, entry, history, claims).await
     }
     async fn delete(&self, scope: &str, key: &str, expected_version: u64) -> Result<bool, StoreError> {
         self.inner.delete(scope, key, expected_version).await

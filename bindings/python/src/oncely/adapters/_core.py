@@ -166,6 +166,7 @@ class Guard(Generic[C]):
             run=run,
             step=step,
             conversation=framework_run,
+            effect_class=self.policy.class_,
         )
         policy = dataclasses.replace(self.policy, key=spec)
         return Identity(i.scope, i.run or "", i.step, policy)

@@ -1,4 +1,4 @@
-"""Ledger storage: one small protocol, two real backends (SQLite, PostgreSQL).
+"""Ledger storage: one small protocol, real backends (SQLite, PostgreSQL, Redis / Valkey).
 
 The storage contract is the one ``wit/ledger.wit`` asks of a host: ``insert`` is
 insert-if-absent, ``update`` and ``delete`` are compare-and-swap on ``version``, and every query
@@ -6,6 +6,10 @@ names the scope. Storage never decides anything; the core does. Each entry's his
 its row: the insert and each update the core marks (``row-write.history``) append the written
 row's record in the same statement as the write; it is read through the history view
 (:meth:`Store.history`).
+
+The Redis store (:mod:`oncely.store.redis`) keeps each row as JSON under the Rust host's keys
+and its history in a list beside it, both written by one of the Rust host's Lua scripts
+(``migrations/redis/``).
 
 The schema, the migration files and their bookkeeping (a table of sqlx's layout: on PostgreSQL
 ``oncely._sqlx_migrations``, in the ``oncely`` schema; on SQLite ``_oncely_migrations``) are the
@@ -85,14 +89,19 @@ class Store(Protocol):
     def get(self, scope: str, key: str) -> Entry | None:
         """The entry for ``(scope, key)``, if any."""
 
-    def insert(self, entry: Entry) -> bool:
+    def insert(self, entry: Entry, *, claims: bool = False) -> bool:
         """Insert if absent, its history the written row's record; ``False`` if a row for
-        ``(scope, key)`` already exists."""
+        ``(scope, key)`` already exists. ``claims`` (the core's ``row-write.claims``): the row
+        is a claim the tool will be called under; a store that can wait for its replicas (a
+        Redis ``WAIT``) waits for this write before it returns."""
 
-    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, entry: Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         """Replace the row if its version is still ``expected_version``; ``False`` if not.
         With ``history`` (the core's ``row-write.history``), the written row's record is
-        appended to the entry's history in the same statement."""
+        appended to the entry's history in the same statement; ``claims`` as for
+        :meth:`insert`."""
 
     def delete(self, scope: str, key: str, expected_version: int) -> bool:
         """Delete the row if its version is still ``expected_version``; ``False`` if not."""

@@ -14,6 +14,11 @@ reached (``connect_timeout`` bounds a connection attempt). The store is never po
 connection the server dropped is noticed before it is handed out (the server's goodbye, or the end
 of the stream, is waiting unread on its socket) and replaced, so once the server is back every call
 succeeds again (``tests/test_pg_restart.py``).
+
+The URL may name a primary and its replicas, as libpq reads it
+(``postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write``): libpq tries the hosts in
+turn on every new connection, so after a failover the next connection reaches the promoted
+replica (``tests/test_pg_failover.py``).
 """
 
 from __future__ import annotations
@@ -151,11 +156,13 @@ class PostgresStore:
         rows = self._run(self._sql.recorded, (scope, key))
         return Recorded(*rows[0]) if rows else None
 
-    def insert(self, entry: Entry) -> bool:
+    def insert(self, entry: Entry, *, claims: bool = False) -> bool:
         row = to_row(entry)
         return bool(self._run(self._sql.insert, (*row, *record_of(row))) == 1)
 
-    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, entry: Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         row = to_row(entry)
         where = (entry.scope, entry.key, expected_version)
         if history:

@@ -116,13 +116,15 @@ class SqliteStore:
         return None if row is None else Recorded._make(row)
 
     @_errors
-    def insert(self, entry: Entry) -> bool:
+    def insert(self, entry: Entry, *, claims: bool = False) -> bool:
         row = to_row(entry)
         with self._conn() as c:
             return c.execute(self._sql.insert, (*row, *record_of(row))).rowcount == 1
 
     @_errors
-    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, entry: Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         row = to_row(entry)
         where = (entry.scope, entry.key, expected_version)
         with self._conn() as c:

@@ -1,4 +1,4 @@
-import{MigrationError,sameBytes,sha384}from"./chunk-LUINOZXA.js";var sqlite=[{version:"20261130000000",description:"effects",file:"20261130000000_effects.sql",sql:`-- The effect ledger (SQLite). One row per (scope, key); every field of the core's \`entry\`
+import{MigrationError,sameBytes,sha384}from"./chunk-AV4IMHWU.js";var sqlite=[{version:"20261130000000",description:"effects",file:"20261130000000_effects.sql",sql:`-- The effect ledger (SQLite). One row per (scope, key); every field of the core's \`entry\`
 -- record (wit/ledger.wit). Times are milliseconds since the Unix epoch.
 CREATE TABLE IF NOT EXISTS oncely_effects (
     scope              TEXT    NOT NULL,
