@@ -524,13 +524,6 @@ def redis_cli(port: int, *args: str, check: bool = True) -> str:
                           capture_output=True, text=True).stdout
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class RedisServer:
     """One redis-server, as tests/redis/start.sh starts one (no snapshot, an append-only file)
     with ``appendfsync`` as asked (``always`` by default: what docs/reliability.md says a claim
