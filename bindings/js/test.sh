@@ -18,9 +18,11 @@
 #      and the agent-loop example, from the installed tarball
 #
 # PostgreSQL tests use ONCELY_TEST_POSTGRES_URL (scripts/with-postgres); without it they skip
-# loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set. DynamoDB tests likewise use
-# ONCELY_TEST_DYNAMODB_URL (scripts/with-dynamodb) and ONCELY_REQUIRE_DYNAMODB. Exits non-zero on
-# any failure.
+# loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set; Redis tests likewise use
+# ONCELY_TEST_REDIS_URL (scripts/with-redis) and ONCELY_REQUIRE_REDIS, and the Redis store's
+# conformance runs a second time on a three-master cluster (tests/redis/cluster.sh); DynamoDB
+# tests ONCELY_TEST_DYNAMODB_URL (scripts/with-dynamodb) and ONCELY_REQUIRE_DYNAMODB. Exits
+# non-zero on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -59,6 +61,16 @@ mapfile -t packaged < <(printf '%s\n' "${suite[@]}" | grep -v -e '/bench-[^/]*\.
 echo "== js: tests on the working tree"
 node --test --test-concurrency=1 "${suite[@]}"
 
+echo "== js: the Redis store's conformance on a Redis Cluster (three masters, a replica each)"
+if command -v redis-server >/dev/null || command -v valkey-server >/dev/null; then
+    ONCELY_TEST_REDIS_URL=$("$repo/tests/redis/cluster.sh" $$) \
+        node --test --test-concurrency=1 --test-name-pattern='^Redis \(ioredis\)' test/stores.test.mjs
+elif [ "${ONCELY_REQUIRE_REDIS:-}" = 1 ] || [ -n "${CI:-}" ]; then
+    echo "bindings/js/test.sh: Redis is required (ONCELY_REQUIRE_REDIS=1 or CI) but redis-server is not installed" >&2; exit 1
+else
+    echo "*** SKIPPING the Redis Cluster run: redis-server is not installed (apt-get install -y redis-server) ***"
+fi
+
 echo "== js: npm pack, install into a clean directory (no Rust on the PATH)"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oncely-js-pack.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -68,9 +80,9 @@ mkdir "$tmp/app"
 cd "$tmp/app"
 npm init -y >/dev/null
 version() { node -p "require('$here/node_modules/$1/package.json').version"; }
-# The package from its tarball; its optional drivers, the frameworks its adapters wrap, the
-# OpenTelemetry API it reports to and the SDK the tests read it with, the frameworks of the provider
-# middleware (oncely/hono, oncely/express, oncely/mcp), and the test tools, at the
+# The package from its tarball; its optional drivers (pg, ioredis), the frameworks its adapters
+# wrap, the OpenTelemetry API it reports to and the SDK the tests read it with, the frameworks of
+# the provider middleware (oncely/hono, oncely/express, oncely/mcp), and the test tools, at the
 # versions locked here. better-sqlite3 is a native module: the one built by npm ci above is linked
 # rather than compiled a second time, and Restate's server binary (225 MB) is the one npm ci put in
 # bindings/js/node_modules (test/helpers/restate.mjs finds it through ONCELY_REPO).
@@ -80,7 +92,7 @@ for p in ai @openai/agents @langchain/core @langchain/langgraph @langchain/langg
     @opentelemetry/api @opentelemetry/sdk-metrics @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks; do
     frameworks+=("$p@$(version "$p")")
 done
-"$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" \
+"$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "ioredis@$(version ioredis)" \
     "@aws-sdk/client-dynamodb@$(version @aws-sdk/client-dynamodb)" "typescript@$(version typescript)" "${frameworks[@]}" >/dev/null
 # (@langchain/langgraph-checkpoint-sqlite depends on better-sqlite3: the copy npm put here is
 # replaced by the link.)

@@ -1,5 +1,6 @@
 // One ledger, two languages: JS workers (node processes running test/helpers/worker.mjs) and Rust
-// workers (the test-only binary `oncely-test-worker`) share a SQLite file — or a PostgreSQL database — and an effect
+// workers (the test-only binary `oncely-test-worker`) share a SQLite file — or a PostgreSQL database,
+// or a Redis server — and an effect
 // still runs once. Each opens a ledger the other created (the migration bookkeeping must satisfy
 // sqlx), a claim left pending by a crashed Rust worker is reconciled by a JS worker, and a
 // person's settlement made with either host (the JS API, `oncely ledger resolve`) is the other's:
@@ -15,6 +16,7 @@ import { SqliteStore } from 'oncely/sqlite';
 import { cliExec, execArgs } from './helpers/cli.mjs';
 import { requireCli, requireTestWorker } from './helpers/env.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
+import { redisStore, redisUnavailable, redisUrl } from './helpers/redis.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
 const WORKER = fileURLToPath(new URL('./helpers/worker.mjs', import.meta.url));
@@ -62,6 +64,38 @@ async function race(db, dir, round, { js = 3, rust = 3, rustDelayMs = 0 } = {}) 
   return owner;
 }
 
+/**
+ * A Rust worker claims, calls the tool and dies before recording; a JS worker on the ledger at
+ * `db` (its store from `open`) reconciles the claim instead of calling again, and Rust replays what
+ * JS reconciled.
+ */
+async function crashedRustReconciledByJs(db, marker, open) {
+  const policy = JSON.stringify({ class: 'irreversible-external', key: { only: ['/charge_id'] }, reconcile: { lookup: 'find_charge' }, leaseMs: 400 });
+  const intent = { scope: 'interop', run: 'r', step: 'crash', tool: 'charge', args: '{"charge_id":"ch_crash"}' };
+  const crashed = await rustWorker({ db, ...intent, policy, owner: 'rust', marker, crashAfterCall: true });
+  assert.equal(crashed.status, 137, crashed.err);
+  assert.equal(lines(marker).length, 1);
+  const store = await open();
+  try {
+    const ledger = new Ledger(store, { owner: 'js' });
+    // The lookup: did the charge with this key happen? (The marker is the provider's record.)
+    ledger.reconciler('charge', async (req) => {
+      const hit = lines(marker).find((l) => l.startsWith(`${req.key} `));
+      return hit ? happened({ by: hit.split(' ')[1], found: true }) : notHappened();
+    });
+    const r = await ledger.effect(intent, policy, () => assert.fail('must not execute again'), { waitMs: 10_000 });
+    assert.deepEqual([r.replayed, r.reconciled, r.value], [true, true, { by: 'rust', found: true }]);
+    assert.equal(lines(marker).length, 1);
+    assert.equal((await ledger.get('interop', r.key)).state, 'done');
+  } finally {
+    await store.close();
+  }
+  // And Rust replays what JS reconciled.
+  const again = cliExec({ db, ...intent, policy, owner: 'rust-2', marker });
+  assert.deepEqual([again.status, again.result?.replayed, again.result?.value], [0, true, { by: 'rust', found: true }]);
+  assert.equal(lines(marker).length, 1);
+}
+
 test('the shipped CLI has no test hook: `oncely ledger exec` is not a command', () => {
   for (const args of [['ledger', 'exec', '--help'], ['ledger', 'exec', '--crash-after-call']]) {
     const r = spawnSync(requireCli(), args, { encoding: 'utf8' });
@@ -106,27 +140,7 @@ describe('SQLite shared by JS and Rust workers', () => {
 
   test('a claim left pending by a crashed Rust worker is reconciled by a JS worker, not re-executed', async () => {
     const db = join(dir, 'crash.db');
-    const marker = join(dir, 'crash-marker');
-    const policy = JSON.stringify({ class: 'irreversible-external', key: { only: ['/charge_id'] }, reconcile: { lookup: 'find_charge' }, leaseMs: 400 });
-    const intent = { scope: 'interop', run: 'r', step: 'crash', tool: 'charge', args: '{"charge_id":"ch_crash"}' };
-    const crashed = await rustWorker({ db, ...intent, policy, owner: 'rust', marker, crashAfterCall: true });
-    assert.equal(crashed.status, 137);
-    assert.equal(lines(marker).length, 1);
-    const store = await SqliteStore.open(db);
-    const ledger = new Ledger(store, { owner: 'js' });
-    // The lookup: did the charge with this key happen? (The marker is the provider's record.)
-    ledger.reconciler('charge', async (req) => {
-      const hit = lines(marker).find((l) => l.startsWith(`${req.key} `));
-      return hit ? happened({ by: hit.split(' ')[1], found: true }) : notHappened();
-    });
-    const r = await ledger.effect(intent, policy, () => assert.fail('must not execute again'), { waitMs: 10_000 });
-    assert.deepEqual([r.replayed, r.reconciled, r.value], [true, true, { by: 'rust', found: true }]);
-    assert.equal(lines(marker).length, 1);
-    assert.equal((await ledger.get('interop', r.key)).state, 'done');
-    await store.close();
-    // And Rust replays what JS reconciled.
-    const again = cliExec({ db, ...intent, policy, owner: 'rust-2', marker });
-    assert.deepEqual([again.status, again.result?.replayed, again.result?.value], [0, true, { by: 'rust', found: true }]);
+    await crashedRustReconciledByJs(db, join(dir, 'crash-marker'), () => SqliteStore.open(db));
   });
 
   test('a settlement made by either host is the other\'s: the version check, the id, the history', async () => {
@@ -202,5 +216,42 @@ describe('PostgreSQL shared by JS and Rust workers', () => {
     const s = await db.connect();
     assert.equal((await s.list('interop', { state: null, tool: null, limit: 10 })).length, 3);
     await s.close();
+  });
+});
+
+describe('Redis shared by JS and Rust workers', () => {
+  let skip = null;
+  before(async () => {
+    skip = await redisUnavailable();
+  });
+
+  test('JS and Rust workers racing on one Redis ledger execute once; each reads what the other wrote', async (t) => {
+    if (skip) return t.skip(skip);
+    const dir = tempDir('interop-redis');
+    const url = redisUrl();
+    const winners = [];
+    // Node starts slower than the Rust binary, and a JS worker on Redis first reads the server's
+    // persistence: a longer head start, so that each language wins.
+    for (let round = 0; round < 4; round++) winners.push(await race(url, dir, round, { rustDelayMs: round % 2 ? 0 : 4000 }));
+    console.log(`winners: ${winners.join(', ')}`);
+    assert.ok(winners.some((w) => w.startsWith('js-')) && winners.some((w) => w.startsWith('rust-')), `winners: ${winners}`);
+    const s = await redisStore({ prefix: new URL(url).searchParams.get('prefix') });
+    try {
+      const entries = await s.list('interop', { state: null, tool: null, limit: 10 });
+      assert.deepEqual(entries.map((e) => e.state), ['done', 'done', 'done', 'done']);
+      for (const e of entries) {
+        assert.deepEqual((await s.history('interop', e.key)).map((h) => h.state), ['pending', 'done']);
+        assert.deepEqual(await s.recorded('interop', e.key), { state: 'done', fingerprint: e.fingerprint, tool: 'charge', resultJson: e.resultJson });
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a claim left pending by a crashed Rust worker is reconciled by a JS worker, and Rust replays it', async (t) => {
+    if (skip) return t.skip(skip);
+    const db = redisUrl();
+    const prefix = new URL(db).searchParams.get('prefix');
+    await crashedRustReconciledByJs(db, join(tempDir('interop-redis-crash'), 'crash-marker'), () => redisStore({ prefix }));
   });
 });

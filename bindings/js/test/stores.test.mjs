@@ -5,19 +5,22 @@
 // never touched).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Ledger } from 'oncely';
+import { ConfigurationError, Ledger, StorageError } from 'oncely';
 import { DynamoDBStore } from 'oncely/dynamodb';
 import { PostgresStore } from 'oncely/postgres';
+import { NotReplicatedError, RedisStore } from 'oncely/redis';
 import { SqliteStore } from 'oncely/sqlite';
 import { REPO } from './helpers/env.mjs';
 import { memoryTrace, replayLedgerVectors } from './helpers/ledger-vectors.mjs';
 import { dropTables, dynamodbUnavailable, freshTable, rawClient } from './helpers/dynamodb.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
+import { redisStore, redisUnavailable, redisUrl, startRedis } from './helpers/redis.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
 /** The migrations, in the order they apply: [version, description, file]. */
@@ -498,3 +501,219 @@ describe('DynamoDB (@aws-sdk/client-dynamodb)', () => {
     await assert.rejects(DynamoDBStore.open(`${location}&consistent=no`), /unknown option consistent/);
   });
 });
+
+// The same suite on Redis (a single server under scripts/with-redis; test.sh runs it again on a
+// three-master cluster, tests/redis/cluster.sh), each test on keys of a prefix of its own.
+describe('Redis (ioredis)', () => {
+  let skip = null;
+  before(async () => {
+    skip = await redisUnavailable();
+  });
+
+  test('ledger.json: every scenario through Redis; its writes keep the in-memory store\'s history', async (t) => {
+    if (skip) return t.skip(skip);
+    const store = await redisStore();
+    try {
+      const trace = [];
+      // One connection; each scenario on a prefix of its own.
+      let n = 0;
+      const steps = await replayLedgerVectors(async () => borrow(new RedisStore(store.client, { prefix: `${store.prefix}-${n++}` })), { trace });
+      assert.ok(steps > 50);
+      assert.deepEqual(trace, await memoryTrace());
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a replay reads the four fields its rule compares, not the row', async (t) => {
+    if (skip) return t.skip(skip);
+    const store = await redisStore();
+    try {
+      await replayReads(store, 'redis');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('list and due follow the Rust queries; a purge leaves no key of its entries', async (t) => {
+    if (skip) return t.skip(skip);
+    const store = await redisStore();
+    try {
+      await listAndDue(store);
+      const keys = (await scan(store)).sort();
+      const [left] = await store.list('s', { state: null, tool: null, limit: 10 });
+      const tagged = (what) => `${store.prefix}:{s}:${what}`;
+      assert.deepEqual(keys, [tagged('due'), tagged(`e:${left.key}`), tagged(`h:${left.key}`), tagged('n'), tagged('upd'), `${store.prefix}:scopes`].sort());
+      assert.deepEqual(await store.client.hgetall(tagged('n')), { done: '0', pending: '1' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('the layout is the Rust host\'s: hash tags by scope, the row\'s JSON, the history records, the indexes, the scripts', async (t) => {
+    if (skip) return t.skip(skip);
+    const store = await redisStore();
+    try {
+      let now = 5_000;
+      const l = new Ledger(store, { owner: 'w', clock: () => now });
+      const p = { class: 'accumulating-write', retentionMs: 500 };
+      // Any scope keeps its keys under one tag: `%` and `}` percent-encoded.
+      const scopes = [['%', '%25'], ['a}b{c%', 'a%7Db{c%25'], ['z', 'z']];
+      const made = [];
+      for (const [i, [scope, tag]] of scopes.entries()) {
+        now += 10;
+        const { claim, outcome } = await l.begin({ scope, run: 'r', step: 's', tool: 'charge', args: { i } }, p);
+        await l.complete(scope, claim.key, outcome.val, { i });
+        made.push([scope, tag, claim.key]);
+      }
+      assert.deepEqual((await store.client.smembers(`${store.prefix}:scopes`)).sort(), scopes.map(([s]) => s).sort());
+      for (const [scope, tag, key] of made) {
+        const e = `${store.prefix}:{${tag}}:e:${key}`;
+        const hash = await store.client.hgetall(e);
+        const entry = await store.get(scope, key);
+        assert.deepEqual(Object.keys(hash).sort(), ['f', 'r', 'row', 's', 't', 'v']);
+        assert.deepEqual([hash.v, hash.s, hash.t, hash.f, hash.r], ['2', 'done', 'charge', entry.fingerprint, entry.resultJson]);
+        // The row: the SQL columns' names, in the Rust host's field order (serde's).
+        assert.deepEqual(Object.keys(JSON.parse(hash.row)), [
+          'scope', 'key', 'tool', 'fingerprint', 'args_canonical', 'state', 'version', 'attempt', 'owner', 'created_at', 'updated_at',
+          'lease_until', 'in_doubt_since', 'next_reconcile_at', 'reconcile_attempts', 'result_json', 'reason', 'resolved_by',
+          'reconcile_kind', 'reconcile_tool', 'lease_ms', 'max_call_ms', 'reconcile_after_ms', 'escalate_after_ms', 'retention_ms',
+          'due_at', 'settlement', 'run_id', 'step_id',
+        ]);
+        assert.deepEqual(JSON.parse(hash.row).due_at, entry.dueAt);
+        // The history: one JSON array per record, the SQL stores' columns in order.
+        const records = await store.client.lrange(`${store.prefix}:{${tag}}:h:${key}`, 0, -1);
+        assert.deepEqual(records, (await store.history(scope, key)).map((h) =>
+          JSON.stringify([h.version, h.at, h.state, h.attempt, h.owner, h.reconcileAttempts, h.reason, h.resolvedBy, h.settlement])));
+        assert.equal(Number(await store.client.zscore(`${store.prefix}:{${tag}}:due`, key)), entry.dueAt);
+        assert.equal(Number(await store.client.zscore(`${store.prefix}:{${tag}}:upd`, key)), entry.updatedAt);
+      }
+      // Across scopes: by due time, then scope, then key (one round trip per scope).
+      assert.deepEqual((await store.due(null, now + 1_000, 10)).map((e) => e.scope), ['%', 'a}b{c%', 'z']);
+      // The scripts are the files of migrations/redis (index first), so the Rust host's SHA1s.
+      const lua = (f) => readFileSync(join(REPO, 'migrations/redis', `${f}.lua`), 'utf8');
+      const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+      const shas = [sha1(lua('index') + lua('insert')), sha1(lua('index') + lua('update')), sha1(lua('delete'))];
+      const nodes = store.cluster ? store.client.nodes('master') : [store.client];
+      const loaded = await Promise.all(nodes.map((n) => n.script('EXISTS', ...shas)));
+      assert.ok(loaded.some((l) => l[0] === 1 && l[1] === 1), `the insert and update scripts are loaded by SHA1: ${JSON.stringify(loaded)}`);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('racing workers (separate connections) execute once', async (t) => {
+    if (skip) return t.skip(skip);
+    const prefix = new URL(redisUrl()).searchParams.get('prefix');
+    const stores = await Promise.all(Array.from({ length: 6 }, () => redisStore({ prefix })));
+    try {
+      for (let round = 0; round < 5; round++) await race(stores, `redis-${round}`);
+    } finally {
+      for (const s of stores) await s.close();
+    }
+  });
+
+  test('opened by URL: oncely\'s options taken out, bad ones refused, the durability read at open', async (t) => {
+    if (skip) return t.skip(skip);
+    for (const bad of ['?wait_replicas=x', '?prefix=%7Bx%7D', '?prefix=', '?nonsense=1', '?tls_ca=/x']) {
+      await assert.rejects(RedisStore.connect(redisUrl({}, process.env.ONCELY_TEST_REDIS_URL.split('?')[0]) + bad.replace('?', '&')), ConfigurationError, bad);
+    }
+    await assert.rejects(RedisStore.connect('postgres://h/db'), ConfigurationError);
+    await assert.rejects(RedisStore.connect('redis://127.0.0.1:1', { onDurability: () => {} }), StorageError);
+    const store = await redisStore({ wait_timeout_ms: 250 });
+    try {
+      assert.equal(store.waitTimeoutMs, 250);
+      assert.equal(store.heard.length, 1);
+      const d = store.durability;
+      assert.equal(store.heard[0], d);
+      // tests/redis/start.sh: an append-only file, fsync'd once a second (Redis's default).
+      assert.deepEqual([d.appendonly, d.appendfsync, d.waitReplicas, d.claimsSurviveACrash], ['yes', 'everysec', 0, false]);
+      assert.match(d.guarantee, /fsync'd once a second.*claims do not wait for replicas/);
+      const info = await (store.cluster ? store.client.nodes('master')[0] : store.client).info('cluster');
+      assert.equal(d.cluster, /cluster_enabled:1/.test(info));
+      assert.equal(store.cluster, d.cluster);
+    } finally {
+      await store.close();
+    }
+    // The default is a process warning that says it.
+    const warned = spawnSync(process.execPath, ['--input-type=module', '-e',
+      `import { RedisStore } from 'oncely/redis'; await (await RedisStore.connect(${JSON.stringify(redisUrl())})).close();`], { encoding: 'utf8' });
+    assert.equal(warned.status, 0, warned.stderr);
+    assert.match(warned.stderr, /OncelyDurabilityWarning: redis ledger at redis:\/\/.*fsync'd once a second/);
+  });
+
+  test('?wait_replicas=N: a claim waits for N replicas; fewer fail it, the tool not called', async (t) => {
+    if (skip) return t.skip(skip);
+    // Every node here has at most one replica: a cluster's primaries one each, the single server none.
+    const probe = await redisStore();
+    const replicas = probe.cluster ? 1 : 0;
+    await probe.close();
+    const policy = { class: 'irreversible-external', key: { only: ['/id'] }, reconcile: 'provider-idempotent', leaseMs: 60_000 };
+    const intent = (id) => ({ scope: 'wait', run: 'r', step: id, tool: 'charge', args: { id } });
+    if (replicas > 0) {
+      const store = await redisStore({ wait_replicas: replicas, wait_timeout_ms: 2000 });
+      try {
+        assert.equal(store.durability.claimsSurviveACrash, true);
+        const r = await new Ledger(store).effect(intent('ok'), policy, async () => ({ ok: true }));
+        assert.deepEqual(r.value, { ok: true });
+      } finally {
+        await store.close();
+      }
+    }
+    const store = await redisStore({ wait_replicas: replicas + 1, wait_timeout_ms: 100 });
+    try {
+      let called = false;
+      await assert.rejects(
+        new Ledger(store).effect(intent('short'), policy, async () => (called = true)),
+        (e) => e instanceof StorageError && e.cause instanceof NotReplicatedError && e.cause.wanted === replicas + 1 && e.cause.acked === replicas,
+      );
+      assert.equal(called, false, 'the tool is not called before the claim is replicated');
+      const [held] = await store.list('wait', { state: null, tool: null, limit: 10 });
+      assert.equal(held.state, 'pending', 'the claim is held on the primary');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('Redis: a server of the test\'s own (a replica; TLS)', () => {
+  let skip = null;
+  before(async () => {
+    skip = await redisUnavailable();
+  });
+
+  test('a replica acknowledges every claim (WAIT 1) on a primary with one', async (t) => {
+    if (skip) return t.skip(skip);
+    const primary = await startRedis();
+    await startRedis(['--replica-of', new URL(primary).port]);
+    const store = await RedisStore.connect(`${primary}?wait_replicas=1&wait_timeout_ms=2000`, { onDurability: () => {} });
+    try {
+      assert.match(store.durability.guarantee, /every claim waits for 1 replica\(s\)/);
+      await race([store, store, store], 'redis-replica');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('rediss:// with ?tls_ca= (the server\'s authority)', async (t) => {
+    if (skip) return t.skip(skip);
+    const url = await startRedis(['--tls']);
+    assert.match(url, /^rediss:\/\/.*\?tls_ca=/);
+    const store = await RedisStore.connect(url, { onDurability: () => {} });
+    try {
+      await replayReads(store, 'redis-tls');
+    } finally {
+      await store.close();
+    }
+    // Without the authority the server's certificate is not trusted.
+    await assert.rejects(RedisStore.connect(url.split('?')[0], { onDurability: () => {} }), StorageError);
+  });
+});
+
+/** Every key of the store's prefix (on a cluster, of every primary). */
+async function scan(store) {
+  const nodes = store.cluster ? store.client.nodes('master') : [store.client];
+  const keys = [];
+  for (const n of nodes) keys.push(...(await n.keys(`${store.prefix}:*`)));
+  return keys;
+}

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // A JS worker for the cross-process and cross-language tests, the twin of the Rust host's test
 // worker `oncely-test-worker` (tests/support/src/bin/oncely-test-worker.rs): run one effect
-// through the ledger at --db (a SQLite path, a postgres:// URL or a dynamodb:// table) whose "tool" appends "<key> <owner>" to
-// --marker; print {"key","replayed","reconciled","value"}.
+// through the ledger at --db (a SQLite path, a postgres:// URL, a redis:// or rediss:// URL, or
+// a dynamodb:// table) whose "tool" appends "<key> <owner>" to --marker; print
+// {"key","replayed","reconciled","value"}.
 //
 //   worker.mjs --db DB --scope S --run R --step T --tool N --args JSON --policy JSON --owner O
 //              --marker FILE [--sleep-ms N] [--wait-ms N] [--crash-after-call]
@@ -50,6 +51,11 @@ async function open(db) {
   if (/^postgres(ql)?:\/\//.test(db)) {
     const { PostgresStore } = await import('oncely/postgres');
     return PostgresStore.connect(db, { max: 2 });
+  }
+  if (/^rediss?:\/\//.test(db)) {
+    const { RedisStore } = await import('oncely/redis');
+    // The durability is the test's: not a warning on every worker's stderr.
+    return RedisStore.connect(db, { onDurability: () => {} });
   }
   if (db.startsWith('dynamodb://')) {
     const { DynamoDBStore } = await import('oncely/dynamodb');

@@ -2,13 +2,14 @@
 import {
   canonicalize, checkTools, deriveKey, deriveKeys, explain, intentKey, happened, notHappened, parsePolicy, unknown,
   answer, identify, replyTo, AnsweredError, IdentityError, type Identity, type Reply,
-  DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, LedgerError, MemoryStore, ResultNotRecordedError,
+  DefiniteFailure, DurableObjectStore, KeyDerivationError, Ledger, LedgerError, MemoryStore, ResultNotRecordedError, StorageError,
   EVENT_KINDS, type DecisionEvent, type EventKind,
   type DerivedKey, type Entry, type HistoryRecord, type Outcome, type Policy, type Sweeper, type SweepReport,
 } from 'oncely';
 import * as otel from '@opentelemetry/api';
 import { SqliteStore } from 'oncely/sqlite';
 import { PostgresStore } from 'oncely/postgres';
+import { NotReplicatedError, RedisStore } from 'oncely/redis';
 
 const c: string = canonicalize('{"a":1}') + canonicalize(new Uint8Array([0x31]));
 const k: DerivedKey = deriveKey({ scope: 's', run: 'r', step: 't', tool: 'x', args: { a: 1 }, policy: { class: 'irreversible-external', key: { only: ['/a'] } } });
@@ -54,6 +55,11 @@ async function main() {
   if (o.tag === 'settled') console.log(o.val.startsWith('stl-'), last);
   const sqlite = await SqliteStore.open(':memory:');
   const pg = await PostgresStore.connect('postgres://x', { max: 2 });
+  const redis = await RedisStore.connect('redis://x?wait_replicas=1', { onDurability: (d) => console.log(d.guarantee, d.claimsSurviveACrash) });
+  const safe: boolean = redis.durability?.claimsSurviveACrash ?? false;
+  new Ledger(redis).effect({ scope: 's', run: 'r', step: 't', tool: 'x', args: {} }, p, async () => safe).catch((e: unknown) => {
+    if (e instanceof StorageError && e.cause instanceof NotReplicatedError) console.log(e.cause.wanted, e.cause.acked);
+  });
   const report = await new Ledger(sqlite, { clock: () => 0, sleep: async (ms: number) => void ms }).sweep();
   const purged: number = report.purged + (await new Ledger(sqlite).purgeExpired());
   // Every decision, to a hook (and to OpenTelemetry: the installed API, or the one given, or none).

@@ -274,7 +274,7 @@ class DynamoDBStore:
         except KeyError as e:
             raise StorageError(f"corrupt ledger row ({e} of ({scope}, {key}))") from e
 
-    def insert(self, entry: Entry) -> bool:
+    def insert(self, entry: Entry, *, claims: bool = False) -> bool:
         row = to_row(entry)
         item = self._item(row)
         item["history"] = {"L": [self._record(row)]}
@@ -287,7 +287,9 @@ class DynamoDBStore:
         )
         return r is not None
 
-    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, entry: Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         row = to_row(entry)
         names: dict[str, str] = {"#v": "version"}
         values: dict[str, Any] = {":expected": {"N": str(_i(expected_version))}}

@@ -17,8 +17,8 @@ row, its history record, its counts and its indexes are written atomically.
 
 What a write that returned survives is the server's configuration, read at open
 (:attr:`RedisStore.durability`, logged on the ``oncely`` logger). With ``?wait_replicas=N`` every
-claim (an insert, an update that leaves ``pending`` with a history record) is followed, on the
-same connection, by ``WAIT N timeout``; fewer acknowledgements fail the write with
+write the core marks as a claim (``row-write.claims``: one the tool will be called under) is
+followed, on the same connection, by ``WAIT N timeout``; fewer acknowledgements fail the write with
 :class:`~oncely.StorageError` (the row is written on the primary: the claim is held, the tool is
 not called, and the entry is settled as any interrupted claim is).
 """
@@ -39,7 +39,7 @@ from oncely._files import redis_script
 from oncely.errors import StorageError
 from oncely.store import HistoryRecord, ListFilter, Recorded
 from oncely.store._sql import COLUMNS, from_row, history_from_row, record_of, to_row
-from oncely.types import Entry, EntryState
+from oncely.types import Entry
 
 try:
     import redis
@@ -352,16 +352,17 @@ class RedisStore:
             )
         return bool(done == 1)
 
-    def insert(self, entry: Entry) -> bool:
+    def insert(self, entry: Entry, *, claims: bool = False) -> bool:
         self._run(lambda: self._register(entry.scope))
         keys = self._write_keys(entry.scope, entry.key, entry.tool)
-        return self._write(self._insert, keys, self._write_args(entry), True)
+        return self._write(self._insert, keys, self._write_args(entry), claims)
 
-    def update(self, expected_version: int, entry: Entry, *, history: bool = False) -> bool:
+    def update(
+        self, expected_version: int, entry: Entry, *, history: bool = False, claims: bool = False
+    ) -> bool:
         keys = self._write_keys(entry.scope, entry.key, entry.tool)
         args = [*self._write_args(entry), str(expected_version), "1" if history else "0"]
-        claim = history and entry.state is EntryState.PENDING
-        return self._write(self._update, keys, args, claim)
+        return self._write(self._update, keys, args, claims)
 
     def delete(self, scope: str, key: str, expected_version: int) -> bool:
         # The tool names the approvals' set; it never changes for a key.

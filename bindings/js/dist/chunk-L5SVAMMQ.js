@@ -1,4 +1,4 @@
-import{MigrationError,sameBytes,sha384}from"./chunk-AV4IMHWU.js";var sqlite=[{version:"20261130000000",description:"effects",file:"20261130000000_effects.sql",sql:`-- The effect ledger (SQLite). One row per (scope, key); every field of the core's \`entry\`
+var sqlite=[{version:"20261130000000",description:"effects",file:"20261130000000_effects.sql",sql:`-- The effect ledger (SQLite). One row per (scope, key); every field of the core's \`entry\`
 -- record (wit/ledger.wit). Times are milliseconds since the Unix epoch.
 CREATE TABLE IF NOT EXISTS oncely_effects (
     scope              TEXT    NOT NULL,
@@ -421,20 +421,61 @@ DROP FUNCTION IF EXISTS oncely.keep_history();
 -- pages through them): only those rows, in that order.
 CREATE INDEX IF NOT EXISTS effects_awaiting ON oncely.effects (updated_at, scope, key)
     WHERE state = 'awaiting-approval';
-`}];var SQLITE_MIGRATIONS_TABLE="_oncely_migrations",POSTGRES_SCHEMA="oncely",POSTGRES_MIGRATIONS_TABLE=`${POSTGRES_SCHEMA}._sqlx_migrations`,SQLX_TABLE_SQLITE=`
-CREATE TABLE IF NOT EXISTS ${SQLITE_MIGRATIONS_TABLE} (
-    version BIGINT PRIMARY KEY,
-    description TEXT NOT NULL,
-    installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    success BOOLEAN NOT NULL,
-    checksum BLOB NOT NULL,
-    execution_time BIGINT NOT NULL
-);`,SQLX_TABLE_POSTGRES=`
-CREATE TABLE IF NOT EXISTS ${POSTGRES_MIGRATIONS_TABLE} (
-    version BIGINT PRIMARY KEY,
-    description TEXT NOT NULL,
-    installed_on TIMESTAMPTZ NOT NULL DEFAULT now(),
-    success BOOLEAN NOT NULL,
-    checksum BYTEA NOT NULL,
-    execution_time BIGINT NOT NULL
-);`;async function resolve(list){return Promise.all(list.map(async m=>({version:Number(m.version),description:m.description,sql:m.sql,checksum:await sha384(m.sql)})))}var sqliteMigrations=()=>resolve(sqlite),postgresMigrations=()=>resolve(postgres),bytes=v=>v instanceof Uint8Array?v:new Uint8Array(v);function plan(table,dirty,applied,migrations){if(dirty.length>0)throw new MigrationError(`migration ${dirty[0].version} was partially applied (success = false in ${table}); repair the schema and that row by hand`);let known=new Map(migrations.map(m=>[m.version,m])),done=new Set;for(let a of applied){let v=Number(a.version),m=known.get(v);if(!m)throw new MigrationError(`migration ${v} was previously applied but is missing in the resolved migrations (a newer oncely wrote this ledger?)`);if(!sameBytes(bytes(a.checksum),m.checksum))throw new MigrationError(`migration ${v} was previously applied but has been modified`);done.add(v)}return migrations.filter(m=>!done.has(m.version))}var nowNs=()=>(globalThis.performance?globalThis.performance.now():Date.now())*1e6;function migrateSqlite(db,migrations){db.transaction(()=>{db.exec(SQLX_TABLE_SQLITE);let T=SQLITE_MIGRATIONS_TABLE,dirty=db.all(`SELECT version FROM ${T} WHERE success = false ORDER BY version LIMIT 1`,[]),applied=db.all(`SELECT version, checksum FROM ${T} ORDER BY version`,[]);for(let m of plan(T,dirty,applied,migrations)){let t0=nowNs();db.exec(m.sql);let ns=Math.max(0,Math.round(nowNs()-t0));db.run(`INSERT INTO ${T} ( version, description, success, checksum, execution_time ) VALUES ( ?, ?, TRUE, ?, ? )`,[m.version,m.description,m.checksum,ns])}})}function advisoryLockId(databaseName){return 0x3d32ad9en*BigInt(crc32(new TextEncoder().encode(databaseName)))}var crcTable=null;function crc32(data){if(crcTable===null){crcTable=new Uint32Array(256);for(let n=0;n<256;n++){let c=n;for(let k=0;k<8;k++)c=c&1?3988292384^c>>>1:c>>>1;crcTable[n]=c>>>0}}let crc=4294967295;for(let b of data)crc=crcTable[(crc^b)&255]^crc>>>8;return(crc^4294967295)>>>0}async function migratePostgres(client,migrations){let{rows}=await client.query("SELECT current_database() AS name"),lock=advisoryLockId(rows[0].name).toString();await client.query("SELECT pg_advisory_lock($1)",[lock]);try{let T=POSTGRES_MIGRATIONS_TABLE;await client.query(`CREATE SCHEMA IF NOT EXISTS ${POSTGRES_SCHEMA};`),await client.query(SQLX_TABLE_POSTGRES);let dirty=(await client.query(`SELECT version FROM ${T} WHERE success = false ORDER BY version LIMIT 1`)).rows,applied=(await client.query(`SELECT version, checksum FROM ${T} ORDER BY version`)).rows;for(let m of plan(T,dirty,applied,migrations)){await client.query("BEGIN");try{let t0=nowNs();await client.query(m.sql);let ns=Math.max(0,Math.round(nowNs()-t0));await client.query(`INSERT INTO ${T} ( version, description, success, checksum, execution_time ) VALUES ( $1, $2, TRUE, $3, $4 )`,[m.version,m.description,Buffer.from(m.checksum),ns]),await client.query("COMMIT")}catch(e){throw await client.query("ROLLBACK").catch(()=>{}),e}}}finally{await client.query("SELECT pg_advisory_unlock($1)",[lock])}}export{sqliteMigrations,postgresMigrations,migrateSqlite,migratePostgres};
+`}],redis={delete:`-- The Redis store's delete script, the same text in every host (Rust, Python, JavaScript);
+-- KEYS, ARGV and the key layout: host/src/store/redis.rs and docs/operations.md.
+local v = redis.call('HGET', KEYS[1], 'v')
+if v ~= ARGV[1] then return 0 end
+local old = redis.call('HGET', KEYS[1], 's')
+redis.call('DEL', KEYS[1], KEYS[2])
+for i = 3, 7 do redis.call('ZREM', KEYS[i], ARGV[2]) end
+redis.call('ZREM', KEYS[9], ARGV[2])
+redis.call('HINCRBY', KEYS[8], old, -1)
+return 1
+`,index:`-- The Redis store's index script, the same text in every host (Rust, Python, JavaScript);
+-- KEYS, ARGV and the key layout: host/src/store/redis.rs and docs/operations.md.
+local function index(member)
+  local state = ARGV[2]
+  if ARGV[6] ~= '' then redis.call('ZADD', KEYS[3], ARGV[6], member) else redis.call('ZREM', KEYS[3], member) end
+  redis.call('ZADD', KEYS[4], ARGV[7], member)
+  if state == 'escalated' then redis.call('ZADD', KEYS[5], ARGV[8], member) else redis.call('ZREM', KEYS[5], member) end
+  if state == 'in-doubt' then redis.call('ZADD', KEYS[6], ARGV[8], member) else redis.call('ZREM', KEYS[6], member) end
+  if state == 'awaiting-approval' then redis.call('ZADD', KEYS[7], ARGV[7], member) else redis.call('ZREM', KEYS[7], member) end
+end
+local function row()
+  redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3], 'row', ARGV[4], 'f', ARGV[10])
+  if ARGV[11] == '1' then redis.call('HSET', KEYS[1], 'r', ARGV[12]) else redis.call('HDEL', KEYS[1], 'r') end
+end
+local function approved(member)
+  if ARGV[2] == 'approved' then
+    local at = tonumber(ARGV[7])
+    local was = redis.call('ZSCORE', KEYS[9], member)
+    if not was or tonumber(was) < at then redis.call('ZADD', KEYS[9], at, member) end
+  end
+end
+`,insert:`-- The Redis store's insert script, the same text in every host (Rust, Python, JavaScript);
+-- KEYS, ARGV and the key layout: host/src/store/redis.rs and docs/operations.md.
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+row()
+redis.call('DEL', KEYS[2])
+redis.call('RPUSH', KEYS[2], ARGV[5])
+redis.call('HINCRBY', KEYS[8], ARGV[2], 1)
+index(ARGV[9])
+approved(ARGV[9])
+return 1
+`,update:`-- The Redis store's update script, the same text in every host (Rust, Python, JavaScript);
+-- KEYS, ARGV and the key layout: host/src/store/redis.rs and docs/operations.md.
+local v = redis.call('HGET', KEYS[1], 'v')
+if v ~= ARGV[13] then return 0 end
+local old = redis.call('HGET', KEYS[1], 's')
+row()
+if ARGV[14] == '1' then
+  redis.call('RPUSH', KEYS[2], ARGV[5])
+  approved(ARGV[9])
+end
+if old ~= ARGV[2] then
+  redis.call('HINCRBY', KEYS[8], old, -1)
+  redis.call('HINCRBY', KEYS[8], ARGV[2], 1)
+end
+index(ARGV[9])
+return 1
+`};export{sqlite,postgres,redis};
