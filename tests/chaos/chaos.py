@@ -137,10 +137,8 @@ LANGS = ("rust", "python", "js")
 BACKEND_LANGS: dict[str, tuple[str, ...]] = {
     "sqlite": LANGS,
     "postgres": LANGS,
-    # JavaScript joins these two (LANGS) once its Redis store is merged: with its branch merged,
-    # it passed --quick and a full run (docs/reliability.md).
-    "redis": ("rust", "python"),  # one server, AOF with appendfsync always (RedisServer)
-    "redis-cluster": ("rust", "python"),  # three masters with a replica each (tests/redis/cluster.sh)
+    "redis": LANGS,  # one server, AOF with appendfsync always (RedisServer)
+    "redis-cluster": LANGS,  # three masters with a replica each (tests/redis/cluster.sh)
     # DynamoDB: not yet; the checks read the ledger through the Rust CLI, which has no
     # DynamoDB store.
 }
