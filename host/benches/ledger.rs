@@ -11,14 +11,18 @@
 //! and REPLAY (the same intents again: oncely returns the recorded result; the baseline SELECTs
 //! by key and parses the result), with 8 workers and with 1. The two sides alternate in rounds
 //! (order flipped every round), each running for a fixed time; the median rate of each is
-//! reported, with the median of the per-round ratios and the process's CPU per effect. Set
+//! reported, with the median of the per-round ratios and the process's CPU per effect. On Redis
+//! (a server of the bench's own, tests/redis/start.sh with `appendfsync always`, or
+//! ONCELY_BENCH_REDIS_URL) the hand-written ledger is `SET key pending NX`, the tool, `SET key
+//! done+result` (a replay: `GET`), on a connection of the same kind (the `redis` crate's
+//! `ConnectionManager`) to the same server. Set
 //! ONCELY_BENCH_QUICK=1 for a short run, ONCELY_BENCH_JSON=path to write the rows as JSON,
 //! ONCELY_BENCH_INTERLEAVED=0 to skip it.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
-use oncely::store::{AnyStore, PostgresStore, SqliteStore};
+use oncely::store::{AnyStore, PostgresStore, RedisStore, SqliteStore};
 use oncely::wit::keys::Intent;
 use oncely::{Ledger, Runtime, ToolError};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -237,10 +241,62 @@ baseline_effect!(
     "SELECT state, result FROM baseline_effects WHERE scope = $1 AND key = $2"
 );
 
+/// The hand-written ledger in Redis: `SET NX` claims the key (a JSON record, `pending`), the tool
+/// runs, `SET` records `done` and the result; a replay `GET`s it. Correct either way, like the SQL
+/// baseline (a lost `SET NX` falls back to the `GET`).
+async fn baseline_redis(
+    conn: &redis::aio::ConnectionManager,
+    scope: &str,
+    run: &str,
+    step: &str,
+    tool: &str,
+    args: &str,
+    assume_new: bool,
+) -> (serde_json::Value, bool) {
+    let mut conn = conn.clone();
+    let key = format!("baseline:{{{scope}}}:{}", baseline_key(scope, run, step, tool, args));
+    let recorded = |text: String| {
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        settled(v["state"].as_str().unwrap(), v.get("result").map(|r| r.to_string()), &key)
+    };
+    if !assume_new {
+        let got: Option<String> = redis::cmd("GET").arg(&key).query_async(&mut conn).await.unwrap();
+        if let Some(text) = got {
+            return (recorded(text), true);
+        }
+    }
+    let pending = serde_json::json!({"state": "pending", "tool": tool, "args": args, "created_at": now_ms()}).to_string();
+    let claimed: Option<String> = redis::cmd("SET").arg(&key).arg(pending).arg("NX").query_async(&mut conn).await.unwrap();
+    if claimed.is_none() {
+        let text: String = redis::cmd("GET").arg(&key).query_async(&mut conn).await.unwrap();
+        return (recorded(text), true);
+    }
+    let value = async { tool_result() }.await;
+    let done = serde_json::json!({"state": "done", "tool": tool, "result": value, "updated_at": now_ms()}).to_string();
+    let () = redis::cmd("SET").arg(&key).arg(done).query_async(&mut conn).await.unwrap();
+    (value, false)
+}
+
+/// A Redis server of the bench's own (appendfsync always: what a claim needs to survive a
+/// power loss, docs/reliability.md), or ONCELY_BENCH_REDIS_URL.
+fn redis_url() -> String {
+    if let Ok(u) = std::env::var("ONCELY_BENCH_REDIS_URL") {
+        return u;
+    }
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/redis/start.sh");
+    let o = std::process::Command::new(script)
+        .args(["--appendfsync", "always", &std::process::id().to_string()])
+        .output()
+        .expect("tests/redis/start.sh");
+    assert!(o.status.success(), "redis-server is needed for this benchmark: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
 #[derive(Clone)]
 enum Pool {
     Sqlite(sqlx::SqlitePool),
     Postgres(sqlx::PgPool),
+    Redis(redis::aio::ConnectionManager),
 }
 
 const SCOPE: &str = "bench";
@@ -272,6 +328,7 @@ async fn one_effect(s: &Setup, who: Side, w: usize, i: u64, fresh: bool) {
         Side::Baseline => match &s.pool {
             Pool::Sqlite(p) => baseline_sqlite(p, SCOPE, &s.run, &step, TOOL, &args, fresh).await.1,
             Pool::Postgres(p) => baseline_postgres(p, SCOPE, &s.run, &step, TOOL, &args, fresh).await.1,
+            Pool::Redis(c) => baseline_redis(c, SCOPE, &s.run, &step, TOOL, &args, fresh).await.1,
         },
     };
     assert_eq!(replayed, !fresh, "{who:?}: replayed = {replayed} on a {} effect", if fresh { "fresh" } else { "replay" });
@@ -350,6 +407,26 @@ async fn done_rows(pool: &Pool) -> (i64, i64) {
             sqlx::query_scalar("SELECT count(*) FROM oncely.effects WHERE state = 'done'").fetch_one(p).await.unwrap(),
             sqlx::query_scalar("SELECT count(*) FROM baseline_effects WHERE state = 'done'").fetch_one(p).await.unwrap(),
         ),
+        Pool::Redis(c) => {
+            // oncely's per-state count of the scope; the baseline's keys, each read back.
+            use redis::AsyncCommands;
+            let mut c = c.clone();
+            let n: Option<i64> = redis::cmd("HGET").arg(format!("oncely:{{{SCOPE}}}:n")).arg("done").query_async(&mut c).await.unwrap();
+            let keys: Vec<String> = {
+                let mut it: redis::AsyncIter<String> = c.scan_match(format!("baseline:{{{SCOPE}}}:*")).await.unwrap();
+                let mut v = Vec::new();
+                while let Some(k) = it.next_item().await {
+                    v.push(k.unwrap());
+                }
+                v
+            };
+            let mut done = 0;
+            for chunk in keys.chunks(1000) {
+                let texts: Vec<String> = redis::cmd("MGET").arg(chunk).query_async(&mut c).await.unwrap();
+                done += texts.iter().filter(|t| t.contains("\"state\":\"done\"")).count() as i64;
+            }
+            (n.unwrap_or(0), done)
+        }
     }
 }
 
@@ -428,7 +505,7 @@ fn interleaved() {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(4).enable_all().build().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let runtime = Runtime::shared().unwrap();
-    println!("\nledger cost per effect, oncely vs hand-written SQL: {rounds} rounds x {secs} s per side per measure, median kept");
+    println!("\nledger cost per effect, oncely vs hand-written SQL (Redis: SET NX + SET): {rounds} rounds x {secs} s per side per measure, median kept");
     println!(
         "{:9} {:7} {:>7} {:>9} {:>10} {:>6} {:>6} {:>7}  {:>15}  {:>16}",
         "backend", "measure", "workers", "oncely/s", "baseline/s", "ratio", "goal", "paired", "CPU µs/effect", "best /s"
@@ -450,6 +527,13 @@ fn interleaved() {
         let ledger = Ledger::with_store(runtime.clone(), AnyStore::Postgres(store));
         for workers in [8, 1] {
             rows.extend(compare("postgres", workers, &ledger, &Pool::Postgres(pool.clone()), rounds, secs).await);
+        }
+        let url = redis_url();
+        let store = RedisStore::connect(&url).await.unwrap();
+        let conn = redis::Client::open(url.as_str()).unwrap().get_connection_manager().await.unwrap();
+        let ledger = Ledger::with_store(runtime.clone(), AnyStore::Redis(store));
+        for workers in [8, 1] {
+            rows.extend(compare("redis", workers, &ledger, &Pool::Redis(conn.clone()), rounds, secs).await);
         }
     });
     println!("(oncely / baseline; ratio = median oncely rate / median baseline rate; paired = median of per-round ratios; CPU = this process, not the database server)");

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""oncely's chaos harness: SIGKILLs, races, PostgreSQL restarts and stalled holders, thrown at the
-Rust, Python and JavaScript test workers on SQLite and PostgreSQL, then every execution checked
-against the ledger. Run it with ``scripts/chaos`` (``--help`` for the options).
+"""oncely's chaos harness: SIGKILLs, races, server restarts and stalled holders, thrown at the
+Rust, Python and JavaScript test workers on SQLite, PostgreSQL, Redis and a Redis Cluster, then
+every execution checked against the ledger. Run it with ``scripts/chaos`` (``--help`` for the options).
 
 The workers
 -----------
@@ -14,8 +14,17 @@ effect). Each effect's tool appends ``"<key> <owner>"`` to the phase's marker fi
 the marker: happened, with ``{"by": the owner of its first line}``; else not happened), and
 ``--stall-after-claim-ms`` / ``--stall-before-call-ms`` stall a worker that holds a claim.
 
-Phases, per backend (SQLite file, and a PostgreSQL cluster the harness starts itself)
------------------------------------------------------------------------------------
+Backends
+--------
+``sqlite`` (a file), ``postgres`` (a cluster the harness starts itself), ``redis`` (one
+redis-server the harness runs itself: an append-only file, ``appendfsync always`` unless
+``--redis-appendfsync`` says otherwise) and ``redis-cluster`` (three masters with a replica each,
+tests/redis/cluster.sh, the same ``appendfsync``). Which languages' workers run on a backend is
+BACKEND_LANGS, in one place; a phase spreads its workers over those that ``--langs`` selects, and
+a backend none of them runs on is skipped, loudly.
+
+Phases, per backend
+-------------------
 kill     Workers of random languages (six at a time) walk the phase's intents — mostly ones no
          worker reached yet, some that others did — with a random ``--sleep-ms`` (so most kills
          land inside the call) and a random wait; each is SIGKILLed a random delay after its
@@ -26,10 +35,12 @@ kill     Workers of random languages (six at a time) walk the phase's intents �
          the languages) settle what the kills left.
 race     32 processes (languages in turn) walk the same intents (10,000; 200 with --quick), each
          in its own random order; nothing may fail, and every intent has exactly one fresh result.
-restart  (PostgreSQL only) Waves of 8 processes (6 with --quick) walk a block of fresh intents,
-         each in its own order, holding each call 20 ms, while the harness restarts the cluster
-         every few seconds, ``pg_ctl restart -m fast`` and ``-m immediate`` in turn
-         (``pg_restart``), until 8 restarts (2) are done; then a resume pass.
+restart  (PostgreSQL and the single Redis server) Waves of 8 processes (6 with --quick) walk a
+         block of fresh intents, each in its own order, holding each call 20 ms, while the
+         harness restarts the server every few seconds — PostgreSQL: ``pg_ctl restart -m fast``
+         and ``-m immediate`` in turn (``pg_restart``); Redis: SHUTDOWN and SIGKILL in turn, then
+         redis-server started again on its append-only file (``RedisServer.restart``) — until 8
+         restarts (2) are done; then a resume pass.
 failover (PostgreSQL only) A primary and a streaming replica of the harness's own
          (``ReplicatedCluster``), with synchronous replication and then asynchronous: waves of 8
          processes (6 with --quick), connected with a URL naming both servers
@@ -119,7 +130,25 @@ JS_WORKER = REPO / "bindings/js/test/helpers/worker.mjs"
 VENV = REPO / "target/chaos/py-venv"
 
 LANGS = ("rust", "python", "js")
-BACKENDS = ("sqlite", "postgres")
+# Which workers run on which backend, in one place: a language joins a backend by being named on
+# its line (its worker must then accept the backend's --db location; Python's client package for
+# it is in PY_CLIENTS, JavaScript's comes with bindings/js's lock). Every phase of a backend
+# spreads its workers over the languages named here that --langs selects.
+BACKEND_LANGS: dict[str, tuple[str, ...]] = {
+    "sqlite": LANGS,
+    "postgres": LANGS,
+    "redis": LANGS,  # one server, AOF with appendfsync always (RedisServer)
+    "redis-cluster": LANGS,  # three masters with a replica each (tests/redis/cluster.sh)
+    # DynamoDB: not yet; the checks read the ledger through the Rust CLI, which has no
+    # DynamoDB store.
+}
+BACKENDS = tuple(BACKEND_LANGS)
+# What target/chaos/py-venv needs, beyond wasmtime, for Python's worker to open a backend.
+PY_CLIENTS: dict[str, str] = {
+    "postgres": "psycopg[binary]>=3.1,<4",
+    "redis": "redis>=5,<9",
+    "redis-cluster": "redis>=5,<9",
+}
 
 # The stalled-holder variants that must show zero double executions (and one execution each):
 # all of them. The stall (3 s) is within the grace (lease 1 s + maxCallMs 4 s): a stall past it
@@ -243,7 +272,7 @@ def python_sources_hash() -> str:
     files = sorted(
         [*(REPO / "bindings/python/src").rglob("*.py"), REPO / "bindings/python/hatch_build.py",
          REPO / "bindings/python/pyproject.toml", REPO / "bindings/oncely-core.wasm",
-         *(REPO / "migrations").rglob("*.sql")]
+         *(REPO / "migrations").rglob("*.sql"), *(REPO / "migrations").rglob("*.lua")]
     )
     for f in files:
         h.update(str(f.relative_to(REPO)).encode())
@@ -251,18 +280,23 @@ def python_sources_hash() -> str:
     return h.hexdigest()
 
 
-def ensure_python() -> Path:
+def ensure_python(backends: list[str]) -> Path:
     """target/chaos/py-venv with the package installed as `pip install bindings/python` would
-    (the build writes nothing into the work tree), wasmtime, psycopg and redis; made on first use,
-    the package reinstalled when its sources change."""
+    (the build writes nothing into the work tree), wasmtime and the client of every backend
+    Python runs on (PY_CLIENTS); made on first use, the package reinstalled when its sources
+    change."""
     py = VENV / "bin/python"
     pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    if not py.is_file() or subprocess.run([str(py), "-c", "import wasmtime, psycopg, redis, hatchling"],
-                                          capture_output=True).returncode != 0:
+    want_pkgs = sorted({"wasmtime==50.*", "hatchling==1.33.0",
+                        *(PY_CLIENTS[b] for b in backends if b in PY_CLIENTS and "python" in BACKEND_LANGS[b])})
+    have = VENV / ".oncely-requirements"
+    if not py.is_file():
         log("python: making target/chaos/py-venv")
         sh([sys.executable, "-m", "venv", str(VENV)])
-        sh([*pip, "wasmtime==50.*", "psycopg[binary]>=3.1,<4", "redis>=5,<9",
-            "hatchling==1.33.0"])
+    if not have.is_file() or not set(want_pkgs) <= set(have.read_text().splitlines()):
+        sh([*pip, *want_pkgs])
+        old = have.read_text().splitlines() if have.is_file() else []
+        have.write_text("".join(f"{r}\n" for r in sorted({*old, *want_pkgs})))
     stamp = VENV / ".oncely-sources"
     want = python_sources_hash()
     if not stamp.is_file() or stamp.read_text() != want:
@@ -471,6 +505,94 @@ def pg_restart(cluster: Cluster, mode: str) -> float:
     t = time.monotonic()
     cluster.pg_ctl("-m", mode, "-w", "-t", "60", "restart")
     return time.monotonic() - t
+
+
+# ---- Redis: a server and a cluster of the harness's own ----------------------------------------------
+
+
+def redis_bin(name: str) -> str:
+    for b in (f"redis-{name}", f"valkey-{name}"):
+        if found := shutil.which(b):
+            return found
+    raise Failure(f"redis-{name} not found (scripts/setup --all installs it)")
+
+
+def redis_cli(port: int, *args: str, check: bool = True) -> str:
+    return subprocess.run([redis_bin("cli"), "-h", "127.0.0.1", "-p", str(port), *args], check=check,
+                          capture_output=True, text=True).stdout
+
+
+class RedisServer:
+    """One redis-server, as tests/redis/start.sh starts one (no snapshot, an append-only file)
+    with ``appendfsync`` as asked (``always`` by default: what docs/reliability.md says a claim
+    needs to survive anything), run by the harness itself so that it can restart it on the same
+    directory: ``shutdown`` (SHUTDOWN: the AOF flushed, a clean stop) or ``kill`` (SIGKILL: a
+    crash of the server process; the AOF is read back at start). Stopped by stop(), or by a
+    watchdog when the harness dies."""
+
+    restart_modes = ("shutdown", "kill")
+
+    def __init__(self, appendfsync: str) -> None:
+        self.dir = tempfile.mkdtemp(prefix="oncely-chaos-redis.")
+        self.port = free_port()
+        self.args = [redis_bin("server"), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
+                     "--save", "", "--appendonly", "yes", "--appendfsync", appendfsync,
+                     "--pidfile", f"{self.dir}/redis.pid", "--logfile", f"{self.dir}/server.log"]
+        self.proc = self.start()
+        subprocess.Popen(
+            ["bash", "-c", (f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done; "
+                            f"kill -9 $(cat {self.dir}/redis.pid) 2>/dev/null; sleep 0.2; rm -rf {self.dir}")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        self.url = f"redis://127.0.0.1:{self.port}"
+
+    def start(self) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while redis_cli(self.port, "ping", check=False).strip() != "PONG":
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise Failure(f"redis-server did not start: {Path(self.dir, 'server.log').read_text()[-2000:]}")
+            time.sleep(0.02)
+        return proc
+
+    def restart(self, mode: str) -> float:
+        """Stop the server (``shutdown`` or ``kill``) and start it again on the same directory;
+        the seconds until it answered again."""
+        t = time.monotonic()
+        if mode == "kill":
+            self.proc.kill()
+        else:
+            redis_cli(self.port, "shutdown", check=False)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = self.start()
+        return time.monotonic() - t
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class RedisCluster:
+    """Three masters with a replica each (tests/redis/cluster.sh, every node with the same
+    ``appendfsync``), stopped by stop() or when the harness exits."""
+
+    def __init__(self, appendfsync: str) -> None:
+        self.url = sh(["tests/redis/cluster.sh", "--appendfsync", appendfsync, str(os.getpid())],
+                      cwd=REPO, capture_output=True).stdout.strip()
+
+    def stop(self) -> None:
+        first = int(self.url.rsplit(":", 1)[1])
+        ports = [int(line.split()[1].split("@")[0].rsplit(":", 1)[1])
+                 for line in redis_cli(first, "cluster", "nodes", check=False).splitlines() if line.strip()]
+        for port in ports:
+            redis_cli(port, "shutdown", "nosave", check=False)
 
 
 # ---- workers ---------------------------------------------------------------------------------------
@@ -833,13 +955,15 @@ def phase_race(env: Env, backend: str, db: str, cfg: Config, langs: list[str]) -
     return finish(ph)
 
 
-def phase_restart(env: Env, cluster: Cluster, cfg: Config, langs: list[str]) -> dict[str, Any]:
-    ph = Phase("postgres", "restart", cluster.url, "restart-postgres", env)
+def phase_restart(env: Env, backend: str, server: Cluster | RedisServer, cfg: Config,
+                  langs: list[str]) -> dict[str, Any]:
+    ph = Phase(backend, "restart", server.url, f"restart-{backend}", env)
     ph.expected_errors = {"storage", "in-doubt", "in-progress", "ledger"}
     ph.steps = {LOOKUP[0]: []}
     # Waves: the processes of a wave walk the same block of fresh intents, each in its own
     # order; the cluster is restarted only while every worker of the wave is past opening the
     # ledger and some are still walking, and waves follow each other until the restarts are done.
+    # PostgreSQL: pg_ctl restart -m fast and -m immediate in turn; Redis: SHUTDOWN and SIGKILL.
     rng = env.rng
     restarts: list[dict[str, Any]] = []
     active: list[Worker] = []
@@ -868,8 +992,10 @@ def phase_restart(env: Env, cluster: Cluster, cfg: Config, langs: list[str]) -> 
         if next_restart is None:
             next_restart = now + rng.uniform(0.2, 1.0) * cfg.restart_gap_s
         elif now >= next_restart and len(restarts) < cfg.restarts:
-            mode = ("fast", "immediate")[len(restarts) % 2]
-            restarts.append({"mode": mode, "seconds": round(pg_restart(cluster, mode), 2)})
+            modes = RedisServer.restart_modes if isinstance(server, RedisServer) else ("fast", "immediate")
+            mode = modes[len(restarts) % len(modes)]
+            took = server.restart(mode) if isinstance(server, RedisServer) else pg_restart(server, mode)
+            restarts.append({"mode": mode, "seconds": round(took, 2)})
             next_restart = time.monotonic() + rng.uniform(0.5, 1.5) * cfg.restart_gap_s
     ph.figures.update({"workers": len(ph.workers), "waves": waves, "restarts": len(restarts), "restart_log": restarts})
     time.sleep(RESTART_LEASE_MS / 1000 + 0.5)
@@ -1021,6 +1147,17 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
 # ---- the run ---------------------------------------------------------------------------------------------
 
 
+def start_server(backend: str, appendfsync: str) -> Cluster | RedisServer | RedisCluster | None:
+    """The server a backend's phases run against (none for SQLite: a file of the work directory)."""
+    if backend == "postgres":
+        return Cluster()
+    if backend == "redis":
+        return RedisServer(appendfsync)
+    if backend == "redis-cluster":
+        return RedisCluster(appendfsync)
+    return None
+
+
 def warm_up(env: Env, langs: list[str]) -> dict[str, float]:
     """One effect per language on a scratch ledger: each worker runs, and the compiled-component
     cache is filled before processes start by the dozen. Seconds per language."""
@@ -1056,8 +1193,8 @@ def table(result: dict[str, Any]) -> str:
 def main() -> int:
     p = argparse.ArgumentParser(prog="scripts/chaos", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--quick", action="store_true", help="the reduced run scripts/test does (1-2 minutes on 2 cores)")
-    p.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated: sqlite,postgres")
+    p.add_argument("--quick", action="store_true", help="the reduced run scripts/test does (3-4 minutes on 2 cores)")
+    p.add_argument("--backends", default=",".join(BACKENDS), help=f"comma-separated: {','.join(BACKENDS)}")
     p.add_argument("--langs", default=",".join(LANGS), help="comma-separated: rust,python,js")
     p.add_argument("--phases", default="kill,race,restart,stall,failover",
                    help="comma-separated: kill,race,restart,stall,failover")
@@ -1067,6 +1204,8 @@ def main() -> int:
     p.add_argument("--no-build", action="store_true", help="do not run cargo build for the Rust binaries")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=N",
                    help="override one figure of the run's configuration (e.g. race_intents=2000)")
+    p.add_argument("--redis-appendfsync", default="always", choices=("always", "everysec", "no"),
+                   help="the appendfsync of the Redis servers the harness starts (default: %(default)s)")
     p.add_argument("--assert-stalled-holder", default=",".join(STALLED_HOLDER_ASSERT),
                    help="stalled-holder variants that must show no double execution: claim,tool,sigstop (default: %(default)r)")
     a = p.parse_args()
@@ -1092,7 +1231,7 @@ def main() -> int:
     log(f"{command.strip()}  (seed {seed}; {'quick' if a.quick else 'full'} run)")
 
     ensure_binaries(not a.no_build)
-    python = ensure_python() if "python" in langs else None
+    python = ensure_python(backends) if "python" in langs else None
     if "js" in langs:
         ensure_js()
     work = Path(tempfile.mkdtemp(prefix="oncely-chaos."))
@@ -1100,34 +1239,43 @@ def main() -> int:
     env = Env(work, python, work / "cache", random.Random(seed))
     result: dict[str, Any] = {
         "command": command.strip(), "seed": seed, "mode": "quick" if a.quick else "full", "langs": langs,
-        "cores": os.cpu_count(), "config": cfg.__dict__, "backends": {},
+        "cores": os.cpu_count(), "config": cfg.__dict__, "backends": {}, "langs_by_backend": {},
+        "redis_appendfsync": a.redis_appendfsync, "skipped": [],
     }
     failed = False
     try:
         result["startup_s"] = warm_up(env, langs)
         log(f"workers run; one single effect, per language (s): {result['startup_s']}")
         for backend in backends:
-            cluster = Cluster() if backend == "postgres" else None
-            if cluster:
-                log(f"postgres: a cluster of the harness's own at {cluster.url}")
+            blangs = [x for x in langs if x in BACKEND_LANGS[backend]]
+            if not blangs:
+                log(f"{backend}: SKIPPED: no worker of {','.join(langs)} runs on it (BACKEND_LANGS)")
+                result["skipped"].append(backend)
+                continue
+            result["langs_by_backend"][backend] = blangs
+            t = time.monotonic()
+            server = start_server(backend, a.redis_appendfsync)
+            if server:
+                log(f"{backend}: a server of the harness's own at {server.url} "
+                    f"({round(time.monotonic() - t, 1)} s; workers: {','.join(blangs)})")
             try:
-                db = cluster.url if cluster else str(work / f"{backend}.db")
+                db = server.url if server else str(work / f"{backend}.db")
                 got: dict[str, Any] = {}
                 if "kill" in phases:
-                    got["kill"] = phase_kill(env, backend, db, cfg, langs)
+                    got["kill"] = phase_kill(env, backend, db, cfg, blangs)
                 if "race" in phases:
-                    got["race"] = phase_race(env, backend, db, cfg, langs)
-                if "restart" in phases and cluster:
-                    got["restart"] = phase_restart(env, cluster, cfg, langs)
+                    got["race"] = phase_race(env, backend, db, cfg, blangs)
+                if "restart" in phases and isinstance(server, (Cluster, RedisServer)):
+                    got["restart"] = phase_restart(env, backend, server, cfg, blangs)
                 if "stall" in phases:
-                    got["stall"] = phase_stall(env, backend, db, cfg, langs, asserted)
-                if "failover" in phases and cluster:
+                    got["stall"] = phase_stall(env, backend, db, cfg, blangs, asserted)
+                if "failover" in phases and isinstance(server, Cluster):
                     for sync in (True, False):
-                        got[f"failover-{'sync' if sync else 'async'}"] = phase_failover(env, sync, cfg, langs)
+                        got[f"failover-{'sync' if sync else 'async'}"] = phase_failover(env, sync, cfg, blangs)
                 result["backends"][backend] = got
             finally:
-                if cluster:
-                    cluster.stop()
+                if server:
+                    server.stop()
         failed = any(f["failures"] for ph in result["backends"].values() for f in ph.values())
     except Failure as e:
         log(f"FAIL {e}")
@@ -1154,6 +1302,8 @@ def main() -> int:
             stalled = "; ".join(f"stalled-holder ({v}): {s['intents']} intents, {s['double_executions']} double executions"
                                 for v, s in st.items())
             print(f"{backend}: {kills} SIGKILLs; {stalled}")
+    if result["skipped"]:
+        print(f"SKIPPED (no selected worker runs on them): {', '.join(result['skipped'])}")
     print(f"\nchaos: {'FAILED' if failed else 'passed'} in {result['wall_s']} s (seed {seed})")
     return 1 if failed else 0
 

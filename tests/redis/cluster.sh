@@ -2,16 +2,19 @@
 # Start a throwaway Redis Cluster for tests: three masters, each with one replica, on free
 # 127.0.0.1 ports (tests/redis/start.sh --cluster, six times), joined with
 # `redis-cli --cluster create`. Prints the first node's URL; a ledger opened there finds the
-# others. Stopped when WATCH_PID exits (default: the caller's parent).
+# others. Stopped when WATCH_PID exits (default: the caller's parent). --appendfsync MODE is
+# passed to every node (start.sh; default everysec).
 #
-#   tests/redis/cluster.sh [WATCH_PID]
+#   tests/redis/cluster.sh [--appendfsync MODE] [WATCH_PID]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+fsync=()
+if [ "${1:-}" = --appendfsync ]; then fsync=(--appendfsync "$2"); shift 2; fi
 watch=${1:-$PPID}
 cli=$(command -v redis-cli || command -v valkey-cli)
 nodes=()
 for _ in 1 2 3 4 5 6; do
-    url=$("$here/start.sh" --cluster "$watch")
+    url=$("$here/start.sh" --cluster "${fsync[@]}" "$watch")
     nodes+=("${url#redis://}")
 done
 "$cli" --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes >/dev/null

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start a throwaway Redis server for tests and print its URL on stdout.
 #
-#   tests/redis/start.sh [--replica-of PORT] [--cluster] [--tls] [WATCH_PID]
+#   tests/redis/start.sh [--replica-of PORT] [--cluster] [--tls] [--appendfsync MODE] [WATCH_PID]
 #
 # The server lives in a fresh temporary directory, listens on a free 127.0.0.1 port, keeps no
 # snapshot (`--save ''`) and an append-only file (`--appendonly yes`), and is stopped (and the
@@ -11,17 +11,21 @@
 # --replica-of PORT: a replica of the server on 127.0.0.1:PORT (returns once it is in sync).
 # --cluster: a node with cluster mode on (`--cluster-enabled yes`), not yet in a cluster:
 #            tests/redis/cluster.sh joins them.
+# --appendfsync MODE: always, everysec (Redis's default) or no — what a claim survives depends on
+#            it (docs/reliability.md); the chaos harness runs its servers with `always`.
 # --tls: TLS only (no plain port), with a certificate authority made here for 127.0.0.1; prints
 #        `rediss://127.0.0.1:PORT?tls_ca=<the authority's PEM file>`.
 set -euo pipefail
 replica_of=""
 cluster=no
 tls=no
+appendfsync=everysec
 while [ $# -gt 0 ]; do
     case "$1" in
         --replica-of) replica_of=$2; shift 2 ;;
         --cluster) cluster=yes; shift ;;
         --tls) tls=yes; shift ;;
+        --appendfsync) appendfsync=$2; shift 2 ;;
         *) break ;;
     esac
 done
@@ -59,7 +63,7 @@ PY
 plain=$port
 [ "$tls" = yes ] && plain=0   # TLS only
 args=(--port "$plain" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly yes
-      --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/server.log")
+      --appendfsync "$appendfsync" --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/server.log")
 [ -n "$replica_of" ] && args+=(--replicaof 127.0.0.1 "$replica_of")
 if [ "$tls" = yes ]; then
     openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=oncely-test-ca -keyout "$dir/ca.key" -out "$dir/ca.pem" \
