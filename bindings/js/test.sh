@@ -18,7 +18,9 @@
 #      and the agent-loop example, from the installed tarball
 #
 # PostgreSQL tests use ONCELY_TEST_POSTGRES_URL (scripts/with-postgres); without it they skip
-# loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set. Exits non-zero on any failure.
+# loudly, or fail when ONCELY_REQUIRE_POSTGRES=1 or CI is set. DynamoDB tests likewise use
+# ONCELY_TEST_DYNAMODB_URL (scripts/with-dynamodb) and ONCELY_REQUIRE_DYNAMODB. Exits non-zero on
+# any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -73,12 +75,16 @@ version() { node -p "require('$here/node_modules/$1/package.json').version"; }
 # rather than compiled a second time, and Restate's server binary (225 MB) is the one npm ci put in
 # bindings/js/node_modules (test/helpers/restate.mjs finds it through ONCELY_REPO).
 frameworks=()
-for p in ai @openai/agents @langchain/core @langchain/langgraph langchain @mastra/core @mastra/memory @mastra/libsql @restatedev/restate-sdk zod \
-    hono @hono/node-server express @modelcontextprotocol/sdk \
+for p in ai @openai/agents @langchain/core @langchain/langgraph @langchain/langgraph-checkpoint-sqlite langchain @mastra/core @mastra/memory @mastra/libsql @restatedev/restate-sdk zod \
+    @dbos-inc/dbos-sdk hono @hono/node-server express @modelcontextprotocol/sdk \
     @opentelemetry/api @opentelemetry/sdk-metrics @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks; do
     frameworks+=("$p@$(version "$p")")
 done
-"$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" "typescript@$(version typescript)" "${frameworks[@]}" >/dev/null
+"$norust" npm install --no-audit --no-fund --prefer-offline "$tarball" "pg@$(version pg)" \
+    "@aws-sdk/client-dynamodb@$(version @aws-sdk/client-dynamodb)" "typescript@$(version typescript)" "${frameworks[@]}" >/dev/null
+# (@langchain/langgraph-checkpoint-sqlite depends on better-sqlite3: the copy npm put here is
+# replaced by the link.)
+rm -rf node_modules/better-sqlite3
 ln -s "$here/node_modules/better-sqlite3" node_modules/better-sqlite3
 cp -r "$here/test" test
 installed="$tmp/app/node_modules/oncely"

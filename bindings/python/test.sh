@@ -61,7 +61,7 @@ esac
 echo "== python: install it into a clean virtual environment (no Rust on the PATH)"
 "$python" -m venv "$tmp/venv"
 "$norust" "$tmp/venv/bin/pip" install --quiet "$wheel" "wasmtime==50.*" "psycopg[binary]>=3.1,<4" \
-    "pytest>=8" "rfc8785>=0.1.4" -r "$here/tests/adapters/requirements.txt" \
+    "pytest>=8" "rfc8785>=0.1.4" "boto3>=1.34,<2" -r "$here/tests/adapters/requirements.txt" \
     -r "$here/tests/provider/requirements.txt"
 "$tmp/venv/bin/python" -c 'import oncely, wasmtime; print("   oncely", oncely.__version__, "from", oncely.__file__)'
 

@@ -1,15 +1,17 @@
 // oncely/ai against the real AI SDK (ai 7): generateText's agent loop, driven by the SDK's own
 // MockLanguageModelV4 (ai/test) playing a model that calls `refund`, gets a timeout, and asks again
-// with a new tool-call id and the same intent in other words. The provider counts the refunds it
-// makes; so do the tests.
+// with a new tool-call id and the same intent in other words; and a process killed inside the tool
+// after paying, whose chat (the app's saved messages) a new process goes on with. The provider
+// counts the refunds it makes; so do the tests.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generateText, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { AnsweredError, DefiniteFailure, IdentityError, identify, Ledger, MemoryStore, StorageError, ToolFailedError } from 'oncely';
 import { once } from 'oncely/ai';
 import { z } from 'zod';
+import { scriptedModel } from './helpers/ai-model.mjs';
 import * as compat from './helpers/compat.mjs';
+import { assertPaid, killedThenResumed } from './helpers/killed.mjs';
 import { payProvider } from './helpers/pay.mjs';
 
 // The README's compatibility table (scripts/compat): what the stories below found.
@@ -23,27 +25,6 @@ function identifyError(ctx) {
     return e;
   }
   throw new Error('identify accepted the call');
-}
-
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
-
-/**
- * A scripted model: each turn is the content of one response, after `thinkMs` (a model takes its
- * time to answer); records every request it gets.
- */
-function scriptedModel(turns, thinkMs = 0) {
-  const requests = [];
-  const model = new MockLanguageModelV4({
-    doGenerate: async (request) => {
-      requests.push(request);
-      const content = turns[requests.length - 1];
-      if (!content) throw new Error(`the script has no turn ${requests.length}`);
-      if (requests.length > 1) await new Promise((r) => setTimeout(r, thinkMs));
-      const calls = content.some((c) => c.type === 'tool-call');
-      return { content, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] };
-    },
-  });
-  return { model, requests };
 }
 
 const call = (toolCallId, input) => ({ type: 'tool-call', toolCallId, toolName: 'refund', input });
@@ -309,4 +290,29 @@ test('approval: a response built by hand is recorded before the call; the inbox\
   const later = await generateText({ model: m3, tools, prompt: 'Refund ch_4.', stopWhen: stepCountIs(4) });
   assert.equal(later.content.filter((c) => c.type === 'tool-approval-request').length, 0);
   assert.equal(pay.count, 2);
+});
+
+// ---- a process killed inside the tool after paying; the chat loaded again by a new process ------
+
+// test/helpers/killed-ai.mjs: the app saves the chat's messages (the user's on arrival, each
+// step's when it ends) in a file; the first process is killed inside the refund tool after the
+// provider paid, before its step ended; the second loads the saved messages, the user asks again
+// and the model asks again. The run given to once() is the chat id.
+test('a process killed inside the tool after paying, the saved chat loaded by a new process: once with oncely, twice bare', () => {
+  for (const story of killedThenResumed(new URL('./helpers/killed-ai.mjs', import.meta.url), 'ai')) {
+    const { guarded, out, refunds } = story;
+    console.log(`# ai: killed inside the tool after paying, the saved chat loaded again: ${guarded} -> ${refunds.length} refund(s)`);
+    compat.record({ ...AI_SDK, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: 'SIGKILL, the chat resumed from its saved messages' });
+    // Saved: the exchange that ended and the user's message of the killed turn (its step never
+    // ended); the model read them, then the user's question, and its step and the answer are saved.
+    assert.deepEqual(out.before, ['user', 'assistant', 'user']);
+    assert.deepEqual(out.read, ['I was charged twice on ch_1.', 'I see a $5 charge on ch_1. Shall I refund it?', 'Refund $5 on charge ch_1.', 'Did my refund of $5 on ch_1 go through? If not, refund it.']);
+    assert.deepEqual(out.saved, ['user', 'assistant', 'user', 'user', 'assistant', 'tool', 'assistant']);
+    assert.equal(out.text, 'Refunded.');
+    assertPaid(story);
+    if (guarded === 'oncely') {
+      // The new call found the first refund by its key (the lookup) and paid nothing.
+      assert.deepEqual(out.output, [{ refund_id: 're_1', status: 'succeeded' }]);
+    }
+  }
 });

@@ -1,8 +1,9 @@
 // oncely/langchain against the real LangChain.js: `createAgent` (langchain 1.5, a LangGraph agent
 // loop) with a checkpointer, driven by @langchain/core's own fake chat model (`fakeModel()` of
 // @langchain/core/testing) playing a model that calls `refund`, reads a timeout, and asks again
-// with a new tool-call id and the same intent in other words; and a run aborted mid-tool, then
-// resumed from its checkpoint. The provider counts the refunds it makes.
+// with a new tool-call id and the same intent in other words; a run aborted mid-tool, then resumed
+// from its checkpoint; and a process killed mid-tool, whose thread a new process resumes from its
+// SQLite checkpoint. The provider counts the refunds it makes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AIMessage } from '@langchain/core/messages';
@@ -15,6 +16,7 @@ import { happened, Ledger, MemoryStore, notHappened } from 'oncely';
 import { once } from 'oncely/langchain';
 import { z } from 'zod';
 import * as compat from './helpers/compat.mjs';
+import { assertPaid, killedThenResumed } from './helpers/killed.mjs';
 import { payProvider } from './helpers/pay.mjs';
 
 // The README's compatibility table (scripts/compat): what the stories below found.
@@ -117,9 +119,29 @@ test('a run aborted mid-tool and resumed from its checkpoint does not pay twice'
     assert.equal(msg.tool_call_id, 'call_1');
     assert.equal(resumed.messages.at(-1).content, 'Refunded.');
     console.log(`# langchain: aborted mid-tool, resumed from the checkpoint: ${guarded ? 'through oncely' : 'bare tool'} -> ${pay.count} refund(s)`);
-    compat.record({ ...LANGGRAPH_JS, story: 'kill-resume', paid: pay.count, bare: !guarded, how: 'aborted mid-tool (not killed), resumed from its checkpoint' });
     assert.equal(pay.count, guarded ? 1 : 2);
     if (guarded) assert.deepEqual(JSON.parse(msg.content), { refund_id: 're_1', charge_id: 'ch_1', amount_cents: 500, status: 'succeeded' });
+  }
+});
+
+// The same story with the process SIGKILLed inside the tool after the provider paid
+// (test/helpers/killed-langgraph.mjs): the checkpoints are LangGraph's SQLite saver in a file, and
+// a new process resumes the thread from its last checkpoint, where the model's call is pending:
+// the tools node runs the same call again. The run is the thread id.
+test('a process killed inside the tool after paying, the thread resumed from its SQLite checkpoint by a new process: once with oncely, twice bare', () => {
+  for (const story of killedThenResumed(new URL('./helpers/killed-langgraph.mjs', import.meta.url), 'langgraph')) {
+    const { guarded, out, refunds } = story;
+    console.log(`# langchain: killed inside the tool after paying, resumed from the checkpoint: ${guarded} -> ${refunds.length} refund(s)`);
+    compat.record({ ...LANGGRAPH_JS, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: 'SIGKILL, resumed from its SQLite checkpoint' });
+    // The checkpoint the new process found: the user's message and the model's pending call.
+    assert.deepEqual(out.before, [['human', []], ['ai', ['call_1']]]);
+    assert.equal(out.tool.id, 'call_1');
+    assert.equal(out.last, 'Refunded.');
+    assertPaid(story);
+    if (guarded === 'oncely') {
+      // The call run again found the first refund by its key (the lookup) and paid nothing.
+      assert.deepEqual(out.tool.content, { refund_id: 're_1', status: 'succeeded' });
+    }
   }
 });
 

@@ -16,34 +16,17 @@ import { Agent } from '@mastra/core/agent';
 import { InMemoryStore } from '@mastra/core/storage';
 import { createTool } from '@mastra/core/tools';
 import { Memory } from '@mastra/memory';
-import { MockLanguageModelV4 } from 'ai/test';
 import { AnsweredError, DefiniteFailure, happened, IdentityError, identify, Ledger, MemoryStore, notHappened, StorageError, ToolFailedError } from 'oncely';
 import { once } from 'oncely/mastra';
 import { z } from 'zod';
 import { REPO } from './helpers/env.mjs';
+import { scriptedModel } from './helpers/ai-model.mjs';
 import * as compat from './helpers/compat.mjs';
+import { assertPaid, killedThenResumed } from './helpers/killed.mjs';
 import { payProvider } from './helpers/pay.mjs';
 
 // The README's compatibility table (scripts/compat): what the stories below found.
 const MASTRA = { framework: 'Mastra', package: '@mastra/core', run: 'the memory thread (a workflow step: the workflow run)' };
-import { tempDir } from './helpers/tmp.mjs';
-
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
-
-/** A scripted model: each turn is the content of one response; records every request it gets. */
-function scriptedModel(turns) {
-  const requests = [];
-  const model = new MockLanguageModelV4({
-    doGenerate: async (request) => {
-      requests.push(request);
-      const content = turns[requests.length - 1];
-      if (!content) throw new Error(`the script has no turn ${requests.length}`);
-      const calls = content.some((c) => c.type === 'tool-call');
-      return { content, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] };
-    },
-  });
-  return { model, requests };
-}
 
 const call = (toolCallId, input) => ({ type: 'tool-call', toolCallId, toolName: 'refund', input });
 // The model asks, reads the error, and asks again: a new id, the members in another order, 500 as 5e2.
@@ -417,90 +400,20 @@ test("approval: approved in Mastra without respond() is recorded before the call
 
 // ---- story 2: a process killed inside the tool after paying; the thread run again ---------------
 
-// One process of the story: a Mastra agent with memory in a libSQL file on thread `thread-7`, the
-// ledger in SQLite, the provider's refunds in a file (one line each, with its key). The first
-// process's tool pays and is killed before it returns; the second asks again (a new call id, the
-// arguments respelled) on the same thread.
-const PROCESS = String.raw`
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { Agent } from '@mastra/core/agent';
-import { createTool } from '@mastra/core/tools';
-import { LibSQLStore } from '@mastra/libsql';
-import { Memory } from '@mastra/memory';
-import { MockLanguageModelV4 } from 'ai/test';
-import { happened, Ledger, notHappened } from 'oncely';
-import { once } from 'oncely/mastra';
-import { SqliteStore } from 'oncely/sqlite';
-import { z } from 'zod';
-const [dir, guarded, phase] = process.argv.slice(1);
-const paid = dir + '/refunds.jsonl';
-const refunds = () => (existsSync(paid) ? readFileSync(paid, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
-let tool = createTool({
-  id: 'refund',
-  description: 'Refund a charge',
-  inputSchema: z.object({ charge_id: z.string(), amount_cents: z.number().int() }),
-  execute: async (args, context) => {
-    const refund = { refund_id: 're_' + (refunds().length + 1), ...args, key: context.oncely?.key ?? null };
-    appendFileSync(paid, JSON.stringify(refund) + '\n');
-    if (phase === 'first') process.kill(process.pid, 'SIGKILL'); // paid; the answer never leaves
-    return { refund_id: refund.refund_id, status: 'succeeded' };
-  },
-});
-if (guarded === 'oncely') {
-  const ledger = new Ledger(await SqliteStore.open(dir + '/ledger.db'), { owner: phase });
-  ledger.reconciler('refund', async (req) => {
-    const r = refunds().find((x) => x.key === req.key);
-    return r ? happened({ refund_id: r.refund_id, status: 'succeeded' }) : notHappened();
-  });
-  tool = once(tool, { ledger, policy: { class: 'irreversible-external', reconcile: { lookup: 'find_refund' }, maxCallMs: 200, reconcileAfterMs: 1 } });
-}
-const input = phase === 'first' ? '{"charge_id":"ch_1","amount_cents":500}' : '{"amount_cents":5e2,"charge_id":"ch_1"}';
-const turns = [[{ type: 'tool-call', toolCallId: phase === 'first' ? 'call_1' : 'call_2', toolName: 'refund', input }], [{ type: 'text', text: 'Refunded.' }]];
-const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
-const requests = [];
-const model = new MockLanguageModelV4({
-  doGenerate: async (request) => {
-    requests.push(request);
-    const content = turns[requests.length - 1];
-    return { content, finishReason: { unified: content[0].type === 'tool-call' ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] };
-  },
-});
-const memory = new Memory({ storage: new LibSQLStore({ id: 'story', url: 'file:' + dir + '/mastra.db' }) });
-const agent = new Agent({ id: 'refunds', name: 'refunds', instructions: 'You refund charges.', model, tools: { refund: tool }, memory });
-const before = await memory.getThreadById({ threadId: 'thread-7' });
-const said = phase === 'first' ? 'Refund $5 on charge ch_1.' : 'Did my refund of $5 on ch_1 go through? If not, refund it.';
-const result = await agent.generate(said, { maxSteps: 4, memory: { thread: 'thread-7', resource: 'user-1' } });
-const tools = requests[1].prompt.filter((m) => m.role === 'tool').flatMap((m) => m.content);
-console.log(JSON.stringify({ text: result.text, tool: tools.at(-1)?.output, thread: before?.id ?? null }));
-`;
-
-function runProcess(dir, guarded, phase, script = PROCESS) {
-  return spawnSync(process.execPath, ['--input-type=module', '-e', script, dir, guarded, phase], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    cwd: fileURLToPath(new URL('..', import.meta.url)), // where 'oncely' and the frameworks resolve
-  });
-}
-
-test('a process killed inside the tool after paying, the thread run again by a new process: once with oncely, twice bare', async () => {
-  const { readFileSync } = await import('node:fs');
-  for (const guarded of ['bare', 'oncely']) {
-    const dir = tempDir(`mastra-${guarded}`);
-    const died = runProcess(dir, guarded, 'first');
-    assert.equal(died.signal, 'SIGKILL', died.stderr);
-    const again = runProcess(dir, guarded, 'second');
-    assert.equal(again.status, 0, again.stderr);
-    const out = JSON.parse(again.stdout.trim().split('\n').at(-1));
-    const refunds = readFileSync(join(dir, 'refunds.jsonl'), 'utf8').trim().split('\n');
+// test/helpers/killed-mastra-agent.mjs: a Mastra agent with memory in a libSQL file on thread
+// `thread-7`, the ledger in SQLite, the provider's refunds in a file (one line each, with its key).
+// The first process's tool pays and is killed before it returns; the second asks again (a new call
+// id, the arguments respelled) on the same thread.
+test('a process killed inside the tool after paying, the thread run again by a new process: once with oncely, twice bare', () => {
+  for (const story of killedThenResumed(new URL('./helpers/killed-mastra-agent.mjs', import.meta.url), 'mastra')) {
+    const { guarded, out, refunds } = story;
     console.log(`# mastra: killed inside the tool after paying, the thread run again: ${guarded} -> ${refunds.length} refund(s)`);
     assert.equal(out.text, 'Refunded.');
     // The thread the first process opened is in Mastra's memory (its messages are saved when a
     // step ends, so the killed step's are not): the second process goes on with the same thread.
     assert.equal(out.thread, 'thread-7', JSON.stringify(out));
-    if (guarded === 'bare') {
-      assert.equal(refunds.length, 2);
-    } else {
-      assert.equal(refunds.length, 1);
+    assertPaid(story);
+    if (guarded === 'oncely') {
       // The second call found the first refund by its key (the lookup) and paid nothing.
       assert.deepEqual(out.tool, { type: 'json', value: { refund_id: 're_1', status: 'succeeded' } });
     }
@@ -508,75 +421,19 @@ test('a process killed inside the tool after paying, the thread run again by a n
 });
 
 // The same story for a workflow whose step is the refund tool (createStep(tool)), in Mastra's
-// storage (a libSQL file): the first process is killed inside the step after paying, the run still
-// active in its snapshot; the second finds it among the active runs and restarts it from there
-// (`run.restart()`, Mastra's recovery of a run its process lost). The run is the workflow run.
-const WORKFLOW_PROCESS = String.raw`
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { Mastra } from '@mastra/core';
-import { createTool } from '@mastra/core/tools';
-import { createStep, createWorkflow } from '@mastra/core/workflows';
-import { LibSQLStore } from '@mastra/libsql';
-import { happened, Ledger, notHappened } from 'oncely';
-import { once } from 'oncely/mastra';
-import { SqliteStore } from 'oncely/sqlite';
-import { z } from 'zod';
-const [dir, guarded, phase] = process.argv.slice(1);
-const paid = dir + '/refunds.jsonl';
-const refunds = () => (existsSync(paid) ? readFileSync(paid, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
-const schema = z.object({ charge_id: z.string(), amount_cents: z.number().int() });
-let tool = createTool({
-  id: 'refund',
-  description: 'Refund a charge',
-  inputSchema: schema,
-  outputSchema: z.object({ refund_id: z.string(), status: z.string() }),
-  execute: async (args, context) => {
-    const refund = { refund_id: 're_' + (refunds().length + 1), ...args, key: context.oncely?.key ?? null };
-    appendFileSync(paid, JSON.stringify(refund) + '\n');
-    if (phase === 'first') process.kill(process.pid, 'SIGKILL'); // paid; the step never ends
-    return { refund_id: refund.refund_id, status: 'succeeded' };
-  },
-});
-if (guarded === 'oncely') {
-  const ledger = new Ledger(await SqliteStore.open(dir + '/ledger.db'), { owner: phase });
-  ledger.reconciler('refund', async (req) => {
-    const r = refunds().find((x) => x.key === req.key);
-    return r ? happened({ refund_id: r.refund_id, status: 'succeeded' }) : notHappened();
-  });
-  tool = once(tool, { ledger, policy: { class: 'irreversible-external', reconcile: { lookup: 'find_refund' }, maxCallMs: 200, reconcileAfterMs: 1 } });
-}
-const flow = createWorkflow({ id: 'refund-flow', inputSchema: schema, outputSchema: z.any() }).then(createStep(tool)).commit();
-const mastra = new Mastra({ workflows: { flow }, storage: new LibSQLStore({ id: 'story', url: 'file:' + dir + '/mastra.db' }), logger: false });
-const workflow = mastra.getWorkflow('flow');
-if (phase === 'first') {
-  const run = await workflow.createRun({ runId: 'wf-run-7' });
-  await run.start({ inputData: { charge_id: 'ch_1', amount_cents: 500 } });
-} else {
-  const active = await workflow.listActiveWorkflowRuns();
-  const run = await workflow.createRun({ runId: active.runs[0].runId });
-  const result = await run.restart();
-  console.log(JSON.stringify({ active: active.runs.map((r) => r.runId), status: result.status, result: result.result }));
-}
-`;
-
-test('a workflow run killed inside its refund step after paying, restarted from its snapshot by a new process: once with oncely, twice bare', async () => {
-  const { readFileSync } = await import('node:fs');
-  for (const guarded of ['bare', 'oncely']) {
-    const dir = tempDir(`mastra-wf-${guarded}`);
-    const died = runProcess(dir, guarded, 'first', WORKFLOW_PROCESS);
-    assert.equal(died.signal, 'SIGKILL', died.stderr);
-    const again = runProcess(dir, guarded, 'second', WORKFLOW_PROCESS);
-    assert.equal(again.status, 0, again.stderr);
-    const out = JSON.parse(again.stdout.trim().split('\n').at(-1));
-    const refunds = readFileSync(join(dir, 'refunds.jsonl'), 'utf8').trim().split('\n');
+// storage (a libSQL file; test/helpers/killed-mastra-workflow.mjs): the first process is killed
+// inside the step after paying, the run still active in its snapshot; the second finds it among
+// the active runs and restarts it from there (`run.restart()`, Mastra's recovery of a run its
+// process lost). The run is the workflow run.
+test('a workflow run killed inside its refund step after paying, restarted from its snapshot by a new process: once with oncely, twice bare', () => {
+  for (const story of killedThenResumed(new URL('./helpers/killed-mastra-workflow.mjs', import.meta.url), 'mastra-wf')) {
+    const { guarded, out, refunds } = story;
     console.log(`# mastra: a workflow run killed inside its step after paying, restarted: ${guarded} -> ${refunds.length} refund(s)`);
     compat.record({ ...MASTRA, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: 'SIGKILL, the workflow run restarted from its snapshot' });
     assert.deepEqual(out.active, ['wf-run-7'], 'the killed run was active in its snapshot');
     assert.equal(out.status, 'success');
-    if (guarded === 'bare') {
-      assert.equal(refunds.length, 2);
-    } else {
-      assert.equal(refunds.length, 1);
+    assertPaid(story);
+    if (guarded === 'oncely') {
       // The restarted step found the first refund by its key (the lookup) and paid nothing.
       assert.deepEqual(out.result, { refund_id: 're_1', status: 'succeeded' });
     }

@@ -1,7 +1,8 @@
 // oncely/openai-agents against the real OpenAI Agents JS SDK (@openai/agents 0.20): the Runner's
 // agent loop, driven by the SDK's own ScriptedModel (@openai/agents/testing) playing a model that
 // calls `refund`, reads the SDK's tool timeout, and asks again with a new call id and the same
-// intent in other words. The provider counts the refunds it makes.
+// intent in other words; and a process killed inside the tool after paying, whose session (a file)
+// a new process goes on with. The provider counts the refunds it makes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Agent, run, setTracingDisabled, tool } from '@openai/agents';
@@ -10,6 +11,7 @@ import { DefiniteFailure, Ledger, MemoryStore } from 'oncely';
 import { once, oncelyCall } from 'oncely/openai-agents';
 import { z } from 'zod';
 import * as compat from './helpers/compat.mjs';
+import { assertPaid, killedThenResumed } from './helpers/killed.mjs';
 import { payProvider } from './helpers/pay.mjs';
 
 // The README's compatibility table (scripts/compat): what the stories below found.
@@ -240,4 +242,27 @@ test("approval: the SDK's own approve is recorded; a decision in the inbox is no
   const later = await run(approvalAgent(ledger, pay, 'ch_4', 400, 'call_3').agent, 'refund ch_4');
   assert.equal(later.interruptions.length, 0);
   assert.equal(pay.count, 2);
+});
+
+// ---- a process killed inside the tool after paying; a new process on the same session ---------
+
+// test/helpers/killed-agents.mjs: a Runner turn on a session persisted to a file; the first
+// process is killed inside the refund tool after the provider paid, the second runs a turn on the
+// same session (the SDK saves a turn when it ends: the killed one left nothing) and its model asks
+// again. The run given to once() is the session id.
+test('a process killed inside the tool after paying, a new process on the same session: once with oncely, twice bare', () => {
+  for (const story of killedThenResumed(new URL('./helpers/killed-agents.mjs', import.meta.url), 'agents')) {
+    const { guarded, out, refunds } = story;
+    console.log(`# openai-agents: killed inside the tool after paying, the session run again: ${guarded} -> ${refunds.length} refund(s)`);
+    compat.record({ ...AGENTS, story: 'kill-resume', paid: refunds.length, bare: guarded === 'bare', how: 'SIGKILL, a new turn on its file-backed Session' });
+    // The session kept the turn that ended before; the model read it, then the user's question.
+    assert.deepEqual(out.before, ['user', 'assistant']);
+    assert.deepEqual(out.read, ['I was charged twice on ch_1.', 'I see a $5 charge on ch_1. Shall I refund it?', 'Did my refund of $5 on ch_1 go through? If not, refund it.']);
+    assert.equal(out.final, 'Refunded.');
+    assertPaid(story);
+    if (guarded === 'oncely') {
+      // The new call found the first refund by its key (the lookup) and paid nothing.
+      assert.deepEqual(out.output, [{ refund_id: 're_1', status: 'succeeded' }]);
+    }
+  }
 });

@@ -11,10 +11,12 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Ledger } from 'oncely';
+import { DynamoDBStore } from 'oncely/dynamodb';
 import { PostgresStore } from 'oncely/postgres';
 import { SqliteStore } from 'oncely/sqlite';
 import { REPO } from './helpers/env.mjs';
 import { memoryTrace, replayLedgerVectors } from './helpers/ledger-vectors.mjs';
+import { dropTables, dynamodbUnavailable, freshTable, rawClient } from './helpers/dynamodb.mjs';
 import { freshDatabase, postgresUnavailable } from './helpers/pg.mjs';
 import { tempDir } from './helpers/tmp.mjs';
 
@@ -97,6 +99,32 @@ async function race(stores, label) {
   assert.equal(results.filter((r) => !r.replayed).length, 1);
   assert.ok(results.every((r) => JSON.stringify(r.value) === JSON.stringify(results[0].value)));
   return results;
+}
+
+/** `list` and `due` give the rows and the order of the Rust host's queries. */
+async function listAndDue(store) {
+  let now = 1_000;
+  const l = new Ledger(store, { owner: 'w', clock: () => now });
+  const p = { class: 'accumulating-write', retentionMs: 500 };
+  for (const [i, tool] of ['a', 'b', 'a'].entries()) {
+    now += 10;
+    const { claim, outcome } = await l.begin({ scope: 's', run: 'r', step: `${i}`, tool, args: { i } }, p);
+    if (i < 2) await l.complete('s', claim.key, outcome.val, { i });
+  }
+  assert.deepEqual((await l.list('s')).map((e) => e.tool + e.state), ['apending', 'bdone', 'adone']);
+  assert.deepEqual((await l.list('s', { tool: 'a', state: 'done' })).length, 1);
+  assert.deepEqual((await l.list('s', { limit: 1 })).length, 1);
+  assert.deepEqual(await l.list('other'), []);
+  // due_at is the core's: the pending claim at its lease's end, the settled ones at retention.
+  const due = async (scope, at) => (await store.due(scope, at, 10)).map((e) => e.tool + e.state);
+  assert.deepEqual(await due(null, now), []);
+  assert.deepEqual(await due('s', now + 500), ['adone', 'bdone']);
+  assert.deepEqual(await due('other', now + 1_000_000), []);
+  assert.deepEqual(await due(null, now + 1_000_000), ['adone', 'bdone', 'apending']);
+  assert.deepEqual((await store.due(null, now + 1_000_000, 1)).length, 1);
+  now += 1000;
+  assert.equal(await l.purgeExpired('s'), 2);
+  assert.deepEqual((await l.list('s')).map((e) => e.tool + e.state), ['apending']);
 }
 
 describe('SQLite (better-sqlite3)', () => {
@@ -186,29 +214,8 @@ describe('SQLite (better-sqlite3)', () => {
   });
 
   test('list and due follow the Rust queries', async () => {
-    let now = 1_000;
     const store = await SqliteStore.open(join(dir, 'queries.db'));
-    const l = new Ledger(store, { owner: 'w', clock: () => now });
-    const p = { class: 'accumulating-write', retentionMs: 500 };
-    for (const [i, tool] of ['a', 'b', 'a'].entries()) {
-      now += 10;
-      const { claim, outcome } = await l.begin({ scope: 's', run: 'r', step: `${i}`, tool, args: { i } }, p);
-      if (i < 2) await l.complete('s', claim.key, outcome.val, { i });
-    }
-    assert.deepEqual((await l.list('s')).map((e) => e.tool + e.state), ['apending', 'bdone', 'adone']);
-    assert.deepEqual((await l.list('s', { tool: 'a', state: 'done' })).length, 1);
-    assert.deepEqual((await l.list('s', { limit: 1 })).length, 1);
-    assert.deepEqual(await l.list('other'), []);
-    // due_at is the core's: the pending claim at its lease's end, the settled ones at retention.
-    const due = async (scope, at) => (await store.due(scope, at, 10)).map((e) => e.tool + e.state);
-    assert.deepEqual(await due(null, now), []);
-    assert.deepEqual(await due('s', now + 500), ['adone', 'bdone']);
-    assert.deepEqual(await due('other', now + 1_000_000), []);
-    assert.deepEqual(await due(null, now + 1_000_000), ['adone', 'bdone', 'apending']);
-    assert.deepEqual((await store.due(null, now + 1_000_000, 1)).length, 1);
-    now += 1000;
-    assert.equal(await l.purgeExpired('s'), 2);
-    assert.deepEqual((await l.list('s')).map((e) => e.tool + e.state), ['apending']);
+    await listAndDue(store);
     await store.close();
   });
 });
@@ -400,5 +407,94 @@ describe('PostgreSQL (pg)', () => {
     } finally {
       for (const s of stores) await s.close();
     }
+  });
+});
+
+// The same suite on DynamoDB (moto's server mode under scripts/with-dynamodb), each test on a
+// table of its own; the layout is the Python store's (test/dynamodb.test.mjs crosses languages).
+describe('DynamoDB (@aws-sdk/client-dynamodb)', () => {
+  let skip = null;
+  before(async () => {
+    skip = await dynamodbUnavailable();
+  });
+  after(async () => {
+    if (!skip) await dropTables();
+  });
+
+  test('ledger.json: every scenario through a DynamoDB table; its writes keep the in-memory store\'s history', async (t) => {
+    if (skip) return t.skip(skip);
+    const trace = [];
+    const opened = [];
+    try {
+      const steps = await replayLedgerVectors(async () => {
+        const s = await DynamoDBStore.open(freshTable('vectors'));
+        opened.push(s);
+        return borrow(s);
+      }, { trace });
+      assert.ok(steps > 50);
+      assert.deepEqual(trace, await memoryTrace());
+    } finally {
+      for (const s of opened) await s.close();
+    }
+  });
+
+  test('a replay reads the four columns its rule compares, not the item', async (t) => {
+    if (skip) return t.skip(skip);
+    const store = await DynamoDBStore.open(freshTable('narrow'));
+    try {
+      await replayReads(store, 'dynamodb');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('list and due follow the Rust queries', async (t) => {
+    if (skip) return t.skip(skip);
+    const store = await DynamoDBStore.open(freshTable('queries'));
+    try {
+      await listAndDue(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('racing workers (separate clients) execute once', async (t) => {
+    if (skip) return t.skip(skip);
+    const location = freshTable('race');
+    const stores = await Promise.all(Array.from({ length: 6 }, () => DynamoDBStore.open(location)));
+    try {
+      for (let round = 0; round < 5; round++) await race(stores, `dynamodb-${round}`);
+    } finally {
+      for (const s of stores) await s.close();
+    }
+  });
+
+  test('the open makes the table (keys, sparse due indexes) and refuses one of another layout', async (t) => {
+    if (skip) return t.skip(skip);
+    const location = freshTable('layout');
+    await (await DynamoDBStore.open(location)).close();
+    await (await DynamoDBStore.open(location)).close(); // a second open finds it as it should be
+    const table = new URL(location).host;
+    const c = rawClient();
+    try {
+      const { DescribeTableCommand, CreateTableCommand } = await import('@aws-sdk/client-dynamodb');
+      const d = (await c.send(new DescribeTableCommand({ TableName: table }))).Table;
+      const ks = (k) => k.map((x) => `${x.AttributeName}:${x.KeyType}`);
+      assert.deepEqual(ks(d.KeySchema), ['scope:HASH', 'key:RANGE']);
+      const idx = Object.fromEntries(d.GlobalSecondaryIndexes.map((g) => [g.IndexName, [ks(g.KeySchema), g.Projection.ProjectionType]]));
+      assert.deepEqual(idx, { scope_due: [['scope:HASH', 'due_at:RANGE'], 'KEYS_ONLY'], due: [['due_shard:HASH', 'due_at:RANGE'], 'KEYS_ONLY'] });
+      const other = freshTable('other');
+      await c.send(new CreateTableCommand({
+        TableName: new URL(other).host,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      }));
+      await assert.rejects(DynamoDBStore.open(other), /is not a ledger's: its key must be scope \(partition\) and key \(sort\)/);
+    } finally {
+      c.destroy();
+    }
+    await assert.rejects(DynamoDBStore.open('dynamodb://ab'), /must be 3 to 255/);
+    await assert.rejects(DynamoDBStore.open(`${location}&consistent=no`), /unknown option consistent/);
   });
 });

@@ -7,6 +7,7 @@ virtual environment and runs pytest from outside ``src/``); ``test_installed.py`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -156,9 +157,78 @@ def pg_own_cluster(repo: Path) -> tuple[str, Path]:
     return url, Path(cluster)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+# The test modules whose ledger_location must also be the Rust host's (its workers, its CLI, its
+# SQL schema and migrations): the Rust host has no DynamoDB store, so their DynamoDB cases are
+# deselected (pytest reports them as deselected, never as passed).
+RUST_HOST_MODULES = frozenset({"test_cross_language", "test_migrations"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    drop = [
+        item
+        for item in items
+        if getattr(item, "callspec", None) is not None
+        and item.callspec.params.get("ledger_location") == "dynamodb"
+        and item.module is not None
+        and item.module.__name__ in RUST_HOST_MODULES
+    ]
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = [item for item in items if item not in drop]
+
+
+@pytest.fixture(params=["sqlite", "postgres", "dynamodb"])
 def ledger_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh ledger location for each backend: a SQLite path, then a PostgreSQL URL."""
+    """A fresh ledger location for each backend: a SQLite path, a PostgreSQL URL, a DynamoDB
+    table."""
     if request.param == "sqlite":
         return str(tmp_path / "ledger.db")
+    if request.param == "dynamodb":
+        return str(request.getfixturevalue("dynamodb_location"))
     return str(request.getfixturevalue("pg_dsn"))
+
+
+# --- DynamoDB ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def dynamodb_endpoint() -> str:
+    """The throwaway DynamoDB-compatible server of ``$ONCELY_TEST_DYNAMODB_URL`` (moto's server
+    mode, ``scripts/with-dynamodb``). When it is unset or unreachable the DynamoDB tests FAIL
+    under ``ONCELY_REQUIRE_DYNAMODB=1`` or ``CI``, and are skipped (with the reason) otherwise.
+    Test credentials and a region are set when none are (the server accepts any)."""
+    url = os.environ.get("ONCELY_TEST_DYNAMODB_URL", "")
+    reason = ""
+    if not url:
+        reason = "ONCELY_TEST_DYNAMODB_URL is not set (run the tests under scripts/with-dynamodb)"
+    else:
+        import urllib.error
+        import urllib.request
+
+        try:
+            urllib.request.urlopen(url, timeout=10).close()
+        except urllib.error.HTTPError:
+            pass  # it answered
+        except OSError as e:
+            reason = f"DynamoDB at {url} is unreachable: {e}"
+    if reason:
+        if _truthy("ONCELY_REQUIRE_DYNAMODB") or _truthy("CI"):
+            pytest.fail(f"DynamoDB is required here: {reason}")
+        pytest.skip(f"SKIPPED LOUDLY, DynamoDB tests did not run: {reason}")
+    for k, v in (("AWS_ACCESS_KEY_ID", "testing"), ("AWS_SECRET_ACCESS_KEY", "testing"),
+                 ("AWS_REGION", "us-east-1"), ("AWS_DEFAULT_REGION", "us-east-1")):  # fmt: skip
+        os.environ.setdefault(k, v)
+    return url
+
+
+@pytest.fixture
+def dynamodb_location(dynamodb_endpoint: str) -> Iterator[str]:
+    """A ledger location on a fresh table of the test server (deleted afterwards)."""
+    import boto3
+
+    table = f"oncely_py_{secrets.token_hex(6)}"
+    yield f"dynamodb://{table}?endpoint={urllib.parse.quote(dynamodb_endpoint, safe='')}"
+    db = boto3.client("dynamodb", endpoint_url=dynamodb_endpoint)
+    with contextlib.suppress(db.exceptions.ResourceNotFoundException):
+        db.delete_table(TableName=table)
+    db.close()

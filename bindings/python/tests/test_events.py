@@ -292,11 +292,7 @@ def test_the_async_ledger_emits_the_same_events(
     scope = f"aio-{secrets.token_hex(4)}"
 
     async def main() -> list[oncely.LedgerEvent]:
-        aio = await (
-            oncely.AsyncLedger.postgres(ledger_location, owner="w2")
-            if ledger_location.startswith("postgres")
-            else oncely.AsyncLedger.sqlite(ledger_location, owner="w2")
-        )
+        aio = await oncely.AsyncLedger.open(ledger_location, owner="w2")
         seen: list[oncely.LedgerEvent] = []
         aio.on_event(seen.append)
 

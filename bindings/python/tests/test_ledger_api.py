@@ -217,11 +217,7 @@ def test_list_filters_and_limits(ledger: oncely.Ledger) -> None:
 
 def test_async_api(ledger_location: str, clock: Clock) -> None:
     async def main() -> None:
-        aio = (
-            await oncely.AsyncLedger.sqlite(ledger_location)
-            if not ledger_location.startswith("postgres")
-            else await oncely.AsyncLedger.postgres(ledger_location)
-        )
+        aio = await oncely.AsyncLedger.open(ledger_location)
         aio.sync.clock = clock
         claim = await aio.prepare(
             scope="ops", run="r", step="s", tool="send", args={"n": 1}, policy=POLICY
@@ -264,11 +260,7 @@ def test_a_cancelled_caller_leaves_its_claimed_call_running_to_its_record(
     policy = {"class": "irreversible-external", "key": {}, "reconcile": "manual"}
 
     async def main() -> None:
-        aio = (
-            await oncely.AsyncLedger.sqlite(ledger_location)
-            if not ledger_location.startswith("postgres")
-            else await oncely.AsyncLedger.postgres(ledger_location)
-        )
+        aio = await oncely.AsyncLedger.open(ledger_location)
         started, release = asyncio.Event(), asyncio.Event()
         calls: list[str] = []
 

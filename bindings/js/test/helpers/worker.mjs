@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A JS worker for the cross-process and cross-language tests, the twin of the Rust host's test
 // worker `oncely-test-worker` (tests/support/src/bin/oncely-test-worker.rs): run one effect
-// through the ledger at --db (a SQLite path or a postgres:// URL) whose "tool" appends "<key> <owner>" to
+// through the ledger at --db (a SQLite path, a postgres:// URL or a dynamodb:// table) whose "tool" appends "<key> <owner>" to
 // --marker; print {"key","replayed","reconciled","value"}.
 //
 //   worker.mjs --db DB --scope S --run R --step T --tool N --args JSON --policy JSON --owner O
@@ -50,6 +50,10 @@ async function open(db) {
   if (/^postgres(ql)?:\/\//.test(db)) {
     const { PostgresStore } = await import('oncely/postgres');
     return PostgresStore.connect(db, { max: 2 });
+  }
+  if (db.startsWith('dynamodb://')) {
+    const { DynamoDBStore } = await import('oncely/dynamodb');
+    return DynamoDBStore.open(db);
   }
   const { SqliteStore } = await import('oncely/sqlite');
   return SqliteStore.open(db);

@@ -86,13 +86,15 @@ async function main() {
 }
 main();
 
-// The adapters (oncely/ai, oncely/openai-agents, oncely/langchain, oncely/mastra, oncely/restate) and oncely/fetch, typed
+// The adapters (oncely/ai, oncely/openai-agents, oncely/langchain, oncely/mastra, oncely/restate,
+// oncely/dbos) and oncely/fetch, typed
 // structurally: they need no framework's types.
 import { once as onceAi, oncelyCall, type EffectRecord } from 'oncely/ai';
 import { once as onceAgents } from 'oncely/openai-agents';
 import { once as onceLangChain } from 'oncely/langchain';
 import { once as onceMastra, respond as respondMastra } from 'oncely/mastra';
 import { run as restateRun, type RestateIdentity } from 'oncely/restate';
+import { runStep as dbosStep, stepIdentity, type DBOSIdentity } from 'oncely/dbos';
 import { keyedFetch, NOT_PERFORMED, type KeyedResponse } from 'oncely/fetch';
 
 async function adapters(ledger: Ledger) {
@@ -111,7 +113,9 @@ async function adapters(ledger: Ledger) {
   const r: KeyedResponse<{ id: string }> = await keyedFetch<{ id: string }>('http://127.0.0.1:1/x', { method: 'POST', json: { a: 1 }, call: { key: 'k', signal: undefined }, timeoutMs: 5, notPerformed: [...NOT_PERFORMED, 402] });
   const restateCtx = { request: () => ({ id: 'inv_1' }), run: (_name: string, action: () => unknown) => Promise.resolve(action()) };
   const restated: Promise<unknown> = restateRun(restateCtx, 'refund', ({ run, step }: RestateIdentity) => ledger.effect({ scope: 'acme', run, step, tool: 'refund', args: {} }, undefined, (key) => key), { byStep: true, maxRetryAttempts: 3 });
-  console.log(aiTool, name, lc, mastraId, mastraDecision, r.body.id, r.status, log, restated);
+  const dbosValue: Promise<string> = dbosStep(({ run, step }: DBOSIdentity) => ledger.effect({ scope: 'acme', run, step, tool: 'refund', args: {} }, undefined, (key) => key).then((e) => String(e.value)), { name: 'refund', retriesAllowed: true });
+  const inStep: DBOSIdentity = stepIdentity({ byStep: false });
+  console.log(aiTool, name, lc, mastraId, mastraDecision, r.body.id, r.status, log, restated, dbosValue, inStep.run);
 }
 void adapters;
 

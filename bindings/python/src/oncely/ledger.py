@@ -157,11 +157,22 @@ class Ledger:
         return cls(PostgresStore(dsn), **kwargs)
 
     @classmethod
+    def dynamodb(cls, location: str, **kwargs: Any) -> Ledger:
+        """A ledger in a DynamoDB table, ``dynamodb://TABLE?region=…&endpoint=…`` (created at
+        open if absent); needs boto3 (``pip install 'oncely[dynamodb]'``)."""
+        from oncely.store.dynamodb import DynamoDBStore
+
+        return cls(DynamoDBStore(location), **kwargs)
+
+    @classmethod
     def open(cls, location: str | os.PathLike[str], **kwargs: Any) -> Ledger:
-        """A ``postgres://`` URL or a SQLite file path, as the Rust CLI's ``--db``."""
+        """A ``postgres://`` URL or a SQLite file path, as the Rust CLI's ``--db``, or a
+        ``dynamodb://TABLE`` location (:meth:`dynamodb`)."""
         loc = os.fspath(location)
         if loc.startswith(("postgres://", "postgresql://")):
             return cls.postgres(loc, **kwargs)
+        if loc.startswith("dynamodb://"):
+            return cls.dynamodb(loc, **kwargs)
         if "://" in loc:
             raise ValueError(f"unsupported ledger location {loc!r}: use a file path or postgres://")
         return cls.sqlite(loc, **kwargs)
@@ -582,6 +593,16 @@ class AsyncLedger:
     async def postgres(cls, dsn: str, **kwargs: Any) -> AsyncLedger:
         """Connect to (and migrate) a PostgreSQL ledger without blocking the loop."""
         return cls(await asyncio.to_thread(Ledger.postgres, dsn, **kwargs))
+
+    @classmethod
+    async def dynamodb(cls, location: str, **kwargs: Any) -> AsyncLedger:
+        """Open a DynamoDB ledger (:meth:`Ledger.dynamodb`) without blocking the loop."""
+        return cls(await asyncio.to_thread(Ledger.dynamodb, location, **kwargs))
+
+    @classmethod
+    async def open(cls, location: str | os.PathLike[str], **kwargs: Any) -> AsyncLedger:
+        """Open the ledger at ``location`` (:meth:`Ledger.open`) without blocking the loop."""
+        return cls(await asyncio.to_thread(Ledger.open, location, **kwargs))
 
     @property
     def owner(self) -> str:
