@@ -19,7 +19,9 @@ Backends
 ``sqlite`` (a file), ``postgres`` (a cluster the harness starts itself), ``redis`` (one
 redis-server the harness runs itself: an append-only file, ``appendfsync always`` unless
 ``--redis-appendfsync`` says otherwise) and ``redis-cluster`` (three masters with a replica each,
-tests/redis/cluster.sh, the same ``appendfsync``). Which languages' workers run on a backend is
+tests/redis/cluster.sh, the same ``appendfsync``) and ``dynamodb`` (moto's server mode,
+tests/dynamodb/start.sh, one request at a time; the Python and JavaScript workers, the ledger read
+through the Python package: tests/chaos/ledger_py.py). Which languages' workers run on a backend is
 BACKEND_LANGS, in one place; a phase spreads its workers over those that ``--langs`` selects, and
 a backend none of them runs on is skipped, loudly.
 
@@ -33,8 +35,8 @@ kill     Workers of random languages (six at a time) walk the phase's intents â€
          no reconciler: what a kill leaves of them must be escalated. Then, once every lease has
          expired, ``oncely ledger sweep`` and one resume pass (every intent once more, split over
          the languages) settle what the kills left.
-race     32 processes (languages in turn) walk the same intents (10,000; 200 with --quick), each
-         in its own random order; nothing may fail, and every intent has exactly one fresh result.
+race     32 processes (languages in turn) walk the same intents (10,000; 200 with --quick; fewer
+         on a server that serves one request at a time: BACKEND_CAPS), each in its own order; nothing may fail, and every intent has exactly one fresh result.
 restart  (PostgreSQL and the single Redis server) Waves of 8 processes (6 with --quick) walk a
          block of fresh intents, each in its own order, holding each call 20 ms, while the
          harness restarts the server every few seconds â€” PostgreSQL: ``pg_ctl restart -m fast``
@@ -130,6 +132,7 @@ BACKEND_LANGS: dict[str, tuple[str, ...]] = {
     "postgres": LANGS,
     "redis": ("rust",),  # one server, AOF with appendfsync always (RedisServer)
     "redis-cluster": ("rust",),  # three masters with a replica each (tests/redis/cluster.sh)
+    "dynamodb": ("python", "js"),  # moto's server mode, one request at a time (DynamoServer)
 }
 BACKENDS = tuple(BACKEND_LANGS)
 # What target/chaos/py-venv needs, beyond wasmtime, for Python's worker to open a backend.
@@ -137,6 +140,13 @@ PY_CLIENTS: dict[str, str] = {
     "postgres": "psycopg[binary]>=3.1,<4",
     "redis": "redis>=5,<9",
     "redis-cluster": "redis>=5,<9",
+    "dynamodb": "boto3>=1.34,<2",
+}
+# Figures of the run's configuration a backend caps (full run, --quick). moto serves one request
+# at a time (some 150 a second here): the race's 32 processes each read every intent, and the
+# kill phase's resume pass runs every intent the kills did not reach, all through its one lock.
+BACKEND_CAPS: dict[str, dict[str, tuple[int, int]]] = {
+    "dynamodb": {"race_intents": (300, 50), "kill_intents": (3000, 400)},
 }
 
 # The stalled-holder variants that must show zero double executions (and one execution each):
@@ -456,6 +466,51 @@ class RedisCluster:
             redis_cli(port, "shutdown", "nosave", check=False)
 
 
+# ---- DynamoDB: moto's server mode, as the store's tests run it ------------------------------------
+
+
+class DynamoServer:
+    """moto's DynamoDB in server mode (tests/dynamodb/start.sh: one request at a time, in
+    memory), one table for the run's phases (each phase its own scope). The server stops when its
+    watcher exits: at stop(), or when the harness dies. No restart phase: moto keeps nothing on
+    disk, so a restart is a new, empty server, not a crash a ledger must survive."""
+
+    def __init__(self) -> None:
+        for k, v in (("AWS_ACCESS_KEY_ID", "testing"), ("AWS_SECRET_ACCESS_KEY", "testing"),
+                     ("AWS_REGION", "us-east-1"), ("AWS_DEFAULT_REGION", "us-east-1")):
+            os.environ.setdefault(k, v)  # scripts/with-dynamodb's test values; moto takes any
+        self.watcher = subprocess.Popen(
+            ["bash", "-c", f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done"],
+            stdin=subprocess.DEVNULL, start_new_session=True)
+        self.endpoint = sh(["tests/dynamodb/start.sh", str(self.watcher.pid)], cwd=REPO,
+                           capture_output=True).stdout.strip()
+        self.url = f"dynamodb://oncely-chaos?region=us-east-1&endpoint={self.endpoint}"
+
+    def stop(self) -> None:
+        self.watcher.kill()
+        self.watcher.wait()
+
+
+_PY_LEDGERS: dict[str, subprocess.Popen[str]] = {}
+
+
+def py_ledger(op: str, db: str, scope: str) -> Any:
+    """``op`` (list or sweep) through tests/chaos/ledger_py.py, one process per run: the ledgers
+    the Rust CLI cannot open."""
+    proc = _PY_LEDGERS.get("p")
+    if proc is None or proc.poll() is not None:
+        proc = _PY_LEDGERS["p"] = subprocess.Popen(
+            [str(VENV / "bin/python"), str(REPO / "tests/chaos/ledger_py.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps({"op": op, "db": db, "scope": scope}) + "\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    if not line:
+        raise Failure(f"tests/chaos/ledger_py.py exited with {proc.wait()} on {op} {scope}")
+    return json.loads(line)
+
+
 # ---- workers ---------------------------------------------------------------------------------------
 
 
@@ -583,12 +638,17 @@ def derive_keys(scope: str, tool: str, steps: list[str]) -> dict[str, str]:
 
 
 def ledger_rows(db: str, scope: str) -> dict[str, dict[str, Any]]:
+    if db.startswith("dynamodb://"):
+        return {r["key"]: r for r in py_ledger("list", db, scope)}
     out = sh([str(CLI), "ledger", "list", "--db", db, "--scope", scope, "--limit", "4000000000", "--json"],
              capture_output=True).stdout
     return {r["key"]: r for r in json.loads(out)}
 
 
 def sweep(db: str, scope: str) -> dict[str, Any]:
+    if db.startswith("dynamodb://"):
+        got: dict[str, Any] = py_ledger("sweep", db, scope)
+        return got
     out = sh([str(CLI), "ledger", "sweep", "--db", db, "--scope", scope, "--json"], capture_output=True).stdout
     return json.loads(out)
 
@@ -794,7 +854,8 @@ def killed_in_call(ph: Phase, w: Worker) -> bool:
 
 def phase_race(env: Env, backend: str, db: str, cfg: Config, langs: list[str]) -> dict[str, Any]:
     ph = Phase(backend, "race", db, f"race-{backend}", env)
-    steps = [f"r{i}" for i in range(cfg.race_intents)]
+    intents = cfg.race_intents
+    steps = [f"r{i}" for i in range(intents)]
     ph.steps = {LOOKUP[0]: steps}
     orders = []
     for i in range(cfg.race_procs):
@@ -804,15 +865,15 @@ def phase_race(env: Env, backend: str, db: str, cfg: Config, langs: list[str]) -
     t = time.monotonic()
     ph.run_all(orders, LOOKUP, 60_000, "--reconcile-from-marker", "--wait-ms", "600000")
     elapsed = time.monotonic() - t
-    ph.figures.update({"processes": cfg.race_procs, "effects_run": cfg.race_procs * cfg.race_intents,
-                       "effects_per_s": round(cfg.race_procs * cfg.race_intents / elapsed)})
+    ph.figures.update({"processes": cfg.race_procs, "effects_run": cfg.race_procs * intents,
+                       "effects_per_s": round(cfg.race_procs * intents / elapsed)})
     verify(ph)
     fresh = ph.fresh
     wrong = [k for k in fresh if fresh[k] != 1]
-    if wrong or len(fresh) != cfg.race_intents:
+    if wrong or len(fresh) != intents:
         ph.failures.append(f"{len(wrong)} keys without exactly one fresh result (of {len(fresh)})")
-    if ph.figures["executions"] != cfg.race_intents:
-        ph.failures.append(f"{ph.figures['executions']} executions for {cfg.race_intents} intents")
+    if ph.figures["executions"] != intents:
+        ph.failures.append(f"{ph.figures['executions']} executions for {intents} intents")
     return finish(ph)
 
 
@@ -948,7 +1009,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
 # ---- the run ---------------------------------------------------------------------------------------------
 
 
-def start_server(backend: str, appendfsync: str) -> Cluster | RedisServer | RedisCluster | None:
+def start_server(backend: str, appendfsync: str) -> Cluster | RedisServer | RedisCluster | DynamoServer | None:
     """The server a backend's phases run against (none for SQLite: a file of the work directory)."""
     if backend == "postgres":
         return Cluster()
@@ -956,6 +1017,8 @@ def start_server(backend: str, appendfsync: str) -> Cluster | RedisServer | Redi
         return RedisServer(appendfsync)
     if backend == "redis-cluster":
         return RedisCluster(appendfsync)
+    if backend == "dynamodb":
+        return DynamoServer()
     return None
 
 
@@ -1031,7 +1094,8 @@ def main() -> int:
     log(f"{command.strip()}  (seed {seed}; {'quick' if a.quick else 'full'} run)")
 
     ensure_binaries(not a.no_build)
-    python = ensure_python(backends) if "python" in langs else None
+    # (DynamoDB's ledger is read through the Python package: tests/chaos/ledger_py.py)
+    python = ensure_python(backends) if "python" in langs or "dynamodb" in backends else None
     if "js" in langs:
         ensure_js()
     work = Path(tempfile.mkdtemp(prefix="oncely-chaos."))
@@ -1053,6 +1117,11 @@ def main() -> int:
                 result["skipped"].append(backend)
                 continue
             result["langs_by_backend"][backend] = blangs
+            caps = {k: min(getattr(cfg, k), v[1 if a.quick else 0]) for k, v in BACKEND_CAPS.get(backend, {}).items()}
+            bcfg = dataclasses.replace(cfg, **caps)
+            if caps:
+                log(f"{backend}: {caps} (BACKEND_CAPS)")
+                result.setdefault("caps", {})[backend] = caps
             t = time.monotonic()
             server = start_server(backend, a.redis_appendfsync)
             if server:
@@ -1062,13 +1131,13 @@ def main() -> int:
                 db = server.url if server else str(work / f"{backend}.db")
                 got: dict[str, Any] = {}
                 if "kill" in phases:
-                    got["kill"] = phase_kill(env, backend, db, cfg, blangs)
+                    got["kill"] = phase_kill(env, backend, db, bcfg, blangs)
                 if "race" in phases:
-                    got["race"] = phase_race(env, backend, db, cfg, blangs)
+                    got["race"] = phase_race(env, backend, db, bcfg, blangs)
                 if "restart" in phases and isinstance(server, (Cluster, RedisServer)):
-                    got["restart"] = phase_restart(env, backend, server, cfg, blangs)
+                    got["restart"] = phase_restart(env, backend, server, bcfg, blangs)
                 if "stall" in phases:
-                    got["stall"] = phase_stall(env, backend, db, cfg, blangs, asserted)
+                    got["stall"] = phase_stall(env, backend, db, bcfg, blangs, asserted)
                 result["backends"][backend] = got
             finally:
                 if server:
@@ -1079,7 +1148,7 @@ def main() -> int:
         failed = True
         result["error"] = str(e)
     finally:
-        for proc in env.spawned:  # none is left running, whatever happened
+        for proc in [*env.spawned, *_PY_LEDGERS.values()]:  # none is left running, whatever happened
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
