@@ -145,8 +145,10 @@ PY_CLIENTS: dict[str, str] = {
 # Figures of the run's configuration a backend caps (full run, --quick). moto serves one request
 # at a time (some 150 a second here): the race's 32 processes each read every intent, and the
 # kill phase's resume pass runs every intent the kills did not reach, all through its one lock.
+# --quick covers each phase once, briefly: fewer kills, race processes and probes.
 BACKEND_CAPS: dict[str, dict[str, tuple[int, int]]] = {
-    "dynamodb": {"race_intents": (300, 50), "kill_intents": (3000, 400)},
+    "dynamodb": {"race_intents": (300, 50), "kill_intents": (3000, 200), "kills": (1000, 20),
+                 "race_procs": (32, 8), "stall_probes": (12, 1)},
 }
 
 # The stalled-holder variants that must show zero double executions (and one execution each):
