@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Ledger cost per effect: oncely against the simplest correct hand-written ledger, in ONE run.
 
-    python bindings/python/bench_ledger.py [--postgres URL] [--dynamodb ENDPOINT] [--procs 8] [--quick]
+    python bindings/python/bench_ledger.py [--postgres URL] [--dynamodb ENDPOINT] [--procs 8]
+                                           [--quick]
                                            [--rounds N] [--seconds S] [--json PATH]
                                            [--profile N]
 
@@ -187,14 +188,18 @@ class DynamoBaseline(Baseline):
         if not assume_new:
             item = c.get_item(TableName=self.table, Key=ident, ConsistentRead=True).get("Item")
             if item is not None:
-                return self._settled((item["state"]["S"], item.get("result", {}).get("S")), key), True
+                return self._settled(
+                    (item["state"]["S"], item.get("result", {}).get("S")), key
+                ), True
         now = str(ms())
         try:
             c.put_item(
                 TableName=self.table,
-                Item={**ident, "tool": {"S": tool}, "args": {"S": args_text}, "state": {"S": "pending"},
-                      "created_at": {"N": now}, "updated_at": {"N": now}},
-                ConditionExpression="attribute_not_exists(#k)", ExpressionAttributeNames={"#k": "key"},
+                Item={**ident, "tool": {"S": tool}, "args": {"S": args_text},
+                      "state": {"S": "pending"}, "created_at": {"N": now},
+                      "updated_at": {"N": now}},
+                ConditionExpression="attribute_not_exists(#k)",
+                ExpressionAttributeNames={"#k": "key"},
             )  # fmt: skip
         except c.exceptions.ConditionalCheckFailedException:
             item = c.get_item(TableName=self.table, Key=ident, ConsistentRead=True)["Item"]
@@ -428,8 +433,8 @@ def done_rows(backend: str, target: str) -> dict[str, int]:
     if backend == "dynamodb":
         with oncely.Ledger.dynamodb(target) as ledger:
             store = ledger.store
-            return {who: _count_done(store._db, table)
-                    for table, who in ((store.table, "oncely"), (store.table + "-baseline", "baseline"))}  # fmt: skip
+            tables = ((store.table, "oncely"), (store.table + "-baseline", "baseline"))
+            return {who: _count_done(store._db, table) for table, who in tables}
     import psycopg
 
     with psycopg.connect(target, autocommit=True) as c:
@@ -582,7 +587,8 @@ def main() -> int:
     ap.add_argument("--postgres", metavar="URL", default=os.environ.get("ONCELY_TEST_POSTGRES_URL"),
                     help="a PostgreSQL server (default: $ONCELY_TEST_POSTGRES_URL; "
                          "none: SQLite only)")  # fmt: skip
-    ap.add_argument("--dynamodb", metavar="ENDPOINT", default=os.environ.get("ONCELY_TEST_DYNAMODB_URL"),
+    ap.add_argument("--dynamodb", metavar="ENDPOINT",
+                    default=os.environ.get("ONCELY_TEST_DYNAMODB_URL"),
                     help="a DynamoDB-compatible server's endpoint (default: "
                          "$ONCELY_TEST_DYNAMODB_URL; none: skipped)")  # fmt: skip
     ap.add_argument("--no-sqlite", action="store_true")
@@ -636,7 +642,9 @@ def main() -> int:
         if a.dynamodb:
             for procs in (1, a.procs):
                 location = fresh_table(a.dynamodb, f"oncely-bench-{procs}-{os.getpid()}")
-                dy = summarize("dynamodb", procs, bench_procs("dynamodb", location, procs, rounds, seconds))
+                dy = summarize(
+                    "dynamodb", procs, bench_procs("dynamodb", location, procs, rounds, seconds)
+                )
                 print_rows(dy)
                 rows += dy
         else:

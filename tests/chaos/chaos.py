@@ -484,8 +484,12 @@ class DynamoServer:
         self.watcher = subprocess.Popen(
             ["bash", "-c", f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done"],
             stdin=subprocess.DEVNULL, start_new_session=True)
-        self.endpoint = sh(["tests/dynamodb/start.sh", str(self.watcher.pid)], cwd=REPO,
-                           capture_output=True).stdout.strip()
+        try:
+            self.endpoint = sh(["tests/dynamodb/start.sh", str(self.watcher.pid)], cwd=REPO,
+                               capture_output=True).stdout.strip()
+        except subprocess.CalledProcessError as e:
+            self.stop()
+            raise Failure(f"the DynamoDB server did not start: {e.stderr.strip()}") from e
         self.url = f"dynamodb://oncely-chaos?region=us-east-1&endpoint={self.endpoint}"
 
     def stop(self) -> None:

@@ -29,9 +29,16 @@ def items(db: str, scope: str) -> list[dict[str, Any]]:
     table, region, endpoint = parse_location(db)
     client = boto3.client("dynamodb", region_name=region, endpoint_url=endpoint)
     kwargs: dict[str, Any] = {
-        "TableName": table, "ConsistentRead": True, "KeyConditionExpression": "#s = :s",
+        "TableName": table,
+        "ConsistentRead": True,
+        "KeyConditionExpression": "#s = :s",
         "ProjectionExpression": "#k, #st, #r",
-        "ExpressionAttributeNames": {"#s": "scope", "#k": "key", "#st": "state", "#r": "result_json"},
+        "ExpressionAttributeNames": {
+            "#s": "scope",
+            "#k": "key",
+            "#st": "state",
+            "#r": "result_json",
+        },
         "ExpressionAttributeValues": {":s": {"S": scope}},
     }
     rows = []
@@ -39,8 +46,13 @@ def items(db: str, scope: str) -> list[dict[str, Any]]:
         page = client.query(**kwargs)
         for i in page["Items"]:
             result = i.get("result_json", {}).get("S")
-            rows.append({"key": i["key"]["S"], "state": i["state"]["S"],
-                         "result": None if result is None else json.loads(result)})
+            rows.append(
+                {
+                    "key": i["key"]["S"],
+                    "state": i["state"]["S"],
+                    "result": None if result is None else json.loads(result),
+                }
+            )
         if "LastEvaluatedKey" not in page:
             return rows
         kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
