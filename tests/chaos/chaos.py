@@ -234,6 +234,10 @@ QUICK = Config(
 KILL_LEASE_MS = 5000
 RESTART_LEASE_MS = 3000
 STALL_LEASE_MS = 1000
+# A backend whose requests take hundreds of ms under load (moto, one at a time) needs a longer
+# lease than the time from claim to call, or the core refuses the call ("its lease ran out"):
+# still shorter than the 3 s stall, with the grace (lease + maxCallMs) still past it.
+STALL_LEASE_MS_OF: dict[str, int] = {"dynamodb": 2000}
 STALL_MAX_CALL_MS = 4000  # the grace ends 5 s after the claim
 STALL_MS = 3000
 
@@ -943,6 +947,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
     language) runs the same intent once A's claim is in the ledger. Each probe must end with
     exactly one execution."""
     ph = Phase(backend, "stall", db, f"stall-{backend}", env)
+    lease = STALL_LEASE_MS_OF.get(backend, STALL_LEASE_MS)
     ph.expected_errors = {"ledger", "in-progress", "in-doubt"}
     ph.allow_duplicates = True  # counted per variant below; failed only for assert_variants
     variants: dict[str, tuple[str, ...]] = {
@@ -960,7 +965,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
         holders = {}
         for variant, step, i in batch:
             a_lang = langs[i % len(langs)]
-            holders[step] = ph.spawn(a_lang, LOOKUP, STALL_LEASE_MS, [step], "--reconcile-from-marker",
+            holders[step] = ph.spawn(a_lang, LOOKUP, lease, [step], "--reconcile-from-marker",
                                      "--wait-ms", "0", *variants[variant], max_call_ms=STALL_MAX_CALL_MS)
         seconds: dict[str, Worker] = {}
         stopped: dict[str, float] = {}
@@ -976,7 +981,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
                         stopped[step] = time.monotonic()
                     i = next(p[2] for p in batch if p[1] == step)
                     b_lang = langs[(i + 1) % len(langs)]
-                    seconds[step] = ph.spawn(b_lang, LOOKUP, STALL_LEASE_MS, [step], "--reconcile-from-marker",
+                    seconds[step] = ph.spawn(b_lang, LOOKUP, lease, [step], "--reconcile-from-marker",
                                              "--wait-ms", "8000", max_call_ms=STALL_MAX_CALL_MS)
             for step, at in list(stopped.items()):
                 if time.monotonic() - at >= STALL_MS / 1000:
@@ -990,7 +995,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
             if step in seconds:
                 ph.reap(seconds[step])
             roles[step] = {"holder": a, "second": seconds.get(step)}
-    ph.resume(langs, STALL_LEASE_MS)
+    ph.resume(langs, lease)
     verify(ph)
     double = set(ph.double_keys)
     executed = marker_counts(ph)
