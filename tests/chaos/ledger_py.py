@@ -43,7 +43,10 @@ def items(db: str, scope: str) -> list[dict[str, Any]]:
     }
     rows = []
     while True:
-        page = client.query(**kwargs)
+        try:
+            page = client.query(**kwargs)
+        except client.exceptions.ResourceNotFoundException:
+            return rows  # no worker has opened the ledger yet (the first opens and makes it)
         for i in page["Items"]:
             result = i.get("result_json", {}).get("S")
             rows.append(
