@@ -134,18 +134,28 @@ class Baseline:
         args_text = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         preimage = json.dumps([scope, run, step, tool, args_text], ensure_ascii=False)
         key = hashlib.sha256(preimage.encode()).hexdigest()
-        c = self.conn
         if not assume_new:
-            row = c.execute(self.select, (scope, key)).fetchone()
+            row = self.find(scope, key)
             if row is not None:
                 return self._settled(row, key), True
-        now = ms()
-        if c.execute(self.insert, (scope, key, tool, args_text, now, now)).rowcount != 1:
-            row = c.execute(self.select, (scope, key)).fetchone()
-            return self._settled(row, key), True
+        if not self.claim(scope, key, tool, args_text, ms()):
+            return self._settled(self.find(scope, key), key), True
         value = fn(key)
-        c.execute(self.update, (json.dumps(value), ms(), scope, key))
+        self.finish(scope, key, json.dumps(value), ms())
         return value, False
+
+    def find(self, scope: str, key: str) -> tuple[str, str | None] | None:
+        """(state, result) of the row, if there is one."""
+        row: tuple[str, str | None] | None = self.conn.execute(self.select, (scope, key)).fetchone()
+        return row
+
+    def claim(self, scope: str, key: str, tool: str, args_text: str, now: int) -> bool:
+        """Write the ``pending`` row unless there is one; whether it was written."""
+        c = self.conn.execute(self.insert, (scope, key, tool, args_text, now, now))
+        return bool(c.rowcount == 1)
+
+    def finish(self, scope: str, key: str, result: str, now: int) -> None:
+        self.conn.execute(self.update, (result, now, scope, key))
 
     @staticmethod
     def _settled(row: Any, key: str) -> Any:
@@ -170,49 +180,35 @@ class DynamoBaseline(Baseline):
     def __init__(self, client: Any, table: str) -> None:
         self.client, self.table = client, table
 
-    def effect(
-        self,
-        fn: Callable[[str], Any],
-        scope: str,
-        run: str,
-        step: str,
-        tool: str,
-        args: dict[str, Any],
-        *,
-        assume_new: bool,
-    ) -> tuple[Any, bool]:
-        args_text = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        preimage = json.dumps([scope, run, step, tool, args_text], ensure_ascii=False)
-        key = hashlib.sha256(preimage.encode()).hexdigest()
-        c, ident = self.client, {"scope": {"S": scope}, "key": {"S": key}}
-        if not assume_new:
-            item = c.get_item(TableName=self.table, Key=ident, ConsistentRead=True).get("Item")
-            if item is not None:
-                return self._settled(
-                    (item["state"]["S"], item.get("result", {}).get("S")), key
-                ), True
-        now = str(ms())
+    def find(self, scope: str, key: str) -> tuple[str, str | None] | None:
+        ident = {"scope": {"S": scope}, "key": {"S": key}}
+        got = self.client.get_item(TableName=self.table, Key=ident, ConsistentRead=True)
+        item = got.get("Item")
+        return None if item is None else (item["state"]["S"], item.get("result", {}).get("S"))
+
+    def claim(self, scope: str, key: str, tool: str, args_text: str, now: int) -> bool:
+        c = self.client
         try:
             c.put_item(
                 TableName=self.table,
-                Item={**ident, "tool": {"S": tool}, "args": {"S": args_text},
-                      "state": {"S": "pending"}, "created_at": {"N": now},
-                      "updated_at": {"N": now}},
+                Item={"scope": {"S": scope}, "key": {"S": key}, "tool": {"S": tool},
+                      "args": {"S": args_text}, "state": {"S": "pending"},
+                      "created_at": {"N": str(now)}, "updated_at": {"N": str(now)}},
                 ConditionExpression="attribute_not_exists(#k)",
                 ExpressionAttributeNames={"#k": "key"},
             )  # fmt: skip
         except c.exceptions.ConditionalCheckFailedException:
-            item = c.get_item(TableName=self.table, Key=ident, ConsistentRead=True)["Item"]
-            return self._settled((item["state"]["S"], item.get("result", {}).get("S")), key), True
-        value = fn(key)
-        c.update_item(
-            TableName=self.table, Key=ident,
+            return False
+        return True
+
+    def finish(self, scope: str, key: str, result: str, now: int) -> None:
+        self.client.update_item(
+            TableName=self.table, Key={"scope": {"S": scope}, "key": {"S": key}},
             UpdateExpression="SET #s = :done, #r = :r, updated_at = :now",
             ExpressionAttributeNames={"#s": "state", "#r": "result"},
-            ExpressionAttributeValues={":done": {"S": "done"}, ":r": {"S": json.dumps(value)},
-                                       ":now": {"N": str(ms())}},
+            ExpressionAttributeValues={":done": {"S": "done"}, ":r": {"S": result},
+                                       ":now": {"N": str(now)}},
         )  # fmt: skip
-        return value, False
 
 
 def dynamodb_table(client: Any, table: str) -> None:

@@ -43,7 +43,8 @@ restart  (PostgreSQL and the single Redis server) Waves of 8 processes (6 with -
          and ``-m immediate`` in turn (``pg_restart``); Redis: SHUTDOWN and SIGKILL in turn, then
          redis-server started again on its append-only file (``RedisServer.restart``) — until 8
          restarts (2) are done; then a resume pass.
-stall    The stalled-holder probe. Worker A claims (lease 1 s, maxCallMs 4 s: a lookup's "did
+stall    The stalled-holder probe. Worker A claims (lease 1 s — 2 s on DynamoDB,
+         STALL_LEASE_MS_OF —, maxCallMs 4 s: a lookup's "did
          not happen" is believed 5 s after the claim at the earliest) and stalls 3 s; once A's
          claim is in the ledger, worker B (another language) runs the same intent. Three
          variants: ``claim`` stalls between the claim write and the call
