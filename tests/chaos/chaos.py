@@ -36,16 +36,17 @@ kill     Workers of random languages (six at a time) walk the phase's intents �
          expired, ``oncely ledger sweep`` and one resume pass (every intent once more, split over
          the languages) settle what the kills left.
 race     32 processes (languages in turn) walk the same intents (10,000; 200 with --quick; fewer
-         on a server that serves one request at a time: BACKEND_CAPS), each in its own order; nothing may fail, and every intent has exactly one fresh result.
+         on a server that serves one request at a time: BACKEND_CAPS), each in its own random
+         order; nothing may fail, and every intent has exactly one fresh result.
 restart  (PostgreSQL and the single Redis server) Waves of 8 processes (6 with --quick) walk a
          block of fresh intents, each in its own order, holding each call 20 ms, while the
          harness restarts the server every few seconds — PostgreSQL: ``pg_ctl restart -m fast``
          and ``-m immediate`` in turn (``pg_restart``); Redis: SHUTDOWN and SIGKILL in turn, then
          redis-server started again on its append-only file (``RedisServer.restart``) — until 8
          restarts (2) are done; then a resume pass.
-stall    The stalled-holder probe. Worker A claims (lease 1 s — 2 s on DynamoDB,
-         STALL_LEASE_MS_OF —, maxCallMs 4 s: a lookup's "did
-         not happen" is believed 5 s after the claim at the earliest) and stalls 3 s; once A's
+stall    The stalled-holder probe. Worker A claims (lease 1 s, 2 s on DynamoDB:
+         STALL_LEASE_MS_OF; maxCallMs 4 s: a lookup's "did not happen" is believed 5 s (6 s)
+         after the claim at the earliest) and stalls 3 s; once A's
          claim is in the ledger, worker B (another language) runs the same intent. Three
          variants: ``claim`` stalls between the claim write and the call
          (``--stall-after-claim-ms``: the check of the lease right before the call stops A,
