@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Ledger cost per effect: oncely against the simplest correct hand-written ledger, in ONE run.
 
-    python bindings/python/bench_ledger.py [--postgres URL] [--procs 8] [--quick]
+    python bindings/python/bench_ledger.py [--postgres URL] [--dynamodb ENDPOINT] [--procs 8]
+                                           [--quick]
                                            [--rounds N] [--seconds S] [--json PATH]
                                            [--profile N]
 
-Needs the installed package (``pip install bindings/python``, plus psycopg for ``--postgres``);
+Needs the installed package (``pip install bindings/python``, plus psycopg for ``--postgres``,
+boto3 for ``--dynamodb``);
 ``scripts/bench`` installs it into ``target/bench/py-venv`` and runs this.
 
 Two measures per backend, each in effects per second:
@@ -23,7 +25,10 @@ that finds nothing falls back to the ``INSERT``), and on each measure it takes i
 — as if it knew whether the intent was new — so it is the fastest a hand-written ledger of the
 same durability can be: stdlib ``sqlite3`` on its own file with oncely's settings (WAL,
 ``synchronous=FULL``, autocommit, ``WITHOUT ROWID`` primary key), or ``psycopg`` in autocommit
-on the same server as oncely's ledger.
+on the same server as oncely's ledger. On DynamoDB the baseline is a ``PutItem`` conditioned on
+``attribute_not_exists`` (the ``pending`` item), the tool, an ``UpdateItem`` to ``done`` with the
+result, and a consistent ``GetItem`` for a replay — through the very boto3 client oncely's store
+uses, on a table of its own on the same server.
 
 Each backend runs with one worker and with ``--procs`` (default 8): SQLite's one worker in this
 process, every other row in worker processes, each with its own oncely ``Ledger`` and its own
@@ -129,18 +134,28 @@ class Baseline:
         args_text = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         preimage = json.dumps([scope, run, step, tool, args_text], ensure_ascii=False)
         key = hashlib.sha256(preimage.encode()).hexdigest()
-        c = self.conn
         if not assume_new:
-            row = c.execute(self.select, (scope, key)).fetchone()
+            row = self.find(scope, key)
             if row is not None:
                 return self._settled(row, key), True
-        now = ms()
-        if c.execute(self.insert, (scope, key, tool, args_text, now, now)).rowcount != 1:
-            row = c.execute(self.select, (scope, key)).fetchone()
-            return self._settled(row, key), True
+        if not self.claim(scope, key, tool, args_text, ms()):
+            return self._settled(self.find(scope, key), key), True
         value = fn(key)
-        c.execute(self.update, (json.dumps(value), ms(), scope, key))
+        self.finish(scope, key, json.dumps(value), ms())
         return value, False
+
+    def find(self, scope: str, key: str) -> tuple[str, str | None] | None:
+        """(state, result) of the row, if there is one."""
+        row: tuple[str, str | None] | None = self.conn.execute(self.select, (scope, key)).fetchone()
+        return row
+
+    def claim(self, scope: str, key: str, tool: str, args_text: str, now: int) -> bool:
+        """Write the ``pending`` row unless there is one; whether it was written."""
+        c = self.conn.execute(self.insert, (scope, key, tool, args_text, now, now))
+        return bool(c.rowcount == 1)
+
+    def finish(self, scope: str, key: str, result: str, now: int) -> None:
+        self.conn.execute(self.update, (result, now, scope, key))
 
     @staticmethod
     def _settled(row: Any, key: str) -> Any:
@@ -157,6 +172,61 @@ def sqlite_baseline(path: str) -> Baseline:
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute(BASELINE_SQLITE)
     return Baseline(conn, "?")
+
+
+class DynamoBaseline(Baseline):
+    """The same ledger by hand in DynamoDB: an item per (scope, key), pending then done."""
+
+    def __init__(self, client: Any, table: str) -> None:
+        self.client, self.table = client, table
+
+    def find(self, scope: str, key: str) -> tuple[str, str | None] | None:
+        ident = {"scope": {"S": scope}, "key": {"S": key}}
+        got = self.client.get_item(TableName=self.table, Key=ident, ConsistentRead=True)
+        item = got.get("Item")
+        return None if item is None else (item["state"]["S"], item.get("result", {}).get("S"))
+
+    def claim(self, scope: str, key: str, tool: str, args_text: str, now: int) -> bool:
+        c = self.client
+        try:
+            c.put_item(
+                TableName=self.table,
+                Item={"scope": {"S": scope}, "key": {"S": key}, "tool": {"S": tool},
+                      "args": {"S": args_text}, "state": {"S": "pending"},
+                      "created_at": {"N": str(now)}, "updated_at": {"N": str(now)}},
+                ConditionExpression="attribute_not_exists(#k)",
+                ExpressionAttributeNames={"#k": "key"},
+            )  # fmt: skip
+        except c.exceptions.ConditionalCheckFailedException:
+            return False
+        return True
+
+    def finish(self, scope: str, key: str, result: str, now: int) -> None:
+        self.client.update_item(
+            TableName=self.table, Key={"scope": {"S": scope}, "key": {"S": key}},
+            UpdateExpression="SET #s = :done, #r = :r, updated_at = :now",
+            ExpressionAttributeNames={"#s": "state", "#r": "result"},
+            ExpressionAttributeValues={":done": {"S": "done"}, ":r": {"S": result},
+                                       ":now": {"N": str(now)}},
+        )  # fmt: skip
+
+
+def dynamodb_table(client: Any, table: str) -> None:
+    """The baseline's table: (scope, key), on demand, as the store makes its own."""
+    client.create_table(
+        TableName=table, BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "scope", "KeyType": "HASH"},
+                   {"AttributeName": "key", "KeyType": "RANGE"}],
+        AttributeDefinitions=[{"AttributeName": "scope", "AttributeType": "S"},
+                              {"AttributeName": "key", "AttributeType": "S"}],
+    )  # fmt: skip
+    client.get_waiter("table_exists").wait(TableName=table)
+
+
+def dynamodb_baseline(ledger: oncely.Ledger) -> Baseline:
+    """The baseline on the ledger's own boto3 client (same configuration, same connections)."""
+    store = ledger.store
+    return DynamoBaseline(store._db, store.table + "-baseline")
 
 
 def postgres_baseline(url: str) -> Baseline:
@@ -294,6 +364,9 @@ def _proc_worker(backend: str, target: str, tag: str, conn: Any) -> None:
         if backend == "sqlite":
             ledger = oncely.Ledger.sqlite(Path(target) / "oncely.db")
             base = sqlite_baseline(str(Path(target) / "baseline.db"))
+        elif backend == "dynamodb":
+            ledger = oncely.Ledger.dynamodb(target)
+            base = dynamodb_baseline(ledger)
         else:
             ledger = oncely.Ledger.postgres(target)
             base = postgres_baseline(target)
@@ -327,6 +400,14 @@ def fresh_database(base: str, name: str) -> str:
     return url
 
 
+def fresh_table(endpoint: str, name: str) -> str:
+    """A new ledger table and its baseline's on the DynamoDB server at ``endpoint``."""
+    location = f"dynamodb://{name}?endpoint={endpoint}&region=us-east-1"
+    with oncely.Ledger.dynamodb(location) as ledger:  # created at open, before the workers race
+        dynamodb_table(ledger.store._db, f"{name}-baseline")
+    return location
+
+
 def fresh_directory(tmp: Path, name: str) -> str:
     d = tmp / name
     d.mkdir()
@@ -345,6 +426,11 @@ def done_rows(backend: str, target: str) -> dict[str, int]:
                 q = f"SELECT count(*) FROM {table} WHERE state = 'done'"
                 (out[who],) = c.execute(q).fetchone()
         return out
+    if backend == "dynamodb":
+        with oncely.Ledger.dynamodb(target) as ledger:
+            store = ledger.store
+            tables = ((store.table, "oncely"), (store.table + "-baseline", "baseline"))
+            return {who: _count_done(store._db, table) for table, who in tables}
     import psycopg
 
     with psycopg.connect(target, autocommit=True) as c:
@@ -352,6 +438,22 @@ def done_rows(backend: str, target: str) -> dict[str, int]:
             who: c.execute(f"SELECT count(*) FROM {table} WHERE state = 'done'").fetchone()[0]
             for table, who in (("oncely.effects", "oncely"), ("baseline_effects", "baseline"))
         }
+
+
+def _count_done(client: Any, table: str) -> int:
+    kwargs: dict[str, Any] = {
+        "TableName": table, "Select": "COUNT", "ConsistentRead": True,
+        "KeyConditionExpression": "#sc = :sc", "FilterExpression": "#s = :done",
+        "ExpressionAttributeNames": {"#sc": "scope", "#s": "state"},
+        "ExpressionAttributeValues": {":sc": {"S": SCOPE}, ":done": {"S": "done"}},
+    }  # fmt: skip
+    n = 0
+    while True:
+        page = client.query(**kwargs)
+        n += page["Count"]
+        if "LastEvaluatedKey" not in page:
+            return n
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 def _start(backend: str, target: str, procs: int) -> tuple[list[Any], list[Any]]:
@@ -481,6 +583,10 @@ def main() -> int:
     ap.add_argument("--postgres", metavar="URL", default=os.environ.get("ONCELY_TEST_POSTGRES_URL"),
                     help="a PostgreSQL server (default: $ONCELY_TEST_POSTGRES_URL; "
                          "none: SQLite only)")  # fmt: skip
+    ap.add_argument("--dynamodb", metavar="ENDPOINT",
+                    default=os.environ.get("ONCELY_TEST_DYNAMODB_URL"),
+                    help="a DynamoDB-compatible server's endpoint (default: "
+                         "$ONCELY_TEST_DYNAMODB_URL; none: skipped)")  # fmt: skip
     ap.add_argument("--no-sqlite", action="store_true")
     ap.add_argument("--procs", type=int, default=8,
                     help="worker processes of the many-worker rows (8)")  # fmt: skip
@@ -529,6 +635,16 @@ def main() -> int:
                 rows += pg
         else:
             print("postgres: skipped (no --postgres URL or $ONCELY_TEST_POSTGRES_URL)")
+        if a.dynamodb:
+            for procs in (1, a.procs):
+                location = fresh_table(a.dynamodb, f"oncely-bench-{procs}-{os.getpid()}")
+                dy = summarize(
+                    "dynamodb", procs, bench_procs("dynamodb", location, procs, rounds, seconds)
+                )
+                print_rows(dy)
+                rows += dy
+        else:
+            print("dynamodb: skipped (no --dynamodb endpoint or $ONCELY_TEST_DYNAMODB_URL)")
         if a.json:
             Path(a.json).write_text(json.dumps({"host": "python", "rows": rows}, indent=1))
         if a.profile:

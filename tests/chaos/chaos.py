@@ -19,7 +19,9 @@ Backends
 ``sqlite`` (a file), ``postgres`` (a cluster the harness starts itself), ``redis`` (one
 redis-server the harness runs itself: an append-only file, ``appendfsync always`` unless
 ``--redis-appendfsync`` says otherwise) and ``redis-cluster`` (three masters with a replica each,
-tests/redis/cluster.sh, the same ``appendfsync``). Which languages' workers run on a backend is
+tests/redis/cluster.sh, the same ``appendfsync``) and ``dynamodb`` (moto's server mode,
+tests/dynamodb/start.sh, one request at a time; the Python and JavaScript workers, the ledger read
+through the Python package: tests/chaos/ledger_py.py). Which languages' workers run on a backend is
 BACKEND_LANGS, in one place; a phase spreads its workers over those that ``--langs`` selects, and
 a backend none of them runs on is skipped, loudly.
 
@@ -33,8 +35,9 @@ kill     Workers of random languages (six at a time) walk the phase's intents â€
          no reconciler: what a kill leaves of them must be escalated. Then, once every lease has
          expired, ``oncely ledger sweep`` and one resume pass (every intent once more, split over
          the languages) settle what the kills left.
-race     32 processes (languages in turn) walk the same intents (10,000; 200 with --quick), each
-         in its own random order; nothing may fail, and every intent has exactly one fresh result.
+race     32 processes (languages in turn) walk the same intents (10,000; 200 with --quick; fewer
+         on a server that serves one request at a time: BACKEND_CAPS), each in its own random
+         order; nothing may fail, and every intent has exactly one fresh result.
 restart  (PostgreSQL and the single Redis server) Waves of 8 processes (6 with --quick) walk a
          block of fresh intents, each in its own order, holding each call 20 ms, while the
          harness restarts the server every few seconds â€” PostgreSQL: ``pg_ctl restart -m fast``
@@ -50,8 +53,9 @@ failover (PostgreSQL only) A primary and a streaming replica of the harness's ow
          failovers (1) per mode are done; then a resume pass. Synchronous: checked like the
          other phases. Asynchronous: duplicates and lost results are counted, not failed (a
          commit the replica had not received is gone after the promotion).
-stall    The stalled-holder probe. Worker A claims (lease 1 s, maxCallMs 4 s: a lookup's "did
-         not happen" is believed 5 s after the claim at the earliest) and stalls 3 s; once A's
+stall    The stalled-holder probe. Worker A claims (lease 1 s, 2 s on DynamoDB:
+         STALL_LEASE_MS_OF; maxCallMs 4 s: a lookup's "did not happen" is believed 5 s (6 s)
+         after the claim at the earliest) and stalls 3 s; once A's
          claim is in the ledger, worker B (another language) runs the same intent. Three
          variants: ``claim`` stalls between the claim write and the call
          (``--stall-after-claim-ms``: the check of the lease right before the call stops A,
@@ -139,8 +143,7 @@ BACKEND_LANGS: dict[str, tuple[str, ...]] = {
     "postgres": LANGS,
     "redis": LANGS,  # one server, AOF with appendfsync always (RedisServer)
     "redis-cluster": LANGS,  # three masters with a replica each (tests/redis/cluster.sh)
-    # DynamoDB: not yet; the checks read the ledger through the Rust CLI, which has no
-    # DynamoDB store.
+    "dynamodb": ("python", "js"),  # moto's server mode, one request at a time (DynamoServer)
 }
 BACKENDS = tuple(BACKEND_LANGS)
 # What target/chaos/py-venv needs, beyond wasmtime, for Python's worker to open a backend.
@@ -148,6 +151,15 @@ PY_CLIENTS: dict[str, str] = {
     "postgres": "psycopg[binary]>=3.1,<4",
     "redis": "redis>=5,<9",
     "redis-cluster": "redis>=5,<9",
+    "dynamodb": "boto3>=1.34,<2",
+}
+# Figures of the run's configuration a backend caps (full run, --quick). moto serves one request
+# at a time (some 150 a second here): the race's 32 processes each read every intent, and the
+# kill phase's resume pass runs every intent the kills did not reach, all through its one lock.
+# --quick covers each phase once, briefly: fewer kills, race processes and probes.
+BACKEND_CAPS: dict[str, dict[str, tuple[int, int]]] = {
+    "dynamodb": {"race_intents": (300, 50), "kill_intents": (3000, 200), "kills": (1000, 20),
+                 "race_procs": (32, 8), "stall_probes": (12, 1)},
 }
 
 # The stalled-holder variants that must show zero double executions (and one execution each):
@@ -235,6 +247,10 @@ QUICK = Config(
 KILL_LEASE_MS = 5000
 RESTART_LEASE_MS = 3000
 STALL_LEASE_MS = 1000
+# A backend whose requests take hundreds of ms under load (moto, one at a time) needs a longer
+# lease than the time from claim to call, or the core refuses the call ("its lease ran out"):
+# still shorter than the 3 s stall, with the grace (lease + maxCallMs) still past it.
+STALL_LEASE_MS_OF: dict[str, int] = {"dynamodb": 2000}
 STALL_MAX_CALL_MS = 4000  # the grace ends 5 s after the claim
 STALL_MS = 3000
 
@@ -595,6 +611,55 @@ class RedisCluster:
             redis_cli(port, "shutdown", "nosave", check=False)
 
 
+# ---- DynamoDB: moto's server mode, as the store's tests run it ------------------------------------
+
+
+class DynamoServer:
+    """moto's DynamoDB in server mode (tests/dynamodb/start.sh: one request at a time, in
+    memory), one table for the run's phases (each phase its own scope). The server stops when its
+    watcher exits: at stop(), or when the harness dies. No restart phase: moto keeps nothing on
+    disk, so a restart is a new, empty server, not a crash a ledger must survive."""
+
+    def __init__(self) -> None:
+        for k, v in (("AWS_ACCESS_KEY_ID", "testing"), ("AWS_SECRET_ACCESS_KEY", "testing"),
+                     ("AWS_REGION", "us-east-1"), ("AWS_DEFAULT_REGION", "us-east-1")):
+            os.environ.setdefault(k, v)  # scripts/with-dynamodb's test values; moto takes any
+        self.watcher = subprocess.Popen(
+            ["bash", "-c", f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done"],
+            stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            self.endpoint = sh(["tests/dynamodb/start.sh", str(self.watcher.pid)], cwd=REPO,
+                               capture_output=True).stdout.strip()
+        except subprocess.CalledProcessError as e:
+            self.stop()
+            raise Failure(f"the DynamoDB server did not start: {e.stderr.strip()}") from e
+        self.url = f"dynamodb://oncely-chaos?region=us-east-1&endpoint={self.endpoint}"
+
+    def stop(self) -> None:
+        self.watcher.kill()
+        self.watcher.wait()
+
+
+_PY_LEDGERS: dict[str, subprocess.Popen[str]] = {}
+
+
+def py_ledger(op: str, db: str, scope: str) -> Any:
+    """``op`` (list or sweep) through tests/chaos/ledger_py.py, one process per run: the ledgers
+    the Rust CLI cannot open."""
+    proc = _PY_LEDGERS.get("p")
+    if proc is None or proc.poll() is not None:
+        proc = _PY_LEDGERS["p"] = subprocess.Popen(
+            [str(VENV / "bin/python"), str(REPO / "tests/chaos/ledger_py.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps({"op": op, "db": db, "scope": scope}) + "\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    if not line:
+        raise Failure(f"tests/chaos/ledger_py.py exited with {proc.wait()} on {op} {scope}")
+    return json.loads(line)
+
+
 # ---- workers ---------------------------------------------------------------------------------------
 
 
@@ -722,12 +787,17 @@ def derive_keys(scope: str, tool: str, steps: list[str]) -> dict[str, str]:
 
 
 def ledger_rows(db: str, scope: str) -> dict[str, dict[str, Any]]:
+    if db.startswith("dynamodb://"):
+        return {r["key"]: r for r in py_ledger("list", db, scope)}
     out = sh([str(CLI), "ledger", "list", "--db", db, "--scope", scope, "--limit", "4000000000", "--json"],
              capture_output=True).stdout
     return {r["key"]: r for r in json.loads(out)}
 
 
 def sweep(db: str, scope: str) -> dict[str, Any]:
+    if db.startswith("dynamodb://"):
+        got: dict[str, Any] = py_ledger("sweep", db, scope)
+        return got
     out = sh([str(CLI), "ledger", "sweep", "--db", db, "--scope", scope, "--json"], capture_output=True).stdout
     return json.loads(out)
 
@@ -933,7 +1003,8 @@ def killed_in_call(ph: Phase, w: Worker) -> bool:
 
 def phase_race(env: Env, backend: str, db: str, cfg: Config, langs: list[str]) -> dict[str, Any]:
     ph = Phase(backend, "race", db, f"race-{backend}", env)
-    steps = [f"r{i}" for i in range(cfg.race_intents)]
+    intents = cfg.race_intents
+    steps = [f"r{i}" for i in range(intents)]
     ph.steps = {LOOKUP[0]: steps}
     orders = []
     for i in range(cfg.race_procs):
@@ -943,15 +1014,15 @@ def phase_race(env: Env, backend: str, db: str, cfg: Config, langs: list[str]) -
     t = time.monotonic()
     ph.run_all(orders, LOOKUP, 60_000, "--reconcile-from-marker", "--wait-ms", "600000")
     elapsed = time.monotonic() - t
-    ph.figures.update({"processes": cfg.race_procs, "effects_run": cfg.race_procs * cfg.race_intents,
-                       "effects_per_s": round(cfg.race_procs * cfg.race_intents / elapsed)})
+    ph.figures.update({"processes": cfg.race_procs, "effects_run": cfg.race_procs * intents,
+                       "effects_per_s": round(cfg.race_procs * intents / elapsed)})
     verify(ph)
     fresh = ph.fresh
     wrong = [k for k in fresh if fresh[k] != 1]
-    if wrong or len(fresh) != cfg.race_intents:
+    if wrong or len(fresh) != intents:
         ph.failures.append(f"{len(wrong)} keys without exactly one fresh result (of {len(fresh)})")
-    if ph.figures["executions"] != cfg.race_intents:
-        ph.failures.append(f"{ph.figures['executions']} executions for {cfg.race_intents} intents")
+    if ph.figures["executions"] != intents:
+        ph.failures.append(f"{ph.figures['executions']} executions for {intents} intents")
     return finish(ph)
 
 
@@ -1075,6 +1146,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
     language) runs the same intent once A's claim is in the ledger. Each probe must end with
     exactly one execution."""
     ph = Phase(backend, "stall", db, f"stall-{backend}", env)
+    lease = STALL_LEASE_MS_OF.get(backend, STALL_LEASE_MS)
     ph.expected_errors = {"ledger", "in-progress", "in-doubt"}
     ph.allow_duplicates = True  # counted per variant below; failed only for assert_variants
     variants: dict[str, tuple[str, ...]] = {
@@ -1092,7 +1164,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
         holders = {}
         for variant, step, i in batch:
             a_lang = langs[i % len(langs)]
-            holders[step] = ph.spawn(a_lang, LOOKUP, STALL_LEASE_MS, [step], "--reconcile-from-marker",
+            holders[step] = ph.spawn(a_lang, LOOKUP, lease, [step], "--reconcile-from-marker",
                                      "--wait-ms", "0", *variants[variant], max_call_ms=STALL_MAX_CALL_MS)
         seconds: dict[str, Worker] = {}
         stopped: dict[str, float] = {}
@@ -1108,7 +1180,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
                         stopped[step] = time.monotonic()
                     i = next(p[2] for p in batch if p[1] == step)
                     b_lang = langs[(i + 1) % len(langs)]
-                    seconds[step] = ph.spawn(b_lang, LOOKUP, STALL_LEASE_MS, [step], "--reconcile-from-marker",
+                    seconds[step] = ph.spawn(b_lang, LOOKUP, lease, [step], "--reconcile-from-marker",
                                              "--wait-ms", "8000", max_call_ms=STALL_MAX_CALL_MS)
             for step, at in list(stopped.items()):
                 if time.monotonic() - at >= STALL_MS / 1000:
@@ -1122,7 +1194,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
             if step in seconds:
                 ph.reap(seconds[step])
             roles[step] = {"holder": a, "second": seconds.get(step)}
-    ph.resume(langs, STALL_LEASE_MS)
+    ph.resume(langs, lease)
     verify(ph)
     double = set(ph.double_keys)
     executed = marker_counts(ph)
@@ -1147,7 +1219,7 @@ def phase_stall(env: Env, backend: str, db: str, cfg: Config, langs: list[str],
 # ---- the run ---------------------------------------------------------------------------------------------
 
 
-def start_server(backend: str, appendfsync: str) -> Cluster | RedisServer | RedisCluster | None:
+def start_server(backend: str, appendfsync: str) -> Cluster | RedisServer | RedisCluster | DynamoServer | None:
     """The server a backend's phases run against (none for SQLite: a file of the work directory)."""
     if backend == "postgres":
         return Cluster()
@@ -1155,6 +1227,8 @@ def start_server(backend: str, appendfsync: str) -> Cluster | RedisServer | Redi
         return RedisServer(appendfsync)
     if backend == "redis-cluster":
         return RedisCluster(appendfsync)
+    if backend == "dynamodb":
+        return DynamoServer()
     return None
 
 
@@ -1231,7 +1305,8 @@ def main() -> int:
     log(f"{command.strip()}  (seed {seed}; {'quick' if a.quick else 'full'} run)")
 
     ensure_binaries(not a.no_build)
-    python = ensure_python(backends) if "python" in langs else None
+    # (DynamoDB's ledger is read through the Python package: tests/chaos/ledger_py.py)
+    python = ensure_python(backends) if "python" in langs or "dynamodb" in backends else None
     if "js" in langs:
         ensure_js()
     work = Path(tempfile.mkdtemp(prefix="oncely-chaos."))
@@ -1253,6 +1328,11 @@ def main() -> int:
                 result["skipped"].append(backend)
                 continue
             result["langs_by_backend"][backend] = blangs
+            caps = {k: min(getattr(cfg, k), v[1 if a.quick else 0]) for k, v in BACKEND_CAPS.get(backend, {}).items()}
+            bcfg = dataclasses.replace(cfg, **caps)
+            if caps:
+                log(f"{backend}: {caps} (BACKEND_CAPS)")
+                result.setdefault("caps", {})[backend] = caps
             t = time.monotonic()
             server = start_server(backend, a.redis_appendfsync)
             if server:
@@ -1262,16 +1342,16 @@ def main() -> int:
                 db = server.url if server else str(work / f"{backend}.db")
                 got: dict[str, Any] = {}
                 if "kill" in phases:
-                    got["kill"] = phase_kill(env, backend, db, cfg, blangs)
+                    got["kill"] = phase_kill(env, backend, db, bcfg, blangs)
                 if "race" in phases:
-                    got["race"] = phase_race(env, backend, db, cfg, blangs)
+                    got["race"] = phase_race(env, backend, db, bcfg, blangs)
                 if "restart" in phases and isinstance(server, (Cluster, RedisServer)):
-                    got["restart"] = phase_restart(env, backend, server, cfg, blangs)
+                    got["restart"] = phase_restart(env, backend, server, bcfg, blangs)
                 if "stall" in phases:
-                    got["stall"] = phase_stall(env, backend, db, cfg, blangs, asserted)
+                    got["stall"] = phase_stall(env, backend, db, bcfg, blangs, asserted)
                 if "failover" in phases and isinstance(server, Cluster):
                     for sync in (True, False):
-                        got[f"failover-{'sync' if sync else 'async'}"] = phase_failover(env, sync, cfg, blangs)
+                        got[f"failover-{'sync' if sync else 'async'}"] = phase_failover(env, sync, bcfg, blangs)
                 result["backends"][backend] = got
             finally:
                 if server:
@@ -1282,7 +1362,7 @@ def main() -> int:
         failed = True
         result["error"] = str(e)
     finally:
-        for proc in env.spawned:  # none is left running, whatever happened
+        for proc in [*env.spawned, *_PY_LEDGERS.values()]:  # none is left running, whatever happened
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
