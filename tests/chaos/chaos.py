@@ -122,6 +122,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1026,23 +1027,21 @@ def phase_race(env: Env, backend: str, db: str, cfg: Config, langs: list[str]) -
     return finish(ph)
 
 
-def phase_restart(env: Env, backend: str, server: Cluster | RedisServer, cfg: Config,
-                  langs: list[str]) -> dict[str, Any]:
-    ph = Phase(backend, "restart", server.url, f"restart-{backend}", env)
-    ph.expected_errors = {"storage", "in-doubt", "in-progress", "ledger"}
-    ph.steps = {LOOKUP[0]: []}
-    # Waves: the processes of a wave walk the same block of fresh intents, each in its own
-    # order; the cluster is restarted only while every worker of the wave is past opening the
-    # ledger and some are still walking, and waves follow each other until the restarts are done.
-    # PostgreSQL: pg_ctl restart -m fast and -m immediate in turn; Redis: SHUTDOWN and SIGKILL.
+def under_waves(env: Env, ph: Phase, cfg: Config, langs: list[str], count: int,
+                disrupt: Callable[[int], dict[str, Any]], sleep_ms: int, pause_after: bool) -> tuple[list[dict[str, Any]], int]:
+    """Waves of ``cfg.restart_procs`` workers walk blocks of ``cfg.restart_intents`` fresh intents,
+    each in its own order, while ``disrupt(n)`` is done ``count`` times — only while every worker
+    of the wave is past opening the ledger and some are still walking; waves follow each other
+    until the disruptions are done. ``pause_after``: the next one waits a gap after this one (else
+    it waits for a wave to be under way again). Returns what each disruption said, and the waves."""
     rng = env.rng
-    restarts: list[dict[str, Any]] = []
+    done: list[dict[str, Any]] = []
     active: list[Worker] = []
     waves = 0
-    next_restart: float | None = None
+    next_at: float | None = None
     while True:
         if not active:
-            if len(restarts) >= cfg.restarts:
+            if len(done) >= count:
                 break
             block = [f"w{waves}-{i}" for i in range(cfg.restart_intents)]
             ph.steps[LOOKUP[0]] += block
@@ -1050,9 +1049,9 @@ def phase_restart(env: Env, backend: str, server: Cluster | RedisServer, cfg: Co
                 order = rng.sample(block, len(block))
                 active.append(ph.spawn(langs[(waves + i) % len(langs)], LOOKUP, RESTART_LEASE_MS, order,
                                        "--reconcile-from-marker", "--wait-ms", str(RESTART_LEASE_MS + 2000),
-                                       "--sleep-ms", "20"))
+                                       "--sleep-ms", str(sleep_ms)))
             waves += 1
-            next_restart = None
+            next_at = None
         time.sleep(0.02)
         for w in [w for w in active if w.proc.poll() is not None]:
             active.remove(w)
@@ -1060,14 +1059,28 @@ def phase_restart(env: Env, backend: str, server: Cluster | RedisServer, cfg: Co
         if not active or not all(w.out.stat().st_size > 0 for w in active):
             continue
         now = time.monotonic()
-        if next_restart is None:
-            next_restart = now + rng.uniform(0.2, 1.0) * cfg.restart_gap_s
-        elif now >= next_restart and len(restarts) < cfg.restarts:
-            modes = RedisServer.restart_modes if isinstance(server, RedisServer) else ("fast", "immediate")
-            mode = modes[len(restarts) % len(modes)]
-            took = server.restart(mode) if isinstance(server, RedisServer) else pg_restart(server, mode)
-            restarts.append({"mode": mode, "seconds": round(took, 2)})
-            next_restart = time.monotonic() + rng.uniform(0.5, 1.5) * cfg.restart_gap_s
+        if next_at is None:
+            next_at = now + rng.uniform(0.2, 1.0) * cfg.restart_gap_s
+        elif now >= next_at and len(done) < count:
+            done.append(disrupt(len(done)))
+            next_at = time.monotonic() + rng.uniform(0.5, 1.5) * cfg.restart_gap_s if pause_after else None
+    return done, waves
+
+
+def phase_restart(env: Env, backend: str, server: Cluster | RedisServer, cfg: Config,
+                  langs: list[str]) -> dict[str, Any]:
+    ph = Phase(backend, "restart", server.url, f"restart-{backend}", env)
+    ph.expected_errors = {"storage", "in-doubt", "in-progress", "ledger"}
+    ph.steps = {LOOKUP[0]: []}
+    # Waves of workers (under_waves); PostgreSQL: pg_ctl restart -m fast and -m immediate in
+    # turn; Redis: SHUTDOWN and SIGKILL.
+    def restart(n: int) -> dict[str, Any]:
+        modes = RedisServer.restart_modes if isinstance(server, RedisServer) else ("fast", "immediate")
+        mode = modes[n % len(modes)]
+        took = server.restart(mode) if isinstance(server, RedisServer) else pg_restart(server, mode)
+        return {"mode": mode, "seconds": round(took, 2)}
+
+    restarts, waves = under_waves(env, ph, cfg, langs, cfg.restarts, restart, sleep_ms=20, pause_after=True)
     ph.figures.update({"workers": len(ph.workers), "waves": waves, "restarts": len(restarts), "restart_log": restarts})
     time.sleep(RESTART_LEASE_MS / 1000 + 0.5)
     ph.resume(langs, RESTART_LEASE_MS)
@@ -1092,36 +1105,12 @@ def phase_failover(env: Env, sync: bool, cfg: Config, langs: list[str]) -> dict[
         ph.expected_errors = {"storage", "in-doubt", "in-progress", "ledger"}
         ph.allow_duplicates = not sync
         ph.steps = {LOOKUP[0]: []}
-        rng = env.rng
-        failovers: list[dict[str, float]] = []
-        active: list[Worker] = []
-        waves = 0
-        next_failover: float | None = None
-        while True:
-            if not active:
-                if len(failovers) >= cfg.failovers:
-                    break
-                block = [f"w{waves}-{i}" for i in range(cfg.restart_intents)]
-                ph.steps[LOOKUP[0]] += block
-                for i in range(cfg.restart_procs):
-                    active.append(ph.spawn(langs[(waves + i) % len(langs)], LOOKUP, RESTART_LEASE_MS, rng.sample(block, len(block)),
-                                           "--reconcile-from-marker", "--wait-ms", str(RESTART_LEASE_MS + 2000),
-                                           "--sleep-ms", "5"))
-                waves += 1
-                next_failover = None
-            time.sleep(0.02)
-            for w in [w for w in active if w.proc.poll() is not None]:
-                active.remove(w)
-                ph.reap(w)
-            if not active or not all(w.out.stat().st_size > 0 for w in active):
-                continue
-            now = time.monotonic()
-            if next_failover is None:
-                next_failover = now + rng.uniform(0.2, 1.0) * cfg.restart_gap_s
-            elif now >= next_failover and len(failovers) < cfg.failovers:
-                failovers.append(cluster.failover())
-                log(f"postgres failover ({mode}) {len(failovers)}/{cfg.failovers}: {failovers[-1]}")
-                next_failover = None
+        def failover(n: int) -> dict[str, Any]:
+            took = cluster.failover()
+            log(f"postgres failover ({mode}) {n + 1}/{cfg.failovers}: {took}")
+            return took
+
+        failovers, waves = under_waves(env, ph, cfg, langs, cfg.failovers, failover, sleep_ms=5, pause_after=False)
         ph.figures.update({"workers": len(ph.workers), "waves": waves, "failovers": len(failovers),
                            "failover_log": failovers, "replication": mode})
         time.sleep(RESTART_LEASE_MS / 1000 + 0.5)
