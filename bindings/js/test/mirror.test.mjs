@@ -129,12 +129,25 @@ test('types/index.d.ts: Entry is the component\'s entry (names, order, optional 
   } catch {
     ts = createRequire(join(process.cwd(), 'package.json'))('typescript');
   }
-  const file = join(PACKAGE_DIR, 'types/index.d.ts');
-  const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  let entry = null;
-  src.forEachChild((n) => {
-    if (ts.isInterfaceDeclaration(n) && n.name.text === 'Entry') entry = n;
-  });
+  const parse = (name) => {
+    const file = join(PACKAGE_DIR, 'types', name);
+    return ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  };
+  // index.d.ts declares Entry, or names the converted shape scripts/mirrors generates
+  // (`Wit.Js.Ledger.Entry`, in types/wit.d.ts): either way, the interface is checked.
+  const index = parse('index.d.ts');
+  let entry = index.statements.find((n) => ts.isInterfaceDeclaration(n) && n.name.text === 'Entry');
+  const alias = index.statements.find((n) => ts.isTypeAliasDeclaration(n) && n.name.text === 'Entry');
+  if (!entry && alias) {
+    assert.equal(alias.type.getText(index), 'Wit.Js.Ledger.Entry', 'Entry names the generated shape');
+    let nodes = parse('wit.d.ts').statements;
+    for (const ns of ['Js', 'Ledger']) {
+      const m = nodes.find((n) => ts.isModuleDeclaration(n) && n.name.text === ns);
+      assert.ok(m, `types/wit.d.ts declares ${ns}`);
+      nodes = m.body.statements;
+    }
+    entry = nodes.find((n) => ts.isInterfaceDeclaration(n) && n.name.text === 'Entry');
+  }
   assert.ok(entry, 'types/index.d.ts declares Entry');
   const declared = entry.members.map((m) => {
     const nullable = ts.isUnionTypeNode(m.type) && m.type.types.some((t) => t.kind === ts.SyntaxKind.LiteralType && t.literal.kind === ts.SyntaxKind.NullKeyword);
