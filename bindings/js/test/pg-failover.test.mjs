@@ -14,9 +14,9 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { PostgresStore } from 'oncely/postgres';
 import pg from 'pg';
+import { REPO } from './helpers/env.mjs';
 import { ownCluster } from './helpers/pg.mjs';
 
-const REPO = join(import.meta.dirname, '../../..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const hostPort = (url) => new URL(url).host;
 
